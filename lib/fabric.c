@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <stdlib.h>
+#include <string.h>
+#include "fabric.h"
+
+int ibu_fabric_init(struct ibu_fabric *f, const char *source)
+{
+	memset(f, 0, sizeof(*f));
+	if (source) {
+		f->source = strdup(source);
+		if (!f->source)
+			return IBU_ENOMEM;
+	}
+	return IBU_OK;
+}
+
+static void drop_index(struct ibu_fabric *f)
+{
+	free(f->by_name);
+	free(f->by_guid);
+	f->by_name = f->by_guid = NULL;
+	f->indexed = 0;
+}
+
+void ibu_fabric_free(struct ibu_fabric *f)
+{
+	int i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->num_nodes; i++) {
+		free(f->nodes[i].name);
+		free(f->nodes[i].ports);
+	}
+	free(f->nodes);
+	free(f->source);
+	drop_index(f);
+	memset(f, 0, sizeof(*f));
+}
+
+int ibu_fabric_add_node(struct ibu_fabric *f, enum ibu_node_type type,
+			const char *name, uint64_t guid, int num_ports,
+			int *idx, struct ibu_err *e)
+{
+	struct ibu_node *n;
+	int p;
+
+	if (num_ports < 1 || num_ports > IBU_MAX_PORTS)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "node '%s': %d ports (must be 1..%d)",
+				   name ? name : "?", num_ports, IBU_MAX_PORTS);
+	if (f->num_nodes == f->cap_nodes) {
+		int cap = f->cap_nodes ? 2 * f->cap_nodes : 64;
+		struct ibu_node *nn = realloc(f->nodes, cap * sizeof(*nn));
+
+		if (!nn)
+			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		f->nodes = nn;
+		f->cap_nodes = cap;
+	}
+	n = &f->nodes[f->num_nodes];
+	memset(n, 0, sizeof(*n));
+	n->type = type;
+	n->guid = guid;
+	n->num_ports = num_ports;
+	n->name = strdup(name ? name : "");
+	n->ports = calloc(num_ports + 1, sizeof(*n->ports));
+	if (!n->name || !n->ports) {
+		free(n->name);
+		free(n->ports);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	for (p = 0; p <= num_ports; p++) {
+		n->ports[p].peer_node = -1;
+		n->ports[p].guid = type == IBU_NODE_SWITCH ? guid : guid + p;
+	}
+	if (idx)
+		*idx = f->num_nodes;
+	f->num_nodes++;
+	drop_index(f);
+	return IBU_OK;
+}
+
+int ibu_fabric_link(struct ibu_fabric *f, int a, int pa, int b, int pb,
+		    struct ibu_err *e)
+{
+	struct ibu_node *na, *nb;
+
+	if (a < 0 || a >= f->num_nodes || b < 0 || b >= f->num_nodes)
+		return ibu_err_set(e, IBU_EINVAL, "link to unknown node");
+	na = &f->nodes[a];
+	nb = &f->nodes[b];
+	if (pa < 1 || pa > na->num_ports)
+		return ibu_err_set(e, IBU_EINVAL, "'%s' has no port %d",
+				   na->name, pa);
+	if (pb < 1 || pb > nb->num_ports)
+		return ibu_err_set(e, IBU_EINVAL, "'%s' has no port %d",
+				   nb->name, pb);
+	if (a == b && pa == pb)
+		return ibu_err_set(e, IBU_EINVAL, "'%s' port %d cabled to itself",
+				   na->name, pa);
+	if ((na->ports[pa].peer_node >= 0 &&
+	     (na->ports[pa].peer_node != b || na->ports[pa].peer_port != pb)) ||
+	    (nb->ports[pb].peer_node >= 0 &&
+	     (nb->ports[pb].peer_node != a || nb->ports[pb].peer_port != pa)))
+		return ibu_err_set(e, IBU_EINVAL,
+				   "'%s'[%d] - '%s'[%d]: port already cabled elsewhere",
+				   na->name, pa, nb->name, pb);
+	na->ports[pa].peer_node = b;
+	na->ports[pa].peer_port = pb;
+	nb->ports[pb].peer_node = a;
+	nb->ports[pb].peer_port = pa;
+	return IBU_OK;
+}
+
+/* qsort has no context argument in C11: sort (key, index) pairs instead. */
+struct name_key {
+	const char *name;
+	int idx;
+};
+struct guid_key {
+	uint64_t guid;
+	int idx;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct name_key *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->idx - y->idx;
+}
+
+static int cmp_guid(const void *a, const void *b)
+{
+	const struct guid_key *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return x->idx - y->idx;
+}
+
+int ibu_fabric_index(struct ibu_fabric *f, struct ibu_err *e)
+{
+	struct name_key *nk;
+	struct guid_key *gk;
+	int i, n = f->num_nodes;
+
+	drop_index(f);
+	nk = malloc((n ? n : 1) * sizeof(*nk));
+	gk = malloc((n ? n : 1) * sizeof(*gk));
+	f->by_name = malloc((n ? n : 1) * sizeof(int));
+	f->by_guid = malloc((n ? n : 1) * sizeof(int));
+	if (!nk || !gk || !f->by_name || !f->by_guid) {
+		free(nk);
+		free(gk);
+		drop_index(f);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		nk[i].name = f->nodes[i].name;
+		nk[i].idx = i;
+		gk[i].guid = f->nodes[i].guid;
+		gk[i].idx = i;
+	}
+	qsort(nk, n, sizeof(*nk), cmp_name);
+	qsort(gk, n, sizeof(*gk), cmp_guid);
+	for (i = 0; i < n; i++) {
+		f->by_name[i] = nk[i].idx;
+		f->by_guid[i] = gk[i].idx;
+	}
+	free(nk);
+	free(gk);
+	f->indexed = 1;
+	return IBU_OK;
+}
+
+int ibu_fabric_find_name(const struct ibu_fabric *f, const char *name)
+{
+	int lo = 0, hi = f->num_nodes - 1, i;
+
+	if (!f->indexed) {
+		for (i = 0; i < f->num_nodes; i++)
+			if (!strcmp(f->nodes[i].name, name))
+				return i;
+		return -1;
+	}
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		int c = strcmp(f->nodes[f->by_name[mid]].name, name);
+
+		if (c == 0) {
+			while (mid > 0 &&
+			       !strcmp(f->nodes[f->by_name[mid - 1]].name, name))
+				mid--;
+			return f->by_name[mid];
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+int ibu_fabric_find_guid(const struct ibu_fabric *f, uint64_t guid)
+{
+	int lo = 0, hi = f->num_nodes - 1, i;
+
+	if (!f->indexed) {
+		for (i = 0; i < f->num_nodes; i++)
+			if (f->nodes[i].guid == guid)
+				return i;
+		return -1;
+	}
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		uint64_t g = f->nodes[f->by_guid[mid]].guid;
+
+		if (g == guid)
+			return f->by_guid[mid];
+		if (g < guid)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+int ibu_fabric_find_port_guid(const struct ibu_fabric *f, uint64_t port_guid,
+			      int *port)
+{
+	int node, p;
+
+	/* ibsim and most HCAs use node GUID + port number for port GUIDs */
+	for (p = 0; p <= IBU_MAX_PORTS && (uint64_t)p <= port_guid; p++) {
+		node = ibu_fabric_find_guid(f, port_guid - p);
+		if (node < 0)
+			continue;
+		if (ibu_node_is_switch(&f->nodes[node])) {
+			if (p == 0) {
+				if (port)
+					*port = 0;
+				return node;
+			}
+			continue;
+		}
+		if (p <= f->nodes[node].num_ports &&
+		    f->nodes[node].ports[p].guid == port_guid) {
+			if (port)
+				*port = p;
+			return node;
+		}
+	}
+	/* otherwise a full scan */
+	for (node = 0; node < f->num_nodes; node++) {
+		const struct ibu_node *n = &f->nodes[node];
+
+		if (ibu_node_is_switch(n)) {
+			if (n->guid == port_guid) {
+				if (port)
+					*port = 0;
+				return node;
+			}
+			continue;
+		}
+		for (p = 1; p <= n->num_ports; p++)
+			if (n->ports[p].guid == port_guid) {
+				if (port)
+					*port = p;
+				return node;
+			}
+	}
+	return -1;
+}
+
+int ibu_fabric_count_switches(const struct ibu_fabric *f)
+{
+	int i, c = 0;
+
+	for (i = 0; i < f->num_nodes; i++)
+		c += ibu_node_is_switch(&f->nodes[i]);
+	return c;
+}
+
+int ibu_fabric_count_endports(const struct ibu_fabric *f)
+{
+	int i, p, c = 0;
+
+	for (i = 0; i < f->num_nodes; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+
+		if (ibu_node_is_switch(n))
+			continue;
+		for (p = 1; p <= n->num_ports; p++)
+			c += n->ports[p].peer_node >= 0;
+	}
+	return c;
+}
+
+const struct ibu_port *ibu_fabric_lid_port(const struct ibu_fabric *f,
+					   int node, int port)
+{
+	const struct ibu_node *n = &f->nodes[node];
+
+	if (ibu_node_is_switch(n))
+		return &n->ports[0];
+	if (port < 1 || port > n->num_ports)
+		return NULL;
+	return &n->ports[port];
+}
+
+uint32_t ibu_fabric_max_lid(const struct ibu_fabric *f)
+{
+	uint32_t max = 0;
+	int i, p;
+
+	for (i = 0; i < f->num_nodes; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+		int first = ibu_node_is_switch(n) ? 0 : 1;
+		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
+
+		for (p = first; p <= last; p++) {
+			const struct ibu_port *pt = &n->ports[p];
+			uint32_t top;
+
+			if (!pt->lid)
+				continue;
+			top = pt->lid + (1u << pt->lmc) - 1;
+			if (top > max)
+				max = top;
+		}
+	}
+	return max;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * IBFT(m,n) recognition (paper 000, sect. 2.2) from the link graph alone.
+ *
+ * Switch SW<w,l>: level l (0 = top .. n-1 = leaf), label w0..w(n-2).
+ * End port P(p): label p0..p(n-1), p0 in 0..m-1, others in 0..m/2-1.
+ * Paper port k of a switch (1..m): top switches k = child's digit + 1;
+ * others down k = 1..m/2, up k = m/2 + 1 + parent's last digit.
+ * Every physical port number, name and GUID is arbitrary: levels come from
+ * distances to the leaves, prefixes from the sub-trees (descendant leaves),
+ * suffixes from the top switches' descendant classes. The result is then
+ * verified link by link against the paper's rule; anything else is rejected
+ * with a reason.
+ */
+#ifndef IBU_IBFT_H
+#define IBU_IBFT_H
+
+#include "fabric.h"
+
+#define IBU_IBFT_MAX_N 16
+
+struct ibu_ibft_switch {
+	int node;			/* fabric node index */
+	int level;			/* 0 = top */
+	uint8_t w[IBU_IBFT_MAX_N];	/* label digits w0..w(n-2) */
+	uint8_t *phys_of_k;		/* [k] physical port of paper port k, 1..m */
+	uint8_t *k_of_phys;		/* [phys] paper port, 0 = not part of the tree */
+};
+
+struct ibu_ibft_endport {
+	int node;			/* fabric node index (CA) */
+	int port;			/* physical port on that node */
+	int leaf;			/* switch index of its leaf */
+	uint8_t p[IBU_IBFT_MAX_N];	/* label digits p0..p(n-1) */
+	uint32_t pid;			/* rank of the label, p0 most significant */
+};
+
+struct ibu_ibft {
+	int m, n, half;			/* half = m/2 */
+	int num_switches;		/* (2n-1)(m/2)^(n-1) */
+	int num_endports;		/* 2(m/2)^n */
+	struct ibu_ibft_switch *sw;	/* by switch index */
+	struct ibu_ibft_endport *ep;	/* by PID: ep[pid].pid == pid */
+	int *sw_of_node;		/* fabric node -> switch index, -1 */
+	int *ep_base_of_node;		/* fabric node -> first ep_of_port slot */
+	int *ep_of_port;		/* (node, port) -> pid, -1 (see ibu_ibft_ep) */
+	int num_fabric_nodes;
+};
+
+/* Recognises f as an exact IBFT(m,n); m and n are derived, not given. */
+int ibu_ibft_recognize(const struct ibu_fabric *f, struct ibu_ibft *t,
+		       struct ibu_err *e);
+void ibu_ibft_free(struct ibu_ibft *t);
+
+/* PID of the end port at (node, port), -1 if it is not a processing node. */
+int ibu_ibft_ep(const struct ibu_ibft *t, int node, int port);
+/* Switch index of a fabric node, -1 if not a switch of the tree. */
+int ibu_ibft_sw(const struct ibu_ibft *t, int node);
+/* Switch index with label (w, level); -1 if none. */
+int ibu_ibft_find_switch(const struct ibu_ibft *t, int level, const uint8_t *w);
+
+/* Label text "SW<w0..,l>" / "P(p0..)" (digits > 9 are separated by '.'). */
+void ibu_ibft_sw_label(const struct ibu_ibft *t, int sw, char *buf, size_t len);
+void ibu_ibft_ep_label(const struct ibu_ibft *t, int pid, char *buf, size_t len);
+
+/* Is end port pid below switch sw (w0..w(l-1) == p0..p(l-1))? */
+int ibu_ibft_below(const struct ibu_ibft *t, int sw, int pid);
+/* Level of the lowest common ancestors of two end ports (paper Def. 2). */
+int ibu_ibft_lca_level(const struct ibu_ibft *t, int pid_a, int pid_b);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Linear forwarding tables of all switches of a fabric model. */
+#ifndef IBU_LFT_H
+#define IBU_LFT_H
+
+#include "fabric.h"
+
+struct ibu_lft {
+	int num_nodes;
+	uint32_t max_lid;
+	uint8_t **row;		/* [node][0..max_lid] out port; NULL for non-switches */
+};
+
+/* Allocates a row for every switch of f, all entries IBU_NO_PATH. */
+int ibu_lft_init(struct ibu_lft *l, const struct ibu_fabric *f,
+		 uint32_t max_lid, struct ibu_err *e);
+void ibu_lft_free(struct ibu_lft *l);
+
+static inline uint8_t ibu_lft_get(const struct ibu_lft *l, int node,
+				  uint32_t lid)
+{
+	if (node < 0 || node >= l->num_nodes || !l->row[node] ||
+	    lid > l->max_lid)
+		return IBU_NO_PATH;
+	return l->row[node][lid];
+}
+
+/* Entries that differ between two LFTs of the same fabric (LIDs 1..max). */
+long ibu_lft_count_diff(const struct ibu_lft *a, const struct ibu_lft *b);
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * LID plan (paper 000, sect. 3.1): the LMC the paper needs, the owner and
+ * offset of every LID that exists, and the paper's own LID numbering
+ * (BaseLID = 2^LMC * PID + 1) for OpenSM to honour through guid2lid.
+ */
+#ifndef IBU_LIDPLAN_H
+#define IBU_LIDPLAN_H
+
+#include <stdio.h>
+#include "fabric.h"
+#include "ibft.h"
+
+#define IBU_MAX_LMC 7
+
+struct ibu_lid_owner {
+	int32_t node;		/* fabric node, -1 = LID not assigned */
+	int16_t port;		/* physical port of the end port, 0 for a switch */
+	uint8_t offset;		/* LID - base LID, inside the port's LMC set */
+};
+
+struct ibu_lidplan {
+	int lmc_needed;		/* ceil(log2((m/2)^(n-1))), may exceed 7 */
+	int lmc;		/* smallest LMC in use on the tree's end ports */
+	int offset_digits;	/* up-digits taken from the LID offset: the
+				 * largest d <= n-1 with (m/2)^d <= 2^lmc; the
+				 * rest come from the destination (D-mod-k) */
+	uint32_t max_lid;
+	struct ibu_lid_owner *owner;	/* [0..max_lid] */
+};
+
+/* ceil(log2(half^(n-1))); returns a value > 7 when IBA cannot hold it. */
+int ibu_lid_needed_lmc(int m, int n);
+/* Largest d <= n-1 with half^d <= 2^lmc. */
+int ibu_lid_offset_digits(int half, int n, int lmc);
+
+/* Builds the plan from the LIDs already present in f (OpenSM's or a dump's). */
+int ibu_lidplan_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
+		      struct ibu_lidplan *p, struct ibu_err *e);
+void ibu_lidplan_free(struct ibu_lidplan *p);
+
+/*
+ * Writes the paper's LIDs into f: end port P(p) gets 2^lmc * PID(p) + 1 ..
+ * + 2^lmc - 1, switches get single LIDs after the last end-port set.
+ * IBU_ELID when the unicast LID space (0x0001..0xBFFF) cannot hold them.
+ */
+int ibu_lidplan_assign_paper(struct ibu_fabric *f, const struct ibu_ibft *t,
+			     int lmc, struct ibu_err *e);
+/*
+ * Largest LMC <= want for which assign_paper fits the LID space; -1 if not
+ * even LMC 0 fits.
+ */
+int ibu_lidplan_fit_lmc(const struct ibu_ibft *t, int want);
+
+/* OpenSM guid2lid records ("0xGUID 0xMIN 0xMAX" + blank line) for every
+ * port of f that has a LID. */
+int ibu_lidplan_write_guid2lid(FILE *out, const struct ibu_fabric *f,
+			       struct ibu_err *e);
+
+#endif

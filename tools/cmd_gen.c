@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* ibunion gen fattree M N [--shuffle-ports] [--shuffle-records] [--seed S]
+ *                        [--remove-links K] [--extra-ports E] [-o FILE] */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "opts.h"
+#include "gen.h"
+#include "netfile.h"
+
+void ibu_cmd_gen_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ibunion gen fattree M N [options]\n"
+		"  writes an ibsim net file of the m-port n-tree IBFT(M,N), wired by\n"
+		"  the paper's link rule (M even >= 4, N >= 2)\n"
+		"options:\n"
+		"  -o, --output FILE     write to FILE instead of stdout\n"
+		"  --shuffle-ports       permute every switch's physical port numbers\n"
+		"  --shuffle-records     permute the order of the node records\n"
+		"  --seed S              seed of the permutations (default 1)\n"
+		"  --remove-links K      remove K random switch-to-switch links\n"
+		"  --extra-ports E       give switches E uncabled ports beyond M\n"
+		"  --prefix P            prefix every node name with P\n");
+}
+
+int ibu_cmd_gen(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "shuffle-ports", no_argument, NULL, 'p' },
+		{ "shuffle-records", no_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "remove-links", required_argument, NULL, 'k' },
+		{ "extra-ports", required_argument, NULL, 'x' },
+		{ "prefix", required_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ibu_gen_opts o = { .seed = 1 };
+	const char *outpath = NULL;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	long m, n, v;
+	int c, rc;
+	FILE *out;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o': outpath = optarg; break;
+		case 'p': o.shuffle_ports = 1; break;
+		case 'r': o.shuffle_records = 1; break;
+		case 's':
+			if (ibu_opt_u64("gen", "--seed", optarg, &o.seed))
+				return IBU_EXIT_USAGE;
+			break;
+		case 'k':
+			if (ibu_opt_int("gen", "--remove-links", optarg, 0, 1000000, &v))
+				return IBU_EXIT_USAGE;
+			o.remove_links = (int)v;
+			break;
+		case 'x':
+			if (ibu_opt_int("gen", "--extra-ports", optarg, 0, 200, &v))
+				return IBU_EXIT_USAGE;
+			o.extra_ports = (int)v;
+			break;
+		case 'P': o.prefix = optarg; break;
+		default:
+			ibu_cmd_gen_usage(stderr);
+			return IBU_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 3 || strcmp(argv[optind], "fattree")) {
+		ibu_cmd_gen_usage(stderr);
+		return IBU_EXIT_USAGE;
+	}
+	if (ibu_opt_int("gen", "M", argv[optind + 1], 4, 254, &m) ||
+	    ibu_opt_int("gen", "N", argv[optind + 2], 2, 16, &n))
+		return IBU_EXIT_USAGE;
+	rc = ibu_gen_fattree(&f, (int)m, (int)n, &o, &e);
+	if (rc) {
+		ibu_opt_report("gen", &e);
+		return rc == IBU_EINVAL ? IBU_EXIT_USAGE : IBU_EXIT_ERROR;
+	}
+	out = ibu_opt_open_out("gen", outpath);
+	if (!out) {
+		ibu_fabric_free(&f);
+		return IBU_EXIT_ERROR;
+	}
+	fprintf(out, "# IBFT(%ld,%ld): %d switches, %d end ports; ibunion gen%s%s seed %llu\n\n",
+		m, n, ibu_fabric_count_switches(&f), ibu_fabric_count_endports(&f),
+		o.shuffle_ports ? " --shuffle-ports" : "",
+		o.shuffle_records ? " --shuffle-records" : "",
+		(unsigned long long)o.seed);
+	rc = ibu_netfile_write(out, &f, &e);
+	ibu_opt_close_out(out);
+	ibu_fabric_free(&f);
+	if (rc) {
+		ibu_opt_report("gen", &e);
+		return IBU_EXIT_ERROR;
+	}
+	return IBU_EXIT_OK;
+}

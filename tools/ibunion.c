@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* ibunion: the offline toolkit beside the OpenSM routing engine. */
+#include <stdio.h>
+#include <string.h>
+#include "config.h"
+#include "commands.h"
+
+static const struct ibu_command commands[] = {
+	{ "gen", "write ibsim net files (fat trees)", ibu_cmd_gen, ibu_cmd_gen_usage },
+	{ "lids", "write a guid2lid file with the paper's LID sets", ibu_cmd_lids, ibu_cmd_lids_usage },
+	{ "route", "compute the cyclic LFTs offline, in dump_lfts format", ibu_cmd_route, ibu_cmd_route_usage },
+	{ "check", "validate LFT/MFT dumps against a fabric", ibu_cmd_check, ibu_cmd_check_usage },
+	{ "mcast", "join/leave multicast groups from a simulated HCA", ibu_cmd_mcast, ibu_cmd_mcast_usage },
+};
+#define NCMD (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: ibunion <command> [options]\n\ncommands:\n");
+	for (i = 0; i < NCMD; i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'ibunion <command> --help' describes one command.\n"
+		"exit status: 0 all holds, 1 problems found, 2 usage, 3 cannot run\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return IBU_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return IBU_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("ibunion %s\n", PACKAGE_VERSION);
+		return IBU_EXIT_OK;
+	}
+	for (i = 0; i < NCMD; i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		if (argc > 2 && (!strcmp(argv[2], "-h") ||
+				 !strcmp(argv[2], "--help"))) {
+			commands[i].usage(stdout);
+			return IBU_EXIT_OK;
+		}
+		return commands[i].run(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "ibunion: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return IBU_EXIT_USAGE;
+}
