@@ -45,6 +45,8 @@ struct ibu_ibft {
 	int *ep_base_of_node;		/* fabric node -> first ep_of_port slot */
 	int *ep_of_port;		/* (node, port) -> pid, -1 (see ibu_ibft_ep) */
 	int num_fabric_nodes;
+	int *sw_of_label;		/* label slot -> switch index */
+	long level_first[IBU_IBFT_MAX_N];	/* first label slot of a level */
 };
 
 /* Recognises f as an exact IBFT(m,n); m and n are derived, not given. */
