@@ -1,0 +1,524 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# tests/sim.sh: shell library for the integration tests (sourced, bash).
+#
+# Every test runs a real opensm, with the ibunion plugin, against a fabric
+# simulated by ibsim, through libumad2sim, and reads back what the simulated
+# switches hold:
+#
+#	. "$(dirname "$0")/sim.sh"
+#	sim_require			# skip (exit 77) without opensm/ibsim/umad2sim
+#	sim_setup			# trash dir, socket name, teardown trap
+#	plan 3
+#	sim_start_ibsim "$net"
+#	sim_write_conf routing_engine cyclic,minhop lmc 2
+#	sim_start_opensm -s 0
+#	t_expect "subnet comes up" sim_wait_subnet_up
+#	...
+#	done_testing
+#
+# Output is TAP ("ok N - desc", "not ok N - desc", "# diagnostics"); the exit
+# status is what automake's default test driver reads: 0 pass, 1 a test
+# failed, 77 skipped, 99 hard error (bail out, or the script ended before
+# done_testing).  Every process a test starts is recorded by PID and ended by
+# sim_teardown, which the EXIT/INT/TERM traps run.  The trash directory is
+# removed on success and kept (its path printed) on failure or with IBU_KEEP=1.
+#
+# Environment (set by `make check`, defaults for running a test by hand):
+#	top_srcdir, top_builddir	source and build trees
+#	OPENSM, IBSIM, UMAD2SIM		the programs under test
+#	SIM_TIMEOUT			seconds to wait for ibsim/opensm (120)
+#	IBU_KEEP=1			keep the trash directory
+#	IBU_VERBOSE=1			also copy test diagnostics to stderr
+
+PATH=$PATH:/usr/sbin:/sbin
+export PATH LC_ALL=C
+
+: "${top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${OPENSM:=$(command -v opensm)}"
+: "${IBSIM:=$(command -v ibsim)}"
+: "${UMAD2SIM:=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}"
+: "${SIM_TIMEOUT:=120}"
+IBUNION=$top_builddir/tools/ibunion
+PLUGIN_DIR=$top_builddir/plugin/.libs
+FIXTURES=$top_srcdir/fixtures
+
+test_name=$(basename "$0" .sh)
+
+# ------------------------------------------------------------------ TAP
+
+tap__count=0
+tap__failed=0
+tap__plan=
+tap__done=
+sim__hard_error=
+
+diag()
+{
+	local line
+
+	while IFS= read -r line; do
+		printf '# %s\n' "$line"
+		[ -n "${IBU_VERBOSE-}" ] && printf '# %s\n' "$line" >&2
+	done <<<"$*"
+	return 0
+}
+
+# diag_file FILE [LINES]: the last LINES (40) lines of FILE as diagnostics.
+diag_file()
+{
+	[ -f "$1" ] || { diag "($1: no such file)"; return 0; }
+	diag "--- last ${2:-40} lines of $1:"
+	diag "$(tail -n "${2:-40}" "$1")"
+}
+
+plan()
+{
+	tap__plan=$1
+	echo "1..$1"
+}
+
+ok()
+{
+	tap__count=$((tap__count + 1))
+	echo "ok $tap__count - $*"
+}
+
+not_ok()
+{
+	tap__count=$((tap__count + 1))
+	tap__failed=$((tap__failed + 1))
+	echo "not ok $tap__count - $*"
+}
+
+# skip_test DESC REASON: an assertion that cannot be made here.
+skip_test()
+{
+	tap__count=$((tap__count + 1))
+	echo "ok $tap__count - $1 # SKIP $2"
+}
+
+skip_all()
+{
+	echo "1..0 # SKIP $*"
+	tap__done=1
+	exit 77
+}
+
+bail_out()
+{
+	echo "Bail out! $*"
+	sim__hard_error=1
+	exit 99
+}
+
+# t_expect DESC CMD [ARGS...]: ok when CMD exits 0.  CMD's output goes to a
+# file in the trash dir and is shown when it fails.
+t_expect()
+{
+	t_expect_code 0 "$@"
+}
+
+# t_expect_code CODE DESC CMD [ARGS...]: ok when CMD exits with CODE.
+t_expect_code()
+{
+	local want=$1 desc=$2 out rc
+	shift 2
+
+	out=${SIM_DIR:-${TMPDIR:-/tmp}}/cmd-$((tap__count + 1)).out
+	"$@" >"$out" 2>&1
+	rc=$?
+	if [ "$rc" = "$want" ]; then
+		ok "$desc"
+		return 0
+	fi
+	not_ok "$desc"
+	diag "command: $*"
+	diag "exit status $rc, expected $want"
+	diag_file "$out"
+	return 1
+}
+
+# t_grep DESC ERE FILE: ok when FILE has a line matching ERE.
+t_grep()
+{
+	if grep -Eq -- "$2" "$3" 2>/dev/null; then
+		ok "$1"
+		return 0
+	fi
+	not_ok "$1"
+	diag "no line matches /$2/ in $3"
+	diag_file "$3" 20
+	return 1
+}
+
+# t_no_grep DESC ERE FILE: ok when no line of FILE matches ERE.
+t_no_grep()
+{
+	local hits
+
+	hits=$(grep -E -- "$2" "$3" 2>/dev/null)
+	if [ -z "$hits" ]; then
+		ok "$1"
+		return 0
+	fi
+	not_ok "$1"
+	diag "lines matching /$2/ in $3:"
+	diag "$(head -n 20 <<<"$hits")"
+	return 1
+}
+
+# t_equal DESC GOT WANT
+t_equal()
+{
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+		return 0
+	fi
+	not_ok "$1"
+	diag "got:  '$2'"
+	diag "want: '$3'"
+	return 1
+}
+
+# done_testing: print the plan if none was given, check the count, exit.
+done_testing()
+{
+	if [ -z "$tap__plan" ]; then
+		plan "$tap__count"
+	elif [ "$tap__plan" != "$tap__count" ]; then
+		diag "planned $tap__plan tests but ran $tap__count"
+		tap__failed=$((tap__failed + 1))
+	fi
+	tap__done=1
+	[ "$tap__failed" -gt 0 ] && diag "$tap__failed of $tap__count failed"
+	[ "$tap__failed" -eq 0 ]
+	exit $?
+}
+
+# ------------------------------------------------------------ processes
+
+SIM_DIR=
+SIM_PIDS=()
+IBSIM_PID=
+OPENSM_PID=
+sim__clients=0
+
+# sim__alive PID: the process exists and is not a zombie.
+sim__alive()
+{
+	local stat
+
+	[ -n "$1" ] || return 1
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	[ "${stat%% *}" != Z ]
+}
+
+# sim__stop PID NAME: SIGTERM, wait up to 5 s, then SIGKILL; reap.
+sim__stop()
+{
+	local pid=$1 name=$2 i
+
+	sim__alive "$pid" || { wait "$pid" 2>/dev/null; return 0; }
+	kill -TERM "$pid" 2>/dev/null
+	for ((i = 0; i < 50; i++)); do
+		sim__alive "$pid" || break
+		sleep 0.1
+	done
+	if sim__alive "$pid"; then
+		diag "$name (pid $pid) ignored SIGTERM for 5 s: SIGKILL"
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+# sim_require: skip the whole test unless the simulation tools are present.
+sim_require()
+{
+	[ -n "$OPENSM" ] && [ -x "$OPENSM" ] ||
+		skip_all "opensm not found (apt-get install opensm)"
+	[ -n "$IBSIM" ] && [ -x "$IBSIM" ] ||
+		skip_all "ibsim not found (apt-get install ibsim-utils)"
+	[ -f "$UMAD2SIM" ] ||
+		skip_all "$UMAD2SIM not found (apt-get install ibsim-utils)"
+	command -v dump_lfts >/dev/null ||
+		skip_all "dump_lfts not found (apt-get install infiniband-diags)"
+	[ -r /proc/net/unix ] || skip_all "/proc/net/unix is not readable"
+	[ -x "$IBUNION" ] || bail_out "$IBUNION not built (top_builddir=$top_builddir)"
+}
+
+# sim_setup: trash dir, unique simulator socket, teardown on exit.
+sim_setup()
+{
+	SIM_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ibu-$test_name.XXXXXX") ||
+		bail_out "cannot create a trash directory"
+	mkdir "$SIM_DIR/clients" || bail_out "cannot populate $SIM_DIR"
+	IBSIM_SOCKNAME=ibu-$$-$RANDOM
+	export IBSIM_SOCKNAME
+	trap 'sim__on_exit' EXIT
+	trap 'sim__on_signal 130' INT
+	trap 'sim__on_signal 143' TERM
+	diag "trash dir $SIM_DIR, IBSIM_SOCKNAME=$IBSIM_SOCKNAME"
+}
+
+sim__on_signal()
+{
+	diag "interrupted"
+	sim__hard_error=1
+	exit "$1"
+}
+
+sim__on_exit()
+{
+	local rc=$?
+
+	trap - EXIT INT TERM
+	if [ -z "$tap__done" ]; then
+		diag "test script ended (status $rc) before done_testing"
+		sim__hard_error=1
+		[ "$rc" = 0 ] && rc=99
+	fi
+	sim_teardown
+	exit "$rc"
+}
+
+# sim_stop_processes: end every process this test started, newest first
+# (so opensm goes before ibsim).
+sim_stop_processes()
+{
+	local i
+
+	for ((i = ${#SIM_PIDS[@]} - 1; i >= 0; i--)); do
+		[ -n "${SIM_PIDS[i]}" ] || continue
+		sim__stop "${SIM_PIDS[i]}" "$(sim__pid_name "${SIM_PIDS[i]}")"
+	done
+	SIM_PIDS=()
+}
+
+# sim_teardown: end every process this test started, clean up.
+sim_teardown()
+{
+	local keep=
+
+	sim_stop_processes
+	[ -n "$SIM_DIR" ] && [ -d "$SIM_DIR" ] || return 0
+	rm -rf "$SIM_DIR"/sys-* "$SIM_DIR"/clients/*/sys-* 2>/dev/null
+	[ "$tap__failed" -gt 0 ] || [ -n "$sim__hard_error" ] && keep=1
+	[ -n "${IBU_KEEP-}" ] && [ "$IBU_KEEP" != 0 ] && keep=1
+	if [ -n "$keep" ]; then
+		echo "# trash dir kept: $SIM_DIR"
+	else
+		rm -rf "$SIM_DIR"
+	fi
+	SIM_DIR=
+}
+
+sim__pid_name()
+{
+	case $1 in
+	"$OPENSM_PID") echo opensm ;;
+	"$IBSIM_PID") echo ibsim ;;
+	*) echo "process" ;;
+	esac
+}
+
+# sim_wait_for DESC TIMEOUT PID CMD...: poll CMD every 0.1 s until it
+# succeeds (0), PID dies (1) or TIMEOUT seconds pass (2).
+sim_wait_for()
+{
+	local desc=$1 timeout=$2 pid=$3 start
+	shift 3
+
+	start=$SECONDS
+	while :; do
+		"$@" && return 0
+		if [ -n "$pid" ] && ! sim__alive "$pid"; then
+			"$@" && return 0
+			diag "waiting for $desc: process $pid died"
+			return 1
+		fi
+		if ((SECONDS - start >= timeout)); then
+			diag "waiting for $desc: no result after $timeout s"
+			return 2
+		fi
+		sleep 0.1
+	done
+}
+
+sim__ibsim_ready()
+{
+	grep -q "@$IBSIM_SOCKNAME:ctl" /proc/net/unix &&
+		grep -q "simulator ready" "$SIM_DIR/ibsim.out"
+}
+
+# sim_start_ibsim NETFILE [IBSIM ARGS...]: start the simulator, wait until
+# it listens.  Returns non-zero (with diagnostics) when it dies or hangs.
+sim_start_ibsim()
+{
+	local net=$1
+	shift
+
+	[ -f "$net" ] || { diag "no net file $net"; return 1; }
+	case $net in /*) ;; *) net=$PWD/$net ;; esac
+	(cd "$SIM_DIR" && exec "$IBSIM" -s -n "$@" "$net" \
+		>ibsim.out 2>&1 </dev/null) &
+	IBSIM_PID=$!
+	SIM_PIDS+=("$IBSIM_PID")
+	if ! sim_wait_for "ibsim" "$SIM_TIMEOUT" "$IBSIM_PID" sim__ibsim_ready; then
+		diag_file "$SIM_DIR/ibsim.out" 20
+		return 1
+	fi
+	return 0
+}
+
+# sim_write_conf [KEY VALUE]...: write $SIM_DIR/opensm.conf, our defaults
+# overridden by the pairs given.  A VALUE of "-" drops the key.
+sim_write_conf()
+{
+	local -A conf
+	local key keys
+
+	conf=(
+		[event_plugin_name]=ibunion
+		[routing_engine]=cyclic,minhop
+		[lmc]=0
+		[force_log_flush]=TRUE
+		[accum_log_file]=FALSE
+		[log_flags]=0x03
+		[sweep_interval]=0
+		[dump_files_dir]=$SIM_DIR
+		[partition_config_file]=$SIM_DIR/partitions.conf
+		[qos_policy_file]=$SIM_DIR/qos-policy.conf
+		[prefix_routes_file]=$SIM_DIR/prefix-routes.conf
+		[per_module_logging_file]=$SIM_DIR/per-module-logging.conf
+		[torus_config]=$SIM_DIR/torus-2QoS.conf
+		[node_name_map_name]=
+		[console]=off
+		[daemon]=FALSE
+	)
+	while [ $# -ge 2 ]; do
+		conf[$1]=$2
+		shift 2
+	done
+	[ $# -eq 0 ] || { diag "sim_write_conf: odd argument '$1'"; return 1; }
+	keys=$(printf '%s\n' "${!conf[@]}" | sort)
+	{
+		echo "# written by tests/sim.sh for $test_name"
+		for key in $keys; do
+			[ "${conf[$key]}" = - ] || [ -z "${conf[$key]}" ] && continue
+			printf '%s %s\n' "$key" "${conf[$key]}"
+		done
+	} >"$SIM_DIR/opensm.conf"
+}
+
+# sim_start_opensm [OPENSM ARGS...]: start opensm on $SIM_DIR/opensm.conf
+# (sim_write_conf first), log in $SIM_DIR/osm.log.  Pass -s 0 for no sweeps
+# (already the default in sim_write_conf), -D 0x07 for a verbose log.
+sim_start_opensm()
+{
+	[ -f "$SIM_DIR/opensm.conf" ] || sim_write_conf
+	(cd "$SIM_DIR" && LD_PRELOAD=$UMAD2SIM OSM_TMP_DIR=$SIM_DIR \
+		OSM_CACHE_DIR=$SIM_DIR \
+		LD_LIBRARY_PATH=$PLUGIN_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+		exec "$OPENSM" -F "$SIM_DIR/opensm.conf" -f "$SIM_DIR/osm.log" \
+		-d2 "$@" >opensm.out 2>&1 </dev/null) &
+	OPENSM_PID=$!
+	SIM_PIDS+=("$OPENSM_PID")
+}
+
+sim__subnet_up()
+{
+	grep -q "SUBNET UP" "$SIM_DIR/osm.log" 2>/dev/null
+}
+
+# sim_wait_subnet_up [TIMEOUT]: wait for SUBNET UP in the log; fail fast
+# when opensm dies, showing the log tail.
+sim_wait_subnet_up()
+{
+	local rc
+
+	sim_wait_for "SUBNET UP" "${1:-$SIM_TIMEOUT}" "$OPENSM_PID" sim__subnet_up
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		sim__alive "$OPENSM_PID" || diag "opensm is not running"
+		diag_file "$SIM_DIR/opensm.out" 10
+		diag_file "$SIM_DIR/osm.log" 30
+	fi
+	return $rc
+}
+
+# sim_log_wait ERE [TIMEOUT]: wait for a line matching ERE in osm.log.
+sim_log_wait()
+{
+	sim_wait_for "/$1/ in osm.log" "${2:-$SIM_TIMEOUT}" "$OPENSM_PID" \
+		grep -Eq -- "$1" "$SIM_DIR/osm.log"
+}
+
+# sim_opensm_alive: opensm is still running.
+sim_opensm_alive()
+{
+	sim__alive "$OPENSM_PID"
+}
+
+# sim_client CMD [ARGS...]: run a umad client under umad2sim, from a
+# throwaway cwd (use absolute paths), bounded by SIM_TIMEOUT.  Set SIM_HOST
+# (a node id of the net file) to act as that node.
+sim_client()
+{
+	local dir rc
+
+	sim__clients=$((sim__clients + 1))
+	dir=$SIM_DIR/clients/$sim__clients
+	mkdir -p "$dir" || return 1
+	(cd "$dir" && exec env LD_PRELOAD="$UMAD2SIM" \
+		${SIM_HOST:+SIM_HOST="$SIM_HOST"} \
+		timeout -k 5 "$SIM_TIMEOUT" "$@")
+	rc=$?
+	rm -rf "$dir"
+	return $rc
+}
+
+# sim_dump_lfts FILE / sim_dump_mfts FILE: what the switches hold, as
+# dump_lfts / dump_mfts print it.  Client chatter goes to FILE.err.
+sim_dump_lfts()
+{
+	sim__dump dump_lfts "$1"
+}
+
+sim_dump_mfts()
+{
+	sim__dump dump_mfts "$1"
+}
+
+sim__dump()
+{
+	if ! sim_client "$1" >"$2" 2>"$2.err"; then
+		diag "$1 failed"
+		diag_file "$2.err" 10
+		return 1
+	fi
+	if ! grep -q "valid [lm]*ids dumped\|lids dumped" "$2"; then
+		diag "$1 printed no table"
+		diag_file "$2" 10
+		diag_file "$2.err" 10
+		return 1
+	fi
+	return 0
+}
+
+# sim_up NETFILE LMC ENGINE [ibsim args]: the usual sequence in one call:
+# ibsim, conf (with SIM_CONF_EXTRA pairs appended), opensm -s 0, SUBNET UP.
+sim_up()
+{
+	local net=$1 lmc=$2 engine=$3
+	shift 3
+
+	sim_start_ibsim "$net" "$@" || return 1
+	# shellcheck disable=SC2086
+	sim_write_conf routing_engine "$engine" lmc "$lmc" ${SIM_CONF_EXTRA-} ||
+		return 1
+	sim_start_opensm || return 1
+	sim_wait_subnet_up
+}
