@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Build and test everything from a clone: dependencies, autoreconf, configure
+# and make in _build/, make check (unit tests and the opensm + ibsim
+# integration tests), make distcheck.  Ends with one plain line
+#	N passed, N failed, N skipped
+# counted from automake's .trs results; exits non-zero on any failure.
+#
+# Environment: BUILD_DIR (default _build in the source tree), JOBS (2),
+# IBU_NO_DISTCHECK=1 to skip distcheck, IBU_FULL_DISTCHECK=1 to run every
+# test inside distcheck too (by default distcheck runs the unit tests and
+# the harness self-test: the full suite has just run).
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/_build}
+jobs=${JOBS:-2}
+started=$SECONDS
+failed_steps=()
+
+step()
+{
+	echo
+	echo "=== $*"
+}
+
+summary()
+{
+	local pass=0 fail=0 skip=0 r
+
+	if [ -d "$build" ]; then
+		while read -r r; do
+			case $r in
+			PASS | XFAIL) pass=$((pass + 1)) ;;
+			SKIP) skip=$((skip + 1)) ;;
+			*) fail=$((fail + 1)) ;;
+			esac
+		done < <(find "$build" -path "$build/ibunion-*" -prune -o \
+			-name '*.trs' -print0 2>/dev/null |
+			xargs -0 -r sed -n 's/^:test-result: *\([A-Z]*\).*/\1/p')
+	fi
+	fail=$((fail + ${#failed_steps[@]}))
+	echo
+	[ ${#failed_steps[@]} -eq 0 ] || echo "failed steps: ${failed_steps[*]}"
+	echo "time: $((SECONDS - started)) s"
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+
+step "dependencies"
+bash "$top/tools/setup-deps.sh" || { failed_steps+=(setup-deps); summary; }
+
+step "autoreconf -fi"
+(cd "$top" && autoreconf -fi) || { failed_steps+=(autoreconf); summary; }
+
+step "configure in $build"
+rm -rf "$build"
+mkdir -p "$build"
+(cd "$build" && "$top/configure" -q) || {
+	failed_steps+=(configure)
+	cat "$build/config.log" 2>/dev/null | tail -n 40
+	summary
+}
+
+step "make -j$jobs"
+make -C "$build" -j"$jobs" || { failed_steps+=(make); summary; }
+
+step "make -j$jobs check"
+if ! make -C "$build" -j"$jobs" check; then
+	failed_steps+=(check)
+	echo "--- failed tests:"
+	find "$build" -name '*.trs' -print0 | xargs -0 grep -l \
+		-E ':test-result: (FAIL|ERROR|XPASS)' | while read -r trs; do
+		echo "===== ${trs%.trs}.log"
+		cat "${trs%.trs}.log"
+	done
+fi
+
+if [ -z "${IBU_NO_DISTCHECK-}" ]; then
+	step "make distcheck"
+	dc=()
+	if [ -z "${IBU_FULL_DISTCHECK-}" ]; then
+		# the unit tests, and the harness self-test (the full suite has just run)
+		units=$(make -s -C "$build" print-unit-tests 2>/dev/null)
+		[ -n "$units" ] && dc=(TESTS="$units tests/t0010-harness.sh")
+	fi
+	make -C "$build" distcheck "${dc[@]}" || failed_steps+=(distcheck)
+fi
+summary
