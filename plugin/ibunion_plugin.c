@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * libibunion.so: the OpenSM event plugin whose only job is to register the
+ * routing engine "cyclic". opensm.conf:
+ *
+ *   event_plugin_name ibunion
+ *   routing_engine cyclic,minhop
+ *   event_plugin_options mcast_apex=balanced verbose=0
+ *
+ * Options (event_plugin_options, words key=value, blanks or commas):
+ *   mcast_apex=balanced|source|lowest-guid   multicast apex policy
+ *                                            (default balanced)
+ *   verbose=0|1       1: log each switch's IBFT label at DEBUG (default 0)
+ * An unknown key is a warning (WRN 5A20); a bad value (ERR 5A21) or a word
+ * that is not key=value (ERR 5A22) is an error; the default is kept.
+ */
+#undef HAVE_CONFIG_H
+#include "plugin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef IBU_PLUGIN_VERSION
+#define IBU_PLUGIN_VERSION "unknown"
+#endif
+
+/*
+ * opensm's osm_opensm_t must have the layout we were compiled against
+ * (research: ENABLE_OSM_PERF_MGR moves `log` and the engine list). subn
+ * and sm precede every #ifdef'd member, so when they check out, sm.p_log
+ * is OpenSM's real log even if ours is misplaced.
+ */
+static int layout_ok(osm_opensm_t *osm, osm_log_t **real_log)
+{
+	*real_log = NULL;
+	if (osm->subn.p_osm != osm || osm->sm.p_subn != &osm->subn)
+		return 0;
+	*real_log = osm->sm.p_log;
+	return osm->sm.p_log == &osm->log && osm->sa.p_log == &osm->log &&
+	       osm->osm_version && !strcmp(osm->osm_version, OSM_VERSION);
+}
+
+static void report_option(void *arg, enum ibu_plugin_opt_problem what,
+			  const char *word, const char *expected)
+{
+	osm_log_t *log = arg;
+
+	switch (what) {
+	case IBU_PLUGIN_OPT_UNKNOWN_KEY:
+		OSM_LOG(log, OSM_LOG_INFO,
+			"WRN 5A20: ibunion: unknown event_plugin_options "
+			"word '%s' ignored\n", word);
+		break;
+	case IBU_PLUGIN_OPT_BAD_VALUE:
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A21: ibunion: bad value in event_plugin_options "
+			"'%s' (expected %s); default kept\n", word, expected);
+		break;
+	case IBU_PLUGIN_OPT_MALFORMED:
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A22: ibunion: event_plugin_options word '%s' is "
+			"not key=value; ignored\n", word);
+		break;
+	}
+}
+
+static void *ibunion_create(osm_opensm_t *osm)
+{
+	static const external_routing_engine_module_t cyclic_module = {
+		.name = IBU_ENGINE_NAME,
+		.setup = ibu_cyclic_setup,
+		.context = NULL,
+	};
+	external_routing_engine_module_t module = cyclic_module;
+	struct ibu_plugin *ctx;
+	osm_log_t *real_log;
+	char opts[128];
+	cl_status_t st;
+
+	if (!osm)
+		return NULL;
+	if (!layout_ok(osm, &real_log)) {
+		fprintf(stderr, "ibunion: ERR 5A10: built for OpenSM %s, but "
+			"the running opensm's structures differ; plugin not "
+			"loaded\n", OSM_VERSION);
+		if (real_log)
+			OSM_LOG(real_log, OSM_LOG_ERROR,
+				"ERR 5A10: ibunion: built for OpenSM %s, but "
+				"the running opensm's structures differ; "
+				"plugin not loaded\n", OSM_VERSION);
+		return NULL;
+	}
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"ERR 5A11: ibunion: out of memory; plugin not loaded\n");
+		return NULL;
+	}
+	ctx->osm = osm;
+	ctx->log = &osm->log;
+	ibu_plugin_opts_default(&ctx->opts);
+	if (ibu_plugin_opts_parse(&ctx->opts, osm->subn.opt.event_plugin_options,
+				  report_option, ctx->log) == IBU_ENOMEM)
+		OSM_LOG(ctx->log, OSM_LOG_ERROR,
+			"ERR 5A23: ibunion: out of memory reading "
+			"event_plugin_options; defaults used\n");
+
+	/* Last step: once registered, OpenSM keeps a pointer to our code, so
+	 * create() must not fail (and get us dlclose()d) after this. */
+	module.context = ctx;
+	st = osm_register_external_routing_engine(osm, &module, ctx);
+	if (st != CL_SUCCESS) {
+		OSM_LOG(ctx->log, OSM_LOG_ERROR,
+			"ERR 5A12: ibunion: cannot register routing engine "
+			"'%s' (status %d); plugin not loaded\n",
+			IBU_ENGINE_NAME, (int)st);
+		free(ctx);
+		return NULL;
+	}
+	ibu_plugin_opts_format(&ctx->opts, opts, sizeof(opts));
+	OSM_LOG(ctx->log, OSM_LOG_INFO,
+		"ibunion %s: routing engine '%s' registered (%s)\n",
+		IBU_PLUGIN_VERSION, IBU_ENGINE_NAME, opts);
+	return ctx;
+}
+
+static void ibunion_delete(void *plugin_data)
+{
+	struct ibu_plugin *ctx = plugin_data;
+
+	if (!ctx)
+		return;
+	if (ctx->mcast_priv_free)
+		ctx->mcast_priv_free(ctx->mcast_priv);
+	ibu_plugin_routing_clear(ctx);
+	free(ctx);
+}
+
+static void ibunion_report(void *plugin_data, osm_epi_event_id_t event_id,
+			   void *event_data)
+{
+	/* No event is needed: routing happens through the engine callbacks. */
+}
+
+/* The one symbol OpenSM looks up (dlsym "osm_event_plugin"). */
+__attribute__((visibility("default")))
+osm_event_plugin_t osm_event_plugin = {
+	.osm_version = OSM_VERSION,
+	.create = ibunion_create,
+	.delete = ibunion_delete,
+	.report = ibunion_report,
+};

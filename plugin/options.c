@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Parser of the plugin's event_plugin_options words (see options.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "err.h"
+#include "options.h"
+
+static const char *const apex_names[] = {
+	[IBU_PLUGIN_APEX_BALANCED] = "balanced",
+	[IBU_PLUGIN_APEX_SOURCE] = "source",
+	[IBU_PLUGIN_APEX_LOWEST_GUID] = "lowest-guid",
+};
+
+#define NUM_APEX (sizeof(apex_names) / sizeof(apex_names[0]))
+
+void ibu_plugin_opts_default(struct ibu_plugin_opts *o)
+{
+	o->mcast_apex = IBU_PLUGIN_APEX_BALANCED;
+	o->verbose = 0;
+}
+
+const char *ibu_plugin_apex_name(enum ibu_plugin_apex a)
+{
+	if ((unsigned)a < NUM_APEX)
+		return apex_names[a];
+	return "?";
+}
+
+void ibu_plugin_opts_format(const struct ibu_plugin_opts *o, char *buf,
+			    size_t len)
+{
+	if (!len)
+		return;
+	snprintf(buf, len, "mcast_apex=%s verbose=%d",
+		 ibu_plugin_apex_name(o->mcast_apex), o->verbose);
+}
+
+static int parse_apex(const char *val, struct ibu_plugin_opts *o)
+{
+	unsigned i;
+
+	for (i = 0; i < NUM_APEX; i++) {
+		if (!strcmp(val, apex_names[i])) {
+			o->mcast_apex = (enum ibu_plugin_apex)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_verbose(const char *val, struct ibu_plugin_opts *o)
+{
+	if (!strcmp(val, "0"))
+		o->verbose = 0;
+	else if (!strcmp(val, "1"))
+		o->verbose = 1;
+	else
+		return -1;
+	return 0;
+}
+
+struct option_def {
+	const char *key;
+	const char *expected;
+	int (*parse)(const char *val, struct ibu_plugin_opts *o);
+};
+
+static const struct option_def option_defs[] = {
+	{ "mcast_apex", "balanced|source|lowest-guid", parse_apex },
+	{ "verbose", "0|1", parse_verbose },
+};
+
+static void report_problem(ibu_plugin_opt_report_fn report, void *arg,
+			   enum ibu_plugin_opt_problem what, const char *word,
+			   const char *expected)
+{
+	if (report)
+		report(arg, what, word, expected);
+}
+
+/* Handles one word; returns 1 if it was a problem, 0 if used. */
+static int parse_word(struct ibu_plugin_opts *o, char *word,
+		      ibu_plugin_opt_report_fn report, void *arg)
+{
+	char *eq = strchr(word, '=');
+	const struct option_def *d = NULL;
+	unsigned i;
+	int rc;
+
+	if (!eq || eq == word) {
+		report_problem(report, arg, IBU_PLUGIN_OPT_MALFORMED, word, NULL);
+		return 1;
+	}
+	*eq = '\0';
+	for (i = 0; i < sizeof(option_defs) / sizeof(option_defs[0]); i++)
+		if (!strcmp(word, option_defs[i].key))
+			d = &option_defs[i];
+	if (!d) {
+		*eq = '=';
+		report_problem(report, arg, IBU_PLUGIN_OPT_UNKNOWN_KEY, word,
+			       NULL);
+		return 1;
+	}
+	rc = d->parse(eq + 1, o);
+	*eq = '=';
+	if (rc) {
+		report_problem(report, arg, IBU_PLUGIN_OPT_BAD_VALUE, word,
+			       d->expected);
+		return 1;
+	}
+	return 0;
+}
+
+int ibu_plugin_opts_parse(struct ibu_plugin_opts *o, const char *text,
+			  ibu_plugin_opt_report_fn report, void *arg)
+{
+	char *copy, *word, *save = NULL;
+	int problems = 0;
+
+	if (!text)
+		return 0;
+	copy = strdup(text);
+	if (!copy)
+		return IBU_ENOMEM;
+	for (word = strtok_r(copy, " \t\r\n,", &save); word;
+	     word = strtok_r(NULL, " \t\r\n,", &save))
+		problems += parse_word(o, word, report, arg);
+	free(copy);
+	return problems;
+}

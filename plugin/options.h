@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The plugin's own options, read from opensm.conf's
+ *   event_plugin_options <key=value> [<key=value> ...]
+ * line (OpenSM passes the rest of the line verbatim; words may be
+ * separated by blanks or commas):
+ *
+ *   mcast_apex=balanced|source|lowest-guid
+ *	where the multicast engine puts a group's apex switch (used by the
+ *	mcast engine; default balanced: spread trees over the top switches)
+ *   verbose=0|1
+ *	1 logs every switch's recognised IBFT label at DEBUG (default 0)
+ *
+ * Plain C, no OpenSM header, so that it is unit-tested without OpenSM.
+ * An unknown key, a word without '=' or a bad value is reported through
+ * the callback and leaves the option at its previous (default) value.
+ */
+#ifndef IBU_PLUGIN_OPTIONS_H
+#define IBU_PLUGIN_OPTIONS_H
+
+#include <stddef.h>
+
+enum ibu_plugin_apex {
+	IBU_PLUGIN_APEX_BALANCED = 0,
+	IBU_PLUGIN_APEX_SOURCE,
+	IBU_PLUGIN_APEX_LOWEST_GUID,
+};
+
+struct ibu_plugin_opts {
+	enum ibu_plugin_apex mcast_apex;
+	int verbose;
+};
+
+enum ibu_plugin_opt_problem {
+	IBU_PLUGIN_OPT_UNKNOWN_KEY,	/* key not known: ignored (warning) */
+	IBU_PLUGIN_OPT_BAD_VALUE,	/* known key, bad value: default kept */
+	IBU_PLUGIN_OPT_MALFORMED,	/* word is not key=value: ignored */
+};
+
+/* what: the problem; word: the offending word; expected: for BAD_VALUE the
+ * accepted values, otherwise NULL. */
+typedef void (*ibu_plugin_opt_report_fn)(void *arg,
+					 enum ibu_plugin_opt_problem what,
+					 const char *word,
+					 const char *expected);
+
+void ibu_plugin_opts_default(struct ibu_plugin_opts *o);
+/*
+ * Parses text (may be NULL or empty) into o, starting from o's current
+ * values. Returns the number of problems reported (0 = all words used),
+ * or IBU_ENOMEM (o untouched) when the text cannot be copied.
+ */
+int ibu_plugin_opts_parse(struct ibu_plugin_opts *o, const char *text,
+			  ibu_plugin_opt_report_fn report, void *arg);
+const char *ibu_plugin_apex_name(enum ibu_plugin_apex a);
+/* "mcast_apex=balanced verbose=0" into buf (always NUL-terminated). */
+void ibu_plugin_opts_format(const struct ibu_plugin_opts *o, char *buf,
+			    size_t len);
+
+#endif

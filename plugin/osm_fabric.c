@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * OpenSM's subnet (osm_subn_t) translated into the core's fabric model:
+ * one node per osm_node_t, its physical ports and peer links, node and port
+ * GUIDs, and the base LID + LMC OpenSM's LID manager gave every end port
+ * and switch port 0. Nothing here interprets the topology.
+ */
+#undef HAVE_CONFIG_H
+#include "plugin.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ibu_osm_map_free(struct ibu_osm_map *map)
+{
+	if (!map)
+		return;
+	free(map->node);
+	free(map->sw);
+	memset(map, 0, sizeof(*map));
+}
+
+static enum ibu_node_type node_type(const osm_node_t *n)
+{
+	switch (osm_node_get_type(n)) {
+	case IB_NODE_TYPE_SWITCH:
+		return IBU_NODE_SWITCH;
+	case IB_NODE_TYPE_ROUTER:
+		return IBU_NODE_ROUTER;
+	case IB_NODE_TYPE_CA:
+		return IBU_NODE_CA;
+	default:
+		return 0;
+	}
+}
+
+static uint8_t lmc_of_range(uint16_t min, uint16_t max)
+{
+	uint32_t count = (uint32_t)max - min + 1;
+	uint8_t lmc = 0;
+
+	while ((1u << lmc) < count && lmc < 7)
+		lmc++;
+	return lmc;
+}
+
+int ibu_osm_node_index(const struct ibu_fabric *f, const osm_node_t *node)
+{
+	if (!node)
+		return -1;
+	return ibu_fabric_find_guid(f, cl_ntoh64(osm_node_get_node_guid(node)));
+}
+
+/* pass 1: one fabric node per OpenSM node, in node GUID order */
+static int add_nodes(osm_subn_t *subn, struct ibu_fabric *f,
+		     struct ibu_osm_map *map, struct ibu_err *e)
+{
+	cl_map_item_t *item;
+	int rc, idx;
+
+	for (item = cl_qmap_head(&subn->node_guid_tbl);
+	     item != cl_qmap_end(&subn->node_guid_tbl);
+	     item = cl_qmap_next(item)) {
+		osm_node_t *n = (osm_node_t *)item;
+		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(n));
+		enum ibu_node_type type = node_type(n);
+		int nports = (int)n->physp_tbl_size - 1;
+		char name[80];
+
+		if (!type)
+			return ibu_err_set(e, IBU_EINVAL,
+					   "node 0x%016" PRIx64 " has unknown type %u",
+					   guid, osm_node_get_type(n));
+		if (n->print_desc && n->print_desc[0])
+			snprintf(name, sizeof(name), "%s", n->print_desc);
+		else
+			snprintf(name, sizeof(name), "0x%016" PRIx64, guid);
+		rc = ibu_fabric_add_node(f, type, name, guid, nports, &idx, e);
+		if (rc)
+			return rc;
+		if (idx >= map->num_nodes)
+			return ibu_err_set(e, IBU_EINVAL,
+					   "node table changed while reading it");
+		map->node[idx] = n;
+		map->sw[idx] = type == IBU_NODE_SWITCH ? n->sw : NULL;
+		if (type == IBU_NODE_SWITCH && !n->sw)
+			return ibu_err_set(e, IBU_EINVAL,
+					   "switch '%s' (0x%016" PRIx64 ") has no switch object",
+					   name, guid);
+	}
+	return ibu_fabric_index(f, e);
+}
+
+/* pass 2: port GUIDs and cables */
+static int add_links(struct ibu_fabric *f, const struct ibu_osm_map *map,
+		     struct ibu_err *e)
+{
+	int i, p, rc;
+
+	for (i = 0; i < f->num_nodes; i++) {
+		osm_node_t *n = map->node[i];
+		struct ibu_node *fn = &f->nodes[i];
+
+		for (p = 1; p <= fn->num_ports; p++) {
+			osm_physp_t *pp = osm_node_get_physp_ptr(n, p);
+			osm_physp_t *rp;
+			int peer;
+
+			if (!pp)
+				continue;
+			if (!ibu_node_is_switch(fn))
+				fn->ports[p].guid =
+					cl_ntoh64(osm_physp_get_port_guid(pp));
+			rp = osm_physp_get_remote(pp);
+			if (!rp || !osm_physp_is_valid(rp))
+				continue;
+			peer = ibu_osm_node_index(f, osm_physp_get_node_ptr(rp));
+			if (peer < 0)
+				return ibu_err_set(e, IBU_EINVAL,
+						   "'%s' port %d: peer node not in the subnet",
+						   fn->name, p);
+			rc = ibu_fabric_link(f, i, p, peer,
+					     osm_physp_get_port_num(rp), e);
+			if (rc)
+				return rc;
+		}
+	}
+	return IBU_OK;
+}
+
+/* pass 3: LIDs of every port object (CA ports, switch port 0) */
+static int add_lids(osm_subn_t *subn, struct ibu_fabric *f,
+		    struct ibu_err *e)
+{
+	cl_map_item_t *item;
+
+	for (item = cl_qmap_head(&subn->port_guid_tbl);
+	     item != cl_qmap_end(&subn->port_guid_tbl);
+	     item = cl_qmap_next(item)) {
+		osm_port_t *port = (osm_port_t *)item;
+		uint16_t min = 0, max = 0;
+		int idx, pn;
+
+		if (!port->p_node || !port->p_physp)
+			continue;
+		idx = ibu_osm_node_index(f, port->p_node);
+		pn = osm_physp_get_port_num(port->p_physp);
+		if (idx < 0 || pn > f->nodes[idx].num_ports)
+			return ibu_err_set(e, IBU_EINVAL,
+					   "port 0x%016" PRIx64 " belongs to no known node port",
+					   cl_ntoh64(port->guid));
+		osm_port_get_lid_range_ho(port, &min, &max);
+		if (!min || max < min)
+			continue;	/* no LID (yet): the LID plan reports it */
+		f->nodes[idx].ports[pn].lid = min;
+		f->nodes[idx].ports[pn].lmc = lmc_of_range(min, max);
+	}
+	return IBU_OK;
+}
+
+int ibu_osm_fabric_build(osm_subn_t *subn, struct ibu_fabric *f,
+			 struct ibu_osm_map *map, struct ibu_err *e)
+{
+	size_t count = cl_qmap_count(&subn->node_guid_tbl);
+	int rc;
+
+	memset(map, 0, sizeof(*map));
+	rc = ibu_fabric_init(f, "OpenSM subnet");
+	if (rc)
+		return ibu_err_set(e, rc, "cannot start the fabric model");
+	if (count > (size_t)(INT32_MAX / 2)) {
+		ibu_fabric_free(f);
+		return ibu_err_set(e, IBU_EINVAL, "subnet too large");
+	}
+	map->node = calloc(count ? count : 1, sizeof(*map->node));
+	map->sw = calloc(count ? count : 1, sizeof(*map->sw));
+	if (!map->node || !map->sw) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto fail;
+	}
+	map->num_nodes = (int)count;
+	rc = add_nodes(subn, f, map, e);
+	if (!rc)
+		rc = add_links(f, map, e);
+	if (!rc)
+		rc = add_lids(subn, f, e);
+	if (!rc)
+		return IBU_OK;
+fail:
+	ibu_osm_map_free(map);
+	ibu_fabric_free(f);
+	return rc;
+}
+
+osm_node_t *ibu_osm_node(const struct ibu_plugin *ctx, int idx)
+{
+	const struct ibu_plugin_routing *r = &ctx->routing;
+	osm_node_t *n;
+
+	if (!r->valid || idx < 0 || idx >= r->map.num_nodes ||
+	    idx >= r->fabric.num_nodes)
+		return NULL;
+	n = osm_get_node_by_guid(&ctx->osm->subn,
+				 cl_hton64(r->fabric.nodes[idx].guid));
+	return n == r->map.node[idx] ? n : NULL;
+}
+
+osm_switch_t *ibu_osm_switch(const struct ibu_plugin *ctx, int idx)
+{
+	osm_node_t *n = ibu_osm_node(ctx, idx);
+
+	if (!n || !ctx->routing.map.sw[idx] || n->sw != ctx->routing.map.sw[idx])
+		return NULL;
+	return n->sw;
+}
