@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* The plugin's event_plugin_options parser (plugin/options.c). */
+#include <stdio.h>
+#include <string.h>
+#include "unit.h"
+#include "err.h"
+#include "options.h"
+
+struct seen {
+	int n;
+	enum ibu_plugin_opt_problem what[8];
+	char word[8][64];
+	const char *expected[8];
+};
+
+static void record(void *arg, enum ibu_plugin_opt_problem what,
+		   const char *word, const char *expected)
+{
+	struct seen *s = arg;
+
+	if (s->n < 8) {
+		s->what[s->n] = what;
+		snprintf(s->word[s->n], sizeof(s->word[0]), "%s", word);
+		s->expected[s->n] = expected;
+	}
+	s->n++;
+}
+
+START_TEST(defaults)
+{
+	struct ibu_plugin_opts o;
+	char buf[64];
+
+	memset(&o, 0x5a, sizeof(o));
+	ibu_plugin_opts_default(&o);
+	ck_assert_int_eq(o.mcast_apex, IBU_PLUGIN_APEX_BALANCED);
+	ck_assert_int_eq(o.verbose, 0);
+	ibu_plugin_opts_format(&o, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0");
+	/* no option line at all */
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, NULL, record, NULL), 0);
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "  \t", record, NULL), 0);
+	ck_assert_int_eq(o.mcast_apex, IBU_PLUGIN_APEX_BALANCED);
+}
+END_TEST
+
+START_TEST(all_values)
+{
+	static const struct {
+		const char *text;
+		enum ibu_plugin_apex apex;
+		int verbose;
+	} cases[] = {
+		{ "mcast_apex=source", IBU_PLUGIN_APEX_SOURCE, 0 },
+		{ "mcast_apex=lowest-guid verbose=1", IBU_PLUGIN_APEX_LOWEST_GUID, 1 },
+		{ "verbose=1,mcast_apex=balanced", IBU_PLUGIN_APEX_BALANCED, 1 },
+		{ " verbose=1\tverbose=0 ", IBU_PLUGIN_APEX_BALANCED, 0 },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ibu_plugin_opts o;
+		struct seen s = { 0 };
+
+		ibu_plugin_opts_default(&o);
+		ck_assert_int_eq(ibu_plugin_opts_parse(&o, cases[i].text,
+						       record, &s), 0);
+		ck_assert_int_eq(s.n, 0);
+		ck_assert_int_eq(o.mcast_apex, cases[i].apex);
+		ck_assert_int_eq(o.verbose, cases[i].verbose);
+	}
+}
+END_TEST
+
+START_TEST(problems_keep_defaults)
+{
+	struct ibu_plugin_opts o;
+	struct seen s = { 0 };
+	int rc;
+
+	ibu_plugin_opts_default(&o);
+	rc = ibu_plugin_opts_parse(&o, "color=red mcast_apex=top verbose=yes "
+				   "junk =1 verbose=1 Verbose=0",
+				   record, &s);
+	ck_assert_int_eq(rc, 6);
+	ck_assert_int_eq(s.n, 6);
+	ck_assert_int_eq(s.what[0], IBU_PLUGIN_OPT_UNKNOWN_KEY);
+	ck_assert_str_eq(s.word[0], "color=red");
+	ck_assert_int_eq(s.what[1], IBU_PLUGIN_OPT_BAD_VALUE);
+	ck_assert_str_eq(s.word[1], "mcast_apex=top");
+	ck_assert_str_eq(s.expected[1], "balanced|source|lowest-guid");
+	ck_assert_int_eq(s.what[2], IBU_PLUGIN_OPT_BAD_VALUE);
+	ck_assert_str_eq(s.expected[2], "0|1");
+	ck_assert_int_eq(s.what[3], IBU_PLUGIN_OPT_MALFORMED);
+	ck_assert_str_eq(s.word[3], "junk");
+	ck_assert_int_eq(s.what[4], IBU_PLUGIN_OPT_MALFORMED);
+	ck_assert_str_eq(s.word[4], "=1");
+	ck_assert_int_eq(s.what[5], IBU_PLUGIN_OPT_UNKNOWN_KEY);
+	ck_assert_str_eq(s.word[5], "Verbose=0");
+	/* the bad words left the defaults, the good one applied */
+	ck_assert_int_eq(o.mcast_apex, IBU_PLUGIN_APEX_BALANCED);
+	ck_assert_int_eq(o.verbose, 1);
+	/* a NULL callback is allowed */
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "x=1 y", NULL, NULL), 2);
+}
+END_TEST
+
+START_TEST(names)
+{
+	ck_assert_str_eq(ibu_plugin_apex_name(IBU_PLUGIN_APEX_SOURCE), "source");
+	ck_assert_str_eq(ibu_plugin_apex_name(IBU_PLUGIN_APEX_LOWEST_GUID),
+			 "lowest-guid");
+	ck_assert_str_eq(ibu_plugin_apex_name((enum ibu_plugin_apex)42), "?");
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("plugin_options");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, defaults);
+	tcase_add_test(tc, all_values);
+	tcase_add_test(tc, problems_keep_defaults);
+	tcase_add_test(tc, names);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBU_UNIT_MAIN
