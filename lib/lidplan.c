@@ -1,3 +1,203 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 #include "lidplan.h"
-/* placeholder: being written */
+
+int ibu_lid_needed_lmc(int m, int n)
+{
+	/* (m/2)^(n-1) paths; stop counting once beyond any real LMC */
+	uint64_t paths = 1;
+	int i, lmc = 0;
+
+	for (i = 0; i < n - 1 && paths < (1ull << 40); i++)
+		paths *= (uint64_t)(m / 2);
+	while (lmc < 40 && (1ull << lmc) < paths)
+		lmc++;
+	return lmc;
+}
+
+int ibu_lid_offset_digits(int half, int n, int lmc)
+{
+	uint64_t pw = 1;
+	int d = 0;
+
+	while (d < n - 1 && pw * (uint64_t)half <= (1ull << lmc)) {
+		pw *= (uint64_t)half;
+		d++;
+	}
+	return d;
+}
+
+static int set_owner(struct ibu_lidplan *p, const struct ibu_fabric *f,
+		     uint32_t lid, int node, int port, int offset,
+		     struct ibu_err *e)
+{
+	struct ibu_lid_owner *o = &p->owner[lid];
+
+	if (o->node >= 0 && (o->node != node || o->port != port))
+		return ibu_err_set(e, IBU_ELID,
+				   "LID 0x%04x is owned by both '%s' port %d and '%s' port %d",
+				   lid, f->nodes[o->node].name, o->port,
+				   f->nodes[node].name, port);
+	o->node = node;
+	o->port = (int16_t)port;
+	o->offset = (uint8_t)offset;
+	return IBU_OK;
+}
+
+int ibu_lidplan_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
+		      struct ibu_lidplan *p, struct ibu_err *e)
+{
+	uint32_t lid;
+	int i, port, rc, lmc = -1;
+
+	memset(p, 0, sizeof(*p));
+	p->max_lid = ibu_fabric_max_lid(f);
+	if (p->max_lid > IBU_MAX_UCAST_LID)
+		return ibu_err_set(e, IBU_ELID,
+				   "LID 0x%x is beyond the unicast space 0xBFFF",
+				   p->max_lid);
+	p->owner = malloc((p->max_lid + 1) * sizeof(*p->owner));
+	if (!p->owner)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (lid = 0; lid <= p->max_lid; lid++)
+		p->owner[lid].node = -1;
+	for (i = 0; i < f->num_nodes; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+		int first = ibu_node_is_switch(n) ? 0 : 1;
+		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
+
+		for (port = first; port <= last; port++) {
+			const struct ibu_port *pt = &n->ports[port];
+			uint32_t k, cnt = 1u << pt->lmc;
+
+			if (!pt->lid)
+				continue;
+			for (k = 0; k < cnt; k++) {
+				rc = set_owner(p, f, pt->lid + k, i, port,
+					       (int)k, e);
+				if (rc) {
+					ibu_lidplan_free(p);
+					return rc;
+				}
+			}
+			if (!ibu_node_is_switch(n) &&
+			    (!t || ibu_ibft_ep(t, i, port) >= 0) &&
+			    (lmc < 0 || pt->lmc < lmc))
+				lmc = pt->lmc;
+		}
+	}
+	p->lmc = lmc < 0 ? 0 : lmc;
+	if (t) {
+		p->lmc_needed = ibu_lid_needed_lmc(t->m, t->n);
+		p->offset_digits = ibu_lid_offset_digits(t->half, t->n, p->lmc);
+	}
+	return IBU_OK;
+}
+
+void ibu_lidplan_free(struct ibu_lidplan *p)
+{
+	if (!p)
+		return;
+	free(p->owner);
+	memset(p, 0, sizeof(*p));
+}
+
+uint32_t ibu_lidplan_paper_base(uint32_t pid, int lmc,
+				enum ibu_lid_numbering how)
+{
+	if (how == IBU_LIDS_PAPER_EXACT)
+		return (pid << lmc) + 1;
+	return (pid + 1) << lmc;
+}
+
+/* Highest LID the numbering needs, as 64 bits so nothing wraps. */
+static uint64_t paper_top(const struct ibu_ibft *t, int lmc,
+			  enum ibu_lid_numbering how)
+{
+	uint64_t sw0 = how == IBU_LIDS_PAPER_EXACT ?
+		((uint64_t)t->num_endports << lmc) + 1 :
+		((uint64_t)t->num_endports + 1) << lmc;
+
+	return sw0 + (uint64_t)t->num_switches - 1;
+}
+
+int ibu_lidplan_fit_lmc(const struct ibu_ibft *t, int want,
+			enum ibu_lid_numbering how)
+{
+	int lmc;
+
+	if (want > IBU_MAX_LMC)
+		want = IBU_MAX_LMC;
+	for (lmc = want; lmc >= 0; lmc--)
+		if (paper_top(t, lmc, how) <= IBU_MAX_UCAST_LID)
+			return lmc;
+	return -1;
+}
+
+int ibu_lidplan_assign_paper(struct ibu_fabric *f, const struct ibu_ibft *t,
+			     int lmc, enum ibu_lid_numbering how,
+			     struct ibu_err *e)
+{
+	uint32_t pid, next;
+	long slot, slots;
+	int i, p;
+
+	if (lmc < 0 || lmc > IBU_MAX_LMC)
+		return ibu_err_set(e, IBU_EINVAL, "LMC %d is outside 0..7", lmc);
+	if (paper_top(t, lmc, how) > IBU_MAX_UCAST_LID)
+		return ibu_err_set(e, IBU_ELID,
+				   "IBFT(%d,%d) at LMC %d needs LIDs up to 0x%" PRIx64
+				   ", beyond the unicast space 0xBFFF (largest LMC that fits: %d)",
+				   t->m, t->n, lmc, paper_top(t, lmc, how),
+				   ibu_lidplan_fit_lmc(t, lmc, how));
+	/* clear every LID first so no stale LID survives */
+	for (i = 0; i < f->num_nodes; i++)
+		for (p = 0; p <= f->nodes[i].num_ports; p++) {
+			f->nodes[i].ports[p].lid = 0;
+			f->nodes[i].ports[p].lmc = 0;
+		}
+	for (pid = 0; pid < (uint32_t)t->num_endports; pid++) {
+		struct ibu_port *pt =
+			&f->nodes[t->ep[pid].node].ports[t->ep[pid].port];
+
+		pt->lid = (uint16_t)ibu_lidplan_paper_base(pid, lmc, how);
+		pt->lmc = (uint8_t)lmc;
+	}
+	next = how == IBU_LIDS_PAPER_EXACT ?
+		((uint32_t)t->num_endports << lmc) + 1 :
+		((uint32_t)t->num_endports + 1) << lmc;
+	slots = t->num_switches;	/* label slots cover all switches */
+	for (slot = 0; slot < slots; slot++) {
+		int s = t->sw_of_label[slot];
+
+		f->nodes[t->sw[s].node].ports[0].lid = (uint16_t)next++;
+	}
+	return IBU_OK;
+}
+
+int ibu_lidplan_write_guid2lid(FILE *out, const struct ibu_fabric *f,
+			       struct ibu_err *e)
+{
+	int i, p;
+
+	for (i = 0; i < f->num_nodes; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+		int first = ibu_node_is_switch(n) ? 0 : 1;
+		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
+
+		for (p = first; p <= last; p++) {
+			const struct ibu_port *pt = &n->ports[p];
+
+			if (!pt->lid)
+				continue;
+			/* OpenSM's DB parser needs the blank line after each record */
+			fprintf(out, "0x%016" PRIx64 " 0x%04x 0x%04x\n\n", pt->guid,
+				pt->lid, pt->lid + (1u << pt->lmc) - 1);
+		}
+	}
+	if (ferror(out))
+		return ibu_err_set(e, IBU_EIO, "write error");
+	return IBU_OK;
+}

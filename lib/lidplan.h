@@ -39,18 +39,34 @@ int ibu_lidplan_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		      struct ibu_lidplan *p, struct ibu_err *e);
 void ibu_lidplan_free(struct ibu_lidplan *p);
 
+enum ibu_lid_numbering {
+	/* the paper's BaseLID = 2^lmc * PID + 1 (49..52 for P(300) in
+	 * IBFT(4,3)); not LMC-aligned, so OpenSM refuses it: offline only */
+	IBU_LIDS_PAPER_EXACT,
+	/* BaseLID = 2^lmc * (PID + 1): the paper's order and set layout,
+	 * shifted by one set so every base is 2^lmc-aligned as IBA and
+	 * OpenSM's guid2lid loader require (52..55 for P(300)) */
+	IBU_LIDS_ALIGNED,
+};
+
+/* Base LID of the end port with the given PID under a numbering. */
+uint32_t ibu_lidplan_paper_base(uint32_t pid, int lmc,
+				enum ibu_lid_numbering how);
 /*
- * Writes the paper's LIDs into f: end port P(p) gets 2^lmc * PID(p) + 1 ..
- * + 2^lmc - 1, switches get single LIDs after the last end-port set.
- * IBU_ELID when the unicast LID space (0x0001..0xBFFF) cannot hold them.
+ * Writes the paper's LIDs into f: end port P(p) gets its base LID .. +
+ * 2^lmc - 1, switches get single LIDs after the last end-port set, in
+ * label order. IBU_ELID when the unicast LID space (0x0001..0xBFFF) cannot
+ * hold them.
  */
 int ibu_lidplan_assign_paper(struct ibu_fabric *f, const struct ibu_ibft *t,
-			     int lmc, struct ibu_err *e);
+			     int lmc, enum ibu_lid_numbering how,
+			     struct ibu_err *e);
 /*
  * Largest LMC <= want for which assign_paper fits the LID space; -1 if not
  * even LMC 0 fits.
  */
-int ibu_lidplan_fit_lmc(const struct ibu_ibft *t, int want);
+int ibu_lidplan_fit_lmc(const struct ibu_ibft *t, int want,
+			enum ibu_lid_numbering how);
 
 /* OpenSM guid2lid records ("0xGUID 0xMIN 0xMAX" + blank line) for every
  * port of f that has a LID. */

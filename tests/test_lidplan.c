@@ -1,9 +1,163 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <stdio.h>
+#include <string.h>
 #include "unit.h"
+#include "gen.h"
+#include "lidplan.h"
 
-START_TEST(placeholder)
+START_TEST(needed_lmc)
 {
-	ck_assert_int_eq(1, 1);
+	ck_assert_int_eq(ibu_lid_needed_lmc(4, 3), 2);
+	ck_assert_int_eq(ibu_lid_needed_lmc(8, 3), 4);
+	ck_assert_int_eq(ibu_lid_needed_lmc(8, 2), 2);
+	ck_assert_int_eq(ibu_lid_needed_lmc(6, 2), 2);	/* 3 paths */
+	ck_assert_int_eq(ibu_lid_needed_lmc(6, 3), 4);	/* 9 paths */
+	ck_assert_int_eq(ibu_lid_needed_lmc(16, 3), 6);
+	ck_assert_int_eq(ibu_lid_needed_lmc(32, 3), 8);	/* beyond IBA's 7 */
+	ck_assert_int_eq(ibu_lid_offset_digits(2, 3, 2), 2);
+	ck_assert_int_eq(ibu_lid_offset_digits(4, 3, 2), 1);
+	ck_assert_int_eq(ibu_lid_offset_digits(4, 3, 4), 2);
+	ck_assert_int_eq(ibu_lid_offset_digits(4, 3, 7), 2);	/* capped at n-1 */
+	ck_assert_int_eq(ibu_lid_offset_digits(3, 2, 1), 0);	/* 2 < 3 */
+	ck_assert_int_eq(ibu_lid_offset_digits(3, 3, 4), 2);
+}
+END_TEST
+
+static void setup(struct ibu_fabric *f, struct ibu_ibft *t, int m, int n)
+{
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_gen_fattree(f, m, n, NULL, &e), 0);
+	ck_assert_int_eq(ibu_ibft_recognize(f, t, &e), 0);
+}
+
+/* Paper Fig. 4: BaseLID(P(300)) = 49, LIDset(P(300)) = {49, 50, 51, 52}. */
+START_TEST(paper_lidset_p300)
+{
+	struct ibu_fabric f;
+	struct ibu_ibft t;
+	struct ibu_lidplan p;
+	struct ibu_err e = { 0 };
+	int pid = 3 * 4, node, port, o;
+
+	setup(&f, &t, 4, 3);
+	ck_assert_int_eq(ibu_lidplan_assign_paper(&f, &t, 2, IBU_LIDS_PAPER_EXACT, &e), 0);
+	ck_assert_int_eq(t.ep[pid].p[0], 3);
+	node = t.ep[pid].node;
+	port = t.ep[pid].port;
+	ck_assert_int_eq(f.nodes[node].ports[port].lid, 49);
+	ck_assert_int_eq(f.nodes[node].ports[port].lmc, 2);
+	ck_assert_int_eq(ibu_lidplan_build(&f, &t, &p, &e), 0);
+	for (o = 0; o < 4; o++) {
+		ck_assert_int_eq(p.owner[49 + o].node, node);
+		ck_assert_int_eq(p.owner[49 + o].port, port);
+		ck_assert_int_eq(p.owner[49 + o].offset, o);
+	}
+	ck_assert_int_ne(p.owner[53].node, node);
+	/* P(200) = PID 8 -> 33 (path Q's LID) */
+	ck_assert_int_eq(p.owner[33].node, t.ep[8].node);
+	ck_assert_int_eq(p.lmc, 2);
+	ck_assert_int_eq(p.lmc_needed, 2);
+	ck_assert_int_eq(p.offset_digits, 2);
+	/* 16 end ports x 4 LIDs, then 20 switch LIDs 65..84 */
+	ck_assert_uint_eq(p.max_lid, 84);
+	ck_assert_int_ge(p.owner[65].node, 0);
+	ck_assert(ibu_node_is_switch(&f.nodes[p.owner[65].node]));
+	ibu_lidplan_free(&p);
+	ibu_ibft_free(&t);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+/* The aligned numbering OpenSM accepts keeps order and sets: 2^lmc (PID+1). */
+START_TEST(aligned_numbering)
+{
+	struct ibu_fabric f;
+	struct ibu_ibft t;
+	struct ibu_err e = { 0 };
+	uint32_t pid;
+
+	setup(&f, &t, 8, 3);
+	ck_assert_int_eq(ibu_lidplan_assign_paper(&f, &t, 4, IBU_LIDS_ALIGNED, &e), 0);
+	for (pid = 0; pid < (uint32_t)t.num_endports; pid++) {
+		const struct ibu_port *pt = &f.nodes[t.ep[pid].node].ports[t.ep[pid].port];
+
+		ck_assert_uint_eq(pt->lid, (pid + 1) * 16);
+		ck_assert_uint_eq(pt->lid % 16, 0);
+	}
+	ck_assert_uint_eq(ibu_lidplan_paper_base(12, 2, IBU_LIDS_ALIGNED), 52);
+	ck_assert_uint_eq(ibu_lidplan_paper_base(12, 2, IBU_LIDS_PAPER_EXACT), 49);
+	ibu_ibft_free(&t);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+START_TEST(lid_space_limit)
+{
+	struct ibu_fabric f;
+	struct ibu_ibft t;
+	struct ibu_err e = { 0 };
+
+	/* IBFT(32,2): 512 end ports; LMC 7 needs 65k LIDs */
+	setup(&f, &t, 32, 2);
+	ck_assert_int_eq(ibu_lidplan_assign_paper(&f, &t, 7, IBU_LIDS_ALIGNED, &e),
+			 IBU_ELID);
+	ck_assert_ptr_nonnull(strstr(e.msg, "0xBFFF"));
+	ck_assert_int_eq(ibu_lidplan_fit_lmc(&t, 7, IBU_LIDS_ALIGNED), 6);
+	ck_assert_int_eq(ibu_lidplan_assign_paper(&f, &t, 6, IBU_LIDS_ALIGNED, &e), 0);
+	ck_assert_int_eq(ibu_lidplan_assign_paper(&f, &t, 8, IBU_LIDS_ALIGNED, &e),
+			 IBU_EINVAL);
+	ibu_ibft_free(&t);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+START_TEST(guid2lid_format)
+{
+	struct ibu_fabric f;
+	struct ibu_ibft t;
+	struct ibu_err e = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	setup(&f, &t, 4, 2);
+	ck_assert_int_eq(ibu_lidplan_assign_paper(&f, &t, 1, IBU_LIDS_ALIGNED, &e), 0);
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(ibu_lidplan_write_guid2lid(out, &f, &e), 0);
+	fclose(out);
+	/* first record: hca-0.0 (GUID 0x100000, port GUID 0x100001), PID 0 */
+	ck_assert_ptr_nonnull(strstr(buf, "0x0000000000100001 0x0002 0x0003\n\n"));
+	/* 8 end ports + 6 switches, each record followed by a blank line */
+	{
+		int recs = 0;
+		const char *c;
+
+		for (c = buf; (c = strstr(c, "\n\n")); c += 2)
+			recs++;
+		ck_assert_int_eq(recs, 14);
+	}
+	free(buf);
+	ibu_ibft_free(&t);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+START_TEST(owner_conflict)
+{
+	struct ibu_fabric f;
+	struct ibu_ibft t;
+	struct ibu_lidplan p;
+	struct ibu_err e = { 0 };
+
+	setup(&f, &t, 4, 2);
+	ck_assert_int_eq(ibu_lidplan_assign_paper(&f, &t, 1, IBU_LIDS_ALIGNED, &e), 0);
+	/* two ports claim LID 2 */
+	f.nodes[t.ep[1].node].ports[t.ep[1].port].lid = 2;
+	ck_assert_int_eq(ibu_lidplan_build(&f, &t, &p, &e), IBU_ELID);
+	ck_assert_ptr_nonnull(strstr(e.msg, "0x0002"));
+	ibu_ibft_free(&t);
+	ibu_fabric_free(&f);
 }
 END_TEST
 
@@ -12,7 +166,12 @@ static Suite *suite(void)
 	Suite *s = suite_create("lidplan");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, placeholder);
+	tcase_add_test(tc, needed_lmc);
+	tcase_add_test(tc, paper_lidset_p300);
+	tcase_add_test(tc, aligned_numbering);
+	tcase_add_test(tc, lid_space_limit);
+	tcase_add_test(tc, guid2lid_format);
+	tcase_add_test(tc, owner_conflict);
 	suite_add_tcase(s, tc);
 	return s;
 }
