@@ -456,6 +456,13 @@ sim_log_wait()
 		grep -Eq -- "$1" "$SIM_DIR/osm.log"
 }
 
+# sim_stop_opensm: end opensm only (ibsim keeps the fabric and its tables),
+# e.g. to start it again with another opensm.conf.
+sim_stop_opensm()
+{
+	sim__stop "$OPENSM_PID" opensm
+}
+
 # sim_opensm_alive: opensm is still running.
 sim_opensm_alive()
 {
@@ -521,4 +528,26 @@ sim_up()
 		return 1
 	sim_start_opensm || return 1
 	sim_wait_subnet_up
+}
+
+# t_cyclic_holds NETFILE TAG: after SUBNET UP with routing_engine cyclic,...:
+# 6 assertions: OpenSM used the cyclic engine (no fallback, no ERR 5Axx),
+# the switches' LFTs (dump_lfts) pass `ibunion check --cyclic`, and equal
+# what `ibunion route` computes offline for the same LIDs.  Files:
+# $SIM_DIR/TAG.lfts (dump), TAG.expected (route).
+t_cyclic_holds()
+{
+	local net=$1 tag=$2 dump=$SIM_DIR/$2.lfts
+
+	t_grep "$tag: OpenSM configured the cyclic tables" \
+		"cyclic tables configured on all switches" "$SIM_DIR/osm.log"
+	t_no_grep "$tag: no ERR 5Axx from the plugin, no fallback" \
+		"ERR 5A|minhop tables configured" "$SIM_DIR/osm.log"
+	t_expect "$tag: dump_lfts reads every switch" sim_dump_lfts "$dump"
+	t_expect "$tag: ibunion check --cyclic passes on the dump" \
+		"$IBUNION" check "$net" "$dump" --cyclic
+	t_expect "$tag: ibunion route computes the tables offline" \
+		"$IBUNION" route "$net" --lids-from "$dump" -o "$SIM_DIR/$tag.expected"
+	t_expect "$tag: the switches hold exactly what ibunion route computes" \
+		"$IBUNION" diff "$SIM_DIR/$tag.expected" "$dump"
 }
