@@ -213,3 +213,27 @@ int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,
 	}
 	return route_switch_lids(f, t, p, lft, e);
 }
+
+int ibu_cyclic_tables(const struct ibu_fabric *f, struct ibu_ibft *t,
+		      struct ibu_lidplan *p, struct ibu_lft *lft,
+		      struct ibu_err *e)
+{
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	memset(lft, 0, sizeof(*lft));
+	rc = ibu_ibft_recognize(f, t, e);
+	if (rc)
+		return rc;
+	rc = ibu_lidplan_build(f, t, p, e);
+	if (!rc)
+		rc = ibu_lft_init(lft, f, p->max_lid, e);
+	if (!rc)
+		rc = ibu_cyclic_route(f, t, p, lft, e);
+	if (rc) {
+		ibu_lft_free(lft);
+		ibu_lidplan_free(p);
+		ibu_ibft_free(t);
+	}
+	return rc;
+}

@@ -36,4 +36,14 @@ int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		     const struct ibu_lidplan *p, struct ibu_lft *lft,
 		     struct ibu_err *e);
 
+/*
+ * Everything the engine computes for a fabric whose ports already carry
+ * LIDs: recognition, LID plan, LFTs sized to the plan. On success the
+ * caller owns t, p and lft (free with ibu_ibft_free, ibu_lidplan_free,
+ * ibu_lft_free); on failure nothing is left allocated.
+ */
+int ibu_cyclic_tables(const struct ibu_fabric *f, struct ibu_ibft *t,
+		      struct ibu_lidplan *p, struct ibu_lft *lft,
+		      struct ibu_err *e);
+
 #endif
