@@ -196,6 +196,19 @@ done_testing()
 	exit $?
 }
 
+# sim_script_mode: for scripts that are not TAP tests (tools/demo.sh,
+# tools/bench.sh): no plan, no "ended before done_testing".  sim_mark_failed
+# then keeps the trash directory.
+sim_script_mode()
+{
+	tap__done=1
+}
+
+sim_mark_failed()
+{
+	sim__hard_error=1
+}
+
 # ------------------------------------------------------------ processes
 
 SIM_DIR=
