@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # The paper's LID sets: `ibunion lids` writes guid2lid into OSM_CACHE_DIR
-# before opensm starts; OpenSM honours it, so every end port P(p) owns
-# BaseLID = 2^LMC * PID + 1 .. +2^LMC-1 (P(300): LIDs 49..52, paper sect. 3),
-# and the cyclic tables hold on those LIDs.
+# before opensm starts, and OpenSM honours it.  The paper numbers P(p)'s set
+# 2^LMC * PID + 1 .. + 2^LMC - 1 (P(300): 49..52), but OpenSM accepts only
+# base LIDs aligned to 2^LMC, so `ibunion lids` shifts every set by one:
+# 2^LMC * (PID + 1) .. (P(300): 52..55, in the same order).  The cyclic
+# tables hold on those LIDs.
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
@@ -42,14 +44,14 @@ lid_table()
 	}' "$SIM_DIR/paper.lfts"
 }
 lid_table >"$SIM_DIR/paper.lids"
-t_equal "P(300) (hca-3.0.0) has BaseLID 49" \
-	"$(awk '$3 == "hca-3.0.0" { print $1 }' "$SIM_DIR/paper.lids")" 49
-t_equal "LIDs 49..52 all lead to that one CA port" \
-	"$(awk '$1 >= 49 && $1 <= 52 { print $2 }' "$SIM_DIR/paper.lids" | sort | uniq -c | awk '{ print $1 }')" 4
-t_equal "all 16 end ports P(p) have BaseLID 4*PID+1" "$(awk '
+t_equal "P(300) (hca-3.0.0) has BaseLID 52 (paper's 49..52, one set up)" \
+	"$(awk '$3 == "hca-3.0.0" { print $1 }' "$SIM_DIR/paper.lids")" 52
+t_equal "LIDs 52..55 all lead to that one CA port" \
+	"$(awk '$1 >= 52 && $1 <= 55 { print $2 }' "$SIM_DIR/paper.lids" | sort | uniq -c | awk '{ print $1 }')" 4
+t_equal "all 16 end ports P(p) have BaseLID 4*(PID+1)" "$(awk '
 	$3 ~ /^hca-/ {
 		split(substr($3, 5), d, ".")
-		want = 4 * (4 * d[1] + 2 * d[2] + d[3]) + 1
+		want = 4 * (4 * d[1] + 2 * d[2] + d[3] + 1)
 		if ($1 != want) { printf "%s has %d, not %d; ", $3, $1, want; bad = 1 }
 		cas++
 	}
