@@ -294,7 +294,16 @@ sim__on_exit()
 		[ "$rc" = 0 ] && rc=99
 	fi
 	sim_teardown
+	[ -z "$sim__at_exit" ] || eval "$sim__at_exit"
 	exit "$rc"
+}
+
+# sim_at_exit SHELL-CODE: also run this when the script exits (after the
+# teardown); for scripts that own more than the trash directory.
+sim__at_exit=
+sim_at_exit()
+{
+	sim__at_exit="${sim__at_exit:+$sim__at_exit; }$1"
 }
 
 # sim_stop_processes: end every process this test started, newest first

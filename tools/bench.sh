@@ -48,7 +48,8 @@ top_builddir=$build
 sim_script_mode
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibu-bench.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+sim_at_exit 'rm -rf "$work"'
+trap 'rm -rf "$work"' EXIT	# until the first sim_setup takes the trap over
 [ -n "$results" ] || results=$work/results.tsv
 : >"$results" || exit 1
 
