@@ -119,14 +119,19 @@ t_expect()
 	t_expect_code 0 "$@"
 }
 
-# t_expect_code CODE DESC CMD [ARGS...]: ok when CMD exits with CODE.
+# t_expect_code CODE DESC CMD [ARGS...]: ok when CMD exits with CODE.  A
+# program (not a shell function) is bounded by SIM_TIMEOUT seconds.
 t_expect_code()
 {
 	local want=$1 desc=$2 out rc
 	shift 2
 
 	out=${SIM_DIR:-${TMPDIR:-/tmp}}/cmd-$((tap__count + 1)).out
-	"$@" >"$out" 2>&1
+	if [ "$(type -t "$1")" = file ]; then
+		timeout -k 5 "$SIM_TIMEOUT" "$@" >"$out" 2>&1
+	else
+		"$@" >"$out" 2>&1
+	fi
 	rc=$?
 	if [ "$rc" = "$want" ]; then
 		ok "$desc"
@@ -135,6 +140,8 @@ t_expect_code()
 	not_ok "$desc"
 	diag "command: $*"
 	diag "exit status $rc, expected $want"
+	[ "$rc" = 124 ] && [ "$(type -t "$1")" = file ] &&
+		diag "(timed out after $SIM_TIMEOUT s)"
 	diag_file "$out"
 	return 1
 }
