@@ -1,16 +1,199 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* placeholder, being written */
+/*
+ * ibunion check [--cyclic] [--max-errors N] [--climb-sources N] [-q]
+ *               FABRIC LFTDUMP
+ * Validates the LFTs of a dump (dump_lfts, ibroute, opensm-lfts.dump)
+ * against a fabric (ibsim net file or ibnetdiscover output).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
 #include "commands.h"
-
-int ibu_cmd_check(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ibunion check: not implemented yet\n");
-	return IBU_EXIT_ERROR;
-}
+#include "opts.h"
+#include "netfile.h"
+#include "dump.h"
+#include "ibft.h"
+#include "lidplan.h"
+#include "verify.h"
 
 void ibu_cmd_check_usage(FILE *out)
 {
-	fprintf(out, "usage: ibunion check ...\n");
+	fprintf(out,
+		"usage: ibunion check [options] FABRIC LFTDUMP\n"
+		"  validates the unicast forwarding tables in LFTDUMP (output of\n"
+		"  dump_lfts / dump_fts / ibroute, or OpenSM's opensm-lfts.dump)\n"
+		"  against FABRIC (ibsim net file or ibnetdiscover output): every\n"
+		"  end port must reach every LID of every port, without loops, on a\n"
+		"  shortest path. The dump's LIDs are taken as the truth.\n"
+		"options:\n"
+		"  --cyclic              also check every entry of the fat tree against\n"
+		"                        the paper's cyclic rule, and that each source's\n"
+		"                        routes share one ascending path\n"
+		"  --climb-sources N     check the ascending paths of N sources only\n"
+		"                        (default: all)\n"
+		"  --max-errors N        print at most N errors of each kind (default 20)\n"
+		"  -q, --quiet           no information lines, only problems and the summary\n"
+		"exit status: 0 all holds, 1 problems found, 2 usage, 3 bad input\n");
+}
+
+struct check_args {
+	int cyclic;
+	int quiet;
+	long max_errors;
+	long climb_sources;
+	const char *fabric;
+	const char *lfts;
+	/* multicast (MFT dump) checks plug in here */
+};
+
+static int parse_args(int argc, char **argv, struct check_args *a)
+{
+	static const struct option lo[] = {
+		{ "cyclic", no_argument, NULL, 'c' },
+		{ "max-errors", required_argument, NULL, 'm' },
+		{ "climb-sources", required_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->max_errors = IBU_VERIFY_DEFAULT_MAX_ERRORS;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+		switch (c) {
+		case 'c': a->cyclic = 1; break;
+		case 'q': a->quiet = 1; break;
+		case 'm':
+			if (ibu_opt_int("check", "--max-errors", optarg, 0,
+					1000000000, &a->max_errors))
+				return -1;
+			break;
+		case 's':
+			if (ibu_opt_int("check", "--climb-sources", optarg, 1,
+					1000000000, &a->climb_sources))
+				return -1;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (argc - optind != 2)
+		return -1;
+	a->fabric = argv[optind];
+	a->lfts = argv[optind + 1];
+	return 0;
+}
+
+/* Switches of the fabric that have no table in the dump. */
+static void warn_missing_tables(const struct ibu_fabric *f,
+				const struct ibu_dump *d, const int *sw_node)
+{
+	char *seen = calloc(f->num_nodes ? f->num_nodes : 1, 1);
+	int i, missing = 0;
+
+	if (!seen)
+		return;
+	for (i = 0; i < d->num_switches; i++)
+		seen[sw_node[i]] = 1;
+	for (i = 0; i < f->num_nodes; i++) {
+		if (!ibu_node_is_switch(&f->nodes[i]) || seen[i])
+			continue;
+		if (missing++ < 10)
+			printf("-W- switch '%s' (0x%016llx) has no table in %s\n",
+			       f->nodes[i].name,
+			       (unsigned long long)f->nodes[i].guid, d->source);
+	}
+	if (missing > 10)
+		printf("-W- %d switches have no table in %s\n", missing,
+		       d->source);
+	free(seen);
+}
+
+int ibu_cmd_check(int argc, char **argv)
+{
+	struct check_args a;
+	struct ibu_fabric f;
+	struct ibu_dump d;
+	struct ibu_lft lft;
+	struct ibu_ibft t;
+	struct ibu_lidplan plan;
+	struct ibu_verify_opts vo;
+	struct ibu_verify_result r;
+	struct ibu_err e = { 0 };
+	int *sw_node = NULL, rc, ret = IBU_EXIT_ERROR, have_t = 0, have_plan = 0;
+
+	if (parse_args(argc, argv, &a)) {
+		ibu_cmd_check_usage(stderr);
+		return IBU_EXIT_USAGE;
+	}
+	memset(&lft, 0, sizeof(lft));
+	memset(&d, 0, sizeof(d));
+	rc = ibu_netfile_read(a.fabric, &f, &e);
+	if (rc) {
+		ibu_opt_report("check", &e);
+		return IBU_EXIT_ERROR;
+	}
+	rc = ibu_dump_parse(a.lfts, &d, &e);
+	if (rc)
+		goto fail;
+	sw_node = malloc(d.num_switches * sizeof(*sw_node));
+	if (!sw_node) {
+		rc = ibu_err_set(&e, IBU_ENOMEM, "out of memory");
+		goto fail;
+	}
+	rc = ibu_dump_apply(&d, &f, &lft, sw_node, &e);
+	if (rc)
+		goto fail;
+	if (!a.quiet)
+		printf("-I- %s: %d switches, %d end ports; %s: %d tables, LIDs up to 0x%04x\n",
+		       a.fabric, ibu_fabric_count_switches(&f),
+		       ibu_fabric_count_endports(&f), a.lfts, d.num_switches,
+		       d.max_lid);
+	warn_missing_tables(&f, &d, sw_node);
+	memset(&vo, 0, sizeof(vo));
+	vo.max_errors = a.max_errors ? (int)a.max_errors : -1;
+	vo.quiet = a.quiet;
+	vo.climb_sources = (int)a.climb_sources;
+	if (a.cyclic) {
+		rc = ibu_ibft_recognize(&f, &t, &e);
+		if (rc) {
+			ibu_err_prefix(&e, "--cyclic: %s is not an m-port n-tree",
+				       a.fabric);
+			goto fail;
+		}
+		have_t = 1;
+		rc = ibu_lidplan_build(&f, &t, &plan, &e);
+		if (rc) {
+			ibu_err_prefix(&e, "--cyclic: LIDs of %s", a.lfts);
+			goto fail;
+		}
+		have_plan = 1;
+		if (!a.quiet)
+			printf("-I- cyclic: IBFT(%d,%d), LMC %d in use (%d needed), %d up-digits from the LID offset\n",
+			       t.m, t.n, plan.lmc, plan.lmc_needed,
+			       plan.offset_digits);
+		vo.ibft = &t;
+		vo.plan = &plan;
+	}
+	rc = ibu_verify_lft(&f, &lft, &vo, stdout, &r, &e);
+	if (rc)
+		goto fail;
+	ibu_verify_print_summary(stdout, "check", &r);
+	ret = ibu_verify_problems(&r) ? IBU_EXIT_FAIL : IBU_EXIT_OK;
+	goto out;
+fail:
+	fflush(stdout);
+	ibu_opt_report("check", &e);
+	ret = IBU_EXIT_ERROR;
+out:
+	if (have_plan)
+		ibu_lidplan_free(&plan);
+	if (have_t)
+		ibu_ibft_free(&t);
+	free(sw_node);
+	ibu_lft_free(&lft);
+	ibu_dump_free(&d);
+	ibu_fabric_free(&f);
+	return ret;
 }

@@ -24,6 +24,8 @@ int ibu_cmd_gen(int argc, char **argv);
 void ibu_cmd_gen_usage(FILE *out);
 int ibu_cmd_check(int argc, char **argv);
 void ibu_cmd_check_usage(FILE *out);
+int ibu_cmd_diff(int argc, char **argv);
+void ibu_cmd_diff_usage(FILE *out);
 int ibu_cmd_lids(int argc, char **argv);
 void ibu_cmd_lids_usage(FILE *out);
 int ibu_cmd_route(int argc, char **argv);

@@ -10,6 +10,7 @@ static const struct ibu_command commands[] = {
 	{ "lids", "write a guid2lid file with the paper's LID sets", ibu_cmd_lids, ibu_cmd_lids_usage },
 	{ "route", "compute the cyclic LFTs offline, in dump_lfts format", ibu_cmd_route, ibu_cmd_route_usage },
 	{ "check", "validate LFT/MFT dumps against a fabric", ibu_cmd_check, ibu_cmd_check_usage },
+	{ "diff", "compare two LFT dumps switch by switch", ibu_cmd_diff, ibu_cmd_diff_usage },
 	{ "mcast", "join/leave multicast groups from a simulated HCA", ibu_cmd_mcast, ibu_cmd_mcast_usage },
 };
 #define NCMD (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,1121 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * LFT dump reader (dump_lfts / dump_fts / ibroute and opensm-lfts.dump) and
+ * writer (dump_lfts format). See dump.h for the formats.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dump.h"
+
+#define IBU_DUMP_MAX_LMC 7
+
+/* ------------------------------------------------------------ parsing */
+
+struct parser {
+	const char *name;
+	struct ibu_dump *d;
+	struct ibu_err *e;
+	int cap_switches;
+	int cap_ports;
+	uint32_t cap_lids;	/* entries of d->owner and claim_line */
+	int *claim_line;	/* [lid] line of the first owner claim */
+	uint32_t *lo, *hi;	/* [port] lowest/highest claimed LID */
+	int *set_line;		/* [port] line of the explicit set, 0 none */
+	int *hash;		/* port GUID -> port index, open addressing */
+	uint32_t hash_size;
+	/* the open table */
+	int cur;		/* switch index, -1 when none is open */
+	uint32_t row_cap;	/* entries allocated in the open table */
+	int osm;		/* the open table is in opensm-lfts.dump format */
+	long entries;		/* entry lines of the open table */
+	int trailer;		/* the open table's trailer was seen */
+};
+
+static int perr(struct parser *p, int line, const char *what,
+		const char *text)
+{
+	return ibu_err_set(p->e, IBU_EPARSE, "%s:%d: %s%s%s%s", p->name, line,
+			   what, text ? ": '" : "", text ? text : "",
+			   text ? "'" : "");
+}
+
+static int nomem(struct parser *p)
+{
+	return ibu_err_set(p->e, IBU_ENOMEM, "out of memory");
+}
+
+static const char *skip_ws(const char *s)
+{
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+static int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Makes d->owner and claim_line cover LID lid. */
+static int grow_lids(struct parser *p, uint32_t lid)
+{
+	uint32_t cap = p->cap_lids ? p->cap_lids : 256, i;
+	int32_t *o;
+	int *cl;
+
+	if (lid < p->cap_lids)
+		return IBU_OK;
+	while (cap <= lid)
+		cap *= 2;
+	if (cap > IBU_MAX_UCAST_LID + 1)
+		cap = IBU_MAX_UCAST_LID + 1;
+	o = realloc(p->d->owner, cap * sizeof(*o));
+	if (!o)
+		return nomem(p);
+	p->d->owner = o;
+	cl = realloc(p->claim_line, cap * sizeof(*cl));
+	if (!cl)
+		return nomem(p);
+	p->claim_line = cl;
+	for (i = p->cap_lids; i < cap; i++) {
+		o[i] = -1;
+		cl[i] = 0;
+	}
+	p->cap_lids = cap;
+	return IBU_OK;
+}
+
+static uint32_t hash_guid(uint64_t g, uint32_t size)
+{
+	g ^= g >> 33;
+	g *= 0xff51afd7ed558ccdULL;
+	g ^= g >> 33;
+	return (uint32_t)g & (size - 1);
+}
+
+static int rehash(struct parser *p)
+{
+	uint32_t size = p->hash_size ? 2 * p->hash_size : 256, h;
+	int *t = malloc(size * sizeof(*t)), i;
+
+	if (!t)
+		return nomem(p);
+	for (h = 0; h < size; h++)
+		t[h] = -1;
+	for (i = 0; i < p->d->num_ports; i++) {
+		h = hash_guid(p->d->port[i].guid, size);
+		while (t[h] >= 0)
+			h = (h + 1) & (size - 1);
+		t[h] = i;
+	}
+	free(p->hash);
+	p->hash = t;
+	p->hash_size = size;
+	return IBU_OK;
+}
+
+/* Port index of guid, created when new. */
+static int port_of_guid(struct parser *p, uint64_t guid, int line)
+{
+	struct ibu_dump *d = p->d;
+	struct ibu_dump_port *np;
+	uint32_t h;
+	int rc;
+
+	if (p->hash_size) {
+		h = hash_guid(guid, p->hash_size);
+		while (p->hash[h] >= 0) {
+			if (d->port[p->hash[h]].guid == guid)
+				return p->hash[h];
+			h = (h + 1) & (p->hash_size - 1);
+		}
+	}
+	if (d->num_ports == p->cap_ports) {
+		int cap = p->cap_ports ? 2 * p->cap_ports : 64;
+		uint32_t *lo, *hi;
+		int *sl;
+
+		np = realloc(d->port, cap * sizeof(*np));
+		if (!np)
+			return nomem(p);
+		d->port = np;
+		lo = realloc(p->lo, cap * sizeof(*lo));
+		if (!lo)
+			return nomem(p);
+		p->lo = lo;
+		hi = realloc(p->hi, cap * sizeof(*hi));
+		if (!hi)
+			return nomem(p);
+		p->hi = hi;
+		sl = realloc(p->set_line, cap * sizeof(*sl));
+		if (!sl)
+			return nomem(p);
+		p->set_line = sl;
+		p->cap_ports = cap;
+	}
+	np = &d->port[d->num_ports];
+	memset(np, 0, sizeof(*np));
+	np->guid = guid;
+	np->line = line;
+	p->lo[d->num_ports] = UINT32_MAX;
+	p->hi[d->num_ports] = 0;
+	p->set_line[d->num_ports] = 0;
+	d->num_ports++;
+	if ((uint32_t)d->num_ports * 2 > p->hash_size) {
+		rc = rehash(p);
+		if (rc)
+			return rc;
+		return d->num_ports - 1;
+	}
+	h = hash_guid(guid, p->hash_size);
+	while (p->hash[h] >= 0)
+		h = (h + 1) & (p->hash_size - 1);
+	p->hash[h] = d->num_ports - 1;
+	return d->num_ports - 1;
+}
+
+/*
+ * Records that LID lid belongs to port guid. set_lmc >= 0 when the line
+ * also fixes the port's base LID and LMC ("path #k out of 2^set_lmc").
+ */
+static int claim(struct parser *p, int line, uint32_t lid, uint64_t guid,
+		 enum ibu_node_type type, const char *name, uint32_t set_base,
+		 int set_lmc)
+{
+	struct ibu_dump *d = p->d;
+	struct ibu_dump_port *dp;
+	int idx, rc;
+
+	rc = grow_lids(p, lid);
+	if (rc)
+		return rc;
+	idx = port_of_guid(p, guid, line);
+	if (idx < 0)
+		return idx;
+	dp = &d->port[idx];
+	if (d->owner[lid] >= 0 && d->owner[lid] != idx)
+		return ibu_err_set(p->e, IBU_ELID,
+				   "%s:%d: LID 0x%04x belongs to port 0x%016" PRIx64
+				   " here but to port 0x%016" PRIx64 " at line %d",
+				   p->name, line, lid, guid,
+				   d->port[d->owner[lid]].guid,
+				   p->claim_line[lid]);
+	if (d->owner[lid] < 0) {
+		d->owner[lid] = idx;
+		p->claim_line[lid] = line;
+	}
+	if (lid < p->lo[idx])
+		p->lo[idx] = lid;
+	if (lid > p->hi[idx])
+		p->hi[idx] = lid;
+	if (type && !dp->type)
+		dp->type = type;
+	if (name && (!dp->name || !dp->name[0])) {
+		char *n = strdup(name);
+
+		if (!n)
+			return nomem(p);
+		free(dp->name);
+		dp->name = n;
+	}
+	if (set_lmc >= 0) {
+		if (p->set_line[idx] &&
+		    (dp->base != set_base || dp->lmc != set_lmc))
+			return ibu_err_set(p->e, IBU_ELID,
+					   "%s:%d: port 0x%016" PRIx64
+					   " has LIDs 0x%04x..0x%04x here but 0x%04x..0x%04x at line %d",
+					   p->name, line, guid, set_base,
+					   set_base + (1u << set_lmc) - 1,
+					   dp->base,
+					   dp->base + (1u << dp->lmc) - 1,
+					   p->set_line[idx]);
+		if (!p->set_line[idx]) {
+			dp->base = (uint16_t)set_base;
+			dp->lmc = (uint8_t)set_lmc;
+			p->set_line[idx] = line;
+		}
+	}
+	return IBU_OK;
+}
+
+static int parse_u32(const char **s, int base, uint32_t *v)
+{
+	char *end;
+	unsigned long x;
+
+	if (!isxdigit((unsigned char)**s))
+		return -1;
+	x = strtoul(*s, &end, base);
+	if (end == *s || x > 0xFFFFFFFFul)
+		return -1;
+	*v = (uint32_t)x;
+	*s = end;
+	return 0;
+}
+
+static int parse_guid(const char **s, uint64_t *v)
+{
+	char *end;
+
+	if (!starts(*s, "0x") || !isxdigit((unsigned char)(*s)[2]))
+		return -1;
+	*v = strtoull(*s + 2, &end, 16);
+	*s = end;
+	return 0;
+}
+
+static enum ibu_node_type type_of_text(const char *s, size_t len)
+{
+	if (len == 15 && !strncmp(s, "Channel Adapter", len))
+		return IBU_NODE_CA;
+	if (len == 6 && !strncmp(s, "Switch", len))
+		return IBU_NODE_SWITCH;
+	if (len == 6 && !strncmp(s, "Router", len))
+		return IBU_NODE_ROUTER;
+	return 0;
+}
+
+/*
+ * The destination info of an entry (without ": (" ... ")" or "# "), for
+ * LID lid. *valid is cleared for "illegal port" lines.
+ */
+static int entry_info(struct parser *p, int line, uint32_t lid, char *info,
+		      int *valid, const char *text)
+{
+	const char *s = info, *pg;
+	uint64_t guid;
+	uint32_t k, n;
+
+	*valid = 1;
+	if (!*s)
+		return IBU_OK;	/* brief listing */
+	if (starts(s, "path #")) {
+		s += 6;
+		if (parse_u32(&s, 10, &k))
+			return perr(p, line, "bad path number", text);
+		if (!strcmp(s, " - illegal port")) {
+			*valid = 0;
+			return IBU_OK;
+		}
+		if (!starts(s, " out of "))
+			return perr(p, line, "bad path info", text);
+		s += 8;
+		if (parse_u32(&s, 10, &n))
+			return perr(p, line, "bad path count", text);
+		if (k < 1 || k > n || n > 128 || (n & (n - 1)))
+			return perr(p, line, "path #k out of N needs 1 <= k <= N, N a power of two <= 128",
+				    text);
+		if (!*s)
+			return IBU_OK;	/* owner unknown to the dumping tool */
+		if (!starts(s, ": portguid "))
+			return perr(p, line, "bad path info", text);
+		s += 11;
+		if (parse_guid(&s, &guid) || *s)
+			return perr(p, line, "bad port GUID", text);
+		if (lid < k)
+			return perr(p, line, "path number beyond the LID", text);
+		{
+			uint32_t base = lid - (k - 1);
+			int lmc = 0;
+
+			while ((1u << lmc) < n)
+				lmc++;
+			return claim(p, line, lid, guid, 0, NULL, base, lmc);
+		}
+	}
+	if (!strcmp(s, "illegal port")) {
+		*valid = 0;
+		return IBU_OK;
+	}
+	if (!strcmp(s, "unknown node and type") ||
+	    !strcmp(s, "node info not available fabric scan"))
+		return IBU_OK;
+	pg = strstr(s, " portguid ");
+	if (pg) {
+		enum ibu_node_type type = type_of_text(s, pg - s);
+		const char *q;
+		char *name, *end;
+
+		s = pg + 10;
+		if (parse_guid(&s, &guid))
+			return perr(p, line, "bad port GUID", text);
+		if (!starts(s, ": '"))
+			return perr(p, line, "bad destination info", text);
+		name = (char *)s + 3;
+		end = strrchr(name, '\'');
+		if (!end)
+			return perr(p, line, "unterminated node name", text);
+		q = skip_ws(end + 1);
+		if (*q)
+			return perr(p, line, "bad destination info", text);
+		*end = '\0';
+		return claim(p, line, lid, guid, type, name, 0, -1);
+	}
+	return perr(p, line, "bad destination info", text);
+}
+
+static int open_switch(struct parser *p, char *line, int lineno)
+{
+	struct ibu_dump *d = p->d;
+	struct ibu_dump_switch *sw;
+	const char *s = line + 14;	/* after "Unicast lids [" */
+	char *name;
+	uint32_t start, top, lid = 0;
+	uint64_t guid;
+	const char *g, *addr;
+	size_t len;
+	int i;
+
+	if (parse_u32(&s, 0, &start) || *s != '-')
+		return perr(p, lineno, "bad LID range in table header", line);
+	s++;
+	if (parse_u32(&s, 0, &top) || !starts(s, "] of switch "))
+		return perr(p, lineno, "bad LID range in table header", line);
+	if (top > IBU_MAX_UCAST_LID)
+		top = IBU_MAX_UCAST_LID;	/* as ibroute truncates */
+	addr = s + 12;
+	g = strstr(addr, " guid 0x");
+	if (!g)
+		return perr(p, lineno, "table header without a switch GUID", line);
+	if (starts(addr, "Lid ")) {
+		const char *a = addr + 4;
+
+		if (parse_u32(&a, 0, &lid) || a != g || lid > IBU_MAX_UCAST_LID)
+			return perr(p, lineno, "bad switch LID in table header",
+				    line);
+	}
+	s = g + 6;
+	if (parse_guid(&s, &guid) || !starts(s, " ("))
+		return perr(p, lineno, "bad switch GUID in table header", line);
+	name = (char *)s + 2;
+	len = strlen(name);
+	while (len && isspace((unsigned char)name[len - 1]))
+		len--;
+	if (len < 2 || name[len - 2] != ')' || name[len - 1] != ':')
+		return perr(p, lineno, "table header does not end with '):'", line);
+	name[len - 2] = '\0';
+	len -= 2;
+	if (len >= 2 && name[0] == '\'' && name[len - 1] == '\'') {
+		name[len - 1] = '\0';
+		name++;
+		p->osm = 1;
+	} else {
+		p->osm = 0;
+	}
+	for (i = 0; i < d->num_switches; i++)
+		if (d->sw[i].guid == guid)
+			return ibu_err_set(p->e, IBU_EPARSE,
+					   "%s:%d: second table of switch 0x%016" PRIx64
+					   " (first at line %d)", p->name,
+					   lineno, guid, d->sw[i].line);
+	if (d->num_switches == p->cap_switches) {
+		int cap = p->cap_switches ? 2 * p->cap_switches : 64;
+		struct ibu_dump_switch *ns = realloc(d->sw, cap * sizeof(*ns));
+
+		if (!ns)
+			return nomem(p);
+		d->sw = ns;
+		p->cap_switches = cap;
+	}
+	sw = &d->sw[d->num_switches];
+	memset(sw, 0, sizeof(*sw));
+	sw->guid = guid;
+	sw->lid = (uint16_t)lid;
+	sw->line = lineno;
+	sw->top = top;
+	sw->max_lid = top;
+	sw->name = strdup(name);
+	sw->port = malloc(top + 1);
+	if (!sw->name || !sw->port) {
+		free(sw->name);
+		free(sw->port);
+		return nomem(p);
+	}
+	memset(sw->port, IBU_NO_PATH, top + 1);
+	p->row_cap = top + 1;
+	p->cur = d->num_switches++;
+	p->entries = 0;
+	p->trailer = 0;
+	(void)start;
+	return IBU_OK;
+}
+
+static int entry(struct parser *p, char *line, int lineno)
+{
+	struct ibu_dump_switch *sw;
+	const char *s = line + 2;
+	char *info, *copy;
+	uint32_t lid, port;
+	int valid = 1, rc;
+	size_t len;
+
+	if (p->cur < 0 || p->trailer)
+		return perr(p, lineno, "LFT entry outside a switch table", line);
+	sw = &p->d->sw[p->cur];
+	if (parse_u32(&s, 16, &lid) || !isspace((unsigned char)*s))
+		return perr(p, lineno, "bad LID", line);
+	s = skip_ws(s);
+	if (!isdigit((unsigned char)*s) || parse_u32(&s, 10, &port) ||
+	    (*s && !isspace((unsigned char)*s)))
+		return perr(p, lineno, "bad out port", line);
+	if (port > 255)
+		return perr(p, lineno, "out port beyond 255", line);
+	if (lid > IBU_MAX_UCAST_LID)
+		return perr(p, lineno, "LID beyond the unicast range", line);
+	s = skip_ws(s);
+	copy = strdup(s);
+	if (!copy)
+		return nomem(p);
+	info = copy;
+	len = strlen(info);
+	while (len && isspace((unsigned char)info[len - 1]))
+		info[--len] = '\0';
+	if (*info == ':') {
+		info = (char *)skip_ws(info + 1);
+		len = strlen(info);
+		if (*info != '(' || len < 2 || info[len - 1] != ')') {
+			free(copy);
+			return perr(p, lineno, "destination info not in parentheses",
+				    line);
+		}
+		info[len - 1] = '\0';
+		info++;
+	} else if (*info == '#') {
+		info = (char *)skip_ws(info + 1);
+		len = strlen(info);
+		while (len && isspace((unsigned char)info[len - 1]))
+			info[--len] = '\0';
+	} else if (*info) {
+		free(copy);
+		return perr(p, lineno, "bad destination info", line);
+	}
+	p->entries++;
+	rc = lid ? entry_info(p, lineno, lid, info, &valid, line) : IBU_OK;
+	free(copy);
+	if (rc)
+		return rc;
+	if (!lid || !valid || port == IBU_NO_PATH)
+		return IBU_OK;	/* LID 0 and illegal entries route nothing */
+	if (lid >= p->row_cap) {
+		uint32_t cap = p->row_cap;
+		uint8_t *np;
+
+		while (cap <= lid)
+			cap *= 2;
+		if (cap > IBU_MAX_UCAST_LID + 1)
+			cap = IBU_MAX_UCAST_LID + 1;
+		np = realloc(sw->port, cap);
+		if (!np)
+			return nomem(p);
+		memset(np + p->row_cap, IBU_NO_PATH, cap - p->row_cap);
+		sw->port = np;
+		p->row_cap = cap;
+	}
+	if (lid > sw->max_lid)
+		sw->max_lid = lid;
+	if (sw->port[lid] != IBU_NO_PATH)
+		return perr(p, lineno, "LID listed twice in one table", line);
+	sw->port[lid] = (uint8_t)port;
+	if ((int)port > sw->max_port) {
+		sw->max_port = (int)port;
+		sw->max_port_line = lineno;
+	}
+	return IBU_OK;
+}
+
+static int trailer(struct parser *p, char *line, int lineno)
+{
+	const char *s = line;
+	uint32_t n;
+	struct ibu_dump_switch *sw;
+
+	if (p->cur < 0 || p->trailer)
+		return perr(p, lineno, "'lids dumped' outside a switch table", line);
+	sw = &p->d->sw[p->cur];
+	if (parse_u32(&s, 10, &n))
+		return perr(p, lineno, "bad trailer", line);
+	s = skip_ws(s);
+	if (starts(s, "valid "))
+		s += 6;
+	if (!starts(s, "lids dumped") || *skip_ws(s + 11))
+		return perr(p, lineno, "bad trailer", line);
+	/* opensm-lfts.dump counts the table's range, the tools their lines */
+	if (p->osm ? n != sw->top : (long)n != p->entries) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg),
+			 "trailer says %u but the table of line %d has %ld",
+			 n, sw->line, p->osm ? (long)sw->top : p->entries);
+		return perr(p, lineno, msg, line);
+	}
+	p->trailer = 1;
+	return IBU_OK;
+}
+
+static int close_check(struct parser *p)
+{
+	if (p->cur >= 0 && !p->trailer)
+		return ibu_err_set(p->e, IBU_EPARSE,
+				   "%s:%d: table of switch '%s' has no 'lids dumped' line (truncated dump?)",
+				   p->name, p->d->sw[p->cur].line,
+				   p->d->sw[p->cur].name);
+	return IBU_OK;
+}
+
+static int parse_line(struct parser *p, char *line, int lineno)
+{
+	size_t len = strlen(line);
+	const char *s;
+	int rc;
+
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		line[--len] = '\0';
+	s = skip_ws(line);
+	if (!*s)
+		return IBU_OK;
+	if (starts(line, "Unicast lids [")) {
+		rc = close_check(p);
+		return rc ? rc : open_switch(p, line, lineno);
+	}
+	if (starts(line, "0x"))
+		return entry(p, line, lineno);
+	if (isdigit((unsigned char)*line))
+		return trailer(p, line, lineno);
+	if (starts(s, "Lid  Out") || (starts(s, "Port") && strstr(s, "Info")))
+		return IBU_OK;	/* column titles */
+	if (starts(s, "*** WARNING ***") || starts(s, "ibwarn:"))
+		return IBU_OK;
+	return perr(p, lineno, "not an LFT dump line", line);
+}
+
+static int cmp_base(const void *a, const void *b)
+{
+	const struct ibu_dump_port *x = a, *y = b;
+
+	if (x->base != y->base)
+		return x->base < y->base ? -1 : 1;
+	return 0;
+}
+
+/* Works out each port's LID set and checks that the sets are disjoint. */
+static int finish_ports(struct parser *p)
+{
+	struct ibu_dump *d = p->d;
+	int i, *newidx;
+	uint32_t lid;
+
+	for (i = 0; i < d->num_ports; i++) {
+		struct ibu_dump_port *dp = &d->port[i];
+		uint32_t lo = p->lo[i], hi = p->hi[i], size;
+		int lmc = 0;
+
+		dp->explicit_set = p->set_line[i] != 0;
+		if (dp->explicit_set) {
+			size = 1u << dp->lmc;
+			if (dp->base % size)
+				return ibu_err_set(p->e, IBU_ELID,
+						   "%s:%d: LIDs 0x%04x..0x%04x of port 0x%016" PRIx64
+						   " are not aligned to their LMC %d",
+						   p->name, p->set_line[i], dp->base,
+						   dp->base + size - 1, dp->guid,
+						   dp->lmc);
+			if (lo < dp->base || hi > dp->base + size - 1)
+				return ibu_err_set(p->e, IBU_ELID,
+						   "%s:%d: port 0x%016" PRIx64
+						   " owns LID 0x%04x outside its set 0x%04x..0x%04x (line %d)",
+						   p->name,
+						   p->claim_line[lo < dp->base ? lo : hi],
+						   dp->guid, lo < dp->base ? lo : hi,
+						   dp->base, dp->base + size - 1,
+						   p->set_line[i]);
+			continue;
+		}
+		while (lmc <= IBU_DUMP_MAX_LMC && (lo >> lmc) != (hi >> lmc))
+			lmc++;
+		if (lmc > IBU_DUMP_MAX_LMC || (lmc && !(lo >> lmc)))
+			return ibu_err_set(p->e, IBU_ELID,
+					   "%s:%d: LIDs 0x%04x (line %d) and 0x%04x (line %d) of port 0x%016" PRIx64
+					   " are not one aligned LMC set",
+					   p->name, p->claim_line[hi], lo,
+					   p->claim_line[lo], hi,
+					   p->claim_line[hi], dp->guid);
+		dp->lmc = (uint8_t)lmc;
+		dp->base = (uint16_t)(lo & ~((1u << lmc) - 1));
+	}
+	/* sort by base LID and renumber the owner table */
+	for (i = 0; i < d->num_ports; i++)
+		d->port[i].line = i;	/* temporarily: the old index */
+	newidx = malloc((d->num_ports ? d->num_ports : 1) * sizeof(*newidx));
+	if (!newidx)
+		return nomem(p);
+	qsort(d->port, d->num_ports, sizeof(*d->port), cmp_base);
+	for (i = 0; i < d->num_ports; i++) {
+		int old = d->port[i].line;
+
+		newidx[old] = i;
+		d->port[i].line = p->set_line[old] ? p->set_line[old] :
+				  p->claim_line[p->lo[old]];
+	}
+	for (i = 1; i < d->num_ports; i++) {
+		struct ibu_dump_port *a = &d->port[i - 1], *b = &d->port[i];
+
+		if ((uint32_t)a->base + (1u << a->lmc) > b->base) {
+			free(newidx);
+			return ibu_err_set(p->e, IBU_ELID,
+					   "%s:%d: LIDs 0x%04x..0x%04x of port 0x%016" PRIx64
+					   " overlap LIDs 0x%04x..0x%04x of port 0x%016" PRIx64
+					   " (line %d)", p->name, b->line, b->base,
+					   b->base + (1u << b->lmc) - 1, b->guid,
+					   a->base, a->base + (1u << a->lmc) - 1,
+					   a->guid, a->line);
+		}
+	}
+	/* the owner table covers every LID of every set */
+	for (lid = 0; lid <= d->max_lid; lid++)
+		d->owner[lid] = -1;
+	for (i = 0; i < d->num_ports; i++) {
+		uint32_t top = d->port[i].base + (1u << d->port[i].lmc) - 1;
+
+		for (lid = d->port[i].base; lid <= top && lid <= d->max_lid; lid++)
+			d->owner[lid] = i;
+	}
+	free(newidx);
+	return IBU_OK;
+}
+
+int ibu_dump_parse_stream(FILE *in, const char *name, struct ibu_dump *d,
+			  struct ibu_err *e)
+{
+	struct parser p;
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0, rc = IBU_OK, i;
+
+	memset(d, 0, sizeof(*d));
+	memset(&p, 0, sizeof(p));
+	p.name = name;
+	p.d = d;
+	p.e = e;
+	p.cur = -1;
+	d->source = strdup(name ? name : "");
+	if (!d->source)
+		return nomem(&p);
+	while (getline(&line, &cap, in) >= 0) {
+		lineno++;
+		rc = parse_line(&p, line, lineno);
+		if (rc)
+			goto out;
+	}
+	if (ferror(in)) {
+		rc = ibu_err_set(e, IBU_EIO, "%s: read error", name);
+		goto out;
+	}
+	rc = close_check(&p);
+	if (rc)
+		goto out;
+	if (!d->num_switches) {
+		rc = ibu_err_set(e, IBU_EPARSE, "%s: no switch table (not an LFT dump?)",
+				 name);
+		goto out;
+	}
+	for (i = 0; i < d->num_switches; i++)
+		if (d->sw[i].max_lid > d->max_lid)
+			d->max_lid = d->sw[i].max_lid;
+	rc = grow_lids(&p, d->max_lid);
+	if (!rc)
+		rc = finish_ports(&p);
+out:
+	free(line);
+	free(p.claim_line);
+	free(p.lo);
+	free(p.hi);
+	free(p.set_line);
+	free(p.hash);
+	if (rc)
+		ibu_dump_free(d);
+	return rc;
+}
+
+int ibu_dump_parse(const char *path, struct ibu_dump *d, struct ibu_err *e)
+{
+	FILE *in = fopen(path, "r");
+	int rc;
+
+	if (!in) {
+		memset(d, 0, sizeof(*d));
+		return ibu_err_set(e, IBU_EIO, "%s: cannot open", path);
+	}
+	rc = ibu_dump_parse_stream(in, path, d, e);
+	fclose(in);
+	return rc;
+}
+
+void ibu_dump_free(struct ibu_dump *d)
+{
+	int i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->num_switches; i++) {
+		free(d->sw[i].name);
+		free(d->sw[i].port);
+	}
+	free(d->sw);
+	for (i = 0; i < d->num_ports; i++)
+		free(d->port[i].name);
+	free(d->port);
+	free(d->owner);
+	free(d->source);
+	memset(d, 0, sizeof(*d));
+}
+
+int ibu_dump_find_switch(const struct ibu_dump *d, uint64_t guid)
+{
+	int i;
+
+	for (i = 0; i < d->num_switches; i++)
+		if (d->sw[i].guid == guid)
+			return i;
+	return -1;
+}
+
+/* ------------------------------------------------------------ applying */
+
+/* The fabric port a dump port names: by port GUID, else by node name. */
+static int resolve_port(const struct ibu_dump *d, const struct ibu_dump_port *dp,
+			const struct ibu_fabric *f, int *port, struct ibu_err *e)
+{
+	int node = ibu_fabric_find_port_guid(f, dp->guid, port), p, found;
+	const struct ibu_node *n;
+
+	if (node < 0 && dp->name && dp->name[0]) {
+		node = ibu_fabric_find_name(f, dp->name);
+		if (node >= 0) {
+			n = &f->nodes[node];
+			if (ibu_node_is_switch(n)) {
+				*port = 0;
+			} else {
+				found = 0;
+				for (p = 1; p <= n->num_ports; p++)
+					if (n->ports[p].peer_node >= 0) {
+						*port = p;
+						found++;
+					}
+				if (found != 1)
+					return ibu_err_set(e, IBU_ENOTFOUND,
+							   "%s:%d: port GUID 0x%016" PRIx64
+							   " is not in %s and node '%s' has %d cabled ports there",
+							   d->source, dp->line, dp->guid,
+							   f->source ? f->source : "the fabric",
+							   dp->name, found);
+			}
+		}
+	}
+	if (node < 0)
+		return ibu_err_set(e, IBU_ENOTFOUND,
+				   "%s:%d: port GUID 0x%016" PRIx64 " ('%s') is not in %s",
+				   d->source, dp->line, dp->guid,
+				   dp->name ? dp->name : "",
+				   f->source ? f->source : "the fabric");
+	n = &f->nodes[node];
+	if (dp->type && (dp->type == IBU_NODE_SWITCH) != ibu_node_is_switch(n))
+		return ibu_err_set(e, IBU_EINVAL,
+				   "%s:%d: port 0x%016" PRIx64 " is a %s in the dump but '%s' is %s in %s",
+				   d->source, dp->line, dp->guid,
+				   dp->type == IBU_NODE_SWITCH ? "switch" : "end port",
+				   n->name, ibu_node_is_switch(n) ? "a switch" : "not a switch",
+				   f->source ? f->source : "the fabric");
+	return node;
+}
+
+/* Does the LID range [lo, hi] hold a LID the dump gives to a port other
+ * than idx (-1: to any port)? */
+static int collides(const struct ibu_dump *d, uint32_t lo, uint32_t hi, int idx)
+{
+	uint32_t lid;
+
+	for (lid = lo; lid <= hi && lid <= d->max_lid; lid++)
+		if (d->owner[lid] >= 0 && d->owner[lid] != idx)
+			return 1;
+	return 0;
+}
+
+static int apply_lids(const struct ibu_dump *d, struct ibu_fabric *f,
+		      struct ibu_err *e)
+{
+	int *slot_base, *taken, *node_of, *port_of, i, p, rc = IBU_OK;
+	size_t slots = 0;
+
+	slot_base = malloc((f->num_nodes + 1) * sizeof(*slot_base));
+	node_of = malloc((d->num_ports ? d->num_ports : 1) * sizeof(*node_of));
+	port_of = malloc((d->num_ports ? d->num_ports : 1) * sizeof(*port_of));
+	if (!slot_base || !node_of || !port_of) {
+		free(slot_base);
+		free(node_of);
+		free(port_of);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < f->num_nodes; i++) {
+		slot_base[i] = (int)slots;
+		slots += f->nodes[i].num_ports + 1;
+	}
+	slot_base[f->num_nodes] = (int)slots;
+	taken = malloc((slots ? slots : 1) * sizeof(*taken));
+	if (!taken) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < (int)slots; i++)
+		taken[i] = -1;
+	for (i = 0; i < d->num_ports; i++) {
+		int node = resolve_port(d, &d->port[i], f, &p, e), *t;
+
+		if (node < 0) {
+			rc = node;
+			goto out;
+		}
+		t = &taken[slot_base[node] + p];
+		if (*t >= 0) {
+			rc = ibu_err_set(e, IBU_ELID,
+					 "%s:%d: port 0x%016" PRIx64 " and port 0x%016" PRIx64
+					 " (line %d) are both '%s' port %d",
+					 d->source, d->port[i].line, d->port[i].guid,
+					 d->port[*t].guid, d->port[*t].line,
+					 f->nodes[node].name, p);
+			goto out;
+		}
+		*t = i;
+		node_of[i] = node;
+		port_of[i] = p;
+	}
+	/* ports the dump does not name keep their LIDs unless they collide */
+	for (i = 0; i < f->num_nodes; i++) {
+		struct ibu_node *n = &f->nodes[i];
+		int first = ibu_node_is_switch(n) ? 0 : 1;
+		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
+
+		for (p = first; p <= last; p++) {
+			struct ibu_port *pt = &n->ports[p];
+
+			if (taken[slot_base[i] + p] >= 0 || !pt->lid)
+				continue;
+			if (collides(d, pt->lid, pt->lid + (1u << pt->lmc) - 1, -1)) {
+				pt->lid = 0;
+				pt->lmc = 0;
+			}
+		}
+	}
+	for (i = 0; i < d->num_ports; i++) {
+		const struct ibu_dump_port *dp = &d->port[i];
+		struct ibu_port *pt = &f->nodes[node_of[i]].ports[port_of[i]];
+		uint32_t size = 1u << pt->lmc;
+
+		/* a set the dump only saw part of may be the fabric's wider one */
+		if (!dp->explicit_set && pt->lid && pt->lmc > dp->lmc &&
+		    !(pt->lid % size) && pt->lid <= dp->base &&
+		    (uint32_t)dp->base + (1u << dp->lmc) <= pt->lid + size &&
+		    !collides(d, pt->lid, pt->lid + size - 1, i))
+			continue;
+		pt->lid = dp->base;
+		pt->lmc = dp->lmc;
+	}
+out:
+	free(slot_base);
+	free(taken);
+	free(node_of);
+	free(port_of);
+	return rc;
+}
+
+int ibu_dump_apply(const struct ibu_dump *d, struct ibu_fabric *f,
+		   struct ibu_lft *lft, int *sw_node, struct ibu_err *e)
+{
+	int i, j, rc, *nodes;
+
+	memset(lft, 0, sizeof(*lft));
+	if (!f->indexed) {
+		rc = ibu_fabric_index(f, e);
+		if (rc)
+			return rc;
+	}
+	nodes = malloc((d->num_switches ? d->num_switches : 1) * sizeof(*nodes));
+	if (!nodes)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < d->num_switches; i++) {
+		const struct ibu_dump_switch *sw = &d->sw[i];
+		int node = ibu_fabric_find_guid(f, sw->guid);
+
+		if (node < 0 || !ibu_node_is_switch(&f->nodes[node]))
+			node = sw->name[0] ? ibu_fabric_find_name(f, sw->name) : -1;
+		if (node < 0 || !ibu_node_is_switch(&f->nodes[node])) {
+			rc = ibu_err_set(e, IBU_ENOTFOUND,
+					 "%s:%d: switch 0x%016" PRIx64 " ('%s') is not in %s",
+					 d->source, sw->line, sw->guid, sw->name,
+					 f->source ? f->source : "the fabric");
+			goto fail;
+		}
+		for (j = 0; j < i; j++)
+			if (nodes[j] == node) {
+				rc = ibu_err_set(e, IBU_EINVAL,
+						 "%s:%d: table of switch '%s' again (first at line %d)",
+						 d->source, sw->line,
+						 f->nodes[node].name, d->sw[j].line);
+				goto fail;
+			}
+		if (sw->max_port > f->nodes[node].num_ports) {
+			rc = ibu_err_set(e, IBU_EINVAL,
+					 "%s:%d: switch '%s' has %d ports, the dump uses port %d",
+					 d->source, sw->max_port_line,
+					 f->nodes[node].name,
+					 f->nodes[node].num_ports, sw->max_port);
+			goto fail;
+		}
+		nodes[i] = node;
+	}
+	rc = apply_lids(d, f, e);
+	if (rc)
+		goto fail;
+	rc = ibu_lft_init(lft, f, d->max_lid, e);
+	if (rc)
+		goto fail;
+	for (i = 0; i < d->num_switches; i++)
+		memcpy(lft->row[nodes[i]], d->sw[i].port, d->sw[i].max_lid + 1);
+	if (sw_node)
+		memcpy(sw_node, nodes, d->num_switches * sizeof(*nodes));
+	free(nodes);
+	return IBU_OK;
+fail:
+	free(nodes);
+	return rc;
+}
+
+int ibu_dump_read_lfts(const char *path, struct ibu_fabric *f,
+		       struct ibu_lft *lft, struct ibu_err *e)
+{
+	struct ibu_dump d;
+	int rc;
+
+	memset(lft, 0, sizeof(*lft));
+	rc = ibu_dump_parse(path, &d, e);
+	if (rc)
+		return rc;
+	rc = ibu_dump_apply(&d, f, lft, NULL, e);
+	ibu_dump_free(&d);
+	return rc;
+}
+
+/* ------------------------------------------------------------ writing */
+
+static const char *type_text(enum ibu_node_type t)
+{
+	switch (t) {
+	case IBU_NODE_SWITCH: return "Switch";
+	case IBU_NODE_ROUTER: return "Router";
+	default: return "Channel Adapter";
+	}
+}
+
+struct lid_owner {
+	int node;
+	int port;
+};
+
+int ibu_dump_write_lfts(FILE *out, const struct ibu_fabric *f,
+			const struct ibu_lft *lft, struct ibu_err *e)
+{
+	uint32_t max = ibu_fabric_max_lid(f), lid;
+	struct lid_owner *own;
+	int i, p;
+
+	if (lft->max_lid > max)
+		max = lft->max_lid;
+	own = malloc((max + 1) * sizeof(*own));
+	if (!own)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (lid = 0; lid <= max; lid++)
+		own[lid].node = -1;
+	for (i = 0; i < f->num_nodes; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+		int first = ibu_node_is_switch(n) ? 0 : 1;
+		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
+
+		for (p = first; p <= last; p++) {
+			const struct ibu_port *pt = &n->ports[p];
+			uint32_t top = pt->lid + (1u << pt->lmc) - 1;
+
+			if (!pt->lid)
+				continue;
+			for (lid = pt->lid; lid <= top; lid++) {
+				if (own[lid].node >= 0) {
+					const struct ibu_node *o =
+						&f->nodes[own[lid].node];
+					int op = own[lid].port;
+
+					free(own);
+					return ibu_err_set(e, IBU_ELID,
+							   "LID 0x%04x belongs to '%s' port %d and to '%s' port %d",
+							   lid, o->name, op, n->name, p);
+				}
+				own[lid].node = i;
+				own[lid].port = p;
+			}
+		}
+	}
+	for (i = 0; i < f->num_nodes && i < lft->num_nodes; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+		uint32_t last_lid = 0, base_lid = 0;
+		uint64_t pguid = 0;
+		int count = 0;
+
+		if (!ibu_node_is_switch(n) || !lft->row[i])
+			continue;
+		fprintf(out, "Unicast lids [0x0-0x%x] of switch Lid %u guid 0x%016"
+			PRIx64 " (%s):\n", lft->max_lid, n->ports[0].lid, n->guid,
+			n->name);
+		fprintf(out, "  Lid  Out   Destination\n");
+		fprintf(out, "       Port     Info \n");
+		/* the destination info follows dump_fts' rules exactly */
+		for (lid = 1; lid <= lft->max_lid; lid++) {
+			unsigned port = lft->row[i][lid];
+			const struct ibu_node *o;
+			const struct ibu_port *op;
+
+			if ((int)port > n->num_ports)
+				continue;
+			count++;
+			fprintf(out, "0x%04x %03u : ", lid, port);
+			if (lid <= last_lid) {
+				if (pguid)
+					fprintf(out, "(path #%u out of %u: portguid 0x%016"
+						PRIx64 ")\n", lid - base_lid + 1,
+						last_lid - base_lid + 1, pguid);
+				else
+					fprintf(out, "(path #%u out of %u)\n",
+						lid - base_lid + 1,
+						last_lid - base_lid + 1);
+				continue;
+			}
+			pguid = 0;
+			if (own[lid].node < 0) {
+				fprintf(out, "(unknown node and type)\n");
+				continue;
+			}
+			o = &f->nodes[own[lid].node];
+			op = &o->ports[own[lid].port];
+			pguid = op->guid;
+			if (op->lmc) {
+				base_lid = op->lid;
+				last_lid = op->lid + (1u << op->lmc) - 1;
+			}
+			fprintf(out, "(%s portguid 0x%016" PRIx64 ": '%s')\n",
+				type_text(o->type), pguid, o->name);
+		}
+		fprintf(out, "%d valid lids dumped \n", count);
+	}
+	free(own);
+	if (ferror(out))
+		return ibu_err_set(e, IBU_EIO, "write error");
+	return IBU_OK;
+}

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * ibunion diff [--fabric FABRIC] [--show N] [-q] DUMP_A DUMP_B
+ * Compares two LFT dumps switch by switch. Without a fabric, switches are
+ * matched by GUID and the dumps' own destination info names the LIDs; with
+ * one, both dumps are matched to it (GUID, else name), so dumps of the same
+ * fabric taken with different GUIDs compare too.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "opts.h"
+#include "netfile.h"
+#include "dump.h"
+
+void ibu_cmd_diff_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ibunion diff [options] DUMP_A DUMP_B\n"
+		"  compares two LFT dumps (dump_lfts / ibroute / opensm-lfts.dump)\n"
+		"  switch by switch and lists the LIDs whose out port differs\n"
+		"options:\n"
+		"  --fabric FABRIC   match both dumps to FABRIC (ibsim net file or\n"
+		"                    ibnetdiscover output) by GUID, else by name\n"
+		"  --show N          list at most N differing LIDs per switch (default 8)\n"
+		"  -q, --quiet       only the summary line\n"
+		"exit status: 0 identical, 1 different, 2 usage, 3 bad input\n");
+}
+
+struct diff_args {
+	const char *a, *b, *fabric;
+	long show;
+	int quiet;
+};
+
+struct totals {
+	long switches;		/* compared */
+	long switches_differ;
+	long entries;		/* differing entries */
+	long only_a, only_b;	/* switches with a table in one dump only */
+	long owners;		/* LIDs owned differently */
+};
+
+static uint8_t port_at(const uint8_t *row, uint32_t max, uint32_t lid)
+{
+	return row && lid <= max ? row[lid] : IBU_NO_PATH;
+}
+
+static void port_str(uint8_t p, char *buf, size_t len)
+{
+	if (p == IBU_NO_PATH)
+		snprintf(buf, len, "---");
+	else
+		snprintf(buf, len, "%03u", p);
+}
+
+/* "0x0005 (Hca1 #2)" from a standalone dump's ownership */
+static void lid_name_dump(const struct ibu_dump *d, uint32_t lid, char *buf,
+			  size_t len)
+{
+	const struct ibu_dump_port *p;
+
+	if (lid > d->max_lid || d->owner[lid] < 0) {
+		snprintf(buf, len, "0x%04x", lid);
+		return;
+	}
+	p = &d->port[d->owner[lid]];
+	if (p->lmc)
+		snprintf(buf, len, "0x%04x (%s #%u)", lid,
+			 p->name && p->name[0] ? p->name : "?",
+			 lid - p->base + 1);
+	else
+		snprintf(buf, len, "0x%04x (%s)", lid,
+			 p->name && p->name[0] ? p->name : "?");
+}
+
+/* Compares two rows; prints the switch line unless quiet. */
+static void diff_rows(const struct diff_args *a, struct totals *t,
+		      const char *what, const uint8_t *ra, uint32_t ma,
+		      const uint8_t *rb, uint32_t mb, const struct ibu_dump *da,
+		      const struct ibu_dump *db)
+{
+	uint32_t max = ma > mb ? ma : mb, lid;
+	long n = 0, total;
+	char pa[8], pb[8], name[300];
+
+	t->switches++;
+	for (lid = 1; lid <= max; lid++)
+		n += port_at(ra, ma, lid) != port_at(rb, mb, lid);
+	if (!n)
+		return;
+	t->switches_differ++;
+	t->entries += n;
+	if (a->quiet)
+		return;
+	printf("%s: %ld LIDs differ:", what, n);
+	total = n;
+	n = 0;
+	for (lid = 1; lid <= max && n < a->show; lid++) {
+		uint8_t x = port_at(ra, ma, lid), y = port_at(rb, mb, lid);
+
+		if (x == y)
+			continue;
+		port_str(x, pa, sizeof(pa));
+		port_str(y, pb, sizeof(pb));
+		lid_name_dump(da->max_lid >= lid && da->owner[lid] >= 0 ? da : db,
+			      lid, name, sizeof(name));
+		printf(" %s %s->%s", name, pa, pb);
+		n++;
+	}
+	printf("%s\n", n < total ? " ..." : "");
+}
+
+static void diff_owners(const struct diff_args *a, struct totals *t,
+			const struct ibu_dump *da, const struct ibu_dump *db)
+{
+	uint32_t max = da->max_lid < db->max_lid ? da->max_lid : db->max_lid;
+	uint32_t lid;
+	long shown = 0;
+
+	for (lid = 1; lid <= max; lid++) {
+		int x = da->owner[lid], y = db->owner[lid];
+
+		if (x < 0 || y < 0 || da->port[x].guid == db->port[y].guid)
+			continue;
+		t->owners++;
+		if (!a->quiet && shown++ < a->show)
+			printf("LID 0x%04x: port 0x%016" PRIx64 " ('%s') in %s, port 0x%016"
+			       PRIx64 " ('%s') in %s\n", lid, da->port[x].guid,
+			       da->port[x].name ? da->port[x].name : "", a->a,
+			       db->port[y].guid,
+			       db->port[y].name ? db->port[y].name : "", a->b);
+	}
+}
+
+static void diff_standalone(const struct diff_args *a, struct totals *t,
+			    const struct ibu_dump *da, const struct ibu_dump *db)
+{
+	char what[400];
+	int i, j;
+
+	for (i = 0; i < da->num_switches; i++) {
+		const struct ibu_dump_switch *x = &da->sw[i], *y;
+
+		j = ibu_dump_find_switch(db, x->guid);
+		if (j < 0) {
+			t->only_a++;
+			if (!a->quiet)
+				printf("switch 0x%016" PRIx64 " ('%s'): only in %s\n",
+				       x->guid, x->name, a->a);
+			continue;
+		}
+		y = &db->sw[j];
+		snprintf(what, sizeof(what), "switch 0x%016" PRIx64 " ('%s')",
+			 x->guid, x->name);
+		diff_rows(a, t, what, x->port, x->max_lid, y->port, y->max_lid,
+			  da, db);
+	}
+	for (j = 0; j < db->num_switches; j++)
+		if (ibu_dump_find_switch(da, db->sw[j].guid) < 0) {
+			t->only_b++;
+			if (!a->quiet)
+				printf("switch 0x%016" PRIx64 " ('%s'): only in %s\n",
+				       db->sw[j].guid, db->sw[j].name, a->b);
+		}
+	diff_owners(a, t, da, db);
+}
+
+/* With a fabric: both dumps applied to their own copy of it. */
+static int diff_fabric(const struct diff_args *a, struct totals *t,
+		       const struct ibu_dump *da, const struct ibu_dump *db,
+		       struct ibu_err *e)
+{
+	struct ibu_fabric fa, fb;
+	struct ibu_lft la, lb;
+	int *na = NULL, *nb = NULL, i, p, rc;
+	char *in_a = NULL, *in_b = NULL, what[400];
+
+	memset(&la, 0, sizeof(la));
+	memset(&lb, 0, sizeof(lb));
+	rc = ibu_netfile_read(a->fabric, &fa, e);
+	if (rc)
+		return rc;
+	rc = ibu_netfile_read(a->fabric, &fb, e);
+	if (rc) {
+		ibu_fabric_free(&fa);
+		return rc;
+	}
+	na = malloc((da->num_switches ? da->num_switches : 1) * sizeof(int));
+	nb = malloc((db->num_switches ? db->num_switches : 1) * sizeof(int));
+	in_a = calloc(fa.num_nodes, 1);
+	in_b = calloc(fa.num_nodes, 1);
+	if (!na || !nb || !in_a || !in_b) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = ibu_dump_apply(da, &fa, &la, na, e);
+	if (!rc)
+		rc = ibu_dump_apply(db, &fb, &lb, nb, e);
+	if (rc)
+		goto out;
+	for (i = 0; i < da->num_switches; i++)
+		in_a[na[i]] = 1;
+	for (i = 0; i < db->num_switches; i++)
+		in_b[nb[i]] = 1;
+	for (i = 0; i < fa.num_nodes; i++) {
+		const struct ibu_node *n = &fa.nodes[i];
+
+		if (!ibu_node_is_switch(n) || (!in_a[i] && !in_b[i]))
+			continue;
+		if (in_a[i] != in_b[i]) {
+			if (in_a[i])
+				t->only_a++;
+			else
+				t->only_b++;
+			if (!a->quiet)
+				printf("switch '%s': only in %s\n", n->name,
+				       in_a[i] ? a->a : a->b);
+			continue;
+		}
+		snprintf(what, sizeof(what), "switch '%s'", n->name);
+		diff_rows(a, t, what, la.row[i], la.max_lid, lb.row[i],
+			  lb.max_lid, da, db);
+	}
+	/* LID assignments */
+	for (i = 0; i < fa.num_nodes; i++) {
+		const struct ibu_node *n = &fa.nodes[i];
+		int first = ibu_node_is_switch(n) ? 0 : 1;
+		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
+
+		for (p = first; p <= last; p++) {
+			const struct ibu_port *x = &n->ports[p];
+			const struct ibu_port *y = &fb.nodes[i].ports[p];
+
+			if (x->lid == y->lid && x->lmc == y->lmc)
+				continue;
+			t->owners++;
+			if (!a->quiet && t->owners <= a->show)
+				printf("'%s' port %d: LID 0x%04x lmc %d in %s, 0x%04x lmc %d in %s\n",
+				       n->name, p, x->lid, x->lmc, a->a, y->lid,
+				       y->lmc, a->b);
+		}
+	}
+out:
+	free(na);
+	free(nb);
+	free(in_a);
+	free(in_b);
+	ibu_lft_free(&la);
+	ibu_lft_free(&lb);
+	ibu_fabric_free(&fa);
+	ibu_fabric_free(&fb);
+	return rc;
+}
+
+int ibu_cmd_diff(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "fabric", required_argument, NULL, 'f' },
+		{ "show", required_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct diff_args a = { .show = 8 };
+	struct ibu_dump da, db;
+	struct ibu_err e = { 0 };
+	struct totals t;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+		switch (c) {
+		case 'f': a.fabric = optarg; break;
+		case 'q': a.quiet = 1; break;
+		case 's':
+			if (ibu_opt_int("diff", "--show", optarg, 0, 1000000,
+					&a.show))
+				return IBU_EXIT_USAGE;
+			break;
+		default:
+			ibu_cmd_diff_usage(stderr);
+			return IBU_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		ibu_cmd_diff_usage(stderr);
+		return IBU_EXIT_USAGE;
+	}
+	a.a = argv[optind];
+	a.b = argv[optind + 1];
+	rc = ibu_dump_parse(a.a, &da, &e);
+	if (rc) {
+		ibu_opt_report("diff", &e);
+		return IBU_EXIT_ERROR;
+	}
+	rc = ibu_dump_parse(a.b, &db, &e);
+	if (rc) {
+		ibu_dump_free(&da);
+		ibu_opt_report("diff", &e);
+		return IBU_EXIT_ERROR;
+	}
+	memset(&t, 0, sizeof(t));
+	if (a.fabric)
+		rc = diff_fabric(&a, &t, &da, &db, &e);
+	else
+		diff_standalone(&a, &t, &da, &db);
+	ibu_dump_free(&da);
+	ibu_dump_free(&db);
+	if (rc) {
+		fflush(stdout);
+		ibu_opt_report("diff", &e);
+		return IBU_EXIT_ERROR;
+	}
+	if (!t.switches_differ && !t.only_a && !t.only_b && !t.owners) {
+		printf("-I- diff: identical: %ld switches, same LFTs and LIDs\n",
+		       t.switches);
+		return IBU_EXIT_OK;
+	}
+	printf("-I- diff: %ld of %ld switches differ in %ld entries; %ld switches only in %s, %ld only in %s; %ld %s\n",
+	       t.switches_differ, t.switches, t.entries, t.only_a, a.a,
+	       t.only_b, a.b, t.owners,
+	       a.fabric ? "ports with other LIDs" : "LIDs with other owners");
+	return IBU_EXIT_FAIL;
+}
