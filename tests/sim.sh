@@ -578,5 +578,5 @@ t_cyclic_holds()
 	t_expect "$tag: ibunion route computes the tables offline" \
 		"$IBUNION" route "$net" --lids-from "$dump" -o "$SIM_DIR/$tag.expected"
 	t_expect "$tag: the switches hold exactly what ibunion route computes" \
-		"$IBUNION" diff "$SIM_DIR/$tag.expected" "$dump"
+		"$IBUNION" diff --fabric "$net" "$SIM_DIR/$tag.expected" "$dump"
 }
