@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Flooding multicast forwarding tables with the real replication rule: a
+ * switch forwards a packet for an MLID to every port of its MFT entry
+ * except the one the packet came in on (port 0 = the switch itself
+ * receives), a CA receives. For every MLID and every member as the sender
+ * this counts the copies each port receives and reports:
+ *   missing    a receiving member (not the sender) got no copy
+ *   duplicate  a port got more than one copy (the sender: any copy)
+ *   stray      a port that is not a receiving member got a copy
+ *              (a non-member, or a send-only member)
+ *   loop       a switch received the same packet twice (cycle or two paths)
+ *   dead port  an MFT entry names an uncabled port (reported once per MLID)
+ * The same floods give the link load: for each link, the number of MLIDs
+ * whose packets cross it (union over all senders of the group).
+ *
+ * Members come from a membership model, or (mm == NULL) are inferred from
+ * the tables themselves: every CA port an MFT entry points at is a full
+ * member, and every switch whose entry holds port 0.
+ */
+#ifndef IBU_MCFLOOD_H
+#define IBU_MCFLOOD_H
+
+#include "fabric.h"
+#include "ibft.h"
+#include "mft.h"
+#include "mcmembers.h"
+
+enum ibu_mcf_kind {
+	IBU_MCF_MISSING,
+	IBU_MCF_DUPLICATE,
+	IBU_MCF_STRAY,
+	IBU_MCF_LOOP,
+	IBU_MCF_DEAD_PORT,
+	IBU_MCF_UNLISTED,	/* MLID programmed but not in the member list:
+				 * its members are inferred from the MFT */
+	IBU_MCF_KINDS
+};
+
+struct ibu_mcf_issue {
+	enum ibu_mcf_kind kind;
+	uint16_t mlid;
+	int sender_node, sender_port;	/* -1 for per-MLID issues */
+	int node, port;			/* where it was seen */
+	int copies;
+};
+
+typedef void (*ibu_mcf_issue_fn)(void *ctx, const struct ibu_mcf_issue *is);
+
+struct ibu_mcf_stats {
+	long groups;		/* MLIDs checked */
+	long floods;		/* (MLID, sender) pairs */
+	long deliveries;	/* copies received by receiving members */
+	long count[IBU_MCF_KINDS];
+};
+
+/* Link load: trees crossing each link, indexed by (node, port). */
+struct ibu_mcf_linkload {
+	int num_nodes;
+	int *base;		/* [node] first slot; slot = base[node] + port */
+	uint32_t *trees;	/* [slot] MLIDs whose packets cross the link */
+	uint32_t max_sw_link;	/* maximum over switch-to-switch links */
+	int max_node, max_port;	/* one link reaching it (-1 if none) */
+	uint32_t max_any;	/* maximum over all links (CA links too) */
+	long sw_links_used;	/* switch-to-switch links with >= 1 tree */
+};
+
+void ibu_mcf_linkload_free(struct ibu_mcf_linkload *ll);
+
+/*
+ * Floods every MLID of mft (and, with mm, every MLID of mm) from every
+ * member. issue() (may be NULL) is called for every problem; st gets the
+ * counters; ll (may be NULL) gets the link load. Returns 0 or a negative
+ * IBU_E* (memory); the problems found are in st, not in the return code.
+ */
+int ibu_mcf_run(const struct ibu_fabric *f, const struct ibu_mft *mft,
+		const struct ibu_mcmembers *mm, ibu_mcf_issue_fn issue,
+		void *ctx, struct ibu_mcf_stats *st,
+		struct ibu_mcf_linkload *ll, struct ibu_err *e);
+
+/* Total of the problem counters (UNLISTED not included). */
+long ibu_mcf_problems(const struct ibu_mcf_stats *st);
+
+/*
+ * The topmost switches of group gi of mft on a recognised IBFT: the
+ * switches with a non-empty entry at the smallest level. Writes up to max
+ * switch indices into tops, returns how many there are (-1: no switch).
+ */
+int ibu_mcf_tops(const struct ibu_ibft *t, const struct ibu_mft *mft, int gi,
+		 int *tops, int max, int *level);
+
+#endif

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Multicast group membership and its text file. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mcmembers.h"
+
+void ibu_mcmembers_init(struct ibu_mcmembers *mm)
+{
+	memset(mm, 0, sizeof(*mm));
+}
+
+void ibu_mcmembers_free(struct ibu_mcmembers *mm)
+{
+	int i;
+
+	if (!mm)
+		return;
+	for (i = 0; i < mm->num_groups; i++)
+		free(mm->g[i].m);
+	free(mm->g);
+	memset(mm, 0, sizeof(*mm));
+}
+
+static int group_pos(const struct ibu_mcmembers *mm, uint16_t mlid)
+{
+	int lo = 0, hi = mm->num_groups;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (mm->g[mid].mlid < mlid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct ibu_mcgroup *ibu_mcmembers_find(const struct ibu_mcmembers *mm,
+					     uint16_t mlid)
+{
+	int i = group_pos(mm, mlid);
+
+	return (i < mm->num_groups && mm->g[i].mlid == mlid) ? &mm->g[i] : NULL;
+}
+
+int ibu_mcmembers_add(struct ibu_mcmembers *mm, uint16_t mlid,
+		      const struct ibu_mcast_member *m, struct ibu_err *e)
+{
+	struct ibu_mcgroup *g;
+	int i = group_pos(mm, mlid), k;
+
+	if (mlid < IBU_MCAST_LID_BASE || mlid > 0xFFFE)
+		return ibu_err_set(e, IBU_EINVAL, "0x%x is not a multicast LID",
+				   mlid);
+	if (i == mm->num_groups || mm->g[i].mlid != mlid) {
+		if (mm->num_groups == mm->cap_groups) {
+			int cap = mm->cap_groups ? 2 * mm->cap_groups : 16;
+			struct ibu_mcgroup *ng = realloc(mm->g, cap * sizeof(*ng));
+
+			if (!ng)
+				return ibu_err_set(e, IBU_ENOMEM, "out of memory (members)");
+			mm->g = ng;
+			mm->cap_groups = cap;
+		}
+		memmove(&mm->g[i + 1], &mm->g[i],
+			(mm->num_groups - i) * sizeof(*mm->g));
+		memset(&mm->g[i], 0, sizeof(mm->g[i]));
+		mm->g[i].mlid = mlid;
+		mm->num_groups++;
+	}
+	g = &mm->g[i];
+	for (k = 0; k < g->num; k++)
+		if (g->m[k].node == m->node && g->m[k].port == m->port) {
+			g->m[k].send_only &= m->send_only;
+			return IBU_OK;
+		}
+	if (g->num == g->cap) {
+		int cap = g->cap ? 2 * g->cap : 8;
+		struct ibu_mcast_member *nm = realloc(g->m, cap * sizeof(*nm));
+
+		if (!nm)
+			return ibu_err_set(e, IBU_ENOMEM, "out of memory (members)");
+		g->m = nm;
+		g->cap = cap;
+	}
+	g->m[g->num++] = *m;
+	return IBU_OK;
+}
+
+static int perr(struct ibu_err *e, const char *name, int line,
+		const char *what, const char *tok)
+{
+	return ibu_err_set(e, IBU_EPARSE, "%s:%d: %s%s%s%s", name, line, what,
+			   tok ? ": '" : "", tok ? tok : "", tok ? "'" : "");
+}
+
+/* Resolves a member token (port GUID or node name) to node/port. */
+static int resolve(const struct ibu_fabric *f, const char *tok, int port_opt,
+		   struct ibu_mcast_member *m)
+{
+	int node = -1, port = 0;
+
+	if (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) {
+		char *end;
+		uint64_t guid;
+
+		errno = 0;
+		guid = strtoull(tok, &end, 16);
+		if (!errno && !*end)
+			node = ibu_fabric_find_port_guid(f, guid, &port);
+	}
+	if (node < 0) {
+		node = ibu_fabric_find_name(f, tok);
+		if (node < 0)
+			return -1;
+		port = ibu_node_is_switch(&f->nodes[node]) ? 0 : 1;
+	}
+	if (port_opt >= 0)
+		port = port_opt;
+	if (ibu_node_is_switch(&f->nodes[node]) ? port != 0 :
+	    (port < 1 || port > f->nodes[node].num_ports))
+		return -2;
+	m->node = node;
+	m->port = port;
+	return 0;
+}
+
+int ibu_mcmembers_read_stream(FILE *in, const char *name,
+			      const struct ibu_fabric *f,
+			      struct ibu_mcmembers *mm, struct ibu_err *e)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0, rc = IBU_OK;
+
+	ibu_mcmembers_init(mm);
+	while (getline(&line, &cap, in) != -1) {
+		char *tok[5], *s, *save = NULL, *end;
+		struct ibu_mcast_member m = { 0 };
+		unsigned long mlid;
+		int nt = 0, i, port = -1, r;
+
+		lineno++;
+		s = strchr(line, '#');
+		if (s)
+			*s = '\0';
+		for (s = strtok_r(line, " \t\r\n", &save); s && nt < 5;
+		     s = strtok_r(NULL, " \t\r\n", &save))
+			tok[nt++] = s;
+		if (!nt)
+			continue;
+		if (nt < 2 || s) {
+			rc = perr(e, name, lineno, "expected 'MLID member [port=N] [full|send-only]'",
+				  NULL);
+			break;
+		}
+		errno = 0;
+		mlid = strtoul(tok[0], &end, 0);
+		if (errno || *end || mlid < IBU_MCAST_LID_BASE || mlid > 0xFFFE) {
+			rc = perr(e, name, lineno, "bad MLID", tok[0]);
+			break;
+		}
+		for (i = 2; i < nt; i++) {
+			if (!strncmp(tok[i], "port=", 5)) {
+				long v = strtol(tok[i] + 5, &end, 0);
+
+				if (*end || v < 0 || v > IBU_MAX_PORTS) {
+					rc = perr(e, name, lineno, "bad port", tok[i]);
+					break;
+				}
+				port = (int)v;
+			} else if (!strcmp(tok[i], "full")) {
+				m.send_only = 0;
+			} else if (!strcmp(tok[i], "send-only")) {
+				m.send_only = 1;
+			} else {
+				rc = perr(e, name, lineno, "unknown word", tok[i]);
+				break;
+			}
+		}
+		if (rc)
+			break;
+		r = resolve(f, tok[1], port, &m);
+		if (r == -1) {
+			rc = ibu_err_set(e, IBU_ENOTFOUND, "%s:%d: no port GUID or node named '%s' in the fabric",
+					 name, lineno, tok[1]);
+			break;
+		}
+		if (r == -2) {
+			rc = perr(e, name, lineno, "the node has no such member port", tok[1]);
+			break;
+		}
+		rc = ibu_mcmembers_add(mm, (uint16_t)mlid, &m, e);
+		if (rc)
+			break;
+	}
+	if (!rc && ferror(in))
+		rc = ibu_err_set(e, IBU_EIO, "%s: read error", name);
+	free(line);
+	if (rc)
+		ibu_mcmembers_free(mm);
+	return rc;
+}
+
+int ibu_mcmembers_read(const char *path, const struct ibu_fabric *f,
+		       struct ibu_mcmembers *mm, struct ibu_err *e)
+{
+	FILE *in = fopen(path, "r");
+	int rc;
+
+	if (!in)
+		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
+	rc = ibu_mcmembers_read_stream(in, path, f, mm, e);
+	fclose(in);
+	return rc;
+}
+
+int ibu_mcmembers_write(FILE *out, const struct ibu_fabric *f,
+			const struct ibu_mcmembers *mm, struct ibu_err *e)
+{
+	int i, k;
+
+	fprintf(out, "# MLID  member-port-GUID  port  join-state  # node\n");
+	for (i = 0; i < mm->num_groups; i++) {
+		const struct ibu_mcgroup *g = &mm->g[i];
+
+		for (k = 0; k < g->num; k++) {
+			const struct ibu_mcast_member *m = &g->m[k];
+			const struct ibu_node *nd;
+			uint64_t guid;
+
+			if (m->node < 0 || m->node >= f->num_nodes)
+				return ibu_err_set(e, IBU_EINVAL, "member node %d out of range",
+						   m->node);
+			nd = &f->nodes[m->node];
+			guid = ibu_node_is_switch(nd) ? nd->guid :
+			       nd->ports[m->port].guid;
+			fprintf(out, "0x%04x 0x%016" PRIx64 " port=%d %s # %s\n",
+				g->mlid, guid, m->port,
+				m->send_only ? "send-only" : "full", nd->name);
+		}
+	}
+	if (ferror(out))
+		return ibu_err_set(e, IBU_EIO, "write error");
+	return IBU_OK;
+}

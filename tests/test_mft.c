@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* MFT model + dump_mfts reader/writer (lib/mft.c), member files (mcmembers). */
+#include <stdio.h>
+#include <string.h>
+#include "unit.h"
+#include "gen.h"
+#include "mcmembers.h"
+#include "mft.h"
+#include "netfile.h"
+
+static void load_net(const char *name, struct ibu_fabric *f)
+{
+	char path[1024];
+	struct ibu_err e = { 0 };
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", FIXTURES_DIR, name);
+	rc = ibu_netfile_read(path, f, &e);
+	ck_assert_msg(rc == 0, "%s", e.msg);
+	ck_assert_int_eq(ibu_fabric_index(f, &e), 0);
+}
+
+static int read_text(const char *text, const struct ibu_fabric *f,
+		     struct ibu_mft *t, struct ibu_err *e)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	ck_assert_ptr_nonnull(in);
+	rc = ibu_mft_read_stream(in, "mem.mfts", f, t, e);
+	fclose(in);
+	return rc;
+}
+
+START_TEST(real_empty_dump)
+{
+	struct ibu_fabric f;
+	struct ibu_mft t;
+	struct ibu_err e = { 0 };
+	char path[1024];
+	int n, sw = 0;
+
+	load_net("ft43.net", &f);
+	snprintf(path, sizeof(path), "%s/ft43-empty.mfts", FIXTURES_DIR);
+	ck_assert_int_eq(ibu_mft_read(path, &f, &t, &e), 0);
+	ck_assert_int_eq(t.num_groups, 0);
+	for (n = 0; n < f.num_nodes; n++)
+		if (ibu_node_is_switch(&f.nodes[n])) {
+			ck_assert_int_eq(t.dumped[n], 1);
+			sw++;
+		}
+	ck_assert_int_eq(sw, 20);
+	ibu_mft_free(&t);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+static const char grid[] =
+	"ibwarn: [1] sim_connect: attached as client 1 at node \"Hca1\"\n"
+	"Multicast mlids [0xc000-0xc3ff] of switch DR path slid 0; dlid 0; 0,3 guid 0x0000000000200001 (Switch2):\n"
+	"     Ports: 0 1 2 3 4 5 6 7 8 \n"
+	" MLid\n"
+	"0xc001        x x x \n"
+	"0xc002      x       x\n"
+	"2 valid mlids dumped \n"
+	"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n"
+	" MLid       Port Mask\n"
+	"0xc001      000a\n"
+	"1 valid mlids dumped \n"
+	"\n*** WARNING ***: this command has been replaced by dump_fts -M\n";
+
+START_TEST(grid_and_brief_forms)
+{
+	struct ibu_fabric f;
+	struct ibu_mft t;
+	struct ibu_err e = { 0 };
+	const struct ibu_portmask *m;
+	int s1, s2;
+
+	load_net("2sw2path4hca.net", &f);
+	s1 = ibu_fabric_find_guid(&f, 0x200000);
+	s2 = ibu_fabric_find_guid(&f, 0x200001);
+	ck_assert_int_ge(s1, 0);
+	ck_assert_int_ge(s2, 0);
+	ck_assert_msg(read_text(grid, &f, &t, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(t.num_groups, 2);
+	m = ibu_mft_get(&t, 0xc001, s2);
+	ck_assert_int_eq(ibu_pm_count(m), 3);
+	ck_assert(ibu_pm_test(m, 1) && ibu_pm_test(m, 2) && ibu_pm_test(m, 3));
+	m = ibu_mft_get(&t, 0xc002, s2);
+	ck_assert_int_eq(ibu_pm_count(m), 2);
+	ck_assert(ibu_pm_test(m, 0) && ibu_pm_test(m, 4));
+	m = ibu_mft_get(&t, 0xc001, s1);
+	ck_assert_int_eq(ibu_pm_count(m), 2);
+	ck_assert(ibu_pm_test(m, 1) && ibu_pm_test(m, 3));
+	ck_assert(ibu_pm_empty(ibu_mft_get(&t, 0xc002, s1)));
+	ck_assert_ptr_null(ibu_mft_get(&t, 0xc003, s1));
+	ibu_mft_clear_mlid(&t, 0xc001);
+	ck_assert_int_eq(t.num_groups, 1);
+	ck_assert_int_eq(ibu_mft_find(&t, 0xc002), 0);
+	ibu_mft_free(&t);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+START_TEST(bad_dumps)
+{
+	static const char *const bad[] = {
+		/* unknown switch */
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x00000000002000ff (X):\n",
+		/* port 9 on an 8-port switch */
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
+		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n"
+		"0xc001                        x\n",
+		/* misaligned mark */
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
+		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n"
+		"0xc001         x\n",
+		/* unicast MLID */
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
+		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n"
+		"0xbfff        x\n",
+		/* an LFT dump */
+		"Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000200000 (S):\n",
+		/* a CA in the header */
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000100000 (H):\n",
+	};
+	struct ibu_fabric f;
+	struct ibu_mft t;
+	struct ibu_err e;
+	size_t i;
+
+	load_net("2sw2path4hca.net", &f);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&e, 0, sizeof(e));
+		ck_assert_msg(read_text(bad[i], &f, &t, &e) < 0, "case %zu", i);
+		ck_assert_msg(strstr(e.msg, "mem.mfts:") != NULL, "case %zu: %s",
+			      i, e.msg);
+	}
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+/* Writer and reader agree, on switches with more than 9 ports too. */
+START_TEST(round_trip)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .extra_ports = 7, .seed = 3 };
+	struct ibu_fabric f;
+	struct ibu_mft a, b;
+	struct ibu_err e = { 0 };
+	uint64_t r = 42;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+	int i, n;
+
+	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 2, &o, &e), 0);
+	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
+	ck_assert_int_eq(ibu_mft_init(&a, f.num_nodes, &e), 0);
+	for (i = 0; i < 500; i++) {
+		int node = (int)(ibu_gen_rand(&r) % (uint64_t)f.num_nodes);
+		uint16_t mlid = (uint16_t)(0xc000 + ibu_gen_rand(&r) % 0x500);
+
+		if (!ibu_node_is_switch(&f.nodes[node]))
+			continue;
+		ck_assert_int_eq(ibu_mft_set(&a, mlid, node,
+				 (int)(ibu_gen_rand(&r) % (uint64_t)(f.nodes[node].num_ports + 1)),
+				 &e), 0);
+	}
+	ck_assert_int_gt(a.num_groups, 10);
+	out = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(ibu_mft_write(out, &f, &a, &e), 0);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(buf, "            0                   1"));
+	ck_assert_msg(read_text(buf, &f, &b, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(b.num_groups, a.num_groups);
+	for (i = 0; i < a.num_groups; i++) {
+		ck_assert_int_eq(a.g[i].mlid, b.g[i].mlid);
+		for (n = 0; n < f.num_nodes; n++)
+			ck_assert(!memcmp(&a.g[i].mask[n], &b.g[i].mask[n],
+					  sizeof(struct ibu_portmask)));
+	}
+	free(buf);
+	ibu_mft_free(&a);
+	ibu_mft_free(&b);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+START_TEST(member_files)
+{
+	static const char text[] =
+		"# joins\n"
+		"0xc001 0x0000000000100001 full   # Hca1 by port GUID\n"
+		"0xc001 Hca2 send-only\n"
+		"0xc001 Hca2\n"
+		"49154 Switch1 send-only\n"
+		"0xc002 Hca3 port=1\n";
+	static const char *const bad[] = {
+		"0xc001\n", "0xbfff Hca1\n", "0xc001 NoSuchNode\n",
+		"0xc001 Hca1 port=3\n", "0xc001 Hca1 maybe\n",
+		"0xc001 Switch1 port=3\n",
+	};
+	struct ibu_fabric f;
+	struct ibu_mcmembers mm, back;
+	const struct ibu_mcgroup *g;
+	struct ibu_err e = { 0 };
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *io;
+
+	load_net("2sw2path4hca.net", &f);
+	io = fmemopen((void *)text, strlen(text), "r");
+	ck_assert_msg(ibu_mcmembers_read_stream(io, "m", &f, &mm, &e) == 0, "%s", e.msg);
+	fclose(io);
+	ck_assert_int_eq(mm.num_groups, 2);
+	g = ibu_mcmembers_find(&mm, 0xc001);
+	ck_assert_int_eq(g->num, 2);
+	ck_assert_int_eq(g->m[0].node, ibu_fabric_find_name(&f, "Hca1"));
+	ck_assert_int_eq(g->m[0].port, 1);
+	ck_assert_int_eq(g->m[1].send_only, 0);	/* full wins */
+	g = ibu_mcmembers_find(&mm, 0xc002);
+	ck_assert_int_eq(g->num, 2);
+	ck_assert_int_eq(g->m[0].port, 0);	/* the switch */
+	ck_assert_int_eq(g->m[0].send_only, 1);
+	ck_assert_ptr_null(ibu_mcmembers_find(&mm, 0xc003));
+
+	io = open_memstream(&buf, &len);
+	ck_assert_int_eq(ibu_mcmembers_write(io, &f, &mm, &e), 0);
+	fclose(io);
+	io = fmemopen(buf, len, "r");
+	ck_assert_msg(ibu_mcmembers_read_stream(io, "back", &f, &back, &e) == 0, "%s", e.msg);
+	fclose(io);
+	ck_assert_int_eq(back.num_groups, 2);
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(back.g[i].num, mm.g[i].num);
+		ck_assert(!memcmp(back.g[i].m, mm.g[i].m,
+				  mm.g[i].num * sizeof(*mm.g[i].m)));
+	}
+	free(buf);
+	ibu_mcmembers_free(&back);
+	ibu_mcmembers_free(&mm);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		io = fmemopen((void *)bad[i], strlen(bad[i]), "r");
+		ck_assert_msg(ibu_mcmembers_read_stream(io, "bad", &f, &mm, &e) < 0,
+			      "case %zu", i);
+		ck_assert_msg(!strncmp(e.msg, "bad:1:", 6), "case %zu: %s", i, e.msg);
+		fclose(io);
+	}
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("mft");
+	TCase *tc = tcase_create("files");
+
+	tcase_add_test(tc, real_empty_dump);
+	tcase_add_test(tc, grid_and_brief_forms);
+	tcase_add_test(tc, bad_dumps);
+	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, member_files);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBU_UNIT_MAIN
