@@ -85,6 +85,14 @@ if [ -z "${IBU_NO_DISTCHECK-}" ]; then
 		units=$(make -s -C "$build" print-unit-tests 2>/dev/null)
 		[ -n "$units" ] && dc=(TESTS="$units tests/t0010-harness.sh")
 	fi
-	make -C "$build" distcheck "${dc[@]}" || failed_steps+=(distcheck)
+	if ! make -C "$build" distcheck "${dc[@]}"; then
+		failed_steps+=(distcheck)
+		find "$build"/ibunion-* -name '*.trs' -print0 2>/dev/null |
+			xargs -0 -r grep -l -E ':test-result: (FAIL|ERROR|XPASS)' |
+			while read -r trs; do
+				echo "===== (distcheck) ${trs%.trs}.log"
+				cat "${trs%.trs}.log"
+			done
+	fi
 fi
 summary
