@@ -22,6 +22,7 @@ struct parser {
 	uint32_t cap_lids;	/* entries of d->owner and claim_line */
 	int *claim_line;	/* [lid] line of the first owner claim */
 	uint32_t *lo, *hi;	/* [port] lowest/highest claimed LID */
+	uint32_t *nclaims;	/* [port] distinct LIDs claimed */
 	int *set_line;		/* [port] line of the explicit set, 0 none */
 	int *hash;		/* port GUID -> port index, open addressing */
 	uint32_t hash_size;
@@ -153,6 +154,10 @@ static int port_of_guid(struct parser *p, uint64_t guid, int line)
 		if (!sl)
 			return nomem(p);
 		p->set_line = sl;
+		lo = realloc(p->nclaims, cap * sizeof(*lo));
+		if (!lo)
+			return nomem(p);
+		p->nclaims = lo;
 		p->cap_ports = cap;
 	}
 	np = &d->port[d->num_ports];
@@ -162,6 +167,7 @@ static int port_of_guid(struct parser *p, uint64_t guid, int line)
 	p->lo[d->num_ports] = UINT32_MAX;
 	p->hi[d->num_ports] = 0;
 	p->set_line[d->num_ports] = 0;
+	p->nclaims[d->num_ports] = 0;
 	d->num_ports++;
 	if ((uint32_t)d->num_ports * 2 > p->hash_size) {
 		rc = rehash(p);
@@ -205,6 +211,7 @@ static int claim(struct parser *p, int line, uint32_t lid, uint64_t guid,
 	if (d->owner[lid] < 0) {
 		d->owner[lid] = idx;
 		p->claim_line[lid] = line;
+		p->nclaims[idx]++;
 	}
 	if (lid < p->lo[idx])
 		p->lo[idx] = lid;
@@ -613,14 +620,13 @@ static int finish_ports(struct parser *p)
 
 		dp->explicit_set = p->set_line[i] != 0;
 		if (dp->explicit_set) {
+			/*
+			 * IBA wants base LIDs aligned to 2^LMC, but the
+			 * paper's own numbering (offline) is not: the dump
+			 * states the set exactly, so it is accepted here and
+			 * left to the checks to point out.
+			 */
 			size = 1u << dp->lmc;
-			if (dp->base % size)
-				return ibu_err_set(p->e, IBU_ELID,
-						   "%s:%d: LIDs 0x%04x..0x%04x of port 0x%016" PRIx64
-						   " are not aligned to their LMC %d",
-						   p->name, p->set_line[i], dp->base,
-						   dp->base + size - 1, dp->guid,
-						   dp->lmc);
 			if (lo < dp->base || hi > dp->base + size - 1)
 				return ibu_err_set(p->e, IBU_ELID,
 						   "%s:%d: port 0x%016" PRIx64
@@ -630,6 +636,16 @@ static int finish_ports(struct parser *p)
 						   dp->guid, lo < dp->base ? lo : hi,
 						   dp->base, dp->base + size - 1,
 						   p->set_line[i]);
+			continue;
+		}
+		size = hi - lo + 1;
+		if (p->nclaims[i] == size && !(size & (size - 1)) &&
+		    size <= (1u << IBU_DUMP_MAX_LMC)) {
+			/* every LID of a whole set, aligned or not */
+			while ((1u << lmc) < size)
+				lmc++;
+			dp->lmc = (uint8_t)lmc;
+			dp->base = (uint16_t)lo;
 			continue;
 		}
 		while (lmc <= IBU_DUMP_MAX_LMC && (lo >> lmc) != (hi >> lmc))
@@ -732,6 +748,7 @@ out:
 	free(p.lo);
 	free(p.hi);
 	free(p.set_line);
+	free(p.nclaims);
 	free(p.hash);
 	if (rc)
 		ibu_dump_free(d);

@@ -18,7 +18,12 @@
  * every switch table and works out which port GUID owns which LIDs (a
  * "<type> portguid G: 'name'" line places the LID in G's LID set, a
  * "path #k out of N: portguid G" line fixes G's base LID to LID - k + 1 and
- * its LMC to log2(N)); conflicting ownership is an error naming file:line.
+ * its LMC to log2(N); without such a line a port's LIDs form the smallest
+ * aligned LMC set holding them, or exactly the 2^k consecutive LIDs seen);
+ * conflicting ownership (a LID of two ports, overlapping sets, LIDs that
+ * cannot be one set) is an error naming file:line. Sets stated explicitly
+ * need not be aligned (the paper's exact numbering is not); the checks
+ * report that.
  * ibu_dump_apply() then matches the tables and the owners to a fabric, writes
  * the dump's LIDs into the fabric's ports and fills an LFT.
  */

@@ -122,6 +122,7 @@ static int build_owners(struct ctx *c, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = c->f;
 	uint32_t lid, max = ibu_fabric_max_lid(f);
+	long unaligned = 0;
 	int i, p;
 
 	c->max_lid = max;
@@ -141,10 +142,7 @@ static int build_owners(struct ctx *c, struct ibu_err *e)
 
 			if (!pt->lid)
 				continue;
-			if (pt->lid & ((1u << pt->lmc) - 1))
-				return ibu_err_set(e, IBU_ELID,
-						   "'%s' port %d: base LID 0x%04x is not aligned to LMC %d",
-						   n->name, p, pt->lid, pt->lmc);
+			unaligned += (pt->lid & ((1u << pt->lmc) - 1)) != 0;
 			for (lid = pt->lid; lid <= top; lid++) {
 				if (c->own[lid].node >= 0)
 					return ibu_err_set(e, IBU_ELID,
@@ -157,6 +155,9 @@ static int build_owners(struct ctx *c, struct ibu_err *e)
 			}
 		}
 	}
+	if (unaligned)
+		warn(c, "%ld ports have a LID set not aligned to its LMC (IBA requires alignment; OpenSM would refuse it)",
+		     unaligned);
 	return IBU_OK;
 }
 
@@ -658,7 +659,11 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 		info(&c, "cyclic: %ld entries of %d tree switches compared with the paper's rule: %ld mismatches",
 		     r->cyclic_entries, c.o->ibft->num_switches,
 		     r->cyclic_mismatches);
-		rc = check_climbs(&c, e);
+		if (c.o->plan->offset_digits > 0)
+			rc = check_climbs(&c, e);
+		else
+			info(&c, "cyclic: LMC %d leaves every up-port to the destination (D-mod-k): ascending paths not checked",
+			     c.o->plan->lmc);
 		if (rc)
 			goto out;
 		if (!r->climb_violations && r->climb_sources)

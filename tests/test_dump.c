@@ -367,9 +367,13 @@ static const struct {
 	  "Unicast lids [0x0-0x6] of switch Lid 3 guid 0x0000000000200001 (Switch2):\n"
 	  "0x0002 001 : (Channel Adapter portguid 0x0000000000100004: 'Hca2')\n"
 	  "1 valid lids dumped \n", IBU_ELID, "t.dump:8:" },
-	/* path #2 out of 4 at LID 6: base 5 is not aligned */
+	/* path #2 out of 4 at LID 6: LIDs 5..8, so LID 2 is not Hca1's */
+	{ HDR L1 L2 "0x0006 001 : (path #2 out of 4: portguid 0x0000000000100001)\n"
+	  "3 valid lids dumped \n", IBU_ELID, "t.dump:5:" },
+	/* two sets overlap */
 	{ HDR L1 "0x0006 001 : (path #2 out of 4: portguid 0x0000000000100001)\n"
-	  "2 valid lids dumped \n", IBU_ELID, "t.dump:5:" },
+	  "0x0008 001 : (Channel Adapter portguid 0x0000000000100004: 'Hca2')\n"
+	  "3 valid lids dumped \n", IBU_ELID, "t.dump:6:" },
 	/* path #3 out of 3 */
 	{ HDR L1 "0x0006 001 : (path #3 out of 3: portguid 0x0000000000100001)\n"
 	  "2 valid lids dumped \n", IBU_EPARSE, "t.dump:5:" },
