@@ -544,21 +544,6 @@ sim__dump()
 	return 0
 }
 
-# sim_up NETFILE LMC ENGINE [ibsim args]: the usual sequence in one call:
-# ibsim, conf (with SIM_CONF_EXTRA pairs appended), opensm -s 0, SUBNET UP.
-sim_up()
-{
-	local net=$1 lmc=$2 engine=$3
-	shift 3
-
-	sim_start_ibsim "$net" "$@" || return 1
-	# shellcheck disable=SC2086
-	sim_write_conf routing_engine "$engine" lmc "$lmc" ${SIM_CONF_EXTRA-} ||
-		return 1
-	sim_start_opensm || return 1
-	sim_wait_subnet_up
-}
-
 # t_cyclic_holds NETFILE TAG: after SUBNET UP with routing_engine cyclic,...:
 # 6 assertions: OpenSM used the cyclic engine (no fallback, no ERR 5Axx),
 # the switches' LFTs (dump_lfts) pass `ibunion check --cyclic`, and equal
