@@ -674,6 +674,18 @@ static int finish_ports(struct parser *p)
 		d->port[i].line = p->set_line[old] ? p->set_line[old] :
 				  p->claim_line[p->lo[old]];
 	}
+	for (i = 0; i < d->num_ports; i++) {
+		struct ibu_dump_port *a = &d->port[i];
+
+		if ((uint32_t)a->base + (1u << a->lmc) - 1 > IBU_MAX_UCAST_LID) {
+			free(newidx);
+			return ibu_err_set(p->e, IBU_ELID,
+					   "%s:%d: LIDs 0x%04x..0x%04x of port 0x%016" PRIx64
+					   " run beyond the unicast LID space",
+					   p->name, a->line, a->base,
+					   a->base + (1u << a->lmc) - 1, a->guid);
+		}
+	}
 	for (i = 1; i < d->num_ports; i++) {
 		struct ibu_dump_port *a = &d->port[i - 1], *b = &d->port[i];
 
