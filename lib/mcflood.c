@@ -400,8 +400,7 @@ out:
 long ibu_mcf_problems(const struct ibu_mcf_stats *st)
 {
 	return st->count[IBU_MCF_MISSING] + st->count[IBU_MCF_DUPLICATE] +
-	       st->count[IBU_MCF_STRAY] + st->count[IBU_MCF_LOOP] +
-	       st->count[IBU_MCF_DEAD_PORT];
+	       st->count[IBU_MCF_STRAY] + st->count[IBU_MCF_LOOP];
 }
 
 int ibu_mcf_tops(const struct ibu_ibft *t, const struct ibu_mft *mft, int gi,

@@ -10,7 +10,8 @@
  *   stray      a port that is not a receiving member got a copy
  *              (a non-member, or a send-only member)
  *   loop       a switch received the same packet twice (cycle or two paths)
- *   dead port  an MFT entry names an uncabled port (reported once per MLID)
+ *   dead port  an MFT entry names an uncabled port (reported once per
+ *              MLID; a warning: it loses nothing)
  * The same floods give the link load: for each link, the number of MLIDs
  * whose packets cross it (union over all senders of the group).
  *
@@ -78,7 +79,8 @@ int ibu_mcf_run(const struct ibu_fabric *f, const struct ibu_mft *mft,
 		void *ctx, struct ibu_mcf_stats *st,
 		struct ibu_mcf_linkload *ll, struct ibu_err *e);
 
-/* Total of the problem counters (UNLISTED not included). */
+/* Missing + duplicate + stray + loop: what breaks delivery (a dead port
+ * or an unlisted MLID is only a warning). */
 long ibu_mcf_problems(const struct ibu_mcf_stats *st);
 
 /*

@@ -301,7 +301,7 @@ int ibu_cyclic_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 	re->update_sl2vl = NULL;
 	re->update_vlarb = NULL;
 	re->path_sl = NULL;
-	re->mcast_build_stree = NULL;	/* mcast: ibu_mcast_build_stree */
+	re->mcast_build_stree = ibu_mcast_build_stree;
 	re->destroy = cyclic_destroy;
 	OSM_LOG(&osm->log, OSM_LOG_VERBOSE,
 		"cyclic: routing engine set up (mcast_apex=%s)\n",

@@ -101,4 +101,7 @@ int ibu_cyclic_setup(struct osm_routing_engine *re, osm_opensm_t *osm);
 /* Frees ctx->routing and marks it invalid. */
 void ibu_plugin_routing_clear(struct ibu_plugin *ctx);
 
+/* ---- mcast_engine.c (owner: mcast): mcast_build_stree of "cyclic" ---- */
+ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb);
+
 #endif

@@ -262,6 +262,7 @@ static void assert_exactly_once(const struct ibu_fabric *f,
 
 	ck_assert_int_eq(ibu_mcf_run(f, mft, mm, count_issue, &c, &st, NULL,
 				     &e), 0);
+	ck_assert_int_eq(st.count[IBU_MCF_DEAD_PORT], 0);
 	ck_assert_msg(ibu_mcf_problems(&st) == 0,
 		      "missing %ld dup %ld stray %ld loop %ld dead %ld",
 		      st.count[IBU_MCF_MISSING], st.count[IBU_MCF_DUPLICATE],

@@ -1,16 +1,347 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* placeholder, being written */
+/*
+ * ibunion mcast join|leave --mgid MGID [--send-only] ...   (SA client)
+ * ibunion mcast tree FABRIC MEMBERS [--policy P] [-o MFTDUMP]
+ * ibunion mcast check FABRIC MFTDUMP [--members FILE]
+ * ibunion mcast load FABRIC MFTDUMP [--members FILE] [--trees]
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 #include "commands.h"
-
-int ibu_cmd_mcast(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ibunion mcast: not implemented yet\n");
-	return IBU_EXIT_ERROR;
-}
+#include "opts.h"
+#include "ibft.h"
+#include "mcast.h"
+#include "mcmembers.h"
+#include "mft.h"
+#include "netfile.h"
+#include "mcast_report.h"
+#include "sa_client.h"
 
 void ibu_cmd_mcast_usage(FILE *out)
 {
-	fprintf(out, "usage: ibunion mcast ...\n");
+	fprintf(out,
+		"usage: ibunion mcast join|leave --mgid MGID [options]\n"
+		"       ibunion mcast tree FABRIC MEMBERS [--policy P] [-o MFTDUMP] [-q]\n"
+		"       ibunion mcast check FABRIC MFTDUMP [--members FILE] [--max-errors N] [-q]\n"
+		"       ibunion mcast load FABRIC MFTDUMP [--members FILE] [--trees] [-q]\n"
+		"\n"
+		"join/leave: send an SA MCMemberRecord Set/Delete from the local port\n"
+		"  (on a simulated fabric: SIM_HOST=<node> LD_PRELOAD=libumad2sim.so) and\n"
+		"  join prints the member line '0xMLID 0xPORTGUID full|send-only' (the\n"
+		"  MEMBERS file format) with the MLID the SM assigned; leave prints\n"
+		"  'left 0xPORTGUID MGID'.\n"
+		"  --mgid MGID         ff12:601b:ffff::1, or a number n for ff12:601b:ffff::n\n"
+		"  --send-only         join state SendOnlyNonMember (4): sends, never\n"
+		"                      receives; the group must exist already\n"
+		"  --send-only-full    join state SendOnlyFullMember (8)\n"
+		"  --join-state N      any JoinState bits (default 1, FullMember)\n"
+		"  --qkey Q            default 0x0b1b (IPoIB: OpenSM checks IPoIB-signature\n"
+		"                      MGIDs against the broadcast group);  --pkey P  0xffff\n"
+		"  --ca NAME, --ca-port N   local port (default: the first)\n"
+		"  --timeout MS        SA timeout (default 1000)\n"
+		"tree: compute the union trees of the groups of MEMBERS offline (MLID\n"
+		"  order, the balanced load carried from group to group), print them and\n"
+		"  write their MFTs in dump_mfts format (-o).\n"
+		"  --policy balanced|source|lowest-guid   apex policy (default balanced)\n"
+		"check: flood every MLID of MFTDUMP (dump_mfts / ibroute -M) from every\n"
+		"  member with the real replication rule; members from --members, else\n"
+		"  every CA port the tables point at. Same as ibunion check --mcast.\n"
+		"load: trees crossing each switch-to-switch link, tree tops; --trees\n"
+		"  prints every tree.\n"
+		"MEMBERS lines: 'MLID member [port=N] [full|send-only]', member = port GUID\n"
+		"  or node name.\n"
+		"exit status: 0 ok, 1 problems found (check), 2 usage, 3 cannot run\n");
+}
+
+/* ------------------------------------------------------------ join/leave */
+
+static int cmd_join(int argc, char **argv, int leave)
+{
+	static const struct option lo[] = {
+		{ "mgid", required_argument, NULL, 'g' },
+		{ "send-only", no_argument, NULL, 's' },
+		{ "send-only-full", no_argument, NULL, 'S' },
+		{ "join-state", required_argument, NULL, 'j' },
+		{ "qkey", required_argument, NULL, 'k' },
+		{ "pkey", required_argument, NULL, 'p' },
+		{ "ca", required_argument, NULL, 'C' },
+		{ "ca-port", required_argument, NULL, 'P' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ibu_sa_mcm r = { .qkey = 0x0b1b, .pkey = 0xffff,
+				.join_state = IBU_JOIN_FULL };
+	const char *ca = NULL, *mgid = NULL;
+	long v, ca_port = 0, timeout = 1000;
+	char err[256], gtext[64];
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'g': mgid = optarg; break;
+		case 's': r.join_state = IBU_JOIN_SEND_ONLY; break;
+		case 'S': r.join_state = IBU_JOIN_SEND_ONLY_FULL; break;
+		case 'j':
+			if (ibu_opt_int("mcast", "--join-state", optarg, 1, 15, &v))
+				return IBU_EXIT_USAGE;
+			r.join_state = (uint8_t)v;
+			break;
+		case 'k':
+			if (ibu_opt_int("mcast", "--qkey", optarg, 0, 0xffffffffL, &v))
+				return IBU_EXIT_USAGE;
+			r.qkey = (uint32_t)v;
+			break;
+		case 'p':
+			if (ibu_opt_int("mcast", "--pkey", optarg, 0, 0xffff, &v))
+				return IBU_EXIT_USAGE;
+			r.pkey = (uint16_t)v;
+			break;
+		case 'C': ca = optarg; break;
+		case 'P':
+			if (ibu_opt_int("mcast", "--ca-port", optarg, 0, 254, &ca_port))
+				return IBU_EXIT_USAGE;
+			break;
+		case 't':
+			if (ibu_opt_int("mcast", "--timeout", optarg, 1, 600000, &timeout))
+				return IBU_EXIT_USAGE;
+			break;
+		default:
+			ibu_cmd_mcast_usage(stderr);
+			return IBU_EXIT_USAGE;
+		}
+	}
+	if (optind != argc || !mgid) {
+		fprintf(stderr, "ibunion mcast: %s needs --mgid and no other arguments\n",
+			leave ? "leave" : "join");
+		return IBU_EXIT_USAGE;
+	}
+	if (ibu_sa_parse_mgid(mgid, r.mgid) || r.mgid[0] != 0xff) {
+		fprintf(stderr, "ibunion mcast: --mgid '%s' is not a multicast GID\n", mgid);
+		return IBU_EXIT_USAGE;
+	}
+	ibu_sa_format_mgid(r.mgid, gtext, sizeof(gtext));
+	if (ibu_sa_mcm_call(ca, (int)ca_port, leave, (int)timeout, &r, err,
+			    sizeof(err))) {
+		fprintf(stderr, "ibunion mcast: %s %s: %s\n",
+			leave ? "leave" : "join", gtext, err);
+		return IBU_EXIT_ERROR;
+	}
+	if (leave)
+		printf("left 0x%016" PRIx64 " %s lid %u\n", r.port_guid, gtext,
+		       r.port_lid);
+	else
+		printf("0x%04x 0x%016" PRIx64 " %s # joined %s lid %u join-state %u\n",
+		       r.mlid, r.port_guid,
+		       (r.join_state & (IBU_JOIN_FULL | IBU_JOIN_NON)) ?
+		       "full" : "send-only", gtext, r.port_lid,
+		       r.join_state_out);
+	return IBU_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ offline tree */
+
+static int read_fabric(const char *path, struct ibu_fabric *f)
+{
+	struct ibu_err e = { 0 };
+
+	if (ibu_netfile_read(path, f, &e)) {
+		ibu_opt_report("mcast", &e);
+		return -1;
+	}
+	if (ibu_fabric_index(f, &e)) {
+		ibu_opt_report("mcast", &e);
+		ibu_fabric_free(f);
+		return -1;
+	}
+	return 0;
+}
+
+static void print_tree(const struct ibu_fabric *f, const struct ibu_ibft *t,
+		       const struct ibu_mcast_tree *tree, uint16_t mlid)
+{
+	char lab[64];
+	int i, p;
+
+	if (tree->apex >= 0)
+		ibu_ibft_sw_label(t, tree->apex, lab, sizeof(lab));
+	else
+		strcpy(lab, "none");
+	printf("-I- MLID 0x%04x: %d members (%d receive), apex %s (%s, level %d, %d candidates), %d switches\n",
+	       mlid, tree->num_members, tree->num_receivers, lab,
+	       ibu_mcast_policy_name(tree->policy), tree->apex_level,
+	       tree->num_candidates, tree->num_switches);
+	for (i = 0; i < tree->num_switches; i++) {
+		int s = tree->switches[i];
+
+		ibu_ibft_sw_label(t, s, lab, sizeof(lab));
+		printf("      %s '%s': ports", lab, f->nodes[t->sw[s].node].name);
+		for (p = 0; p < 256; p++)
+			if (ibu_pm_test(&tree->ports[s], p))
+				printf(" %d", p);
+		printf(" (paper");
+		for (p = 1; p < 256; p++)
+			if (ibu_pm_test(&tree->ports[s], p))
+				printf(" %d", t->sw[s].k_of_phys[p]);
+		printf(")\n");
+	}
+}
+
+static int cmd_tree(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum ibu_mcast_policy pol = IBU_MCAST_BALANCED;
+	const char *outpath = NULL;
+	struct ibu_mcast_load load;
+	struct ibu_mcmembers mm;
+	struct ibu_fabric f;
+	struct ibu_ibft t;
+	struct ibu_mft mft;
+	struct ibu_err e = { 0 };
+	int c, quiet = 0, gi, ret = IBU_EXIT_ERROR;
+	FILE *out;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:q", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (ibu_mcast_policy_parse(optarg, &pol)) {
+				fprintf(stderr, "ibunion mcast: --policy must be balanced, source or lowest-guid\n");
+				return IBU_EXIT_USAGE;
+			}
+			break;
+		case 'o': outpath = optarg; break;
+		case 'q': quiet = 1; break;
+		default:
+			ibu_cmd_mcast_usage(stderr);
+			return IBU_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		ibu_cmd_mcast_usage(stderr);
+		return IBU_EXIT_USAGE;
+	}
+	if (read_fabric(argv[optind], &f))
+		return IBU_EXIT_ERROR;
+	if (ibu_ibft_recognize(&f, &t, &e)) {
+		ibu_err_prefix(&e, "%s is not an m-port n-tree", argv[optind]);
+		ibu_opt_report("mcast", &e);
+		ibu_fabric_free(&f);
+		return IBU_EXIT_ERROR;
+	}
+	if (ibu_mcmembers_read(argv[optind + 1], &f, &mm, &e)) {
+		ibu_opt_report("mcast", &e);
+		goto out_t;
+	}
+	if (ibu_mft_init(&mft, f.num_nodes, &e) ||
+	    ibu_mcast_load_init(&load, t.num_switches, &e)) {
+		ibu_opt_report("mcast", &e);
+		goto out_mm;
+	}
+	for (gi = 0; gi < mm.num_groups; gi++) {
+		struct ibu_mcast_tree tree;
+		const struct ibu_mcgroup *g = &mm.g[gi];
+
+		if (ibu_mcast_tree_build(&f, &t, g->m, g->num, pol, &load,
+					 g->mlid, &tree, &e) ||
+		    ibu_mcast_tree_to_mft(&t, &tree, g->mlid, &mft, &e)) {
+			ibu_err_prefix(&e, "MLID 0x%04x", g->mlid);
+			ibu_opt_report("mcast", &e);
+			ibu_mcast_tree_free(&tree);
+			goto out_all;
+		}
+		if (!quiet)
+			print_tree(&f, &t, &tree, g->mlid);
+		ibu_mcast_tree_free(&tree);
+	}
+	ret = IBU_EXIT_OK;
+	if (outpath) {
+		out = ibu_opt_open_out("mcast", outpath);
+		if (!out || ibu_mft_write(out, &f, &mft, &e)) {
+			if (out)
+				ibu_opt_report("mcast", &e);
+			ret = IBU_EXIT_ERROR;
+		}
+		ibu_opt_close_out(out);
+	}
+out_all:
+	ibu_mcast_load_free(&load);
+	ibu_mft_free(&mft);
+out_mm:
+	ibu_mcmembers_free(&mm);
+out_t:
+	ibu_ibft_free(&t);
+	ibu_fabric_free(&f);
+	return ret;
+}
+
+/* ------------------------------------------------------------ check/load */
+
+static int cmd_report(int argc, char **argv, int load)
+{
+	static const struct option lo[] = {
+		{ "members", required_argument, NULL, 'm' },
+		{ "max-errors", required_argument, NULL, 'e' },
+		{ "trees", no_argument, NULL, 't' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ibu_mcast_report_opts o = { .max_errors = 20 };
+	struct ibu_fabric f;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+		switch (c) {
+		case 'm': o.members = optarg; break;
+		case 'e':
+			if (ibu_opt_int("mcast", "--max-errors", optarg, 0,
+					1000000000, &o.max_errors))
+				return IBU_EXIT_USAGE;
+			break;
+		case 't': o.trees = 1; break;
+		case 'q': o.quiet = 1; break;
+		default:
+			ibu_cmd_mcast_usage(stderr);
+			return IBU_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		ibu_cmd_mcast_usage(stderr);
+		return IBU_EXIT_USAGE;
+	}
+	if (read_fabric(argv[optind], &f))
+		return IBU_EXIT_ERROR;
+	ret = load ? ibu_mcast_report_load(stdout, &f, argv[optind + 1], &o) :
+		     ibu_mcast_report_check(stdout, &f, argv[optind + 1], &o);
+	ibu_fabric_free(&f);
+	return ret;
+}
+
+int ibu_cmd_mcast(int argc, char **argv)
+{
+	if (argc < 2) {
+		ibu_cmd_mcast_usage(stderr);
+		return IBU_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "join"))
+		return cmd_join(argc - 1, argv + 1, 0);
+	if (!strcmp(argv[1], "leave"))
+		return cmd_join(argc - 1, argv + 1, 1);
+	if (!strcmp(argv[1], "tree"))
+		return cmd_tree(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return cmd_report(argc - 1, argv + 1, 0);
+	if (!strcmp(argv[1], "load"))
+		return cmd_report(argc - 1, argv + 1, 1);
+	fprintf(stderr, "ibunion mcast: unknown action '%s'\n", argv[1]);
+	ibu_cmd_mcast_usage(stderr);
+	return IBU_EXIT_USAGE;
 }

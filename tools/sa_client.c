@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* SA MCMemberRecord join/leave with libibmad. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <infiniband/mad.h>
+#include "sa_client.h"
+
+/* MCMemberRecord component mask bits (IBA 15.2.5.17) */
+enum {
+	CM_MGID = 0, CM_PORT_GID = 1, CM_QKEY = 2, CM_TCLASS = 6, CM_PKEY = 7,
+	CM_SL = 12, CM_FLOW_LABEL = 13, CM_JOIN_STATE = 16,
+};
+
+int ibu_sa_parse_mgid(const char *text, uint8_t mgid[16])
+{
+	char *end;
+	unsigned long long n;
+
+	if (!text || !*text)
+		return -1;
+	if (strchr(text, ':'))
+		return inet_pton(AF_INET6, text, mgid) == 1 ? 0 : -1;
+	errno = 0;
+	n = strtoull(text, &end, 0);
+	if (errno || *end || n > 0xffffffffULL)
+		return -1;
+	memset(mgid, 0, 16);
+	mgid[0] = 0xff;		/* multicast */
+	mgid[1] = 0x12;		/* flags 1 (transient), scope 2 (link local) */
+	mgid[2] = 0x60;
+	mgid[3] = 0x1b;
+	mgid[4] = 0xff;
+	mgid[5] = 0xff;
+	mgid[12] = (uint8_t)(n >> 24);
+	mgid[13] = (uint8_t)(n >> 16);
+	mgid[14] = (uint8_t)(n >> 8);
+	mgid[15] = (uint8_t)n;
+	return 0;
+}
+
+void ibu_sa_format_mgid(const uint8_t mgid[16], char *buf, size_t len)
+{
+	if (!inet_ntop(AF_INET6, mgid, buf, (socklen_t)len) && len)
+		buf[0] = '\0';
+}
+
+int ibu_sa_mcm_call(const char *ca, int ca_port, int leave, int timeout_ms,
+		    struct ibu_sa_mcm *r, char *err, size_t errlen)
+{
+	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS };
+	struct ibmad_port *port;
+	ib_portid_t self, sm;
+	ib_sa_call_t sa;
+	ibmad_gid_t gid;
+	uint8_t data[IB_SA_DATA_SIZE];
+	uint8_t *res;
+	uint32_t v;
+	uint64_t mask = 0;
+	int portnum = 0, rc = -1, i;
+
+	port = mad_rpc_open_port((char *)ca, ca_port, classes, 3);
+	if (!port) {
+		snprintf(err, errlen, "cannot open the local port%s%s: %s",
+			 ca ? " of " : "", ca ? ca : "", strerror(errno));
+		return -1;
+	}
+	memset(&self, 0, sizeof(self));
+	memset(&sm, 0, sizeof(sm));
+	if (ib_resolve_self_via(&self, &portnum, &gid, port) < 0) {
+		snprintf(err, errlen, "cannot read the local port's LID/GID");
+		goto out;
+	}
+	if (ib_resolve_smlid_via(&sm, timeout_ms, port) < 0 || !sm.lid) {
+		snprintf(err, errlen, "no subnet manager (SM LID unknown): is opensm up?");
+		goto out;
+	}
+	r->port_lid = (uint16_t)self.lid;
+	r->port_guid = 0;
+	for (i = 8; i < 16; i++)
+		r->port_guid = (r->port_guid << 8) | gid[i];
+
+	memset(data, 0, sizeof(data));
+	mad_encode_field(data, IB_SA_MCM_MGID_F, r->mgid);
+	mad_encode_field(data, IB_SA_MCM_PORTGID_F, gid);
+	v = r->qkey;
+	mad_encode_field(data, IB_SA_MCM_QKEY_F, &v);
+	v = 0;
+	mad_encode_field(data, IB_SA_MCM_TCLASS_F, &v);
+	v = r->pkey;
+	mad_encode_field(data, IB_SA_MCM_PKEY_F, &v);
+	v = 0;
+	mad_encode_field(data, IB_SA_MCM_SL_F, &v);
+	mad_encode_field(data, IB_SA_MCM_FLOW_LABEL_F, &v);
+	v = r->join_state;
+	mad_encode_field(data, IB_SA_MCM_JOIN_STATE_F, &v);
+	mask = (1ULL << CM_MGID) | (1ULL << CM_PORT_GID) | (1ULL << CM_QKEY) |
+	       (1ULL << CM_TCLASS) | (1ULL << CM_PKEY) | (1ULL << CM_SL) |
+	       (1ULL << CM_FLOW_LABEL) | (1ULL << CM_JOIN_STATE);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.attrid = IB_SA_ATTR_MCRECORD;
+	sa.mask = mask;
+	sa.method = leave ? IB_MAD_METHOD_DELETE : IB_MAD_METHOD_SET;
+	res = sa_rpc_call(port, data, &sm, &sa, timeout_ms);
+	if (!res) {
+		snprintf(err, errlen, "SA %s of MCMemberRecord failed (rejected by the SM, or no answer in %d ms)",
+			 leave ? "Delete" : "Set", timeout_ms);
+		goto out;
+	}
+	v = 0;
+	mad_decode_field(res, IB_SA_MCM_MLID_F, &v);
+	r->mlid = (uint16_t)v;
+	v = 0;
+	mad_decode_field(res, IB_SA_MCM_JOIN_STATE_F, &v);
+	r->join_state_out = (uint8_t)v;
+	rc = 0;
+out:
+	mad_rpc_close_port(port);
+	return rc;
+}
