@@ -2,6 +2,7 @@
 /*
  * ibunion check [--cyclic] [--max-errors N] [--climb-sources N] [-q]
  *               FABRIC LFTDUMP
+ * ibunion check --mcast MFTDUMP [--members FILE] FABRIC [LFTDUMP]
  * Validates the LFTs of a dump (dump_lfts, ibroute, opensm-lfts.dump)
  * against a fabric (ibsim net file or ibnetdiscover output).
  */
@@ -15,11 +16,13 @@
 #include "ibft.h"
 #include "lidplan.h"
 #include "verify.h"
+#include "mcast_report.h"
 
 void ibu_cmd_check_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ibunion check [options] FABRIC LFTDUMP\n"
+		"       ibunion check --mcast MFTDUMP [--members FILE] [options] FABRIC [LFTDUMP]\n"
 		"  validates the unicast forwarding tables in LFTDUMP (output of\n"
 		"  dump_lfts / dump_fts / ibroute, or OpenSM's opensm-lfts.dump)\n"
 		"  against FABRIC (ibsim net file or ibnetdiscover output): every\n"
@@ -33,6 +36,14 @@ void ibu_cmd_check_usage(FILE *out)
 		"                        (default: all)\n"
 		"  --max-errors N        print at most N errors of each kind (default 20)\n"
 		"  -q, --quiet           no information lines, only problems and the summary\n"
+		"  --mcast MFTDUMP       also (or, without LFTDUMP, only) flood every MLID\n"
+		"                        of MFTDUMP (dump_mfts / ibroute -M) from every\n"
+		"                        member: each member must get exactly one copy,\n"
+		"                        non-members none, no switch a packet twice\n"
+		"  --members FILE        the members of each MLID ('MLID port-GUID|node\n"
+		"                        [port=N] [full|send-only]' lines, as ibunion mcast\n"
+		"                        join prints them); default: every CA port the MFTs\n"
+		"                        point at is a full member\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 bad input\n");
 }
 
@@ -43,7 +54,8 @@ struct check_args {
 	long climb_sources;
 	const char *fabric;
 	const char *lfts;
-	/* multicast (MFT dump) checks plug in here */
+	const char *mcast;	/* --mcast MFTDUMP */
+	const char *members;	/* --members FILE */
 };
 
 static int parse_args(int argc, char **argv, struct check_args *a)
@@ -53,6 +65,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "max-errors", required_argument, NULL, 'm' },
 		{ "climb-sources", required_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "mcast", required_argument, NULL, 'M' },
+		{ "members", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -64,6 +78,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		switch (c) {
 		case 'c': a->cyclic = 1; break;
 		case 'q': a->quiet = 1; break;
+		case 'M': a->mcast = optarg; break;
+		case 'b': a->members = optarg; break;
 		case 'm':
 			if (ibu_opt_int("check", "--max-errors", optarg, 0,
 					1000000000, &a->max_errors))
@@ -78,11 +94,24 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 			return -1;
 		}
 	}
-	if (argc - optind != 2)
+	if (argc - optind != 2 && !(a->mcast && argc - optind == 1))
+		return -1;
+	if (a->members && !a->mcast)
 		return -1;
 	a->fabric = argv[optind];
-	a->lfts = argv[optind + 1];
+	a->lfts = argc - optind == 2 ? argv[optind + 1] : NULL;
 	return 0;
+}
+
+/* --mcast: the multicast flood check (tools/mcast_report.c). */
+static int check_mcast(const struct check_args *a, struct ibu_fabric *f)
+{
+	struct ibu_mcast_report_opts o = {
+		.members = a->members, .quiet = a->quiet,
+		.max_errors = a->max_errors ? a->max_errors : -1,
+	};
+
+	return ibu_mcast_report_check(stdout, f, a->mcast, &o);
 }
 
 /* Switches of the fabric that have no table in the dump. */
@@ -134,6 +163,11 @@ int ibu_cmd_check(int argc, char **argv)
 		ibu_opt_report("check", &e);
 		return IBU_EXIT_ERROR;
 	}
+	if (!a.lfts) {
+		ret = check_mcast(&a, &f);
+		ibu_fabric_free(&f);
+		return ret;
+	}
 	rc = ibu_dump_parse(a.lfts, &d, &e);
 	if (rc)
 		goto fail;
@@ -181,6 +215,11 @@ int ibu_cmd_check(int argc, char **argv)
 		goto fail;
 	ibu_verify_print_summary(stdout, "check", &r);
 	ret = ibu_verify_problems(&r) ? IBU_EXIT_FAIL : IBU_EXIT_OK;
+	if (a.mcast) {
+		rc = check_mcast(&a, &f);
+		if (rc > ret)
+			ret = rc;
+	}
 	goto out;
 fail:
 	fflush(stdout);
