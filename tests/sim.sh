@@ -38,6 +38,11 @@ export PATH LC_ALL=C
 : "${OPENSM:=$(command -v opensm)}"
 : "${IBSIM:=$(command -v ibsim)}"
 : "${UMAD2SIM:=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}"
+if [ ! -f "$UMAD2SIM" ]; then	# another architecture's multiarch dir
+	for f in /usr/lib/*/umad2sim/libumad2sim.so /usr/lib/umad2sim/libumad2sim.so; do
+		[ -f "$f" ] && { UMAD2SIM=$f; break; }
+	done
+fi
 : "${SIM_TIMEOUT:=120}"
 IBUNION=$top_builddir/tools/ibunion
 PLUGIN_DIR=$top_builddir/plugin/.libs
