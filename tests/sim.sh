@@ -11,7 +11,7 @@
 #	plan 3
 #	sim_start_ibsim "$net"
 #	sim_write_conf routing_engine cyclic,minhop lmc 2
-#	sim_start_opensm -s 0
+#	sim_start_opensm
 #	t_expect "subnet comes up" sim_wait_subnet_up
 #	...
 #	done_testing
@@ -282,6 +282,7 @@ sim_setup()
 	mkdir "$SIM_DIR/clients" || bail_out "cannot populate $SIM_DIR"
 	IBSIM_SOCKNAME=ibu-$$-$RANDOM
 	export IBSIM_SOCKNAME
+	sim__hard_error=
 	trap 'sim__on_exit' EXIT
 	trap 'sim__on_signal 130' INT
 	trap 'sim__on_signal 143' TERM
