@@ -66,6 +66,33 @@ say "ibunion check --cyclic"
 check_rc=$?
 tail -n 15 "$SIM_DIR/check.out"
 # >>> demo: multicast (owner: mcast)
+# Three groups joined through SA from simulated HCAs (ibunion mcast join):
+# the paper's Fig. 7 shape (a send-only source in pod 0, four members in
+# pod 2), 10% of the end ports, and one whole pod; their trees as the
+# switches hold them (dump_mfts), and the flood check.
+# shellcheck source=../tests/mcast.sh
+. "$top/tests/mcast.sh"
+say "multicast: three groups joined with ibunion mcast join (SA MCMemberRecord)"
+mc_join_all 1 hca-2.0.0 hca-2.0.1 hca-2.1.0 hca-2.1.1 &&
+	mc_join 1 hca-0.0.0 --send-only || fail "joining MGID 1"
+mapfile -t mc_ten < <(mc_hcas "$net" | mc_pick 7 $(( ($(mc_hcas "$net" | wc -l) + 9) / 10 )))
+mc_join_all 2 "${mc_ten[@]}" || fail "joining MGID 2"
+mapfile -t mc_pod < <(mc_hcas "$net" | grep '^hca-5\.')
+mc_join_all 3 "${mc_pod[@]}" || fail "joining MGID 3"
+for mc_i in $(seq 40); do
+	mc__settled "$SIM_DIR/mfts.dump" "$net" && break
+	sleep 0.25
+done
+sed 's/#.*//' "$SIM_DIR/members" | awk '{ n[$1]++ } END { for (m in n) printf "  MLID %s: %d members\n", m, n[m] }' | sort
+
+say "multicast trees as the switches hold them: dump_mfts, ibunion mcast load --trees"
+sim_dump_mfts "$SIM_DIR/mfts.dump" || fail "dump_mfts"
+"$IBUNION" mcast load --trees --members "$SIM_DIR/members" "$net" "$SIM_DIR/mfts.dump" |
+	grep -v "^-I- MLID 0xc000" | sed 's/^/  /'
+
+say "ibunion check --mcast (every member gets exactly one copy from every sender)"
+"$IBUNION" check --mcast "$SIM_DIR/mfts.dump" --members "$SIM_DIR/members" "$net" | sed 's/^/  /'
+[ "${PIPESTATUS[0]}" = 0 ] || fail "ibunion check --mcast"
 # <<< demo: multicast
 
 engine=$(sed -n 's/.*-> osm_ucast_mgr_process: \([^ ]*\) tables configured.*/\1/p' "$log" | tail -n 1)
