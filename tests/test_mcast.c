@@ -9,6 +9,7 @@
 #include "mcflood.h"
 #include "mcmembers.h"
 #include "mft.h"
+#include "netfile.h"
 
 struct ft {
 	struct ibu_fabric f;
@@ -775,6 +776,60 @@ START_TEST(link_load_counts_trees)
 }
 END_TEST
 
+/*
+ * A real dump: what ibsim's switches held after opensm + the plugin
+ * (mcast_apex=source) built Fig. 7's group (fixtures from tests/t0255):
+ * it passes the flood check and equals the tree the lib computes.
+ */
+START_TEST(real_dump_fig7)
+{
+	struct ibu_fabric f;
+	struct ibu_ibft t;
+	struct ibu_mft dump, mine;
+	struct ibu_mcmembers mm;
+	struct ibu_mcast_tree tree;
+	struct ibu_mcf_stats st;
+	struct ibu_err e = { 0 };
+	const struct ibu_mcgroup *g;
+	char path[1024];
+	int n, w;
+
+	snprintf(path, sizeof(path), "%s/ibft43-gen.net", FIXTURES_DIR);
+	ck_assert_msg(ibu_netfile_read(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
+	ck_assert_msg(ibu_ibft_recognize(&f, &t, &e) == 0, "%s", e.msg);
+	snprintf(path, sizeof(path), "%s/ibft43-fig7.mfts", FIXTURES_DIR);
+	ck_assert_msg(ibu_mft_read(path, &f, &dump, &e) == 0, "%s", e.msg);
+	snprintf(path, sizeof(path), "%s/ibft43-fig7.members", FIXTURES_DIR);
+	ck_assert_msg(ibu_mcmembers_read(path, &f, &mm, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(dump.num_groups, 1);
+	ck_assert_int_eq(dump.g[0].mlid, 0xc001);
+
+	ck_assert_int_eq(ibu_mcf_run(&f, &dump, &mm, NULL, NULL, &st, NULL, &e), 0);
+	ck_assert_int_eq(ibu_mcf_problems(&st), 0);
+	ck_assert_int_eq(st.floods, 5);
+	ck_assert_int_eq(st.deliveries, 4 * 3 + 4);
+
+	g = ibu_mcmembers_find(&mm, 0xc001);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(ibu_mcast_tree_build(&f, &t, g->m, g->num,
+			IBU_MCAST_SOURCE, NULL, 0, &tree, &e), 0);
+	ck_assert_int_eq(tree.apex, sw_of(&t, 0, 0, 0));
+	ck_assert_int_eq(ibu_mft_init(&mine, f.num_nodes, &e), 0);
+	ck_assert_int_eq(ibu_mcast_tree_to_mft(&t, &tree, 0xc001, &mine, &e), 0);
+	for (n = 0; n < f.num_nodes; n++)
+		for (w = 0; w < 4; w++)
+			ck_assert_msg(dump.g[0].mask[n].w[w] == mine.g[0].mask[n].w[w],
+				      "switch %s differs", f.nodes[n].name);
+	ibu_mcast_tree_free(&tree);
+	ibu_mft_free(&mine);
+	ibu_mcmembers_free(&mm);
+	ibu_mft_free(&dump);
+	ibu_ibft_free(&t);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("mcast");
@@ -796,6 +851,7 @@ static Suite *suite(void)
 	tcase_add_test(tf, flood_exactly_once_odd_half);
 	tcase_add_test(tf, flood_catches_broken_tables);
 	tcase_add_test(tf, link_load_counts_trees);
+	tcase_add_test(tf, real_dump_fig7);
 	suite_add_tcase(s, tf);
 	return s;
 }
