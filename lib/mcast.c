@@ -33,20 +33,30 @@ const char *ibu_mcast_policy_name(enum ibu_mcast_policy p)
 
 struct ibu_mcast_load_rec {
 	uint32_t key;
-	int n;
-	int *sw;
+	int n, nl;
+	int *sw;		/* n switches, then nl link indices */
 };
 
-int ibu_mcast_load_init(struct ibu_mcast_load *l, int num_switches,
+int ibu_mcast_load_init(struct ibu_mcast_load *l, const struct ibu_ibft *t,
 			struct ibu_err *e)
 {
+	size_t nlinks;
+
 	memset(l, 0, sizeof(*l));
-	if (num_switches < 0)
-		return ibu_err_set(e, IBU_EINVAL, "negative switch count");
-	l->trees = calloc(num_switches ? num_switches : 1, sizeof(*l->trees));
-	if (!l->trees)
+	if (!t || t->num_switches < 0 || t->m < 0)
+		return ibu_err_set(e, IBU_EINVAL, "no fat tree for the load state");
+	l->num_switches = t->num_switches;
+	l->ports = t->m + 1;
+	nlinks = (size_t)l->num_switches * l->ports;
+	l->trees = calloc(l->num_switches ? l->num_switches : 1,
+			  sizeof(*l->trees));
+	l->link_trees = calloc(nlinks ? nlinks : 1, sizeof(*l->link_trees));
+	if (!l->trees || !l->link_trees) {
+		free(l->trees);
+		free(l->link_trees);
+		memset(l, 0, sizeof(*l));
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast load)");
-	l->num_switches = num_switches;
+	}
 	return IBU_OK;
 }
 
@@ -59,6 +69,9 @@ void ibu_mcast_load_reset(struct ibu_mcast_load *l)
 	l->num_rec = 0;
 	if (l->trees)
 		memset(l->trees, 0, l->num_switches * sizeof(*l->trees));
+	if (l->link_trees)
+		memset(l->link_trees, 0, (size_t)l->num_switches * l->ports *
+		       sizeof(*l->link_trees));
 }
 
 void ibu_mcast_load_free(struct ibu_mcast_load *l)
@@ -68,6 +81,7 @@ void ibu_mcast_load_free(struct ibu_mcast_load *l)
 	ibu_mcast_load_reset(l);
 	free(l->rec);
 	free(l->trees);
+	free(l->link_trees);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -89,12 +103,17 @@ static int rec_pos(const struct ibu_mcast_load *l, uint32_t key)
 static void rec_drop(struct ibu_mcast_load *l, int i)
 {
 	struct ibu_mcast_load_rec *r = &l->rec[i];
+	long nlinks = (long)l->num_switches * l->ports;
 	int k;
 
 	for (k = 0; k < r->n; k++)
 		if (r->sw[k] >= 0 && r->sw[k] < l->num_switches &&
 		    l->trees[r->sw[k]])
 			l->trees[r->sw[k]]--;
+	for (k = r->n; k < r->n + r->nl; k++)
+		if (r->sw[k] >= 0 && r->sw[k] < nlinks &&
+		    l->link_trees[r->sw[k]])
+			l->link_trees[r->sw[k]]--;
 	free(r->sw);
 	memmove(&l->rec[i], &l->rec[i + 1], (l->num_rec - i - 1) * sizeof(*r));
 	l->num_rec--;
@@ -126,11 +145,12 @@ int ibu_mcast_load_count(const struct ibu_mcast_load *l)
 	return l->num_rec;
 }
 
-/* Records the switches of tree under key (the key must be released). */
+/* Records the switches and links of tree under key (already released). */
 static int load_add(struct ibu_mcast_load *l, uint32_t key,
 		    const struct ibu_mcast_tree *tree, struct ibu_err *e)
 {
-	struct ibu_mcast_load_rec r = { .key = key, .n = tree->num_switches };
+	struct ibu_mcast_load_rec r = { .key = key, .n = tree->num_switches,
+					.nl = tree->num_links };
 	int i, k;
 
 	if (l->num_rec == l->cap_rec) {
@@ -142,12 +162,15 @@ static int load_add(struct ibu_mcast_load *l, uint32_t key,
 		l->rec = nr;
 		l->cap_rec = cap;
 	}
-	r.sw = malloc((r.n ? r.n : 1) * sizeof(*r.sw));
+	r.sw = malloc((r.n + r.nl ? r.n + r.nl : 1) * sizeof(*r.sw));
 	if (!r.sw)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast load)");
 	memcpy(r.sw, tree->switches, r.n * sizeof(*r.sw));
+	memcpy(r.sw + r.n, tree->links, r.nl * sizeof(*r.sw));
 	for (k = 0; k < r.n; k++)
 		l->trees[r.sw[k]]++;
+	for (k = 0; k < r.nl; k++)
+		l->link_trees[r.sw[r.n + k]]++;
 	i = rec_pos(l, key);
 	memmove(&l->rec[i + 1], &l->rec[i], (l->num_rec - i) * sizeof(r));
 	l->rec[i] = r;
@@ -178,6 +201,7 @@ void ibu_mcast_tree_free(struct ibu_mcast_tree *tree)
 		return;
 	free(tree->switches);
 	free(tree->ports);
+	free(tree->links);
 	memset(tree, 0, sizeof(*tree));
 	tree->apex = -1;
 }
@@ -197,6 +221,24 @@ static int peer_sw(const struct ibu_fabric *f, const struct ibu_ibft *t,
 	if (peer_port)
 		*peer_port = nd->ports[p].peer_port;
 	return t->sw_of_node[peer];
+}
+
+/*
+ * One step down from s towards the switch `target` (paper port = the
+ * target's label digit at s's level + 1): the child switch, -1 if the link
+ * is missing. *phys / *peer_port: the physical ports of the link.
+ */
+static int down_step(const struct ibu_fabric *f, const struct ibu_ibft *t,
+		     int s, int target, int *k, int *phys, int *peer_port)
+{
+	int l = t->sw[s].level, c;
+
+	*k = t->sw[target].w[l] + 1;
+	*phys = *k <= t->m ? t->sw[s].phys_of_k[*k] : 0;
+	c = *phys ? peer_sw(f, t, s, *phys, peer_port) : -1;
+	if (c >= 0 && t->sw[c].level != l + 1)
+		return -1;
+	return c;
 }
 
 static int label_cmp(const struct ibu_ibft *t, int a, int b)
@@ -272,37 +314,68 @@ static void add_switch(struct build *b, int s)
 	b->tree->switches[b->tree->num_switches++] = s;
 }
 
-/* Adds the unique downward path from the apex to attachment a. */
-static int add_path(struct build *b, const struct attach *a)
+/* Adds the unique downward path from the apex to switch target. */
+static int add_path(struct build *b, int target)
 {
 	const struct ibu_ibft *t = b->t;
-	int s = b->tree->apex, target_level = t->sw[a->sw].level;
+	int s = b->tree->apex;
 
 	add_switch(b, s);
-	while (t->sw[s].level < target_level) {
-		int l = t->sw[s].level, digit, k, phys, pp, c;
+	while (t->sw[s].level < t->sw[target].level) {
+		int k, phys, pp, c = down_step(b->f, t, s, target, &k, &phys, &pp);
 
-		digit = a->pid >= 0 ? t->ep[a->pid].p[l] : t->sw[a->sw].w[l];
-		k = digit + 1;
-		phys = (k <= t->m) ? t->sw[s].phys_of_k[k] : 0;
-		c = phys ? peer_sw(b->f, t, s, phys, &pp) : -1;
-		if (c < 0 || t->sw[c].level != l + 1)
+		if (c < 0)
 			return ibu_err_set(b->e, IBU_ETOPO,
 					   "no downward link at paper port %d of switch %s",
 					   k, b->f->nodes[t->sw[s].node].name);
 		ibu_pm_set(&b->tree->ports[s], phys);
 		ibu_pm_set(&b->tree->ports[c], pp);
+		if (!b->in_tree[c])	/* a child has one parent in the tree */
+			b->tree->links[b->tree->num_links++] = s * (t->m + 1) + k;
 		add_switch(b, c);
 		s = c;
 	}
-	if (s != a->sw)
+	if (s != target)
 		return ibu_err_set(b->e, IBU_ETOPO,
 				   "switch %s is not below the apex %s",
-				   b->f->nodes[t->sw[a->sw].node].name,
+				   b->f->nodes[t->sw[target].node].name,
 				   b->f->nodes[t->sw[b->tree->apex].node].name);
-	if (a->receives)
-		ibu_pm_set(&b->tree->ports[s], a->sw_port);
 	return IBU_OK;
+}
+
+/*
+ * Load of the tree candidate c would build down to the distinct member
+ * switches dist[0..nd-1]: its busiest link and the sum over its links.
+ * mark[] (per switch) must differ from stamp everywhere on entry.
+ */
+static void score(const struct ibu_fabric *f, const struct ibu_ibft *t,
+		  const struct ibu_mcast_load *load, int c, const int *dist,
+		  int nd, uint32_t *mark, uint32_t stamp, uint32_t *max,
+		  uint64_t *sum)
+{
+	int i;
+
+	*max = 0;
+	*sum = 0;
+	mark[c] = stamp;
+	for (i = 0; i < nd; i++) {
+		int s = c;
+
+		while (s >= 0 && t->sw[s].level < t->sw[dist[i]].level) {
+			int k, phys, pp, ch = down_step(f, t, s, dist[i], &k,
+							&phys, &pp);
+
+			if (ch >= 0 && mark[ch] != stamp) {
+				uint32_t v = load->link_trees[s * load->ports + k];
+
+				mark[ch] = stamp;
+				*sum += v;
+				if (v > *max)
+					*max = v;
+			}
+			s = ch;
+		}
+	}
 }
 
 /* Climbs from the source's leaf on its cyclic chain to level L. */
@@ -346,42 +419,91 @@ static void sort_top_down(const struct ibu_ibft *t, int *v, int n)
 	}
 }
 
+/* Balanced choice among the candidates cand[0..nc-1] (see mcast.h). */
+static int choose_balanced(const struct ibu_fabric *f, const struct ibu_ibft *t,
+			   const struct ibu_mcast_load *load, const int *cand,
+			   int nc, const int *dist, int nd, uint32_t *mark,
+			   struct ibu_mcast_tree *tree)
+{
+	uint32_t least = UINT32_MAX, best_max = 0;
+	uint64_t best_sum = 0;
+	int i, best = -1, ties = 0;
+
+	for (i = 0; i < nc; i++) {
+		uint32_t v = load ? load->trees[cand[i]] : 0;
+
+		if (v < least) {
+			least = v;
+			ties = 0;
+		}
+		ties += v == least;
+	}
+	tree->scored = load && ties > 1 &&
+		(long)ties * nd * t->n <= IBU_MCAST_SCORE_BUDGET;
+	for (i = 0; i < nc; i++) {
+		int c = cand[i];
+		uint32_t mx = 0;
+		uint64_t sm = 0;
+
+		if ((load ? load->trees[c] : 0) != least)
+			continue;
+		if (tree->scored)
+			score(f, t, load, c, dist, nd, mark, (uint32_t)i + 1,
+			      &mx, &sm);
+		if (best < 0 || mx < best_max ||
+		    (mx == best_max && (sm < best_sum ||
+		     (sm == best_sum && label_cmp(t, c, best) < 0)))) {
+			best = c;
+			best_max = mx;
+			best_sum = sm;
+		}
+	}
+	tree->max_link_trees = best_max;
+	return best;
+}
+
 int ibu_mcast_tree_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
 			 const struct ibu_mcast_member *members, int num,
 			 enum ibu_mcast_policy policy,
 			 struct ibu_mcast_load *load, uint32_t key,
 			 struct ibu_mcast_tree *tree, struct ibu_err *e)
 {
-	int ns = t->num_switches, na, i, rc = IBU_OK, ndistinct = 0, level = -1;
+	int ns = t->num_switches, na, i, rc = IBU_OK, nd = 0, nc = 0, level = -1;
 	struct attach *a = NULL;
 	int *cnt = NULL, *stamp = NULL, *queue = NULL, *slot_ep = NULL;
+	int *dist = NULL, *cand = NULL;
+	uint32_t *mark = NULL;
 	uint8_t *in_tree = NULL;
+	size_t nsz = ns ? ns : 1;
 	struct build b;
 
 	memset(tree, 0, sizeof(*tree));
 	tree->apex = -1;
 	if (num < 0 || (num && !members))
 		return ibu_err_set(e, IBU_EINVAL, "bad member list");
-	if (load && load->num_switches != ns)
+	if (load && (load->num_switches != ns || load->ports != t->m + 1))
 		return ibu_err_set(e, IBU_EINVAL,
-				   "load state is for %d switches, fabric has %d",
-				   load->num_switches, ns);
+				   "load state is for %d switches of radix %d, the fat tree has %d of radix %d",
+				   load->num_switches, load->ports - 1, ns, t->m);
 	a = calloc(num ? num : 1, sizeof(*a));
-	cnt = calloc(ns ? ns : 1, sizeof(*cnt));
-	stamp = malloc((ns ? ns : 1) * sizeof(*stamp));
-	queue = malloc((ns ? ns : 1) * sizeof(*queue));
-	in_tree = calloc(ns ? ns : 1, 1);
+	cnt = calloc(nsz, sizeof(*cnt));
+	stamp = malloc(nsz * sizeof(*stamp));
+	queue = malloc(nsz * sizeof(*queue));
+	dist = malloc(nsz * sizeof(*dist));
+	cand = malloc(nsz * sizeof(*cand));
+	mark = calloc(nsz, sizeof(*mark));
+	in_tree = calloc(nsz, 1);
 	slot_ep = malloc((t->num_endports ? t->num_endports : 1) *
 			 sizeof(*slot_ep));
-	tree->switches = malloc((ns ? ns : 1) * sizeof(*tree->switches));
-	tree->ports = calloc(ns ? ns : 1, sizeof(*tree->ports));
-	if (!a || !cnt || !stamp || !queue || !in_tree || !slot_ep ||
-	    !tree->switches ||
+	tree->switches = malloc(nsz * sizeof(*tree->switches));
+	tree->links = malloc(nsz * sizeof(*tree->links));
+	tree->ports = calloc(nsz, sizeof(*tree->ports));
+	if (!a || !cnt || !stamp || !queue || !dist || !cand || !mark ||
+	    !in_tree || !slot_ep || !tree->switches || !tree->links ||
 	    !tree->ports) {
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast tree)");
 		goto out;
 	}
-	tree->num_sw_alloc = ns;
 	tree->policy = policy;
 
 	for (i = 0; i < num; i++) {
@@ -403,26 +525,28 @@ int ibu_mcast_tree_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
 	if (!na)
 		goto out;
 
-	/* common ancestors: switches above (or equal to) every attachment;
-	 * attachments are distinct after the merge except CA members sharing
-	 * a leaf, which in_tree (still unused) filters */
+	/* the distinct switches the members hang off (or are) */
+	for (i = 0; i < na; i++)
+		if (!in_tree[a[i].sw]) {
+			in_tree[a[i].sw] = 1;
+			dist[nd++] = a[i].sw;
+		}
+	memset(in_tree, 0, nsz);
+
+	/* common ancestors: switches above (or equal to) all of them */
 	for (i = 0; i < ns; i++)
 		stamp[i] = -1;
-	for (i = 0; i < na; i++) {
+	for (i = 0; i < nd; i++) {
 		int head = 0, tail = 0;
 
-		if (in_tree[a[i].sw])
-			continue;
-		in_tree[a[i].sw] = 1;
-		ndistinct++;
-		queue[tail++] = a[i].sw;
-		stamp[a[i].sw] = i;
+		queue[tail++] = dist[i];
+		stamp[dist[i]] = i;
 		while (head < tail) {
 			int s = queue[head++], p;
-			const struct ibu_node *nd = &f->nodes[t->sw[s].node];
+			const struct ibu_node *node = &f->nodes[t->sw[s].node];
 
 			cnt[s]++;
-			for (p = 1; p <= nd->num_ports; p++) {
+			for (p = 1; p <= node->num_ports; p++) {
 				int u = peer_sw(f, t, s, p, NULL);
 
 				if (u < 0 || t->sw[u].level >= t->sw[s].level ||
@@ -434,7 +558,7 @@ int ibu_mcast_tree_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		}
 	}
 	for (i = 0; i < ns; i++)
-		if (cnt[i] == ndistinct && t->sw[i].level > level)
+		if (cnt[i] == nd && t->sw[i].level > level)
 			level = t->sw[i].level;
 	if (level < 0) {
 		rc = ibu_err_set(e, IBU_ETOPO,
@@ -442,7 +566,10 @@ int ibu_mcast_tree_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		goto out;
 	}
 	tree->apex_level = level;
-	memset(in_tree, 0, ns);
+	for (i = 0; i < ns; i++)
+		if (cnt[i] == nd && t->sw[i].level == level)
+			cand[nc++] = i;
+	tree->num_candidates = nc;
 
 	if (policy == IBU_MCAST_SOURCE) {
 		int src = -1;
@@ -454,49 +581,35 @@ int ibu_mcast_tree_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		if (src >= 0) {
 			int s = cyclic_apex(f, t, src, level);
 
-			if (s >= 0 && cnt[s] == ndistinct)
+			if (s >= 0 && cnt[s] == nd && t->sw[s].level == level)
 				tree->apex = s;
 		}
 		if (tree->apex < 0)
 			tree->policy = IBU_MCAST_BALANCED;
+	} else if (policy == IBU_MCAST_LOWEST_GUID) {
+		for (i = 0; i < nc; i++)
+			if (tree->apex < 0 || f->nodes[t->sw[cand[i]].node].guid <
+			    f->nodes[t->sw[tree->apex].node].guid)
+				tree->apex = cand[i];
 	}
-	for (i = 0; i < ns; i++) {
-		int best = tree->apex;
-
-		if (cnt[i] != ndistinct || t->sw[i].level != level)
-			continue;
-		tree->num_candidates++;
-		if (policy == IBU_MCAST_SOURCE && tree->policy == IBU_MCAST_SOURCE)
-			continue;
-		if (best < 0) {
-			tree->apex = i;
-		} else if (tree->policy == IBU_MCAST_LOWEST_GUID) {
-			if (f->nodes[t->sw[i].node].guid <
-			    f->nodes[t->sw[best].node].guid)
-				tree->apex = i;
-		} else {
-			uint32_t li = load ? load->trees[i] : 0;
-			uint32_t lb = load ? load->trees[best] : 0;
-
-			if (li < lb || (li == lb && label_cmp(t, i, best) < 0))
-				tree->apex = i;
-		}
-	}
+	if (tree->apex < 0)
+		tree->apex = choose_balanced(f, t, load, cand, nc, dist, nd,
+					     mark, tree);
 
 	b.f = f;
 	b.t = t;
 	b.tree = tree;
 	b.in_tree = in_tree;
 	b.e = e;
-	for (i = 0; i < na; i++) {
-		rc = add_path(&b, &a[i]);
+	for (i = 0; i < nd; i++) {
+		rc = add_path(&b, dist[i]);
 		if (rc)
 			goto out;
 	}
-	/* a switch member: the switch itself receives through port 0 */
+	/* receiving members: their CA port, or port 0 of a switch member */
 	for (i = 0; i < na; i++)
-		if (a[i].pid < 0 && a[i].receives)
-			ibu_pm_set(&tree->ports[a[i].sw], 0);
+		if (a[i].receives)
+			ibu_pm_set(&tree->ports[a[i].sw], a[i].sw_port);
 	sort_top_down(t, tree->switches, tree->num_switches);
 	if (load)
 		rc = load_add(load, key, tree, e);
@@ -505,6 +618,9 @@ out:
 	free(cnt);
 	free(stamp);
 	free(queue);
+	free(dist);
+	free(cand);
+	free(mark);
 	free(in_tree);
 	free(slot_ep);
 	if (rc) {

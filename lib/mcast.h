@@ -45,22 +45,37 @@ struct ibu_mcast_member {
 };
 
 /*
- * Trees per switch so far, owned by the caller (e.g. the plugin keeps one
- * for the life of a fabric model): the `balanced` policy picks the
- * candidate carrying the fewest trees. Each contribution is recorded under
- * a caller key (the MLID), so a group that is routed again first releases
- * its previous tree.
+ * Trees so far, per switch and per switch-to-switch link, owned by the
+ * caller (e.g. the plugin keeps one for the life of a fabric model). The
+ * `balanced` policy picks, among the common ancestors at the group's level:
+ *   1. the one carrying the fewest trees (so up to as many groups as there
+ *      are candidates get distinct apexes),
+ *   2. then the one whose tree's busiest link carries the fewest trees,
+ *   3. then the smallest sum of trees over its tree's links,
+ *   4. then the lowest label.
+ * Keys 2 and 3 look at the whole tree each candidate would build (skipped,
+ * with a plain 1 and 4, when candidates x member switches x levels exceeds
+ * IBU_MCAST_SCORE_BUDGET). Without them, groups whose apexes share their
+ * first label digit would all cross the same switches one level down.
+ * Each contribution is recorded under a caller key (the MLID), so a group
+ * that is routed again first releases its previous tree.
  */
+#define IBU_MCAST_SCORE_BUDGET 4000000L
+
 struct ibu_mcast_load_rec;
 
 struct ibu_mcast_load {
 	int num_switches;
+	int ports;			/* m + 1: link index = sw * ports + k */
 	uint32_t *trees;		/* [switch index] trees through it */
+	uint32_t *link_trees;		/* [sw * ports + paper port k] trees
+					 * using the link below port k */
 	struct ibu_mcast_load_rec *rec;	/* sorted by key */
 	int num_rec, cap_rec;
 };
 
-int ibu_mcast_load_init(struct ibu_mcast_load *l, int num_switches,
+/* A load state for the switches of t (sized from it; keep it with t). */
+int ibu_mcast_load_init(struct ibu_mcast_load *l, const struct ibu_ibft *t,
 			struct ibu_err *e);
 void ibu_mcast_load_free(struct ibu_mcast_load *l);
 /* Forgets every tree (e.g. after the fabric model was rebuilt). */
@@ -82,7 +97,11 @@ struct ibu_mcast_tree {
 	int num_switches;		/* switches in the tree */
 	int *switches;			/* their switch indices, top down */
 	struct ibu_portmask *ports;	/* [switch index] physical ports */
-	int num_sw_alloc;
+	int num_links;			/* switch-to-switch tree links */
+	int *links;			/* upper switch * (m + 1) + paper port */
+	uint32_t max_link_trees;	/* balanced: busiest tree link's load
+					 * before this tree (0 otherwise) */
+	int scored;			/* balanced: keys 2-3 were used */
 };
 
 /*

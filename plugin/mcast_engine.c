@@ -71,11 +71,12 @@ static struct mcast_priv *get_priv(struct ibu_plugin *ctx)
 		ctx->mcast_priv_free = mcast_priv_free;
 	}
 	if (!priv->have_load || priv->sweep != r->sweep ||
-	    priv->load.num_switches != r->ibft.num_switches) {
+	    priv->load.num_switches != r->ibft.num_switches ||
+	    priv->load.ports != r->ibft.m + 1) {
 		if (priv->have_load)
 			ibu_mcast_load_free(&priv->load);
 		priv->have_load = 0;
-		if (ibu_mcast_load_init(&priv->load, r->ibft.num_switches, NULL))
+		if (ibu_mcast_load_init(&priv->load, &r->ibft, NULL))
 			return NULL;
 		priv->have_load = 1;
 		priv->sweep = r->sweep;

@@ -290,7 +290,7 @@ static void random_groups(int m, int n, int groups, uint64_t seed)
 	mem = malloc(x.t.num_endports * sizeof(*mem));
 	ck_assert_ptr_nonnull(mem);
 	ck_assert_int_eq(ibu_mft_init(&mft, x.f.num_nodes, &e), 0);
-	ck_assert_int_eq(ibu_mcast_load_init(&load, x.t.num_switches, &e), 0);
+	ck_assert_int_eq(ibu_mcast_load_init(&load, &x.t, &e), 0);
 	ibu_mcmembers_init(&mm);
 	for (g = 0; g < groups; g++) {
 		struct ibu_mcast_tree tree;
@@ -597,10 +597,16 @@ START_TEST(errors)
 	mem[1].port = 7;
 	ck_assert_int_eq(ibu_mcast_tree_build(&x.f, &x.t, mem, 2,
 			IBU_MCAST_BALANCED, NULL, 0, &tree, &e), IBU_EINVAL);
-	ck_assert_int_eq(ibu_mcast_load_init(&load, x.t.num_switches + 1, &e), 0);
-	ck_assert_int_eq(ibu_mcast_tree_build(&x.f, &x.t, mem, 1,
-			IBU_MCAST_BALANCED, &load, 0, &tree, &e), IBU_EINVAL);
-	ibu_mcast_load_free(&load);
+	{
+		struct ft y;
+
+		ft_make(&y, 6, 2, 0, 1);	/* a load state of another tree */
+		ck_assert_int_eq(ibu_mcast_load_init(&load, &y.t, &e), 0);
+		ck_assert_int_eq(ibu_mcast_tree_build(&x.f, &x.t, mem, 1,
+				IBU_MCAST_BALANCED, &load, 0, &tree, &e), IBU_EINVAL);
+		ibu_mcast_load_free(&load);
+		ft_free(&y);
+	}
 	ck_assert_int_eq(ibu_mcast_policy_parse("source", &p), 0);
 	ck_assert_int_eq(p, IBU_MCAST_SOURCE);
 	ck_assert_int_eq(ibu_mcast_policy_parse("lowest-guid", &p), 0);
@@ -670,7 +676,7 @@ START_TEST(balanced_spreads_over_top_switches)
 	for (i = 0; i < x.t.num_switches; i++)
 		tops += x.t.sw[i].level == 0;
 	ck_assert_int_eq(tops, 16);
-	ck_assert_int_eq(ibu_mcast_load_init(&load, x.t.num_switches, &e), 0);
+	ck_assert_int_eq(ibu_mcast_load_init(&load, &x.t, &e), 0);
 	ck_assert_int_eq(ibu_mft_init(&mft, x.f.num_nodes, &e), 0);
 	ibu_mcmembers_init(&mm);
 	for (g = 0; g < 16; g++) {
@@ -726,6 +732,75 @@ START_TEST(balanced_spreads_over_top_switches)
 	ibu_mcmembers_free(&mm);
 	ibu_mft_free(&mft);
 	ibu_mcast_load_free(&load);
+	ft_free(&x);
+}
+END_TEST
+
+/*
+ * Balanced looks below the apex too: 4 whole-fabric groups on IBFT(8,3)
+ * get 4 top switches whose pod switches differ (no link carries 2 trees);
+ * 16 such groups spread exactly evenly: every switch-to-switch link below
+ * the top carries 4 trees, every top link 1.
+ */
+START_TEST(balanced_looks_below_the_apex)
+{
+	struct ibu_mcast_member *mem;
+	struct ibu_mcast_load load;
+	struct ibu_mcast_tree tree;
+	struct ibu_mcmembers mm;
+	struct ibu_mft mft;
+	struct ibu_mcf_stats st;
+	struct ibu_mcf_linkload ll;
+	struct ibu_err e = { 0 };
+	struct ft x;
+	int g, i, rounds;
+
+	ft_make(&x, 8, 3, 1, 23);
+	mem = malloc(x.t.num_endports * sizeof(*mem));
+	ck_assert_ptr_nonnull(mem);
+	for (i = 0; i < x.t.num_endports; i++)
+		mem[i] = member_of(&x.t, i, 0);
+	for (rounds = 4; rounds <= 16; rounds += 12) {
+		ck_assert_int_eq(ibu_mcast_load_init(&load, &x.t, &e), 0);
+		ck_assert_int_eq(ibu_mft_init(&mft, x.f.num_nodes, &e), 0);
+		ibu_mcmembers_init(&mm);
+		for (g = 0; g < rounds; g++) {
+			uint16_t mlid = (uint16_t)(0xc001 + g);
+
+			ck_assert_int_eq(ibu_mcast_tree_build(&x.f, &x.t, mem,
+					x.t.num_endports, IBU_MCAST_BALANCED, &load,
+					mlid, &tree, &e), 0);
+			ck_assert_int_eq(tree.num_links, tree.num_switches - 1);
+			ck_assert_int_eq(load.trees[tree.apex], 1);
+			ck_assert_int_eq(tree.scored, g != 15);	/* last: 1 left */
+			ck_assert_int_eq(ibu_mcast_tree_to_mft(&x.t, &tree, mlid, &mft, &e), 0);
+			for (i = 0; i < 2; i++)	/* two members suffice for the flood */
+				ck_assert_int_eq(ibu_mcmembers_add(&mm, mlid, &mem[i * 77], &e), 0);
+			ibu_mcast_tree_free(&tree);
+		}
+		ck_assert_int_eq(ibu_mcf_run(&x.f, &mft, NULL, NULL, NULL, &st, &ll, &e), 0);
+		ck_assert_int_eq(ibu_mcf_problems(&st), 0);
+		ck_assert_int_eq(ll.max_sw_link, rounds == 4 ? 1 : 4);
+		for (i = 0; i < x.t.num_switches; i++) {
+			int node = x.t.sw[i].node, p;
+
+			for (p = 1; p <= x.f.nodes[node].num_ports; p++) {
+				int peer = x.f.nodes[node].ports[p].peer_node;
+				int ps = peer >= 0 ? ibu_ibft_sw(&x.t, peer) : -1;
+
+				if (ps < 0 || rounds != 16)
+					continue;
+				ck_assert_int_eq(ll.trees[ll.base[node] + p],
+						 x.t.sw[i].level == 0 ||
+						 x.t.sw[ps].level == 0 ? 1 : 4);
+			}
+		}
+		ibu_mcf_linkload_free(&ll);
+		ibu_mcmembers_free(&mm);
+		ibu_mft_free(&mft);
+		ibu_mcast_load_free(&load);
+	}
+	free(mem);
 	ft_free(&x);
 }
 END_TEST
@@ -845,6 +920,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, switch_member);
 	tcase_add_test(tc, balanced_spreads_over_top_switches);
+	tcase_add_test(tc, balanced_looks_below_the_apex);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tf, flood_exactly_once_ibft43);
 	tcase_add_test(tf, flood_exactly_once_ibft83);

@@ -241,7 +241,7 @@ static int cmd_tree(int argc, char **argv)
 		goto out_t;
 	}
 	if (ibu_mft_init(&mft, f.num_nodes, &e) ||
-	    ibu_mcast_load_init(&load, t.num_switches, &e)) {
+	    ibu_mcast_load_init(&load, &t, &e)) {
 		ibu_opt_report("mcast", &e);
 		goto out_mm;
 	}
