@@ -10,7 +10,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 34
+plan 38
 
 net=$SIM_DIR/ibft43.net
 t_expect "ibunion gen fattree 4 3 --shuffle-ports" \
@@ -68,5 +68,19 @@ t_expect "MGID 5 shrinks back into pod 3" mc_leave_all 5 hca-0.0.0 hca-2.1.1
 mc_dump_check shrunk "$net"
 t_expect "only the pod's 3 switches (apex + 2 leaves) hold MGID 5 again" \
 	eval "'$IBUNION' mcast load '$net' '$SIM_DIR/shrunk.mfts' | grep -q '^-I- MLID ${mlid[5]}: 3 switches, top at level 1: SW<[0-9]*,1>\$'"
+
+# ---- phase 4: a heavy sweep (SIGHUP) reroutes unicast: the plugin resets
+# its load and OpenSM rebuilds every MLID
+rerouted() { [ "$(grep -c 'cyclic: IBFT(4,3)' "$SIM_DIR/osm.log")" -ge 2 ]; }
+kill -HUP "$OPENSM_PID"
+t_expect "SIGHUP: opensm routes again" sim_wait_for "a second routing" 30 "$OPENSM_PID" rerouted
+rebuilt()
+{
+	awk -v m="cyclic: MLID ${mlid[3]}: " '/cyclic: IBFT\(4,3\)/ { n++ }
+		n >= 2 && index($0, m) { f = 1 } END { exit !f }' "$SIM_DIR/osm.log"
+}
+t_expect "... and the plugin rebuilds the trees after it" \
+	sim_wait_for "trees after the second routing" 30 "$OPENSM_PID" rebuilt
+mc_dump_check resweep "$net"
 t_no_grep "still no ERR 5Axx from the plugin" "ERR 5A" "$SIM_DIR/osm.log"
 done_testing
