@@ -28,10 +28,19 @@
 #include "ibft.h"
 #include "mft.h"
 
+/*
+ * Apex policies, all among the common ancestors at the group's level:
+ *   balanced     the least loaded (see struct ibu_mcast_load); default
+ *   source       the one on the cyclic climb of the send-only member with
+ *                the lowest PID (the paper's one-to-many tree); a group
+ *                without a send-only CA member falls back to balanced
+ *                (tree->policy tells which policy chose)
+ *   lowest-guid  the lowest node GUID (reproducible, load-blind)
+ */
 enum ibu_mcast_policy {
-	IBU_MCAST_BALANCED = 0,	/* common ancestor carrying the fewest trees */
-	IBU_MCAST_SOURCE,	/* on the first send-only member's cyclic climb */
-	IBU_MCAST_LOWEST_GUID,	/* common ancestor with the lowest node GUID */
+	IBU_MCAST_BALANCED = 0,
+	IBU_MCAST_SOURCE,
+	IBU_MCAST_LOWEST_GUID,
 };
 
 /* "balanced" / "source" / "lowest-guid"; IBU_EINVAL for anything else. */
