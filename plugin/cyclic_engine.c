@@ -156,13 +156,14 @@ static int check_tables(struct ibu_plugin *ctx, const struct ibu_lft *lft)
 			const struct ibu_lid_owner *o =
 				lid <= r->plan.max_lid ? &r->plan.owner[lid] : NULL;
 
-			if (port != IBU_NO_PATH && port > sw->num_ports) {
+			/* osm_switch_t.num_ports counts port 0 */
+			if (port != IBU_NO_PATH && port >= sw->num_ports) {
 				OSM_LOG(ctx->log, OSM_LOG_ERROR,
 					"ERR 5A07: cyclic: switch '%s' (0x%016"
 					PRIx64 ") would forward LID %u to port %u "
 					"of %u; falling back to the next routing "
 					"engine\n", n->name, n->guid, lid, port,
-					sw->num_ports);
+					sw->num_ports - 1u);
 				return -1;
 			}
 			if (port == IBU_NO_PATH && o && o->node >= 0) {

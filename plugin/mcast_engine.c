@@ -19,13 +19,13 @@
  * On any error the MLID is left unprogrammed (OpenSM cleared it; there is
  * no fallback to OpenSM's own spanning tree from an engine), the reason is
  * logged with its own code, and IB_ERROR makes OpenSM log ERR 0A17 too:
- *   5A20 no valid cyclic routing (the ucast engine failed or fell back)
- *   5A21 out of memory
- *   5A22 a member port is not in the routed fabric model (re-sweep)
- *   5A23 a member is not an end port of the fat tree / no common ancestor
- *   5A24 a tree switch is gone, does not support multicast, or its MFT
+ *   5A30 no valid cyclic routing (the ucast engine failed or fell back)
+ *   5A31 out of memory
+ *   5A32 a member port is not in the routed fabric model (re-sweep)
+ *   5A33 a member is not an end port of the fat tree / no common ancestor
+ *   5A34 a tree switch is gone, does not support multicast, or its MFT
  *        cannot hold the MLID / port
- *   5A25 other library error
+ *   5A35 other library error
  */
 #undef HAVE_CONFIG_H
 #include "plugin.h"
@@ -235,7 +235,7 @@ static int check_switches(struct ibu_plugin *ctx,
 					why = "lacks a tree port";
 		if (why) {
 			OSM_LOG(ctx->log, OSM_LOG_ERROR,
-				"ERR 5A24: cyclic: MLID 0x%04x: switch '%s' "
+				"ERR 5A34: cyclic: MLID 0x%04x: switch '%s' "
 				"(0x%016" PRIx64 ") %s; MLID left unprogrammed\n",
 				mlid, nd->name, nd->guid, why);
 			return -1;
@@ -297,7 +297,7 @@ ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb)
 	osm_purge_mtree(&ctx->osm->sm, mgb);	/* we keep no mtree */
 	if (!r->valid) {
 		OSM_LOG(ctx->log, OSM_LOG_ERROR,
-			"ERR 5A20: cyclic: MLID 0x%04x: no valid cyclic routing "
+			"ERR 5A30: cyclic: MLID 0x%04x: no valid cyclic routing "
 			"to build a multicast tree on; MLID left unprogrammed\n",
 			mlid);
 		return IB_ERROR;
@@ -305,7 +305,7 @@ ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb)
 	priv = get_priv(ctx);
 	if (!priv) {
 		OSM_LOG(ctx->log, OSM_LOG_ERROR,
-			"ERR 5A21: cyclic: MLID 0x%04x: out of memory; MLID "
+			"ERR 5A31: cyclic: MLID 0x%04x: out of memory; MLID "
 			"left unprogrammed\n", mlid);
 		return IB_ERROR;
 	}
@@ -314,14 +314,14 @@ ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb)
 	n = collect_members(ctx, mgb, &mem, &bad);
 	if (n == -1) {
 		OSM_LOG(ctx->log, OSM_LOG_ERROR,
-			"ERR 5A21: cyclic: MLID 0x%04x: out of memory; MLID "
+			"ERR 5A31: cyclic: MLID 0x%04x: out of memory; MLID "
 			"left unprogrammed\n", mlid);
 		return IB_ERROR;
 	}
 	if (n == -2) {
 		ibu_mcast_load_release(&priv->load, mlid);
 		OSM_LOG(ctx->log, OSM_LOG_ERROR,
-			"ERR 5A22: cyclic: MLID 0x%04x: member port 0x%016" PRIx64
+			"ERR 5A32: cyclic: MLID 0x%04x: member port 0x%016" PRIx64
 			" is not in the routed fabric; MLID left unprogrammed "
 			"until the next sweep\n", mlid, bad);
 		return IB_ERROR;
@@ -335,15 +335,15 @@ ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb)
 	if (rc) {
 		if (rc == IBU_ENOMEM)
 			OSM_LOG(ctx->log, OSM_LOG_ERROR,
-				"ERR 5A21: cyclic: MLID 0x%04x: out of memory; "
+				"ERR 5A31: cyclic: MLID 0x%04x: out of memory; "
 				"MLID left unprogrammed\n", mlid);
 		else if (rc == IBU_ETOPO)
 			OSM_LOG(ctx->log, OSM_LOG_ERROR,
-				"ERR 5A23: cyclic: MLID 0x%04x: %s; MLID left "
+				"ERR 5A33: cyclic: MLID 0x%04x: %s; MLID left "
 				"unprogrammed\n", mlid, err.msg);
 		else
 			OSM_LOG(ctx->log, OSM_LOG_ERROR,
-				"ERR 5A25: cyclic: MLID 0x%04x: %s (%s); MLID "
+				"ERR 5A35: cyclic: MLID 0x%04x: %s (%s); MLID "
 				"left unprogrammed\n", mlid, err.msg,
 				ibu_strerror(rc));
 		return IB_ERROR;
