@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "verify.h"
+#include "lidplan.h"
 #include "cyclic.h"
 
 /* memo states of a switch for the current destination LID; >= 1 = hops */
@@ -27,11 +28,6 @@ static const char *const kind_name[K_KINDS] = {
 	"cyclic mismatches", "sources without one ascending path",
 };
 
-struct owner {
-	int node;
-	int port;	/* 0 for a switch */
-};
-
 struct ctx {
 	const struct ibu_fabric *f;
 	const struct ibu_lft *lft;
@@ -43,7 +39,8 @@ struct ctx {
 	long total[K_KINDS];
 	/* destination LID owners */
 	uint32_t max_lid;
-	struct owner *own;	/* [0..max_lid], node -1 = none */
+	struct ibu_lidplan lids;
+	const struct ibu_lid_owner *own;	/* lids.owner: [0..max_lid] */
 	/* memo for the current LID, per fabric node */
 	int *st;
 	uint8_t *why;
@@ -121,16 +118,14 @@ static void warn(struct ctx *c, const char *fmt, ...)
 static int build_owners(struct ctx *c, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = c->f;
-	uint32_t lid, max = ibu_fabric_max_lid(f);
 	long unaligned = 0;
-	int i, p;
+	int i, p, rc;
 
-	c->max_lid = max;
-	c->own = malloc((max + 1) * sizeof(*c->own));
-	if (!c->own)
-		return nomem(e);
-	for (lid = 0; lid <= max; lid++)
-		c->own[lid].node = -1;
+	rc = ibu_lidplan_build(f, NULL, &c->lids, e);
+	if (rc)
+		return rc;
+	c->own = c->lids.owner;
+	c->max_lid = c->lids.max_lid;
 	for (i = 0; i < f->num_nodes; i++) {
 		const struct ibu_node *n = &f->nodes[i];
 		int first = ibu_node_is_switch(n) ? 0 : 1;
@@ -138,21 +133,8 @@ static int build_owners(struct ctx *c, struct ibu_err *e)
 
 		for (p = first; p <= last; p++) {
 			const struct ibu_port *pt = &n->ports[p];
-			uint32_t top = pt->lid + (1u << pt->lmc) - 1;
 
-			if (!pt->lid)
-				continue;
-			unaligned += (pt->lid & ((1u << pt->lmc) - 1)) != 0;
-			for (lid = pt->lid; lid <= top; lid++) {
-				if (c->own[lid].node >= 0)
-					return ibu_err_set(e, IBU_ELID,
-							   "LID 0x%04x belongs to '%s' port %d and to '%s' port %d",
-							   lid,
-							   f->nodes[c->own[lid].node].name,
-							   c->own[lid].port, n->name, p);
-				c->own[lid].node = i;
-				c->own[lid].port = p;
-			}
+			unaligned += pt->lid && (pt->lid & ((1u << pt->lmc) - 1));
 		}
 	}
 	if (unaligned)
@@ -244,7 +226,7 @@ static void bfs(struct ctx *c, int node, int port)
  * State of switch s for LID lid with owner o: hops (>= 1) or ST_BAD, with
  * why/at/at_port set. Iterative; every switch is evaluated once per LID.
  */
-static int resolve(struct ctx *c, int s, uint32_t lid, const struct owner *o)
+static int resolve(struct ctx *c, int s, uint32_t lid, const struct ibu_lid_owner *o)
 {
 	const struct ibu_fabric *f = c->f;
 	int n = 0, x = s, res, i;
@@ -392,7 +374,7 @@ static int detour_at(struct ctx *c, int sw, uint32_t lid)
 static void check_lid(struct ctx *c, uint32_t lid)
 {
 	const struct ibu_fabric *f = c->f;
-	const struct owner *o = &c->own[lid];
+	const struct ibu_lid_owner *o = &c->own[lid];
 	struct ibu_verify_result *r = c->r;
 	char src[300], dst[300], why[700];
 	long k;
@@ -683,7 +665,7 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 		fputc('\n', c.out);
 	}
 out:
-	free(c.own);
+	ibu_lidplan_free(&c.lids);
 	free(c.st);
 	free(c.why);
 	free(c.at);
