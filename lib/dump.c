@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dump.h"
+#include "lidplan.h"
 
 #define IBU_DUMP_MAX_LMC 7
 
@@ -1046,52 +1047,20 @@ static const char *type_text(enum ibu_node_type t)
 	}
 }
 
-struct lid_owner {
-	int node;
-	int port;
-};
 
 int ibu_dump_write_lfts(FILE *out, const struct ibu_fabric *f,
 			const struct ibu_lft *lft, struct ibu_err *e)
 {
-	uint32_t max = ibu_fabric_max_lid(f), lid;
-	struct lid_owner *own;
-	int i, p;
+	struct ibu_lidplan plan;
+	const struct ibu_lid_owner *own;
+	uint32_t lid;
+	int i, rc;
 
-	if (lft->max_lid > max)
-		max = lft->max_lid;
-	own = malloc((max + 1) * sizeof(*own));
-	if (!own)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	for (lid = 0; lid <= max; lid++)
-		own[lid].node = -1;
-	for (i = 0; i < f->num_nodes; i++) {
-		const struct ibu_node *n = &f->nodes[i];
-		int first = ibu_node_is_switch(n) ? 0 : 1;
-		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
-
-		for (p = first; p <= last; p++) {
-			const struct ibu_port *pt = &n->ports[p];
-			uint32_t top = pt->lid + (1u << pt->lmc) - 1;
-
-			if (!pt->lid)
-				continue;
-			for (lid = pt->lid; lid <= top; lid++) {
-				if (own[lid].node >= 0) {
-					const struct ibu_node *o =
-						&f->nodes[own[lid].node];
-					int op = own[lid].port;
-
-					free(own);
-					return ibu_err_set(e, IBU_ELID,
-							   "LID 0x%04x belongs to '%s' port %d and to '%s' port %d",
-							   lid, o->name, op, n->name, p);
-				}
-				own[lid].node = i;
-				own[lid].port = p;
-			}
-		}
-	}
+	/* who owns each LID: the same table the router plans with */
+	rc = ibu_lidplan_build(f, NULL, &plan, e);
+	if (rc)
+		return rc;
+	own = plan.owner;
 	for (i = 0; i < f->num_nodes && i < lft->num_nodes; i++) {
 		const struct ibu_node *n = &f->nodes[i];
 		uint32_t last_lid = 0, base_lid = 0;
@@ -1127,7 +1096,7 @@ int ibu_dump_write_lfts(FILE *out, const struct ibu_fabric *f,
 				continue;
 			}
 			pguid = 0;
-			if (own[lid].node < 0) {
+			if (lid > plan.max_lid || own[lid].node < 0) {
 				fprintf(out, "(unknown node and type)\n");
 				continue;
 			}
@@ -1143,7 +1112,7 @@ int ibu_dump_write_lfts(FILE *out, const struct ibu_fabric *f,
 		}
 		fprintf(out, "%d valid lids dumped \n", count);
 	}
-	free(own);
+	ibu_lidplan_free(&plan);
 	if (ferror(out))
 		return ibu_err_set(e, IBU_EIO, "write error");
 	return IBU_OK;
