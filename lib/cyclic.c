@@ -175,7 +175,7 @@ static int route_switch_lids(const struct ibu_fabric *f,
 
 			for (o = 0; o < cnt; o++) {
 				lid = lp->lid + o;
-				if (lid <= lft->max_lid && lid <= p->max_lid)
+				if (lid <= lft->max_lid && lid <= p->map.max_lid)
 					row[lid] = port;
 			}
 		}
@@ -192,11 +192,11 @@ int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		     const struct ibu_lidplan *p, struct ibu_lft *lft,
 		     struct ibu_err *e)
 {
-	uint32_t lid, max = p->max_lid < lft->max_lid ? p->max_lid : lft->max_lid;
+	uint32_t lid, max = p->map.max_lid < lft->max_lid ? p->map.max_lid : lft->max_lid;
 	int s;
 
 	for (lid = 1; lid <= max; lid++) {
-		const struct ibu_lid_owner *o = &p->owner[lid];
+		const struct ibu_lid_owner *o = &p->map.owner[lid];
 		int pid;
 
 		if (o->node < 0 || ibu_node_is_switch(&f->nodes[o->node]))
@@ -227,7 +227,7 @@ int ibu_cyclic_tables(const struct ibu_fabric *f, struct ibu_ibft *t,
 		return rc;
 	rc = ibu_lidplan_build(f, t, p, e);
 	if (!rc)
-		rc = ibu_lft_init(lft, f, p->max_lid, e);
+		rc = ibu_lft_init(lft, f, p->map.max_lid, e);
 	if (!rc)
 		rc = ibu_cyclic_route(f, t, p, lft, e);
 	if (rc) {

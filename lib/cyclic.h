@@ -30,7 +30,7 @@ int ibu_cyclic_paper_port(const struct ibu_ibft *t, int offset_digits, int sw,
 unsigned ibu_cyclic_offset(const struct ibu_ibft *t, int offset_digits,
 			   uint32_t src_pid, uint32_t dst_pid);
 
-/* Fills lft (initialised by the caller to at least p->max_lid) for every
+/* Fills lft (initialised by the caller to at least p->map.max_lid) for every
  * switch of the tree and every LID of the plan. */
 int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		     const struct ibu_lidplan *p, struct ibu_lft *lft,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dump.h"
-#include "lidplan.h"
+#include "lidmap.h"
 
 #define IBU_DUMP_MAX_LMC 7
 
@@ -1051,13 +1051,13 @@ static const char *type_text(enum ibu_node_type t)
 int ibu_dump_write_lfts(FILE *out, const struct ibu_fabric *f,
 			const struct ibu_lft *lft, struct ibu_err *e)
 {
-	struct ibu_lidplan plan;
+	struct ibu_lidmap plan;
 	const struct ibu_lid_owner *own;
 	uint32_t lid;
 	int i, rc;
 
 	/* who owns each LID: the same table the router plans with */
-	rc = ibu_lidplan_build(f, NULL, &plan, e);
+	rc = ibu_lidmap_build(f, &plan, e);
 	if (rc)
 		return rc;
 	own = plan.owner;
@@ -1112,7 +1112,7 @@ int ibu_dump_write_lfts(FILE *out, const struct ibu_fabric *f,
 		}
 		fprintf(out, "%d valid lids dumped \n", count);
 	}
-	ibu_lidplan_free(&plan);
+	ibu_lidmap_free(&plan);
 	if (ferror(out))
 		return ibu_err_set(e, IBU_EIO, "write error");
 	return IBU_OK;

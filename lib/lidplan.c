@@ -29,70 +29,35 @@ int ibu_lid_offset_digits(int half, int n, int lmc)
 	return d;
 }
 
-static int set_owner(struct ibu_lidplan *p, const struct ibu_fabric *f,
-		     uint32_t lid, int node, int port, int offset,
-		     struct ibu_err *e)
-{
-	struct ibu_lid_owner *o = &p->owner[lid];
+struct min_lmc {
+	const struct ibu_ibft *t;
+	int lmc;
+};
 
-	if (o->node >= 0 && (o->node != node || o->port != port))
-		return ibu_err_set(e, IBU_ELID,
-				   "LID 0x%04x is owned by both '%s' port %d and '%s' port %d",
-				   lid, f->nodes[o->node].name, o->port,
-				   f->nodes[node].name, port);
-	o->node = node;
-	o->port = (int16_t)port;
-	o->offset = (uint8_t)offset;
-	return IBU_OK;
+static int tree_lmc(void *ctx, int node, int port, const struct ibu_port *pt)
+{
+	struct min_lmc *c = ctx;
+
+	if (port && ibu_ibft_ep(c->t, node, port) >= 0 &&
+	    (c->lmc < 0 || pt->lmc < c->lmc))
+		c->lmc = pt->lmc;
+	return 0;
 }
 
 int ibu_lidplan_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		      struct ibu_lidplan *p, struct ibu_err *e)
 {
-	uint32_t lid;
-	int i, port, rc, lmc = -1;
+	struct min_lmc c = { t, -1 };
+	int rc;
 
 	memset(p, 0, sizeof(*p));
-	p->max_lid = ibu_fabric_max_lid(f);
-	if (p->max_lid > IBU_MAX_UCAST_LID)
-		return ibu_err_set(e, IBU_ELID,
-				   "LID 0x%x is beyond the unicast space 0xBFFF",
-				   p->max_lid);
-	p->owner = malloc((p->max_lid + 1) * sizeof(*p->owner));
-	if (!p->owner)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	for (lid = 0; lid <= p->max_lid; lid++)
-		p->owner[lid].node = -1;
-	for (i = 0; i < f->num_nodes; i++) {
-		const struct ibu_node *n = &f->nodes[i];
-		int first = ibu_node_is_switch(n) ? 0 : 1;
-		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
-
-		for (port = first; port <= last; port++) {
-			const struct ibu_port *pt = &n->ports[port];
-			uint32_t k, cnt = 1u << pt->lmc;
-
-			if (!pt->lid)
-				continue;
-			for (k = 0; k < cnt; k++) {
-				rc = set_owner(p, f, pt->lid + k, i, port,
-					       (int)k, e);
-				if (rc) {
-					ibu_lidplan_free(p);
-					return rc;
-				}
-			}
-			if (!ibu_node_is_switch(n) &&
-			    (!t || ibu_ibft_ep(t, i, port) >= 0) &&
-			    (lmc < 0 || pt->lmc < lmc))
-				lmc = pt->lmc;
-		}
-	}
-	p->lmc = lmc < 0 ? 0 : lmc;
-	if (t) {
-		p->lmc_needed = ibu_lid_needed_lmc(t->m, t->n);
-		p->offset_digits = ibu_lid_offset_digits(t->half, t->n, p->lmc);
-	}
+	rc = ibu_lidmap_build(f, &p->map, e);
+	if (rc)
+		return rc;
+	ibu_lidmap_foreach_port(f, tree_lmc, &c);
+	p->lmc = c.lmc < 0 ? 0 : c.lmc;
+	p->lmc_needed = ibu_lid_needed_lmc(t->m, t->n);
+	p->offset_digits = ibu_lid_offset_digits(t->half, t->n, p->lmc);
 	return IBU_OK;
 }
 
@@ -100,7 +65,7 @@ void ibu_lidplan_free(struct ibu_lidplan *p)
 {
 	if (!p)
 		return;
-	free(p->owner);
+	ibu_lidmap_free(&p->map);
 	memset(p, 0, sizeof(*p));
 }
 

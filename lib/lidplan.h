@@ -10,14 +10,9 @@
 #include <stdio.h>
 #include "fabric.h"
 #include "ibft.h"
+#include "lidmap.h"
 
 #define IBU_MAX_LMC 7
-
-struct ibu_lid_owner {
-	int32_t node;		/* fabric node, -1 = LID not assigned */
-	int16_t port;		/* physical port of the end port, 0 for a switch */
-	uint8_t offset;		/* LID - base LID, inside the port's LMC set */
-};
 
 struct ibu_lidplan {
 	int lmc_needed;		/* ceil(log2((m/2)^(n-1))), may exceed 7 */
@@ -25,8 +20,7 @@ struct ibu_lidplan {
 	int offset_digits;	/* up-digits taken from the LID offset: the
 				 * largest d <= n-1 with (m/2)^d <= 2^lmc; the
 				 * rest come from the destination (D-mod-k) */
-	uint32_t max_lid;
-	struct ibu_lid_owner *owner;	/* [0..max_lid] */
+	struct ibu_lidmap map;	/* owner and offset of every LID */
 };
 
 /* ceil(log2(half^(n-1))); returns a value > 7 when IBA cannot hold it. */
@@ -34,7 +28,8 @@ int ibu_lid_needed_lmc(int m, int n);
 /* Largest d <= n-1 with half^d <= 2^lmc. */
 int ibu_lid_offset_digits(int half, int n, int lmc);
 
-/* Builds the plan from the LIDs already present in f (OpenSM's or a dump's). */
+/* Builds the plan of tree t from the LIDs already present in f (OpenSM's or
+ * a dump's); t is required (LID owners alone: ibu_lidmap_build). */
 int ibu_lidplan_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		      struct ibu_lidplan *p, struct ibu_err *e);
 void ibu_lidplan_free(struct ibu_lidplan *p);

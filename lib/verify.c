@@ -39,7 +39,7 @@ struct ctx {
 	long total[K_KINDS];
 	/* destination LID owners */
 	uint32_t max_lid;
-	struct ibu_lidplan lids;
+	struct ibu_lidmap lids;
 	const struct ibu_lid_owner *own;	/* lids.owner: [0..max_lid] */
 	/* memo for the current LID, per fabric node */
 	int *st;
@@ -121,7 +121,7 @@ static int build_owners(struct ctx *c, struct ibu_err *e)
 	long unaligned = 0;
 	int i, p, rc;
 
-	rc = ibu_lidplan_build(f, NULL, &c->lids, e);
+	rc = ibu_lidmap_build(f, &c->lids, e);
 	if (rc)
 		return rc;
 	c->own = c->lids.owner;
@@ -437,8 +437,8 @@ static void check_cyclic_entries(struct ctx *c)
 	uint32_t lid;
 	int s;
 
-	for (lid = 1; lid <= pl->max_lid; lid++) {
-		const struct ibu_lid_owner *lo = &pl->owner[lid];
+	for (lid = 1; lid <= pl->map.max_lid; lid++) {
+		const struct ibu_lid_owner *lo = &pl->map.owner[lid];
 		int pid;
 
 		if (lo->node < 0 || ibu_node_is_switch(&f->nodes[lo->node]))
@@ -665,7 +665,7 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 		fputc('\n', c.out);
 	}
 out:
-	ibu_lidplan_free(&c.lids);
+	ibu_lidmap_free(&c.lids);
 	free(c.st);
 	free(c.why);
 	free(c.at);

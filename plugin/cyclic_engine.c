@@ -154,7 +154,7 @@ static int check_tables(struct ibu_plugin *ctx, const struct ibu_lft *lft)
 		for (lid = 1; lid <= lft->max_lid; lid++) {
 			uint8_t port = lft->row[i][lid];
 			const struct ibu_lid_owner *o =
-				lid <= r->plan.max_lid ? &r->plan.owner[lid] : NULL;
+				lid <= r->plan.map.max_lid ? &r->plan.map.owner[lid] : NULL;
 
 			/* osm_switch_t.num_ports counts port 0 */
 			if (port != IBU_NO_PATH && port >= sw->num_ports) {
@@ -240,7 +240,7 @@ static int cyclic_ucast_build_fwd_tables(void *context)
 	if (rc)
 		goto out;
 	step = STEP_ALLOC;
-	rc = ibu_lft_init(&lft, &r->fabric, r->plan.max_lid, &err);
+	rc = ibu_lft_init(&lft, &r->fabric, r->plan.map.max_lid, &err);
 	if (rc)
 		goto out;
 	step = STEP_ROUTE;

@@ -22,7 +22,7 @@ static void route(struct routed *r, int m, int n, int lmc,
 	ck_assert_msg(ibu_lidplan_assign_paper(&r->f, &r->t, lmc, how, &e) == 0,
 		      "%s", e.msg);
 	ck_assert_int_eq(ibu_lidplan_build(&r->f, &r->t, &r->p, &e), 0);
-	ck_assert_int_eq(ibu_lft_init(&r->lft, &r->f, r->p.max_lid, &e), 0);
+	ck_assert_int_eq(ibu_lft_init(&r->lft, &r->f, r->p.map.max_lid, &e), 0);
 	ck_assert_msg(ibu_cyclic_route(&r->f, &r->t, &r->p, &r->lft, &e) == 0,
 		      "%s", e.msg);
 }
@@ -208,8 +208,8 @@ static void assert_all_routes(struct routed *r)
 		const struct ibu_ibft_endport *ep = &r->t.ep[src];
 		int dst;
 
-		for (lid = 1; lid <= r->p.max_lid; lid++) {
-			const struct ibu_lid_owner *o = &r->p.owner[lid];
+		for (lid = 1; lid <= r->p.map.max_lid; lid++) {
+			const struct ibu_lid_owner *o = &r->p.map.owner[lid];
 			const struct ibu_port *pt = &f->nodes[ep->node].ports[ep->port];
 			int node = pt->peer_node, hops = 0, dpid;
 

@@ -49,20 +49,20 @@ START_TEST(paper_lidset_p300)
 	ck_assert_int_eq(f.nodes[node].ports[port].lmc, 2);
 	ck_assert_int_eq(ibu_lidplan_build(&f, &t, &p, &e), 0);
 	for (o = 0; o < 4; o++) {
-		ck_assert_int_eq(p.owner[49 + o].node, node);
-		ck_assert_int_eq(p.owner[49 + o].port, port);
-		ck_assert_int_eq(p.owner[49 + o].offset, o);
+		ck_assert_int_eq(p.map.owner[49 + o].node, node);
+		ck_assert_int_eq(p.map.owner[49 + o].port, port);
+		ck_assert_int_eq(p.map.owner[49 + o].offset, o);
 	}
-	ck_assert_int_ne(p.owner[53].node, node);
+	ck_assert_int_ne(p.map.owner[53].node, node);
 	/* P(200) = PID 8 -> 33 (path Q's LID) */
-	ck_assert_int_eq(p.owner[33].node, t.ep[8].node);
+	ck_assert_int_eq(p.map.owner[33].node, t.ep[8].node);
 	ck_assert_int_eq(p.lmc, 2);
 	ck_assert_int_eq(p.lmc_needed, 2);
 	ck_assert_int_eq(p.offset_digits, 2);
 	/* 16 end ports x 4 LIDs, then 20 switch LIDs 65..84 */
-	ck_assert_uint_eq(p.max_lid, 84);
-	ck_assert_int_ge(p.owner[65].node, 0);
-	ck_assert(ibu_node_is_switch(&f.nodes[p.owner[65].node]));
+	ck_assert_uint_eq(p.map.max_lid, 84);
+	ck_assert_int_ge(p.map.owner[65].node, 0);
+	ck_assert(ibu_node_is_switch(&f.nodes[p.map.owner[65].node]));
 	ibu_lidplan_free(&p);
 	ibu_ibft_free(&t);
 	ibu_fabric_free(&f);

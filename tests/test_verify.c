@@ -327,7 +327,7 @@ static void tree_route(struct tree *x, int m, int n, int lmc,
 	ck_assert_msg(ibu_lidplan_assign_paper(&x->f, &x->t, lmc, how, &e) == 0,
 		      "%s", e.msg);
 	ck_assert_int_eq(ibu_lidplan_build(&x->f, &x->t, &x->p, &e), 0);
-	ck_assert_int_eq(ibu_lft_init(&x->l, &x->f, x->p.max_lid, &e), 0);
+	ck_assert_int_eq(ibu_lft_init(&x->l, &x->f, x->p.map.max_lid, &e), 0);
 	ck_assert_msg(ibu_cyclic_route(&x->f, &x->t, &x->p, &x->l, &e) == 0,
 		      "%s", e.msg);
 }
@@ -392,11 +392,11 @@ START_TEST(cyclic_flip_caught)
 	for (s = 0; s < x.t.num_switches && x.t.sw[s].level != 2; s++)
 		;
 	sw = &x.t.sw[s];
-	for (lid = 1; lid <= x.p.max_lid; lid++)
-		if (x.p.owner[lid].node >= 0 &&
-		    x.p.owner[lid].port &&
-		    !ibu_ibft_below(&x.t, s, ibu_ibft_ep(&x.t, x.p.owner[lid].node,
-							 x.p.owner[lid].port)))
+	for (lid = 1; lid <= x.p.map.max_lid; lid++)
+		if (x.p.map.owner[lid].node >= 0 &&
+		    x.p.map.owner[lid].port &&
+		    !ibu_ibft_below(&x.t, s, ibu_ibft_ep(&x.t, x.p.map.owner[lid].node,
+							 x.p.map.owner[lid].port)))
 			break;
 	k = sw->k_of_phys[x.l.row[sw->node][lid]];
 	ck_assert_int_gt(k, 2);		/* an up-port: 3 or 4 */
@@ -431,13 +431,13 @@ START_TEST(cyclic_split_climb_caught)
 		;
 	sw = &x.t.sw[s];
 	/* every LID that climbs from this leaf on paper port 3 goes on 4 */
-	for (lid = 1; lid <= x.p.max_lid; lid++) {
+	for (lid = 1; lid <= x.p.map.max_lid; lid++) {
 		uint8_t port = x.l.row[sw->node][lid];
 
-		if (x.p.owner[lid].node < 0 || !x.p.owner[lid].port ||
+		if (x.p.map.owner[lid].node < 0 || !x.p.map.owner[lid].port ||
 		    port == IBU_NO_PATH || sw->k_of_phys[port] != 3)
 			continue;
-		if (ibu_ibft_ep(&x.t, x.p.owner[lid].node, x.p.owner[lid].port) % 4 != 3)
+		if (ibu_ibft_ep(&x.t, x.p.map.owner[lid].node, x.p.map.owner[lid].port) % 4 != 3)
 			continue;	/* only toward some destinations */
 		x.l.row[sw->node][lid] = sw->phys_of_k[4];
 		moved++;

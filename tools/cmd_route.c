@@ -112,7 +112,7 @@ int ibu_cmd_route(int argc, char **argv)
 	else if (!rc)
 		fprintf(stderr, "-I- route: IBFT(%d,%d): %d switches, %d end ports, LMC %d (paper needs %d), max LID 0x%04x\n",
 			t.m, t.n, t.num_switches, t.num_endports, p.lmc,
-			p.lmc_needed, p.max_lid);
+			p.lmc_needed, p.map.max_lid);
 	ibu_lft_free(&lft);
 	ibu_lidplan_free(&p);
 	ibu_ibft_free(&t);
