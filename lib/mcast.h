@@ -27,31 +27,7 @@
 #include "fabric.h"
 #include "ibft.h"
 #include "mft.h"
-
-/*
- * Apex policies, all among the common ancestors at the group's level:
- *   balanced     the least loaded (see struct ibu_mcast_load); default
- *   source       the one on the cyclic climb of the send-only member with
- *                the lowest PID (the paper's one-to-many tree); a group
- *                without a send-only CA member falls back to balanced
- *                (tree->policy tells which policy chose)
- *   lowest-guid  the lowest node GUID (reproducible, load-blind)
- */
-enum ibu_mcast_policy {
-	IBU_MCAST_BALANCED = 0,
-	IBU_MCAST_SOURCE,
-	IBU_MCAST_LOWEST_GUID,
-};
-
-/* "balanced" / "source" / "lowest-guid"; IBU_EINVAL for anything else. */
-int ibu_mcast_policy_parse(const char *s, enum ibu_mcast_policy *p);
-const char *ibu_mcast_policy_name(enum ibu_mcast_policy p);
-
-struct ibu_mcast_member {
-	int node;		/* fabric node: a CA, or a switch (port 0) */
-	int port;		/* physical port of the CA; 0 for a switch */
-	int send_only;		/* sends, never receives */
-};
+#include "mcgroup.h"
 
 /*
  * Trees so far, per switch and per switch-to-switch link, owned by the

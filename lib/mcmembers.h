@@ -17,7 +17,7 @@
 
 #include <stdio.h>
 #include "fabric.h"
-#include "mcast.h"
+#include "mcgroup.h"
 
 struct ibu_mcgroup {
 	uint16_t mlid;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * libibunion.so: the OpenSM event plugin whose only job is to register the
- * routing engine "cyclic". opensm.conf:
+ * routing engines of lib/ ("cyclic" for fat trees, "xy" for meshes, see
+ * ibu_engine_list()). opensm.conf:
  *
  *   event_plugin_name ibunion
  *   routing_engine cyclic,minhop
@@ -10,7 +11,9 @@
  * Options (event_plugin_options, words key=value, blanks or commas):
  *   mcast_apex=balanced|source|lowest-guid   multicast apex policy
  *                                            (default balanced)
- *   verbose=0|1       1: log each switch's IBFT label at DEBUG (default 0)
+ *   verbose=0|1       1: log each switch's label at DEBUG (default 0)
+ *   lid_matrices=none|opensm   skip (default) or keep OpenSM's min-hop
+ *                     matrices when an engine accepts the fabric
  * An unknown key is a warning (WRN 5A20); a bad value (ERR 5A21) or a word
  * that is not key=value (ERR 5A22) is an error; the default is kept.
  */
@@ -65,18 +68,80 @@ static void report_option(void *arg, enum ibu_plugin_opt_problem what,
 	}
 }
 
+/* The plugin's options as the engines of lib/ take them. */
+static void engine_opts(const struct ibu_plugin_opts *po,
+			struct ibu_engine_opts *eo)
+{
+	ibu_engine_opts_default(eo);
+	switch (po->mcast_apex) {
+	case IBU_PLUGIN_APEX_SOURCE:
+		eo->mcast_policy = IBU_MCAST_SOURCE;
+		break;
+	case IBU_PLUGIN_APEX_LOWEST_GUID:
+		eo->mcast_policy = IBU_MCAST_LOWEST_GUID;
+		break;
+	case IBU_PLUGIN_APEX_BALANCED:
+		eo->mcast_policy = IBU_MCAST_BALANCED;
+		break;
+	}
+}
+
+static void free_ctx(struct ibu_plugin *ctx)
+{
+	int i;
+
+	for (i = 0; i < ctx->num_engines; i++) {
+		ibu_mcast_state_clear(&ctx->engines[i]);
+		ibu_plugin_routing_clear(&ctx->engines[i]);
+	}
+	free(ctx->engines);
+	free(ctx);
+}
+
+/*
+ * Registers every engine. Once one is registered OpenSM keeps a pointer to
+ * our code, so create() must not fail (and get us dlclose()d) after that:
+ * an engine that cannot be registered is only logged.
+ */
+static int register_engines(struct ibu_plugin *ctx)
+{
+	const struct ibu_engine_ops *const *list = ibu_engine_list();
+	char opts[160];
+	int i, ok = 0;
+
+	ibu_plugin_opts_format(&ctx->opts, opts, sizeof(opts));
+	for (i = 0; i < ctx->num_engines; i++) {
+		external_routing_engine_module_t module = {
+			.name = list[i]->name,
+			.setup = ibu_engine_setup,
+			.context = &ctx->engines[i],
+		};
+		cl_status_t st;
+
+		ctx->engines[i].plugin = ctx;
+		ctx->engines[i].ops = list[i];
+		st = osm_register_external_routing_engine(ctx->osm, &module,
+							  &ctx->engines[i]);
+		if (st != CL_SUCCESS) {
+			OSM_LOG(ctx->log, OSM_LOG_ERROR,
+				"ERR 5A12: ibunion: cannot register routing "
+				"engine '%s' (status %d)\n", list[i]->name,
+				(int)st);
+			continue;
+		}
+		ok++;
+		OSM_LOG(ctx->log, OSM_LOG_INFO,
+			"ibunion %s: routing engine '%s' registered (%s)\n",
+			IBU_PLUGIN_VERSION, list[i]->name, opts);
+	}
+	return ok;
+}
+
 static void *ibunion_create(osm_opensm_t *osm)
 {
-	static const external_routing_engine_module_t cyclic_module = {
-		.name = IBU_ENGINE_NAME,
-		.setup = ibu_cyclic_setup,
-		.context = NULL,
-	};
-	external_routing_engine_module_t module = cyclic_module;
+	const struct ibu_engine_ops *const *list = ibu_engine_list();
 	struct ibu_plugin *ctx;
 	osm_log_t *real_log;
-	char opts[128];
-	cl_status_t st;
 
 	if (!osm)
 		return NULL;
@@ -92,7 +157,14 @@ static void *ibunion_create(osm_opensm_t *osm)
 		return NULL;
 	}
 	ctx = calloc(1, sizeof(*ctx));
-	if (!ctx) {
+	if (ctx) {
+		while (list[ctx->num_engines])
+			ctx->num_engines++;
+		ctx->engines = calloc((size_t)ctx->num_engines,
+				      sizeof(*ctx->engines));
+	}
+	if (!ctx || !ctx->engines) {
+		free(ctx);
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"ERR 5A11: ibunion: out of memory; plugin not loaded\n");
 		return NULL;
@@ -105,23 +177,14 @@ static void *ibunion_create(osm_opensm_t *osm)
 		OSM_LOG(ctx->log, OSM_LOG_ERROR,
 			"ERR 5A23: ibunion: out of memory reading "
 			"event_plugin_options; defaults used\n");
-
-	/* Last step: once registered, OpenSM keeps a pointer to our code, so
-	 * create() must not fail (and get us dlclose()d) after this. */
-	module.context = ctx;
-	st = osm_register_external_routing_engine(osm, &module, ctx);
-	if (st != CL_SUCCESS) {
+	engine_opts(&ctx->opts, &ctx->eopts);
+	if (!register_engines(ctx)) {
 		OSM_LOG(ctx->log, OSM_LOG_ERROR,
-			"ERR 5A12: ibunion: cannot register routing engine "
-			"'%s' (status %d); plugin not loaded\n",
-			IBU_ENGINE_NAME, (int)st);
-		free(ctx);
+			"ERR 5A12: ibunion: no routing engine registered; "
+			"plugin not loaded\n");
+		free_ctx(ctx);
 		return NULL;
 	}
-	ibu_plugin_opts_format(&ctx->opts, opts, sizeof(opts));
-	OSM_LOG(ctx->log, OSM_LOG_INFO,
-		"ibunion %s: routing engine '%s' registered (%s)\n",
-		IBU_PLUGIN_VERSION, IBU_ENGINE_NAME, opts);
 	return ctx;
 }
 
@@ -129,12 +192,8 @@ static void ibunion_delete(void *plugin_data)
 {
 	struct ibu_plugin *ctx = plugin_data;
 
-	if (!ctx)
-		return;
-	if (ctx->mcast_priv_free)
-		ctx->mcast_priv_free(ctx->mcast_priv);
-	ibu_plugin_routing_clear(ctx);
-	free(ctx);
+	if (ctx)
+		free_ctx(ctx);
 }
 
 static void ibunion_report(void *plugin_data, osm_epi_event_id_t event_id,

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Multicast for the "cyclic" engine: OpenSM's mcast_build_stree, per MLID.
+ * Multicast for every engine with trees (ops->mcast_tree): OpenSM's
+ * mcast_build_stree, per MLID.
  *
  * OpenSM has already cleared the MLID on every switch (so switches that
  * left the tree lose their entries) and pushes the MFT blocks after we
  * return. Here: collect the members of every group sharing the MLID, with
  * their join state (a port receives when any of its joins is FullMember or
  * NonMember; SendOnlyNonMember / SendOnlyFullMember ports only send), let
- * lib/mcast.c compute the union tree from the apex the configured policy
+ * the engine compute the union tree from the root the configured policy
  * picks, and set osm_mcast_tbl_set() for every tree port.
  *
- * The `balanced` load state (trees per switch) lives in ctx->mcast_priv;
+ * The `balanced` load state lives in pe->mcast_state;
  * each group's contribution is recorded under its MLID, so a group routed
  * again first releases its old tree, and groups OpenSM deleted since are
  * released on the next call. It is reset whenever the unicast routing (and
@@ -19,10 +20,10 @@
  * On any error the MLID is left unprogrammed (OpenSM cleared it; there is
  * no fallback to OpenSM's own spanning tree from an engine), the reason is
  * logged with its own code, and IB_ERROR makes OpenSM log ERR 0A17 too:
- *   5A30 no valid cyclic routing (the ucast engine failed or fell back)
+ *   5A30 no valid routing of this engine (it failed or fell back)
  *   5A31 out of memory
  *   5A32 a member port is not in the routed fabric model (re-sweep)
- *   5A33 a member is not an end port of the fat tree / no common ancestor
+ *   5A33 a member is not an end port of the topology / no common root
  *   5A34 a tree switch is gone, does not support multicast, or its MFT
  *        cannot hold the MLID / port
  *   5A35 other library error
@@ -39,49 +40,30 @@
 #include <opensm/osm_switch.h>
 #include <opensm/osm_mcast_tbl.h>
 
-#include "mcast.h"
+#include "engine.h"
 
-struct mcast_priv {
-	struct ibu_mcast_load load;
-	unsigned long sweep;	/* routing the load belongs to */
-	int have_load;
-};
-
-static void mcast_priv_free(void *p)
+void ibu_mcast_state_clear(struct ibu_plugin_engine *pe)
 {
-	struct mcast_priv *priv = p;
-
-	if (!priv)
-		return;
-	if (priv->have_load)
-		ibu_mcast_load_free(&priv->load);
-	free(priv);
+	if (pe->mcast_state)
+		pe->ops->mcast_state_free(pe->mcast_state);
+	pe->mcast_state = NULL;
+	pe->mcast_sweep = 0;
 }
 
-static struct mcast_priv *get_priv(struct ibu_plugin *ctx)
+/* The load state of the current routing (a new routing starts afresh:
+ * OpenSM then re-processes every MLID). NULL when out of memory. */
+static void *get_state(struct ibu_plugin_engine *pe)
 {
-	struct ibu_plugin_routing *r = &ctx->routing;
-	struct mcast_priv *priv = ctx->mcast_priv;
+	struct ibu_plugin_routing *r = &pe->routing;
 
-	if (!priv) {
-		priv = calloc(1, sizeof(*priv));
-		if (!priv)
-			return NULL;
-		ctx->mcast_priv = priv;
-		ctx->mcast_priv_free = mcast_priv_free;
-	}
-	if (!priv->have_load || priv->sweep != r->sweep ||
-	    priv->load.num_switches != r->ibft.num_switches ||
-	    priv->load.ports != r->ibft.m + 1) {
-		if (priv->have_load)
-			ibu_mcast_load_free(&priv->load);
-		priv->have_load = 0;
-		if (ibu_mcast_load_init(&priv->load, &r->ibft, NULL))
-			return NULL;
-		priv->have_load = 1;
-		priv->sweep = r->sweep;
-	}
-	return priv;
+	if (pe->mcast_state && pe->mcast_sweep == r->sweep)
+		return pe->mcast_state;
+	ibu_mcast_state_clear(pe);
+	if (pe->ops->mcast_state_new(&r->fabric, r->res.topo, &pe->mcast_state,
+				     NULL))
+		return NULL;
+	pe->mcast_sweep = r->sweep;
+	return pe->mcast_state;
 }
 
 static int mbox_alive(void *arg, uint32_t key)
@@ -91,16 +73,6 @@ static int mbox_alive(void *arg, uint32_t key)
 	if (key < IB_LID_MCAST_START_HO || key > subn->max_mcast_lid_ho)
 		return 0;
 	return osm_get_mbox_by_mlid(subn, cl_hton16((uint16_t)key)) != NULL;
-}
-
-static enum ibu_mcast_policy policy_of(enum ibu_plugin_apex a)
-{
-	switch (a) {
-	case IBU_PLUGIN_APEX_SOURCE: return IBU_MCAST_SOURCE;
-	case IBU_PLUGIN_APEX_LOWEST_GUID: return IBU_MCAST_LOWEST_GUID;
-	case IBU_PLUGIN_APEX_BALANCED: break;
-	}
-	return IBU_MCAST_BALANCED;
 }
 
 struct member_tmp {
@@ -121,10 +93,10 @@ static int cmp_mcm(const void *a, const void *b)
  * Members of every group of the box. Returns the count, -1 on ENOMEM,
  * -2 when a member port is not in the fabric model (*bad = its GUID).
  */
-static int collect_members(struct ibu_plugin *ctx, osm_mgrp_box_t *mgb,
+static int collect_members(struct ibu_plugin_engine *pe, osm_mgrp_box_t *mgb,
 			   struct ibu_mcast_member **out, uint64_t *bad)
 {
-	const struct ibu_fabric *f = &ctx->routing.fabric;
+	const struct ibu_fabric *f = &pe->routing.fabric;
 	struct member_tmp *tmp = NULL;
 	struct ibu_mcast_member *mem;
 	cl_list_item_t *li;
@@ -208,16 +180,16 @@ static int collect_members(struct ibu_plugin *ctx, osm_mgrp_box_t *mgb,
 }
 
 /* All tree switches exist, take multicast, hold the MLID and the ports. */
-static int check_switches(struct ibu_plugin *ctx,
-			  const struct ibu_mcast_tree *tree, uint16_t mlid)
+static int check_switches(struct ibu_plugin_engine *pe,
+			  const struct ibu_engine_tree *tree, uint16_t mlid)
 {
-	const struct ibu_plugin_routing *r = &ctx->routing;
+	const struct ibu_plugin_routing *r = &pe->routing;
 	int i, p;
 
 	for (i = 0; i < tree->num_switches; i++) {
-		int s = tree->switches[i], node = r->ibft.sw[s].node;
+		int node = tree->nodes[i];
 		const struct ibu_node *nd = &r->fabric.nodes[node];
-		osm_switch_t *sw = ibu_osm_switch(ctx, node);
+		osm_switch_t *sw = ibu_osm_switch(pe, node);
 		osm_mcast_tbl_t *tbl;
 		const char *why = NULL;
 
@@ -230,139 +202,140 @@ static int check_switches(struct ibu_plugin *ctx,
 			why = "has no MFT entry for this MLID";
 		if (!why)
 			for (p = 0; p < 256; p++)
-				if (ibu_pm_test(&tree->ports[s], p) &&
+				if (ibu_pm_test(&tree->ports[i], p) &&
 				    p >= sw->num_ports)	/* counts port 0 */
 					why = "lacks a tree port";
 		if (why) {
-			OSM_LOG(ctx->log, OSM_LOG_ERROR,
-				"ERR 5A34: cyclic: MLID 0x%04x: switch '%s' "
+			OSM_LOG(pe->plugin->log, OSM_LOG_ERROR,
+				"ERR 5A34: %s: MLID 0x%04x: switch '%s' "
 				"(0x%016" PRIx64 ") %s; MLID left unprogrammed\n",
-				mlid, nd->name, nd->guid, why);
+				pe->ops->name, mlid, nd->name, nd->guid, why);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-static void log_tree(struct ibu_plugin *ctx, const struct ibu_mcast_tree *tree,
-		     uint16_t mlid)
+static void log_tree(struct ibu_plugin_engine *pe,
+		     const struct ibu_engine_tree *tree, uint16_t mlid)
 {
-	const struct ibu_plugin_routing *r = &ctx->routing;
+	const struct ibu_plugin_routing *r = &pe->routing;
+	osm_log_t *log = pe->plugin->log;
 	char label[64], ports[512];
 	int i, p;
 
-	if (tree->apex >= 0)
-		ibu_ibft_sw_label(&r->ibft, tree->apex, label, sizeof(label));
-	else
-		strcpy(label, "none");
-	OSM_LOG(ctx->log, OSM_LOG_VERBOSE,
-		"cyclic: MLID 0x%04x: %d members (%d receive), apex %s "
-		"(%s, level %d, %d candidates), %d switches in tree\n",
-		mlid, tree->num_members, tree->num_receivers, label,
-		ibu_mcast_policy_name(tree->policy), tree->apex_level,
-		tree->num_candidates, tree->num_switches);
-	if (!osm_log_is_active(ctx->log, OSM_LOG_DEBUG))
+	OSM_LOG(log, OSM_LOG_VERBOSE,
+		"%s: MLID 0x%04x: %d members (%d receive), %s, %d switches in "
+		"tree\n", pe->ops->name, mlid, tree->num_members,
+		tree->num_receivers, tree->info, tree->num_switches);
+	if (!osm_log_is_active(log, OSM_LOG_DEBUG))
 		return;
 	for (i = 0; i < tree->num_switches; i++) {
-		int s = tree->switches[i], len = 0;
+		int len = 0;
 
-		ibu_ibft_sw_label(&r->ibft, s, label, sizeof(label));
+		label[0] = '\0';
+		if (pe->ops->node_label)
+			pe->ops->node_label(r->res.topo, tree->nodes[i], label,
+					    sizeof(label));
 		ports[0] = '\0';
 		for (p = 0; p < 256 && len < (int)sizeof(ports) - 8; p++)
-			if (ibu_pm_test(&tree->ports[s], p))
+			if (ibu_pm_test(&tree->ports[i], p))
 				len += snprintf(ports + len, sizeof(ports) - len,
 						" %d", p);
-		OSM_LOG(ctx->log, OSM_LOG_DEBUG,
-			"cyclic: MLID 0x%04x: %s '%s' ports%s\n", mlid, label,
-			r->fabric.nodes[r->ibft.sw[s].node].name, ports);
+		OSM_LOG(log, OSM_LOG_DEBUG,
+			"%s: MLID 0x%04x: %s '%s' ports%s\n", pe->ops->name,
+			mlid, label, r->fabric.nodes[tree->nodes[i]].name,
+			ports);
 	}
 }
 
+#define LEFT "MLID left unprogrammed"
+
 ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb)
 {
-	struct ibu_plugin *ctx = context;
+	struct ibu_plugin_engine *pe = context;
+	const char *name;
+	osm_log_t *log;
 	struct ibu_plugin_routing *r;
 	struct ibu_mcast_member *mem = NULL;
-	struct ibu_mcast_tree tree;
-	struct mcast_priv *priv;
+	struct ibu_engine_tree tree;
 	struct ibu_err err;
 	uint64_t bad = 0;
 	uint16_t mlid;
+	void *state;
 	int n, rc, i, p;
 
-	if (!ctx || !mgb)
+	if (!pe || !mgb)
 		return IB_ERROR;
-	r = &ctx->routing;
+	r = &pe->routing;
+	log = pe->plugin->log;
+	name = pe->ops->name;
 	mlid = mgb->mlid;
-	osm_purge_mtree(&ctx->osm->sm, mgb);	/* we keep no mtree */
+	osm_purge_mtree(&pe->plugin->osm->sm, mgb);	/* we keep no mtree */
 	if (!r->valid) {
-		OSM_LOG(ctx->log, OSM_LOG_ERROR,
-			"ERR 5A30: cyclic: MLID 0x%04x: no valid cyclic routing "
-			"to build a multicast tree on; MLID left unprogrammed\n",
-			mlid);
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A30: %s: MLID 0x%04x: no valid %s routing to build "
+			"a multicast tree on; " LEFT "\n", name, mlid, name);
 		return IB_ERROR;
 	}
-	priv = get_priv(ctx);
-	if (!priv) {
-		OSM_LOG(ctx->log, OSM_LOG_ERROR,
-			"ERR 5A31: cyclic: MLID 0x%04x: out of memory; MLID "
-			"left unprogrammed\n", mlid);
+	state = get_state(pe);
+	if (!state) {
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A31: %s: MLID 0x%04x: out of memory; " LEFT "\n",
+			name, mlid);
 		return IB_ERROR;
 	}
-	ibu_mcast_load_prune(&priv->load, mbox_alive, &ctx->osm->subn);
+	pe->ops->mcast_prune(state, mbox_alive, &pe->plugin->osm->subn);
 
-	n = collect_members(ctx, mgb, &mem, &bad);
+	n = collect_members(pe, mgb, &mem, &bad);
 	if (n == -1) {
-		OSM_LOG(ctx->log, OSM_LOG_ERROR,
-			"ERR 5A31: cyclic: MLID 0x%04x: out of memory; MLID "
-			"left unprogrammed\n", mlid);
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A31: %s: MLID 0x%04x: out of memory; " LEFT "\n",
+			name, mlid);
 		return IB_ERROR;
 	}
 	if (n == -2) {
-		ibu_mcast_load_release(&priv->load, mlid);
-		OSM_LOG(ctx->log, OSM_LOG_ERROR,
-			"ERR 5A32: cyclic: MLID 0x%04x: member port 0x%016" PRIx64
-			" is not in the routed fabric; MLID left unprogrammed "
-			"until the next sweep\n", mlid, bad);
+		pe->ops->mcast_release(state, mlid);
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A32: %s: MLID 0x%04x: member port 0x%016" PRIx64
+			" is not in the routed fabric; " LEFT " until the next "
+			"sweep\n", name, mlid, bad);
 		return IB_ERROR;
 	}
 
 	ibu_err_clear(&err);
-	rc = ibu_mcast_tree_build(&r->fabric, &r->ibft, mem, n,
-				  policy_of(ctx->opts.mcast_apex), &priv->load,
-				  mlid, &tree, &err);
+	rc = pe->ops->mcast_tree(&r->fabric, r->res.topo, state, mem, n,
+				 &pe->plugin->eopts, mlid, &tree, &err);
 	free(mem);
 	if (rc) {
 		if (rc == IBU_ENOMEM)
-			OSM_LOG(ctx->log, OSM_LOG_ERROR,
-				"ERR 5A31: cyclic: MLID 0x%04x: out of memory; "
-				"MLID left unprogrammed\n", mlid);
+			OSM_LOG(log, OSM_LOG_ERROR,
+				"ERR 5A31: %s: MLID 0x%04x: out of memory; "
+				LEFT "\n", name, mlid);
 		else if (rc == IBU_ETOPO)
-			OSM_LOG(ctx->log, OSM_LOG_ERROR,
-				"ERR 5A33: cyclic: MLID 0x%04x: %s; MLID left "
-				"unprogrammed\n", mlid, err.msg);
+			OSM_LOG(log, OSM_LOG_ERROR,
+				"ERR 5A33: %s: MLID 0x%04x: %s; " LEFT "\n",
+				name, mlid, err.msg);
 		else
-			OSM_LOG(ctx->log, OSM_LOG_ERROR,
-				"ERR 5A35: cyclic: MLID 0x%04x: %s (%s); MLID "
-				"left unprogrammed\n", mlid, err.msg,
-				ibu_strerror(rc));
+			OSM_LOG(log, OSM_LOG_ERROR,
+				"ERR 5A35: %s: MLID 0x%04x: %s (%s); " LEFT "\n",
+				name, mlid, err.msg, ibu_strerror(rc));
 		return IB_ERROR;
 	}
-	if (check_switches(ctx, &tree, mlid)) {
-		ibu_mcast_load_release(&priv->load, mlid);
-		ibu_mcast_tree_free(&tree);
+	if (check_switches(pe, &tree, mlid)) {
+		pe->ops->mcast_release(state, mlid);
+		ibu_engine_tree_free(&tree);
 		return IB_ERROR;
 	}
 	for (i = 0; i < tree.num_switches; i++) {
-		int s = tree.switches[i];
-		osm_switch_t *sw = ibu_osm_switch(ctx, r->ibft.sw[s].node);
+		osm_switch_t *sw = ibu_osm_switch(pe, tree.nodes[i]);
 		osm_mcast_tbl_t *tbl = osm_switch_get_mcast_tbl_ptr(sw);
 
 		for (p = 0; p < sw->num_ports; p++)
-			if (ibu_pm_test(&tree.ports[s], p))
+			if (ibu_pm_test(&tree.ports[i], p))
 				osm_mcast_tbl_set(tbl, mlid, (uint8_t)p);
 	}
-	log_tree(ctx, &tree, mlid);
-	ibu_mcast_tree_free(&tree);
+	log_tree(pe, &tree, mlid);
+	ibu_engine_tree_free(&tree);
 	return IB_SUCCESS;
 }

@@ -18,6 +18,7 @@ void ibu_plugin_opts_default(struct ibu_plugin_opts *o)
 {
 	o->mcast_apex = IBU_PLUGIN_APEX_BALANCED;
 	o->verbose = 0;
+	o->lid_matrices = 0;
 }
 
 const char *ibu_plugin_apex_name(enum ibu_plugin_apex a)
@@ -32,8 +33,9 @@ void ibu_plugin_opts_format(const struct ibu_plugin_opts *o, char *buf,
 {
 	if (!len)
 		return;
-	snprintf(buf, len, "mcast_apex=%s verbose=%d",
-		 ibu_plugin_apex_name(o->mcast_apex), o->verbose);
+	snprintf(buf, len, "mcast_apex=%s verbose=%d lid_matrices=%s",
+		 ibu_plugin_apex_name(o->mcast_apex), o->verbose,
+		 o->lid_matrices ? "opensm" : "none");
 }
 
 static int parse_apex(const char *val, struct ibu_plugin_opts *o)
@@ -60,6 +62,17 @@ static int parse_verbose(const char *val, struct ibu_plugin_opts *o)
 	return 0;
 }
 
+static int parse_lid_matrices(const char *val, struct ibu_plugin_opts *o)
+{
+	if (!strcmp(val, "none"))
+		o->lid_matrices = 0;
+	else if (!strcmp(val, "opensm"))
+		o->lid_matrices = 1;
+	else
+		return -1;
+	return 0;
+}
+
 struct option_def {
 	const char *key;
 	const char *expected;
@@ -69,6 +82,7 @@ struct option_def {
 static const struct option_def option_defs[] = {
 	{ "mcast_apex", "balanced|source|lowest-guid", parse_apex },
 	{ "verbose", "0|1", parse_verbose },
+	{ "lid_matrices", "none|opensm", parse_lid_matrices },
 };
 
 static void report_problem(ibu_plugin_opt_report_fn report, void *arg,

@@ -9,7 +9,11 @@
  *	where the multicast engine puts a group's apex switch (used by the
  *	mcast engine; default balanced: spread trees over the top switches)
  *   verbose=0|1
- *	1 logs every switch's recognised IBFT label at DEBUG (default 0)
+ *	1 logs every switch's recognised label at DEBUG (default 0)
+ *   lid_matrices=none|opensm
+ *	none (default): an engine that accepts the fabric tells OpenSM not
+ *	to build its all-pairs min-hop matrices (the engines never read
+ *	them; opensm.fdbs then says HOPS UNKNOWN); opensm: build them anyway
  *
  * Plain C, no OpenSM header, so that it is unit-tested without OpenSM.
  * An unknown key, a word without '=' or a bad value is reported through
@@ -29,6 +33,7 @@ enum ibu_plugin_apex {
 struct ibu_plugin_opts {
 	enum ibu_plugin_apex mcast_apex;
 	int verbose;
+	int lid_matrices;	/* 0 none, 1 opensm: build_lid_matrices' return */
 };
 
 enum ibu_plugin_opt_problem {

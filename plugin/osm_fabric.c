@@ -193,24 +193,24 @@ fail:
 	return rc;
 }
 
-osm_node_t *ibu_osm_node(const struct ibu_plugin *ctx, int idx)
+osm_node_t *ibu_osm_node(const struct ibu_plugin_engine *pe, int idx)
 {
-	const struct ibu_plugin_routing *r = &ctx->routing;
+	const struct ibu_plugin_routing *r = &pe->routing;
 	osm_node_t *n;
 
 	if (!r->valid || idx < 0 || idx >= r->map.num_nodes ||
 	    idx >= r->fabric.num_nodes)
 		return NULL;
-	n = osm_get_node_by_guid(&ctx->osm->subn,
+	n = osm_get_node_by_guid(&pe->plugin->osm->subn,
 				 cl_hton64(r->fabric.nodes[idx].guid));
 	return n == r->map.node[idx] ? n : NULL;
 }
 
-osm_switch_t *ibu_osm_switch(const struct ibu_plugin *ctx, int idx)
+osm_switch_t *ibu_osm_switch(const struct ibu_plugin_engine *pe, int idx)
 {
-	osm_node_t *n = ibu_osm_node(ctx, idx);
+	osm_node_t *n = ibu_osm_node(pe, idx);
 
-	if (!n || !ctx->routing.map.sw[idx] || n->sw != ctx->routing.map.sw[idx])
+	if (!n || !pe->routing.map.sw[idx] || n->sw != pe->routing.map.sw[idx])
 		return NULL;
 	return n->sw;
 }

@@ -10,23 +10,23 @@
  *
  * Life cycle (OpenSM 3.3.x):
  *   create()  (ibunion_plugin.c)  allocates struct ibu_plugin, parses the
- *             options, registers the routing engine "cyclic";
- *   ibu_cyclic_setup() (cyclic_engine.c) fills the osm_routing_engine_t
- *             when `routing_engine cyclic` names it; re->context is the
- *             struct ibu_plugin;
- *   ucast_build_fwd_tables, once per (re)route, replaces ctx->routing;
+ *             options, registers every engine of lib's ibu_engine_list()
+ *             ("cyclic", "xy", ...) with its own struct ibu_plugin_engine
+ *             as context;
+ *   setup (engine_glue.c) fills the osm_routing_engine_t of an engine that
+ *             `routing_engine` names;
+ *   build_lid_matrices runs the engine (lib's ibu_engine_run: recognise,
+ *             plan, route, check) and, when it accepts the fabric, tells
+ *             OpenSM not to build its min-hop matrices (option
+ *             lid_matrices=opensm keeps them); a fabric the engine cannot
+ *             route is logged and returned as an error, so OpenSM moves
+ *             on to the next engine (which builds its own matrices);
+ *   ucast_build_fwd_tables writes the checked tables into new_lft;
+ *   mcast_build_stree (mcast_engine.c) per MLID from the kept state;
  *   engine destroy() runs first at exit and frees nothing;
- *   delete()  (ibunion_plugin.c) frees the routing state and the context.
- *
- * Multicast hook (mcast engine, plugin/mcast_engine.c): set
- *   re->mcast_build_stree = ibu_mcast_build_stree;
- * in ibu_cyclic_setup() (the one marked line), declare it below, and keep
- * any private state in ctx->mcast_priv with its destructor in
- * ctx->mcast_priv_free (called by delete()). OpenSM only calls
- * mcast_build_stree when `cyclic` is the engine in use, i.e. after the
- * last ucast routing succeeded, so ctx->routing.valid is then normally 1;
- * still check it, and reach OpenSM objects through ibu_osm_node()/
- * ibu_osm_switch(), which re-validate the cached pointers by GUID.
+ *   delete()  (ibunion_plugin.c) frees every engine's state and the context.
+ * OpenSM objects are reached through ibu_osm_node()/ibu_osm_switch(),
+ * which re-validate the cached pointers by GUID.
  * Everything runs under OpenSM's exclusive lock: no locking here.
  */
 #ifndef IBU_PLUGIN_H
@@ -41,11 +41,9 @@
 #include <opensm/osm_version.h>
 
 #include "fabric.h"
-#include "ibft.h"
-#include "lidplan.h"
+#include "engine.h"
 #include "options.h"
 
-#define IBU_ENGINE_NAME "cyclic"
 
 /* fabric node index <-> OpenSM objects, valid for one routing sweep */
 struct ibu_osm_map {
@@ -54,24 +52,34 @@ struct ibu_osm_map {
 	osm_switch_t **sw;	/* [fabric node] OpenSM switch, NULL for CAs */
 };
 
-/* What the last successful cyclic routing computed; reused by multicast. */
+/* What the last successful routing of one engine computed. */
 struct ibu_plugin_routing {
 	int valid;		/* 1 after a successful ucast routing */
 	unsigned long sweep;	/* successful routings so far (1 = first) */
 	struct ibu_fabric fabric;
-	struct ibu_ibft ibft;
-	struct ibu_lidplan plan;
 	struct ibu_osm_map map;
-	double route_ms;	/* time of the last ucast callback */
+	struct ibu_engine_result res;	/* topology, LID map, LFTs */
+	double route_ms;	/* time of the last routing */
+};
+
+struct ibu_plugin;
+
+/* One registered engine: the context OpenSM hands to its callbacks. */
+struct ibu_plugin_engine {
+	struct ibu_plugin *plugin;
+	const struct ibu_engine_ops *ops;
+	struct ibu_plugin_routing routing;
+	void *mcast_state;		/* ops->mcast_state_new, per routing */
+	unsigned long mcast_sweep;	/* routing the state belongs to */
 };
 
 struct ibu_plugin {
 	osm_opensm_t *osm;
 	osm_log_t *log;
 	struct ibu_plugin_opts opts;
-	struct ibu_plugin_routing routing;
-	void *mcast_priv;			/* owned by the mcast engine */
-	void (*mcast_priv_free)(void *priv);	/* called by delete() */
+	struct ibu_engine_opts eopts;	/* opts as the engines take them */
+	int num_engines;
+	struct ibu_plugin_engine *engines;
 };
 
 /* ---- osm_fabric.c: osm_subn_t -> struct ibu_fabric ---- */
@@ -91,17 +99,19 @@ int ibu_osm_node_index(const struct ibu_fabric *f, const osm_node_t *node);
  * range or the object is no longer in the subnet (looked up by GUID, so a
  * node dropped since the last routing is never returned).
  */
-osm_node_t *ibu_osm_node(const struct ibu_plugin *ctx, int idx);
-osm_switch_t *ibu_osm_switch(const struct ibu_plugin *ctx, int idx);
+osm_node_t *ibu_osm_node(const struct ibu_plugin_engine *pe, int idx);
+osm_switch_t *ibu_osm_switch(const struct ibu_plugin_engine *pe, int idx);
 
-/* ---- cyclic_engine.c ---- */
+/* ---- engine_glue.c ---- */
 
-/* external_routing_engine_module_t.setup for the engine "cyclic". */
-int ibu_cyclic_setup(struct osm_routing_engine *re, osm_opensm_t *osm);
-/* Frees ctx->routing and marks it invalid. */
-void ibu_plugin_routing_clear(struct ibu_plugin *ctx);
+/* external_routing_engine_module_t.setup of every engine. */
+int ibu_engine_setup(struct osm_routing_engine *re, osm_opensm_t *osm);
+/* Frees an engine's routing state and marks it invalid. */
+void ibu_plugin_routing_clear(struct ibu_plugin_engine *pe);
 
-/* ---- mcast_engine.c (owner: mcast): mcast_build_stree of "cyclic" ---- */
+/* ---- mcast_engine.c: mcast_build_stree of every engine ---- */
 ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb);
+/* Frees an engine's multicast state. */
+void ibu_mcast_state_clear(struct ibu_plugin_engine *pe);
 
 #endif

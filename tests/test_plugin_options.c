@@ -29,14 +29,15 @@ static void record(void *arg, enum ibu_plugin_opt_problem what,
 START_TEST(defaults)
 {
 	struct ibu_plugin_opts o;
-	char buf[64];
+	char buf[96];
 
 	memset(&o, 0x5a, sizeof(o));
 	ibu_plugin_opts_default(&o);
 	ck_assert_int_eq(o.mcast_apex, IBU_PLUGIN_APEX_BALANCED);
 	ck_assert_int_eq(o.verbose, 0);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0");
+	ck_assert_int_eq(o.lid_matrices, 0);
+	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0 lid_matrices=none");
 	/* no option line at all */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, NULL, record, NULL), 0);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "  \t", record, NULL), 0);
@@ -69,6 +70,24 @@ START_TEST(all_values)
 		ck_assert_int_eq(o.mcast_apex, cases[i].apex);
 		ck_assert_int_eq(o.verbose, cases[i].verbose);
 	}
+}
+END_TEST
+
+START_TEST(lid_matrices)
+{
+	struct ibu_plugin_opts o;
+	struct seen s = { 0 };
+
+	ibu_plugin_opts_default(&o);
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "lid_matrices=opensm",
+					       record, &s), 0);
+	ck_assert_int_eq(o.lid_matrices, 1);
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "lid_matrices=none",
+					       record, &s), 0);
+	ck_assert_int_eq(o.lid_matrices, 0);
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "lid_matrices=yes",
+					       record, &s), 1);
+	ck_assert_int_eq(o.lid_matrices, 0);
 }
 END_TEST
 
@@ -121,6 +140,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, defaults);
 	tcase_add_test(tc, all_values);
+	tcase_add_test(tc, lid_matrices);
 	tcase_add_test(tc, problems_keep_defaults);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);

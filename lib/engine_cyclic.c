@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The engine "cyclic" (paper 000): IBFT(m,n) recognition, the paper's LID
+ * plan, cyclic unicast and union multicast trees, as one ops table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "cyclic.h"
+#include "mcast.h"
+
+struct cyclic_topo {
+	struct ibu_ibft t;
+	struct ibu_lidplan p;
+	int planned;
+};
+
+static void topo_free(void *topo)
+{
+	struct cyclic_topo *c = topo;
+
+	if (!c)
+		return;
+	ibu_lidplan_free(&c->p);
+	ibu_ibft_free(&c->t);
+	free(c);
+}
+
+static int recognise(const struct ibu_fabric *f,
+		     const struct ibu_engine_opts *o, void **topo,
+		     struct ibu_err *e)
+{
+	struct cyclic_topo *c = calloc(1, sizeof(*c));
+	int rc;
+
+	(void)o;
+	*topo = NULL;
+	if (!c)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = ibu_ibft_recognize(f, &c->t, e);
+	if (rc) {
+		free(c);
+		return rc;
+	}
+	*topo = c;
+	return IBU_OK;
+}
+
+static int plan(const struct ibu_fabric *f, void *topo,
+		const struct ibu_lidmap *map, struct ibu_err *e)
+{
+	struct cyclic_topo *c = topo;
+	int rc;
+
+	(void)map;
+	rc = ibu_lidplan_build(f, &c->t, &c->p, e);
+	c->planned = !rc;
+	return rc;
+}
+
+static int route(const struct ibu_fabric *f, const void *topo,
+		 const struct ibu_lidmap *map, const struct ibu_engine_opts *o,
+		 struct ibu_lft *lft, struct ibu_err *e)
+{
+	const struct cyclic_topo *c = topo;
+
+	(void)map;
+	(void)o;
+	if (!c->planned)
+		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
+	return ibu_cyclic_route(f, &c->t, &c->p, lft, e);
+}
+
+static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
+		     size_t len)
+{
+	const struct cyclic_topo *c = topo;
+
+	(void)f;
+	snprintf(buf, len,
+		 "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d)",
+		 c->t.m, c->t.n, c->t.num_switches, c->t.num_endports,
+		 c->p.lmc, c->p.lmc_needed);
+}
+
+static void node_label(const void *topo, int node, char *buf, size_t len)
+{
+	const struct cyclic_topo *c = topo;
+	int s = ibu_ibft_sw(&c->t, node);
+
+	if (s >= 0)
+		ibu_ibft_sw_label(&c->t, s, buf, len);
+	else
+		snprintf(buf, len, "-");
+}
+
+static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
+			   void **state, struct ibu_err *e)
+{
+	const struct cyclic_topo *c = topo;
+	struct ibu_mcast_load *l = calloc(1, sizeof(*l));
+	int rc;
+
+	(void)f;
+	*state = NULL;
+	if (!l)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = ibu_mcast_load_init(l, &c->t, e);
+	if (rc) {
+		free(l);
+		return rc;
+	}
+	*state = l;
+	return IBU_OK;
+}
+
+static void mcast_state_free(void *state)
+{
+	if (!state)
+		return;
+	ibu_mcast_load_free(state);
+	free(state);
+}
+
+static void mcast_release(void *state, uint32_t key)
+{
+	ibu_mcast_load_release(state, key);
+}
+
+static void mcast_prune(void *state, int (*alive)(void *ctx, uint32_t key),
+			void *ctx)
+{
+	ibu_mcast_load_prune(state, alive, ctx);
+}
+
+/* The lib tree (by switch index) as the engine-neutral tree (by node). */
+static int export_tree(const struct cyclic_topo *c,
+		       const struct ibu_mcast_tree *mt,
+		       struct ibu_engine_tree *tree, struct ibu_err *e)
+{
+	char label[64];
+	int i;
+
+	tree->root = mt->apex >= 0 ? c->t.sw[mt->apex].node : -1;
+	tree->num_members = mt->num_members;
+	tree->num_receivers = mt->num_receivers;
+	tree->num_switches = mt->num_switches;
+	tree->nodes = malloc((mt->num_switches ? mt->num_switches : 1) *
+			     sizeof(*tree->nodes));
+	tree->ports = calloc(mt->num_switches ? mt->num_switches : 1,
+			     sizeof(*tree->ports));
+	if (!tree->nodes || !tree->ports)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < mt->num_switches; i++) {
+		int s = mt->switches[i];
+
+		tree->nodes[i] = c->t.sw[s].node;
+		tree->ports[i] = mt->ports[s];
+	}
+	if (mt->apex >= 0)
+		ibu_ibft_sw_label(&c->t, mt->apex, label, sizeof(label));
+	else
+		snprintf(label, sizeof(label), "none");
+	snprintf(tree->info, sizeof(tree->info),
+		 "apex %s (%s, level %d, %d candidates)", label,
+		 ibu_mcast_policy_name(mt->policy), mt->apex_level,
+		 mt->num_candidates);
+	return IBU_OK;
+}
+
+static int mcast_tree(const struct ibu_fabric *f, const void *topo,
+		      void *state, const struct ibu_mcast_member *m, int n,
+		      const struct ibu_engine_opts *o, uint32_t key,
+		      struct ibu_engine_tree *tree, struct ibu_err *e)
+{
+	const struct cyclic_topo *c = topo;
+	struct ibu_mcast_tree mt;
+	int rc;
+
+	memset(tree, 0, sizeof(*tree));
+	tree->root = -1;
+	rc = ibu_mcast_tree_build(f, &c->t, m, n, o->mcast_policy, state, key,
+				  &mt, e);
+	if (rc)
+		return rc;
+	rc = export_tree(c, &mt, tree, e);
+	ibu_mcast_tree_free(&mt);
+	if (rc) {
+		if (state)
+			ibu_mcast_load_release(state, key);
+		ibu_engine_tree_free(tree);
+	}
+	return rc;
+}
+
+const struct ibu_engine_ops ibu_engine_cyclic = {
+	.name = "cyclic",
+	.topology = "IBFT(m,n)",
+	.recognise = recognise,
+	.topo_free = topo_free,
+	.plan = plan,
+	.route = route,
+	.describe = describe,
+	.node_label = node_label,
+	.mcast_state_new = mcast_state_new,
+	.mcast_state_free = mcast_state_free,
+	.mcast_release = mcast_release,
+	.mcast_prune = mcast_prune,
+	.mcast_tree = mcast_tree,
+};

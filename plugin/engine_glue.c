@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The glue between OpenSM's osm_routing_engine_t and any engine of lib/
+ * (struct ibu_engine_ops): converts the subnet, runs ibu_engine_run() and
+ * writes the checked tables into every switch's new_lft.
+ *
+ * The engine runs in build_lid_matrices, before OpenSM would build its
+ * all-pairs min-hop matrices: when it accepts the fabric we return 0 and
+ * OpenSM skips them (nothing in OpenSM needs them once the engine has its
+ * own mcast_build_stree: SA PathRecords walk the LFTs; only the hop
+ * columns of opensm.fdbs read "HOPS UNKNOWN"); option lid_matrices=opensm
+ * returns 1 instead, and OpenSM builds them as for its own engines. Any
+ * failure is logged with its own code and returns a negative value, so
+ * OpenSM falls back to the next engine of `routing_engine` (a positive
+ * value would not), and that engine builds its own matrices.
+ */
+#undef HAVE_CONFIG_H
+#include "plugin.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void ibu_plugin_routing_clear(struct ibu_plugin_engine *pe)
+{
+	struct ibu_plugin_routing *r = &pe->routing;
+	unsigned long sweep = r->sweep;
+
+	ibu_engine_result_free(&r->res);
+	ibu_osm_map_free(&r->map);
+	ibu_fabric_free(&r->fabric);
+	memset(r, 0, sizeof(*r));
+	r->sweep = sweep;
+}
+
+static double elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
+	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+#define FALLBACK "falling back to the next routing engine"
+
+/* Logs why the engine cannot route, one code per cause; returns -1. */
+static int routing_failed(struct ibu_plugin_engine *pe, int reading,
+			  enum ibu_engine_stage stage,
+			  const struct ibu_err *err)
+{
+	osm_log_t *log = pe->plugin->log;
+	const char *name = pe->ops->name;
+	const char *why = err->msg[0] ? err->msg : ibu_strerror(err->code);
+	char said[96];
+
+	/* "not an IBFT(m,n): " is said by the log line itself */
+	snprintf(said, sizeof(said), "not %s %s: ",
+		 pe->ops->topology[0] == 'I' ? "an" : "a", pe->ops->topology);
+	if (!strncmp(why, said, strlen(said)))
+		why += strlen(said);
+	if (err->code == IBU_ENOMEM)
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A04: %s: out of memory while %s; " FALLBACK "\n",
+			name, reading ? "reading the subnet" :
+			ibu_engine_stage_name(stage));
+	else if (reading)
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A02: %s: cannot read the subnet: %s; " FALLBACK
+			"\n", name, why);
+	else if (stage == IBU_STAGE_RECOGNISE && err->code == IBU_ETOPO)
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A01: %s: fabric is not %s %s: %s; " FALLBACK "\n",
+			name, pe->ops->topology[0] == 'I' ? "an" : "a",
+			pe->ops->topology, why);
+	else if (stage == IBU_STAGE_RECOGNISE)
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A09: %s: topology recognition failed (%s): %s; "
+			FALLBACK "\n", name, ibu_strerror(err->code), why);
+	else if (stage == IBU_STAGE_PLAN)
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A03: %s: the LIDs OpenSM assigned cannot be used: "
+			"%s; " FALLBACK "\n", name, why);
+	else if (stage == IBU_STAGE_CHECK)
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A08: %s: incomplete tables: %s; " FALLBACK "\n",
+			name, why);
+	else
+		OSM_LOG(log, OSM_LOG_ERROR,
+			"ERR 5A05: %s: %s failed (%s): %s; " FALLBACK "\n",
+			name, ibu_engine_stage_name(stage),
+			ibu_strerror(err->code), why);
+	return -1;
+}
+
+static void log_labels(struct ibu_plugin_engine *pe)
+{
+	const struct ibu_plugin_routing *r = &pe->routing;
+	char label[64];
+	int i;
+
+	if (!pe->ops->node_label ||
+	    !osm_log_is_active(pe->plugin->log, OSM_LOG_DEBUG))
+		return;
+	for (i = 0; i < r->fabric.num_nodes; i++) {
+		const struct ibu_node *n = &r->fabric.nodes[i];
+
+		if (!ibu_node_is_switch(n))
+			continue;
+		pe->ops->node_label(r->res.topo, i, label, sizeof(label));
+		OSM_LOG(pe->plugin->log, OSM_LOG_DEBUG,
+			"%s: switch 0x%016" PRIx64 " '%s' is %s\n",
+			pe->ops->name, n->guid, n->name, label);
+	}
+}
+
+/*
+ * What lib/ cannot know: OpenSM's own switch objects. Every switch has a
+ * new_lft, every port exists on the OpenSM switch and no routed LID is
+ * beyond the table OpenSM sized. Returns 0 or -1 (logged).
+ */
+static int check_osm_tables(struct ibu_plugin_engine *pe)
+{
+	const struct ibu_plugin_routing *r = &pe->routing;
+	const struct ibu_lft *lft = &r->res.lft;
+	osm_log_t *log = pe->plugin->log;
+	const char *name = pe->ops->name;
+	uint32_t lid;
+	int i;
+
+	for (i = 0; i < r->fabric.num_nodes; i++) {
+		const struct ibu_node *n = &r->fabric.nodes[i];
+		osm_switch_t *sw = r->map.sw[i];
+
+		if (!ibu_node_is_switch(n))
+			continue;
+		if (!sw || !sw->new_lft || !lft->row[i]) {
+			OSM_LOG(log, OSM_LOG_ERROR,
+				"ERR 5A06: %s: switch '%s' (0x%016" PRIx64
+				") has no forwarding table to fill; " FALLBACK
+				"\n", name, n->name, n->guid);
+			return -1;
+		}
+		for (lid = 1; lid <= lft->max_lid; lid++) {
+			uint8_t port = lft->row[i][lid];
+
+			if (port == IBU_NO_PATH)
+				continue;
+			/* osm_switch_t.num_ports counts port 0 */
+			if (port >= sw->num_ports) {
+				OSM_LOG(log, OSM_LOG_ERROR,
+					"ERR 5A07: %s: switch '%s' (0x%016"
+					PRIx64 ") would forward LID %u to port "
+					"%u of %u; " FALLBACK "\n", name,
+					n->name, n->guid, lid, port,
+					sw->num_ports - 1u);
+				return -1;
+			}
+			if (lid > sw->max_lid_ho) {
+				OSM_LOG(log, OSM_LOG_ERROR,
+					"ERR 5A0A: %s: LID %u is beyond the "
+					"table OpenSM sized for switch '%s' "
+					"(top %u); " FALLBACK "\n", name, lid,
+					n->name, sw->max_lid_ho);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static void write_tables(struct ibu_plugin_engine *pe)
+{
+	const struct ibu_plugin_routing *r = &pe->routing;
+	const struct ibu_lft *lft = &r->res.lft;
+	uint32_t top;
+	int i;
+
+	for (i = 0; i < r->fabric.num_nodes; i++) {
+		osm_switch_t *sw = r->map.sw[i];
+
+		if (!ibu_node_is_switch(&r->fabric.nodes[i]))
+			continue;
+		/* OpenSM did this already; an engine listed before us may
+		 * have failed halfway through writing. */
+		memset(sw->new_lft, OSM_NO_PATH, sw->max_lid_ho + 1u);
+		top = lft->max_lid < sw->max_lid_ho ? lft->max_lid :
+						      sw->max_lid_ho;
+		memcpy(sw->new_lft + 1, lft->row[i] + 1, top);
+	}
+}
+
+/* build_lid_matrices: read, recognise, plan, route, check. */
+static int engine_compute(void *context)
+{
+	struct ibu_plugin_engine *pe = context;
+	struct ibu_plugin *ctx = pe->plugin;
+	struct ibu_plugin_routing *r = &pe->routing;
+	struct ibu_err err;
+	struct timespec t0;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ibu_err_clear(&err);
+	ibu_plugin_routing_clear(pe);	/* the last sweep's state is stale */
+	rc = ibu_osm_fabric_build(&ctx->osm->subn, &r->fabric, &r->map, &err);
+	if (rc) {
+		ibu_plugin_routing_clear(pe);
+		if (!err.code)
+			err.code = rc;
+		return routing_failed(pe, 1, IBU_STAGE_RECOGNISE, &err);
+	}
+	rc = ibu_engine_run(pe->ops, &r->fabric, &ctx->eopts, &r->res, &err);
+	if (rc) {
+		enum ibu_engine_stage st = r->res.stage;
+
+		ibu_plugin_routing_clear(pe);
+		if (!err.code)
+			err.code = rc;
+		return routing_failed(pe, 0, st, &err);
+	}
+	if (check_osm_tables(pe)) {
+		ibu_plugin_routing_clear(pe);
+		return -1;
+	}
+	if (ctx->opts.verbose)
+		log_labels(pe);
+	r->route_ms = elapsed_ms(&t0);
+	/* 0: OpenSM skips its min-hop matrices; 1: it builds them */
+	return ctx->opts.lid_matrices;
+}
+
+static int engine_build_fwd_tables(void *context)
+{
+	struct ibu_plugin_engine *pe = context;
+	struct ibu_plugin_routing *r = &pe->routing;
+	char what[256];
+	struct timespec t0;
+
+	if (!r->res.topo) {
+		OSM_LOG(pe->plugin->log, OSM_LOG_ERROR,
+			"ERR 5A0B: %s: no tables were computed for this sweep; "
+			FALLBACK "\n", pe->ops->name);
+		return -1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	write_tables(pe);
+	r->valid = 1;
+	r->sweep++;
+	r->route_ms += elapsed_ms(&t0);
+	pe->ops->describe(&r->fabric, r->res.topo, what, sizeof(what));
+	OSM_LOG(pe->plugin->log, OSM_LOG_INFO, "%s: %s, routed in %.3f ms\n",
+		pe->ops->name, what, r->route_ms);
+	return 0;
+}
+
+static void engine_destroy(void *context)
+{
+	struct ibu_plugin_engine *pe = context;
+
+	/* The plugin's delete() runs after this and owns pe. */
+	OSM_LOG(pe->plugin->log, OSM_LOG_VERBOSE,
+		"%s: routing engine destroyed after %lu routings\n",
+		pe->ops->name, pe->routing.sweep);
+}
+
+int ibu_engine_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
+{
+	struct ibu_plugin_engine *pe = re->context;
+
+	if (!pe)
+		return -1;
+	re->build_lid_matrices = engine_compute;
+	re->ucast_build_fwd_tables = engine_build_fwd_tables;
+	re->ucast_dump_tables = NULL;
+	re->update_sl2vl = NULL;
+	re->update_vlarb = NULL;
+	re->path_sl = NULL;
+	re->mcast_build_stree = pe->ops->mcast_tree ? ibu_mcast_build_stree :
+						      NULL;
+	re->destroy = engine_destroy;
+	OSM_LOG(&osm->log, OSM_LOG_VERBOSE,
+		"%s: routing engine set up (mcast_apex=%s)\n", pe->ops->name,
+		ibu_mcast_policy_name(pe->plugin->eopts.mcast_policy));
+	return 0;
+}
