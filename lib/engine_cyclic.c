@@ -79,9 +79,10 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 
 	(void)f;
 	snprintf(buf, len,
-		 "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d)",
+		 "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d%s)",
 		 c->t.m, c->t.n, c->t.num_switches, c->t.num_endports,
-		 c->p.lmc, c->p.lmc_needed);
+		 c->p.lmc, c->p.lmc_needed, c->p.lmc < c->p.lmc_needed ?
+		 "; up-digits beyond the offset from the destination" : "");
 }
 
 static void node_label(const void *topo, int node, char *buf, size_t len)
