@@ -79,6 +79,15 @@ struct ibu_engine_ops {
 		     const struct ibu_lidmap *map,
 		     const struct ibu_engine_opts *o, struct ibu_lft *lft,
 		     struct ibu_err *e);
+	/*
+	 * optional: writes the paper's LID numbering into f (ibunion lids,
+	 * ibunion route --lmc): lmc < 0 = the LMC the engine needs, capped to
+	 * what fits the LID space; paper_exact = the paper's own (unaligned)
+	 * numbering. *lmc_used receives the LMC. IBU_ELID with what to do
+	 * when the fabric does not fit.
+	 */
+	int (*assign_lids)(struct ibu_fabric *f, const void *topo, int lmc,
+			   int paper_exact, int *lmc_used, struct ibu_err *e);
 	/* one line: "IBFT(8,3): 80 switches, 128 end ports, LMC 4 (needs 4)" */
 	void (*describe)(const struct ibu_fabric *f, const void *topo,
 			 char *buf, size_t len);

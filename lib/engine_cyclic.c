@@ -72,6 +72,28 @@ static int route(const struct ibu_fabric *f, const void *topo,
 	return ibu_cyclic_route(f, &c->t, &c->p, lft, e);
 }
 
+static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
+		       int paper_exact, int *lmc_used, struct ibu_err *e)
+{
+	const struct cyclic_topo *c = topo;
+	enum ibu_lid_numbering how = paper_exact ? IBU_LIDS_PAPER_EXACT :
+						   IBU_LIDS_ALIGNED;
+	int want = lmc >= 0 ? lmc : ibu_lid_needed_lmc(c->t.m, c->t.n);
+	int fit = ibu_lidplan_fit_lmc(&c->t, want, how);
+
+	if (fit < 0)
+		return ibu_err_set(e, IBU_ELID,
+				   "IBFT(%d,%d) has %d end ports and %d switches: more than the unicast LID space 0x0001-0xBFFF holds even at LMC 0",
+				   c->t.m, c->t.n, c->t.num_endports,
+				   c->t.num_switches);
+	if (lmc >= 0 && fit < lmc)
+		return ibu_err_set(e, IBU_ELID,
+				   "IBFT(%d,%d) at LMC %d needs more LIDs than the unicast space 0x0001-0xBFFF holds; the largest LMC that fits is %d",
+				   c->t.m, c->t.n, lmc, fit);
+	*lmc_used = fit;
+	return ibu_lidplan_assign_paper(f, &c->t, fit, how, e);
+}
+
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 		     size_t len)
 {
@@ -202,6 +224,7 @@ const struct ibu_engine_ops ibu_engine_cyclic = {
 	.topo_free = topo_free,
 	.plan = plan,
 	.route = route,
+	.assign_lids = assign_lids,
 	.describe = describe,
 	.node_label = node_label,
 	.mcast_state_new = mcast_state_new,

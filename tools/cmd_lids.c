@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include "commands.h"
 #include "opts.h"
+#include "engine_pick.h"
 #include "lidplan.h"
 #include "netfile.h"
 
@@ -23,6 +24,8 @@ void ibu_cmd_lids_usage(FILE *out)
 		"                      needs, ceil(log2((m/2)^(n-1))), capped to fit)\n"
 		"  --paper-exact       the paper's numbering 2^LMC * PID + 1; not\n"
 		"                      aligned, so OpenSM ignores it: offline use only\n"
+		"  --engine NAME       the engine's numbering (default: the engine that\n"
+		"                      recognises the fabric; a mesh gets row-major LIDs)\n"
 		"  use the same LMC in opensm.conf (lmc L).\n");
 }
 
@@ -32,17 +35,20 @@ int ibu_cmd_lids(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "lmc", required_argument, NULL, 'l' },
 		{ "paper-exact", no_argument, NULL, 'x' },
+		{ "engine", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum ibu_lid_numbering how = IBU_LIDS_ALIGNED;
-	const char *outpath = NULL;
+	const char *outpath = NULL, *engine = NULL;
+	const struct ibu_engine_ops *ops;
+	struct ibu_engine_opts eo;
 	struct ibu_fabric f;
-	struct ibu_ibft t;
 	struct ibu_err e = { 0 };
+	void *topo;
 	long lmc = -1;
-	int c, rc, fit, needed;
+	int c, rc, exact = 0, used = 0;
 	FILE *out;
 
+	ibu_engine_opts_default(&eo);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
 		switch (c) {
@@ -51,7 +57,8 @@ int ibu_cmd_lids(int argc, char **argv)
 			if (ibu_opt_int("lids", "--lmc", optarg, 0, IBU_MAX_LMC, &lmc))
 				return IBU_EXIT_USAGE;
 			break;
-		case 'x': how = IBU_LIDS_PAPER_EXACT; break;
+		case 'x': exact = 1; break;
+		case 'E': engine = optarg; break;
 		default:
 			ibu_cmd_lids_usage(stderr);
 			return IBU_EXIT_USAGE;
@@ -65,17 +72,16 @@ int ibu_cmd_lids(int argc, char **argv)
 		ibu_opt_report("lids", &e);
 		return IBU_EXIT_ERROR;
 	}
-	if (ibu_ibft_recognize(&f, &t, &e)) {
-		ibu_opt_report("lids", &e);
+	ops = ibu_engine_pick("lids", &f, engine, &eo, &topo);
+	if (!ops) {
 		ibu_fabric_free(&f);
 		return IBU_EXIT_ERROR;
 	}
-	needed = ibu_lid_needed_lmc(t.m, t.n);
-	fit = ibu_lidplan_fit_lmc(&t, lmc >= 0 ? (int)lmc : needed, how);
-	if (lmc < 0)
-		lmc = fit;
-	rc = lmc < 0 ? ibu_err_set(&e, IBU_ELID, "IBFT(%d,%d) does not fit the LID space even at LMC 0", t.m, t.n)
-		     : ibu_lidplan_assign_paper(&f, &t, (int)lmc, how, &e);
+	rc = ops->assign_lids ?
+		ops->assign_lids(&f, topo, (int)lmc, exact, &used, &e) :
+		ibu_err_set(&e, IBU_EINVAL, "engine %s has no LID numbering",
+			    ops->name);
+	ops->topo_free(topo);
 	if (rc)
 		goto fail;
 	out = ibu_opt_open_out("lids", outpath);
@@ -87,16 +93,15 @@ int ibu_cmd_lids(int argc, char **argv)
 	ibu_opt_close_out(out);
 	if (rc)
 		goto fail;
-	fprintf(stderr, "-I- lids: IBFT(%d,%d): %d end ports at LMC %ld (paper needs %d%s), "
-		"%d switches, LIDs up to 0x%04x%s\n", t.m, t.n, t.num_endports,
-		lmc, needed, needed > lmc ? ": missing up-digits come from the destination" : "",
-		t.num_switches, ibu_fabric_max_lid(&f),
-		how == IBU_LIDS_PAPER_EXACT ? " (paper-exact numbering, not for OpenSM)" : "");
+	fprintf(stderr, "-I- lids: %s: %d end ports and %d switches at LMC %d, "
+		"LIDs up to 0x%04x%s\n", ops->topology,
+		ibu_fabric_count_endports(&f), ibu_fabric_count_switches(&f),
+		used, ibu_fabric_max_lid(&f),
+		exact ? " (paper-exact numbering, not for OpenSM)" : "");
 	goto done;
 fail:
 	ibu_opt_report("lids", &e);
 done:
-	ibu_ibft_free(&t);
 	ibu_fabric_free(&f);
 	return rc ? IBU_EXIT_ERROR : IBU_EXIT_OK;
 }

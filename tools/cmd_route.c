@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* ibunion route FABRIC [--lids-from DUMP | --lmc L [--paper-exact]] [-o FILE]:
- * the cyclic LFTs computed offline, exactly as the plugin computes them, in
- * dump_lfts format. */
+/* ibunion route FABRIC [--engine E] [--lids-from DUMP | --lmc L
+ * [--paper-exact]] [-o FILE]: the LFTs of the engine that recognises the
+ * fabric (cyclic, xy), computed offline exactly as the plugin computes
+ * them (same lib/ driver), in dump_lfts format. */
 #include <getopt.h>
 #include <stdlib.h>
 #include "commands.h"
 #include "opts.h"
-#include "cyclic.h"
+#include "engine_pick.h"
+#include "lidplan.h"
 #include "dump.h"
 #include "netfile.h"
 
@@ -14,8 +16,9 @@ void ibu_cmd_route_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ibunion route FABRIC [options]\n"
-		"  computes the cyclic LFTs of the fat tree FABRIC (ibsim net file or\n"
-		"  ibnetdiscover output) and prints them in dump_lfts format\n"
+		"  computes the LFTs the plugin programs for FABRIC (ibsim net file or\n"
+		"  ibnetdiscover output): cyclic on a fat tree, xy on a 2-D mesh, and\n"
+		"  prints them in dump_lfts format\n"
 		"LIDs, in order of preference:\n"
 		"  --lids-from DUMP    the LIDs a dump_lfts/ibroute dump shows (what\n"
 		"                      OpenSM assigned on the live or simulated fabric)\n"
@@ -23,16 +26,18 @@ void ibu_cmd_route_usage(FILE *out)
 		"  --paper-exact       with --lmc: the paper's unaligned numbering\n"
 		"  (default: LIDs in FABRIC if it has them, else --lmc of the paper)\n"
 		"options:\n"
-		"  -o, --output FILE   write to FILE instead of stdout\n");
+		"  -o, --output FILE   write to FILE instead of stdout\n"
+		"  --engine NAME       use this engine (default: the one that\n"
+		"                      recognises the fabric)\n");
 }
 
-/* Puts LIDs into f from the chosen source. */
-static int load_lids(struct ibu_fabric *f, const char *dump, long lmc,
-		     enum ibu_lid_numbering how, struct ibu_err *e)
+/* LIDs from a dump, else the fabric's own, else the engine's numbering. */
+static int load_lids(struct ibu_fabric *f, const struct ibu_engine_ops *ops,
+		     const void *topo, const char *dump, long lmc,
+		     int paper_exact, struct ibu_err *e)
 {
-	struct ibu_ibft t;
 	struct ibu_lft scratch;
-	int rc;
+	int used, rc;
 
 	if (dump) {
 		rc = ibu_dump_read_lfts(dump, f, &scratch, e);
@@ -42,15 +47,11 @@ static int load_lids(struct ibu_fabric *f, const char *dump, long lmc,
 	}
 	if (lmc < 0 && ibu_fabric_max_lid(f) > 0)
 		return IBU_OK;
-	rc = ibu_ibft_recognize(f, &t, e);
-	if (rc)
-		return rc;
-	if (lmc < 0)
-		lmc = ibu_lidplan_fit_lmc(&t, ibu_lid_needed_lmc(t.m, t.n), how);
-	rc = lmc < 0 ? ibu_err_set(e, IBU_ELID, "fabric does not fit the LID space")
-		     : ibu_lidplan_assign_paper(f, &t, (int)lmc, how, e);
-	ibu_ibft_free(&t);
-	return rc;
+	if (!ops->assign_lids)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "engine %s has no LID numbering of its own: give --lids-from",
+				   ops->name);
+	return ops->assign_lids(f, topo, (int)lmc, paper_exact, &used, e);
 }
 
 int ibu_cmd_route(int argc, char **argv)
@@ -60,19 +61,22 @@ int ibu_cmd_route(int argc, char **argv)
 		{ "lids-from", required_argument, NULL, 'd' },
 		{ "lmc", required_argument, NULL, 'l' },
 		{ "paper-exact", no_argument, NULL, 'x' },
+		{ "engine", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum ibu_lid_numbering how = IBU_LIDS_ALIGNED;
-	const char *outpath = NULL, *dump = NULL;
+	const char *outpath = NULL, *dump = NULL, *engine = NULL;
+	const struct ibu_engine_ops *ops;
+	struct ibu_engine_opts eo;
+	struct ibu_engine_result res;
 	struct ibu_fabric f;
-	struct ibu_ibft t;
-	struct ibu_lidplan p;
-	struct ibu_lft lft;
 	struct ibu_err e = { 0 };
+	char what[256];
+	void *topo;
 	long lmc = -1;
-	int c, rc;
+	int c, rc, exact = 0;
 	FILE *out;
 
+	ibu_engine_opts_default(&eo);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
 		switch (c) {
@@ -82,7 +86,8 @@ int ibu_cmd_route(int argc, char **argv)
 			if (ibu_opt_int("route", "--lmc", optarg, 0, IBU_MAX_LMC, &lmc))
 				return IBU_EXIT_USAGE;
 			break;
-		case 'x': how = IBU_LIDS_PAPER_EXACT; break;
+		case 'x': exact = 1; break;
+		case 'E': engine = optarg; break;
 		default:
 			ibu_cmd_route_usage(stderr);
 			return IBU_EXIT_USAGE;
@@ -96,26 +101,31 @@ int ibu_cmd_route(int argc, char **argv)
 		ibu_opt_report("route", &e);
 		return IBU_EXIT_ERROR;
 	}
-	rc = load_lids(&f, dump, lmc, how, &e);
+	ops = ibu_engine_pick("route", &f, engine, &eo, &topo);
+	if (!ops) {
+		ibu_fabric_free(&f);
+		return IBU_EXIT_ERROR;
+	}
+	rc = load_lids(&f, ops, topo, dump, lmc, exact, &e);
+	ops->topo_free(topo);
 	if (!rc)
-		rc = ibu_cyclic_tables(&f, &t, &p, &lft, &e);
+		rc = ibu_engine_run(ops, &f, &eo, &res, &e);
 	if (rc) {
 		ibu_opt_report("route", &e);
 		ibu_fabric_free(&f);
 		return IBU_EXIT_ERROR;
 	}
 	out = ibu_opt_open_out("route", outpath);
-	rc = out ? ibu_dump_write_lfts(out, &f, &lft, &e) : IBU_EIO;
+	rc = out ? ibu_dump_write_lfts(out, &f, &res.lft, &e) : IBU_EIO;
 	ibu_opt_close_out(out);
-	if (rc && out)
+	if (rc && out) {
 		ibu_opt_report("route", &e);
-	else if (!rc)
-		fprintf(stderr, "-I- route: IBFT(%d,%d): %d switches, %d end ports, LMC %d (paper needs %d), max LID 0x%04x\n",
-			t.m, t.n, t.num_switches, t.num_endports, p.lmc,
-			p.lmc_needed, p.map.max_lid);
-	ibu_lft_free(&lft);
-	ibu_lidplan_free(&p);
-	ibu_ibft_free(&t);
+	} else if (!rc) {
+		ops->describe(&f, res.topo, what, sizeof(what));
+		fprintf(stderr, "-I- route: %s: %s, max LID 0x%04x\n", ops->name,
+			what, res.map.max_lid);
+	}
+	ibu_engine_result_free(&res);
 	ibu_fabric_free(&f);
 	return rc ? IBU_EXIT_ERROR : IBU_EXIT_OK;
 }

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Which engine a subcommand uses for a fabric: the one named by --engine,
+ * or the first whose recognition accepts the fabric. */
+#ifndef IBU_ENGINE_PICK_H
+#define IBU_ENGINE_PICK_H
+
+#include "engine.h"
+
+/*
+ * Returns the engine and its recognised topology in *topo (free with
+ * ops->topo_free), or NULL after printing "ibunion CMD: ..." with every
+ * engine's reason. name may be NULL (detect).
+ */
+const struct ibu_engine_ops *ibu_engine_pick(const char *cmd,
+					     const struct ibu_fabric *f,
+					     const char *name,
+					     const struct ibu_engine_opts *o,
+					     void **topo);
+/* "cyclic, xy" for usage texts. */
+void ibu_engine_names(char *buf, size_t len);
+
+#endif
