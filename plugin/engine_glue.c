@@ -274,9 +274,8 @@ int ibu_engine_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 	re->build_lid_matrices = engine_compute;
 	re->ucast_build_fwd_tables = engine_build_fwd_tables;
 	re->ucast_dump_tables = NULL;
-	re->update_sl2vl = NULL;
 	re->update_vlarb = NULL;
-	re->path_sl = NULL;
+	ibu_vl_setup(re, pe, osm);
 	re->mcast_build_stree = pe->ops->mcast_tree ? ibu_mcast_build_stree :
 						      NULL;
 	re->destroy = engine_destroy;

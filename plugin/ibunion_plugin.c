@@ -73,6 +73,7 @@ static void engine_opts(const struct ibu_plugin_opts *po,
 			struct ibu_engine_opts *eo)
 {
 	ibu_engine_opts_default(eo);
+	eo->vl_plan = po->vl_plan;
 	switch (po->mcast_apex) {
 	case IBU_PLUGIN_APEX_SOURCE:
 		eo->mcast_policy = IBU_MCAST_SOURCE;

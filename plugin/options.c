@@ -14,11 +14,36 @@ static const char *const apex_names[] = {
 
 #define NUM_APEX (sizeof(apex_names) / sizeof(apex_names[0]))
 
+/* order = the engine's enum ibu_vlplan_kind */
+static const char *const vl_plan_names[] = {
+	"1", "2-spread", "2-direction", "4-spread", "4-direction",
+};
+
+#define NUM_VL_PLANS (int)(sizeof(vl_plan_names) / sizeof(vl_plan_names[0]))
+
+const char *ibu_plugin_vl_plan_name(int plan)
+{
+	return plan >= 0 && plan < NUM_VL_PLANS ? vl_plan_names[plan] : "?";
+}
+
+static int parse_vl_plan(const char *val, struct ibu_plugin_opts *o)
+{
+	int i;
+
+	for (i = 0; i < NUM_VL_PLANS; i++)
+		if (!strcmp(val, vl_plan_names[i])) {
+			o->vl_plan = i;
+			return 0;
+		}
+	return -1;
+}
+
 void ibu_plugin_opts_default(struct ibu_plugin_opts *o)
 {
 	o->mcast_apex = IBU_PLUGIN_APEX_BALANCED;
 	o->verbose = 0;
 	o->lid_matrices = 0;
+	o->vl_plan = 0;
 }
 
 const char *ibu_plugin_apex_name(enum ibu_plugin_apex a)
@@ -33,9 +58,10 @@ void ibu_plugin_opts_format(const struct ibu_plugin_opts *o, char *buf,
 {
 	if (!len)
 		return;
-	snprintf(buf, len, "mcast_apex=%s verbose=%d lid_matrices=%s",
+	snprintf(buf, len, "mcast_apex=%s verbose=%d lid_matrices=%s vl_plan=%s",
 		 ibu_plugin_apex_name(o->mcast_apex), o->verbose,
-		 o->lid_matrices ? "opensm" : "none");
+		 o->lid_matrices ? "opensm" : "none",
+		 ibu_plugin_vl_plan_name(o->vl_plan));
 }
 
 static int parse_apex(const char *val, struct ibu_plugin_opts *o)
@@ -83,6 +109,8 @@ static const struct option_def option_defs[] = {
 	{ "mcast_apex", "balanced|source|lowest-guid", parse_apex },
 	{ "verbose", "0|1", parse_verbose },
 	{ "lid_matrices", "none|opensm", parse_lid_matrices },
+	{ "vl_plan", "1|2-spread|2-direction|4-spread|4-direction",
+	  parse_vl_plan },
 };
 
 static void report_problem(ibu_plugin_opt_report_fn report, void *arg,

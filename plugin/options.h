@@ -10,6 +10,9 @@
  *	mcast engine; default balanced: spread trees over the top switches)
  *   verbose=0|1
  *	1 logs every switch's recognised label at DEBUG (default 0)
+ *   vl_plan=1|2-spread|2-direction|4-spread|4-direction
+ *	the xy engine's virtual-lane plan (paper 001, sect. 3.2; default 1:
+ *	one VL); programmed through update_sl2vl, so it needs `qos TRUE`
  *   lid_matrices=none|opensm
  *	none (default): an engine that accepts the fabric tells OpenSM not
  *	to build its all-pairs min-hop matrices (the engines never read
@@ -33,6 +36,7 @@ enum ibu_plugin_apex {
 struct ibu_plugin_opts {
 	enum ibu_plugin_apex mcast_apex;
 	int verbose;
+	int vl_plan;		/* index into the vl_plan names, 0 = "1" */
 	int lid_matrices;	/* 0 none, 1 opensm: build_lid_matrices' return */
 };
 
@@ -58,6 +62,9 @@ void ibu_plugin_opts_default(struct ibu_plugin_opts *o);
 int ibu_plugin_opts_parse(struct ibu_plugin_opts *o, const char *text,
 			  ibu_plugin_opt_report_fn report, void *arg);
 const char *ibu_plugin_apex_name(enum ibu_plugin_apex a);
+/* "1", "2-spread", "2-direction", "4-spread", "4-direction"; "?" else.
+ * The index is the engine's enum ibu_vlplan_kind. */
+const char *ibu_plugin_vl_plan_name(int plan);
 /* "mcast_apex=balanced verbose=0" into buf (always NUL-terminated). */
 void ibu_plugin_opts_format(const struct ibu_plugin_opts *o, char *buf,
 			    size_t len);

@@ -109,6 +109,10 @@ int ibu_engine_setup(struct osm_routing_engine *re, osm_opensm_t *osm);
 /* Frees an engine's routing state and marks it invalid. */
 void ibu_plugin_routing_clear(struct ibu_plugin_engine *pe);
 
+/* ---- osm_vl.c: path_sl / update_sl2vl of engines with a VL plan ---- */
+void ibu_vl_setup(struct osm_routing_engine *re, struct ibu_plugin_engine *pe,
+		  osm_opensm_t *osm);
+
 /* ---- mcast_engine.c: mcast_build_stree of every engine ---- */
 ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb);
 /* Frees an engine's multicast state. */

@@ -37,7 +37,7 @@ START_TEST(defaults)
 	ck_assert_int_eq(o.verbose, 0);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
 	ck_assert_int_eq(o.lid_matrices, 0);
-	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0 lid_matrices=none");
+	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0 lid_matrices=none vl_plan=1");
 	/* no option line at all */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, NULL, record, NULL), 0);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "  \t", record, NULL), 0);
@@ -91,6 +91,28 @@ START_TEST(lid_matrices)
 }
 END_TEST
 
+START_TEST(vl_plans)
+{
+	static const char *const names[] = {
+		"1", "2-spread", "2-direction", "4-spread", "4-direction",
+	};
+	struct ibu_plugin_opts o;
+	struct seen s = { 0 };
+	char word[32];
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		ibu_plugin_opts_default(&o);
+		snprintf(word, sizeof(word), "vl_plan=%s", names[i]);
+		ck_assert_int_eq(ibu_plugin_opts_parse(&o, word, record, &s), 0);
+		ck_assert_int_eq(o.vl_plan, i);
+		ck_assert_str_eq(ibu_plugin_vl_plan_name(i), names[i]);
+	}
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "vl_plan=3", record, &s), 1);
+	ck_assert_int_eq(o.vl_plan, 4);	/* kept */
+}
+END_TEST
+
 START_TEST(problems_keep_defaults)
 {
 	struct ibu_plugin_opts o;
@@ -141,6 +163,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, defaults);
 	tcase_add_test(tc, all_values);
 	tcase_add_test(tc, lid_matrices);
+	tcase_add_test(tc, vl_plans);
 	tcase_add_test(tc, problems_keep_defaults);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);

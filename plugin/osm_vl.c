@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * SL/VL plans of an engine (ops->path_sl, ops->sl2vl) as OpenSM's
+ * path_sl and update_sl2vl callbacks. OpenSM calls update_sl2vl only with
+ * `qos TRUE` (for every switch port pair, CA port and switch port 0), so
+ * ibu_vl_setup() warns when a plan is configured and QoS is off; path_sl
+ * serves SA PathRecords and every port's SMSL.
+ */
+#undef HAVE_CONFIG_H
+#include "plugin.h"
+
+#include <inttypes.h>
+
+/* update_sl2vl: t arrives filled with the QoS SL2VL; the plan replaces it. */
+static void engine_update_sl2vl(void *context, osm_physp_t *port,
+				uint8_t in_port, uint8_t out_port,
+				ib_slvl_table_t *t)
+{
+	struct ibu_plugin_engine *pe = context;
+	const struct ibu_plugin_routing *r = &pe->routing;
+	uint8_t vl[16];
+	int node, sl;
+
+	if (!r->valid || !port || !port->p_node || !t)
+		return;
+	node = ibu_osm_node_index(&r->fabric, port->p_node);
+	if (node < 0)
+		return;
+	if (pe->ops->sl2vl(&r->fabric, r->res.topo, &pe->plugin->eopts, node,
+			   in_port, out_port, vl))
+		return;		/* not ours to decide: QoS config stays */
+	for (sl = 0; sl < 16; sl++)
+		ib_slvl_table_set(t, (uint8_t)sl, vl[sl]);
+}
+
+static uint8_t engine_path_sl(void *context, uint8_t hint, ib_net16_t slid,
+			      ib_net16_t dlid)
+{
+	struct ibu_plugin_engine *pe = context;
+	const struct ibu_plugin_routing *r = &pe->routing;
+	int sl;
+
+	if (!r->valid)
+		return hint;
+	sl = pe->ops->path_sl(&r->fabric, r->res.topo, &r->res.map,
+			      &pe->plugin->eopts, cl_ntoh16(slid),
+			      cl_ntoh16(dlid));
+	return sl < 0 ? hint : (uint8_t)sl;
+}
+
+void ibu_vl_setup(struct osm_routing_engine *re, struct ibu_plugin_engine *pe,
+		  osm_opensm_t *osm)
+{
+	re->update_sl2vl = pe->ops->sl2vl ? engine_update_sl2vl : NULL;
+	re->path_sl = pe->ops->path_sl ? engine_path_sl : NULL;
+	if (pe->ops->sl2vl && pe->plugin->eopts.vl_plan && !osm->subn.opt.qos)
+		OSM_LOG(&osm->log, OSM_LOG_INFO,
+			"WRN 5A40: %s: vl_plan=%s is configured but qos is "
+			"FALSE: OpenSM only programs SL2VL tables with "
+			"`qos TRUE` in opensm.conf; the switches keep their "
+			"SL2VL tables\n", pe->ops->name,
+			ibu_plugin_vl_plan_name(pe->plugin->opts.vl_plan));
+}
