@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* Validation of LFTs: reachability, loops, minimality, the cyclic rule. */
+/* Validation of LFTs: reachability, loops, minimality; engine rules as hooks. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include "verify.h"
-#include "lidplan.h"
-#include "cyclic.h"
 
 /* memo states of a switch for the current destination LID; >= 1 = hops */
 enum { ST_UNVISITED = 0, ST_VISITING = -1, ST_BAD = -2 };
@@ -21,22 +20,12 @@ enum why {
 	WHY_LOOP,		/* came back to a switch */
 };
 
-enum kind { K_UNREACH, K_LOOP, K_NONMIN, K_CYCLIC, K_CLIMB, K_KINDS };
-
-static const char *const kind_name[K_KINDS] = {
-	"unreachable routes", "looping routes", "non-minimal routes",
-	"cyclic mismatches", "sources without one ascending path",
-};
-
 struct ctx {
 	const struct ibu_fabric *f;
 	const struct ibu_lft *lft;
 	const struct ibu_verify_opts *o;
-	FILE *out;
+	struct ibu_verify_report rp;
 	struct ibu_verify_result *r;
-	int max_errors;
-	long printed[K_KINDS];
-	long total[K_KINDS];
 	/* destination LID owners */
 	uint32_t max_lid;
 	struct ibu_lidmap lids;
@@ -72,29 +61,49 @@ static void port_text(const struct ibu_fabric *f, int node, int port,
 		snprintf(buf, len, "'%s' port %d", n->name, port);
 }
 
-/* Can another error line of this kind be printed? Counts it either way. */
-static int may_print(struct ctx *c, enum kind k)
+void ibu_report_file(void *file, char level, const char *text)
 {
-	c->total[k]++;
-	if (!c->out || c->max_errors < 0 || c->printed[k] >= c->max_errors)
-		return 0;
-	c->printed[k]++;
-	return 1;
+	fprintf(file, "-%c- %s\n", level, text);
 }
 
-static void info(struct ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void info(struct ctx *c, const char *fmt, ...)
+static void vreport(struct ibu_verify_report *rp, char level, const char *fmt,
+		    va_list ap)
+{
+	char line[1024];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	rp->fn(rp->arg, level, line);
+}
+
+void ibu_verify_info(struct ibu_verify_report *rp, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!c->out || c->o->quiet)
+	if (!rp->fn || rp->quiet)
 		return;
-	fputs("-I- ", c->out);
 	va_start(ap, fmt);
-	vfprintf(c->out, fmt, ap);
+	vreport(rp, 'I', fmt, ap);
 	va_end(ap);
-	fputc('\n', c->out);
+}
+
+void ibu_verify_error(struct ibu_verify_report *rp, enum ibu_verify_kind k,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	rp->total[k]++;
+	if (!rp->fn || rp->max_errors < 0 || rp->printed[k] >= rp->max_errors)
+		return;
+	rp->printed[k]++;
+	va_start(ap, fmt);
+	vreport(rp, 'E', fmt, ap);
+	va_end(ap);
+}
+
+/* Would an error line of kind k still be shown? (to skip costly text) */
+static int shown(const struct ibu_verify_report *rp, enum ibu_verify_kind k)
+{
+	return rp->fn && rp->max_errors >= 0 && rp->printed[k] < rp->max_errors;
 }
 
 static void warn(struct ctx *c, const char *fmt, ...)
@@ -104,14 +113,14 @@ static void warn(struct ctx *c, const char *fmt, ...)
 	va_list ap;
 
 	c->r->warnings++;
-	if (!c->out)
+	if (!c->rp.fn)
 		return;
-	fputs("-W- ", c->out);
 	va_start(ap, fmt);
-	vfprintf(c->out, fmt, ap);
+	vreport(&c->rp, 'W', fmt, ap);
 	va_end(ap);
-	fputc('\n', c->out);
 }
+
+#define info(c, ...) ibu_verify_info(&(c)->rp, __VA_ARGS__)
 
 /* ------------------------------------------------------------ set-up */
 
@@ -393,193 +402,66 @@ static void check_lid(struct ctx *c, uint32_t lid)
 		r->pairs++;
 		h = resolve(c, sw, lid, o);
 		if (h == ST_BAD) {
-			enum kind kd = c->why[sw] == WHY_LOOP ? K_LOOP : K_UNREACH;
+			enum ibu_verify_kind kd = c->why[sw] == WHY_LOOP ?
+				IBU_VK_LOOP : IBU_VK_UNREACH;
 
-			if (kd == K_LOOP)
+			src[0] = why[0] = '\0';
+			if (kd == IBU_VK_LOOP)
 				r->loops++;
 			else
 				r->unreachable++;
-			if (may_print(c, kd)) {
+			if (shown(&c->rp, kd)) {
 				port_text(f, sn, sp, src, sizeof(src));
 				why_text(c, sw, lid, why, sizeof(why));
-				fprintf(c->out, "-E- %s: %s -> LID 0x%04x (%s): %s\n",
-					kd == K_LOOP ? "loop" : "unreachable",
-					src, lid, dst, why);
 			}
+			ibu_verify_error(&c->rp, kd, "%s: %s -> LID 0x%04x (%s): %s",
+					 kd == IBU_VK_LOOP ? "loop" : "unreachable",
+					 src, lid, dst, why);
 			continue;
 		}
 		r->ok++;
 		r->hops[h < IBU_VERIFY_MAX_HOPS ? h : IBU_VERIFY_MAX_HOPS]++;
 		if (c->dist[sw] && h > c->dist[sw]) {
 			r->nonminimal++;
-			if (may_print(c, K_NONMIN)) {
+			if (shown(&c->rp, IBU_VK_NONMIN)) {
 				int at = detour_at(c, sw, lid);
 
 				port_text(f, sn, sp, src, sizeof(src));
-				fprintf(c->out,
-					"-E- non-minimal: %s -> LID 0x%04x (%s): %d switches, shortest %d; detour at '%s' port %d\n",
-					src, lid, dst, h, c->dist[sw],
-					f->nodes[at].name,
-					ibu_lft_get(c->lft, at, lid));
+				ibu_verify_error(&c->rp, IBU_VK_NONMIN,
+						 "non-minimal: %s -> LID 0x%04x (%s): %d switches, shortest %d; detour at '%s' port %d",
+						 src, lid, dst, h, c->dist[sw],
+						 f->nodes[at].name,
+						 ibu_lft_get(c->lft, at, lid));
+			} else {
+				c->rp.total[IBU_VK_NONMIN]++;
 			}
 		}
 	}
-}
-
-/* ------------------------------------------------------------ cyclic */
-
-static void check_cyclic_entries(struct ctx *c)
-{
-	const struct ibu_ibft *t = c->o->ibft;
-	const struct ibu_lidplan *pl = c->o->plan;
-	const struct ibu_fabric *f = c->f;
-	struct ibu_verify_result *r = c->r;
-	uint32_t lid;
-	int s;
-
-	for (lid = 1; lid <= pl->map.max_lid; lid++) {
-		const struct ibu_lid_owner *lo = &pl->map.owner[lid];
-		int pid;
-
-		if (lo->node < 0 || ibu_node_is_switch(&f->nodes[lo->node]))
-			continue;
-		pid = ibu_ibft_ep(t, lo->node, lo->port);
-		if (pid < 0)
-			continue;
-		for (s = 0; s < t->num_switches; s++) {
-			const struct ibu_ibft_switch *sw = &t->sw[s];
-			int k = ibu_cyclic_paper_port(t, pl->offset_digits, s,
-						      (uint32_t)pid, lo->offset);
-			int want = k >= 1 && k <= t->m ? sw->phys_of_k[k] : -1;
-			int got = ibu_lft_get(c->lft, sw->node, lid);
-			char sl[64], el[64];
-
-			r->cyclic_entries++;
-			if (got == want)
-				continue;
-			r->cyclic_mismatches++;
-			if (!may_print(c, K_CYCLIC))
-				continue;
-			ibu_ibft_sw_label(t, s, sl, sizeof(sl));
-			ibu_ibft_ep_label(t, pid, el, sizeof(el));
-			if (got == IBU_NO_PATH)
-				fprintf(c->out,
-					"-E- cyclic: %s '%s': LID 0x%04x of %s (offset %u): expected paper port %d (port %d), found no entry\n",
-					sl, f->nodes[sw->node].name, lid, el,
-					lo->offset, k, want);
-			else
-				fprintf(c->out,
-					"-E- cyclic: %s '%s': LID 0x%04x of %s (offset %u): expected paper port %d (port %d), found port %d (paper port %d)\n",
-					sl, f->nodes[sw->node].name, lid, el,
-					lo->offset, k, want, got,
-					got <= f->nodes[sw->node].num_ports ?
-					sw->k_of_phys[got] : 0);
-		}
-	}
-}
-
-/*
- * For each (sampled) source: the up-ports its routes take toward every
- * other end port, on the LID cyclic selection picks, at the levels whose
- * up-digit the LID offset decides, must be one per switch.
- */
-static int check_climbs(struct ctx *c, struct ibu_err *e)
-{
-	const struct ibu_ibft *t = c->o->ibft;
-	const struct ibu_lidplan *pl = c->o->plan;
-	const struct ibu_fabric *f = c->f;
-	struct ibu_verify_result *r = c->r;
-	int *used = malloc((t->num_switches ? t->num_switches : 1) * sizeof(int));
-	int step, src, dst, want = c->o->climb_sources;
-
-	if (!used)
-		return nomem(e);
-	/* a leaf at level n-1 uses up-digit 0, level l digit n-1-l */
-	r->climb_levels = pl->offset_digits < t->n - 1 ? pl->offset_digits :
-			  t->n - 1;
-	step = want > 0 && want < t->num_endports ? t->num_endports / want : 1;
-	for (src = 0; src < t->num_endports; src += step) {
-		int bad = 0, bad_sw = -1, bad_a = 0, bad_b = 0, bad_dst = -1;
-
-		memset(used, 0, t->num_switches * sizeof(int));
-		for (dst = 0; dst < t->num_endports && !bad; dst++) {
-			const struct ibu_ibft_endport *de = &t->ep[dst];
-			const struct ibu_port *dp = &f->nodes[de->node].ports[de->port];
-			unsigned off;
-			uint32_t lid;
-			int x, hops = 0;
-
-			if (dst == src || !dp->lid)
-				continue;
-			off = ibu_cyclic_offset(t, pl->offset_digits,
-						(uint32_t)src, (uint32_t)dst);
-			if (off >= (1u << dp->lmc))
-				continue;
-			lid = dp->lid + off;
-			x = t->sw[t->ep[src].leaf].node;
-			while (hops++ < t->num_switches) {
-				int xs = ibu_ibft_sw(t, x), ys, port, y;
-
-				port = ibu_lft_get(c->lft, x, lid);
-				if (xs < 0 || port == 0 ||
-				    port > f->nodes[x].num_ports)
-					break;
-				y = f->nodes[x].ports[port].peer_node;
-				ys = y >= 0 ? ibu_ibft_sw(t, y) : -1;
-				if (ys < 0 || t->sw[ys].level >= t->sw[xs].level)
-					break;	/* no longer climbing */
-				if (t->n - 1 - t->sw[xs].level < r->climb_levels) {
-					if (!used[xs]) {
-						used[xs] = port;
-					} else if (used[xs] != port) {
-						bad = 1;
-						bad_sw = xs;
-						bad_a = used[xs];
-						bad_b = port;
-						bad_dst = dst;
-						break;
-					}
-				}
-				x = y;
-			}
-		}
-		r->climb_sources++;
-		if (!bad)
-			continue;
-		r->climb_violations++;
-		if (may_print(c, K_CLIMB)) {
-			char sl[64], el[64], dl[64];
-
-			ibu_ibft_sw_label(t, bad_sw, sl, sizeof(sl));
-			ibu_ibft_ep_label(t, src, el, sizeof(el));
-			ibu_ibft_ep_label(t, bad_dst, dl, sizeof(dl));
-			fprintf(c->out,
-				"-E- cyclic: %s climbs through %s '%s' on port %d and, toward %s, on port %d\n",
-				el, sl, f->nodes[t->sw[bad_sw].node].name,
-				bad_a, dl, bad_b);
-		}
-	}
-	free(used);
-	return IBU_OK;
 }
 
 /* ------------------------------------------------------------ driver */
 
 static void print_totals(struct ctx *c)
 {
+	char line[256];
 	int k;
 
-	if (!c->out)
+	if (!c->rp.fn)
 		return;
-	for (k = 0; k < K_KINDS; k++)
-		if (c->total[k] > c->printed[k])
-			fprintf(c->out, "-E- %ld %s in total, %ld shown\n",
-				c->total[k], kind_name[k], c->printed[k]);
+	for (k = 0; k < IBU_VK_KINDS; k++)
+		if (c->rp.total[k] > c->rp.printed[k]) {
+			snprintf(line, sizeof(line), "%ld %s in total, %ld shown",
+				 c->rp.total[k], c->rp.kind_name[k] ?
+				 c->rp.kind_name[k] : "problems",
+				 c->rp.printed[k]);
+			c->rp.fn(c->rp.arg, 'E', line);
+		}
 }
 
 int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
-		   const struct ibu_verify_opts *o, FILE *out,
-		   struct ibu_verify_result *r, struct ibu_err *e)
+		   const struct ibu_verify_opts *o, ibu_report_fn report,
+		   void *report_arg, struct ibu_verify_result *r,
+		   struct ibu_err *e)
 {
 	static const struct ibu_verify_opts defaults;
 	struct ctx c;
@@ -592,13 +474,20 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 	c.f = f;
 	c.lft = lft;
 	c.o = o ? o : &defaults;
-	c.out = out;
 	c.r = r;
-	c.max_errors = c.o->max_errors ? c.o->max_errors :
-		       IBU_VERIFY_DEFAULT_MAX_ERRORS;
+	c.rp.fn = report;
+	c.rp.arg = report_arg;
+	c.rp.quiet = c.o->quiet;
+	c.rp.max_errors = c.o->max_errors ? c.o->max_errors :
+			  IBU_VERIFY_DEFAULT_MAX_ERRORS;
+	c.rp.kind_name[IBU_VK_UNREACH] = "unreachable routes";
+	c.rp.kind_name[IBU_VK_LOOP] = "looping routes";
+	c.rp.kind_name[IBU_VK_NONMIN] = "non-minimal routes";
+	if (c.o->rule) {
+		c.rp.kind_name[IBU_VK_RULE] = c.o->rule->mismatch_name;
+		c.rp.kind_name[IBU_VK_PATH] = c.o->rule->path_name;
+	}
 	c.dist_node = -1;
-	if (c.o->ibft && !c.o->plan)
-		return ibu_err_set(e, IBU_EINVAL, "cyclic checks need a LID plan");
 	rc = build_owners(&c, e);
 	if (rc)
 		goto out;
@@ -635,34 +524,26 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 	for (lid = 1; lid <= c.max_lid; lid++)
 		if (c.own[lid].node >= 0)
 			check_lid(&c, lid);
-	if (c.o->ibft) {
-		r->cyclic = 1;
-		check_cyclic_entries(&c);
-		info(&c, "cyclic: %ld entries of %d tree switches compared with the paper's rule: %ld mismatches",
-		     r->cyclic_entries, c.o->ibft->num_switches,
-		     r->cyclic_mismatches);
-		if (c.o->plan->offset_digits > 0)
-			rc = check_climbs(&c, e);
-		else
-			info(&c, "cyclic: LMC %d leaves every up-port to the destination (D-mod-k): ascending paths not checked",
-			     c.o->plan->lmc);
+	if (c.o->rule) {
+		r->rule = c.o->rule;
+		rc = c.o->rule->run(c.o->rule->arg, f, lft, &c.lids, &c.rp, r, e);
 		if (rc)
 			goto out;
-		if (!r->climb_violations && r->climb_sources)
-			info(&c, "cyclic: every source's routes share one ascending path (%ld sources, %d of %d levels decided by the LID)",
-			     r->climb_sources, r->climb_levels, c.o->ibft->n - 1);
 	}
 	print_totals(&c);
-	if (c.out && !c.o->quiet) {
-		int h;
+	if (c.rp.fn && !c.o->quiet) {
+		char line[1024];
+		int h, len;
 
-		fprintf(c.out, "-I- hop histogram (switches traversed):");
-		for (h = 0; h <= IBU_VERIFY_MAX_HOPS; h++)
+		len = snprintf(line, sizeof(line),
+			       "hop histogram (switches traversed):");
+		for (h = 0; h <= IBU_VERIFY_MAX_HOPS && len < 1000; h++)
 			if (r->hops[h])
-				fprintf(c.out, " %d%s:%ld", h,
-					h == IBU_VERIFY_MAX_HOPS ? "+" : "",
-					r->hops[h]);
-		fputc('\n', c.out);
+				len += snprintf(line + len, sizeof(line) - (size_t)len,
+						" %d%s:%ld", h,
+						h == IBU_VERIFY_MAX_HOPS ? "+" : "",
+						r->hops[h]);
+		c.rp.fn(c.rp.arg, 'I', line);
 	}
 out:
 	ibu_lidmap_free(&c.lids);
@@ -681,7 +562,7 @@ out:
 long ibu_verify_problems(const struct ibu_verify_result *r)
 {
 	return r->unreachable + r->loops + r->nonminimal +
-	       r->cyclic_mismatches + r->climb_violations;
+	       r->rule_mismatches + r->path_violations;
 }
 
 void ibu_verify_print_summary(FILE *out, const char *who,
@@ -692,9 +573,10 @@ void ibu_verify_print_summary(FILE *out, const char *who,
 	fprintf(out, "%s %s: %ld sources x %ld LIDs: %ld unreachable, %ld loops, %ld non-minimal",
 		ibu_verify_problems(r) ? "-E-" : "-I-", who, r->sources, r->lids,
 		r->unreachable, r->loops, r->nonminimal);
-	if (r->cyclic)
-		fprintf(out, ", %ld cyclic mismatches, %ld climb violations",
-			r->cyclic_mismatches, r->climb_violations);
+	if (r->rule)
+		fprintf(out, ", %ld %s, %ld %s", r->rule_mismatches,
+			r->rule->mismatch_name, r->path_violations,
+			r->rule->path_short);
 	fprintf(out, " (hops:");
 	for (h = 0; h <= IBU_VERIFY_MAX_HOPS; h++)
 		if (r->hops[h]) {

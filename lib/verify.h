@@ -12,13 +12,13 @@
  * switches than the shortest path in the link graph. Results are memoised
  * per destination LID and switch, so the work is O(switches x LIDs).
  *
- * With an IBFT recognition and a LID plan (cyclic mode) every entry of every
- * tree switch for every end-port LID is also compared with the paper's rule
- * (lib/cyclic.h), and each source's climbs toward all destinations (on the
- * LID ibu_cyclic_offset() picks) must use one up-port per switch.
+ * An engine's own rule (every entry as the engine computes it, a path
+ * property such as cyclic's one ascending path per source) runs as a hook,
+ * struct ibu_verify_rule (lib/cyclic_verify.h, ...), after these checks.
  *
- * Output uses ibdiagnet's vocabulary: "-I-" information, "-W-" warnings,
- * "-E-" errors; at most max_errors lines per kind of error, plus totals.
+ * Lines are reported through a callback (level 'I' information, 'W'
+ * warning, 'E' error; ibu_report_file prints ibdiagnet's "-I-", "-W-",
+ * "-E-" lines); at most max_errors lines per kind of error, plus totals.
  * Hop counts are the number of switches a route traverses.
  */
 #ifndef IBU_VERIFY_H
@@ -27,21 +27,61 @@
 #include <stdio.h>
 #include "fabric.h"
 #include "lft.h"
-#include "ibft.h"
-#include "lidplan.h"
+#include "lidmap.h"
 
 #define IBU_VERIFY_MAX_HOPS 64		/* longer routes count in the last bin */
 #define IBU_VERIFY_DEFAULT_MAX_ERRORS 20
+
+/* One report line: level 'I', 'W' or 'E'; text without prefix or newline. */
+typedef void (*ibu_report_fn)(void *arg, char level, const char *text);
+/* ibu_report_fn printing "-L- text\n" to the FILE * arg. */
+void ibu_report_file(void *file, char level, const char *text);
+
+enum ibu_verify_kind {
+	IBU_VK_UNREACH, IBU_VK_LOOP, IBU_VK_NONMIN,
+	IBU_VK_RULE,		/* entries that break the engine's rule */
+	IBU_VK_PATH,		/* sources that break its path property */
+	IBU_VK_KINDS,
+};
+
+/* The reporter the checks and the rule hooks share. */
+struct ibu_verify_report {
+	ibu_report_fn fn;	/* NULL: silent */
+	void *arg;
+	int max_errors;		/* lines per kind; < 0 none */
+	int quiet;		/* no 'I' lines */
+	long printed[IBU_VK_KINDS], total[IBU_VK_KINDS];
+	const char *kind_name[IBU_VK_KINDS];
+};
+
+void ibu_verify_info(struct ibu_verify_report *rp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Counts an error of kind k and reports it while under the cap. */
+void ibu_verify_error(struct ibu_verify_report *rp, enum ibu_verify_kind k,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+struct ibu_verify_result;
+
+/* An engine's rule, checked after the generic checks. */
+struct ibu_verify_rule {
+	const char *name;		/* "cyclic" */
+	const char *mismatch_name;	/* "cyclic mismatches" */
+	const char *path_name;		/* "sources without one ascending path" */
+	const char *path_short;		/* "climb violations" */
+	void *arg;
+	/* fills r->rule_* and r->path_*; reports through rp */
+	int (*run)(void *arg, const struct ibu_fabric *f,
+		   const struct ibu_lft *lft, const struct ibu_lidmap *map,
+		   struct ibu_verify_report *rp, struct ibu_verify_result *r,
+		   struct ibu_err *e);
+};
 
 struct ibu_verify_opts {
 	int max_errors;		/* error lines printed per kind; 0 = default 20,
 				 * < 0 = none (totals only) */
 	int quiet;		/* no -I- lines (warnings and errors still) */
-	const struct ibu_ibft *ibft;	/* non-NULL: cyclic mode */
-	const struct ibu_lidplan *plan;	/* LID plan of the same fabric,
-					 * required in cyclic mode */
-	int climb_sources;	/* sources checked for one ascending path,
-				 * 0 = all, else an evenly spread sample */
+	const struct ibu_verify_rule *rule;	/* NULL: generic checks only */
 };
 
 struct ibu_verify_result {
@@ -54,30 +94,32 @@ struct ibu_verify_result {
 	long nonminimal;
 	long hops[IBU_VERIFY_MAX_HOPS + 1];	/* [switches traversed] */
 	long warnings;
-	/* cyclic mode */
-	int cyclic;		/* the cyclic checks ran */
-	long cyclic_entries;	/* tree-switch entries compared */
-	long cyclic_mismatches;
-	long climb_sources;	/* sources whose climbs were checked */
-	long climb_violations;	/* sources using two up-ports at a switch */
-	int climb_levels;	/* switch levels whose up-port the LID decides */
+	/* the engine's rule (opts.rule) */
+	const struct ibu_verify_rule *rule;	/* the rule that ran, or NULL */
+	long rule_entries;	/* entries compared with the rule */
+	long rule_mismatches;
+	long path_sources;	/* sources whose paths were checked */
+	long path_violations;	/* sources breaking the path property */
+	int path_levels;	/* e.g. switch levels the LID decides */
 };
 
 /*
- * Runs every check and reports to out (may be NULL for silence); fills r.
+ * Runs every check and reports through report (NULL for silence); fills r.
  * Returns IBU_OK when the checks ran (r tells what they found), a negative
  * code when they could not (inconsistent LIDs, memory).
  */
 int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
-		   const struct ibu_verify_opts *o, FILE *out,
-		   struct ibu_verify_result *r, struct ibu_err *e);
+		   const struct ibu_verify_opts *o, ibu_report_fn report,
+		   void *report_arg, struct ibu_verify_result *r,
+		   struct ibu_err *e);
 
 /* Sum of every kind of error in r. */
 long ibu_verify_problems(const struct ibu_verify_result *r);
 
 /*
  * One line: "-I- <who>: S sources x L LIDs: U unreachable, L loops,
- * N non-minimal[, C cyclic mismatches] (hops: 1:n 3:n ...)"; "-E-" instead
+ * N non-minimal[, C <rule mismatches>, V <path violations>] (hops: 1:n
+ * 3:n ...)"; "-E-" instead
  * of "-I-" when there are problems.
  */
 void ibu_verify_print_summary(FILE *out, const char *who,

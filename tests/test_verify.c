@@ -9,6 +9,7 @@
 #include "netfile.h"
 #include "gen.h"
 #include "cyclic.h"
+#include "cyclic_verify.h"
 
 #define FX(name) FIXTURES_DIR "/" name
 
@@ -23,7 +24,7 @@ static void run(const struct ibu_fabric *f, const struct ibu_lft *l,
 	int rc;
 
 	ck_assert_ptr_nonnull(out);
-	rc = ibu_verify_lft(f, l, o, out, r, &e);
+	rc = ibu_verify_lft(f, l, o, ibu_report_file, out, r, &e);
 	fclose(out);
 	ck_assert_msg(rc == 0, "verify: %s", e.msg);
 	ck_assert_int_eq(r->ok + r->unreachable + r->loops, r->pairs);
@@ -340,11 +341,17 @@ static void tree_free(struct tree *x)
 	ibu_fabric_free(&x->f);
 }
 
+static struct ibu_verify_rule rule;
+static struct ibu_cyclic_rule crule;
+
 static void cyclic_opts(struct tree *x, struct ibu_verify_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->ibft = &x->t;
-	o->plan = &x->p;
+	crule.t = &x->t;
+	crule.p = &x->p;
+	crule.climb_sources = 0;
+	ibu_cyclic_verify_rule(&rule, &crule);
+	o->rule = &rule;
 }
 
 START_TEST(cyclic_ibft43_passes)
@@ -361,12 +368,12 @@ START_TEST(cyclic_ibft43_passes)
 	cyclic_opts(&x, &o);
 	run(&x.f, &x.l, &o, &r, &out);
 	ck_assert_msg(ibu_verify_problems(&r) == 0, "%s", out);
-	ck_assert_int_eq(r.cyclic, 1);
+	ck_assert_int_eq(!!r.rule, 1);
 	ck_assert_int_eq(r.sources, 16);
 	ck_assert_int_eq(r.lids, 16 * 4 + 20);
-	ck_assert_int_eq(r.cyclic_entries, 20 * 16 * 4);
-	ck_assert_int_eq(r.climb_sources, 16);
-	ck_assert_int_eq(r.climb_levels, 2);
+	ck_assert_int_eq(r.rule_entries, 20 * 16 * 4);
+	ck_assert_int_eq(r.path_sources, 16);
+	ck_assert_int_eq(r.path_levels, 2);
 	ck_assert_ptr_nonnull(strstr(out, "-I- cyclic: every source's routes share one ascending path"));
 	ck_assert_int_eq(count_lines(out, "-E-"), 0);
 	if (how[_i % 2] == IBU_LIDS_PAPER_EXACT)
@@ -404,7 +411,7 @@ START_TEST(cyclic_flip_caught)
 	x.l.row[sw->node][lid] = (uint8_t)other;
 	cyclic_opts(&x, &o);
 	run(&x.f, &x.l, &o, &r, &out);
-	ck_assert_int_eq(r.cyclic_mismatches, 1);
+	ck_assert_int_eq(r.rule_mismatches, 1);
 	ck_assert_int_eq(r.unreachable + r.loops + r.nonminimal, 0);
 	ibu_ibft_sw_label(&x.t, s, sl, sizeof(sl));
 	ck_assert_msg(strstr(out, sl) && strstr(out, "-E- cyclic: "), "%s", out);
@@ -445,8 +452,8 @@ START_TEST(cyclic_split_climb_caught)
 	ck_assert_int_gt(moved, 0);
 	cyclic_opts(&x, &o);
 	run(&x.f, &x.l, &o, &r, &out);
-	ck_assert_int_eq(r.cyclic_mismatches, moved);
-	ck_assert_int_ge(r.climb_violations, 1);
+	ck_assert_int_eq(r.rule_mismatches, moved);
+	ck_assert_int_ge(r.path_violations, 1);
 	ck_assert_ptr_nonnull(strstr(out, "climbs through"));
 	free(out);
 	tree_free(&x);
@@ -489,12 +496,15 @@ START_TEST(cyclic_through_dump)
 	ck_assert_int_eq(ibu_lidplan_build(&g, &t2, &p2, &e), 0);
 	ck_assert_int_eq(p2.lmc, 1);
 	memset(&o, 0, sizeof(o));
-	o.ibft = &t2;
-	o.plan = &p2;
+	crule.t = &t2;
+	crule.p = &p2;
+	crule.climb_sources = 0;
+	ibu_cyclic_verify_rule(&rule, &crule);
+	o.rule = &rule;
 	run(&g, &m, &o, &r, &out);
 	ck_assert_msg(ibu_verify_problems(&r) == 0, "%s", out);
-	ck_assert_int_eq(r.cyclic_entries, 20 * 16 * 2);
-	ck_assert_int_eq(r.climb_levels, 1);
+	ck_assert_int_eq(r.rule_entries, 20 * 16 * 2);
+	ck_assert_int_eq(r.path_levels, 1);
 	free(out);
 	free(text);
 	ibu_dump_free(&d);

@@ -16,6 +16,7 @@
 #include "ibft.h"
 #include "lidplan.h"
 #include "verify.h"
+#include "cyclic_verify.h"
 #include "mcast_report.h"
 
 void ibu_cmd_check_usage(FILE *out)
@@ -148,6 +149,8 @@ int ibu_cmd_check(int argc, char **argv)
 	struct ibu_ibft t;
 	struct ibu_lidplan plan;
 	struct ibu_verify_opts vo;
+	struct ibu_verify_rule rule;
+	struct ibu_cyclic_rule crule;
 	struct ibu_verify_result r;
 	struct ibu_err e = { 0 };
 	int *sw_node = NULL, rc, ret = IBU_EXIT_ERROR, have_t = 0, have_plan = 0;
@@ -188,7 +191,6 @@ int ibu_cmd_check(int argc, char **argv)
 	memset(&vo, 0, sizeof(vo));
 	vo.max_errors = a.max_errors ? (int)a.max_errors : -1;
 	vo.quiet = a.quiet;
-	vo.climb_sources = (int)a.climb_sources;
 	if (a.cyclic) {
 		rc = ibu_ibft_recognize(&f, &t, &e);
 		if (rc) {
@@ -207,10 +209,13 @@ int ibu_cmd_check(int argc, char **argv)
 			printf("-I- cyclic: IBFT(%d,%d), LMC %d in use (%d needed), %d up-digits from the LID offset\n",
 			       t.m, t.n, plan.lmc, plan.lmc_needed,
 			       plan.offset_digits);
-		vo.ibft = &t;
-		vo.plan = &plan;
+		crule.t = &t;
+		crule.p = &plan;
+		crule.climb_sources = (int)a.climb_sources;
+		ibu_cyclic_verify_rule(&rule, &crule);
+		vo.rule = &rule;
 	}
-	rc = ibu_verify_lft(&f, &lft, &vo, stdout, &r, &e);
+	rc = ibu_verify_lft(&f, &lft, &vo, ibu_report_file, stdout, &r, &e);
 	if (rc)
 		goto fail;
 	ibu_verify_print_summary(stdout, "check", &r);

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The cyclic engine's rule as a verify hook (struct ibu_verify_rule): every
+ * entry of every tree switch for every end-port LID is compared with the
+ * rule of lib/cyclic.h, and each source's climbs toward all destinations
+ * (on the LID ibu_cyclic_offset() picks) must use one up-port per switch
+ * at the levels the LID offset decides.
+ */
+#ifndef IBU_CYCLIC_VERIFY_H
+#define IBU_CYCLIC_VERIFY_H
+
+#include "verify.h"
+#include "ibft.h"
+#include "lidplan.h"
+
+struct ibu_cyclic_rule {
+	const struct ibu_ibft *t;
+	const struct ibu_lidplan *p;	/* LID plan of the same fabric */
+	int climb_sources;	/* sources checked for one ascending path,
+				 * 0 = all, else an evenly spread sample */
+};
+
+/* Fills rule so that it checks the tables against arg (kept by caller). */
+void ibu_cyclic_verify_rule(struct ibu_verify_rule *rule,
+			    struct ibu_cyclic_rule *arg);
+
+#endif
