@@ -74,17 +74,7 @@ static void engine_opts(const struct ibu_plugin_opts *po,
 {
 	ibu_engine_opts_default(eo);
 	eo->vl_plan = po->vl_plan;
-	switch (po->mcast_apex) {
-	case IBU_PLUGIN_APEX_SOURCE:
-		eo->mcast_policy = IBU_MCAST_SOURCE;
-		break;
-	case IBU_PLUGIN_APEX_LOWEST_GUID:
-		eo->mcast_policy = IBU_MCAST_LOWEST_GUID;
-		break;
-	case IBU_PLUGIN_APEX_BALANCED:
-		eo->mcast_policy = IBU_MCAST_BALANCED;
-		break;
-	}
+	eo->mcast_policy = po->mcast_apex;
 }
 
 static void free_ctx(struct ibu_plugin *ctx)

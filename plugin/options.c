@@ -6,14 +6,6 @@
 #include "err.h"
 #include "options.h"
 
-static const char *const apex_names[] = {
-	[IBU_PLUGIN_APEX_BALANCED] = "balanced",
-	[IBU_PLUGIN_APEX_SOURCE] = "source",
-	[IBU_PLUGIN_APEX_LOWEST_GUID] = "lowest-guid",
-};
-
-#define NUM_APEX (sizeof(apex_names) / sizeof(apex_names[0]))
-
 /* order = the engine's enum ibu_vlplan_kind */
 static const char *const vl_plan_names[] = {
 	"1", "2-spread", "2-direction", "4-spread", "4-direction",
@@ -40,17 +32,10 @@ static int parse_vl_plan(const char *val, struct ibu_plugin_opts *o)
 
 void ibu_plugin_opts_default(struct ibu_plugin_opts *o)
 {
-	o->mcast_apex = IBU_PLUGIN_APEX_BALANCED;
+	o->mcast_apex = IBU_MCAST_BALANCED;
 	o->verbose = 0;
 	o->lid_matrices = 0;
 	o->vl_plan = 0;
-}
-
-const char *ibu_plugin_apex_name(enum ibu_plugin_apex a)
-{
-	if ((unsigned)a < NUM_APEX)
-		return apex_names[a];
-	return "?";
 }
 
 void ibu_plugin_opts_format(const struct ibu_plugin_opts *o, char *buf,
@@ -59,22 +44,14 @@ void ibu_plugin_opts_format(const struct ibu_plugin_opts *o, char *buf,
 	if (!len)
 		return;
 	snprintf(buf, len, "mcast_apex=%s verbose=%d lid_matrices=%s vl_plan=%s",
-		 ibu_plugin_apex_name(o->mcast_apex), o->verbose,
+		 ibu_mcast_policy_name(o->mcast_apex), o->verbose,
 		 o->lid_matrices ? "opensm" : "none",
 		 ibu_plugin_vl_plan_name(o->vl_plan));
 }
 
 static int parse_apex(const char *val, struct ibu_plugin_opts *o)
 {
-	unsigned i;
-
-	for (i = 0; i < NUM_APEX; i++) {
-		if (!strcmp(val, apex_names[i])) {
-			o->mcast_apex = (enum ibu_plugin_apex)i;
-			return 0;
-		}
-	}
-	return -1;
+	return ibu_mcast_policy_parse(val, &o->mcast_apex) ? -1 : 0;
 }
 
 static int parse_verbose(const char *val, struct ibu_plugin_opts *o)

@@ -26,15 +26,10 @@
 #define IBU_PLUGIN_OPTIONS_H
 
 #include <stddef.h>
-
-enum ibu_plugin_apex {
-	IBU_PLUGIN_APEX_BALANCED = 0,
-	IBU_PLUGIN_APEX_SOURCE,
-	IBU_PLUGIN_APEX_LOWEST_GUID,
-};
+#include "mcgroup.h"
 
 struct ibu_plugin_opts {
-	enum ibu_plugin_apex mcast_apex;
+	enum ibu_mcast_policy mcast_apex;	/* lib/mcgroup.h */
 	int verbose;
 	int vl_plan;		/* index into the vl_plan names, 0 = "1" */
 	int lid_matrices;	/* 0 none, 1 opensm: build_lid_matrices' return */
@@ -61,7 +56,6 @@ void ibu_plugin_opts_default(struct ibu_plugin_opts *o);
  */
 int ibu_plugin_opts_parse(struct ibu_plugin_opts *o, const char *text,
 			  ibu_plugin_opt_report_fn report, void *arg);
-const char *ibu_plugin_apex_name(enum ibu_plugin_apex a);
 /* "1", "2-spread", "2-direction", "4-spread", "4-direction"; "?" else.
  * The index is the engine's enum ibu_vlplan_kind. */
 const char *ibu_plugin_vl_plan_name(int plan);

@@ -33,7 +33,7 @@ START_TEST(defaults)
 
 	memset(&o, 0x5a, sizeof(o));
 	ibu_plugin_opts_default(&o);
-	ck_assert_int_eq(o.mcast_apex, IBU_PLUGIN_APEX_BALANCED);
+	ck_assert_int_eq(o.mcast_apex, IBU_MCAST_BALANCED);
 	ck_assert_int_eq(o.verbose, 0);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
 	ck_assert_int_eq(o.lid_matrices, 0);
@@ -41,7 +41,7 @@ START_TEST(defaults)
 	/* no option line at all */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, NULL, record, NULL), 0);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "  \t", record, NULL), 0);
-	ck_assert_int_eq(o.mcast_apex, IBU_PLUGIN_APEX_BALANCED);
+	ck_assert_int_eq(o.mcast_apex, IBU_MCAST_BALANCED);
 }
 END_TEST
 
@@ -49,13 +49,13 @@ START_TEST(all_values)
 {
 	static const struct {
 		const char *text;
-		enum ibu_plugin_apex apex;
+		enum ibu_mcast_policy apex;
 		int verbose;
 	} cases[] = {
-		{ "mcast_apex=source", IBU_PLUGIN_APEX_SOURCE, 0 },
-		{ "mcast_apex=lowest-guid verbose=1", IBU_PLUGIN_APEX_LOWEST_GUID, 1 },
-		{ "verbose=1,mcast_apex=balanced", IBU_PLUGIN_APEX_BALANCED, 1 },
-		{ " verbose=1\tverbose=0 ", IBU_PLUGIN_APEX_BALANCED, 0 },
+		{ "mcast_apex=source", IBU_MCAST_SOURCE, 0 },
+		{ "mcast_apex=lowest-guid verbose=1", IBU_MCAST_LOWEST_GUID, 1 },
+		{ "verbose=1,mcast_apex=balanced", IBU_MCAST_BALANCED, 1 },
+		{ " verbose=1\tverbose=0 ", IBU_MCAST_BALANCED, 0 },
 	};
 	unsigned i;
 
@@ -139,7 +139,7 @@ START_TEST(problems_keep_defaults)
 	ck_assert_int_eq(s.what[5], IBU_PLUGIN_OPT_UNKNOWN_KEY);
 	ck_assert_str_eq(s.word[5], "Verbose=0");
 	/* the bad words left the defaults, the good one applied */
-	ck_assert_int_eq(o.mcast_apex, IBU_PLUGIN_APEX_BALANCED);
+	ck_assert_int_eq(o.mcast_apex, IBU_MCAST_BALANCED);
 	ck_assert_int_eq(o.verbose, 1);
 	/* a NULL callback is allowed */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "x=1 y", NULL, NULL), 2);
@@ -148,10 +148,10 @@ END_TEST
 
 START_TEST(names)
 {
-	ck_assert_str_eq(ibu_plugin_apex_name(IBU_PLUGIN_APEX_SOURCE), "source");
-	ck_assert_str_eq(ibu_plugin_apex_name(IBU_PLUGIN_APEX_LOWEST_GUID),
+	ck_assert_str_eq(ibu_mcast_policy_name(IBU_MCAST_SOURCE), "source");
+	ck_assert_str_eq(ibu_mcast_policy_name(IBU_MCAST_LOWEST_GUID),
 			 "lowest-guid");
-	ck_assert_str_eq(ibu_plugin_apex_name((enum ibu_plugin_apex)42), "?");
+	ck_assert_str_eq(ibu_mcast_policy_name((enum ibu_mcast_policy)42), "?");
 }
 END_TEST
 
