@@ -310,26 +310,45 @@ const struct ibu_port *ibu_fabric_lid_port(const struct ibu_fabric *f,
 	return &n->ports[port];
 }
 
-uint32_t ibu_fabric_max_lid(const struct ibu_fabric *f)
+int ibu_fabric_foreach_lid_port(const struct ibu_fabric *f,
+				int (*fn)(void *ctx, int node, int port,
+					  const struct ibu_port *pt),
+				void *ctx)
 {
-	uint32_t max = 0;
-	int i, p;
+	int i, port, rc;
 
 	for (i = 0; i < f->num_nodes; i++) {
 		const struct ibu_node *n = &f->nodes[i];
+		/* a switch's LID lives on port 0, a CA's on its ports */
 		int first = ibu_node_is_switch(n) ? 0 : 1;
 		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
 
-		for (p = first; p <= last; p++) {
-			const struct ibu_port *pt = &n->ports[p];
-			uint32_t top;
-
-			if (!pt->lid)
+		for (port = first; port <= last; port++) {
+			if (!n->ports[port].lid)
 				continue;
-			top = pt->lid + (1u << pt->lmc) - 1;
-			if (top > max)
-				max = top;
+			rc = fn(ctx, i, port, &n->ports[port]);
+			if (rc)
+				return rc;
 		}
 	}
+	return 0;
+}
+
+static int top_lid(void *ctx, int node, int port, const struct ibu_port *pt)
+{
+	uint32_t *max = ctx, top = pt->lid + (1u << pt->lmc) - 1;
+
+	(void)node;
+	(void)port;
+	if (top > *max)
+		*max = top;
+	return 0;
+}
+
+uint32_t ibu_fabric_max_lid(const struct ibu_fabric *f)
+{
+	uint32_t max = 0;
+
+	ibu_fabric_foreach_lid_port(f, top_lid, &max);
 	return max;
 }

@@ -81,6 +81,15 @@ int ibu_fabric_count_switches(const struct ibu_fabric *f);
 int ibu_fabric_count_endports(const struct ibu_fabric *f);
 /* Highest base LID + 2^lmc - 1 over all ports; 0 when no LID is known. */
 uint32_t ibu_fabric_max_lid(const struct ibu_fabric *f);
+/*
+ * Calls fn for every LID-holding port of f: each CA/router port and each
+ * switch port 0 that has a LID. Stops at the first non-zero return of fn
+ * and returns it.
+ */
+int ibu_fabric_foreach_lid_port(const struct ibu_fabric *f,
+				int (*fn)(void *ctx, int node, int port,
+					  const struct ibu_port *pt),
+				void *ctx);
 /* The LID-holding port of a node's end port / switch (port 0 for switches). */
 const struct ibu_port *ibu_fabric_lid_port(const struct ibu_fabric *f,
 					   int node, int port);

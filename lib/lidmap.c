@@ -3,30 +3,6 @@
 #include <string.h>
 #include "lidmap.h"
 
-int ibu_lidmap_foreach_port(const struct ibu_fabric *f,
-			    int (*fn)(void *ctx, int node, int port,
-				      const struct ibu_port *pt),
-			    void *ctx)
-{
-	int i, port, rc;
-
-	for (i = 0; i < f->num_nodes; i++) {
-		const struct ibu_node *n = &f->nodes[i];
-		/* a switch's LID lives on port 0, a CA's on its ports */
-		int first = ibu_node_is_switch(n) ? 0 : 1;
-		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
-
-		for (port = first; port <= last; port++) {
-			if (!n->ports[port].lid)
-				continue;
-			rc = fn(ctx, i, port, &n->ports[port]);
-			if (rc)
-				return rc;
-		}
-	}
-	return 0;
-}
-
 struct build {
 	const struct ibu_fabric *f;
 	struct ibu_lidmap *m;
@@ -71,7 +47,7 @@ int ibu_lidmap_build(const struct ibu_fabric *f, struct ibu_lidmap *m,
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (lid = 0; lid <= m->max_lid; lid++)
 		m->owner[lid].node = -1;
-	rc = ibu_lidmap_foreach_port(f, claim, &b);
+	rc = ibu_fabric_foreach_lid_port(f, claim, &b);
 	if (rc)
 		ibu_lidmap_free(m);
 	return rc;

@@ -38,14 +38,4 @@ ibu_lidmap_get(const struct ibu_lidmap *m, uint32_t lid)
 	return &m->owner[lid];
 }
 
-/*
- * Calls fn for every LID-holding port of f: each cabled-or-not CA/router
- * port with a LID and each switch's port 0 with a LID. Stops at the first
- * non-zero return and returns it.
- */
-int ibu_lidmap_foreach_port(const struct ibu_fabric *f,
-			    int (*fn)(void *ctx, int node, int port,
-				      const struct ibu_port *pt),
-			    void *ctx);
-
 #endif

@@ -54,7 +54,7 @@ int ibu_lidplan_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
 	rc = ibu_lidmap_build(f, &p->map, e);
 	if (rc)
 		return rc;
-	ibu_lidmap_foreach_port(f, tree_lmc, &c);
+	ibu_fabric_foreach_lid_port(f, tree_lmc, &c);
 	p->lmc = c.lmc < 0 ? 0 : c.lmc;
 	p->lmc_needed = ibu_lid_needed_lmc(t->m, t->n);
 	p->offset_digits = ibu_lid_offset_digits(t->half, t->n, p->lmc);
@@ -142,26 +142,21 @@ int ibu_lidplan_assign_paper(struct ibu_fabric *f, const struct ibu_ibft *t,
 	return IBU_OK;
 }
 
+static int guid2lid_record(void *ctx, int node, int port,
+			   const struct ibu_port *pt)
+{
+	(void)node;
+	(void)port;
+	/* OpenSM's DB parser needs the blank line after each record */
+	fprintf(ctx, "0x%016" PRIx64 " 0x%04x 0x%04x\n\n", pt->guid, pt->lid,
+		pt->lid + (1u << pt->lmc) - 1);
+	return 0;
+}
+
 int ibu_lidplan_write_guid2lid(FILE *out, const struct ibu_fabric *f,
 			       struct ibu_err *e)
 {
-	int i, p;
-
-	for (i = 0; i < f->num_nodes; i++) {
-		const struct ibu_node *n = &f->nodes[i];
-		int first = ibu_node_is_switch(n) ? 0 : 1;
-		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
-
-		for (p = first; p <= last; p++) {
-			const struct ibu_port *pt = &n->ports[p];
-
-			if (!pt->lid)
-				continue;
-			/* OpenSM's DB parser needs the blank line after each record */
-			fprintf(out, "0x%016" PRIx64 " 0x%04x 0x%04x\n\n", pt->guid,
-				pt->lid, pt->lid + (1u << pt->lmc) - 1);
-		}
-	}
+	ibu_fabric_foreach_lid_port(f, guid2lid_record, out);
 	if (ferror(out))
 		return ibu_err_set(e, IBU_EIO, "write error");
 	return IBU_OK;

@@ -124,28 +124,29 @@ static void warn(struct ctx *c, const char *fmt, ...)
 
 /* ------------------------------------------------------------ set-up */
 
+static int count_unaligned(void *ctx, int node, int port,
+			   const struct ibu_port *pt)
+{
+	long *n = ctx;
+
+	(void)node;
+	(void)port;
+	*n += (pt->lid & ((1u << pt->lmc) - 1)) != 0;
+	return 0;
+}
+
 static int build_owners(struct ctx *c, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = c->f;
 	long unaligned = 0;
-	int i, p, rc;
+	int rc;
 
 	rc = ibu_lidmap_build(f, &c->lids, e);
 	if (rc)
 		return rc;
 	c->own = c->lids.owner;
 	c->max_lid = c->lids.max_lid;
-	for (i = 0; i < f->num_nodes; i++) {
-		const struct ibu_node *n = &f->nodes[i];
-		int first = ibu_node_is_switch(n) ? 0 : 1;
-		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
-
-		for (p = first; p <= last; p++) {
-			const struct ibu_port *pt = &n->ports[p];
-
-			unaligned += pt->lid && (pt->lid & ((1u << pt->lmc) - 1));
-		}
-	}
+	ibu_fabric_foreach_lid_port(f, count_unaligned, &unaligned);
 	if (unaligned)
 		warn(c, "%ld ports have a LID set not aligned to its LMC (IBA requires alignment; OpenSM would refuse it)",
 		     unaligned);
