@@ -11,7 +11,7 @@ struct flood {
 	ibu_mcf_issue_fn issue;
 	void *ctx;
 	struct ibu_mcf_stats *st;
-	struct ibu_mcf_linkload *ll;
+	struct ibu_linkload *ll;
 	int *base;		/* [node] first slot */
 	int num_slots;
 	int *copies;		/* [slot] copies in this flood */
@@ -66,9 +66,7 @@ static void cross(struct flood *fl, int node, int port, int peer, int pport)
 		return;
 	fl->linkmark[a] = fl->gstamp;
 	fl->linkmark[b] = fl->gstamp;
-	fl->ll->trees[a]++;
-	if (b != a)
-		fl->ll->trees[b]++;
+	ibu_linkload_add_cable(fl->ll, fl->f, node, port, 1);
 }
 
 /* One packet from sender through the tables of the current MLID. */
@@ -275,19 +273,10 @@ static int check_group(struct flood *fl, const struct ibu_mft *mft, int gi,
 	return IBU_OK;
 }
 
-void ibu_mcf_linkload_free(struct ibu_mcf_linkload *ll)
-{
-	if (!ll)
-		return;
-	free(ll->base);
-	free(ll->trees);
-	memset(ll, 0, sizeof(*ll));
-}
-
 int ibu_mcf_run(const struct ibu_fabric *f, const struct ibu_mft *mft,
 		const struct ibu_mcmembers *mm, ibu_mcf_issue_fn issue,
 		void *ctx, struct ibu_mcf_stats *st,
-		struct ibu_mcf_linkload *ll, struct ibu_err *e)
+		struct ibu_linkload *ll, struct ibu_err *e)
 {
 	struct flood fl = { .f = f, .issue = issue, .ctx = ctx, .st = st,
 			    .ll = ll };
@@ -299,8 +288,11 @@ int ibu_mcf_run(const struct ibu_fabric *f, const struct ibu_mft *mft,
 		return ibu_err_set(e, IBU_EINVAL,
 				   "MFT model has %d nodes, fabric %d",
 				   mft->num_nodes, f->num_nodes);
-	if (ll)
-		memset(ll, 0, sizeof(*ll));
+	if (ll) {
+		rc = ibu_linkload_init(ll, f, e);
+		if (rc)
+			return rc;
+	}
 	fl.base = malloc(nn * sizeof(*fl.base));
 	if (!fl.base)
 		goto nomem;
@@ -322,16 +314,6 @@ int ibu_mcf_run(const struct ibu_fabric *f, const struct ibu_mft *mft,
 	    !fl.touched || !fl.inferred || !fl.visited || !fl.qnode ||
 	    !fl.qport || !none)
 		goto nomem;
-	if (ll) {
-		ll->num_nodes = f->num_nodes;
-		ll->base = malloc(nn * sizeof(*ll->base));
-		ll->trees = calloc(fl.num_slots + 1, sizeof(*ll->trees));
-		if (!ll->base || !ll->trees)
-			goto nomem;
-		memcpy(ll->base, fl.base, f->num_nodes * sizeof(*fl.base));
-		ll->max_node = ll->max_port = -1;
-	}
-
 	/* every MLID of the tables and of the member list, in order */
 	while (gi < mft->num_groups || (mm && mi < mm->num_groups)) {
 		uint16_t a = gi < mft->num_groups ? mft->g[gi].mlid : 0xFFFF;
@@ -353,30 +335,6 @@ int ibu_mcf_run(const struct ibu_fabric *f, const struct ibu_mft *mft,
 			goto out;
 	}
 
-	if (ll) {
-		for (n = 0; n < f->num_nodes; n++) {
-			const struct ibu_node *nd = &f->nodes[n];
-			int p;
-
-			for (p = 1; p <= nd->num_ports; p++) {
-				uint32_t v = ll->trees[fl.base[n] + p];
-				int peer = nd->ports[p].peer_node;
-
-				if (v > ll->max_any)
-					ll->max_any = v;
-				if (peer < 0 || !ibu_node_is_switch(nd) ||
-				    !ibu_node_is_switch(&f->nodes[peer]))
-					continue;
-				if (v && n < peer)
-					ll->sw_links_used++;
-				if (v > ll->max_sw_link) {
-					ll->max_sw_link = v;
-					ll->max_node = n;
-					ll->max_port = p;
-				}
-			}
-		}
-	}
 	goto out;
 nomem:
 	rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast flood)");
@@ -393,7 +351,7 @@ out:
 	free(fl.qport);
 	free((void *)none);
 	if (rc && ll)
-		ibu_mcf_linkload_free(ll);
+		ibu_linkload_free(ll);
 	return rc;
 }
 

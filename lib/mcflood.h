@@ -12,8 +12,8 @@
  *   loop       a switch received the same packet twice (cycle or two paths)
  *   dead port  an MFT entry names an uncabled port (reported once per
  *              MLID; a warning: it loses nothing)
- * The same floods give the link load: for each link, the number of MLIDs
- * whose packets cross it (union over all senders of the group).
+ * The same floods give the link load (lib/linkload.h): for each link, the
+ * number of MLIDs whose packets cross it (union over all senders).
  *
  * Members come from a membership model, or (mm == NULL) are inferred from
  * the tables themselves: every CA port an MFT entry points at is a full
@@ -26,6 +26,7 @@
 #include "ibft.h"
 #include "mft.h"
 #include "mcmembers.h"
+#include "linkload.h"
 
 enum ibu_mcf_kind {
 	IBU_MCF_MISSING,
@@ -55,29 +56,18 @@ struct ibu_mcf_stats {
 	long count[IBU_MCF_KINDS];
 };
 
-/* Link load: trees crossing each link, indexed by (node, port). */
-struct ibu_mcf_linkload {
-	int num_nodes;
-	int *base;		/* [node] first slot; slot = base[node] + port */
-	uint32_t *trees;	/* [slot] MLIDs whose packets cross the link */
-	uint32_t max_sw_link;	/* maximum over switch-to-switch links */
-	int max_node, max_port;	/* one link reaching it (-1 if none) */
-	uint32_t max_any;	/* maximum over all links (CA links too) */
-	long sw_links_used;	/* switch-to-switch links with >= 1 tree */
-};
-
-void ibu_mcf_linkload_free(struct ibu_mcf_linkload *ll);
-
 /*
  * Floods every MLID of mft (and, with mm, every MLID of mm) from every
  * member. issue() (may be NULL) is called for every problem; st gets the
- * counters; ll (may be NULL) gets the link load. Returns 0 or a negative
- * IBU_E* (memory); the problems found are in st, not in the return code.
+ * counters; ll (may be NULL) is initialised here and gets the link load:
+ * per cable, in both directions, the number of MLIDs whose packets cross it
+ * (ibu_linkload_stats() summarises it). Returns 0 or a negative IBU_E*
+ * (memory); the problems found are in st, not in the return code.
  */
 int ibu_mcf_run(const struct ibu_fabric *f, const struct ibu_mft *mft,
 		const struct ibu_mcmembers *mm, ibu_mcf_issue_fn issue,
 		void *ctx, struct ibu_mcf_stats *st,
-		struct ibu_mcf_linkload *ll, struct ibu_err *e);
+		struct ibu_linkload *ll, struct ibu_err *e);
 
 /* Missing + duplicate + stray + loop: what breaks delivery (a dead port
  * or an unlisted MLID is only a warning). */

@@ -666,7 +666,8 @@ START_TEST(balanced_spreads_over_top_switches)
 	struct ibu_mcmembers mm;
 	struct ibu_mft mft;
 	struct ibu_mcf_stats st;
-	struct ibu_mcf_linkload ll;
+	struct ibu_linkload ll;
+	struct ibu_linkload_stats ls;
 	struct ibu_err e = { 0 };
 	struct ft x;
 	int used[256] = { 0 }, g, i, distinct = 0, tops = 0;
@@ -719,16 +720,17 @@ START_TEST(balanced_spreads_over_top_switches)
 	/* link load: the top links carry one tree each; a leaf link more */
 	ck_assert_int_eq(ibu_mcf_run(&x.f, &mft, &mm, NULL, NULL, &st, &ll, &e), 0);
 	ck_assert_int_eq(ibu_mcf_problems(&st), 0);
-	ck_assert_int_ge(ll.max_sw_link, 1);
+	ibu_linkload_stats(&ll, &x.f, &ls);
+	ck_assert_int_ge(ls.max_sw, 1);
 	for (i = 0; i < x.t.num_switches; i++) {
 		int node = x.t.sw[i].node, p;
 
 		if (x.t.sw[i].level != 0)
 			continue;
 		for (p = 1; p <= x.f.nodes[node].num_ports; p++)
-			ck_assert_int_le(ll.trees[ll.base[node] + p], 1);
+			ck_assert_int_le(ll.load[ll.base[node] + p], 1);
 	}
-	ibu_mcf_linkload_free(&ll);
+	ibu_linkload_free(&ll);
 	ibu_mcmembers_free(&mm);
 	ibu_mft_free(&mft);
 	ibu_mcast_load_free(&load);
@@ -750,7 +752,8 @@ START_TEST(balanced_looks_below_the_apex)
 	struct ibu_mcmembers mm;
 	struct ibu_mft mft;
 	struct ibu_mcf_stats st;
-	struct ibu_mcf_linkload ll;
+	struct ibu_linkload ll;
+	struct ibu_linkload_stats ls;
 	struct ibu_err e = { 0 };
 	struct ft x;
 	int g, i, rounds;
@@ -780,7 +783,8 @@ START_TEST(balanced_looks_below_the_apex)
 		}
 		ck_assert_int_eq(ibu_mcf_run(&x.f, &mft, NULL, NULL, NULL, &st, &ll, &e), 0);
 		ck_assert_int_eq(ibu_mcf_problems(&st), 0);
-		ck_assert_int_eq(ll.max_sw_link, rounds == 4 ? 1 : 4);
+		ibu_linkload_stats(&ll, &x.f, &ls);
+		ck_assert_int_eq(ls.max_sw, rounds == 4 ? 1 : 4);
 		for (i = 0; i < x.t.num_switches; i++) {
 			int node = x.t.sw[i].node, p;
 
@@ -790,12 +794,12 @@ START_TEST(balanced_looks_below_the_apex)
 
 				if (ps < 0 || rounds != 16)
 					continue;
-				ck_assert_int_eq(ll.trees[ll.base[node] + p],
+				ck_assert_int_eq(ll.load[ll.base[node] + p],
 						 x.t.sw[i].level == 0 ||
 						 x.t.sw[ps].level == 0 ? 1 : 4);
 			}
 		}
-		ibu_mcf_linkload_free(&ll);
+		ibu_linkload_free(&ll);
 		ibu_mcmembers_free(&mm);
 		ibu_mft_free(&mft);
 		ibu_mcast_load_free(&load);
@@ -813,7 +817,8 @@ START_TEST(link_load_counts_trees)
 	struct ibu_mcmembers mm;
 	struct ibu_mft mft;
 	struct ibu_mcf_stats st;
-	struct ibu_mcf_linkload ll;
+	struct ibu_linkload ll;
+	struct ibu_linkload_stats ls;
 	struct ibu_err e = { 0 };
 	struct ft x;
 	int g, i, p, apex_node = -1, top_max = 0;
@@ -840,11 +845,12 @@ START_TEST(link_load_counts_trees)
 	ck_assert_int_eq(ibu_mcf_problems(&st), 0);
 	/* pods 0 and 7 are in every group: their links at the apex carry 16 */
 	for (p = 1; p <= x.f.nodes[apex_node].num_ports; p++)
-		if ((int)ll.trees[ll.base[apex_node] + p] > top_max)
-			top_max = (int)ll.trees[ll.base[apex_node] + p];
+		if ((int)ll.load[ll.base[apex_node] + p] > top_max)
+			top_max = (int)ll.load[ll.base[apex_node] + p];
 	ck_assert_int_eq(top_max, 16);
-	ck_assert_int_eq(ll.max_sw_link, 16);
-	ibu_mcf_linkload_free(&ll);
+	ibu_linkload_stats(&ll, &x.f, &ls);
+	ck_assert_int_eq(ls.max_sw, 16);
+	ibu_linkload_free(&ll);
 	ibu_mcmembers_free(&mm);
 	ibu_mft_free(&mft);
 	ft_free(&x);

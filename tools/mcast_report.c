@@ -238,7 +238,8 @@ static void print_tree(FILE *out, const struct ibu_fabric *f,
 int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 			  const struct ibu_mcast_report_opts *o)
 {
-	struct ibu_mcf_linkload ll;
+	struct ibu_linkload ll;
+	struct ibu_linkload_stats ls;
 	struct ibu_mcf_stats st;
 	struct ibu_err e = { 0 };
 	struct ibu_ibft t;
@@ -311,7 +312,7 @@ int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 			continue;
 		for (p = 1; p <= nd->num_ports; p++) {
 			int peer = nd->ports[p].peer_node;
-			uint32_t v = ll.trees[ll.base[n] + p];
+			uint64_t v = ibu_linkload_get(&ll, n, p);
 
 			if (peer < 0 || !ibu_node_is_switch(&f->nodes[peer]) ||
 			    peer < n || (peer == n && nd->ports[p].peer_port < p))
@@ -330,27 +331,28 @@ int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 	if (over)
 		fprintf(out, " >16:%ld", over);
 	fputc('\n', out);
-	if (ll.max_node >= 0) {
-		const struct ibu_port *pt = &f->nodes[ll.max_node].ports[ll.max_port];
+	ibu_linkload_stats(&ll, f, &ls);
+	if (ls.max_sw_node >= 0) {
+		const struct ibu_port *pt = &f->nodes[ls.max_sw_node].ports[ls.max_sw_port];
 
-		sw_label(f, have_t ? &t : NULL, ll.max_node, a, sizeof(a));
+		sw_label(f, have_t ? &t : NULL, ls.max_sw_node, a, sizeof(a));
 		sw_label(f, have_t ? &t : NULL, pt->peer_node, b, sizeof(b));
-		fprintf(out, "-I- busiest switch-to-switch link: %s port %d <-> %s port %d, %u trees\n",
-			a, ll.max_port, b, pt->peer_port, ll.max_sw_link);
+		fprintf(out, "-I- busiest switch-to-switch link: %s port %d <-> %s port %d, %" PRIu64 " trees\n",
+			a, ls.max_sw_port, b, pt->peer_port, ls.max_sw);
 	}
 	if (have_t)
 		fprintf(out, "-I- tree tops at level 0: %d of %d top switches used, at most %d trees on one\n",
 			tops_used, tops_total, max_top_trees);
-	fprintf(out, "-I- summary: mlids=%d max-trees-per-link=%u links-used=%ld/%ld top-switches-used=%d/%d max-trees-per-link-any=%u\n",
-		in.mft.num_groups, ll.max_sw_link, ll.sw_links_used, links,
-		tops_used, tops_total, ll.max_any);
+	fprintf(out, "-I- summary: mlids=%d max-trees-per-link=%" PRIu64 " links-used=%ld/%ld top-switches-used=%d/%d max-trees-per-link-any=%" PRIu64 "\n",
+		in.mft.num_groups, ls.max_sw, ls.sw_cables_used, links,
+		tops_used, tops_total, ls.max_any);
 	if (ibu_mcf_problems(&st))
 		fprintf(out, "-W- these tables fail the flood check (%ld problems): see ibunion check --mcast\n",
 			ibu_mcf_problems(&st));
 	free(top_count);
 	if (have_t)
 		ibu_ibft_free(&t);
-	ibu_mcf_linkload_free(&ll);
+	ibu_linkload_free(&ll);
 	inputs_free(&in);
 	return IBU_EXIT_OK;
 }
