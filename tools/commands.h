@@ -32,5 +32,7 @@ int ibu_cmd_route(int argc, char **argv);
 void ibu_cmd_route_usage(FILE *out);
 int ibu_cmd_mcast(int argc, char **argv);
 void ibu_cmd_mcast_usage(FILE *out);
+int ibu_cmd_load(int argc, char **argv);
+void ibu_cmd_load_usage(FILE *out);
 
 #endif

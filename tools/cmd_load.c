@@ -1,0 +1,534 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * ibunion load FABRIC LFTDUMP [--mcast MFTDUMP --members FILE]
+ *              --pattern P[,P..] [--dlids base|pairs|cyclic[,..]]
+ *              [--size BYTES] [--seed S] [--policy P] [--svg FILE] [-q]
+ * The link load of traffic patterns on a fabric's tables (lib/traffic.h,
+ * lib/linkload.h): busiest link, busiest switch-to-switch link, link
+ * traversals and paper 000's estimated completion time, per pattern and
+ * DLID choice.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "opts.h"
+#include "cyclic.h"
+#include "dump.h"
+#include "ibft.h"
+#include "lidplan.h"
+#include "linkload.h"
+#include "mcast.h"
+#include "mcmembers.h"
+#include "mft.h"
+#include "netfile.h"
+#include "traffic.h"
+#include "load_svg.h"
+
+#define MAX_PATTERNS 64
+#define CASE_MLID_BASE 0xc001
+
+void ibu_cmd_load_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ibunion load FABRIC LFTDUMP --pattern P[,P..] [options]\n"
+		"  the link load of traffic patterns on the unicast tables of LFTDUMP\n"
+		"  (dump_lfts / ibroute / opensm-lfts.dump) and the multicast tables of\n"
+		"  MFTDUMP, over FABRIC (ibsim net file or ibnetdiscover output). Per\n"
+		"  pattern and DLID choice: messages, busiest link, busiest switch-to-\n"
+		"  switch link (in messages), link traversals, estimated completion time\n"
+		"  (paper 000: 20 ns per link, 100 ns per switch, 4 ns per byte; messages\n"
+		"  sharing a link are serialised on it), walks that did not arrive.\n"
+		"patterns (end ports in PID order on a fat tree, else port GUID order):\n"
+		"  all-to-all          every end port to every other one\n"
+		"  shift               i -> i+k for every k = 1..N-1 (worst one shown)\n"
+		"  shift:K             one k\n"
+		"  random              a random permutation (--seed)\n"
+		"  mcast:S:G%%          paper 000's case: S sources (1, or N%%) to a group of\n"
+		"                      G%% of the end ports (--seed), one MLID per source,\n"
+		"                      trees computed offline (fat tree; --policy)\n"
+		"  ucast:S:G%%          the same case by unicast\n"
+		"  groups              the groups of --members through --mcast's tables:\n"
+		"                      send-only members send (else every member)\n"
+		"  groups-ucast        the same senders and receivers by unicast\n"
+		"options:\n"
+		"  --dlids M[,M..]     base (the SA's PathRecord, default), pairs (each\n"
+		"                      message split over the 2^LMC LIDs, offset k to k),\n"
+		"                      cyclic (the DLID the cyclic scheme advises; fat tree)\n"
+		"  --mcast MFTDUMP     multicast tables (dump_mfts / ibroute -M)\n"
+		"  --members FILE      members of each MLID (as ibunion mcast join prints)\n"
+		"  --policy P          apex policy of the offline trees of mcast:S:G\n"
+		"                      (balanced, source, lowest-guid; default balanced)\n"
+		"  --size BYTES        message size (default 4096)\n"
+		"  --seed S            seed of random and mcast/ucast cases (default 1)\n"
+		"  --svg FILE          draw the fabric by level, every link's load of the\n"
+		"                      first pattern and DLID choice as colour and width\n"
+		"  -q, --quiet         only the table\n"
+		"exit status: 0 every walk arrived, 1 some did not, 2 usage, 3 bad input\n");
+}
+
+struct load_args {
+	const char *fabric, *lfts, *mcast, *members, *svg;
+	struct ibu_pattern pat[MAX_PATTERNS];
+	int num_pat;
+	enum ibu_dlid_mode dlids[3];
+	int num_dlids;
+	enum ibu_mcast_policy policy;
+	long size;
+	uint64_t seed;
+	int quiet;
+};
+
+static int parse_list(char *s, struct load_args *a, int patterns)
+{
+	char *tok, *save = NULL;
+	struct ibu_err e = { 0 };
+
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (patterns) {
+			if (a->num_pat == MAX_PATTERNS) {
+				fprintf(stderr, "ibunion load: at most %d patterns\n",
+					MAX_PATTERNS);
+				return -1;
+			}
+			if (ibu_pattern_parse(tok, &a->pat[a->num_pat], &e)) {
+				ibu_opt_report("load", &e);
+				return -1;
+			}
+			a->num_pat++;
+		} else {
+			if (a->num_dlids == 3 ||
+			    ibu_dlid_mode_parse(tok, &a->dlids[a->num_dlids])) {
+				fprintf(stderr, "ibunion load: --dlids takes base, pairs, cyclic\n");
+				return -1;
+			}
+			a->num_dlids++;
+		}
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct load_args *a)
+{
+	static const struct option lo[] = {
+		{ "pattern", required_argument, NULL, 'p' },
+		{ "dlids", required_argument, NULL, 'd' },
+		{ "mcast", required_argument, NULL, 'M' },
+		{ "members", required_argument, NULL, 'b' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "size", required_argument, NULL, 's' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "svg", required_argument, NULL, 'g' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, i;
+	long v;
+
+	memset(a, 0, sizeof(*a));
+	a->size = 4096;
+	a->seed = 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+		case 'd':
+			if (parse_list(optarg, a, c == 'p'))
+				return -1;
+			break;
+		case 'M': a->mcast = optarg; break;
+		case 'b': a->members = optarg; break;
+		case 'g': a->svg = optarg; break;
+		case 'q': a->quiet = 1; break;
+		case 'P':
+			if (ibu_mcast_policy_parse(optarg, &a->policy)) {
+				fprintf(stderr, "ibunion load: --policy must be balanced, source or lowest-guid\n");
+				return -1;
+			}
+			break;
+		case 's':
+			if (ibu_opt_int("load", "--size", optarg, 1,
+					1L << 40, &a->size))
+				return -1;
+			break;
+		case 'S':
+			if (ibu_opt_int("load", "--seed", optarg, 0,
+					0x7fffffffL, &v))
+				return -1;
+			a->seed = (uint64_t)v;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (argc - optind != 2 || !a->num_pat) {
+		if (!a->num_pat)
+			fprintf(stderr, "ibunion load: --pattern is required\n");
+		return -1;
+	}
+	if (!a->num_dlids)
+		a->dlids[a->num_dlids++] = IBU_DLIDS_BASE;
+	for (i = 0; i < a->num_pat; i++) {
+		enum ibu_pattern_kind k = a->pat[i].kind;
+
+		if ((k == IBU_PAT_GROUPS || k == IBU_PAT_GROUPS_UCAST) &&
+		    !a->members) {
+			fprintf(stderr, "ibunion load: pattern %s needs --members%s\n",
+				a->pat[i].name, k == IBU_PAT_GROUPS ? " and --mcast" : "");
+			return -1;
+		}
+		if (k == IBU_PAT_GROUPS && !a->mcast) {
+			fprintf(stderr, "ibunion load: pattern groups needs --mcast\n");
+			return -1;
+		}
+	}
+	if (a->members && !a->mcast) {
+		for (i = 0; i < a->num_pat; i++)
+			if (a->pat[i].kind == IBU_PAT_GROUPS_UCAST)
+				break;
+		if (i == a->num_pat) {
+			fprintf(stderr, "ibunion load: --members goes with --mcast or groups-ucast\n");
+			return -1;
+		}
+	}
+	a->fabric = argv[optind];
+	a->lfts = argv[optind + 1];
+	return 0;
+}
+
+/* ------------------------------------------------------------ inputs */
+
+struct load_ctx {
+	struct load_args a;
+	struct ibu_fabric f;
+	struct ibu_lft lft;
+	struct ibu_ibft t;
+	struct ibu_lidplan plan;
+	struct ibu_endports ep;
+	struct ibu_mft mft;		/* --mcast */
+	struct ibu_mcmembers mm;	/* --members */
+	struct ibu_mflows senders;	/* of the groups of mm */
+	int have_f, have_lft, have_t, have_plan, have_ep, have_mft, have_mm;
+};
+
+static unsigned cyclic_offset(void *arg, int sn, int sp, int dn, int dp)
+{
+	const struct load_ctx *c = arg;
+	int s = ibu_ibft_ep(&c->t, sn, sp), d = ibu_ibft_ep(&c->t, dn, dp);
+
+	if (s < 0 || d < 0)
+		return 0;
+	return ibu_cyclic_offset(&c->t, c->plan.offset_digits, (uint32_t)s,
+				 (uint32_t)d);
+}
+
+static void ctx_free(struct load_ctx *c)
+{
+	if (c->have_mm)
+		ibu_mcmembers_free(&c->mm);
+	if (c->have_mft)
+		ibu_mft_free(&c->mft);
+	ibu_mflows_free(&c->senders);
+	if (c->have_ep)
+		ibu_endports_free(&c->ep);
+	if (c->have_plan)
+		ibu_lidplan_free(&c->plan);
+	if (c->have_t)
+		ibu_ibft_free(&c->t);
+	if (c->have_lft)
+		ibu_lft_free(&c->lft);
+	if (c->have_f)
+		ibu_fabric_free(&c->f);
+}
+
+static int ctx_read(struct load_ctx *c, struct ibu_err *e)
+{
+	int rc;
+
+	rc = ibu_netfile_read(c->a.fabric, &c->f, e);
+	if (rc)
+		return rc;
+	c->have_f = 1;
+	rc = ibu_fabric_index(&c->f, e);
+	if (rc)
+		return rc;
+	rc = ibu_dump_read_lfts(c->a.lfts, &c->f, &c->lft, e);
+	if (rc)
+		return rc;
+	c->have_lft = 1;
+	if (!ibu_ibft_recognize(&c->f, &c->t, e)) {
+		c->have_t = 1;
+		if (!ibu_lidplan_build(&c->f, &c->t, &c->plan, e))
+			c->have_plan = 1;
+	}
+	ibu_err_clear(e);
+	rc = ibu_endports_build(&c->f, c->have_t ? &c->t : NULL, &c->ep, e);
+	if (rc)
+		return rc;
+	c->have_ep = 1;
+	if (c->a.mcast) {
+		rc = ibu_mft_read(c->a.mcast, &c->f, &c->mft, e);
+		if (rc)
+			return rc;
+		c->have_mft = 1;
+	}
+	if (c->a.members) {
+		rc = ibu_mcmembers_read(c->a.members, &c->f, &c->mm, e);
+		if (rc)
+			return rc;
+		c->have_mm = 1;
+		rc = ibu_traffic_group_senders(&c->mm, &c->senders, e);
+		if (rc)
+			return rc;
+	}
+	return IBU_OK;
+}
+
+/* The paper's case of p: members, senders and (mcast) offline trees. */
+static int make_case(struct load_ctx *c, const struct ibu_pattern *p,
+		     struct ibu_mcmembers *mm, struct ibu_mflows *snd,
+		     struct ibu_mft *mft, int *have_mft, struct ibu_err *e)
+{
+	struct ibu_mcast_load load;
+	int rc, gi;
+
+	rc = ibu_traffic_mcast_case(&c->ep, p, c->a.seed, CASE_MLID_BASE, mm,
+				    snd, e);
+	if (rc || p->kind != IBU_PAT_MCAST)
+		return rc;
+	if (!c->have_t)
+		return ibu_err_set(e, IBU_ETOPO,
+				   "%s: offline multicast trees need a fat tree (%s is not an IBFT(m,n))",
+				   p->name, c->a.fabric);
+	rc = ibu_mft_init(mft, c->f.num_nodes, e);
+	if (rc)
+		return rc;
+	*have_mft = 1;
+	rc = ibu_mcast_load_init(&load, &c->t, e);
+	if (rc)
+		return rc;
+	for (gi = 0; gi < mm->num_groups && !rc; gi++) {
+		struct ibu_mcast_tree tree;
+		const struct ibu_mcgroup *g = &mm->g[gi];
+
+		rc = ibu_mcast_tree_build(&c->f, &c->t, g->m, g->num,
+					  c->a.policy, &load, g->mlid, &tree, e);
+		if (!rc)
+			rc = ibu_mcast_tree_to_mft(&c->t, &tree, g->mlid, mft, e);
+		ibu_mcast_tree_free(&tree);
+	}
+	ibu_mcast_load_free(&load);
+	return rc;
+}
+
+/* ------------------------------------------------------------ printing */
+
+static void fmt_load(char *buf, size_t len, uint64_t v, uint64_t unit)
+{
+	if (v % unit == 0)
+		snprintf(buf, len, "%" PRIu64, v / unit);
+	else
+		snprintf(buf, len, "%.2f", (double)v / (double)unit);
+}
+
+static void link_name(const struct load_ctx *c, int node, int port, char *buf,
+		      size_t len)
+{
+	const struct ibu_node *nd = &c->f.nodes[node];
+	const struct ibu_port *p = &nd->ports[port];
+	char a[80] = "", b[80] = "";
+	int s;
+
+	if (c->have_t && (s = ibu_ibft_sw(&c->t, node)) >= 0)
+		ibu_ibft_sw_label(&c->t, s, a, sizeof(a));
+	else if (c->have_t && (s = ibu_ibft_ep(&c->t, node, port)) >= 0)
+		ibu_ibft_ep_label(&c->t, s, a, sizeof(a));
+	if (c->have_t && (s = ibu_ibft_sw(&c->t, p->peer_node)) >= 0)
+		ibu_ibft_sw_label(&c->t, s, b, sizeof(b));
+	else if (c->have_t &&
+		 (s = ibu_ibft_ep(&c->t, p->peer_node, p->peer_port)) >= 0)
+		ibu_ibft_ep_label(&c->t, s, b, sizeof(b));
+	snprintf(buf, len, "%s%s'%s' port %d -> %s%s'%s' port %d", a,
+		 a[0] ? " " : "", nd->name, port, b, b[0] ? " " : "",
+		 c->f.nodes[p->peer_node].name, p->peer_port);
+}
+
+static void print_header(void)
+{
+	printf("%-16s %-6s %9s %9s %10s %12s %12s %8s\n", "pattern", "dlids",
+	       "messages", "busiest", "busiest-sw", "traversals", "time-us",
+	       "unrouted");
+}
+
+static void print_row(const struct ibu_pattern *p, enum ibu_dlid_mode m,
+		      const struct ibu_traffic_result *r)
+{
+	char busy[32], sw[32], tot[32];
+	const char *dl = ibu_pattern_is_mcast(p) ? "-" : ibu_dlid_mode_name(m);
+
+	fmt_load(busy, sizeof(busy), r->st.max_any, r->unit);
+	fmt_load(sw, sizeof(sw), r->st.max_sw, r->unit);
+	fmt_load(tot, sizeof(tot), r->st.total, r->unit);
+	printf("%-16s %-6s %9ld %9s %10s %12s %12.3f %8ld\n", p->name, dl,
+	       r->messages, busy, sw, tot, r->time_ns / 1000.0, r->unrouted);
+}
+
+static void print_detail(const struct load_ctx *c, const struct ibu_pattern *p,
+			 enum ibu_dlid_mode m,
+			 const struct ibu_traffic_result *r)
+{
+	char name[400], v[32];
+	const char *dl = ibu_pattern_is_mcast(p) ? "mcast" : ibu_dlid_mode_name(m);
+
+	if (r->st.max_any_node >= 0) {
+		link_name(c, r->st.max_any_node, r->st.max_any_port, name,
+			  sizeof(name));
+		fmt_load(v, sizeof(v), r->st.max_any, r->unit);
+		printf("-I- %s %s: busiest link %s: %s\n", p->name, dl, name, v);
+	}
+	if (r->st.max_sw_node >= 0) {
+		link_name(c, r->st.max_sw_node, r->st.max_sw_port, name,
+			  sizeof(name));
+		fmt_load(v, sizeof(v), r->st.max_sw, r->unit);
+		printf("-I- %s %s: busiest switch-to-switch link %s: %s (%ld of %ld cables used)\n",
+		       p->name, dl, name, v, r->st.sw_cables_used,
+		       r->st.sw_cables);
+	}
+	if (p->kind == IBU_PAT_SHIFT && !p->k)
+		printf("-I- %s %s: worst of %d permutations is k=%d\n", p->name,
+		       dl, r->permutations, r->worst_k);
+	if (r->unrouted)
+		printf("-E- %s %s: %ld walks did not arrive, first: %s\n",
+		       p->name, dl, r->unrouted, r->first_unrouted);
+}
+
+/* ------------------------------------------------------------ main */
+
+static int run_one(struct load_ctx *c, const struct ibu_pattern *p,
+		   enum ibu_dlid_mode m, struct ibu_linkload *ll,
+		   struct ibu_traffic_result *r, struct ibu_err *e)
+{
+	struct ibu_traffic_in in = {
+		.f = &c->f, .lft = &c->lft, .ep = &c->ep, .dlids = m,
+		.seed = c->a.seed, .size = c->a.size,
+	};
+	struct ibu_mcmembers cmm;
+	struct ibu_mflows csnd = { 0 };
+	struct ibu_mft cmft;
+	int have_cmft = 0, rc;
+
+	if (m == IBU_DLIDS_CYCLIC) {
+		in.cyclic = cyclic_offset;
+		in.cyclic_ctx = c;
+	}
+	ibu_mcmembers_init(&cmm);
+	if (p->kind == IBU_PAT_MCAST || p->kind == IBU_PAT_MCAST_UCAST) {
+		rc = make_case(c, p, &cmm, &csnd, &cmft, &have_cmft, e);
+		if (rc)
+			goto out;
+		in.mm = &cmm;
+		in.senders = &csnd;
+		in.mft = have_cmft ? &cmft : NULL;
+	} else if (p->kind == IBU_PAT_GROUPS || p->kind == IBU_PAT_GROUPS_UCAST) {
+		in.mm = &c->mm;
+		in.senders = &c->senders;
+		in.mft = c->have_mft ? &c->mft : NULL;
+	}
+	rc = ibu_traffic_run(&in, p, ll, r, e);
+out:
+	if (have_cmft)
+		ibu_mft_free(&cmft);
+	ibu_mcmembers_free(&cmm);
+	ibu_mflows_free(&csnd);
+	return rc;
+}
+
+int ibu_cmd_load(int argc, char **argv)
+{
+	struct load_ctx *c;
+	struct ibu_linkload ll;
+	struct ibu_err e = { 0 };
+	int i, j, ret = IBU_EXIT_ERROR, unrouted = 0, drew = 0, have_ll = 0;
+
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		fprintf(stderr, "ibunion load: out of memory\n");
+		return IBU_EXIT_ERROR;
+	}
+	if (parse_args(argc, argv, &c->a)) {
+		ibu_cmd_load_usage(stderr);
+		free(c);
+		return IBU_EXIT_USAGE;
+	}
+	if (ctx_read(c, &e))
+		goto fail;
+	for (j = 0; j < c->a.num_dlids; j++)
+		if (c->a.dlids[j] == IBU_DLIDS_CYCLIC && !c->have_plan) {
+			ibu_err_set(&e, IBU_ETOPO,
+				    "--dlids cyclic: %s is not an IBFT(m,n) with LIDs the cyclic scheme can use",
+				    c->a.fabric);
+			goto fail;
+		}
+	if (ibu_linkload_init(&ll, &c->f, &e))
+		goto fail;
+	have_ll = 1;
+	if (!c->a.quiet) {
+		printf("-I- %s: %d switches, %d end ports (%s%s); %s: LIDs up to 0x%04x",
+		       c->a.fabric, ibu_fabric_count_switches(&c->f), c->ep.num,
+		       c->ep.by_pid ? "fat tree, PID order" : "port GUID order",
+		       "", c->a.lfts, c->lft.max_lid);
+		if (c->have_t)
+			printf(", IBFT(%d,%d)", c->t.m, c->t.n);
+		if (c->have_plan)
+			printf(" LMC %d", c->plan.lmc);
+		printf("\n-I- message %ld bytes; paper 000's model: 20 ns per link, 100 ns per switch, 4 ns per byte; loads in messages\n",
+		       c->a.size);
+	}
+	print_header();
+	for (i = 0; i < c->a.num_pat; i++) {
+		const struct ibu_pattern *p = &c->a.pat[i];
+
+		for (j = 0; j < c->a.num_dlids; j++) {
+			struct ibu_traffic_result r;
+
+			if (ibu_pattern_is_mcast(p) && j > 0)
+				break;	/* DLIDs do not apply */
+			if (run_one(c, p, c->a.dlids[j], &ll, &r, &e)) {
+				ibu_err_prefix(&e, "pattern %s", p->name);
+				goto fail;
+			}
+			print_row(p, c->a.dlids[j], &r);
+			if (!c->a.quiet)
+				print_detail(c, p, c->a.dlids[j], &r);
+			unrouted |= r.unrouted > 0;
+			if (c->a.svg && !drew) {
+				char title[200];
+
+				snprintf(title, sizeof(title),
+					 "%s on %s, %s DLIDs", p->name,
+					 c->a.lfts, ibu_pattern_is_mcast(p) ?
+					 "multicast" : ibu_dlid_mode_name(c->a.dlids[j]));
+				if (ibu_load_svg_write(c->a.svg, &c->f,
+						       c->have_t ? &c->t : NULL,
+						       &ll, r.unit, title, &e))
+					goto fail;
+				drew = 1;
+			}
+		}
+	}
+	if (drew && !c->a.quiet)
+		printf("-I- wrote %s\n", c->a.svg);
+	ret = unrouted ? IBU_EXIT_FAIL : IBU_EXIT_OK;
+	goto out;
+fail:
+	fflush(stdout);
+	ibu_opt_report("load", &e);
+	ret = IBU_EXIT_ERROR;
+out:
+	if (have_ll)
+		ibu_linkload_free(&ll);
+	ctx_free(c);
+	free(c);
+	return ret;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The link load of a fabric as an SVG picture, readable in a browser:
+ * nodes by level (a fat tree's levels from its recognition, top switches
+ * first; any other fabric in BFS layers counted from the end ports, the
+ * farthest switches on top), end ports at the bottom; every cable a line
+ * whose colour (grey idle, green to red) and width grow with the load of
+ * its busier direction; hovering a line or node shows names, ports and
+ * both directions' loads.
+ */
+#ifndef IBU_LOAD_SVG_H
+#define IBU_LOAD_SVG_H
+
+#include <stdint.h>
+#include "fabric.h"
+#include "ibft.h"
+#include "linkload.h"
+
+/* Writes path atomically (a temporary name, renamed after a successful
+ * fclose). t may be NULL; loads are shown divided by unit. */
+int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
+		       const struct ibu_ibft *t, const struct ibu_linkload *ll,
+		       uint64_t unit, const char *title, struct ibu_err *e);
+
+#endif
