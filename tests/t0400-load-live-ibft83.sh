@@ -13,7 +13,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 25
+plan 26
 
 net=$SIM_DIR/ibft83.net
 t_expect "ibunion gen fattree 8 3 --shuffle-ports" \
