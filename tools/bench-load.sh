@@ -113,10 +113,10 @@ echo
 echo "IBFT(8,3), 128 end ports, ports shuffled (seed $seed); tables read back from ibsim;"
 echo "message $size bytes; busiest link / busiest switch-to-switch link in messages, time in us"
 echo
-printf '| %-15s | %-6s | %-19s | %-19s | %-19s |\n' tables DLIDs \
+printf '| %-15s | %-6s | %-22s | %-22s | %-22s |\n' tables DLIDs \
 	"all-to-all" "worst shift" "random perm."
-printf '|%s|%s|%s|%s|%s|\n' -----------------  -------- --------------------- \
-	--------------------- ---------------------
+printf '|%s|%s|%s|%s|%s|\n' -----------------  -------- ------------------------ \
+	------------------------ ------------------------
 for c in "${configs[@]}"; do
 	IFS='|' read -r tag engine lmc opts <<<"$c"
 	[ -f "$out/$tag.load" ] || continue
@@ -124,7 +124,7 @@ for c in "${configs[@]}"; do
 		awk -v t="$tag (lmc $lmc)" -v d="$d" '
 			$2 == d { cell[$1] = sprintf("%s / %s, %.0f us", $4, $5, $7) }
 			END {
-				printf "| %-15s | %-6s | %-19s | %-19s | %-19s |\n", t, d,
+				printf "| %-15s | %-6s | %-22s | %-22s | %-22s |\n", t, d,
 					cell["all-to-all"], cell["shift"], cell["random"]
 			}' "$out/$tag.load"
 	done
@@ -135,12 +135,14 @@ sed 's/^/  /' "$out/engines"
 # ---- paper 000, sect. 4: multicast vs unicast on offline tables
 echo
 echo "paper 000's cases on offline cyclic tables (ibunion route --lmc 4), seed $seed:"
-echo "busiest link in messages, time in us"
+echo "busiest link / busiest switch-to-switch link in messages, time in us;"
+echo "one MLID per source (its own tree); one apex = every tree through the"
+echo "lowest-GUID candidate, as OpenSM's single-root trees"
 "$IBUNION" route "$net" --lmc 4 -o "$out/offline.lfts" || exit 1
-printf '\n| %-8s | %-6s | %-16s | %-16s | %-16s | %-16s |\n' sources group \
+printf '\n| %-7s | %-5s | %-20s | %-20s | %-20s | %-20s |\n' sources group \
 	"mcast balanced" "mcast one apex" "unicast base" "unicast cyclic"
-printf '|%s|%s|%s|%s|%s|%s|\n' ---------- -------- ------------------ \
-	------------------ ------------------ ------------------
+printf '|%s|%s|%s|%s|%s|%s|\n' --------- ------- ---------------------- \
+	---------------------- ---------------------- ----------------------
 for s in 1 40% 70% 100%; do
 	for g in 10% 40% 70% 100%; do
 		"$IBUNION" load "$net" "$out/offline.lfts" -q --size "$size" --seed "$seed" \
@@ -150,11 +152,14 @@ for s in 1 40% 70% 100%; do
 			--pattern "mcast:$s:$g" --policy lowest-guid \
 			>"$out/case-$s-$g.one.load" || failures=$((failures + 1))
 		awk -v s="$s" -v g="$g" -v one="$out/case-$s-$g.one.load" '
-			function cell(p, d) { return sprintf("%s, %.0f us", b[p, d], t[p, d]) }
+			function cell(p, d) { return sprintf("%s / %s, %.0f us", b[p, d], w[p, d], t[p, d]) }
 			FNR == 1 { f++ }
-			$1 ~ /cast:/ { b[f == 1 ? $1 : "one", $2] = $4; t[f == 1 ? $1 : "one", $2] = $7 }
+			$1 ~ /cast:/ {
+				k = f == 1 ? $1 : "one"
+				b[k, $2] = $4; w[k, $2] = $5; t[k, $2] = $7
+			}
 			END {
-				printf "| %-8s | %-6s | %-16s | %-16s | %-16s | %-16s |\n", s, g,
+				printf "| %-7s | %-5s | %-20s | %-20s | %-20s | %-20s |\n", s, g,
 					cell("mcast:" s ":" g, "-"), cell("one", "-"),
 					cell("ucast:" s ":" g, "base"), cell("ucast:" s ":" g, "cyclic")
 			}' "$out/case-$s-$g.load" "$out/case-$s-$g.one.load"
