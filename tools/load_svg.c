@@ -2,6 +2,7 @@
 /* The link load of a fabric drawn by level, as SVG. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,13 +96,42 @@ static void layout_ibft(struct layout *l, const struct ibu_fabric *f,
 	}
 }
 
+/* Orders the nodes at distance d by the mean position of their
+ * neighbours in row `ref` (nodes without one keep to the end). */
+static int barycenter(struct layout *l, const struct ibu_fabric *f,
+		      const int *dist, int d, int ref)
+{
+	int i, n, p, k = 0;
+
+	for (i = 0; i < f->num_nodes; i++)
+		if (l->row[l->order[i]] == ref)
+			l->x[l->order[i]] = k++;
+	for (n = 0; n < f->num_nodes; n++) {
+		double sum = 0;
+		int cnt = 0;
+
+		if (dist[n] != d)
+			continue;
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			int v = f->nodes[n].ports[p].peer_node;
+
+			if (v >= 0 && v != n && l->row[v] == ref) {
+				sum += l->x[v];
+				cnt++;
+			}
+		}
+		l->key[n] = cnt ? sum / cnt : 1e12;
+	}
+	return sort_nodes(l, f);
+}
+
 /* Any fabric: BFS distance from the end ports; the farthest on top;
  * inside a row, the mean position of the neighbours one row below. */
 static int layout_bfs(struct layout *l, const struct ibu_fabric *f)
 {
 	int *dist = malloc(f->num_nodes * sizeof(int));
 	int *q = malloc(f->num_nodes * sizeof(int));
-	int head = 0, tail = 0, n, p, maxd = 0, d, i;
+	int head = 0, tail = 0, n, p, maxd = 0, d;
 
 	if (!dist || !q) {
 		free(dist);
@@ -147,32 +177,14 @@ static int layout_bfs(struct layout *l, const struct ibu_fabric *f)
 	/* bottom row in GUID order, then each row by its neighbours below */
 	if (sort_nodes(l, f))
 		goto nomem;
-	for (d = 1; d <= maxd; d++) {
-		int r = maxd - d + 1, k = 0;
-
-		/* positions of row r (one below) */
-		for (i = 0; i < f->num_nodes; i++)
-			if (l->row[l->order[i]] == r)
-				l->x[l->order[i]] = k++;
-		for (n = 0; n < f->num_nodes; n++) {
-			double sum = 0;
-			int cnt = 0;
-
-			if (dist[n] != d)
-				continue;
-			for (p = 1; p <= f->nodes[n].num_ports; p++) {
-				int v = f->nodes[n].ports[p].peer_node;
-
-				if (v >= 0 && l->row[v] == r) {
-					sum += l->x[v];
-					cnt++;
-				}
-			}
-			l->key[n] = cnt ? sum / cnt : 1e12;
-		}
-		if (sort_nodes(l, f))
+	/* up: each row by its neighbours below; then down again, each row
+	 * by its neighbours above (untangles the rows the first pass fixed) */
+	for (d = 1; d <= maxd; d++)
+		if (barycenter(l, f, dist, d, (maxd - d) + 1))
 			goto nomem;
-	}
+	for (d = maxd - 1; d >= 0; d--)
+		if (barycenter(l, f, dist, d, (maxd - d) - 1))
+			goto nomem;
 	free(dist);
 	free(q);
 	return IBU_OK;
@@ -250,6 +262,22 @@ static void colour(char *buf, size_t len, uint64_t v, uint64_t max)
 		 (int)((g + mm) * 255 + 0.5), (int)((b + mm) * 255 + 0.5));
 }
 
+/* Offset of the curve of cable (n, p) -> q: 0 for the only cable of a
+ * pair of nodes in different rows; parallel cables fan out, cables
+ * inside a row bulge. */
+static double bend_of(const struct ibu_fabric *f, int n, int p, int q,
+		      int same_row)
+{
+	int i, idx = 0, cnt = 0;
+
+	for (i = 1; i <= f->nodes[n].num_ports; i++)
+		if (f->nodes[n].ports[i].peer_node == q) {
+			idx += i < p;
+			cnt++;
+		}
+	return (idx - (cnt - 1) / 2.0) * 16.0 + (same_row ? 40.0 : 0.0);
+}
+
 static int draw(FILE *o, const struct ibu_fabric *f, const struct ibu_ibft *t,
 		 const struct ibu_linkload *ll, uint64_t unit,
 		 const char *title, const struct layout *l)
@@ -306,6 +334,7 @@ static int draw(FILE *o, const struct ibu_fabric *f, const struct ibu_ibft *t,
 		for (p = 1; p <= nd->num_ports; p++) {
 			int q = nd->ports[p].peer_node, qp = nd->ports[p].peer_port;
 			uint64_t up, down, v;
+			double w, x1, y1, x2, y2, bend;
 
 			if (q < 0 || l->row[n] < 0 || l->row[q] < 0 ||
 			    q < n || (q == n && qp < p))
@@ -316,15 +345,33 @@ static int draw(FILE *o, const struct ibu_fabric *f, const struct ibu_ibft *t,
 			colour(col, sizeof(col), v, max);
 			fmt(a, sizeof(a), up, unit);
 			fmt(b, sizeof(b), down, unit);
-			fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.2f\"><title>",
-				l->x[n], TOP + l->row[n] * ROW_GAP, l->x[q],
-				TOP + l->row[q] * ROW_GAP, col,
-				0.6 + (max ? 5.4 * (double)v / (double)max : 0));
+			w = 0.6 + (max ? 5.4 * (double)v / (double)max : 0);
+			x1 = l->x[n];
+			y1 = TOP + l->row[n] * ROW_GAP;
+			x2 = l->x[q];
+			y2 = TOP + l->row[q] * ROW_GAP;
+			bend = bend_of(f, n, p, q, l->row[n] == l->row[q]);
+			if (bend == 0) {
+				fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.2f\"><title>",
+					x1, y1, x2, y2, col, w);
+			} else {
+				/* parallel cables and cables inside a row: a
+				 * curve bent off the straight line */
+				double dx = x2 - x1, dy = y2 - y1;
+				double len = sqrt(dx * dx + dy * dy);
+
+				if (len < 1)
+					len = 1;
+				fprintf(o, "<path d=\"M %.1f %.1f Q %.1f %.1f %.1f %.1f\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.2f\"><title>",
+					x1, y1, (x1 + x2) / 2 - dy / len * bend,
+					(y1 + y2) / 2 + dx / len * bend, x2, y2,
+					col, w);
+			}
 			node_label(o, f, t, n);
 			fprintf(o, " port %d -&gt; ", p);
 			node_label(o, f, t, q);
-			fprintf(o, " port %d: %s; back: %s</title></line>\n", qp,
-				a, b);
+			fprintf(o, " port %d: %s; back: %s</title></%s>\n", qp,
+				a, b, bend == 0 ? "line" : "path");
 		}
 	}
 	fprintf(o, "</g>\n<g stroke=\"#333\" stroke-width=\"0.8\">\n");
