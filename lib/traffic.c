@@ -634,6 +634,7 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 			maxlmc = lp->lmc;
 	}
 	ru.unit = in->dlids == IBU_DLIDS_PAIRS ? 1ULL << maxlmc : 1;
+	r->unit = ru.unit;
 	ibu_walk_init(&ru.w);
 	if (p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RANDOM) {
 		to = malloc((n ? n : 1) * sizeof(*to));
@@ -658,7 +659,7 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 		struct ibu_traffic_result cur;
 		int k;
 
-		best = malloc((ll->num_slots + 1) * sizeof(*best));
+		best = calloc(ll->num_slots + 1, sizeof(*best));
 		if (!best) {
 			rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (pattern)");
 			goto out;
