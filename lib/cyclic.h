@@ -1,12 +1,77 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Cyclic unicast routing on IBFT(m,n) (paper 000, sect. 3.2 and 3.3.1).
+ * Cyclic unicast routing on IBFT(m,n) (paper 000, sect. 3.2 and 3.3.1),
+ * with the offsets of a LID set either as in the paper or rotated by the
+ * destination (the default).
  *
- * At SW<w,l>, for a LID owned by P(p) with offset o inside its LMC set:
- *   P(p) below (w0..w(l-1) == p0..p(l-1)): paper port p_l + 1     (Eq. 1)
- *   otherwise: paper port m/2 + 1 + up-digit(j = n-1-l)           (Eq. 2)
- * up-digit(j) = digit j of o in base m/2 when j < offset_digits, else
- * p(n-1-j) (D-mod-k) when the LMC set is too small for the paper's scheme.
+ * Notation: k = m/2; end port P(p), p = p0 p1 .. p(n-1) (p0 < m, the
+ * others < k); LMC set of 2^LMC LIDs, LID = base + o; d = offset_digits =
+ * the largest d <= n-1 with k^d <= 2^LMC (lib/lidplan.h); digit_j(o) =
+ * floor(o / k^j) mod k, j = 0 (least significant) .. d-1.
+ *
+ * At SW<w,l>, for a LID of destination D = P(p) with offset o:
+ *   D below (w0..w(l-1) == p0..p(l-1)): paper port p_l + 1       (Eq. 1)
+ *   otherwise: paper port k + 1 + u_l(D, o)                        (Eq. 2)
+ * with the up-digit, j = n-1-l:
+ *   j <  d:  u_l(D, o) = (digit_j(o) + r_l(D)) mod k
+ *   j >= d:  u_l(D, o) = p_l          (LMC set too small: D-mod-k)
+ *   r_l(D) = p_l  in IBU_OFFSETS_ROTATED (default)
+ *   r_l(D) = 0    in IBU_OFFSETS_PAPER (exactly Eq. 2 of the paper)
+ * Both rules are the same formula u_l = (digit_j(o) + r_l) mod k once the
+ * digits j >= d of o are read as 0 and r_l = p_l there; in rotated mode
+ * that makes u_l(D, o) = (digit_j(o) + p_l) mod k at every level.
+ *
+ * Why the properties hold. Going up from SW<w,l> through up-digit u, the
+ * parent's label is w without its digit w(l-1), followed by u (the link
+ * rule of lib/ibft.h). So a packet that leaves the leaf of S = P(s) and
+ * climbs with up-digits u_(n-1), u_(n-2), ... is, at level l, at
+ *     A_l = SW<s0 .. s(l-1) u_(n-1) u_(n-2) .. u_(l+1), l>,
+ * and a descent toward D from level L passes, at each level l > L,
+ *     B_l = SW<p0 .. p(l-1) u_(n-1) .. u_(l+1), l>.
+ * The lowest common ancestors of S and D are at level L = the length of
+ * their common prefix (at most n-1); the route climbs through levels
+ * n-1 .. L+1 (up-digits u_(n-1) .. u_(L+1)), turns at A_L and descends.
+ *
+ * 1. Offset 0 is D-mod-k (rotated mode). u_l(D, 0) = p_l: the base LID of
+ *    D climbs toward SW<p(n-1) .. p1, 0>, its own top switch (k^(n-1) top
+ *    switches, each the turning point of the m destinations that differ
+ *    in p0 only). The up-link a route leaves level l by is then named by
+ *    (s0..s(l-1), p_l..p(n-1)): the source's first l digits and the
+ *    destination's last n-l digits, i.e. floor(PID(S) / k^(n-l)) and
+ *    PID(D) mod k^(n-l). For a shift permutation PID(D) = PID(S) + c mod
+ *    2k^n (k^(n-l) divides 2k^n), the link fixes PID(D) mod k^(n-l), hence
+ *    PID(S) mod k^(n-l), and with its first digits all of PID(S): at most
+ *    one flow per up-link. Every down-link B_(l-1) -> B_l (and leaf -> D)
+ *    is named by all digits of D, so it carries the routes toward one
+ *    destination only: at most one flow per down-link in any permutation.
+ *    Shifts are contention-free; in all-to-all on base LIDs an up-link at
+ *    level l >= 1 carries k^(n-l) sources x (2k^l - 1) destinations <
+ *    2k^n - 1 flows, so the busiest links are the HCA links (2k^n - 1).
+ *    In paper mode every base LID takes up-digit 0: all of it climbs one
+ *    link per switch.
+ * 2. The LID set reaches distinct lca switches. For a source at lca level
+ *    L, the turning switch A_L is named by u_(n-1) .. u_(L+1); each u_l is
+ *    digit_j(o) plus a constant mod k, a bijection of the digit, so the
+ *    offsets o < k^d (2^LMC of them when 2^LMC = k^(n-1)) reach distinct
+ *    lca switches; an offset o >= k^d repeats offset o mod k^d
+ *    (IBFT(6,3) at LMC 4: 16 LIDs, 9 paths).
+ * 3. A source climbs one chain with its cyclic offset. S uses at level l
+ *    the up-digit c_l(S) = s_l, whatever D is: the offset digit
+ *    j = n-1-l of ibu_cyclic_offset() is s_l - r_l(D) mod k (s_l in paper
+ *    mode: the rank of Def. 4), so u_l = s_l. Then A_l = SW<s0..s(l-1)
+ *    s(n-1)..s(l+1), l> depends on S and l only: every route of S climbs
+ *    through the same switch at each level, one chain, the same chain in
+ *    both modes (only the DLID that selects it differs). Descending
+ *    switches are ancestors of D but not of S, so they never meet the
+ *    chain, and B_l is fixed by D and the chain, reached from one parent:
+ *    the routes of a source form a tree. This holds for the d lowest
+ *    climbs (levels n-1 .. n-d); above, with an LMC set too small, u_l =
+ *    p_l comes from the destination, which no DLID can change.
+ * 4. A cyclic group uses one descent. CG(D, L, y) (sect. 3.2) = the
+ *    sources whose lca with D is at level L and whose suffix
+ *    s(L+1)..s(n-1) is y: the offset depends on y and D only, so the
+ *    group uses one DLID, one turning switch A_L and one descent.
+ *
  * Switch LIDs use a shortest up/down route; a switch's own LID maps to 0.
  */
 #ifndef IBU_CYCLIC_H
@@ -17,24 +82,68 @@
 #include "lidplan.h"
 #include "lft.h"
 
-/* Up-digit at level l (1..n-1) for destination pid with LID offset o. */
-int ibu_cyclic_up_digit(const struct ibu_ibft *t, int offset_digits, int level,
-			uint32_t pid, unsigned offset);
+/* How the offsets of a LID set choose up-ports (see above). */
+enum ibu_cyclic_offsets {
+	IBU_OFFSETS_ROTATED = 0,	/* r_l(D) = p_l: offset 0 is D-mod-k */
+	IBU_OFFSETS_PAPER = 1,		/* r_l(D) = 0: the paper's Eq. 2 */
+};
+
+/* "rotated" / "paper"; parse returns 0, or -1 for anything else. */
+const char *ibu_cyclic_offsets_name(enum ibu_cyclic_offsets mode);
+int ibu_cyclic_offsets_parse(const char *text, enum ibu_cyclic_offsets *mode);
+
+/*
+ * The rule an MPI / UCX integrator needs, on labels alone (no fabric):
+ * the DLID offset source label s[0..n-1] should use toward destination
+ * label p[0..n-1] of an IBFT(2*half, n) whose LMC sets give offset_digits
+ * up-digits (ibu_lid_offset_digits(half, n, lmc)):
+ *   o = sum over j < min(d, n-1-L) of k^j * ((s_l - r_l(p)) mod k),
+ *   l = n-1-j, L = lca level of s and p.
+ * Same leaf (L = n-1): 0. With it the source's routes climb one chain.
+ * ibu_cyclic_label_dlid() adds the offset to the destination's base LID.
+ */
+unsigned ibu_cyclic_label_offset(int half, int n, int offset_digits,
+				 enum ibu_cyclic_offsets mode,
+				 const uint8_t *src_label,
+				 const uint8_t *dst_label);
+uint32_t ibu_cyclic_label_dlid(int half, int n, int lmc,
+			       enum ibu_cyclic_offsets mode,
+			       const uint8_t *src_label,
+			       const uint8_t *dst_label,
+			       uint32_t dst_base_lid);
+
+/* Up-digit u_l (level l = 1..n-1) for destination pid, LID offset o. */
+int ibu_cyclic_up_digit(const struct ibu_ibft *t, int offset_digits,
+			enum ibu_cyclic_offsets mode, int level, uint32_t pid,
+			unsigned offset);
 /* Paper port (1..m) at switch sw for destination (pid, offset). */
-int ibu_cyclic_paper_port(const struct ibu_ibft *t, int offset_digits, int sw,
-			  uint32_t pid, unsigned offset);
+int ibu_cyclic_paper_port(const struct ibu_ibft *t, int offset_digits,
+			  enum ibu_cyclic_offsets mode, int sw, uint32_t pid,
+			  unsigned offset);
 /*
  * Cyclic path selection (sect. 3.2): the offset source src uses to reach
- * dst, i.e. rank(gcpg(p0..pl, l+1), src) restricted to offset_digits digits.
+ * dst so that its climb is its own chain (ibu_cyclic_label_offset on the
+ * tree's labels). In paper mode: rank(gcpg(p0..pl, l+1), src) restricted
+ * to offset_digits digits.
  */
 unsigned ibu_cyclic_offset(const struct ibu_ibft *t, int offset_digits,
-			   uint32_t src_pid, uint32_t dst_pid);
+			   enum ibu_cyclic_offsets mode, uint32_t src_pid,
+			   uint32_t dst_pid);
+/*
+ * The switch where the route src -> (dst, offset) stops climbing: the
+ * ancestor of src at the lca level of src and dst, reached through the
+ * up-digits of (dst, offset). The top switch for pairs whose lca is at
+ * level 0; the leaf for two ports of one leaf.
+ */
+int ibu_cyclic_turn_switch(const struct ibu_ibft *t, int offset_digits,
+			   enum ibu_cyclic_offsets mode, uint32_t src_pid,
+			   uint32_t dst_pid, unsigned offset);
 
 /* Fills lft (initialised by the caller to at least p->map.max_lid) for every
  * switch of the tree and every LID of the plan. */
 int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,
-		     const struct ibu_lidplan *p, struct ibu_lft *lft,
-		     struct ibu_err *e);
+		     const struct ibu_lidplan *p, enum ibu_cyclic_offsets mode,
+		     struct ibu_lft *lft, struct ibu_err *e);
 
 /*
  * Everything the engine computes for a fabric whose ports already carry
@@ -42,7 +151,8 @@ int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,
  * caller owns t, p and lft (free with ibu_ibft_free, ibu_lidplan_free,
  * ibu_lft_free); on failure nothing is left allocated.
  */
-int ibu_cyclic_tables(const struct ibu_fabric *f, struct ibu_ibft *t,
+int ibu_cyclic_tables(const struct ibu_fabric *f,
+		      enum ibu_cyclic_offsets mode, struct ibu_ibft *t,
 		      struct ibu_lidplan *p, struct ibu_lft *lft,
 		      struct ibu_err *e);
 

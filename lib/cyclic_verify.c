@@ -25,7 +25,8 @@ static void check_entries(const struct ibu_cyclic_rule *c,
 			continue;
 		for (s = 0; s < t->num_switches; s++) {
 			const struct ibu_ibft_switch *sw = &t->sw[s];
-			int k = ibu_cyclic_paper_port(t, pl->offset_digits, s,
+			int k = ibu_cyclic_paper_port(t, pl->offset_digits,
+						      c->offsets, s,
 						      (uint32_t)pid, lo->offset);
 			int want = k >= 1 && k <= t->m ? sw->phys_of_k[k] : -1;
 			int got = ibu_lft_get(lft, sw->node, lid);
@@ -93,7 +94,8 @@ static int check_climbs(const struct ibu_cyclic_rule *c,
 			if (dst == src || !dp->lid)
 				continue;
 			off = ibu_cyclic_offset(t, pl->offset_digits,
-						(uint32_t)src, (uint32_t)dst);
+						c->offsets, (uint32_t)src,
+						(uint32_t)dst);
 			if (off >= (1u << dp->lmc))
 				continue;
 			lid = dp->lid + off;
@@ -159,8 +161,10 @@ static int run(void *arg, const struct ibu_fabric *f,
 	if (!c->t || !c->p)
 		return ibu_err_set(e, IBU_EINVAL, "cyclic checks need a LID plan");
 	check_entries(c, f, lft, rp, r);
-	ibu_verify_info(rp, "cyclic: %ld entries of %d tree switches compared with the paper's rule: %ld mismatches",
-			r->rule_entries, c->t->num_switches, r->rule_mismatches);
+	ibu_verify_info(rp, "cyclic: %ld entries of %d tree switches compared with the %s rule: %ld mismatches",
+			r->rule_entries, c->t->num_switches,
+			c->offsets == IBU_OFFSETS_PAPER ? "paper's" :
+			"destination-rotated", r->rule_mismatches);
 	if (c->p->offset_digits > 0)
 		rc = check_climbs(c, f, lft, rp, r, e);
 	else

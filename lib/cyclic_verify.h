@@ -2,7 +2,7 @@
 /*
  * The cyclic engine's rule as a verify hook (struct ibu_verify_rule): every
  * entry of every tree switch for every end-port LID is compared with the
- * rule of lib/cyclic.h, and each source's climbs toward all destinations
+ * rule of lib/cyclic.h (offsets rotated or paper), and each source's climbs toward all destinations
  * (on the LID ibu_cyclic_offset() picks) must use one up-port per switch
  * at the levels the LID offset decides.
  */
@@ -12,10 +12,13 @@
 #include "verify.h"
 #include "ibft.h"
 #include "lidplan.h"
+#include "cyclic.h"
 
 struct ibu_cyclic_rule {
 	const struct ibu_ibft *t;
 	const struct ibu_lidplan *p;	/* LID plan of the same fabric */
+	enum ibu_cyclic_offsets offsets;	/* the rule the entries and the
+						 * cyclic DLIDs follow */
 	int climb_sources;	/* sources checked for one ascending path,
 				 * 0 = all, else an evenly spread sample */
 };

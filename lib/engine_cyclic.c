@@ -66,10 +66,12 @@ static int route(const struct ibu_fabric *f, const void *topo,
 	const struct cyclic_topo *c = topo;
 
 	(void)map;
-	(void)o;
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
-	return ibu_cyclic_route(f, &c->t, &c->p, lft, e);
+	return ibu_cyclic_route(f, &c->t, &c->p,
+				o && o->offsets == IBU_OFFSETS_PAPER ?
+				IBU_OFFSETS_PAPER : IBU_OFFSETS_ROTATED,
+				lft, e);
 }
 
 static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,

@@ -10,21 +10,31 @@ struct routed {
 	struct ibu_ibft t;
 	struct ibu_lidplan p;
 	struct ibu_lft lft;
+	enum ibu_cyclic_offsets mode;
 };
 
-static void route(struct routed *r, int m, int n, int lmc,
-		  enum ibu_lid_numbering how, const struct ibu_gen_opts *o)
+static void route_mode(struct routed *r, int m, int n, int lmc,
+		       enum ibu_lid_numbering how, const struct ibu_gen_opts *o,
+		       enum ibu_cyclic_offsets mode)
 {
 	struct ibu_err e = { 0 };
 
+	r->mode = mode;
 	ck_assert_int_eq(ibu_gen_fattree(&r->f, m, n, o, &e), 0);
 	ck_assert_msg(ibu_ibft_recognize(&r->f, &r->t, &e) == 0, "%s", e.msg);
 	ck_assert_msg(ibu_lidplan_assign_paper(&r->f, &r->t, lmc, how, &e) == 0,
 		      "%s", e.msg);
 	ck_assert_int_eq(ibu_lidplan_build(&r->f, &r->t, &r->p, &e), 0);
 	ck_assert_int_eq(ibu_lft_init(&r->lft, &r->f, r->p.map.max_lid, &e), 0);
-	ck_assert_msg(ibu_cyclic_route(&r->f, &r->t, &r->p, &r->lft, &e) == 0,
-		      "%s", e.msg);
+	ck_assert_msg(ibu_cyclic_route(&r->f, &r->t, &r->p, mode, &r->lft,
+				       &e) == 0, "%s", e.msg);
+}
+
+/* The paper's own rule (offsets=paper), as every worked example uses. */
+static void route(struct routed *r, int m, int n, int lmc,
+		  enum ibu_lid_numbering how, const struct ibu_gen_opts *o)
+{
+	route_mode(r, m, n, lmc, how, o, IBU_OFFSETS_PAPER);
 }
 
 static void unroute(struct routed *r)
@@ -97,7 +107,8 @@ static void worked_example(const struct ibu_gen_opts *o)
 	s[3] = t[3] = (struct hop){ 1, 2, 0, 3, 2 };
 	s[4] = (struct hop){ 2, 2, 1, 3, 1 };
 	t[4] = (struct hop){ 2, 2, 1, 3, 2 };
-	ck_assert_uint_eq(ibu_cyclic_offset(&r.t, r.p.offset_digits, 0, 8), 0);
+	ck_assert_uint_eq(ibu_cyclic_offset(&r.t, r.p.offset_digits, r.mode,
+					    0, 8), 0);
 	assert_path(&r, pid_of(0, 0, 0), 33, q, 5, pid_of(2, 0, 0));
 	assert_path(&r, pid_of(0, 0, 0), 37, rr, 5, pid_of(2, 0, 1));
 	assert_path(&r, pid_of(0, 0, 0), 41, s, 5, pid_of(2, 1, 0));
@@ -105,12 +116,15 @@ static void worked_example(const struct ibu_gen_opts *o)
 	/* Fig. 5: P(000), P(001), P(010), P(011) use 33, 34, 35, 36 */
 	for (i = 0; i < 4; i++)
 		ck_assert_uint_eq(33 + ibu_cyclic_offset(&r.t, r.p.offset_digits,
-							  (uint32_t)i, 8),
+							  r.mode, (uint32_t)i, 8),
 				  33 + (unsigned)i);
 	/* cyclic groups: CG(P(200),1,0) = {P(210)} uses offset 0, P(211) 1 */
-	ck_assert_uint_eq(ibu_cyclic_offset(&r.t, r.p.offset_digits, 10, 8), 0);
-	ck_assert_uint_eq(ibu_cyclic_offset(&r.t, r.p.offset_digits, 11, 8), 1);
-	ck_assert_uint_eq(ibu_cyclic_offset(&r.t, r.p.offset_digits, 9, 8), 0);
+	ck_assert_uint_eq(ibu_cyclic_offset(&r.t, r.p.offset_digits, r.mode,
+					    10, 8), 0);
+	ck_assert_uint_eq(ibu_cyclic_offset(&r.t, r.p.offset_digits, r.mode,
+					    11, 8), 1);
+	ck_assert_uint_eq(ibu_cyclic_offset(&r.t, r.p.offset_digits, r.mode,
+					    9, 8), 0);
 	unroute(&r);
 }
 
@@ -202,8 +216,10 @@ static void assert_all_routes(struct routed *r)
 	int S = r->t.num_switches, src;
 	uint32_t lid;
 	int *upk = malloc(S * sizeof(int));
+	long *inl = malloc(S * sizeof(long));
 
 	ck_assert_ptr_nonnull(upk);
+	ck_assert_ptr_nonnull(inl);
 	for (src = 0; src < r->t.num_endports; src++) {
 		const struct ibu_ibft_endport *ep = &r->t.ep[src];
 		int dst;
@@ -231,35 +247,52 @@ static void assert_all_routes(struct routed *r)
 			ck_assert_int_eq(hops, 2 * (r->t.n - 1 -
 				ibu_ibft_lca_level(&r->t, src, dpid)) + 1);
 		}
-		/* the union of this source's cyclic routes climbs as a tree */
+		/* with its cyclic DLIDs a source climbs one chain (at the
+		 * levels the offset decides) and, with every up-digit from
+		 * the offset, its routes form a tree: each switch is entered
+		 * through one link */
 		memset(upk, 0, S * sizeof(int));
+		memset(inl, 0, S * sizeof(long));
 		for (dst = 0; dst < r->t.num_endports; dst++) {
 			const struct ibu_port *dp =
 				&f->nodes[r->t.ep[dst].node].ports[r->t.ep[dst].port];
 			unsigned off = ibu_cyclic_offset(&r->t, r->p.offset_digits,
-							 (uint32_t)src, (uint32_t)dst);
+							 r->mode, (uint32_t)src,
+							 (uint32_t)dst);
 			int node = f->nodes[ep->node].ports[ep->port].peer_node;
+			long from = 0;
 
-			if (off >= (1u << dp->lmc))
+			if (dst == src)
 				continue;
+			ck_assert_uint_lt(off, 1u << dp->lmc);
 			lid = dp->lid + off;
 			while (ibu_node_is_switch(&f->nodes[node])) {
 				int s = ibu_ibft_sw(&r->t, node);
 				uint8_t out = ibu_lft_get(&r->lft, node, lid);
 				int k = r->t.sw[s].k_of_phys[out];
+				int l = r->t.sw[s].level;
 
-				/* a source's climb is its own only when every
-				 * up-digit comes from the LID offset */
-				if (k > r->t.half && r->t.sw[s].level > 0 &&
-				    r->p.offset_digits == r->t.n - 1) {
-					ck_assert(upk[s] == 0 || upk[s] == k);
+				if (k > r->t.half && l > 0 &&
+				    r->t.n - 1 - l < r->p.offset_digits) {
+					ck_assert_msg(upk[s] == 0 || upk[s] == k,
+						      "src %d climbs two ways at level %d",
+						      src, l);
 					upk[s] = k;
 				}
+				if (r->p.offset_digits == r->t.n - 1 && from) {
+					ck_assert_msg(inl[s] == 0 || inl[s] == from,
+						      "src %d enters switch %d twice",
+						      src, s);
+					inl[s] = from;
+				}
+				from = (long)node * 256 + out + 1;
 				node = f->nodes[node].ports[out].peer_node;
 			}
+			ck_assert_int_eq(node, r->t.ep[dst].node);
 		}
 	}
 	free(upk);
+	free(inl);
 }
 
 START_TEST(all_routes_paper_lmc)
@@ -269,7 +302,8 @@ START_TEST(all_routes_paper_lmc)
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .seed = 3 };
 	struct routed r;
 
-	route(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], IBU_LIDS_ALIGNED, &o);
+	route_mode(&r, cfg[_i / 2][0], cfg[_i / 2][1], cfg[_i / 2][2],
+		   IBU_LIDS_ALIGNED, &o, (enum ibu_cyclic_offsets)(_i % 2));
 	assert_all_routes(&r);
 	unroute(&r);
 }
@@ -283,7 +317,8 @@ START_TEST(all_routes_small_lmc)
 				      { 6, 3, 1 }, { 4, 4, 0 } };
 	struct routed r;
 
-	route(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], IBU_LIDS_ALIGNED, NULL);
+	route_mode(&r, cfg[_i / 2][0], cfg[_i / 2][1], cfg[_i / 2][2],
+		   IBU_LIDS_ALIGNED, NULL, (enum ibu_cyclic_offsets)(_i % 2));
 	ck_assert_int_lt(r.p.offset_digits, r.t.n - 1);
 	assert_all_routes(&r);
 	unroute(&r);
@@ -333,11 +368,362 @@ START_TEST(switch_own_lid_port0)
 }
 END_TEST
 
+/* ------------------------------------------------ destination-rotated */
+
+/* k^e */
+static long ipow(long k, int e)
+{
+	long v = 1;
+
+	while (e-- > 0)
+		v *= k;
+	return v;
+}
+
+/*
+ * Rotated Eq. (2), recomputed here from the definition: at a switch of
+ * level l not above D, paper port k + 1 + ((digit_j(o) + p_l) mod k) for
+ * j = n-1-l < d, else k + 1 + p_l; every entry of every switch.
+ */
+START_TEST(rotated_equations)
+{
+	static const int cfg[][4] = {
+		{ 4, 3, 2, 0 }, { 8, 3, 4, 1 }, { 6, 3, 4, 1 }, { 4, 4, 3, 0 },
+		{ 6, 3, 1, 0 }, { 8, 3, 2, 1 }, { 4, 3, 7, 1 }, { 6, 2, 5, 0 },
+	};
+	struct ibu_gen_opts o = { .shuffle_ports = cfg[_i][3],
+				  .shuffle_records = cfg[_i][3], .seed = 11 };
+	struct routed r;
+	uint32_t lid;
+	int s;
+
+	route_mode(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], IBU_LIDS_ALIGNED,
+		   &o, IBU_OFFSETS_ROTATED);
+	for (lid = 1; lid <= r.p.map.max_lid; lid++) {
+		const struct ibu_lid_owner *ow = &r.p.map.owner[lid];
+		int pid;
+
+		if (ow->node < 0 || ibu_node_is_switch(&r.f.nodes[ow->node]))
+			continue;
+		pid = ibu_ibft_ep(&r.t, ow->node, ow->port);
+		for (s = 0; s < r.t.num_switches; s++) {
+			const struct ibu_ibft_switch *sw = &r.t.sw[s];
+			int l = sw->level, j = r.t.n - 1 - l, k;
+			const uint8_t *p = r.t.ep[pid].p;
+
+			if (l == 0 || ibu_ibft_below(&r.t, s, pid))
+				k = p[l] + 1;
+			else if (j < r.p.offset_digits)
+				k = r.t.half + 1 + (int)(((ow->offset /
+					ipow(r.t.half, j)) % r.t.half + p[l]) %
+							    r.t.half);
+			else
+				k = r.t.half + 1 + p[l];
+			ck_assert_int_eq(sw->k_of_phys[ibu_lft_get(&r.lft, sw->node,
+								   lid)], k);
+		}
+	}
+	unroute(&r);
+}
+END_TEST
+
+/* Flows per directed link, following the LFTs. */
+struct loads {
+	long *first;	/* [node] first slot */
+	long *cnt;	/* [first[node] + port] */
+	long slots;
+};
+
+static void loads_init(struct loads *L, const struct ibu_fabric *f)
+{
+	int i;
+
+	L->first = malloc(f->num_nodes * sizeof(long));
+	ck_assert_ptr_nonnull(L->first);
+	L->slots = 0;
+	for (i = 0; i < f->num_nodes; i++) {
+		L->first[i] = L->slots;
+		L->slots += f->nodes[i].num_ports + 1;
+	}
+	L->cnt = calloc(L->slots, sizeof(long));
+	ck_assert_ptr_nonnull(L->cnt);
+}
+
+static void loads_clear(struct loads *L)
+{
+	memset(L->cnt, 0, L->slots * sizeof(long));
+}
+
+static long loads_max(const struct loads *L)
+{
+	long i, mx = 0;
+
+	for (i = 0; i < L->slots; i++)
+		if (L->cnt[i] > mx)
+			mx = L->cnt[i];
+	return mx;
+}
+
+static void loads_free(struct loads *L)
+{
+	free(L->first);
+	free(L->cnt);
+}
+
+/* One flow from end port src to lid: +1 on every link it leaves by. */
+static void add_flow(const struct routed *r, struct loads *L, int src,
+		     uint32_t lid)
+{
+	const struct ibu_ibft_endport *ep = &r->t.ep[src];
+	int node = r->f.nodes[ep->node].ports[ep->port].peer_node, hops = 0;
+
+	L->cnt[L->first[ep->node] + ep->port]++;
+	while (ibu_node_is_switch(&r->f.nodes[node])) {
+		uint8_t out = ibu_lft_get(&r->lft, node, lid);
+
+		ck_assert_int_ne(out, IBU_NO_PATH);
+		ck_assert_int_lt(hops++, 2 * r->t.n);
+		L->cnt[L->first[node] + out]++;
+		node = r->f.nodes[node].ports[out].peer_node;
+	}
+}
+
+static uint32_t base_lid(const struct routed *r, int pid)
+{
+	const struct ibu_ibft_endport *ep = &r->t.ep[pid];
+
+	return r->f.nodes[ep->node].ports[ep->port].lid;
+}
+
+/* Busiest link of the all-to-all on base LIDs, and of the worst shift
+ * permutation i -> i + c (PID order). */
+static void base_loads(const struct routed *r, long *all, long *shift)
+{
+	struct loads L;
+	int N = r->t.num_endports, a, b, c;
+
+	loads_init(&L, &r->f);
+	for (a = 0; a < N; a++)
+		for (b = 0; b < N; b++)
+			if (a != b)
+				add_flow(r, &L, a, base_lid(r, b));
+	*all = loads_max(&L);
+	*shift = 0;
+	for (c = 1; c < N; c++) {
+		long mx;
+
+		loads_clear(&L);
+		for (a = 0; a < N; a++)
+			add_flow(r, &L, a, base_lid(r, (a + c) % N));
+		mx = loads_max(&L);
+		if (mx > *shift)
+			*shift = mx;
+	}
+	loads_free(&L);
+}
+
+/*
+ * Rotated offsets: base LIDs spread as D-mod-k. All-to-all on base LIDs
+ * loads no link more than the HCA links (2k^n - 1 flows), every shift
+ * permutation puts at most one flow on any link; at every LMC.
+ */
+START_TEST(rotated_base_lids_spread)
+{
+	static const int cfg[][4] = {
+		{ 4, 3, 2, 0 }, { 8, 3, 4, 1 }, { 6, 3, 4, 1 }, { 4, 4, 3, 0 },
+		{ 8, 3, 0, 1 }, { 8, 3, 2, 0 }, { 6, 3, 1, 1 }, { 4, 3, 7, 1 },
+		{ 6, 3, 7, 0 }, { 4, 4, 1, 1 }, { 8, 3, 6, 0 }, { 6, 2, 3, 1 },
+	};
+	struct ibu_gen_opts o = { .shuffle_ports = cfg[_i][3],
+				  .shuffle_records = cfg[_i][3], .seed = 5 };
+	struct routed r;
+	long all, shift;
+
+	route_mode(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], IBU_LIDS_ALIGNED,
+		   &o, IBU_OFFSETS_ROTATED);
+	base_loads(&r, &all, &shift);
+	printf("# IBFT(%d,%d) lmc %d rotated: base-LID all-to-all busiest link %ld (HCA bound %d), worst shift %ld\n",
+	       r.t.m, r.t.n, r.p.lmc, all, r.t.num_endports - 1, shift);
+	ck_assert_int_eq(all, r.t.num_endports - 1);
+	ck_assert_int_eq(shift, 1);
+	unroute(&r);
+}
+END_TEST
+
+/* The paper's Eq. 2 concentrates base LIDs (why rotated is the default);
+ * at LMC 0 both rules are D-mod-k. */
+START_TEST(paper_base_lids_concentrate)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .seed = 5 };
+	struct routed r;
+	long all, shift;
+
+	route_mode(&r, 8, 3, 4, IBU_LIDS_ALIGNED, &o, IBU_OFFSETS_PAPER);
+	base_loads(&r, &all, &shift);
+	printf("# IBFT(8,3) lmc 4 paper: base-LID all-to-all busiest link %ld, worst shift %ld\n",
+	       all, shift);
+	ck_assert_int_eq(all, 1792);	/* issue 7, measured in ibsim */
+	ck_assert_int_eq(shift, 16);
+	unroute(&r);
+	route_mode(&r, 8, 3, 0, IBU_LIDS_ALIGNED, &o, IBU_OFFSETS_PAPER);
+	base_loads(&r, &all, &shift);
+	ck_assert_int_eq(all, 127);
+	ck_assert_int_eq(shift, 1);
+	unroute(&r);
+}
+END_TEST
+
+/* The switch where a route stops climbing, from the LFTs. */
+static int walk_turn(const struct routed *r, int src, uint32_t lid)
+{
+	const struct ibu_ibft_endport *ep = &r->t.ep[src];
+	int node = r->f.nodes[ep->node].ports[ep->port].peer_node;
+	int best = -1;
+
+	while (ibu_node_is_switch(&r->f.nodes[node])) {
+		int s = ibu_ibft_sw(&r->t, node);
+		uint8_t out = ibu_lft_get(&r->lft, node, lid);
+
+		if (best < 0 || r->t.sw[s].level < r->t.sw[best].level)
+			best = s;
+		node = r->f.nodes[node].ports[out].peer_node;
+	}
+	return best;
+}
+
+/*
+ * For every pair (S, D), lca level L: the LIDs of D's set reach
+ * k^min(d, n-1-L) distinct lca switches (offsets equal mod k^d share
+ * one), as ibu_cyclic_turn_switch() says; every cyclic group CG(D, L, y)
+ * uses one DLID and one turning switch (one descent).
+ */
+START_TEST(lid_set_distinct_lca_and_groups)
+{
+	static const int cfg[][5] = {
+		/* m, n, lmc, shuffle, mode */
+		{ 4, 3, 2, 0, 0 }, { 4, 3, 2, 1, 1 }, { 8, 3, 4, 1, 0 },
+		{ 6, 3, 4, 1, 0 }, { 6, 3, 4, 0, 1 }, { 4, 4, 3, 1, 0 },
+		{ 8, 3, 2, 0, 0 }, { 6, 3, 7, 1, 0 },
+	};
+	struct ibu_gen_opts o = { .shuffle_ports = cfg[_i][3],
+				  .shuffle_records = cfg[_i][3], .seed = 9 };
+	struct routed r;
+	int N, S, a, b;
+	char *seen;
+	long *grp;
+	int *gturn;
+
+	route_mode(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], IBU_LIDS_ALIGNED,
+		   &o, (enum ibu_cyclic_offsets)cfg[_i][4]);
+	N = r.t.num_endports;
+	S = r.t.num_switches;
+	seen = calloc(S, 1);
+	grp = malloc(r.t.n * ipow(r.t.half, r.t.n) * sizeof(long));
+	gturn = malloc(r.t.n * ipow(r.t.half, r.t.n) * sizeof(int));
+	ck_assert_ptr_nonnull(seen);
+	ck_assert_ptr_nonnull(grp);
+	ck_assert_ptr_nonnull(gturn);
+	for (b = 0; b < N; b++) {
+		uint32_t base = base_lid(&r, b);
+
+		for (a = 0; a < r.t.n * ipow(r.t.half, r.t.n); a++)
+			grp[a] = -1;
+		for (a = 0; a < N; a++) {
+			int L = ibu_ibft_lca_level(&r.t, a, b), e, distinct = 0;
+			int d = r.p.offset_digits < r.t.n - 1 - L ?
+				r.p.offset_digits : r.t.n - 1 - L;
+			unsigned off, cnt = 1u << r.p.lmc;
+			long y = 0, key;
+			int i, turn;
+
+			if (a == b)
+				continue;
+			memset(seen, 0, S);
+			for (off = 0; off < cnt; off++) {
+				int ts = walk_turn(&r, a, base + off);
+
+				ck_assert_int_eq(ts, ibu_cyclic_turn_switch(&r.t,
+					r.p.offset_digits, r.mode, (uint32_t)a,
+					(uint32_t)b, off));
+				ck_assert_int_eq(r.t.sw[ts].level, L);
+				distinct += !seen[ts];
+				seen[ts] = 1;
+			}
+			e = (int)ipow(r.t.half, d);
+			ck_assert_int_eq(distinct, e);
+			/* CG(D, L, y): y = s(L+1) .. s(n-1) */
+			for (i = L + 1; i < r.t.n; i++)
+				y = y * r.t.half + r.t.ep[a].p[i];
+			key = (long)L * ipow(r.t.half, r.t.n) + y;
+			off = ibu_cyclic_offset(&r.t, r.p.offset_digits, r.mode,
+						(uint32_t)a, (uint32_t)b);
+			turn = walk_turn(&r, a, base + off);
+			if (grp[key] < 0) {
+				grp[key] = off;
+				gturn[key] = turn;
+			}
+			ck_assert_int_eq(grp[key], (long)off);
+			ck_assert_int_eq(gturn[key], turn);
+		}
+	}
+	free(seen);
+	free(grp);
+	free(gturn);
+	unroute(&r);
+}
+END_TEST
+
+/* The integrator's function on labels alone agrees with the tree's, and
+ * the worked example: P(000) -> P(211) uses 45 + 0 (paper), 45 + 3
+ * (rotated: digits 0 - 1 mod 2 at both levels). */
+START_TEST(label_dlid)
+{
+	static const uint8_t s000[3] = { 0, 0, 0 }, d211[3] = { 2, 1, 1 };
+	struct routed r;
+	int a, b;
+
+	ck_assert_uint_eq(ibu_cyclic_label_dlid(2, 3, 2, IBU_OFFSETS_PAPER,
+						s000, d211, 45), 45);
+	ck_assert_uint_eq(ibu_cyclic_label_dlid(2, 3, 2, IBU_OFFSETS_ROTATED,
+						s000, d211, 45), 48);
+	/* same leaf: offset 0 */
+	ck_assert_uint_eq(ibu_cyclic_label_dlid(2, 3, 2, IBU_OFFSETS_ROTATED,
+						d211, (const uint8_t[]){ 2, 1, 0 },
+						41), 41);
+	route_mode(&r, 6, 3, 4, IBU_LIDS_ALIGNED, NULL, IBU_OFFSETS_ROTATED);
+	for (a = 0; a < r.t.num_endports; a++)
+		for (b = 0; b < r.t.num_endports; b++)
+			ck_assert_uint_eq(ibu_cyclic_label_dlid(3, 3, 4, r.mode,
+					r.t.ep[a].p, r.t.ep[b].p, base_lid(&r, b)),
+				base_lid(&r, b) + ibu_cyclic_offset(&r.t,
+					r.p.offset_digits, r.mode, (uint32_t)a,
+					(uint32_t)b));
+	unroute(&r);
+}
+END_TEST
+
+START_TEST(offsets_names)
+{
+	enum ibu_cyclic_offsets m = IBU_OFFSETS_PAPER;
+
+	ck_assert_int_eq(ibu_cyclic_offsets_parse("rotated", &m), 0);
+	ck_assert_int_eq(m, IBU_OFFSETS_ROTATED);
+	ck_assert_int_eq(ibu_cyclic_offsets_parse("paper", &m), 0);
+	ck_assert_int_eq(m, IBU_OFFSETS_PAPER);
+	ck_assert_int_eq(ibu_cyclic_offsets_parse("Paper", &m), -1);
+	ck_assert_int_eq(ibu_cyclic_offsets_parse("", &m), -1);
+	ck_assert_int_eq(ibu_cyclic_offsets_parse(NULL, &m), -1);
+	ck_assert_str_eq(ibu_cyclic_offsets_name(IBU_OFFSETS_ROTATED), "rotated");
+	ck_assert_str_eq(ibu_cyclic_offsets_name(IBU_OFFSETS_PAPER), "paper");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("cyclic");
 	TCase *tc = tcase_create("paper");
 	TCase *tg = tcase_create("general");
+	TCase *tr = tcase_create("rotated");
 
 	tcase_add_test(tc, paper_paths_qrst);
 	tcase_add_loop_test(tc, paper_paths_qrst_shuffled, 0, 4);
@@ -346,11 +732,19 @@ static Suite *suite(void)
 	tcase_add_test(tc, equations_ibft44);
 	tcase_add_test(tc, non_power_of_two);
 	tcase_set_timeout(tg, 120);
-	tcase_add_loop_test(tg, all_routes_paper_lmc, 0, 6);
-	tcase_add_loop_test(tg, all_routes_small_lmc, 0, 5);
+	tcase_add_loop_test(tg, all_routes_paper_lmc, 0, 12);
+	tcase_add_loop_test(tg, all_routes_small_lmc, 0, 10);
 	tcase_add_test(tg, switch_own_lid_port0);
+	tcase_set_timeout(tr, 300);
+	tcase_add_loop_test(tr, rotated_equations, 0, 8);
+	tcase_add_loop_test(tr, rotated_base_lids_spread, 0, 12);
+	tcase_add_test(tr, paper_base_lids_concentrate);
+	tcase_add_loop_test(tr, lid_set_distinct_lca_and_groups, 0, 8);
+	tcase_add_test(tr, label_dlid);
+	tcase_add_test(tr, offsets_names);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, tg);
+	suite_add_tcase(s, tr);
 	return s;
 }
 

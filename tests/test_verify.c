@@ -329,7 +329,8 @@ static void tree_route(struct tree *x, int m, int n, int lmc,
 		      "%s", e.msg);
 	ck_assert_int_eq(ibu_lidplan_build(&x->f, &x->t, &x->p, &e), 0);
 	ck_assert_int_eq(ibu_lft_init(&x->l, &x->f, x->p.map.max_lid, &e), 0);
-	ck_assert_msg(ibu_cyclic_route(&x->f, &x->t, &x->p, &x->l, &e) == 0,
+	ck_assert_msg(ibu_cyclic_route(&x->f, &x->t, &x->p, IBU_OFFSETS_ROTATED,
+				       &x->l, &e) == 0,
 		      "%s", e.msg);
 }
 
@@ -350,6 +351,7 @@ static void cyclic_opts(struct tree *x, struct ibu_verify_opts *o)
 	crule.t = &x->t;
 	crule.p = &x->p;
 	crule.climb_sources = 0;
+	crule.offsets = IBU_OFFSETS_ROTATED;
 	ibu_cyclic_verify_rule(&rule, &crule);
 	o->rule = &rule;
 }
@@ -499,6 +501,7 @@ START_TEST(cyclic_through_dump)
 	crule.t = &t2;
 	crule.p = &p2;
 	crule.climb_sources = 0;
+	crule.offsets = IBU_OFFSETS_ROTATED;
 	ibu_cyclic_verify_rule(&rule, &crule);
 	o.rule = &rule;
 	run(&g, &m, &o, &r, &out);
