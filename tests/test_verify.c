@@ -316,8 +316,9 @@ struct tree {
 	struct ibu_lft l;
 };
 
-static void tree_route(struct tree *x, int m, int n, int lmc,
-		       enum ibu_lid_numbering how, int shuffle)
+static void tree_route_mode(struct tree *x, int m, int n, int lmc,
+			    enum ibu_lid_numbering how, int shuffle,
+			    enum ibu_cyclic_offsets mode)
 {
 	struct ibu_gen_opts o = { .seed = 7, .shuffle_ports = shuffle,
 				  .shuffle_records = shuffle };
@@ -329,9 +330,15 @@ static void tree_route(struct tree *x, int m, int n, int lmc,
 		      "%s", e.msg);
 	ck_assert_int_eq(ibu_lidplan_build(&x->f, &x->t, &x->p, &e), 0);
 	ck_assert_int_eq(ibu_lft_init(&x->l, &x->f, x->p.map.max_lid, &e), 0);
-	ck_assert_msg(ibu_cyclic_route(&x->f, &x->t, &x->p, IBU_OFFSETS_ROTATED,
-				       &x->l, &e) == 0,
-		      "%s", e.msg);
+	ck_assert_msg(ibu_cyclic_route(&x->f, &x->t, &x->p, mode, &x->l,
+				       &e) == 0, "%s", e.msg);
+}
+
+/* The default rule (destination-rotated offsets). */
+static void tree_route(struct tree *x, int m, int n, int lmc,
+		       enum ibu_lid_numbering how, int shuffle)
+{
+	tree_route_mode(x, m, n, lmc, how, shuffle, IBU_OFFSETS_ROTATED);
 }
 
 static void tree_free(struct tree *x)
@@ -519,6 +526,42 @@ START_TEST(cyclic_through_dump)
 }
 END_TEST
 
+/*
+ * Each rule passes when checked as itself and fails entry by entry when
+ * checked as the other one (the base LIDs of destinations whose digits
+ * are not all 0 differ). IBFT(8,3), IBFT(6,3) at LMC 4, IBFT(4,4) at
+ * LMC 3, shuffled.
+ */
+START_TEST(cyclic_modes_distinguished)
+{
+	static const int cfg[][3] = { { 8, 3, 4 }, { 6, 3, 4 }, { 4, 4, 3 } };
+	enum ibu_cyclic_offsets built = (enum ibu_cyclic_offsets)(_i % 2);
+	enum ibu_cyclic_offsets other = built == IBU_OFFSETS_PAPER ?
+		IBU_OFFSETS_ROTATED : IBU_OFFSETS_PAPER;
+	struct tree x;
+	struct ibu_verify_opts o;
+	struct ibu_verify_result r;
+	char *out;
+
+	tree_route_mode(&x, cfg[_i / 2][0], cfg[_i / 2][1], cfg[_i / 2][2],
+			IBU_LIDS_ALIGNED, 1, built);
+	cyclic_opts(&x, &o);
+	o.offsets = built;
+	run(&x.f, &x.l, &o, &r, &out);
+	ck_assert_msg(ibu_verify_problems(&r) == 0, "%s", out);
+	ck_assert_int_eq(r.climb_levels, x.t.n - 1);
+	free(out);
+	o.offsets = other;
+	o.max_errors = 1;
+	run(&x.f, &x.l, &o, &r, &out);
+	ck_assert_int_gt(r.cyclic_mismatches, 0);
+	ck_assert_int_eq(r.unreachable + r.loops + r.nonminimal, 0);
+	ck_assert_ptr_nonnull(strstr(out, "-E- cyclic: SW<"));
+	free(out);
+	tree_free(&x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("verify");
@@ -538,6 +581,7 @@ static Suite *suite(void)
 	tcase_add_test(cyc, cyclic_flip_caught);
 	tcase_add_test(cyc, cyclic_split_climb_caught);
 	tcase_add_test(cyc, cyclic_through_dump);
+	tcase_add_loop_test(cyc, cyclic_modes_distinguished, 0, 6);
 	suite_add_tcase(s, cyc);
 	return s;
 }
