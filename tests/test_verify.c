@@ -546,15 +546,16 @@ START_TEST(cyclic_modes_distinguished)
 	tree_route_mode(&x, cfg[_i / 2][0], cfg[_i / 2][1], cfg[_i / 2][2],
 			IBU_LIDS_ALIGNED, 1, built);
 	cyclic_opts(&x, &o);
-	o.offsets = built;
+	crule.offsets = built;
+	ibu_cyclic_verify_rule(&rule, &crule);
 	run(&x.f, &x.l, &o, &r, &out);
 	ck_assert_msg(ibu_verify_problems(&r) == 0, "%s", out);
-	ck_assert_int_eq(r.climb_levels, x.t.n - 1);
+	ck_assert_int_eq(r.path_levels, x.t.n - 1);
 	free(out);
-	o.offsets = other;
+	crule.offsets = other;
 	o.max_errors = 1;
 	run(&x.f, &x.l, &o, &r, &out);
-	ck_assert_int_gt(r.cyclic_mismatches, 0);
+	ck_assert_int_gt(r.rule_mismatches, 0);
 	ck_assert_int_eq(r.unreachable + r.loops + r.nonminimal, 0);
 	ck_assert_ptr_nonnull(strstr(out, "-E- cyclic: SW<"));
 	free(out);

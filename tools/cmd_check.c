@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * ibunion check [--cyclic] [--max-errors N] [--climb-sources N] [-q]
- *               FABRIC LFTDUMP
+ * ibunion check [--cyclic [--offsets rotated|paper]] [--max-errors N]
+ *               [--climb-sources N] [-q] FABRIC LFTDUMP
  * ibunion check --mcast MFTDUMP [--members FILE] FABRIC [LFTDUMP]
  * Validates the LFTs of a dump (dump_lfts, ibroute, opensm-lfts.dump)
  * against a fabric (ibsim net file or ibnetdiscover output).
@@ -31,8 +31,11 @@ void ibu_cmd_check_usage(FILE *out)
 		"  shortest path. The dump's LIDs are taken as the truth.\n"
 		"options:\n"
 		"  --cyclic              also check every entry of the fat tree against\n"
-		"                        the paper's cyclic rule, and that each source's\n"
-		"                        routes share one ascending path\n"
+		"                        the cyclic rule, and that each source's routes\n"
+		"                        share one ascending path on its cyclic DLIDs\n"
+		"  --offsets MODE        with --cyclic: rotated (default, what the plugin\n"
+		"                        programs by default) or paper (Eq. 2 exactly,\n"
+		"                        event_plugin_options offsets=paper)\n"
 		"  --climb-sources N     check the ascending paths of N sources only\n"
 		"                        (default: all)\n"
 		"  --max-errors N        print at most N errors of each kind (default 20)\n"
@@ -50,6 +53,8 @@ void ibu_cmd_check_usage(FILE *out)
 
 struct check_args {
 	int cyclic;
+	int offsets_given;
+	enum ibu_cyclic_offsets offsets;
 	int quiet;
 	long max_errors;
 	long climb_sources;
@@ -68,6 +73,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "mcast", required_argument, NULL, 'M' },
 		{ "members", required_argument, NULL, 'b' },
+		{ "offsets", required_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -81,6 +87,14 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case 'q': a->quiet = 1; break;
 		case 'M': a->mcast = optarg; break;
 		case 'b': a->members = optarg; break;
+		case 'O':
+			if (ibu_cyclic_offsets_parse(optarg, &a->offsets)) {
+				fprintf(stderr, "ibunion check: --offsets: '%s' is not rotated or paper\n",
+					optarg);
+				return -1;
+			}
+			a->offsets_given = 1;
+			break;
 		case 'm':
 			if (ibu_opt_int("check", "--max-errors", optarg, 0,
 					1000000000, &a->max_errors))
@@ -98,6 +112,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	if (argc - optind != 2 && !(a->mcast && argc - optind == 1))
 		return -1;
 	if (a->members && !a->mcast)
+		return -1;
+	if (a->offsets_given && !a->cyclic)
 		return -1;
 	a->fabric = argv[optind];
 	a->lfts = argc - optind == 2 ? argv[optind + 1] : NULL;
@@ -206,9 +222,12 @@ int ibu_cmd_check(int argc, char **argv)
 		}
 		have_plan = 1;
 		if (!a.quiet)
-			printf("-I- cyclic: IBFT(%d,%d), LMC %d in use (%d needed), %d up-digits from the LID offset\n",
+			printf("-I- cyclic: IBFT(%d,%d), LMC %d in use (%d needed), %d up-digits from the LID offset, offsets %s\n",
 			       t.m, t.n, plan.lmc, plan.lmc_needed,
-			       plan.offset_digits);
+			       plan.offset_digits,
+			       ibu_cyclic_offsets_name(a.offsets));
+		memset(&crule, 0, sizeof(crule));
+		crule.offsets = a.offsets;
 		crule.t = &t;
 		crule.p = &plan;
 		crule.climb_sources = (int)a.climb_sources;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* ibunion route FABRIC [--engine E] [--lids-from DUMP | --lmc L
- * [--paper-exact]] [-o FILE]: the LFTs of the engine that recognises the
+ * [--paper-exact]] [--offsets rotated|paper] [-o FILE]: the LFTs of the engine that recognises the
  * fabric (cyclic, xy), computed offline exactly as the plugin computes
  * them (same lib/ driver), in dump_lfts format. */
 #include <getopt.h>
@@ -11,6 +11,7 @@
 #include "lidplan.h"
 #include "dump.h"
 #include "netfile.h"
+#include "cyclic.h"
 
 void ibu_cmd_route_usage(FILE *out)
 {
@@ -28,7 +29,10 @@ void ibu_cmd_route_usage(FILE *out)
 		"options:\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
 		"  --engine NAME       use this engine (default: the one that\n"
-		"                      recognises the fabric)\n");
+		"                      recognises the fabric)\n"
+		"  --offsets MODE      cyclic: rotated (default: offset 0 spreads as\n"
+		"                      D-mod-k) or paper (the paper's Eq. 2), as the\n"
+		"                      plugin's offsets= option\n");
 }
 
 /* LIDs from a dump, else the fabric's own, else the engine's numbering. */
@@ -62,6 +66,7 @@ int ibu_cmd_route(int argc, char **argv)
 		{ "lmc", required_argument, NULL, 'l' },
 		{ "paper-exact", no_argument, NULL, 'x' },
 		{ "engine", required_argument, NULL, 'E' },
+		{ "offsets", required_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *outpath = NULL, *dump = NULL, *engine = NULL;
@@ -88,6 +93,17 @@ int ibu_cmd_route(int argc, char **argv)
 			break;
 		case 'x': exact = 1; break;
 		case 'E': engine = optarg; break;
+		case 'O': {
+			enum ibu_cyclic_offsets m;
+
+			if (ibu_cyclic_offsets_parse(optarg, &m)) {
+				fprintf(stderr, "ibunion route: --offsets: '%s' is not rotated or paper\n",
+					optarg);
+				return IBU_EXIT_USAGE;
+			}
+			eo.offsets = (int)m;
+			break;
+		}
 		default:
 			ibu_cmd_route_usage(stderr);
 			return IBU_EXIT_USAGE;
