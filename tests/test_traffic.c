@@ -375,6 +375,7 @@ static unsigned paper_offset(void *ctx, int sn, int sp, int dn, int dp)
 	const struct ft *x = ctx;
 
 	return ibu_cyclic_offset(&x->t, x->plan.offset_digits,
+				 IBU_OFFSETS_PAPER,
 				 (uint32_t)ibu_ibft_ep(&x->t, sn, sp),
 				 (uint32_t)ibu_ibft_ep(&x->t, dn, dp));
 }
@@ -393,7 +394,8 @@ static void ft_make(struct ft *x)
 	ck_assert_int_eq(ibu_lidplan_assign_paper(&x->f, &t0, 2,
 						  IBU_LIDS_ALIGNED, &e), 0);
 	ibu_ibft_free(&t0);
-	rc = ibu_cyclic_tables(&x->f, &x->t, &x->plan, &x->lft, &e);
+	rc = ibu_cyclic_tables(&x->f, IBU_OFFSETS_PAPER, &x->t, &x->plan,
+			       &x->lft, &e);
 	ck_assert_msg(rc == 0, "%s", e.msg);
 	ck_assert_int_eq(ibu_endports_build(&x->f, &x->t, &x->ep, &e), 0);
 	ck_assert_int_eq(x->ep.by_pid, 1);

@@ -219,8 +219,9 @@ static unsigned cyclic_offset(void *arg, int sn, int sp, int dn, int dp)
 
 	if (s < 0 || d < 0)
 		return 0;
-	return ibu_cyclic_offset(&c->t, c->plan.offset_digits, (uint32_t)s,
-				 (uint32_t)d);
+	/* DLIDs for the plugin's default rule, offsets=rotated */
+	return ibu_cyclic_offset(&c->t, c->plan.offset_digits,
+				 IBU_OFFSETS_ROTATED, (uint32_t)s, (uint32_t)d);
 }
 
 static void ctx_free(struct load_ctx *c)
