@@ -14,8 +14,10 @@
  *     parents minus its last digit (the up-digit their children use).
  *  4. Every label must be unique and every link must obey the paper's rule;
  *     only then is the fabric accepted.
- * All digit choices are free (automorphisms of the tree); they follow the
- * record order so that the result is deterministic.
+ * All digit choices are free (automorphisms of the tree); every one is
+ * made by the smallest GUID of the set it distinguishes (see ibft.h), so
+ * the labels depend on the link graph and the GUIDs only, never on record
+ * order, names or port numbers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +30,8 @@ struct rec {
 	struct ibu_err *e;
 	int *level;		/* by switch index */
 	int *grp;		/* group of a switch at its level */
-	int *key;		/* scratch: min descendant per switch */
+	int *key;		/* scratch: min descendant rank per switch */
+	int *rank;		/* switch index -> rank in node GUID order */
 	long per_level[IBU_IBFT_MAX_N];
 	long level_first[IBU_IBFT_MAX_N];
 };
@@ -51,8 +54,41 @@ static int num_ports(const struct rec *r, int s)
 	return r->f->nodes[r->t->sw[s].node].num_ports;
 }
 
+struct guidkey {
+	uint64_t guid;
+	int idx;
+};
+
+static int cmp_guidkey(const void *x, const void *y)
+{
+	const struct guidkey *a = x, *b = y;
+
+	if (a->guid != b->guid)
+		return a->guid < b->guid ? -1 : 1;
+	return a->idx - b->idx;
+}
+
 #define NOT_IBFT(r, fmt, ...) \
 	ibu_err_set((r)->e, IBU_ETOPO, "not an IBFT(m,n): " fmt, __VA_ARGS__)
+
+/* rank[s]: position of switch s in node GUID order (the canonical order) */
+static int rank_switches(struct rec *r)
+{
+	int S = r->t->num_switches, s;
+	struct guidkey *v = malloc(S * sizeof(*v));
+
+	if (!v)
+		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
+	for (s = 0; s < S; s++) {
+		v[s].guid = r->f->nodes[r->t->sw[s].node].guid;
+		v[s].idx = s;
+	}
+	qsort(v, S, sizeof(*v), cmp_guidkey);
+	for (s = 0; s < S; s++)
+		r->rank[v[s].idx] = s;
+	free(v);
+	return IBU_OK;
+}
 
 static int collect_switches(struct rec *r)
 {
@@ -73,12 +109,13 @@ static int collect_switches(struct rec *r)
 	r->level = malloc(s * sizeof(int));
 	r->grp = malloc(s * sizeof(int));
 	r->key = malloc(s * sizeof(int));
-	if (!t->sw || !r->level || !r->grp || !r->key)
+	r->rank = malloc(s * sizeof(int));
+	if (!t->sw || !r->level || !r->grp || !r->key || !r->rank)
 		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++)
 		if (t->sw_of_node[i] >= 0)
 			t->sw[t->sw_of_node[i]].node = i;
-	return IBU_OK;
+	return rank_switches(r);
 }
 
 /* m from the cabled ports; end ports must hang off switches. */
@@ -234,13 +271,13 @@ static int check_degrees(struct rec *r)
 	return IBU_OK;
 }
 
-/* key[s] = smallest switch index at level j below s (s itself at level j) */
+/* key[s] = smallest GUID rank at level j below s (s itself at level j) */
 static void min_descendant(struct rec *r, int j)
 {
 	int S = r->t->num_switches, s, p, l;
 
 	for (s = 0; s < S; s++)
-		r->key[s] = r->level[s] == j ? s : S;
+		r->key[s] = r->level[s] == j ? r->rank[s] : S;
 	for (l = j - 1; l >= 0; l--)
 		for (s = 0; s < S; s++) {
 			if (r->level[s] != l)
@@ -459,12 +496,13 @@ static int check_unique(struct rec *r, int **by_slot)
 	return IBU_OK;
 }
 
-/* End ports: p = leaf label + digit in the leaf's physical port order. */
+/* End ports: p = leaf label + rank of the end port's port GUID on its leaf. */
 static int assign_endports(struct rec *r)
 {
 	struct ibu_ibft *t = r->t;
 	const struct ibu_fabric *f = r->f;
-	int n = t->n, s, p, i, total = 0;
+	int n = t->n, s, p, i, total = 0, rc = IBU_OK;
+	struct guidkey *v = NULL;
 
 	t->ep = calloc(t->num_endports, sizeof(*t->ep));
 	t->ep_base_of_node = malloc((f->num_nodes + 1) * sizeof(int));
@@ -476,43 +514,57 @@ static int assign_endports(struct rec *r)
 	}
 	t->ep_base_of_node[f->num_nodes] = total;
 	t->ep_of_port = malloc(total * sizeof(int));
-	if (!t->ep_of_port)
+	v = malloc((IBU_MAX_PORTS + 1) * sizeof(*v));
+	if (!t->ep_of_port || !v) {
+		free(v);
 		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
+	}
 	for (i = 0; i < total; i++)
 		t->ep_of_port[i] = -1;
 	for (i = 0; i < t->num_endports; i++)
 		t->ep[i].node = -1;
-	for (s = 0; s < t->num_switches; s++) {
+	for (s = 0; s < t->num_switches && !rc; s++) {
 		const struct ibu_node *nd = &f->nodes[t->sw[s].node];
-		int d = 0;
+		int cnt = 0, d;
 
 		if (r->level[s] != n - 1)
 			continue;
-		for (p = 1; p <= nd->num_ports; p++) {
+		for (p = 1; p <= nd->num_ports && p <= IBU_MAX_PORTS; p++) {
 			const struct ibu_port *pt = &nd->ports[p];
+
+			if (pt->peer_node < 0 || t->sw_of_node[pt->peer_node] >= 0)
+				continue;
+			v[cnt].guid = f->nodes[pt->peer_node].ports[pt->peer_port].guid;
+			v[cnt].idx = p;
+			cnt++;
+		}
+		qsort(v, cnt, sizeof(*v), cmp_guidkey);
+		for (d = 0; d < cnt; d++) {
+			const struct ibu_port *pt = &nd->ports[v[d].idx];
 			struct ibu_ibft_endport ep;
 			long pid = 0;
 			int k;
 
-			if (pt->peer_node < 0 || t->sw_of_node[pt->peer_node] >= 0)
-				continue;
 			memset(&ep, 0, sizeof(ep));
 			ep.node = pt->peer_node;
 			ep.port = pt->peer_port;
 			ep.leaf = s;
 			memcpy(ep.p, t->sw[s].w, n - 1);
-			ep.p[n - 1] = (uint8_t)d++;
+			ep.p[n - 1] = (uint8_t)d;
 			for (k = 0; k < n; k++)
 				pid = pid * t->half + ep.p[k];
-			if (pid >= t->num_endports || t->ep[pid].node >= 0)
-				return NOT_IBFT(r, "end port of '%s' gets a duplicate label",
-						f->nodes[ep.node].name);
+			if (pid >= t->num_endports || t->ep[pid].node >= 0) {
+				rc = NOT_IBFT(r, "end port of '%s' gets a duplicate label",
+					      f->nodes[ep.node].name);
+				break;
+			}
 			ep.pid = (uint32_t)pid;
 			t->ep[pid] = ep;
 			t->ep_of_port[t->ep_base_of_node[ep.node] + ep.port] = (int)pid;
 		}
 	}
-	return IBU_OK;
+	free(v);
+	return rc;
 }
 
 /* Paper port numbers of every cabled port of every switch. */
@@ -625,6 +677,7 @@ int ibu_ibft_recognize(const struct ibu_fabric *f, struct ibu_ibft *t,
 	free(r.level);
 	free(r.grp);
 	free(r.key);
+	free(r.rank);
 	if (rc)
 		ibu_ibft_free(t);
 	return rc;

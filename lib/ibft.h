@@ -11,6 +11,21 @@
  * suffixes from the top switches' descendant classes. The result is then
  * verified link by link against the paper's rule; anything else is rejected
  * with a reason.
+ *
+ * Canonical labels: the labelling of an IBFT is unique up to the tree's
+ * automorphisms, and every free digit is fixed by GUIDs alone:
+ *  - prefix digit w(l-1) of a level-l sub-tree: sub-trees under one parent
+ *    sub-tree are numbered in the order of the smallest node GUID among
+ *    their leaf switches;
+ *  - suffix digits: switches that the rule leaves interchangeable are
+ *    numbered in the order of the smallest node GUID among their
+ *    descendants at the distinguishing level;
+ *  - end-port digit p(n-1): the end ports of one leaf are numbered in the
+ *    order of their port GUIDs.
+ * Record order, node names and physical port numbers never matter, so a
+ * fabric read from an ibsim net file, from ibnetdiscover output or from
+ * OpenSM's subnet gets the same label for every GUID, hence the same LID
+ * plan, routes and multicast trees.
  */
 #ifndef IBU_IBFT_H
 #define IBU_IBFT_H

@@ -106,8 +106,8 @@ START_TEST(generated_shuffled)
 }
 END_TEST
 
-/* Unshuffled, the free digit choices follow record order, which the
- * generator writes in label order: names and labels coincide. */
+/* Unshuffled, the generator gives GUIDs in label order, and the free digit
+ * choices follow GUID order: names and labels coincide. */
 START_TEST(plain_labels_match_generator)
 {
 	struct ibu_fabric f;
@@ -229,6 +229,125 @@ START_TEST(lca_and_below)
 }
 END_TEST
 
+/*
+ * The same fabric as f with nodes in another order and every switch's
+ * physical ports permuted; GUIDs (node and port) are kept.
+ */
+static void permute_fabric(const struct ibu_fabric *f, struct ibu_fabric *g,
+			   uint64_t seed)
+{
+	int N = f->num_nodes, i, p, *order = malloc(N * sizeof(int));
+	int **perm = calloc(N, sizeof(int *)), *idx = malloc(N * sizeof(int));
+	uint64_t st = seed;
+	struct ibu_err e = { 0 };
+
+	ck_assert(order && perm && idx);
+	for (i = 0; i < N; i++)
+		order[i] = i;
+	for (i = N - 1; i > 0; i--) {
+		int j = (int)(ibu_gen_rand(&st) % (uint64_t)(i + 1)), x = order[i];
+
+		order[i] = order[j];
+		order[j] = x;
+	}
+	ck_assert_int_eq(ibu_fabric_init(g, "permuted"), 0);
+	for (i = 0; i < N; i++) {
+		const struct ibu_node *n = &f->nodes[order[i]];
+		int np = n->num_ports, k;
+
+		ck_assert_int_eq(ibu_fabric_add_node(g, n->type, n->name, n->guid,
+						     np, &idx[order[i]], &e), 0);
+		perm[order[i]] = malloc((np + 1) * sizeof(int));
+		ck_assert(perm[order[i]]);
+		for (p = 0; p <= np; p++)
+			perm[order[i]][p] = p;
+		for (p = np; ibu_node_is_switch(n) && p > 1; p--) {
+			k = 1 + (int)(ibu_gen_rand(&st) % (uint64_t)p);
+			int x = perm[order[i]][p];
+
+			perm[order[i]][p] = perm[order[i]][k];
+			perm[order[i]][k] = x;
+		}
+	}
+	for (i = 0; i < N; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+
+		for (p = 1; p <= n->num_ports; p++) {
+			const struct ibu_port *pt = &n->ports[p];
+
+			g->nodes[idx[i]].ports[perm[i][p]].guid = pt->guid;
+			if (pt->peer_node < 0 || pt->peer_node < i ||
+			    (pt->peer_node == i && pt->peer_port < p))
+				continue;
+			ck_assert_int_eq(ibu_fabric_link(g, idx[i], perm[i][p],
+					 idx[pt->peer_node],
+					 perm[pt->peer_node][pt->peer_port],
+					 &e), 0);
+		}
+	}
+	for (i = 0; i < N; i++)
+		free(perm[i]);
+	free(perm);
+	free(order);
+	free(idx);
+}
+
+/* Labels per GUID: switches by node GUID, end ports by port GUID. */
+static void assert_same_labels(const struct ibu_fabric *f,
+			       const struct ibu_ibft *a,
+			       const struct ibu_fabric *g,
+			       const struct ibu_ibft *b)
+{
+	int s, pid;
+
+	ck_assert_int_eq(a->num_switches, b->num_switches);
+	for (s = 0; s < a->num_switches; s++) {
+		uint64_t guid = f->nodes[a->sw[s].node].guid;
+		int node = ibu_fabric_find_guid(g, guid), t;
+
+		ck_assert_int_ge(node, 0);
+		t = ibu_ibft_sw(b, node);
+		ck_assert_int_ge(t, 0);
+		ck_assert_int_eq(a->sw[s].level, b->sw[t].level);
+		ck_assert_mem_eq(a->sw[s].w, b->sw[t].w, IBU_IBFT_MAX_N);
+	}
+	for (pid = 0; pid < a->num_endports; pid++) {
+		const struct ibu_ibft_endport *ep = &a->ep[pid];
+		uint64_t pg = f->nodes[ep->node].ports[ep->port].guid;
+		int port, node = ibu_fabric_find_port_guid(g, pg, &port);
+
+		ck_assert_int_ge(node, 0);
+		ck_assert_int_eq(ibu_ibft_ep(b, node, port), pid);
+	}
+}
+
+/* Canonical labels: record order and port numbers change nothing. */
+START_TEST(canonical_under_permutation)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 99 };
+	struct ibu_fabric f, g;
+	struct ibu_ibft a, b;
+	struct ibu_err e = { 0 };
+	int m = sizes[_i][0], n = sizes[_i][1], round;
+
+	o.seed += (uint64_t)_i;
+	ck_assert_int_eq(ibu_gen_fattree(&f, m, n, &o, &e), 0);
+	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
+	ck_assert_msg(ibu_ibft_recognize(&f, &a, &e) == 0, "%s", e.msg);
+	for (round = 1; round <= 3; round++) {
+		permute_fabric(&f, &g, (uint64_t)(round * 1000 + _i));
+		ck_assert_int_eq(ibu_fabric_index(&g, &e), 0);
+		ck_assert_msg(ibu_ibft_recognize(&g, &b, &e) == 0, "%s", e.msg);
+		assert_same_labels(&f, &a, &g, &b);
+		ibu_ibft_free(&b);
+		ibu_fabric_free(&g);
+	}
+	ibu_ibft_free(&a);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ibft");
@@ -243,6 +362,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, reject_rewired);
 	tcase_add_test(tc, reject_example_fabric);
 	tcase_add_test(tc, lca_and_below);
+	tcase_add_loop_test(tc, canonical_under_permutation, 0, ns);
 	suite_add_tcase(s, tc);
 	return s;
 }
