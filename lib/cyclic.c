@@ -252,7 +252,8 @@ static int route_switch_lids(const struct ibu_fabric *f,
 		distances(&r, d);
 		for (s = 0; s < S; s++) {
 			uint8_t *row = lft->row[t->sw[s].node];
-			int k = s == d ? 0 : next_k(&r, s, (long)d);
+			int k = s == d ? 0 :
+				next_k(&r, s, ibu_ibft_sw_slot(t, d));
 			uint8_t port = s == d ? 0 :
 				k ? t->sw[s].phys_of_k[k] : IBU_NO_PATH;
 

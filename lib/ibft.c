@@ -718,6 +718,16 @@ int ibu_ibft_sw(const struct ibu_ibft *t, int node)
 	return t->sw_of_node[node];
 }
 
+long ibu_ibft_sw_slot(const struct ibu_ibft *t, int sw)
+{
+	long x = t->sw[sw].w[0];
+	int i;
+
+	for (i = 1; i < t->n - 1; i++)
+		x = x * t->half + t->sw[sw].w[i];
+	return t->level_first[t->sw[sw].level] + x;
+}
+
 int ibu_ibft_find_switch(const struct ibu_ibft *t, int level, const uint8_t *w)
 {
 	long x;

@@ -73,6 +73,9 @@ void ibu_ibft_free(struct ibu_ibft *t);
 int ibu_ibft_ep(const struct ibu_ibft *t, int node, int port);
 /* Switch index of a fabric node, -1 if not a switch of the tree. */
 int ibu_ibft_sw(const struct ibu_ibft *t, int node);
+/* Label slot of a switch: rank of (level, label), a canonical index
+ * 0..num_switches-1 (sw_of_label[slot] == sw). */
+long ibu_ibft_sw_slot(const struct ibu_ibft *t, int sw);
 /* Switch index with label (w, level); -1 if none. */
 int ibu_ibft_find_switch(const struct ibu_ibft *t, int level, const uint8_t *w);
 
