@@ -67,12 +67,20 @@ t_equal "cyclic DLIDs: every shift at 1, all-to-all at 53" \
 sim_stop_processes
 
 bring cyclic,minhop 4 paper offsets=paper
-"$IBUNION" load -q "$net" "$SIM_DIR/paper.lfts" --offsets paper \
-	--pattern all-to-all,shift --dlids base,cyclic >"$SIM_DIR/paper.load" 2>&1
-t_equal "offsets=paper: load runs, every message arrives" "$?" 0
-diag "$(cat "$SIM_DIR/paper.load")"
-t_expect "offsets=paper, base LIDs: all-to-all above the HCA bound (one up-link per switch)" \
-	test "$(col "$SIM_DIR/paper.load" all-to-all base 4)" -gt 53
-t_equal "offsets=paper, cyclic DLIDs: every shift at 1" \
-	"$(col "$SIM_DIR/paper.load" shift cyclic 4)" 1
+if "$IBUNION" check -q --cyclic --offsets paper "$net" "$SIM_DIR/paper.lfts" \
+	>"$SIM_DIR/paper.check" 2>&1; then
+	"$IBUNION" load -q "$net" "$SIM_DIR/paper.lfts" --offsets paper \
+		--pattern all-to-all,shift --dlids base,cyclic >"$SIM_DIR/paper.load" 2>&1
+	t_equal "offsets=paper: load runs, every message arrives" "$?" 0
+	diag "$(cat "$SIM_DIR/paper.load")"
+	t_expect "offsets=paper, base LIDs: all-to-all above the HCA bound (one up-link per switch)" \
+		test "$(col "$SIM_DIR/paper.load" all-to-all base 4)" -gt 53
+	t_equal "offsets=paper, cyclic DLIDs: every shift at 1" \
+		"$(col "$SIM_DIR/paper.load" shift cyclic 4)" 1
+else
+	for what in "load runs" "base LIDs above the HCA bound" "cyclic DLIDs: shifts at 1"; do
+		skip_test "offsets=paper: $what" \
+			"the switches do not hold the paper's tables (plugin option offsets= not in effect)"
+	done
+fi
 done_testing

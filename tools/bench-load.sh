@@ -67,6 +67,18 @@ else
 fi
 configs+=("ftree|ftree|0|-" "updn|updn|4|-" "minhop|minhop|4|-")
 
+# follows TAG: for cyclic-MODE tables, whether they follow that offsets rule
+follows()
+{
+	case $1 in cyclic-*) ;; *) return 0 ;; esac
+	if "$IBUNION" check -q --cyclic --offsets "${1#cyclic-}" "$net" \
+		"$out/$1.lfts" >/dev/null 2>&1; then
+		echo "; the tables follow offsets=${1#cyclic-}"
+	else
+		echo "; the tables do NOT follow offsets=${1#cyclic-} (option not in effect?)"
+	fi
+}
+
 # bring TAG ENGINE LMC OPTIONS: fresh ibsim + opensm, $out/TAG.lfts
 bring()
 {
@@ -94,7 +106,7 @@ bring()
 		"$SIM_DIR/osm.log" | head -n 1)
 	cp "$SIM_DIR/osm.log" "$out/$tag.osm.log"
 	sim_teardown >/dev/null
-	echo "$tag: routed by ${used:-?}" >>"$out/engines"
+	echo "$tag: routed by ${used:-?}$(follows "$tag")" >>"$out/engines"
 	return 0
 }
 
@@ -104,8 +116,10 @@ for c in "${configs[@]}"; do
 	IFS='|' read -r tag engine lmc opts <<<"$c"
 	echo "bench-load: $tag ($engine, lmc $lmc${opts:+, $opts}) ..." >&2
 	bring "$tag" "$engine" "$lmc" "$opts" || { failures=$((failures + 1)); continue; }
+	offs=()
+	case $tag in cyclic-*) offs=(--offsets "${tag#cyclic-}") ;; esac
 	"$IBUNION" load "$net" "$out/$tag.lfts" -q --size "$size" --seed "$seed" \
-		--pattern all-to-all,shift,random --dlids base,pairs,cyclic \
+		--pattern all-to-all,shift,random --dlids base,pairs,cyclic "${offs[@]}" \
 		>"$out/$tag.load" || failures=$((failures + 1))
 done
 
