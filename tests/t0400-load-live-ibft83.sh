@@ -3,17 +3,18 @@
 # `ibunion load` on what a live (simulated) IBFT(8,3) holds, ports shuffled:
 # OpenSM's ftree (lmc 0) and the cyclic engine (lmc 4), tables read back
 # with dump_lfts / dump_mfts.  Real outcomes: base-LID all-to-all under
-# ftree sits at the HCA bound (127 messages on the busiest link); cyclic
-# DLIDs make every shift permutation contention-free (1 per link) and
-# all-to-all HCA-bound; a live multicast group reaches every receiver and
-# crosses fewer links than the same messages by unicast (which load a
-# sender's link 11 times); bad input is refused with file:line and exit 3;
-# the SVG draws every cable.
+# ftree sits at the HCA bound (127 messages on the busiest link) and the
+# cyclic engine's (default, destination-rotated) tables do no worse with
+# base LIDs, for all-to-all and every shift; cyclic DLIDs make every shift
+# permutation contention-free (1 per link) and all-to-all HCA-bound; a
+# live multicast group reaches every receiver and crosses fewer links than
+# the same messages by unicast (which load a sender's link 11 times); bad
+# input is refused with file:line and exit 3; the SVG draws every cable.
 . "$(dirname "$0")/sim.sh"
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 26
+plan 28
 
 net=$SIM_DIR/ibft83.net
 t_expect "ibunion gen fattree 8 3 --shuffle-ports" \
@@ -60,6 +61,10 @@ t_equal "cyclic DLIDs: every one of the 127 shift permutations loads each link a
 	"1:16256:0"
 t_equal "cyclic DLIDs: all-to-all at the HCA bound (127)" \
 	"$(col "$SIM_DIR/cyclic.load" all-to-all cyclic 4)" 127
+t_expect "base LIDs (the SA's), all-to-all: busiest link <= ftree's in this run" \
+	test "$(col "$SIM_DIR/cyclic.load" all-to-all base 4)" -le "$(col "$SIM_DIR/ftree.load" all-to-all base 4)"
+t_expect "base LIDs, every shift: busiest link <= ftree's worst shift" \
+	test "$(col "$SIM_DIR/cyclic.load" shift base 4)" -le "$(col "$SIM_DIR/ftree.load" shift base 4)"
 t_expect "pairs (offset k to k): all-to-all at the HCA bound too" \
 	test "$(col "$SIM_DIR/cyclic.load" all-to-all pairs 4)" = 127
 t_expect "the SVG is complete: 384 cables drawn, the file closed with </svg>" eval \

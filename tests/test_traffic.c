@@ -368,19 +368,20 @@ struct ft {
 	struct ibu_lidplan plan;
 	struct ibu_lft lft;
 	struct ibu_endports ep;
+	enum ibu_cyclic_offsets mode;
 };
 
-static unsigned paper_offset(void *ctx, int sn, int sp, int dn, int dp)
+static unsigned advised_offset(void *ctx, int sn, int sp, int dn, int dp)
 {
 	const struct ft *x = ctx;
 
 	return ibu_cyclic_offset(&x->t, x->plan.offset_digits,
-				 IBU_OFFSETS_PAPER,
+				 x->mode,
 				 (uint32_t)ibu_ibft_ep(&x->t, sn, sp),
 				 (uint32_t)ibu_ibft_ep(&x->t, dn, dp));
 }
 
-static void ft_make(struct ft *x)
+static void ft_make(struct ft *x, enum ibu_cyclic_offsets mode)
 {
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
 				  .seed = 3 };
@@ -394,7 +395,8 @@ static void ft_make(struct ft *x)
 	ck_assert_int_eq(ibu_lidplan_assign_paper(&x->f, &t0, 2,
 						  IBU_LIDS_ALIGNED, &e), 0);
 	ibu_ibft_free(&t0);
-	rc = ibu_cyclic_tables(&x->f, IBU_OFFSETS_PAPER, &x->t, &x->plan,
+	x->mode = mode;
+	rc = ibu_cyclic_tables(&x->f, mode, &x->t, &x->plan,
 			       &x->lft, &e);
 	ck_assert_msg(rc == 0, "%s", e.msg);
 	ck_assert_int_eq(ibu_endports_build(&x->f, &x->t, &x->ep, &e), 0);
@@ -433,11 +435,11 @@ START_TEST(fat_tree_paper_tables)
 	int k;
 	char pat[16];
 
-	ft_make(&x);
+	ft_make(&x, IBU_OFFSETS_PAPER);
 	in.f = &x.f;
 	in.lft = &x.lft;
 	in.ep = &x.ep;
-	in.cyclic = paper_offset;
+	in.cyclic = advised_offset;
 	in.cyclic_ctx = &x;
 	ck_assert_int_eq(ibu_linkload_init(&ll, &x.f, &e), 0);
 
@@ -473,6 +475,53 @@ START_TEST(fat_tree_paper_tables)
 }
 END_TEST
 
+/*
+ * The destination-rotated rule (the default): offset 0 of destination D
+ * climbs through D's own digits (D-mod-k). In a shift i -> i+k in PID
+ * order, each up-link is named by the destination's last digits and the
+ * source's first ones, hence by one source, and each down-link leads to
+ * one destination: 1 per link for every k on base LIDs as on cyclic DLIDs.
+ * All-to-all on base LIDs: a leaf up-link carries 2 sources x 7 of the
+ * destinations whose last digit picks it, a level-1 up-link 4 sources x 3,
+ * fewer than the 15 every HCA link carries.
+ */
+START_TEST(fat_tree_rotated_tables)
+{
+	struct ft x;
+	struct ibu_linkload ll;
+	struct ibu_traffic_result r;
+	struct ibu_err e = { 0 };
+	struct ibu_traffic_in in = { .dlids = IBU_DLIDS_BASE, .size = 64 };
+	int k, d;
+	char pat[16];
+
+	ft_make(&x, IBU_OFFSETS_ROTATED);
+	in.f = &x.f;
+	in.lft = &x.lft;
+	in.ep = &x.ep;
+	in.cyclic = advised_offset;
+	in.cyclic_ctx = &x;
+	ck_assert_int_eq(ibu_linkload_init(&ll, &x.f, &e), 0);
+	run(&in, "all-to-all", &ll, &r);
+	ck_assert_int_eq(r.unrouted, 0);
+	ck_assert_int_eq(r.st.max_any, 15);
+	ck_assert_int_eq(r.st.max_hca, 15);
+	ck_assert_int_eq(r.st.max_sw, 14);
+	for (d = 0; d < 2; d++) {
+		in.dlids = d ? IBU_DLIDS_CYCLIC : IBU_DLIDS_BASE;
+		for (k = 1; k < 16; k++) {
+			snprintf(pat, sizeof(pat), "shift:%d", k);
+			run(&in, pat, &ll, &r);
+			ck_assert_msg(r.st.max_any == 1, "%s %s: %llu", pat,
+				      d ? "cyclic" : "base",
+				      (unsigned long long)r.st.max_any);
+		}
+	}
+	ibu_linkload_free(&ll);
+	ft_free(&x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("traffic");
@@ -483,6 +532,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, shifts_and_random);
 	tcase_add_test(tc, multicast_cases);
 	tcase_add_test(tc, fat_tree_paper_tables);
+	tcase_add_test(tc, fat_tree_rotated_tables);
 	suite_add_tcase(s, tc);
 	return s;
 }

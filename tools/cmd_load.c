@@ -2,7 +2,8 @@
 /*
  * ibunion load FABRIC LFTDUMP [--mcast MFTDUMP --members FILE]
  *              --pattern P[,P..] [--dlids base|pairs|cyclic[,..]]
- *              [--size BYTES] [--seed S] [--policy P] [--svg FILE] [-q]
+ *              [--offsets rotated|paper] [--size BYTES] [--seed S]
+ *              [--policy P] [--svg FILE] [-q]
  * The link load of traffic patterns on a fabric's tables (lib/traffic.h,
  * lib/linkload.h): busiest link, busiest switch-to-switch link, link
  * traversals and paper 000's estimated completion time, per pattern and
@@ -55,7 +56,11 @@ void ibu_cmd_load_usage(FILE *out)
 		"options:\n"
 		"  --dlids M[,M..]     base (the SA's PathRecord, default), pairs (each\n"
 		"                      message split over the 2^LMC LIDs, offset k to k),\n"
-		"                      cyclic (the DLID the cyclic scheme advises; fat tree)\n"
+		"                      cyclic (the DLID the cyclic scheme advises, as ibunion\n"
+		"                      path prints it; fat tree)\n"
+		"  --offsets rotated|paper  the rule the cyclic tables follow, for --dlids\n"
+		"                      cyclic (default rotated, the plugin's default;\n"
+		"                      paper with event_plugin_options offsets=paper)\n"
 		"  --mcast MFTDUMP     multicast tables (dump_mfts / ibroute -M)\n"
 		"  --members FILE      members of each MLID (as ibunion mcast join prints)\n"
 		"  --policy P          apex policy of the offline trees of mcast:S:G\n"
@@ -75,6 +80,7 @@ struct load_args {
 	enum ibu_dlid_mode dlids[3];
 	int num_dlids;
 	enum ibu_mcast_policy policy;
+	enum ibu_cyclic_offsets offsets;
 	long size;
 	uint64_t seed;
 	int quiet;
@@ -117,6 +123,7 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		{ "mcast", required_argument, NULL, 'M' },
 		{ "members", required_argument, NULL, 'b' },
 		{ "policy", required_argument, NULL, 'P' },
+		{ "offsets", required_argument, NULL, 'O' },
 		{ "size", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "svg", required_argument, NULL, 'g' },
@@ -127,6 +134,7 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 	long v;
 
 	memset(a, 0, sizeof(*a));
+	a->offsets = IBU_OFFSETS_ROTATED;
 	a->size = 4096;
 	a->seed = 1;
 	optind = 1;
@@ -144,6 +152,12 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		case 'P':
 			if (ibu_mcast_policy_parse(optarg, &a->policy)) {
 				fprintf(stderr, "ibunion load: --policy must be balanced, source or lowest-guid\n");
+				return -1;
+			}
+			break;
+		case 'O':
+			if (ibu_cyclic_offsets_parse(optarg, &a->offsets)) {
+				fprintf(stderr, "ibunion load: --offsets must be rotated or paper\n");
 				return -1;
 			}
 			break;
@@ -212,6 +226,8 @@ struct load_ctx {
 	int have_f, have_lft, have_t, have_plan, have_ep, have_mft, have_mm;
 };
 
+/* --dlids cyclic: the DLID offset ibunion path advises (lib/cyclic.h) for
+ * the rule the tables follow. */
 static unsigned cyclic_offset(void *arg, int sn, int sp, int dn, int dp)
 {
 	const struct load_ctx *c = arg;
@@ -219,9 +235,8 @@ static unsigned cyclic_offset(void *arg, int sn, int sp, int dn, int dp)
 
 	if (s < 0 || d < 0)
 		return 0;
-	/* DLIDs for the plugin's default rule, offsets=rotated */
-	return ibu_cyclic_offset(&c->t, c->plan.offset_digits,
-				 IBU_OFFSETS_ROTATED, (uint32_t)s, (uint32_t)d);
+	return ibu_cyclic_offset(&c->t, c->plan.offset_digits, c->a.offsets,
+				 (uint32_t)s, (uint32_t)d);
 }
 
 static void ctx_free(struct load_ctx *c)
@@ -483,6 +498,10 @@ int ibu_cmd_load(int argc, char **argv)
 			printf(", IBFT(%d,%d)", c->t.m, c->t.n);
 		if (c->have_plan)
 			printf(" LMC %d", c->plan.lmc);
+		for (j = 0; j < c->a.num_dlids; j++)
+			if (c->a.dlids[j] == IBU_DLIDS_CYCLIC)
+				printf("; cyclic DLIDs for offsets=%s",
+				       ibu_cyclic_offsets_name(c->a.offsets));
 		printf("\n-I- message %ld bytes; paper 000's model: 20 ns per link, 100 ns per switch, 4 ns per byte; loads in messages\n",
 		       c->a.size);
 	}
