@@ -13,12 +13,17 @@
 #include "ibft.h"
 #include "lidplan.h"
 #include "cyclic.h"
+#include "dlids.h"
 
 struct ibu_cyclic_rule {
 	const struct ibu_ibft *t;
 	const struct ibu_lidplan *p;	/* LID plan of the same fabric */
 	enum ibu_cyclic_offsets offsets;	/* the rule the entries and the
 						 * cyclic DLIDs follow */
+	const struct ibu_dlid_pairs *dlids;	/* non-NULL: check the climbs
+						 * on these DLIDs (a SLID or
+						 * DLID no end port owns:
+						 * IBU_EPARSE, file:line) */
 	int climb_sources;	/* sources checked for one ascending path,
 				 * 0 = all, else an evenly spread sample */
 };

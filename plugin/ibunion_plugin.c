@@ -75,6 +75,7 @@ static void engine_opts(const struct ibu_plugin_opts *po,
 	ibu_engine_opts_default(eo);
 	eo->vl_plan = po->vl_plan;
 	eo->mcast_policy = po->mcast_apex;
+	eo->offsets = (int)po->offsets;
 }
 
 static void free_ctx(struct ibu_plugin *ctx)

@@ -34,6 +34,7 @@ void ibu_plugin_opts_default(struct ibu_plugin_opts *o)
 {
 	o->mcast_apex = IBU_MCAST_BALANCED;
 	o->verbose = 0;
+	o->offsets = IBU_OFFSETS_ROTATED;
 	o->lid_matrices = 0;
 	o->vl_plan = 0;
 }
@@ -43,15 +44,21 @@ void ibu_plugin_opts_format(const struct ibu_plugin_opts *o, char *buf,
 {
 	if (!len)
 		return;
-	snprintf(buf, len, "mcast_apex=%s verbose=%d lid_matrices=%s vl_plan=%s",
+	snprintf(buf, len, "mcast_apex=%s verbose=%d lid_matrices=%s vl_plan=%s offsets=%s",
 		 ibu_mcast_policy_name(o->mcast_apex), o->verbose,
 		 o->lid_matrices ? "opensm" : "none",
-		 ibu_plugin_vl_plan_name(o->vl_plan));
+		 ibu_plugin_vl_plan_name(o->vl_plan),
+		 ibu_cyclic_offsets_name(o->offsets));
 }
 
 static int parse_apex(const char *val, struct ibu_plugin_opts *o)
 {
 	return ibu_mcast_policy_parse(val, &o->mcast_apex) ? -1 : 0;
+}
+
+static int parse_offsets(const char *val, struct ibu_plugin_opts *o)
+{
+	return ibu_cyclic_offsets_parse(val, &o->offsets) ? -1 : 0;
 }
 
 static int parse_verbose(const char *val, struct ibu_plugin_opts *o)
@@ -84,6 +91,7 @@ struct option_def {
 
 static const struct option_def option_defs[] = {
 	{ "mcast_apex", "balanced|source|lowest-guid", parse_apex },
+	{ "offsets", "rotated|paper", parse_offsets },
 	{ "verbose", "0|1", parse_verbose },
 	{ "lid_matrices", "none|opensm", parse_lid_matrices },
 	{ "vl_plan", "1|2-spread|2-direction|4-spread|4-direction",

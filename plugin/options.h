@@ -8,6 +8,11 @@
  *   mcast_apex=balanced|source|lowest-guid
  *	where the multicast engine puts a group's apex switch (used by the
  *	mcast engine; default balanced: spread trees over the top switches)
+ *   offsets=rotated|paper
+ *	how the cyclic engine turns LID offsets into up-ports (lib/cyclic.h):
+ *	rotated (default): offset digit + the destination's digit, so base
+ *	LIDs (what SA PathRecords carry) spread as D-mod-k; paper: the
+ *	paper's Eq. 2 exactly. `ibunion path` gives the DLIDs of each mode.
  *   verbose=0|1
  *	1 logs every switch's recognised label at DEBUG (default 0)
  *   vl_plan=1|2-spread|2-direction|4-spread|4-direction
@@ -27,10 +32,12 @@
 
 #include <stddef.h>
 #include "mcgroup.h"
+#include "cyclic.h"
 
 struct ibu_plugin_opts {
 	enum ibu_mcast_policy mcast_apex;	/* lib/mcgroup.h */
 	int verbose;
+	enum ibu_cyclic_offsets offsets;	/* lib/cyclic.h */
 	int vl_plan;		/* index into the vl_plan names, 0 = "1" */
 	int lid_matrices;	/* 0 none, 1 opensm: build_lid_matrices' return */
 };
@@ -59,7 +66,7 @@ int ibu_plugin_opts_parse(struct ibu_plugin_opts *o, const char *text,
 /* "1", "2-spread", "2-direction", "4-spread", "4-direction"; "?" else.
  * The index is the engine's enum ibu_vlplan_kind. */
 const char *ibu_plugin_vl_plan_name(int plan);
-/* "mcast_apex=balanced verbose=0" into buf (always NUL-terminated). */
+/* "mcast_apex=balanced verbose=0 ... offsets=rotated" into buf (always NUL-terminated). */
 void ibu_plugin_opts_format(const struct ibu_plugin_opts *o, char *buf,
 			    size_t len);
 

@@ -35,9 +35,10 @@ START_TEST(defaults)
 	ibu_plugin_opts_default(&o);
 	ck_assert_int_eq(o.mcast_apex, IBU_MCAST_BALANCED);
 	ck_assert_int_eq(o.verbose, 0);
+	ck_assert_int_eq(o.offsets, IBU_OFFSETS_ROTATED);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
 	ck_assert_int_eq(o.lid_matrices, 0);
-	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0 lid_matrices=none vl_plan=1");
+	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0 lid_matrices=none vl_plan=1 offsets=rotated");
 	/* no option line at all */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, NULL, record, NULL), 0);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "  \t", record, NULL), 0);
@@ -113,6 +114,36 @@ START_TEST(vl_plans)
 }
 END_TEST
 
+START_TEST(offsets)
+{
+	struct ibu_plugin_opts o;
+	struct seen s = { 0 };
+	char buf[128];
+
+	ibu_plugin_opts_default(&o);
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "offsets=paper", record,
+					       &s), 0);
+	ck_assert_int_eq(o.offsets, IBU_OFFSETS_PAPER);
+	ibu_plugin_opts_format(&o, buf, sizeof(buf));
+	ck_assert_ptr_nonnull(strstr(buf, " offsets=paper"));
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "verbose=1,offsets=rotated",
+					       record, &s), 0);
+	ck_assert_int_eq(o.offsets, IBU_OFFSETS_ROTATED);
+	ck_assert_int_eq(s.n, 0);
+	/* bad values keep the previous one and name what is accepted */
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "offsets=paper offsets=Paper "
+					       "offsets= offsets=eq2", record,
+					       &s), 3);
+	ck_assert_int_eq(o.offsets, IBU_OFFSETS_PAPER);
+	ck_assert_int_eq(s.n, 3);
+	ck_assert_int_eq(s.what[0], IBU_PLUGIN_OPT_BAD_VALUE);
+	ck_assert_str_eq(s.word[0], "offsets=Paper");
+	ck_assert_str_eq(s.expected[0], "rotated|paper");
+	ck_assert_str_eq(s.word[1], "offsets=");
+	ck_assert_str_eq(s.word[2], "offsets=eq2");
+}
+END_TEST
+
 START_TEST(problems_keep_defaults)
 {
 	struct ibu_plugin_opts o;
@@ -164,6 +195,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, all_values);
 	tcase_add_test(tc, lid_matrices);
 	tcase_add_test(tc, vl_plans);
+	tcase_add_test(tc, offsets);
 	tcase_add_test(tc, problems_keep_defaults);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);

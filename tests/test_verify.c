@@ -359,6 +359,7 @@ static void cyclic_opts(struct tree *x, struct ibu_verify_opts *o)
 	crule.p = &x->p;
 	crule.climb_sources = 0;
 	crule.offsets = IBU_OFFSETS_ROTATED;
+	crule.dlids = NULL;
 	ibu_cyclic_verify_rule(&rule, &crule);
 	o->rule = &rule;
 }
@@ -509,6 +510,7 @@ START_TEST(cyclic_through_dump)
 	crule.p = &p2;
 	crule.climb_sources = 0;
 	crule.offsets = IBU_OFFSETS_ROTATED;
+	crule.dlids = NULL;
 	ibu_cyclic_verify_rule(&rule, &crule);
 	o.rule = &rule;
 	run(&g, &m, &o, &r, &out);
@@ -563,6 +565,96 @@ START_TEST(cyclic_modes_distinguished)
 }
 END_TEST
 
+/* Pairs (SLID, DLID) for every ordered pair: the cyclic DLIDs, or the
+ * base LIDs (base = 1). */
+static void make_pairs(const struct tree *x, enum ibu_cyclic_offsets mode,
+		       int base, struct ibu_dlid_pairs *dp)
+{
+	int N = x->t.num_endports, a, b;
+
+	memset(dp, 0, sizeof(*dp));
+	dp->pair = calloc((size_t)N * N, sizeof(*dp->pair));
+	dp->source = strdup("t.pairs");
+	ck_assert_ptr_nonnull(dp->pair);
+	ck_assert_ptr_nonnull(dp->source);
+	for (a = 0; a < N; a++)
+		for (b = 0; b < N; b++) {
+			const struct ibu_ibft_endport *sa = &x->t.ep[a], *db = &x->t.ep[b];
+			struct ibu_dlid_pair *pr = &dp->pair[dp->num];
+
+			if (a == b)
+				continue;
+			pr->slid = x->f.nodes[sa->node].ports[sa->port].lid;
+			pr->dlid = x->f.nodes[db->node].ports[db->port].lid;
+			if (!base)
+				pr->dlid += ibu_cyclic_offset(&x->t,
+					x->p.offset_digits, mode, (uint32_t)a,
+					(uint32_t)b);
+			pr->line = (int)++dp->num;
+		}
+}
+
+/* check --dlids: the cyclic DLIDs of `ibunion path` pass, base DLIDs make
+ * every source climb several ways (rotated), a SLID or DLID no end port holds is a
+ * file:line error; missing pairs are a warning. */
+START_TEST(cyclic_dlids)
+{
+	enum ibu_cyclic_offsets mode = (enum ibu_cyclic_offsets)(_i % 2);
+	struct ibu_dlid_pairs dp;
+	struct tree x;
+	struct ibu_verify_opts o;
+	struct ibu_verify_result r;
+	struct ibu_err e = { 0 };
+	char *out;
+
+	tree_route_mode(&x, _i < 2 ? 6 : 8, 3, 4, IBU_LIDS_ALIGNED, 1, mode);
+	cyclic_opts(&x, &o);
+	crule.offsets = mode;
+	make_pairs(&x, mode, 0, &dp);
+	crule.dlids = &dp;
+	run(&x.f, &x.l, &o, &r, &out);
+	ck_assert_msg(ibu_verify_problems(&r) == 0, "%s", out);
+	ck_assert_int_eq(r.path_sources, x.t.num_endports);
+	ck_assert_ptr_nonnull(strstr(out, "on the given DLIDs"));
+	ck_assert_int_eq(r.warnings, 0);
+	free(out);
+	/* one pair missing: a warning, still no problem */
+	dp.num--;
+	run(&x.f, &x.l, &o, &r, &out);
+	ck_assert_int_eq(ibu_verify_problems(&r), 0);
+	ck_assert_ptr_nonnull(strstr(out, "-W- cyclic: 1 ordered pairs of end ports have no line in t.pairs"));
+	free(out);
+	/* a DLID of a switch, a SLID that is not a base LID */
+	dp.num++;
+	dp.pair[5].dlid = x.f.nodes[x.t.sw[0].node].ports[0].lid;
+	ck_assert_int_eq(ibu_verify_lft(&x.f, &x.l, &o, NULL, NULL, &r, &e),
+			 IBU_EPARSE);
+	ck_assert_msg(strstr(e.msg, "t.pairs:6: DLID 0x"), "%s", e.msg);
+	dp.pair[5].dlid = dp.pair[4].dlid;
+	dp.pair[7].slid++;
+	ck_assert_int_eq(ibu_verify_lft(&x.f, &x.l, &o, NULL, NULL, &r, &e),
+			 IBU_EPARSE);
+	ck_assert_msg(strstr(e.msg, "t.pairs:8: SLID 0x"), "%s", e.msg);
+	ibu_dlid_pairs_free(&dp);
+	/* base LIDs: under the rotated rule every source climbs more than
+	 * one way; under Eq. 2 they all climb the first up-ports (one chain,
+	 * the same for every source of a leaf: the concentration) */
+	make_pairs(&x, mode, 1, &dp);
+	o.max_errors = 2;
+	run(&x.f, &x.l, &o, &r, &out);
+	if (mode == IBU_OFFSETS_ROTATED) {
+		ck_assert_int_eq(r.path_violations, x.t.num_endports);
+		ck_assert_ptr_nonnull(strstr(out, "(t.pairs:"));
+	} else {
+		ck_assert_int_eq(r.path_violations, 0);
+	}
+	free(out);
+	ibu_dlid_pairs_free(&dp);
+	crule.dlids = NULL;
+	tree_free(&x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("verify");
@@ -583,6 +675,7 @@ static Suite *suite(void)
 	tcase_add_test(cyc, cyclic_split_climb_caught);
 	tcase_add_test(cyc, cyclic_through_dump);
 	tcase_add_loop_test(cyc, cyclic_modes_distinguished, 0, 6);
+	tcase_add_loop_test(cyc, cyclic_dlids, 0, 4);
 	suite_add_tcase(s, cyc);
 	return s;
 }

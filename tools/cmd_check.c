@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * ibunion check [--cyclic [--offsets rotated|paper]] [--max-errors N]
- *               [--climb-sources N] [-q] FABRIC LFTDUMP
+ * ibunion check [--cyclic [--offsets rotated|paper] [--dlids FILE]]
+ *               [--max-errors N] [--climb-sources N] [-q] FABRIC LFTDUMP
  * ibunion check --mcast MFTDUMP [--members FILE] FABRIC [LFTDUMP]
  * Validates the LFTs of a dump (dump_lfts, ibroute, opensm-lfts.dump)
  * against a fabric (ibsim net file or ibnetdiscover output).
@@ -36,6 +36,10 @@ void ibu_cmd_check_usage(FILE *out)
 		"  --offsets MODE        with --cyclic: rotated (default, what the plugin\n"
 		"                        programs by default) or paper (Eq. 2 exactly,\n"
 		"                        event_plugin_options offsets=paper)\n"
+		"  --dlids FILE          with --cyclic: check the ascending paths on the\n"
+		"                        DLIDs of FILE ('0xSLID 0xDLID' lines, as\n"
+		"                        ibunion path --format pairs writes them)\n"
+		"                        instead of the computed cyclic DLIDs\n"
 		"  --climb-sources N     check the ascending paths of N sources only\n"
 		"                        (default: all)\n"
 		"  --max-errors N        print at most N errors of each kind (default 20)\n"
@@ -62,6 +66,7 @@ struct check_args {
 	const char *lfts;
 	const char *mcast;	/* --mcast MFTDUMP */
 	const char *members;	/* --members FILE */
+	const char *dlids;	/* --dlids FILE */
 };
 
 static int parse_args(int argc, char **argv, struct check_args *a)
@@ -74,6 +79,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "mcast", required_argument, NULL, 'M' },
 		{ "members", required_argument, NULL, 'b' },
 		{ "offsets", required_argument, NULL, 'O' },
+		{ "dlids", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -87,6 +93,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case 'q': a->quiet = 1; break;
 		case 'M': a->mcast = optarg; break;
 		case 'b': a->members = optarg; break;
+		case 'D': a->dlids = optarg; break;
 		case 'O':
 			if (ibu_cyclic_offsets_parse(optarg, &a->offsets)) {
 				fprintf(stderr, "ibunion check: --offsets: '%s' is not rotated or paper\n",
@@ -113,7 +120,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		return -1;
 	if (a->members && !a->mcast)
 		return -1;
-	if (a->offsets_given && !a->cyclic)
+	if ((a->offsets_given || a->dlids) && !a->cyclic)
 		return -1;
 	a->fabric = argv[optind];
 	a->lfts = argc - optind == 2 ? argv[optind + 1] : NULL;
@@ -167,6 +174,7 @@ int ibu_cmd_check(int argc, char **argv)
 	struct ibu_verify_opts vo;
 	struct ibu_verify_rule rule;
 	struct ibu_cyclic_rule crule;
+	struct ibu_dlid_pairs pairs = { 0 };
 	struct ibu_verify_result r;
 	struct ibu_err e = { 0 };
 	int *sw_node = NULL, rc, ret = IBU_EXIT_ERROR, have_t = 0, have_plan = 0;
@@ -228,6 +236,12 @@ int ibu_cmd_check(int argc, char **argv)
 			       ibu_cyclic_offsets_name(a.offsets));
 		memset(&crule, 0, sizeof(crule));
 		crule.offsets = a.offsets;
+		if (a.dlids) {
+			rc = ibu_dlid_pairs_read(a.dlids, &pairs, &e);
+			if (rc)
+				goto fail;
+			crule.dlids = &pairs;
+		}
 		crule.t = &t;
 		crule.p = &plan;
 		crule.climb_sources = (int)a.climb_sources;
@@ -250,6 +264,7 @@ fail:
 	ibu_opt_report("check", &e);
 	ret = IBU_EXIT_ERROR;
 out:
+	ibu_dlid_pairs_free(&pairs);
 	if (have_plan)
 		ibu_lidplan_free(&plan);
 	if (have_t)

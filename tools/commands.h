@@ -30,6 +30,8 @@ int ibu_cmd_lids(int argc, char **argv);
 void ibu_cmd_lids_usage(FILE *out);
 int ibu_cmd_route(int argc, char **argv);
 void ibu_cmd_route_usage(FILE *out);
+int ibu_cmd_path(int argc, char **argv);
+void ibu_cmd_path_usage(FILE *out);
 int ibu_cmd_mcast(int argc, char **argv);
 void ibu_cmd_mcast_usage(FILE *out);
 int ibu_cmd_load(int argc, char **argv);

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * ibunion path FABRIC [--lids-from LFTDUMP] [--offsets rotated|paper]
+ *              [--from PORT] [--to PORT] [--format table|pairs] [-o FILE]
+ * Which DLID each source should put into its address handle / QP path
+ * toward each destination so that its routes climb one chain (its cyclic
+ * path, lib/cyclic.h): a readable table, or "0xSLID 0xDLID" pairs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "commands.h"
+#include "opts.h"
+#include "netfile.h"
+#include "dump.h"
+#include "ibft.h"
+#include "lidplan.h"
+#include "cyclic.h"
+#include "dlids.h"
+
+void ibu_cmd_path_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ibunion path FABRIC [--lids-from LFTDUMP] [options]\n"
+		"  prints the DLID each end port of the fat tree FABRIC should use\n"
+		"  toward each other end port to get its cyclic path: all routes of a\n"
+		"  source then climb one chain of switches (its routes form a tree).\n"
+		"  DLID = the destination's base LID + the cyclic offset.\n"
+		"options:\n"
+		"  --lids-from DUMP    the LIDs a dump_lfts/ibroute dump shows (what\n"
+		"                      OpenSM assigned); default: the LIDs in FABRIC\n"
+		"  --offsets MODE      rotated (default, the plugin's default) or paper\n"
+		"                      (event_plugin_options offsets=paper)\n"
+		"  --from PORT         only this source (node name or port GUID)\n"
+		"  --to PORT           only this destination (node name or port GUID)\n"
+		"  --format FMT        table (default): names, GUIDs, LIDs, offset and\n"
+		"                      the switch the path climbs to; pairs: one line\n"
+		"                      '0xSLID 0xDLID' per ordered pair of end ports\n"
+		"                      (SLID = the source's base LID)\n"
+		"  -o, --output FILE   write to FILE instead of stdout\n"
+		"exit status: 0 done, 2 usage, 3 bad input\n");
+}
+
+struct path_args {
+	const char *fabric, *dump, *from, *to, *output;
+	enum ibu_cyclic_offsets offsets;
+	int pairs;
+};
+
+static int parse_args(int argc, char **argv, struct path_args *a)
+{
+	static const struct option lo[] = {
+		{ "lids-from", required_argument, NULL, 'd' },
+		{ "offsets", required_argument, NULL, 'O' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'd': a->dump = optarg; break;
+		case 'f': a->from = optarg; break;
+		case 't': a->to = optarg; break;
+		case 'o': a->output = optarg; break;
+		case 'O':
+			if (ibu_cyclic_offsets_parse(optarg, &a->offsets)) {
+				fprintf(stderr, "ibunion path: --offsets: '%s' is not rotated or paper\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'F':
+			if (!strcmp(optarg, "pairs")) {
+				a->pairs = 1;
+			} else if (!strcmp(optarg, "table")) {
+				a->pairs = 0;
+			} else {
+				fprintf(stderr, "ibunion path: --format: '%s' is not table or pairs\n",
+					optarg);
+				return -1;
+			}
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (argc - optind != 1)
+		return -1;
+	a->fabric = argv[optind];
+	return 0;
+}
+
+/*
+ * PORT: a port GUID (0x..., a CA port's) or a node name (its first port
+ * that is an end port of the tree). Returns the PID or -1 with a message.
+ */
+static int resolve_port(const struct ibu_fabric *f, const struct ibu_ibft *t,
+			const char *what, const char *text)
+{
+	int node = -1, port = 0, pid = -1, p;
+
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+		char *end;
+		unsigned long long g;
+
+		errno = 0;
+		g = strtoull(text, &end, 16);
+		if (!errno && !*end && end != text + 2)
+			node = ibu_fabric_find_port_guid(f, (uint64_t)g, &port);
+		if (node >= 0)
+			pid = ibu_ibft_ep(t, node, port);
+	}
+	if (node < 0) {
+		node = ibu_fabric_find_name(f, text);
+		for (p = 1; node >= 0 && p <= f->nodes[node].num_ports &&
+		     pid < 0; p++)
+			pid = ibu_ibft_ep(t, node, p);
+	}
+	if (node < 0)
+		fprintf(stderr, "ibunion path: %s: no node named '%s' and no port with that GUID in the fabric\n",
+			what, text);
+	else if (pid < 0)
+		fprintf(stderr, "ibunion path: %s: '%s' is not an end port of the fat tree\n",
+			what, text);
+	return pid;
+}
+
+/* LIDs from a dump, else the fabric's own. */
+static int load_lids(struct ibu_fabric *f, const char *dump, struct ibu_err *e)
+{
+	struct ibu_lft scratch;
+	int rc;
+
+	if (dump) {
+		rc = ibu_dump_read_lfts(dump, f, &scratch, e);
+		if (!rc)
+			ibu_lft_free(&scratch);
+		return rc;
+	}
+	if (!ibu_fabric_max_lid(f))
+		return ibu_err_set(e, IBU_EINVAL,
+				   "%s carries no LIDs: give --lids-from DUMP (dump_lfts of the fabric)",
+				   f->source ? f->source : "the fabric");
+	return IBU_OK;
+}
+
+struct path_ctx {
+	const struct ibu_fabric *f;
+	const struct ibu_ibft *t;
+	const struct ibu_lidplan *p;
+	enum ibu_cyclic_offsets mode;
+	FILE *out;
+	int pairs;
+	long lines, skipped;
+};
+
+static const struct ibu_port *ep_port(const struct path_ctx *c, int pid)
+{
+	const struct ibu_ibft_endport *ep = &c->t->ep[pid];
+
+	return &c->f->nodes[ep->node].ports[ep->port];
+}
+
+static int print_header(struct path_ctx *c)
+{
+	if (c->pairs)
+		return 0;
+	return fprintf(c->out,
+		       "# IBFT(%d,%d), LMC %d, offsets %s: DLID = destination base LID + offset; every route of a source climbs one chain\n"
+		       "%-20s %-18s %-6s  %-20s %-18s %-6s %-6s %-3s %s\n",
+		       c->t->m, c->t->n, c->p->lmc,
+		       ibu_cyclic_offsets_name(c->mode), "source", "source GUID",
+		       "SLID", "destination", "destination GUID", "base",
+		       "DLID", "off", "climbs to") < 0 ? IBU_EIO : IBU_OK;
+}
+
+static int print_pair(struct path_ctx *c, int src, int dst)
+{
+	const struct ibu_ibft *t = c->t;
+	const struct ibu_port *sp = ep_port(c, src), *dp = ep_port(c, dst);
+	unsigned off;
+	uint32_t dlid;
+	char sl[64], dl[64], tl[64], sname[96], dname[96];
+	int turn;
+
+	if (!sp->lid || !dp->lid) {
+		c->skipped++;
+		return IBU_OK;
+	}
+	off = ibu_cyclic_offset(t, c->p->offset_digits, c->mode,
+				(uint32_t)src, (uint32_t)dst);
+	dlid = dp->lid + off;
+	c->lines++;
+	if (c->pairs)
+		return ibu_dlid_pair_write(c->out, sp->lid, (uint16_t)dlid,
+					   NULL);
+	turn = ibu_cyclic_turn_switch(t, c->p->offset_digits, c->mode,
+				      (uint32_t)src, (uint32_t)dst, off);
+	ibu_ibft_ep_label(t, src, sl, sizeof(sl));
+	ibu_ibft_ep_label(t, dst, dl, sizeof(dl));
+	if (turn >= 0)
+		ibu_ibft_sw_label(t, turn, tl, sizeof(tl));
+	else
+		snprintf(tl, sizeof(tl), "?");
+	snprintf(sname, sizeof(sname), "%s %s",
+		 c->f->nodes[t->ep[src].node].name, sl);
+	snprintf(dname, sizeof(dname), "%s %s",
+		 c->f->nodes[t->ep[dst].node].name, dl);
+	return fprintf(c->out,
+		       "%-20s 0x%016llx 0x%04x  %-20s 0x%016llx 0x%04x 0x%04x %-3u %s '%s'\n",
+		       sname, (unsigned long long)sp->guid, sp->lid, dname,
+		       (unsigned long long)dp->guid, dp->lid, dlid, off, tl,
+		       turn >= 0 ? c->f->nodes[t->sw[turn].node].name : "?") < 0 ?
+		IBU_EIO : IBU_OK;
+}
+
+/* Every ordered pair (PID order), or those --from / --to select. */
+static int print_all(struct path_ctx *c, int from, int to)
+{
+	int N = c->t->num_endports, s, d, rc = print_header(c);
+
+	for (s = 0; s < N && !rc; s++) {
+		if (from >= 0 && s != from)
+			continue;
+		for (d = 0; d < N && !rc; d++) {
+			if (d == s || (to >= 0 && d != to))
+				continue;
+			rc = print_pair(c, s, d);
+		}
+	}
+	return rc ? IBU_EIO : IBU_OK;
+}
+
+/* Output to FILE goes to FILE.tmp.PID first, renamed once complete. */
+static FILE *open_out(const char *path, char *tmp, size_t len)
+{
+	FILE *f;
+
+	if (!path || !strcmp(path, "-"))
+		return stdout;
+	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		fprintf(stderr, "ibunion path: %s: cannot open for writing: %s\n",
+			tmp, strerror(errno));
+	return f;
+}
+
+static int close_out(FILE *f, const char *path, const char *tmp, int ok)
+{
+	if (f == stdout)
+		return fflush(f) || !ok ? -1 : 0;
+	if (fclose(f) || !ok) {
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path)) {
+		fprintf(stderr, "ibunion path: %s: %s\n", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int ibu_cmd_path(int argc, char **argv)
+{
+	struct path_args a;
+	struct ibu_fabric f;
+	struct ibu_ibft t;
+	struct ibu_lidplan plan;
+	struct ibu_err e = { 0 };
+	struct path_ctx c;
+	char tmp[4096];
+	int rc, from = -1, to = -1, ret = IBU_EXIT_ERROR;
+	FILE *out;
+
+	if (parse_args(argc, argv, &a)) {
+		ibu_cmd_path_usage(stderr);
+		return IBU_EXIT_USAGE;
+	}
+	if (ibu_netfile_read(a.fabric, &f, &e)) {
+		ibu_opt_report("path", &e);
+		return IBU_EXIT_ERROR;
+	}
+	rc = load_lids(&f, a.dump, &e);
+	if (rc) {
+		ibu_opt_report("path", &e);
+		ibu_fabric_free(&f);
+		return IBU_EXIT_ERROR;
+	}
+	rc = ibu_ibft_recognize(&f, &t, &e);
+	if (rc) {
+		ibu_err_prefix(&e, "%s is not an m-port n-tree", a.fabric);
+		ibu_opt_report("path", &e);
+		ibu_fabric_free(&f);
+		return IBU_EXIT_ERROR;
+	}
+	rc = ibu_lidplan_build(&f, &t, &plan, &e);
+	if (rc) {
+		ibu_err_prefix(&e, "LIDs of %s", a.dump ? a.dump : a.fabric);
+		ibu_opt_report("path", &e);
+		goto out_t;
+	}
+	if ((a.from && (from = resolve_port(&f, &t, "--from", a.from)) < 0) ||
+	    (a.to && (to = resolve_port(&f, &t, "--to", a.to)) < 0))
+		goto out;
+	if (from >= 0 && from == to) {
+		fprintf(stderr, "ibunion path: --from and --to name the same end port\n");
+		goto out;
+	}
+	out = open_out(a.output, tmp, sizeof(tmp));
+	if (!out)
+		goto out;
+	memset(&c, 0, sizeof(c));
+	c.f = &f;
+	c.t = &t;
+	c.p = &plan;
+	c.mode = a.offsets;
+	c.out = out;
+	c.pairs = a.pairs;
+	rc = print_all(&c, from, to);
+	if (close_out(out, a.output, tmp, !rc)) {
+		fprintf(stderr, "ibunion path: write error\n");
+		goto out;
+	}
+	if (c.skipped)
+		fprintf(stderr, "-W- path: %ld pairs skipped: end ports without a LID\n",
+			c.skipped);
+	if (plan.offset_digits < t.n - 1)
+		fprintf(stderr, "-W- path: LMC %d gives %d of %d up-digits: above level %d the destination decides (LMC %d needed for one chain all the way up)\n",
+			plan.lmc, plan.offset_digits, t.n - 1,
+			t.n - 1 - plan.offset_digits, plan.lmc_needed);
+	ret = IBU_EXIT_OK;
+out:
+	ibu_lidplan_free(&plan);
+out_t:
+	ibu_ibft_free(&t);
+	ibu_fabric_free(&f);
+	return ret;
+}
