@@ -326,14 +326,16 @@ static int run(void *arg, const struct ibu_fabric *f,
 			r->rule_entries, c->t->num_switches,
 			c->offsets == IBU_OFFSETS_PAPER ? "paper's" :
 			"destination-rotated", r->rule_mismatches);
-	if (c->p->offset_digits > 0)
+	/* with --dlids the pairs are resolved (file:line errors) even when
+	 * the LID decides no level */
+	if (c->p->offset_digits > 0 || c->dlids)
 		rc = check_climbs(c, f, lft, map, rp, r, e);
-	else
+	if (c->p->offset_digits == 0)
 		ibu_verify_info(rp, "cyclic: LMC %d leaves every up-port to the destination (D-mod-k): ascending paths not checked",
 				c->p->lmc);
 	if (rc)
 		return rc;
-	if (!r->path_violations && r->path_sources)
+	if (!r->path_violations && r->path_sources && r->path_levels > 0)
 		ibu_verify_info(rp, "cyclic: every source's routes share one ascending path on %s (%ld sources, %d of %d levels decided by the LID)",
 				c->dlids ? "the given DLIDs" : "its cyclic DLIDs",
 				r->path_sources, r->path_levels, c->t->n - 1);

@@ -67,6 +67,8 @@ void ibu_report_file(void *file, char level, const char *text)
 }
 
 static void vreport(struct ibu_verify_report *rp, char level, const char *fmt,
+		    va_list ap) __attribute__((format(printf, 3, 0)));
+static void vreport(struct ibu_verify_report *rp, char level, const char *fmt,
 		    va_list ap)
 {
 	char line[1024];
