@@ -138,6 +138,7 @@ void ibu_engine_result_free(struct ibu_engine_result *r)
 
 static const struct ibu_engine_ops *const engines[] = {
 	&ibu_engine_cyclic,
+	&ibu_engine_xy,
 	NULL,
 };
 

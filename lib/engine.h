@@ -148,5 +148,6 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 
 /* the engines */
 extern const struct ibu_engine_ops ibu_engine_cyclic;
+extern const struct ibu_engine_ops ibu_engine_xy;
 
 #endif

@@ -194,8 +194,8 @@ static int wire(struct gen *g, struct ibu_fabric *f, struct ibu_err *e)
 	return IBU_OK;
 }
 
-static int remove_links(struct ibu_fabric *f, int count, uint64_t seed,
-			struct ibu_err *e)
+int ibu_gen_remove_links(struct ibu_fabric *f, int count, uint64_t seed,
+			 struct ibu_err *e)
 {
 	uint64_t st = seed ^ 0xdeadull;
 	int removed = 0, tries = 0;
@@ -272,7 +272,7 @@ int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
 	if (!rc)
 		rc = wire(&g, f, e);
 	if (!rc && o->remove_links > 0)
-		rc = remove_links(f, o->remove_links, o->seed, e);
+		rc = ibu_gen_remove_links(f, o->remove_links, o->seed, e);
 	if (!rc)
 		rc = ibu_fabric_index(f, e);
 out:

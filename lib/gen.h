@@ -26,6 +26,24 @@ struct ibu_gen_opts {
 int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
 		    const struct ibu_gen_opts *o, struct ibu_err *e);
 
+/*
+ * Builds a 2-D mesh of X x Y switches, N(x,y) linked to N(x+1,y) and
+ * N(x,y+1), each with `hcas` single-port CAs. Switches have 4 + hcas
+ * ports (paper order E, N, W, S, then the HCAs, unless shuffled).
+ * Names "sw-<x>.<y>", "hca-<x>.<y>.<k>" (no meaning for the engine).
+ * GUIDs follow record order (as ibsim and the net-file reader give
+ * them); unshuffled, switches come in column-major order so that the
+ * canonical orientation of lib/mesh.h recognises the generator's x and y.
+ * The first record is an HCA (when there are any). remove_links works
+ * as for fat trees.
+ */
+int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
+		 const struct ibu_gen_opts *o, struct ibu_err *e);
+
+/* Removes count random switch-to-switch links (seeded). */
+int ibu_gen_remove_links(struct ibu_fabric *f, int count, uint64_t seed,
+			 struct ibu_err *e);
+
 /* Deterministic PRNG used by the generators (splitmix64). */
 uint64_t ibu_gen_rand(uint64_t *state);
 

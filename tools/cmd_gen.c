@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* ibunion gen fattree M N [--shuffle-ports] [--shuffle-records] [--seed S]
- *                        [--remove-links K] [--extra-ports E] [-o FILE] */
+ *                        [--remove-links K] [--extra-ports E] [-o FILE]
+ * ibunion gen mesh X Y [--hcas K] [--shuffle-ports] [--shuffle-records] ... */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +14,11 @@ void ibu_cmd_gen_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ibunion gen fattree M N [options]\n"
+		"       ibunion gen mesh X Y [--hcas K] [options]\n"
 		"  writes an ibsim net file of the m-port n-tree IBFT(M,N), wired by\n"
-		"  the paper's link rule (M even >= 4, N >= 2)\n"
+		"  the paper's link rule (M even >= 4, N >= 2), or of the 2-D mesh of\n"
+		"  X x Y switches with K HCAs per switch (default 1; switches have\n"
+		"  4 + K ports: E, N, W, S, then the HCAs unless shuffled)\n"
 		"options:\n"
 		"  -o, --output FILE     write to FILE instead of stdout\n"
 		"  --shuffle-ports       permute every switch's physical port numbers\n"
@@ -22,6 +26,7 @@ void ibu_cmd_gen_usage(FILE *out)
 		"  --seed S              seed of the permutations (default 1)\n"
 		"  --remove-links K      remove K random switch-to-switch links\n"
 		"  --extra-ports E       give switches E uncabled ports beyond M\n"
+		"  --hcas K              mesh: HCAs per switch (default 1, 0..250)\n"
 		"  --prefix P            prefix every node name with P\n");
 }
 
@@ -35,14 +40,15 @@ int ibu_cmd_gen(int argc, char **argv)
 		{ "remove-links", required_argument, NULL, 'k' },
 		{ "extra-ports", required_argument, NULL, 'x' },
 		{ "prefix", required_argument, NULL, 'P' },
+		{ "hcas", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ibu_gen_opts o = { .seed = 1 };
 	const char *outpath = NULL;
 	struct ibu_fabric f;
 	struct ibu_err e = { 0 };
-	long m, n, v;
-	int c, rc;
+	long m, n, v, hcas = 1;
+	int c, rc, mesh;
 	FILE *out;
 
 	optind = 1;
@@ -66,19 +72,36 @@ int ibu_cmd_gen(int argc, char **argv)
 			o.extra_ports = (int)v;
 			break;
 		case 'P': o.prefix = optarg; break;
+		case 'H':
+			if (ibu_opt_int("gen", "--hcas", optarg, 0, 250, &hcas))
+				return IBU_EXIT_USAGE;
+			break;
 		default:
 			ibu_cmd_gen_usage(stderr);
 			return IBU_EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 3 || strcmp(argv[optind], "fattree")) {
+	if (argc - optind != 3 || (strcmp(argv[optind], "fattree") &&
+				   strcmp(argv[optind], "mesh"))) {
 		ibu_cmd_gen_usage(stderr);
 		return IBU_EXIT_USAGE;
 	}
-	if (ibu_opt_int("gen", "M", argv[optind + 1], 4, 254, &m) ||
-	    ibu_opt_int("gen", "N", argv[optind + 2], 2, 16, &n))
-		return IBU_EXIT_USAGE;
-	rc = ibu_gen_fattree(&f, (int)m, (int)n, &o, &e);
+	mesh = !strcmp(argv[optind], "mesh");
+	if (mesh) {
+		if (ibu_opt_int("gen", "X", argv[optind + 1], 1, 16384, &m) ||
+		    ibu_opt_int("gen", "Y", argv[optind + 2], 1, 16384, &n))
+			return IBU_EXIT_USAGE;
+		if (o.extra_ports) {
+			fprintf(stderr, "ibunion gen: --extra-ports is for fat trees\n");
+			return IBU_EXIT_USAGE;
+		}
+		rc = ibu_gen_mesh(&f, (int)m, (int)n, (int)hcas, &o, &e);
+	} else {
+		if (ibu_opt_int("gen", "M", argv[optind + 1], 4, 254, &m) ||
+		    ibu_opt_int("gen", "N", argv[optind + 2], 2, 16, &n))
+			return IBU_EXIT_USAGE;
+		rc = ibu_gen_fattree(&f, (int)m, (int)n, &o, &e);
+	}
 	if (rc) {
 		ibu_opt_report("gen", &e);
 		return rc == IBU_EINVAL ? IBU_EXIT_USAGE : IBU_EXIT_ERROR;
@@ -88,8 +111,12 @@ int ibu_cmd_gen(int argc, char **argv)
 		ibu_fabric_free(&f);
 		return IBU_EXIT_ERROR;
 	}
-	fprintf(out, "# IBFT(%ld,%ld): %d switches, %d end ports; ibunion gen%s%s seed %llu\n\n",
-		m, n, ibu_fabric_count_switches(&f), ibu_fabric_count_endports(&f),
+	if (mesh)
+		fprintf(out, "# %ld x %ld mesh, %ld HCAs per switch: ", m, n, hcas);
+	else
+		fprintf(out, "# IBFT(%ld,%ld): ", m, n);
+	fprintf(out, "%d switches, %d end ports; ibunion gen%s%s seed %llu\n\n",
+		ibu_fabric_count_switches(&f), ibu_fabric_count_endports(&f),
 		o.shuffle_ports ? " --shuffle-ports" : "",
 		o.shuffle_records ? " --shuffle-records" : "",
 		(unsigned long long)o.seed);

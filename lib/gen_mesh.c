@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* The 2-D mesh generator (see gen.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gen.h"
+
+static void shuffle(int *a, int n, uint64_t *st)
+{
+	int i;
+
+	for (i = n - 1; i > 0; i--) {
+		int j = (int)(ibu_gen_rand(st) % (uint64_t)(i + 1));
+		int t = a[i];
+
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
+int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
+		 const struct ibu_gen_opts *o, struct ibu_err *e)
+{
+	struct ibu_gen_opts defaults = { 0 };
+	long nsw = (long)X * Y, nca = nsw * hcas, total = nsw + nca, i;
+	int nports = 4 + hcas, *order = NULL, *node = NULL, *phys = NULL;
+	uint64_t st, ca_guid = 0x100000, sw_guid = 0x200000;
+	const char *pre;
+	int rc, k, x, y;
+
+	if (!o)
+		o = &defaults;
+	pre = o->prefix ? o->prefix : "";
+	if (X < 1 || Y < 1 || hcas < 0 || nsw > 16384 || nports > IBU_MAX_PORTS)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "mesh %d x %d with %d HCAs per switch: sizes must be >= 1, at most 16384 switches and %d HCAs per switch",
+				   X, Y, hcas, IBU_MAX_PORTS - 4);
+	rc = ibu_fabric_init(f, "generated");
+	if (rc)
+		return ibu_err_set(e, rc, "out of memory");
+	/* slot: switch x + X * y (column-major, so that the canonical
+	 * orientation of the unshuffled file is the generator's), then HCA
+	 * nsw + switch slot * hcas + k */
+	order = malloc(total * sizeof(int));
+	node = malloc(total * sizeof(int));
+	phys = malloc(nsw * (nports + 1) * sizeof(int));
+	if (!order || !node || !phys) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto out;
+	}
+	i = 0;
+	if (hcas)
+		order[i++] = (int)nsw;	/* an HCA first: ibsim's SM port */
+	for (k = 0; k < nsw; k++)
+		order[i++] = k;
+	for (k = hcas ? 1 : 0; k < nca; k++)
+		order[i++] = (int)nsw + k;
+	st = o->seed ^ 0x5eedull;
+	if (o->shuffle_records)
+		shuffle(order + (hcas ? 1 : 0), (int)total - (hcas ? 1 : 0), &st);
+	for (i = 0; i < total && !rc; i++) {
+		char name[96];
+		int idx, slot = order[i];
+
+		if (slot < nsw) {
+			snprintf(name, sizeof(name), "%ssw-%d.%d", pre, slot % X,
+				 slot / X);
+			rc = ibu_fabric_add_node(f, IBU_NODE_SWITCH, name,
+						 sw_guid++, nports, &idx, e);
+		} else {
+			int s = (slot - (int)nsw) / hcas;
+
+			snprintf(name, sizeof(name), "%shca-%d.%d.%d", pre,
+				 s % X, s / X, (slot - (int)nsw) % hcas);
+			rc = ibu_fabric_add_node(f, IBU_NODE_CA, name, ca_guid,
+						 1, &idx, e);
+			ca_guid += 2;
+		}
+		node[slot] = idx;
+	}
+	if (rc)
+		goto out;
+	st = o->seed;
+	for (k = 0; k < nsw; k++) {
+		int *p = phys + (long)k * (nports + 1), j;
+
+		for (j = 0; j <= nports; j++)
+			p[j] = j;
+		if (o->shuffle_ports)
+			shuffle(p + 1, nports, &st);
+	}
+	/* paper ports: E = 1, N = 2, W = 3, S = 4, HCA k = 5 + k */
+	for (y = 0; y < Y && !rc; y++)
+		for (x = 0; x < X && !rc; x++) {
+			int s = x + X * y;
+			int *p = phys + (long)s * (nports + 1);
+
+			if (x + 1 < X)
+				rc = ibu_fabric_link(f, node[s], p[1],
+						     node[s + 1],
+						     phys[(long)(s + 1) * (nports + 1) + 3], e);
+			if (!rc && y + 1 < Y)
+				rc = ibu_fabric_link(f, node[s], p[2],
+						     node[s + X],
+						     phys[(long)(s + X) * (nports + 1) + 4], e);
+			for (k = 0; k < hcas && !rc; k++)
+				rc = ibu_fabric_link(f, node[s], p[5 + k],
+						     node[nsw + (long)s * hcas + k],
+						     1, e);
+		}
+	if (!rc && o->remove_links > 0) {
+		/* remove_links reuses the fat-tree helper's semantics */
+		rc = ibu_gen_remove_links(f, o->remove_links, o->seed, e);
+	}
+	if (!rc)
+		rc = ibu_fabric_index(f, e);
+out:
+	free(order);
+	free(node);
+	free(phys);
+	if (rc)
+		ibu_fabric_free(f);
+	return rc;
+}
