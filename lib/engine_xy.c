@@ -10,6 +10,8 @@
 #include "engine.h"
 #include "mesh.h"
 #include "xy.h"
+#include "xy_mcast.h"
+#include "vlplan.h"
 
 static void topo_free(void *topo)
 {
@@ -94,6 +96,126 @@ static void node_label(const void *topo, int node, char *buf, size_t len)
 	ibu_mesh_sw_label(t, ibu_mesh_sw(t, node), buf, len);
 }
 
+static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
+			   void **state, struct ibu_err *e)
+{
+	struct ibu_xy_mcast_load *l = calloc(1, sizeof(*l));
+	int rc;
+
+	(void)f;
+	*state = NULL;
+	if (!l)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = ibu_xy_mcast_load_init(l, topo, e);
+	if (rc) {
+		free(l);
+		return rc;
+	}
+	*state = l;
+	return IBU_OK;
+}
+
+static void mcast_state_free(void *state)
+{
+	if (!state)
+		return;
+	ibu_xy_mcast_load_free(state);
+	free(state);
+}
+
+static void mcast_release(void *state, uint32_t key)
+{
+	ibu_xy_mcast_load_release(state, key);
+}
+
+static void mcast_prune(void *state, int (*alive)(void *ctx, uint32_t key),
+			void *ctx)
+{
+	ibu_xy_mcast_load_prune(state, alive, ctx);
+}
+
+static int mcast_tree(const struct ibu_fabric *f, const void *topo,
+		      void *state, const struct ibu_mcast_member *m, int n,
+		      const struct ibu_engine_opts *o, uint32_t key,
+		      struct ibu_engine_tree *tree, struct ibu_err *e)
+{
+	const struct ibu_mesh *t = topo;
+	struct ibu_xy_mcast_tree xt;
+	char lab[32];
+	int i, rc;
+
+	memset(tree, 0, sizeof(*tree));
+	tree->root = -1;
+	rc = ibu_xy_mcast_tree_build(f, t, m, n, o->mcast_policy, state, key,
+				     &xt, e);
+	if (rc)
+		return rc;
+	tree->root = xt.root >= 0 ? t->sw[xt.root].node : -1;
+	tree->num_members = xt.num_members;
+	tree->num_receivers = xt.num_receivers;
+	tree->num_switches = xt.num_switches;
+	tree->nodes = malloc((xt.num_switches ? xt.num_switches : 1) *
+			     sizeof(*tree->nodes));
+	tree->ports = calloc(xt.num_switches ? xt.num_switches : 1,
+			     sizeof(*tree->ports));
+	if (!tree->nodes || !tree->ports) {
+		ibu_xy_mcast_tree_free(&xt);
+		if (state)
+			ibu_xy_mcast_load_release(state, key);
+		ibu_engine_tree_free(tree);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < xt.num_switches; i++) {
+		tree->nodes[i] = t->sw[xt.switches[i]].node;
+		tree->ports[i] = xt.ports[xt.switches[i]];
+	}
+	ibu_mesh_sw_label(t, xt.root, lab, sizeof(lab));
+	snprintf(tree->info, sizeof(tree->info),
+		 "root %s (%s, %d candidates on row %d)", lab,
+		 ibu_mcast_policy_name(xt.policy), xt.num_candidates,
+		 xt.policy == IBU_MCAST_SOURCE ? -1 : ibu_xy_mcast_root_row(t));
+	ibu_xy_mcast_tree_free(&xt);
+	return IBU_OK;
+}
+
+/* end point number of a LID's owner: end-port rank, or after them the
+ * switch index; -1 if unknown */
+static int point_of(const struct ibu_mesh *t, const struct ibu_lidmap *map,
+		    uint16_t lid)
+{
+	const struct ibu_lid_owner *ow = ibu_lidmap_get(map, lid);
+	int s;
+
+	if (!ow)
+		return -1;
+	s = ibu_mesh_sw(t, ow->node);
+	if (s >= 0)
+		return t->num_endports + s;
+	return ibu_mesh_ep(t, ow->node, ow->port);
+}
+
+static int path_sl(const struct ibu_fabric *f, const void *topo,
+		   const struct ibu_lidmap *map,
+		   const struct ibu_engine_opts *o, uint16_t slid,
+		   uint16_t dlid)
+{
+	int a = point_of(topo, map, slid), b = point_of(topo, map, dlid);
+
+	(void)f;
+	if (a < 0 || b < 0)
+		return 0;
+	return ibu_vlplan_path_sl(o->vl_plan, (unsigned)a, (unsigned)b);
+}
+
+static int sl2vl(const struct ibu_fabric *f, const void *topo,
+		 const struct ibu_engine_opts *o, int node, int in_port,
+		 int out_port, uint8_t vl_of_sl[16])
+{
+	(void)f;
+	return ibu_vlplan_sl2vl(o->vl_plan, topo, node, in_port, out_port,
+				vl_of_sl);
+}
+
 const struct ibu_engine_ops ibu_engine_xy = {
 	.name = "xy",
 	.topology = "2-D mesh",
@@ -103,4 +225,11 @@ const struct ibu_engine_ops ibu_engine_xy = {
 	.assign_lids = assign_lids,
 	.describe = describe,
 	.node_label = node_label,
+	.mcast_state_new = mcast_state_new,
+	.mcast_state_free = mcast_state_free,
+	.mcast_release = mcast_release,
+	.mcast_prune = mcast_prune,
+	.mcast_tree = mcast_tree,
+	.path_sl = path_sl,
+	.sl2vl = sl2vl,
 };

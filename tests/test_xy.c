@@ -171,7 +171,7 @@ START_TEST(test_walk_lmc_hcas)
 
 	fix_up(&x, 4, 6, 2, &o, 2);
 	walk_all(&x);
-	ck_assert_int_eq(ibu_verify_lft(&x.f, &x.lft, &vo, NULL, &r, &e), 0);
+	ck_assert_int_eq(ibu_verify_lft(&x.f, &x.lft, &vo, NULL, NULL, &r, &e), 0);
 	ck_assert_int_eq(ibu_verify_problems(&r), 0);
 	ck_assert_int_eq(r.sources, 48);
 	ck_assert_int_eq(r.lids, 48 * 4 + 24);
