@@ -170,28 +170,24 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 		tree->ports[i] = xt.ports[xt.switches[i]];
 	}
 	ibu_mesh_sw_label(t, xt.root, lab, sizeof(lab));
-	snprintf(tree->info, sizeof(tree->info),
-		 "root %s (%s, %d candidates on row %d)", lab,
-		 ibu_mcast_policy_name(xt.policy), xt.num_candidates,
-		 xt.policy == IBU_MCAST_SOURCE ? -1 : ibu_xy_mcast_root_row(t));
+	if (xt.policy == IBU_MCAST_SOURCE)
+		snprintf(tree->info, sizeof(tree->info),
+			 "root %s (source: the send-only member's switch)", lab);
+	else
+		snprintf(tree->info, sizeof(tree->info),
+			 "root %s (%s, %d candidates on root row y=%d)", lab,
+			 ibu_mcast_policy_name(xt.policy), xt.num_candidates,
+			 ibu_xy_mcast_root_row(t));
 	ibu_xy_mcast_tree_free(&xt);
 	return IBU_OK;
 }
 
-/* end point number of a LID's owner: end-port rank, or after them the
- * switch index; -1 if unknown */
 static int point_of(const struct ibu_mesh *t, const struct ibu_lidmap *map,
 		    uint16_t lid)
 {
 	const struct ibu_lid_owner *ow = ibu_lidmap_get(map, lid);
-	int s;
 
-	if (!ow)
-		return -1;
-	s = ibu_mesh_sw(t, ow->node);
-	if (s >= 0)
-		return t->num_endports + s;
-	return ibu_mesh_ep(t, ow->node, ow->port);
+	return ow ? ibu_vlplan_point(t, ow->node, ow->port) : -1;
 }
 
 static int path_sl(const struct ibu_fabric *f, const void *topo,

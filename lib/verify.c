@@ -577,8 +577,10 @@ void ibu_verify_print_summary(FILE *out, const char *who,
 		ibu_verify_problems(r) ? "-E-" : "-I-", who, r->sources, r->lids,
 		r->unreachable, r->loops, r->nonminimal);
 	if (r->rule)
-		fprintf(out, ", %ld %s, %ld %s", r->rule_mismatches,
-			r->rule->mismatch_name, r->path_violations,
+		fprintf(out, ", %ld %s", r->rule_mismatches,
+			r->rule->mismatch_name);
+	if (r->rule && r->rule->path_short)
+		fprintf(out, ", %ld %s", r->path_violations,
 			r->rule->path_short);
 	fprintf(out, " (hops:");
 	for (h = 0; h <= IBU_VERIFY_MAX_HOPS; h++)

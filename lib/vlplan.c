@@ -80,3 +80,47 @@ int ibu_vlplan_sl2vl(enum ibu_vlplan_kind k, const struct ibu_mesh *t,
 		vl_of_sl[sl] = (uint8_t)ibu_vlplan_vl(k, dir, sl);
 	return IBU_OK;
 }
+
+int ibu_vlplan_point(const struct ibu_mesh *t, int node, int port)
+{
+	int s = ibu_mesh_sw(t, node);
+
+	if (s >= 0)
+		return t->num_endports + s;
+	return ibu_mesh_ep(t, node, port);
+}
+
+static int cdg_sl(void *arg, int src_node, int src_port, uint32_t dlid)
+{
+	const struct ibu_vlplan_cdg *c = arg;
+	const struct ibu_lid_owner *o;
+	int a, b;
+
+	if (dlid >= 0xC000)
+		return 0;
+	o = ibu_lidmap_get(c->map, dlid);
+	a = ibu_vlplan_point(c->t, src_node, src_port);
+	b = o ? ibu_vlplan_point(c->t, o->node, o->port) : -1;
+	if (a < 0 || b < 0)
+		return 0;
+	return ibu_vlplan_path_sl(c->kind, (unsigned)a, (unsigned)b);
+}
+
+static int cdg_vl(void *arg, int node, int in_port, int out_port, int sl)
+{
+	const struct ibu_vlplan_cdg *c = arg;
+	uint8_t v[16];
+
+	if (ibu_vlplan_sl2vl(c->kind, c->t, node, in_port, out_port, v))
+		return -1;
+	return v[sl & 15];
+}
+
+void ibu_vlplan_cdg_vl(struct ibu_cdg_vl *vl, struct ibu_vlplan_cdg *ctx)
+{
+	memset(vl, 0, sizeof(*vl));
+	vl->num_vls = ibu_vlplan_num_vls(ctx->kind);
+	vl->path_sl = cdg_sl;
+	vl->vl = cdg_vl;
+	vl->ctx = ctx;
+}

@@ -26,6 +26,8 @@
 #define IBU_VLPLAN_H
 
 #include "mesh.h"
+#include "lidmap.h"
+#include "cdg.h"
 
 enum ibu_vlplan_kind {
 	IBU_VLPLAN_1 = 0,
@@ -56,5 +58,19 @@ int ibu_vlplan_vl(enum ibu_vlplan_kind k, int out_dir, int sl);
 int ibu_vlplan_sl2vl(enum ibu_vlplan_kind k, const struct ibu_mesh *t,
 		     int node, int in_port, int out_port,
 		     uint8_t vl_of_sl[16]);
+
+/* The number a path SL is computed from: end-port rank, or after them
+ * num_endports + switch index; -1 if (node, port) is neither. */
+int ibu_vlplan_point(const struct ibu_mesh *t, int node, int port);
+
+/* A plan as the channel dependency graph's VL description (lib/cdg.h):
+ * SL from ibu_vlplan_path_sl (multicast DLIDs: SL 0), VL from the plan. */
+struct ibu_vlplan_cdg {
+	enum ibu_vlplan_kind kind;
+	const struct ibu_mesh *t;
+	const struct ibu_lidmap *map;
+};
+
+void ibu_vlplan_cdg_vl(struct ibu_cdg_vl *vl, struct ibu_vlplan_cdg *ctx);
 
 #endif

@@ -17,6 +17,8 @@
 #include "lidplan.h"
 #include "verify.h"
 #include "cyclic_verify.h"
+#include "xy_verify.h"
+#include "deadlock_report.h"
 #include "mcast_report.h"
 
 void ibu_cmd_check_usage(FILE *out)
@@ -40,6 +42,17 @@ void ibu_cmd_check_usage(FILE *out)
 		"                        DLIDs of FILE ('0xSLID 0xDLID' lines, as\n"
 		"                        ibunion path --format pairs writes them)\n"
 		"                        instead of the computed cyclic DLIDs\n"
+		"  --xy                  also check every entry of the 2-D mesh against XY\n"
+		"                        routing (X first, then Y, then the HCA port)\n"
+		"  --deadlock            build the channel dependency graph of every\n"
+		"                        unicast route (and, with --mcast, of every MLID\n"
+		"                        flooded from every member) and print one cycle\n"
+		"                        (a possible credit loop) if there is any\n"
+		"  --sl2vl FILE          with --deadlock: per VL, SL2VL tables from FILE\n"
+		"                        (OpenSM's opensm-sl2vl.dump)\n"
+		"  --vl-plan PLAN        with --deadlock on a mesh: SLs (and, without\n"
+		"                        --sl2vl, VLs) of the paper 001 plan 1, 2-spread,\n"
+		"                        2-direction, 4-spread or 4-direction\n"
 		"  --climb-sources N     check the ascending paths of N sources only\n"
 		"                        (default: all)\n"
 		"  --max-errors N        print at most N errors of each kind (default 20)\n"
@@ -59,6 +72,10 @@ struct check_args {
 	int cyclic;
 	int offsets_given;
 	enum ibu_cyclic_offsets offsets;
+	int xy;
+	int deadlock;
+	const char *sl2vl;
+	const char *vl_plan;
 	int quiet;
 	long max_errors;
 	long climb_sources;
@@ -73,6 +90,10 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	static const struct option lo[] = {
 		{ "cyclic", no_argument, NULL, 'c' },
+		{ "xy", no_argument, NULL, 'X' },
+		{ "deadlock", no_argument, NULL, 'D' },
+		{ "sl2vl", required_argument, NULL, 'V' },
+		{ "vl-plan", required_argument, NULL, 'P' },
 		{ "max-errors", required_argument, NULL, 'm' },
 		{ "climb-sources", required_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -90,6 +111,10 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	while ((c = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c': a->cyclic = 1; break;
+		case 'X': a->xy = 1; break;
+		case 'D': a->deadlock = 1; break;
+		case 'V': a->sl2vl = optarg; break;
+		case 'P': a->vl_plan = optarg; break;
 		case 'q': a->quiet = 1; break;
 		case 'M': a->mcast = optarg; break;
 		case 'b': a->members = optarg; break;
@@ -121,6 +146,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	if (a->members && !a->mcast)
 		return -1;
 	if ((a->offsets_given || a->dlids) && !a->cyclic)
+		return -1;
+	if ((a->sl2vl || a->vl_plan) && !a->deadlock)
 		return -1;
 	a->fabric = argv[optind];
 	a->lfts = argc - optind == 2 ? argv[optind + 1] : NULL;
@@ -175,6 +202,9 @@ int ibu_cmd_check(int argc, char **argv)
 	struct ibu_verify_rule rule;
 	struct ibu_cyclic_rule crule;
 	struct ibu_dlid_pairs pairs = { 0 };
+	struct ibu_xy_rule xrule;
+	struct ibu_mesh mesh;
+	int have_mesh = 0;
 	struct ibu_verify_result r;
 	struct ibu_err e = { 0 };
 	int *sw_node = NULL, rc, ret = IBU_EXIT_ERROR, have_t = 0, have_plan = 0;
@@ -248,6 +278,17 @@ int ibu_cmd_check(int argc, char **argv)
 		ibu_cyclic_verify_rule(&rule, &crule);
 		vo.rule = &rule;
 	}
+	if (a.xy && !a.cyclic) {
+		rc = ibu_mesh_recognize(&f, &mesh, &e);
+		if (rc) {
+			ibu_err_prefix(&e, "--xy: %s", a.fabric);
+			goto fail;
+		}
+		have_mesh = 1;
+		xrule.t = &mesh;
+		ibu_xy_verify_rule(&rule, &xrule);
+		vo.rule = &rule;
+	}
 	rc = ibu_verify_lft(&f, &lft, &vo, ibu_report_file, stdout, &r, &e);
 	if (rc)
 		goto fail;
@@ -258,6 +299,16 @@ int ibu_cmd_check(int argc, char **argv)
 		if (rc > ret)
 			ret = rc;
 	}
+	if (a.deadlock) {
+		struct ibu_deadlock_opts dopt = {
+			.mcast = a.mcast, .members = a.members, .sl2vl = a.sl2vl,
+			.vl_plan = a.vl_plan, .quiet = a.quiet,
+		};
+
+		rc = ibu_deadlock_report(stdout, &f, &lft, &dopt);
+		if (rc > ret)
+			ret = rc;
+	}
 	goto out;
 fail:
 	fflush(stdout);
@@ -265,6 +316,8 @@ fail:
 	ret = IBU_EXIT_ERROR;
 out:
 	ibu_dlid_pairs_free(&pairs);
+	if (have_mesh)
+		ibu_mesh_free(&mesh);
 	if (have_plan)
 		ibu_lidplan_free(&plan);
 	if (have_t)

@@ -18,6 +18,7 @@
 #include "netfile.h"
 #include "mcast_report.h"
 #include "sa_client.h"
+#include "engine.h"
 
 void ibu_cmd_mcast_usage(FILE *out)
 {
@@ -43,7 +44,8 @@ void ibu_cmd_mcast_usage(FILE *out)
 		"  --timeout MS        SA timeout (default 1000)\n"
 		"tree: compute the union trees of the groups of MEMBERS offline (MLID\n"
 		"  order, the balanced load carried from group to group), print them and\n"
-		"  write their MFTs in dump_mfts format (-o).\n"
+		"  write their MFTs in dump_mfts format (-o). Fat trees (cyclic) and 2-D\n"
+		"  meshes (xy: roots on one common row, or the source's switch)\n"
 		"  --policy balanced|source|lowest-guid   apex policy (default balanced)\n"
 		"check: flood every MLID of MFTDUMP (dump_mfts / ibroute -M) from every\n"
 		"  member with the real replication rule; members from --members, else\n"
@@ -189,6 +191,102 @@ static void print_tree(const struct ibu_fabric *f, const struct ibu_ibft *t,
 	}
 }
 
+/*
+ * The trees of a fabric some other engine recognises (a 2-D mesh: xy),
+ * through the engine's multicast ops, the load carried from group to group.
+ */
+static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
+			  const char *members, enum ibu_mcast_policy pol,
+			  const char *outpath, int quiet)
+{
+	const struct ibu_engine_ops *ops;
+	struct ibu_engine_opts eo;
+	struct ibu_mcmembers mm;
+	struct ibu_mft mft = { 0 };
+	struct ibu_err e = { 0 };
+	void *topo = NULL, *state = NULL;
+	int gi, i, p, ret = IBU_EXIT_ERROR;
+	char desc[256], lab[32];
+	FILE *out;
+
+	ibu_engine_opts_default(&eo);
+	eo.mcast_policy = pol;
+	ibu_mcmembers_init(&mm);
+	ops = ibu_engine_detect(f, &eo, &topo, &e);
+	if (!ops || !ops->mcast_tree) {
+		if (ops)
+			ibu_err_set(&e, IBU_EINVAL, "engine %s builds no multicast trees",
+				    ops->name);
+		ibu_err_prefix(&e, "%s", fabric);
+		ibu_opt_report("mcast", &e);
+		goto out;
+	}
+	if (ibu_mcmembers_read(members, f, &mm, &e) ||
+	    ibu_mft_init(&mft, f->num_nodes, &e) ||
+	    (ops->mcast_state_new && ops->mcast_state_new(f, topo, &state, &e))) {
+		ibu_opt_report("mcast", &e);
+		goto out;
+	}
+	if (!quiet) {
+		ops->describe(f, topo, desc, sizeof(desc));
+		printf("-I- %s: %s\n", ops->name, desc);
+	}
+	for (gi = 0; gi < mm.num_groups; gi++) {
+		const struct ibu_mcgroup *g = &mm.g[gi];
+		struct ibu_engine_tree tree;
+
+		if (ops->mcast_tree(f, topo, state, g->m, g->num, &eo, g->mlid,
+				    &tree, &e)) {
+			ibu_err_prefix(&e, "MLID 0x%04x", g->mlid);
+			ibu_opt_report("mcast", &e);
+			goto out;
+		}
+		for (i = 0; i < tree.num_switches; i++)
+			for (p = 0; p < 256; p++)
+				if (ibu_pm_test(&tree.ports[i], p) &&
+				    ibu_mft_set(&mft, g->mlid, tree.nodes[i], p, &e)) {
+					ibu_opt_report("mcast", &e);
+					ibu_engine_tree_free(&tree);
+					goto out;
+				}
+		if (!quiet) {
+			printf("-I- MLID 0x%04x: %d members (%d receive), %s, %d switches\n",
+			       g->mlid, tree.num_members, tree.num_receivers,
+			       tree.info, tree.num_switches);
+			for (i = 0; i < tree.num_switches; i++) {
+				if (ops->node_label)
+					ops->node_label(topo, tree.nodes[i], lab, sizeof(lab));
+				else
+					snprintf(lab, sizeof(lab), "-");
+				printf("      %s '%s': ports", lab, f->nodes[tree.nodes[i]].name);
+				for (p = 0; p < 256; p++)
+					if (ibu_pm_test(&tree.ports[i], p))
+						printf(" %d", p);
+				printf("\n");
+			}
+		}
+		ibu_engine_tree_free(&tree);
+	}
+	ret = IBU_EXIT_OK;
+	if (outpath) {
+		out = ibu_opt_open_out("mcast", outpath);
+		if (!out || ibu_mft_write(out, f, &mft, &e)) {
+			if (out)
+				ibu_opt_report("mcast", &e);
+			ret = IBU_EXIT_ERROR;
+		}
+		ibu_opt_close_out(out);
+	}
+out:
+	if (state && ops->mcast_state_free)
+		ops->mcast_state_free(state);
+	if (topo && ops)
+		ops->topo_free(topo);
+	ibu_mft_free(&mft);
+	ibu_mcmembers_free(&mm);
+	return ret;
+}
+
 static int cmd_tree(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -231,10 +329,11 @@ static int cmd_tree(int argc, char **argv)
 	if (read_fabric(argv[optind], &f))
 		return IBU_EXIT_ERROR;
 	if (ibu_ibft_recognize(&f, &t, &e)) {
-		ibu_err_prefix(&e, "%s is not an m-port n-tree", argv[optind]);
-		ibu_opt_report("mcast", &e);
+		/* not a fat tree: the engine that recognises it (a mesh: xy) */
+		ret = tree_by_engine(&f, argv[optind], argv[optind + 1], pol,
+				     outpath, quiet);
 		ibu_fabric_free(&f);
-		return IBU_EXIT_ERROR;
+		return ret;
 	}
 	if (ibu_mcmembers_read(argv[optind + 1], &f, &mm, &e)) {
 		ibu_opt_report("mcast", &e);
