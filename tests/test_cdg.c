@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include "mesh_util.h"
 #include "cdg.h"
-#include "cyclic.h"
+#include "engine.h"
+#include "ibft.h"
+#include "lidplan.h"
 #include "mcmembers.h"
 #include "vlplan.h"
 #include "xy.h"
@@ -249,8 +251,8 @@ START_TEST(test_fattree)
 {
 	struct ibu_fabric f;
 	struct ibu_ibft t;
-	struct ibu_lidplan p;
-	struct ibu_lft lft;
+	struct ibu_engine_opts eo;
+	struct ibu_engine_result r;
 	struct ibu_cdg g;
 	struct ibu_cdg_channel *c;
 	struct ibu_err e = { 0 };
@@ -259,16 +261,16 @@ START_TEST(test_fattree)
 	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, NULL, &e), 0);
 	ck_assert_int_eq(ibu_ibft_recognize(&f, &t, &e), 0);
 	ck_assert_int_eq(ibu_lidplan_assign_paper(&f, &t, 2, IBU_LIDS_ALIGNED, &e), 0);
-	ck_assert_int_eq(ibu_cyclic_tables(&f, &t, &p, &lft, &e), 0);
+	ibu_ibft_free(&t);
+	ibu_engine_opts_default(&eo);
+	ck_assert_int_eq(ibu_engine_run(&ibu_engine_cyclic, &f, &eo, &r, &e), 0);
 	ck_assert_int_eq(ibu_cdg_init(&g, &f, NULL, &e), 0);
-	ck_assert_int_eq(ibu_cdg_add_unicast(&g, &lft, &p.map, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_unicast(&g, &r.lft, &r.map, &e), 0);
 	ck_assert_int_eq(ibu_cdg_find_cycle(&g, &c, &len, &e), 0);
 	ck_assert_int_gt(ibu_cdg_num_channels(&g), 0);
 	ck_assert_int_eq(g.routes, 16L * (16 * 4 + 20));
 	ibu_cdg_free(&g);
-	ibu_lft_free(&lft);
-	ibu_lidplan_free(&p);
-	ibu_ibft_free(&t);
+	ibu_engine_result_free(&r);
 	ibu_fabric_free(&f);
 }
 END_TEST

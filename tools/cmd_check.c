@@ -91,7 +91,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	static const struct option lo[] = {
 		{ "cyclic", no_argument, NULL, 'c' },
 		{ "xy", no_argument, NULL, 'X' },
-		{ "deadlock", no_argument, NULL, 'D' },
+		{ "deadlock", no_argument, NULL, 'K' },
 		{ "sl2vl", required_argument, NULL, 'V' },
 		{ "vl-plan", required_argument, NULL, 'P' },
 		{ "max-errors", required_argument, NULL, 'm' },
@@ -112,7 +112,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		switch (c) {
 		case 'c': a->cyclic = 1; break;
 		case 'X': a->xy = 1; break;
-		case 'D': a->deadlock = 1; break;
+		case 'K': a->deadlock = 1; break;
 		case 'V': a->sl2vl = optarg; break;
 		case 'P': a->vl_plan = optarg; break;
 		case 'q': a->quiet = 1; break;

@@ -6,7 +6,7 @@
 #include "commands.h"
 
 static const struct ibu_command commands[] = {
-	{ "gen", "write ibsim net files (fat trees)", ibu_cmd_gen, ibu_cmd_gen_usage },
+	{ "gen", "write ibsim net files (fat trees, 2-D meshes)", ibu_cmd_gen, ibu_cmd_gen_usage },
 	{ "lids", "write a guid2lid file with the paper's LID sets", ibu_cmd_lids, ibu_cmd_lids_usage },
 	{ "route", "compute the cyclic LFTs offline, in dump_lfts format", ibu_cmd_route, ibu_cmd_route_usage },
 	{ "check", "validate LFT/MFT dumps against a fabric", ibu_cmd_check, ibu_cmd_check_usage },
