@@ -573,6 +573,30 @@ START_TEST(paper_base_lids_concentrate)
 }
 END_TEST
 
+/* IBFT(6,3) (m/2 = 3, not a power of two) at every LMC 0..7, both rules:
+ * every route arrives minimal, cyclic DLIDs climb one chain (a tree with
+ * a full set); rotated base LIDs at the HCA bound, shifts at 1. */
+START_TEST(every_lmc_ibft63)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 21 + (uint64_t)_i };
+	enum ibu_cyclic_offsets mode = (enum ibu_cyclic_offsets)(_i % 2);
+	struct routed r;
+	long all, shift;
+
+	route_mode(&r, 6, 3, _i / 2, IBU_LIDS_ALIGNED, &o, mode);
+	ck_assert_int_eq(r.p.lmc, _i / 2);
+	ck_assert_int_eq(r.p.offset_digits, _i / 2 >= 4 ? 2 : _i / 2 >= 2);
+	assert_all_routes(&r);
+	if (mode == IBU_OFFSETS_ROTATED || r.p.offset_digits == 0) {
+		base_loads(&r, &all, &shift);
+		ck_assert_int_eq(all, r.t.num_endports - 1);
+		ck_assert_int_eq(shift, 1);
+	}
+	unroute(&r);
+}
+END_TEST
+
 /* The switch where a route stops climbing, from the LFTs. */
 static int walk_turn(const struct routed *r, int src, uint32_t lid)
 {
@@ -739,6 +763,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tr, rotated_equations, 0, 8);
 	tcase_add_loop_test(tr, rotated_base_lids_spread, 0, 12);
 	tcase_add_test(tr, paper_base_lids_concentrate);
+	tcase_add_loop_test(tr, every_lmc_ibft63, 0, 16);
 	tcase_add_loop_test(tr, lid_set_distinct_lca_and_groups, 0, 8);
 	tcase_add_test(tr, label_dlid);
 	tcase_add_test(tr, offsets_names);
