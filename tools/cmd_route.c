@@ -138,8 +138,11 @@ int ibu_cmd_route(int argc, char **argv)
 		ibu_opt_report("route", &e);
 	} else if (!rc) {
 		ops->describe(&f, res.topo, what, sizeof(what));
-		fprintf(stderr, "-I- route: %s: %s, max LID 0x%04x\n", ops->name,
-			what, res.map.max_lid);
+		fprintf(stderr, "-I- route: %s: %s, max LID 0x%04x%s%s\n",
+			ops->name, what, res.map.max_lid,
+			ops == &ibu_engine_cyclic ? ", offsets " : "",
+			ops == &ibu_engine_cyclic ? ibu_cyclic_offsets_name(
+				(enum ibu_cyclic_offsets)eo.offsets) : "");
 	}
 	ibu_engine_result_free(&res);
 	ibu_fabric_free(&f);
