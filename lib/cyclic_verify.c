@@ -170,10 +170,11 @@ static int check_climbs(const struct ibu_cyclic_rule *c,
 	long np = dp && dp->num ? dp->num : 1, missing = 0, i;
 	int *used = malloc(S * sizeof(int));
 	char *seen = malloc(N ? N : 1);
+	/* a source's DLIDs: N - 1 computed ones, or its lines of the file */
+	long cap = dp ? (np > N ? np : N) : (N ? N : 1);
 	struct climb_set cs = {
-		0, malloc((N ? N : 1) * sizeof(int)),
-		malloc((N ? N : 1) * sizeof(uint32_t)),
-		malloc((N ? N : 1) * sizeof(int)),
+		0, malloc(cap * sizeof(int)), malloc(cap * sizeof(uint32_t)),
+		malloc(cap * sizeof(int)),
 	};
 	long *first = dp ? malloc((N + 1) * sizeof(long)) : NULL;
 	long *order = dp ? malloc(np * sizeof(long)) : NULL;
@@ -190,13 +191,6 @@ static int check_climbs(const struct ibu_cyclic_rule *c,
 		rc = pairs_by_source(c, map, first, order, srcpid, dstpid, e);
 		if (rc)
 			goto out;
-		cs.dst = realloc(cs.dst, np * sizeof(int));
-		cs.lid = realloc(cs.lid, np * sizeof(uint32_t));
-		cs.line = realloc(cs.line, np * sizeof(int));
-		if (!cs.dst || !cs.lid || !cs.line) {
-			rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-			goto out;
-		}
 	}
 	/* a leaf at level n-1 uses up-digit 0, level l digit n-1-l */
 	r->path_levels = pl->offset_digits < t->n - 1 ? pl->offset_digits :
