@@ -22,6 +22,23 @@ const char *ibu_engine_stage_name(enum ibu_engine_stage s)
 	return "?";
 }
 
+int ibu_engine_tree_alloc(struct ibu_engine_tree *t, int num_switches,
+			  struct ibu_err *e)
+{
+	size_t n = num_switches > 0 ? (size_t)num_switches : 1;
+
+	memset(t, 0, sizeof(*t));
+	t->root = -1;
+	t->num_switches = num_switches;
+	t->nodes = malloc(n * sizeof(*t->nodes));
+	t->ports = calloc(n, sizeof(*t->ports));
+	if (!t->nodes || !t->ports) {
+		ibu_engine_tree_free(t);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	return IBU_OK;
+}
+
 void ibu_engine_tree_free(struct ibu_engine_tree *t)
 {
 	if (!t)
@@ -85,8 +102,13 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 		   const struct ibu_engine_opts *o,
 		   struct ibu_engine_result *r, struct ibu_err *e)
 {
+	struct ibu_engine_opts defaults;
 	int rc;
 
+	if (!o) {
+		ibu_engine_opts_default(&defaults);
+		o = &defaults;
+	}
 	memset(r, 0, sizeof(*r));
 	r->ops = ops;
 	r->stage = IBU_STAGE_RECOGNISE;

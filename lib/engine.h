@@ -62,6 +62,9 @@ struct ibu_engine_tree {
 	char info[160];			/* one line for logs: policy, level.. */
 };
 
+/* An empty tree (root -1) with room for num_switches switches. */
+int ibu_engine_tree_alloc(struct ibu_engine_tree *t, int num_switches,
+			  struct ibu_err *e);
 void ibu_engine_tree_free(struct ibu_engine_tree *t);
 
 struct ibu_engine_ops {
@@ -127,7 +130,8 @@ struct ibu_engine_result {
 };
 
 /*
- * Runs every stage of ops on f (whose ports carry their LIDs). On failure
+ * Runs every stage of ops on f (whose ports carry their LIDs) with options
+ * o (NULL: the defaults). On failure
  * r->stage names the failing stage, e's message is prefixed by the stage
  * name and nothing stays allocated.
  */

@@ -165,18 +165,14 @@ static int export_tree(const struct cyclic_topo *c,
 		       struct ibu_engine_tree *tree, struct ibu_err *e)
 {
 	char label[64];
-	int i;
+	int i, rc;
 
+	rc = ibu_engine_tree_alloc(tree, mt->num_switches, e);
+	if (rc)
+		return rc;
 	tree->root = mt->apex >= 0 ? c->t.sw[mt->apex].node : -1;
 	tree->num_members = mt->num_members;
 	tree->num_receivers = mt->num_receivers;
-	tree->num_switches = mt->num_switches;
-	tree->nodes = malloc((mt->num_switches ? mt->num_switches : 1) *
-			     sizeof(*tree->nodes));
-	tree->ports = calloc(mt->num_switches ? mt->num_switches : 1,
-			     sizeof(*tree->ports));
-	if (!tree->nodes || !tree->ports)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < mt->num_switches; i++) {
 		int s = mt->switches[i];
 

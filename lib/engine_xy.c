@@ -150,21 +150,16 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 				     &xt, e);
 	if (rc)
 		return rc;
-	tree->root = xt.root >= 0 ? t->sw[xt.root].node : -1;
-	tree->num_members = xt.num_members;
-	tree->num_receivers = xt.num_receivers;
-	tree->num_switches = xt.num_switches;
-	tree->nodes = malloc((xt.num_switches ? xt.num_switches : 1) *
-			     sizeof(*tree->nodes));
-	tree->ports = calloc(xt.num_switches ? xt.num_switches : 1,
-			     sizeof(*tree->ports));
-	if (!tree->nodes || !tree->ports) {
+	rc = ibu_engine_tree_alloc(tree, xt.num_switches, e);
+	if (rc) {
 		ibu_xy_mcast_tree_free(&xt);
 		if (state)
 			ibu_xy_mcast_load_release(state, key);
-		ibu_engine_tree_free(tree);
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		return rc;
 	}
+	tree->root = xt.root >= 0 ? t->sw[xt.root].node : -1;
+	tree->num_members = xt.num_members;
+	tree->num_receivers = xt.num_receivers;
 	for (i = 0; i < xt.num_switches; i++) {
 		tree->nodes[i] = t->sw[xt.switches[i]].node;
 		tree->ports[i] = xt.ports[xt.switches[i]];

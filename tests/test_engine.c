@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* The engine interface: registry, detection, the driver's stages, the
+ * final table check, and the trees' allocation. */
+#include <string.h>
+#include "unit.h"
+#include "engine.h"
+#include "gen.h"
+
+static void fattree(struct ibu_fabric *f, int m, int n, int lmc)
+{
+	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
+	struct ibu_gen_opts go;
+	struct ibu_err e = { 0 };
+	void *topo;
+	int used;
+
+	memset(&go, 0, sizeof(go));
+	ck_assert_int_eq(ibu_gen_fattree(f, m, n, &go, &e), 0);
+	ck_assert_int_eq(ops->recognise(f, NULL, &topo, &e), 0);
+	ck_assert_int_eq(ops->assign_lids(f, topo, lmc, 0, &used, &e), 0);
+	ck_assert_int_eq(used, lmc);
+	ops->topo_free(topo);
+}
+
+START_TEST(registry)
+{
+	const struct ibu_engine_ops *const *l = ibu_engine_list();
+	int i;
+
+	ck_assert_ptr_nonnull(ibu_engine_find("cyclic"));
+	ck_assert_ptr_nonnull(ibu_engine_find("xy"));
+	ck_assert_ptr_null(ibu_engine_find("minhop"));
+	for (i = 0; l[i]; i++) {
+		/* what the plugin and the driver call unconditionally */
+		ck_assert_ptr_nonnull(l[i]->name);
+		ck_assert_ptr_nonnull(l[i]->topology);
+		ck_assert_ptr_nonnull(l[i]->recognise);
+		ck_assert_ptr_nonnull(l[i]->topo_free);
+		ck_assert_ptr_nonnull(l[i]->route);
+		ck_assert_ptr_nonnull(l[i]->describe);
+		/* multicast is all or nothing */
+		ck_assert_int_eq(!!l[i]->mcast_tree, !!l[i]->mcast_state_new);
+		ck_assert_int_eq(!!l[i]->mcast_tree, !!l[i]->mcast_release);
+		ck_assert_int_eq(!!l[i]->mcast_tree, !!l[i]->mcast_prune);
+	}
+	ck_assert_int_ge(i, 2);
+}
+END_TEST
+
+START_TEST(detect)
+{
+	struct ibu_fabric f;
+	struct ibu_gen_opts go;
+	struct ibu_err e = { 0 };
+	const struct ibu_engine_ops *ops;
+	void *topo;
+	int a, b, p;
+
+	memset(&go, 0, sizeof(go));
+	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &go, &e), 0);
+	ops = ibu_engine_detect(&f, NULL, &topo, &e);
+	ck_assert_ptr_nonnull(ops);
+	ck_assert_str_eq(ops->name, "cyclic");
+	ops->topo_free(topo);
+	ibu_fabric_free(&f);
+
+	go.shuffle_ports = 1;
+	go.shuffle_records = 1;
+	go.seed = 7;
+	ck_assert_int_eq(ibu_gen_mesh(&f, 3, 5, 2, &go, &e), 0);
+	ops = ibu_engine_detect(&f, NULL, &topo, &e);
+	ck_assert_ptr_nonnull(ops);
+	ck_assert_str_eq(ops->name, "xy");
+	ops->topo_free(topo);
+	ibu_fabric_free(&f);
+
+	/* two switches joined twice: neither engine; both reasons told */
+	ck_assert_int_eq(ibu_fabric_init(&f, "unit"), 0);
+	ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_SWITCH, "A", 1, 8, &a, &e), 0);
+	ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_SWITCH, "B", 2, 8, &b, &e), 0);
+	ck_assert_int_eq(ibu_fabric_link(&f, a, 1, b, 1, &e), 0);
+	ck_assert_int_eq(ibu_fabric_link(&f, a, 2, b, 2, &e), 0);
+	for (p = 3; p <= 4; p++) {
+		int h;
+		char name[8];
+
+		snprintf(name, sizeof(name), "h%d", p);
+		ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_CA, name, 16 + p, 1, &h, &e), 0);
+		ck_assert_int_eq(ibu_fabric_link(&f, p == 3 ? a : b, p, h, 1, &e), 0);
+	}
+	ck_assert_ptr_null(ibu_engine_detect(&f, NULL, &topo, &e));
+	ck_assert_int_eq(e.code, IBU_ETOPO);
+	ck_assert_ptr_nonnull(strstr(e.msg, "IBFT(m,n)"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "mesh"));
+	ck_assert_ptr_null(topo);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+START_TEST(run_cyclic)
+{
+	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
+	struct ibu_engine_opts o;
+	struct ibu_engine_result r;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	char what[256];
+	int i, sw = 0;
+
+	fattree(&f, 4, 3, 2);
+	ibu_engine_opts_default(&o);
+	ck_assert_msg(ibu_engine_run(ops, &f, &o, &r, &e) == 0, "%s", e.msg);
+	ck_assert_ptr_eq(r.ops, ops);
+	ck_assert_uint_eq(r.map.max_lid, r.lft.max_lid);
+	for (i = 0; i < f.num_nodes; i++)
+		if (ibu_node_is_switch(&f.nodes[i])) {
+			ck_assert_ptr_nonnull(r.lft.row[i]);
+			/* a switch's own LID goes to port 0 */
+			ck_assert_int_eq(r.lft.row[i][f.nodes[i].ports[0].lid], 0);
+			sw++;
+		}
+	ck_assert_int_eq(sw, 20);
+	ops->describe(&f, r.topo, what, sizeof(what));
+	ck_assert_str_eq(what, "IBFT(4,3): 20 switches, 16 end ports, LMC in use 2 (paper needs 2)");
+	ibu_engine_result_free(&r);
+	ck_assert_ptr_null(r.topo);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+START_TEST(stage_named_on_failure)
+{
+	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
+	struct ibu_engine_result r;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	int i, first = -1;
+
+	fattree(&f, 4, 3, 0);
+	/* two end ports claim one LID: the plan stage fails */
+	for (i = 0; i < f.num_nodes; i++)
+		if (!ibu_node_is_switch(&f.nodes[i])) {
+			if (first < 0)
+				first = i;
+			else {
+				f.nodes[i].ports[1].lid = f.nodes[first].ports[1].lid;
+				break;
+			}
+		}
+	ck_assert_int_eq(ibu_engine_run(ops, &f, NULL, &r, &e), IBU_ELID);
+	ck_assert_int_eq(r.stage, IBU_STAGE_PLAN);
+	ck_assert_msg(!strncmp(e.msg, "planning the LIDs: ", 19), "%s", e.msg);
+	ck_assert_ptr_null(r.topo);
+	ck_assert_ptr_null(r.lft.row);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+/* A route that forgets the last LID, or names a port that does not exist:
+ * the check stage refuses the tables. */
+static int bad_mode;
+
+static int bad_route(const struct ibu_fabric *f, const void *topo,
+		     const struct ibu_lidmap *map,
+		     const struct ibu_engine_opts *o, struct ibu_lft *lft,
+		     struct ibu_err *e)
+{
+	const struct ibu_engine_ops *cyc = ibu_engine_find("cyclic");
+	int rc = cyc->route(f, topo, map, o, lft, e), i;
+
+	for (i = 0; !rc && i < f->num_nodes; i++)
+		if (lft->row[i]) {
+			if (bad_mode == 0)
+				lft->row[i][map->max_lid] = IBU_NO_PATH;
+			else
+				lft->row[i][map->max_lid] = 200;
+			break;
+		}
+	return rc;
+}
+
+START_TEST(check_refuses_incomplete_tables)
+{
+	struct ibu_engine_ops ops = *ibu_engine_find("cyclic");
+	struct ibu_engine_result r;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+
+	ops.route = bad_route;
+	fattree(&f, 4, 3, 1);
+	bad_mode = _i;
+	ck_assert_int_eq(ibu_engine_run(&ops, &f, NULL, &r, &e), IBU_EINVAL);
+	ck_assert_int_eq(r.stage, IBU_STAGE_CHECK);
+	ck_assert_msg(strstr(e.msg, _i == 0 ? "has no route to LID" :
+			     "to port 200"), "%s", e.msg);
+	ck_assert_ptr_null(r.lft.row);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+START_TEST(tree_alloc)
+{
+	struct ibu_engine_tree t;
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_engine_tree_alloc(&t, 3, &e), 0);
+	ck_assert_int_eq(t.root, -1);
+	ck_assert_int_eq(t.num_switches, 3);
+	ck_assert(ibu_pm_empty(&t.ports[2]));
+	ibu_engine_tree_free(&t);
+	ck_assert_ptr_null(t.nodes);
+	ck_assert_int_eq(ibu_engine_tree_alloc(&t, 0, &e), 0);
+	ibu_engine_tree_free(&t);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, registry);
+	tcase_add_test(tc, detect);
+	tcase_add_test(tc, run_cyclic);
+	tcase_add_test(tc, stage_named_on_failure);
+	tcase_add_loop_test(tc, check_refuses_incomplete_tables, 0, 2);
+	tcase_add_test(tc, tree_alloc);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBU_UNIT_MAIN
