@@ -126,150 +126,135 @@ int ibu_cyclic_turn_switch(const struct ibu_ibft *t, int offset_digits,
 	return ibu_ibft_find_switch(t, lca, w);
 }
 
-/* ---- routes to switch LIDs ---- */
+/* ---- routes to switch LIDs ----
+ *
+ * Closed form, no search. In the k-ary n-tree view of IBFT(m,n) a switch
+ * is a word x0..x(n-2) and a level l; the link between levels l and l+1
+ * changes digit l only. From the paper label w: x_i = w_i for i < l (the
+ * sub-tree prefix) and x_(l+j) = w_(n-2-j) (the up-digits, newest first).
+ * Paper port c + 1 of SW<x,l> leads down to the child with x_l = c, paper
+ * port m/2 + 1 + u leads up to the parent with x_(l-1) = u.
+ *
+ * For a switch s (word a, level ls) and a destination switch d (word b,
+ * level ld) let D = { i : a_i != b_i }, lo = min(ls, ld, min D) and
+ * hi = max(ls, ld, max D + 1). Every digit in D must be crossed, so a
+ * shortest walk covers the levels lo..hi: it is
+ *   up/down (s climbs to level lo, then goes down), length
+ *     (ls - lo) + (ld - lo), exactly when max D < max(ls, ld);
+ *   otherwise (no up/down path, e.g. SW<00,1> to SW<11,1> in IBFT(4,3))
+ *     up first  ls -> lo -> hi -> ld when ls < ld,
+ *     down first ls -> hi -> lo -> ld when ls >= ld (ties go down first),
+ *   and the other order is never shorter.
+ * Hop rule at s, every choice on a shortest walk:
+ *   up/down, s an ancestor of d (lo == ls): down to x_ls = b_ls (the
+ *     destination's label digit);
+ *   up/down otherwise, and up-first while ls > lo: up to x_(ls-1) =
+ *     b_(ls-1) mod m/2 (forced where the digit is not crossed again, a
+ *     free D-mod-k choice from the destination's label elsewhere);
+ *   otherwise down to x_ls = b_ls.
+ * Each hop shortens the shortest walk by one, so the routes are minimal
+ * and loop-free, up/down wherever an up/down path exists.
+ */
 
-struct swroute {
-	const struct ibu_fabric *f;
-	const struct ibu_ibft *t;
-	int *down;	/* hops down to the destination, -1: not an ancestor */
-	int *ud;	/* up-then-down distance, -1: none */
-	int *bfs;	/* plain shortest distance */
-	int *queue;
-};
-
-static int sw_peer(const struct swroute *r, int s, int k)
+/* k-ary n-tree word of switch s into x[0..n-2] */
+static void sw_word(const struct ibu_ibft *t, int s, uint8_t *x)
 {
-	int phys = r->t->sw[s].phys_of_k[k];
-	int peer = r->f->nodes[r->t->sw[s].node].ports[phys].peer_node;
+	int l = t->sw[s].level, i;
 
-	return peer < 0 ? -1 : r->t->sw_of_node[peer];
+	for (i = 0; i < l; i++)
+		x[i] = t->sw[s].w[i];
+	for (i = l; i <= t->n - 2; i++)
+		x[i] = t->sw[s].w[t->n - 2 - (i - l)];
 }
 
-static void distances(struct swroute *r, int dst)
+/* Paper port at switch (a, ls) toward switch (b, ld); 0 when a == b. */
+static int sw_route_k(int half, int nd, const uint8_t *a, int ls,
+		      const uint8_t *b, int ld)
 {
-	const struct ibu_ibft *t = r->t;
-	int S = t->num_switches, head = 0, tail = 0, s, k, l;
+	int lo_d = nd, hi_d = -1, i, lo;
 
-	for (s = 0; s < S; s++)
-		r->down[s] = r->ud[s] = r->bfs[s] = -1;
-	/* ancestors: climb from dst */
-	r->down[dst] = 0;
-	r->queue[tail++] = dst;
-	while (head < tail) {
-		s = r->queue[head++];
-		for (k = t->half + 1; k <= t->m && t->sw[s].level > 0; k++) {
-			int p = sw_peer(r, s, k);
-
-			if (p >= 0 && r->down[p] < 0) {
-				r->down[p] = r->down[s] + 1;
-				r->queue[tail++] = p;
-			}
+	for (i = 0; i < nd; i++)
+		if (a[i] != b[i]) {
+			if (lo_d == nd)
+				lo_d = i;
+			hi_d = i;
 		}
+	if (hi_d < 0 && ls == ld)
+		return 0;
+	lo = ls < ld ? ls : ld;
+	if (lo_d < lo)
+		lo = lo_d;
+	if (hi_d < (ls > ld ? ls : ld)) {		/* up/down */
+		if (lo == ls)
+			return b[ls] + 1;
+		return half + 1 + b[ls - 1] % half;
 	}
-	/* up-then-down: from the top level downwards */
-	for (l = 0; l < t->n; l++)
-		for (s = 0; s < S; s++) {
-			if (t->sw[s].level != l)
-				continue;
-			if (r->down[s] >= 0) {
-				r->ud[s] = r->down[s];
-				continue;
-			}
-			for (k = t->half + 1; k <= t->m && l > 0; k++) {
-				int p = sw_peer(r, s, k);
-
-				if (p >= 0 && r->ud[p] >= 0 &&
-				    (r->ud[s] < 0 || r->ud[p] + 1 < r->ud[s]))
-					r->ud[s] = r->ud[p] + 1;
-			}
-		}
-	/* plain BFS for pairs no up/down route joins */
-	head = tail = 0;
-	r->bfs[dst] = 0;
-	r->queue[tail++] = dst;
-	while (head < tail) {
-		s = r->queue[head++];
-		for (k = 1; k <= t->m; k++) {
-			int p = sw_peer(r, s, k);
-
-			if (p >= 0 && r->bfs[p] < 0) {
-				r->bfs[p] = r->bfs[s] + 1;
-				r->queue[tail++] = p;
-			}
-		}
-	}
+	if (ls < ld && lo < ls)				/* up first */
+		return half + 1 + b[ls - 1] % half;
+	return b[ls] + 1;				/* down */
 }
 
-/* Paper port toward dst from s; candidates are spread by spread % count. */
-static int next_k(const struct swroute *r, int s, long spread)
+int ibu_cyclic_switch_port(const struct ibu_ibft *t, int sw, int dst_sw)
 {
-	const struct ibu_ibft *t = r->t;
-	int cand[IBU_MAX_PORTS + 1], nc = 0, k, lo = 1, hi = t->m;
-	const int *dist;
-	int want;
+	uint8_t a[IBU_IBFT_MAX_N], b[IBU_IBFT_MAX_N];
 
-	if (r->down[s] > 0) {			/* ancestor: go down */
-		dist = r->down;
-		hi = t->sw[s].level == 0 ? t->m : t->half;
-	} else if (r->ud[s] > 0) {		/* climb toward an ancestor */
-		dist = r->ud;
-		lo = t->half + 1;
-	} else {				/* no up/down route exists */
-		dist = r->bfs;
-	}
-	want = dist[s] - 1;
-	for (k = lo; k <= hi; k++) {
-		int p = sw_peer(r, s, k);
-
-		if (p >= 0 && dist[p] == want)
-			cand[nc++] = k;
-	}
-	return nc ? cand[spread % nc] : 0;
+	sw_word(t, sw, a);
+	sw_word(t, dst_sw, b);
+	return sw_route_k(t->half, t->n - 1, a, t->sw[sw].level, b,
+			  t->sw[dst_sw].level);
 }
 
+/* Every switch's row, in one pass per row: routes to the switch LIDs. */
 static int route_switch_lids(const struct ibu_fabric *f,
 			     const struct ibu_ibft *t,
 			     const struct ibu_lidplan *p, struct ibu_lft *lft,
 			     struct ibu_err *e)
 {
-	int S = t->num_switches, d, s, rc = IBU_OK;
-	struct swroute r = { f, t, NULL, NULL, NULL, NULL };
+	int S = t->num_switches, nd = t->n - 1, d, s;
+	uint32_t max = p->map.max_lid < lft->max_lid ? p->map.max_lid :
+		       lft->max_lid;
+	uint8_t *word = malloc((size_t)S * (nd ? nd : 1));
+	uint32_t *lid = malloc(S * sizeof(*lid)), *cnt = malloc(S * sizeof(*cnt));
 
-	r.down = malloc(S * sizeof(int));
-	r.ud = malloc(S * sizeof(int));
-	r.bfs = malloc(S * sizeof(int));
-	r.queue = malloc(S * sizeof(int));
-	if (!r.down || !r.ud || !r.bfs || !r.queue) {
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		goto out;
+	if (!word || !lid || !cnt) {
+		free(word);
+		free(lid);
+		free(cnt);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	}
 	for (d = 0; d < S; d++) {
 		const struct ibu_port *lp = &f->nodes[t->sw[d].node].ports[0];
-		uint32_t lid, cnt = 1u << lp->lmc, o;
 
-		if (!lp->lid)
-			continue;
-		distances(&r, d);
-		for (s = 0; s < S; s++) {
-			uint8_t *row = lft->row[t->sw[s].node];
-			int k = s == d ? 0 :
-				next_k(&r, s, ibu_ibft_sw_slot(t, d));
-			uint8_t port = s == d ? 0 :
-				k ? t->sw[s].phys_of_k[k] : IBU_NO_PATH;
+		sw_word(t, d, word + (size_t)d * nd);
+		lid[d] = lp->lid;
+		cnt[d] = lp->lid ? 1u << lp->lmc : 0;
+	}
+	for (s = 0; s < S; s++) {
+		const struct ibu_ibft_switch *sw = &t->sw[s];
+		const uint8_t *a = word + (size_t)s * nd;
+		uint8_t *row = lft->row[sw->node];
 
-			for (o = 0; o < cnt; o++) {
-				lid = lp->lid + o;
-				if (lid <= lft->max_lid && lid <= p->map.max_lid)
-					row[lid] = port;
-			}
+		for (d = 0; d < S; d++) {
+			uint32_t l, end = lid[d] + cnt[d];
+			uint8_t port;
+			int k;
+
+			if (!cnt[d])
+				continue;
+			k = sw_route_k(t->half, nd, a, sw->level,
+				       word + (size_t)d * nd, t->sw[d].level);
+			/* a paper port without a cable (never in an exact
+			 * IBFT): no route, for fault handling to repair */
+			port = !k ? 0 : sw->phys_of_k[k] ? sw->phys_of_k[k] :
+			       IBU_NO_PATH;
+			for (l = lid[d]; l < end && l <= max; l++)
+				row[l] = port;
 		}
 	}
-out:
-	free(r.down);
-	free(r.ud);
-	free(r.bfs);
-	free(r.queue);
-	return rc;
+	free(word);
+	free(lid);
+	free(cnt);
+	return IBU_OK;
 }
 
 int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,

@@ -72,7 +72,8 @@
  *    s(L+1)..s(n-1) is y: the offset depends on y and D only, so the
  *    group uses one DLID, one turning switch A_L and one descent.
  *
- * Switch LIDs use a shortest up/down route; a switch's own LID maps to 0.
+ * Switch LIDs use a shortest route in closed form (up/down where one exists,
+ * see cyclic.c); a switch's own LID maps to 0.
  */
 #ifndef IBU_CYCLIC_H
 #define IBU_CYCLIC_H
@@ -138,6 +139,12 @@ unsigned ibu_cyclic_offset(const struct ibu_ibft *t, int offset_digits,
 int ibu_cyclic_turn_switch(const struct ibu_ibft *t, int offset_digits,
 			   enum ibu_cyclic_offsets mode, uint32_t src_pid,
 			   uint32_t dst_pid, unsigned offset);
+
+/*
+ * Paper port (1..m) at switch sw on the route toward switch dst_sw, 0 when
+ * sw == dst_sw: a shortest path, up/down wherever one exists.
+ */
+int ibu_cyclic_switch_port(const struct ibu_ibft *t, int sw, int dst_sw);
 
 /* Fills lft (initialised by the caller to at least p->map.max_lid) for every
  * switch of the tree and every LID of the plan. */

@@ -742,6 +742,151 @@ START_TEST(offsets_names)
 }
 END_TEST
 
+/* ---- switch LIDs: closed form against a search of the link graph ---- */
+
+static int sw_neighbour(const struct routed *r, int s, int k)
+{
+	const struct ibu_ibft_switch *sw = &r->t.sw[s];
+	int peer = r->f.nodes[sw->node].ports[sw->phys_of_k[k]].peer_node;
+
+	return peer < 0 ? -1 : r->t.sw_of_node[peer];
+}
+
+/* hop distances between all switches; anc[a * S + b]: b is a or above a */
+static void sw_graph(const struct routed *r, int *dist, char *anc)
+{
+	int S = r->t.num_switches, m = r->t.m, h = r->t.half, s, k;
+	int *q = malloc(S * sizeof(int));
+
+	ck_assert_ptr_nonnull(q);
+	for (s = 0; s < S; s++) {
+		int head = 0, tail = 0, *ds = dist + (size_t)s * S;
+		char *as = anc + (size_t)s * S;
+
+		for (k = 0; k < S; k++)
+			ds[k] = -1;
+		memset(as, 0, S);
+		ds[s] = 0;
+		q[tail++] = s;
+		while (head < tail) {
+			int x = q[head++];
+
+			for (k = 1; k <= m; k++) {
+				int y = sw_neighbour(r, x, k);
+
+				if (y >= 0 && ds[y] < 0) {
+					ds[y] = ds[x] + 1;
+					q[tail++] = y;
+				}
+			}
+		}
+		head = tail = 0;
+		as[s] = 1;
+		q[tail++] = s;
+		while (head < tail) {
+			int x = q[head++];
+
+			for (k = h + 1; k <= m && r->t.sw[x].level > 0; k++) {
+				int y = sw_neighbour(r, x, k);
+
+				if (y >= 0 && !as[y]) {
+					as[y] = 1;
+					q[tail++] = y;
+				}
+			}
+		}
+	}
+	free(q);
+}
+
+/* Every switch to every switch LID: shortest, and up/down when the pair
+ * has a common ancestor; checked on the LFT the router wrote. */
+static void assert_switch_routes(const struct routed *r, long *no_updown)
+{
+	int S = r->t.num_switches, s, d, x;
+	int *dist = malloc((size_t)S * S * sizeof(int));
+	char *anc = malloc((size_t)S * S);
+
+	ck_assert_ptr_nonnull(dist);
+	ck_assert_ptr_nonnull(anc);
+	sw_graph(r, dist, anc);
+	for (d = 0; d < S; d++) {
+		uint32_t lid = r->f.nodes[r->t.sw[d].node].ports[0].lid;
+
+		for (s = 0; s < S; s++) {
+			int hops = 0, ud = 0, went_down = 0, turned = 0;
+
+			for (x = 0; x < S && !ud; x++)
+				ud = anc[(size_t)s * S + x] && anc[(size_t)d * S + x];
+			if (!ud)
+				(*no_updown)++;
+			x = s;
+			while (x != d && hops <= S) {
+				int node = r->t.sw[x].node, k, y;
+				uint8_t out = ibu_lft_get(&r->lft, node, lid);
+
+				ck_assert_int_ne(out, IBU_NO_PATH);
+				ck_assert_int_ne(out, 0);
+				k = r->t.sw[x].k_of_phys[out];
+				ck_assert_int_eq(k, ibu_cyclic_switch_port(&r->t, x, d));
+				y = sw_neighbour(r, x, k);
+				ck_assert_int_ge(y, 0);
+				ck_assert_int_eq(dist[(size_t)y * S + d],
+						 dist[(size_t)x * S + d] - 1);
+				if (r->t.sw[y].level > r->t.sw[x].level)
+					went_down = 1;
+				else if (went_down)
+					turned = 1;
+				x = y;
+				hops++;
+			}
+			ck_assert_int_eq(x, d);
+			ck_assert_int_eq(hops, dist[(size_t)s * S + d]);
+			if (ud)
+				ck_assert_msg(!turned, "switch %d -> %d turns up after down", s, d);
+			ck_assert_int_eq(ibu_lft_get(&r->lft, r->t.sw[d].node, lid), 0);
+		}
+	}
+	free(dist);
+	free(anc);
+}
+
+START_TEST(switch_lids_closed_form)
+{
+	static const int cfg[][3] = { { 4, 3, 0 }, { 8, 3, 1 }, { 4, 4, 0 },
+				      { 6, 3, 0 }, { 4, 5, 0 }, { 6, 2, 1 },
+				      { 8, 2, 0 }, { 6, 4, 0 } };
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 11 + (uint64_t)_i };
+	struct routed r;
+	long no_updown = 0;
+
+	route(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], IBU_LIDS_ALIGNED, &o);
+	assert_switch_routes(&r, &no_updown);
+	if (cfg[_i][1] >= 3)
+		ck_assert_int_gt(no_updown, 0);	/* the rule is exercised */
+	unroute(&r);
+}
+END_TEST
+
+/* IBFT(4,3): SW<00,1> and SW<11,1> have no up/down path; the documented
+ * rule goes down first (equal levels): leaf SW<01,2>... */
+START_TEST(switch_lids_valley)
+{
+	struct routed r;
+	int a, b, k;
+
+	route(&r, 4, 3, 0, IBU_LIDS_ALIGNED, NULL);
+	a = sw_by_label(&r, 1, 0, 0);
+	b = sw_by_label(&r, 1, 1, 1);
+	k = ibu_cyclic_switch_port(&r.t, a, b);
+	ck_assert_int_le(k, r.t.half);		/* down first */
+	ck_assert_int_eq(k, 1 + 1);		/* toward x_1 = b's digit 1 */
+	ck_assert_int_eq(ibu_cyclic_switch_port(&r.t, a, a), 0);
+	unroute(&r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("cyclic");
@@ -759,6 +904,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(tg, all_routes_paper_lmc, 0, 12);
 	tcase_add_loop_test(tg, all_routes_small_lmc, 0, 10);
 	tcase_add_test(tg, switch_own_lid_port0);
+	tcase_add_loop_test(tg, switch_lids_closed_form, 0, 8);
+	tcase_add_test(tg, switch_lids_valley);
 	tcase_set_timeout(tr, 300);
 	tcase_add_loop_test(tr, rotated_equations, 0, 8);
 	tcase_add_loop_test(tr, rotated_base_lids_spread, 0, 12);
