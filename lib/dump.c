@@ -1047,73 +1047,240 @@ static const char *type_text(enum ibu_node_type t)
 	}
 }
 
+static const char hexdig[] = "0123456789abcdef";
+
+/*
+ * The entry lines of one table, built for one row and reused for every row
+ * whose entries are present at the same LIDs: only the 3 port digits of
+ * each line change from switch to switch, so a row costs one pass over it
+ * and one fwrite. Formatting is by hand (no printf per line).
+ */
+struct writer {
+	const struct ibu_fabric *f;
+	const struct ibu_lidmap *map;
+	uint32_t max_lid;
+	char *buf;		/* entry lines of the current pattern */
+	size_t len, cap;
+	uint32_t *off;		/* [lid] offset of its port digits in buf */
+	uint8_t *present;	/* [lid] the pattern has a line for lid */
+	int count;		/* lines in buf */
+	int valid;		/* buf holds a pattern */
+	char digits[256][4];	/* "%03u" of every port */
+};
+
+static int wr_reserve(struct writer *w, size_t more, struct ibu_err *e)
+{
+	size_t cap = w->cap ? w->cap : 1 << 16;
+	char *nb;
+
+	if (w->len + more <= w->cap)
+		return IBU_OK;
+	while (cap < w->len + more)
+		cap *= 2;
+	nb = realloc(w->buf, cap);
+	if (!nb)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	w->buf = nb;
+	w->cap = cap;
+	return IBU_OK;
+}
+
+static char *put_str(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* "0x" + at least 4 hex digits, as %04x */
+static char *put_hex4(char *p, uint32_t v)
+{
+	int nd = 4, i;
+
+	while (nd < 8 && (v >> (4 * nd)))
+		nd++;
+	*p++ = '0';
+	*p++ = 'x';
+	for (i = nd - 1; i >= 0; i--)
+		*p++ = hexdig[(v >> (4 * i)) & 15];
+	return p;
+}
+
+/* "0x" + 16 hex digits, as %016" PRIx64 */
+static char *put_guid(char *p, uint64_t g)
+{
+	int i;
+
+	*p++ = '0';
+	*p++ = 'x';
+	for (i = 15; i >= 0; i--)
+		*p++ = hexdig[(g >> (4 * i)) & 15];
+	return p;
+}
+
+static char *put_uint(char *p, unsigned v)
+{
+	char t[12];
+	int n = 0;
+
+	do {
+		t[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = t[--n];
+	return p;
+}
+
+/*
+ * Builds the entry lines of row (switch with num_ports ports) from
+ * scratch; the destination info follows dump_fts' rules exactly.
+ */
+static int wr_build(struct writer *w, const uint8_t *row, int num_ports,
+		    struct ibu_err *e)
+{
+	const struct ibu_lid_owner *own = w->map->owner;
+	uint32_t lid, last_lid = 0, base_lid = 0;
+	uint64_t pguid = 0;
+	int rc;
+
+	w->len = 0;
+	w->count = 0;
+	w->valid = 0;
+	for (lid = 1; lid <= w->max_lid; lid++) {
+		unsigned port = row[lid];
+		const struct ibu_node *o;
+		const struct ibu_port *op;
+		const char *tt;
+		size_t nl;
+		char *p;
+
+		w->present[lid] = (int)port <= num_ports;
+		if (!w->present[lid])
+			continue;
+		/* the longest line but the node name */
+		nl = lid > w->map->max_lid || own[lid].node < 0 ? 0 :
+		     strlen(w->f->nodes[own[lid].node].name);
+		rc = wr_reserve(w, 128 + nl, e);
+		if (rc)
+			return rc;
+		p = w->buf + w->len;
+		w->count++;
+		p = put_hex4(p, lid);
+		*p++ = ' ';
+		w->off[lid] = (uint32_t)(p - w->buf);
+		p = put_str(p, w->digits[port], 3);
+		p = put_str(p, " : (", 4);
+		if (lid <= last_lid) {
+			p = put_str(p, "path #", 6);
+			p = put_uint(p, lid - base_lid + 1);
+			p = put_str(p, " out of ", 8);
+			p = put_uint(p, last_lid - base_lid + 1);
+			if (pguid) {
+				p = put_str(p, ": portguid ", 11);
+				p = put_guid(p, pguid);
+			}
+			p = put_str(p, ")\n", 2);
+			w->len = (size_t)(p - w->buf);
+			continue;
+		}
+		pguid = 0;
+		if (lid > w->map->max_lid || own[lid].node < 0) {
+			p = put_str(p, "unknown node and type)\n", 23);
+			w->len = (size_t)(p - w->buf);
+			continue;
+		}
+		o = &w->f->nodes[own[lid].node];
+		op = &o->ports[own[lid].port];
+		pguid = op->guid;
+		if (op->lmc) {
+			base_lid = op->lid;
+			last_lid = op->lid + (1u << op->lmc) - 1;
+		}
+		tt = type_text(o->type);
+		p = put_str(p, tt, strlen(tt));
+		p = put_str(p, " portguid ", 10);
+		p = put_guid(p, pguid);
+		p = put_str(p, ": '", 3);
+		p = put_str(p, o->name, nl);
+		p = put_str(p, "')\n", 3);
+		w->len = (size_t)(p - w->buf);
+	}
+	w->valid = 1;
+	return IBU_OK;
+}
+
+/* The entry lines of row: the current pattern with this row's ports
+ * patched in, or a new pattern when the row has lines elsewhere. */
+static int wr_row(struct writer *w, const uint8_t *row, int num_ports,
+		  struct ibu_err *e)
+{
+	uint32_t lid;
+
+	if (!w->valid)
+		return wr_build(w, row, num_ports, e);
+	for (lid = 1; lid <= w->max_lid; lid++) {
+		unsigned port = row[lid];
+
+		if (((int)port <= num_ports) != w->present[lid])
+			return wr_build(w, row, num_ports, e);
+		if (w->present[lid])
+			memcpy(w->buf + w->off[lid], w->digits[port], 3);
+	}
+	return IBU_OK;
+}
 
 int ibu_dump_write_lfts(FILE *out, const struct ibu_fabric *f,
 			const struct ibu_lft *lft, struct ibu_err *e)
 {
 	struct ibu_lidmap plan;
-	const struct ibu_lid_owner *own;
-	uint32_t lid;
-	int i, rc;
+	struct writer w;
+	char head[512];
+	int i, rc, n;
 
 	/* who owns each LID: the same table the router plans with */
 	rc = ibu_lidmap_build(f, &plan, e);
 	if (rc)
 		return rc;
-	own = plan.owner;
-	for (i = 0; i < f->num_nodes && i < lft->num_nodes; i++) {
-		const struct ibu_node *n = &f->nodes[i];
-		uint32_t last_lid = 0, base_lid = 0;
-		uint64_t pguid = 0;
-		int count = 0;
-
-		if (!ibu_node_is_switch(n) || !lft->row[i])
-			continue;
-		fprintf(out, "Unicast lids [0x0-0x%x] of switch Lid %u guid 0x%016"
-			PRIx64 " (%s):\n", lft->max_lid, n->ports[0].lid, n->guid,
-			n->name);
-		fprintf(out, "  Lid  Out   Destination\n");
-		fprintf(out, "       Port     Info \n");
-		/* the destination info follows dump_fts' rules exactly */
-		for (lid = 1; lid <= lft->max_lid; lid++) {
-			unsigned port = lft->row[i][lid];
-			const struct ibu_node *o;
-			const struct ibu_port *op;
-
-			if ((int)port > n->num_ports)
-				continue;
-			count++;
-			fprintf(out, "0x%04x %03u : ", lid, port);
-			if (lid <= last_lid) {
-				if (pguid)
-					fprintf(out, "(path #%u out of %u: portguid 0x%016"
-						PRIx64 ")\n", lid - base_lid + 1,
-						last_lid - base_lid + 1, pguid);
-				else
-					fprintf(out, "(path #%u out of %u)\n",
-						lid - base_lid + 1,
-						last_lid - base_lid + 1);
-				continue;
-			}
-			pguid = 0;
-			if (lid > plan.max_lid || own[lid].node < 0) {
-				fprintf(out, "(unknown node and type)\n");
-				continue;
-			}
-			o = &f->nodes[own[lid].node];
-			op = &o->ports[own[lid].port];
-			pguid = op->guid;
-			if (op->lmc) {
-				base_lid = op->lid;
-				last_lid = op->lid + (1u << op->lmc) - 1;
-			}
-			fprintf(out, "(%s portguid 0x%016" PRIx64 ": '%s')\n",
-				type_text(o->type), pguid, o->name);
-		}
-		fprintf(out, "%d valid lids dumped \n", count);
+	memset(&w, 0, sizeof(w));
+	w.f = f;
+	w.map = &plan;
+	w.max_lid = lft->max_lid;
+	for (i = 0; i < 256; i++) {
+		w.digits[i][0] = (char)('0' + i / 100);
+		w.digits[i][1] = (char)('0' + i / 10 % 10);
+		w.digits[i][2] = (char)('0' + i % 10);
 	}
-	ibu_lidmap_free(&plan);
+	w.off = malloc(((size_t)w.max_lid + 1) * sizeof(*w.off));
+	w.present = calloc((size_t)w.max_lid + 1, 1);
+	if (!w.off || !w.present) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < f->num_nodes && i < lft->num_nodes; i++) {
+		const struct ibu_node *nd = &f->nodes[i];
+
+		if (!ibu_node_is_switch(nd) || !lft->row[i])
+			continue;
+		rc = wr_row(&w, lft->row[i], nd->num_ports, e);
+		if (rc)
+			goto out;
+		n = snprintf(head, sizeof(head),
+			     "Unicast lids [0x0-0x%x] of switch Lid %u guid 0x%016"
+			     PRIx64 " (", lft->max_lid, nd->ports[0].lid, nd->guid);
+		if (fwrite(head, 1, (size_t)n, out) != (size_t)n ||
+		    fputs(nd->name, out) == EOF ||
+		    fputs("):\n  Lid  Out   Destination\n       Port     Info \n",
+			  out) == EOF ||
+		    fwrite(w.buf, 1, w.len, out) != w.len ||
+		    fprintf(out, "%d valid lids dumped \n", w.count) < 0)
+			break;
+	}
 	if (ferror(out))
-		return ibu_err_set(e, IBU_EIO, "write error");
-	return IBU_OK;
+		rc = ibu_err_set(e, IBU_EIO, "write error");
+out:
+	free(w.buf);
+	free(w.off);
+	free(w.present);
+	ibu_lidmap_free(&plan);
+	return rc;
 }

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* LFT dump reader and writer, on real dumps captured from ibsim + OpenSM. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include "unit.h"
 #include "dump.h"
 #include "netfile.h"
+#include "gen.h"
+#include "lidmap.h"
+#include "lidplan.h"
 
 #define FX(name) FIXTURES_DIR "/" name
 
@@ -501,6 +505,138 @@ START_TEST(illegal_and_brief_lines)
 }
 END_TEST
 
+/* ---- the writer against the printf reference it replaced ---- */
+
+static const char *ref_type_text(enum ibu_node_type t)
+{
+	switch (t) {
+	case IBU_NODE_SWITCH: return "Switch";
+	case IBU_NODE_ROUTER: return "Router";
+	default: return "Channel Adapter";
+	}
+}
+
+/* The former fprintf writer, kept verbatim as the specification. */
+static void ref_write(FILE *out, const struct ibu_fabric *f,
+		      const struct ibu_lft *lft)
+{
+	struct ibu_lidmap plan;
+	struct ibu_err e = { 0 };
+	const struct ibu_lid_owner *own;
+	uint32_t lid;
+	int i;
+
+	ck_assert_int_eq(ibu_lidmap_build(f, &plan, &e), 0);
+	own = plan.owner;
+	for (i = 0; i < f->num_nodes && i < lft->num_nodes; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+		uint32_t last_lid = 0, base_lid = 0;
+		uint64_t pguid = 0;
+		int count = 0;
+
+		if (!ibu_node_is_switch(n) || !lft->row[i])
+			continue;
+		fprintf(out, "Unicast lids [0x0-0x%x] of switch Lid %u guid 0x%016"
+			PRIx64 " (%s):\n", lft->max_lid, n->ports[0].lid, n->guid,
+			n->name);
+		fprintf(out, "  Lid  Out   Destination\n");
+		fprintf(out, "       Port     Info \n");
+		for (lid = 1; lid <= lft->max_lid; lid++) {
+			unsigned port = lft->row[i][lid];
+			const struct ibu_node *o;
+			const struct ibu_port *op;
+
+			if ((int)port > n->num_ports)
+				continue;
+			count++;
+			fprintf(out, "0x%04x %03u : ", lid, port);
+			if (lid <= last_lid) {
+				if (pguid)
+					fprintf(out, "(path #%u out of %u: portguid 0x%016"
+						PRIx64 ")\n", lid - base_lid + 1,
+						last_lid - base_lid + 1, pguid);
+				else
+					fprintf(out, "(path #%u out of %u)\n",
+						lid - base_lid + 1,
+						last_lid - base_lid + 1);
+				continue;
+			}
+			pguid = 0;
+			if (lid > plan.max_lid || own[lid].node < 0) {
+				fprintf(out, "(unknown node and type)\n");
+				continue;
+			}
+			o = &f->nodes[own[lid].node];
+			op = &o->ports[own[lid].port];
+			pguid = op->guid;
+			if (op->lmc) {
+				base_lid = op->lid;
+				last_lid = op->lid + (1u << op->lmc) - 1;
+			}
+			fprintf(out, "(%s portguid 0x%016" PRIx64 ": '%s')\n",
+				ref_type_text(o->type), pguid, o->name);
+		}
+		fprintf(out, "%d valid lids dumped \n", count);
+	}
+	ibu_lidmap_free(&plan);
+}
+
+/* Byte for byte as the printf writer: whole sets, sets missing their base
+ * or middle LIDs, ports beyond the switch, LIDs without an owner, a zero
+ * GUID, rows that change the pattern back and forth. */
+START_TEST(write_same_as_printf)
+{
+	static const int lmcs[] = { 0, 2, 3 };
+	struct ibu_fabric f;
+	struct ibu_ibft t;
+	struct ibu_lft l;
+	struct ibu_err e = { 0 };
+	char *got, *want = NULL;
+	size_t wlen = 0;
+	FILE *out;
+	uint64_t rnd = 5 + (uint64_t)_i;
+	int i, s = 0;
+	uint32_t lid;
+
+	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, NULL, &e), 0);
+	ck_assert_int_eq(ibu_ibft_recognize(&f, &t, &e), 0);
+	ck_assert_int_eq(ibu_lidplan_assign_paper(&f, &t, lmcs[_i],
+						  IBU_LIDS_ALIGNED, &e), 0);
+	ibu_ibft_free(&t);
+	/* beyond the last LID: no owner */
+	ck_assert_int_eq(ibu_lft_init(&l, &f, ibu_fabric_max_lid(&f) + 9, &e), 0);
+	for (i = 0; i < f.num_nodes; i++) {
+		if (!l.row[i])
+			continue;
+		for (lid = 0; lid <= l.max_lid; lid++)
+			l.row[i][lid] = (uint8_t)(1 + (lid + (uint32_t)i) % 8);
+		if (s++ % 3 == 1)
+			continue;	/* every third row keeps the full pattern */
+		for (lid = 0; lid < 12; lid++) {
+			uint32_t x = (uint32_t)(ibu_gen_rand(&rnd) % (l.max_lid + 1));
+
+			l.row[i][x] = lid % 3 ? IBU_NO_PATH : 200;
+		}
+	}
+	for (i = 0; i < f.num_nodes; i++)
+		if (f.nodes[i].type == IBU_NODE_CA) {
+			f.nodes[i].ports[1].guid = 0;
+			break;
+		}
+	out = open_memstream(&want, &wlen);
+	ck_assert_ptr_nonnull(out);
+	ref_write(out, &f, &l);
+	fclose(out);
+	got = write_text(&f, &l);
+	ck_assert_uint_eq(strlen(got), wlen);
+	ck_assert(!memcmp(got, want, wlen));
+	free(got);
+	free(want);
+	ibu_lft_free(&l);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("dump");
@@ -514,6 +650,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, write_matches_dump_lfts);
 	tcase_add_test(tc, round_trip_exact);
 	tcase_add_test(tc, round_trip_edited);
+	tcase_add_loop_test(tc, write_same_as_printf, 0, 3);
 	tcase_add_test(tc, illegal_and_brief_lines);
 	tcase_add_test(tc, fabric_lids_kept_or_cleared);
 	suite_add_tcase(s, tc);
