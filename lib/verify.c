@@ -39,10 +39,16 @@ struct ctx {
 	/* BFS distances (switches, including both ends) to the current owner */
 	int *dist;
 	int *queue;
-	int dist_node, dist_port;
+	int dist_start;		/* switch the distances are from, -1 none */
+	int dist_valid;
+	int *adj_first, *adj;	/* [node] switch neighbours of a switch (CSR) */
 	/* source end ports */
 	int *src_node, *src_port;
 	long num_src;
+	/* the source ports' switches, each once, with their source counts */
+	int *grp_sw;
+	long *grp_cnt;
+	long num_grp;
 };
 
 static int nomem(struct ibu_err *e)
@@ -155,11 +161,76 @@ static int build_owners(struct ctx *c, struct ibu_err *e)
 	return IBU_OK;
 }
 
+/*
+ * Switch adjacency (CSR, switch links only) for the BFS, and the source
+ * switches with how many source ports each carries: routes are memoised
+ * per switch, so a LID without problems is counted once per switch.
+ */
+static int build_groups(struct ctx *c, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = c->f;
+	long *cnt, k, g = 0;
+	int i, p, nn = f->num_nodes, edges = 0;
+
+	c->adj_first = malloc((nn + 1) * sizeof(int));
+	cnt = calloc(nn ? nn : 1, sizeof(*cnt));
+	if (!c->adj_first || !cnt) {
+		free(cnt);
+		return nomem(e);
+	}
+	for (i = 0; i < nn; i++) {
+		const struct ibu_node *nd = &f->nodes[i];
+
+		c->adj_first[i] = edges;
+		if (!ibu_node_is_switch(nd))
+			continue;
+		for (p = 1; p <= nd->num_ports; p++) {
+			int y = nd->ports[p].peer_node;
+
+			edges += y >= 0 && ibu_node_is_switch(&f->nodes[y]);
+		}
+	}
+	c->adj_first[nn] = edges;
+	c->adj = malloc((edges ? edges : 1) * sizeof(int));
+	if (!c->adj) {
+		free(cnt);
+		return nomem(e);
+	}
+	for (i = 0, edges = 0; i < nn; i++) {
+		const struct ibu_node *nd = &f->nodes[i];
+
+		if (!ibu_node_is_switch(nd))
+			continue;
+		for (p = 1; p <= nd->num_ports; p++) {
+			int y = nd->ports[p].peer_node;
+
+			if (y >= 0 && ibu_node_is_switch(&f->nodes[y]))
+				c->adj[edges++] = y;
+		}
+	}
+	for (k = 0; k < c->num_src; k++)
+		g += !cnt[f->nodes[c->src_node[k]].ports[c->src_port[k]].peer_node]++;
+	c->grp_sw = malloc((g ? g : 1) * sizeof(int));
+	c->grp_cnt = malloc((g ? g : 1) * sizeof(long));
+	if (!c->grp_sw || !c->grp_cnt) {
+		free(cnt);
+		return nomem(e);
+	}
+	for (i = 0, g = 0; i < nn; i++)
+		if (cnt[i]) {
+			c->grp_sw[g] = i;
+			c->grp_cnt[g++] = cnt[i];
+		}
+	c->num_grp = g;
+	free(cnt);
+	return IBU_OK;
+}
+
 static int build_sources(struct ctx *c, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = c->f;
 	long n = ibu_fabric_count_endports(f), k = 0, nolid = 0, direct = 0;
-	int i, p;
+	int i, p, rc;
 
 	c->src_node = malloc((n ? n : 1) * sizeof(int));
 	c->src_port = malloc((n ? n : 1) * sizeof(int));
@@ -187,6 +258,9 @@ static int build_sources(struct ctx *c, struct ibu_err *e)
 		}
 	}
 	c->num_src = k;
+	rc = build_groups(c, e);
+	if (rc)
+		return rc;
 	if (nolid)
 		warn(c, "%ld cabled end ports have no LID (not a destination)",
 		     nolid);
@@ -196,35 +270,39 @@ static int build_sources(struct ctx *c, struct ibu_err *e)
 	return IBU_OK;
 }
 
-/* Switch distances from every switch to the owner (node, port). */
+/* The switch a LID's owner hangs off (the owner itself for a switch);
+ * -1 when the owner is not cabled to a switch. */
+static int owner_switch(const struct ibu_fabric *f, int node, int port)
+{
+	int start = ibu_node_is_switch(&f->nodes[node]) ? node :
+		    f->nodes[node].ports[port].peer_node;
+
+	return start < 0 || !ibu_node_is_switch(&f->nodes[start]) ? -1 : start;
+}
+
+/* Switch distances from every switch to the owner (node, port); kept while
+ * the owners hang off the same switch. */
 static void bfs(struct ctx *c, int node, int port)
 {
 	const struct ibu_fabric *f = c->f;
-	int head = 0, tail = 0, i, p, start;
+	int head = 0, tail = 0, start = owner_switch(f, node, port), i;
 
-	if (c->dist_node == node && c->dist_port == port)
+	if (c->dist_valid && c->dist_start == start)
 		return;
-	c->dist_node = node;
-	c->dist_port = port;
-	for (i = 0; i < f->num_nodes; i++)
-		c->dist[i] = 0;	/* 0 = unreachable */
-	if (ibu_node_is_switch(&f->nodes[node]))
-		start = node;
-	else
-		start = f->nodes[node].ports[port].peer_node;
-	if (start < 0 || !ibu_node_is_switch(&f->nodes[start]))
+	c->dist_valid = 1;
+	c->dist_start = start;
+	memset(c->dist, 0, f->num_nodes * sizeof(int));	/* 0 = unreachable */
+	if (start < 0)
 		return;
 	c->dist[start] = 1;
 	c->queue[tail++] = start;
 	while (head < tail) {
 		int x = c->queue[head++];
-		const struct ibu_node *n = &f->nodes[x];
 
-		for (p = 1; p <= n->num_ports; p++) {
-			int y = n->ports[p].peer_node;
+		for (i = c->adj_first[x]; i < c->adj_first[x + 1]; i++) {
+			int y = c->adj[i];
 
-			if (y < 0 || !ibu_node_is_switch(&f->nodes[y]) ||
-			    c->dist[y])
+			if (c->dist[y])
 				continue;
 			c->dist[y] = c->dist[x] + 1;
 			c->queue[tail++] = y;
@@ -395,6 +473,29 @@ static void check_lid(struct ctx *c, uint32_t lid)
 	for (i = 0; i < f->num_nodes; i++)
 		c->st[i] = ST_UNVISITED;
 	bfs(c, o->node, o->port);
+	/* every source switch first: when all arrive on shortest paths the
+	 * sources are counted per switch, else each source as below */
+	for (k = 0; k < c->num_grp; k++) {
+		int h = resolve(c, c->grp_sw[k], lid, o);
+
+		if (h == ST_BAD || (c->dist[c->grp_sw[k]] &&
+				    h > c->dist[c->grp_sw[k]]))
+			break;
+	}
+	if (k == c->num_grp) {
+		int osw = ibu_node_is_switch(&f->nodes[o->node]) ? -1 :
+			  owner_switch(f, o->node, o->port);
+
+		for (k = 0; k < c->num_grp; k++) {
+			long n = c->grp_cnt[k] - (c->grp_sw[k] == osw);
+			int h = c->st[c->grp_sw[k]];
+
+			r->pairs += n;
+			r->ok += n;
+			r->hops[h < IBU_VERIFY_MAX_HOPS ? h : IBU_VERIFY_MAX_HOPS] += n;
+		}
+		return;
+	}
 	port_text(f, o->node, o->port, dst, sizeof(dst));
 	for (k = 0; k < c->num_src; k++) {
 		int sn = c->src_node[k], sp = c->src_port[k];
@@ -490,7 +591,6 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 		c.rp.kind_name[IBU_VK_RULE] = c.o->rule->mismatch_name;
 		c.rp.kind_name[IBU_VK_PATH] = c.o->rule->path_name;
 	}
-	c.dist_node = -1;
 	rc = build_owners(&c, e);
 	if (rc)
 		goto out;
@@ -559,6 +659,10 @@ out:
 	free(c.queue);
 	free(c.src_node);
 	free(c.src_port);
+	free(c.adj_first);
+	free(c.adj);
+	free(c.grp_sw);
+	free(c.grp_cnt);
 	return rc;
 }
 
