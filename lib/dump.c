@@ -32,6 +32,17 @@ struct parser {
 	uint32_t row_cap;	/* entries allocated in the open table */
 	int osm;		/* the open table is in opensm-lfts.dump format */
 	long entries;		/* entry lines of the open table */
+	/*
+	 * The destination text of the first entry line of each LID: a later
+	 * table's line with the same text claims exactly what the first did
+	 * (claim() is idempotent), so it is compared, not parsed again.
+	 */
+	uint32_t seen_cap;	/* entries of the three arrays below */
+	uint32_t *seen_off;	/* [lid] offset of the text in seen_pool */
+	uint32_t *seen_len;	/* [lid] its length + 1, 0 = none yet */
+	uint8_t *seen_valid;	/* [lid] the line routes (not "illegal") */
+	char *seen_pool;
+	size_t pool_len, pool_cap;
 	int trailer;		/* the open table's trailer was seen */
 };
 
@@ -450,29 +461,111 @@ static int open_switch(struct parser *p, char *line, int lineno)
 	return IBU_OK;
 }
 
-static int entry(struct parser *p, char *line, int lineno)
+/* Unsigned numbers of entry lines, by hand (no strtoul per line). */
+static int scan_num(const char **s, unsigned base, uint32_t *v)
+{
+	const unsigned char *q = (const unsigned char *)*s;
+	uint64_t x = 0;
+	unsigned d;
+
+	for (;; q++) {
+		unsigned c = *q;
+
+		if (c - '0' < 10u)
+			d = c - '0';
+		else if (base == 16 && (c | 0x20u) - 'a' < 6u)
+			d = (c | 0x20u) - 'a' + 10;
+		else
+			break;
+		x = x * base + d;
+		if (x > 0xFFFFFFFFu)
+			return -1;
+	}
+	if (q == (const unsigned char *)*s)
+		return -1;
+	*v = (uint32_t)x;
+	*s = (const char *)q;
+	return 0;
+}
+
+/* Remembers text (len bytes) as the destination text of lid. */
+static int remember(struct parser *p, uint32_t lid, const char *text,
+		    size_t len, int valid)
+{
+	if (lid >= p->seen_cap) {
+		uint32_t cap = p->seen_cap ? p->seen_cap : 1024;
+		void *a, *b, *c;
+
+		while (cap <= lid)
+			cap *= 2;
+		a = realloc(p->seen_off, cap * sizeof(*p->seen_off));
+		if (a)
+			p->seen_off = a;
+		b = realloc(p->seen_len, cap * sizeof(*p->seen_len));
+		if (b)
+			p->seen_len = b;
+		c = realloc(p->seen_valid, cap);
+		if (c)
+			p->seen_valid = c;
+		if (!a || !b || !c)
+			return nomem(p);
+		memset(p->seen_len + p->seen_cap, 0,
+		       (cap - p->seen_cap) * sizeof(*p->seen_len));
+		p->seen_cap = cap;
+	}
+	if (p->seen_len[lid] || len >= UINT32_MAX - 1 ||
+	    p->pool_len + len > UINT32_MAX)
+		return IBU_OK;
+	if (p->pool_len + len > p->pool_cap) {
+		size_t cap = p->pool_cap ? p->pool_cap : 1 << 16;
+		char *np;
+
+		while (cap < p->pool_len + len)
+			cap *= 2;
+		np = realloc(p->seen_pool, cap);
+		if (!np)
+			return nomem(p);
+		p->seen_pool = np;
+		p->pool_cap = cap;
+	}
+	memcpy(p->seen_pool + p->pool_len, text, len);
+	p->seen_off[lid] = (uint32_t)p->pool_len;
+	p->seen_len[lid] = (uint32_t)len + 1;
+	p->seen_valid[lid] = (uint8_t)valid;
+	p->pool_len += len;
+	return IBU_OK;
+}
+
+/* line: NUL-terminated, line_len bytes, without its newline */
+static int entry(struct parser *p, char *line, size_t line_len, int lineno)
 {
 	struct ibu_dump_switch *sw;
 	const char *s = line + 2;
 	char *info, *copy;
 	uint32_t lid, port;
 	int valid = 1, rc;
-	size_t len;
+	size_t len, rest;
 
 	if (p->cur < 0 || p->trailer)
 		return perr(p, lineno, "LFT entry outside a switch table", line);
 	sw = &p->d->sw[p->cur];
-	if (parse_u32(&s, 16, &lid) || !isspace((unsigned char)*s))
+	if (scan_num(&s, 16, &lid) || !isspace((unsigned char)*s))
 		return perr(p, lineno, "bad LID", line);
 	s = skip_ws(s);
-	if (!isdigit((unsigned char)*s) || parse_u32(&s, 10, &port) ||
-	    (*s && !isspace((unsigned char)*s)))
+	if (scan_num(&s, 10, &port) || (*s && !isspace((unsigned char)*s)))
 		return perr(p, lineno, "bad out port", line);
 	if (port > 255)
 		return perr(p, lineno, "out port beyond 255", line);
 	if (lid > IBU_MAX_UCAST_LID)
 		return perr(p, lineno, "LID beyond the unicast range", line);
 	s = skip_ws(s);
+	rest = line_len - (size_t)(s - line);
+	if (lid && lid < p->seen_cap && p->seen_len[lid] == rest + 1 &&
+	    !memcmp(p->seen_pool + p->seen_off[lid], s, rest)) {
+		p->entries++;
+		valid = p->seen_valid[lid];
+		goto route;
+	}
 	copy = strdup(s);
 	if (!copy)
 		return nomem(p);
@@ -502,8 +595,11 @@ static int entry(struct parser *p, char *line, int lineno)
 	p->entries++;
 	rc = lid ? entry_info(p, lineno, lid, info, &valid, line) : IBU_OK;
 	free(copy);
+	if (!rc && lid)
+		rc = remember(p, lid, s, rest, valid);
 	if (rc)
 		return rc;
+route:
 	if (!lid || !valid || port == IBU_NO_PATH)
 		return IBU_OK;	/* LID 0 and illegal entries route nothing */
 	if (lid >= p->row_cap) {
@@ -588,7 +684,7 @@ static int parse_line(struct parser *p, char *line, int lineno)
 		return rc ? rc : open_switch(p, line, lineno);
 	}
 	if (starts(line, "0x"))
-		return entry(p, line, lineno);
+		return entry(p, line, len, lineno);
 	if (isdigit((unsigned char)*line))
 		return trailer(p, line, lineno);
 	if (starts(s, "Lid  Out") || (starts(s, "Port") && strstr(s, "Info")))
@@ -763,6 +859,10 @@ out:
 	free(p.set_line);
 	free(p.nclaims);
 	free(p.hash);
+	free(p.seen_off);
+	free(p.seen_len);
+	free(p.seen_valid);
+	free(p.seen_pool);
 	if (rc)
 		ibu_dump_free(d);
 	return rc;
@@ -770,15 +870,19 @@ out:
 
 int ibu_dump_parse(const char *path, struct ibu_dump *d, struct ibu_err *e)
 {
-	FILE *in = fopen(path, "r");
+	int use_stdin = !strcmp(path, "-");
+	FILE *in = use_stdin ? stdin : fopen(path, "r");
 	int rc;
 
 	if (!in) {
 		memset(d, 0, sizeof(*d));
 		return ibu_err_set(e, IBU_EIO, "%s: cannot open", path);
 	}
-	rc = ibu_dump_parse_stream(in, path, d, e);
-	fclose(in);
+	/* dumps of large fabrics run to gigabytes: read in big blocks */
+	setvbuf(in, NULL, _IOFBF, 1 << 20);
+	rc = ibu_dump_parse_stream(in, use_stdin ? "(stdin)" : path, d, e);
+	if (!use_stdin)
+		fclose(in);
 	return rc;
 }
 

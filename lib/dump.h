@@ -68,8 +68,9 @@ struct ibu_dump {
 	int32_t *owner;			/* [0..max_lid] index into port[], -1 */
 };
 
-/* Parses a dump without a fabric. Errors (IBU_EPARSE for malformed lines,
- * IBU_ELID for inconsistent LID ownership) name path:line. */
+/* Parses a dump without a fabric ("-": standard input, so a dump can be
+ * streamed from `ibunion route` or dump_lfts). Errors (IBU_EPARSE for
+ * malformed lines, IBU_ELID for inconsistent LID ownership) name path:line. */
 int ibu_dump_parse(const char *path, struct ibu_dump *d, struct ibu_err *e);
 int ibu_dump_parse_stream(FILE *in, const char *name, struct ibu_dump *d,
 			  struct ibu_err *e);
