@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "dump.h"
 #include "lidmap.h"
 
@@ -32,6 +33,10 @@ struct parser {
 	uint32_t row_cap;	/* entries allocated in the open table */
 	int osm;		/* the open table is in opensm-lfts.dump format */
 	long entries;		/* entry lines of the open table */
+	/* progress: position in the input, its size when it is a file */
+	const struct ibu_progress *pr;
+	FILE *in;
+	off_t size;
 	/*
 	 * The destination text of the first entry line of each LID: a later
 	 * table's line with the same text claims exactly what the first did
@@ -455,6 +460,16 @@ static int open_switch(struct parser *p, char *line, int lineno)
 	memset(sw->port, IBU_NO_PATH, top + 1);
 	p->row_cap = top + 1;
 	p->cur = d->num_switches++;
+	if (p->pr && p->size > 0) {
+		off_t pos = ftello(p->in);
+
+		ibu_progress_report(p->pr, "reading the dump, MiB",
+				    pos > 0 ? (uint64_t)pos >> 20 : 0,
+				    (uint64_t)p->size >> 20);
+	} else if (p->pr) {
+		ibu_progress_report(p->pr, "reading the dump, tables",
+				    (uint64_t)d->num_switches, 0);
+	}
 	p->entries = 0;
 	p->trailer = 0;
 	(void)start;
@@ -810,8 +825,8 @@ static int finish_ports(struct parser *p)
 	return IBU_OK;
 }
 
-int ibu_dump_parse_stream(FILE *in, const char *name, struct ibu_dump *d,
-			  struct ibu_err *e)
+static int parse_stream(FILE *in, const char *name, struct ibu_dump *d,
+			const struct ibu_progress *pr, struct ibu_err *e)
 {
 	struct parser p;
 	char *line = NULL;
@@ -824,6 +839,14 @@ int ibu_dump_parse_stream(FILE *in, const char *name, struct ibu_dump *d,
 	p.d = d;
 	p.e = e;
 	p.cur = -1;
+	p.pr = pr;
+	p.in = in;
+	if (pr) {
+		struct stat st;
+
+		if (!fstat(fileno(in), &st) && S_ISREG(st.st_mode))
+			p.size = st.st_size;
+	}
 	d->source = strdup(name ? name : "");
 	if (!d->source)
 		return nomem(&p);
@@ -868,7 +891,14 @@ out:
 	return rc;
 }
 
-int ibu_dump_parse(const char *path, struct ibu_dump *d, struct ibu_err *e)
+int ibu_dump_parse_stream(FILE *in, const char *name, struct ibu_dump *d,
+			  struct ibu_err *e)
+{
+	return parse_stream(in, name, d, NULL, e);
+}
+
+int ibu_dump_parse_progress(const char *path, struct ibu_dump *d,
+			    const struct ibu_progress *pr, struct ibu_err *e)
 {
 	int use_stdin = !strcmp(path, "-");
 	FILE *in = use_stdin ? stdin : fopen(path, "r");
@@ -880,10 +910,15 @@ int ibu_dump_parse(const char *path, struct ibu_dump *d, struct ibu_err *e)
 	}
 	/* dumps of large fabrics run to gigabytes: read in big blocks */
 	setvbuf(in, NULL, _IOFBF, 1 << 20);
-	rc = ibu_dump_parse_stream(in, use_stdin ? "(stdin)" : path, d, e);
+	rc = parse_stream(in, use_stdin ? "(stdin)" : path, d, pr, e);
 	if (!use_stdin)
 		fclose(in);
 	return rc;
+}
+
+int ibu_dump_parse(const char *path, struct ibu_dump *d, struct ibu_err *e)
+{
+	return ibu_dump_parse_progress(path, d, NULL, e);
 }
 
 void ibu_dump_free(struct ibu_dump *d)
@@ -1336,9 +1371,18 @@ static int wr_row(struct writer *w, const uint8_t *row, int num_ports,
 int ibu_dump_write_lfts(FILE *out, const struct ibu_fabric *f,
 			const struct ibu_lft *lft, struct ibu_err *e)
 {
+	return ibu_dump_write_lfts_progress(out, f, lft, NULL, e);
+}
+
+int ibu_dump_write_lfts_progress(FILE *out, const struct ibu_fabric *f,
+				 const struct ibu_lft *lft,
+				 const struct ibu_progress *pr,
+				 struct ibu_err *e)
+{
 	struct ibu_lidmap plan;
 	struct writer w;
 	char head[512];
+	uint64_t rows = 0, done = 0;
 	int i, rc, n;
 
 	/* who owns each LID: the same table the router plans with */
@@ -1360,11 +1404,14 @@ int ibu_dump_write_lfts(FILE *out, const struct ibu_fabric *f,
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 		goto out;
 	}
+	for (i = 0; i < f->num_nodes && i < lft->num_nodes; i++)
+		rows += ibu_node_is_switch(&f->nodes[i]) && lft->row[i];
 	for (i = 0; i < f->num_nodes && i < lft->num_nodes; i++) {
 		const struct ibu_node *nd = &f->nodes[i];
 
 		if (!ibu_node_is_switch(nd) || !lft->row[i])
 			continue;
+		ibu_progress_report(pr, "writing tables", done++, rows);
 		rc = wr_row(&w, lft->row[i], nd->num_ports, e);
 		if (rc)
 			goto out;
@@ -1381,6 +1428,8 @@ int ibu_dump_write_lfts(FILE *out, const struct ibu_fabric *f,
 	}
 	if (ferror(out))
 		rc = ibu_err_set(e, IBU_EIO, "write error");
+	else
+		ibu_progress_report(pr, "writing tables", done, rows);
 out:
 	free(w.buf);
 	free(w.off);

@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include "fabric.h"
 #include "lft.h"
+#include "progress.h"
 
 /* One switch table of a dump. */
 struct ibu_dump_switch {
@@ -72,6 +73,9 @@ struct ibu_dump {
  * streamed from `ibunion route` or dump_lfts). Errors (IBU_EPARSE for
  * malformed lines, IBU_ELID for inconsistent LID ownership) name path:line. */
 int ibu_dump_parse(const char *path, struct ibu_dump *d, struct ibu_err *e);
+/* The same, reporting progress to pr (may be NULL) at every table. */
+int ibu_dump_parse_progress(const char *path, struct ibu_dump *d,
+			    const struct ibu_progress *pr, struct ibu_err *e);
 int ibu_dump_parse_stream(FILE *in, const char *name, struct ibu_dump *d,
 			  struct ibu_err *e);
 void ibu_dump_free(struct ibu_dump *d);
@@ -104,5 +108,10 @@ int ibu_dump_read_lfts(const char *path, struct ibu_fabric *f,
  */
 int ibu_dump_write_lfts(FILE *out, const struct ibu_fabric *f,
 			const struct ibu_lft *lft, struct ibu_err *e);
+/* The same, reporting progress to pr (may be NULL) at every table. */
+int ibu_dump_write_lfts_progress(FILE *out, const struct ibu_fabric *f,
+				 const struct ibu_lft *lft,
+				 const struct ibu_progress *pr,
+				 struct ibu_err *e);
 
 #endif

@@ -624,9 +624,13 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 		warn(&c, "%ld LFT entries route LIDs that no port owns", unowned);
 	info(&c, "Checking unicast routes: %ld sources x %ld LIDs, %d switches",
 	     r->sources, r->lids, ibu_fabric_count_switches(f));
-	for (lid = 1; lid <= c.max_lid; lid++)
+	for (lid = 1; lid <= c.max_lid; lid++) {
 		if (c.own[lid].node >= 0)
 			check_lid(&c, lid);
+		if (!(lid & 63) || lid == c.max_lid)
+			ibu_progress_report(c.o->progress, "checking LIDs",
+					    lid, c.max_lid);
+	}
 	if (c.o->rule) {
 		r->rule = c.o->rule;
 		rc = c.o->rule->run(c.o->rule->arg, f, lft, &c.lids, &c.rp, r, e);

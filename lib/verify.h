@@ -28,6 +28,7 @@
 #include "fabric.h"
 #include "lft.h"
 #include "lidmap.h"
+#include "progress.h"
 
 #define IBU_VERIFY_MAX_HOPS 64		/* longer routes count in the last bin */
 #define IBU_VERIFY_DEFAULT_MAX_ERRORS 20
@@ -82,6 +83,7 @@ struct ibu_verify_opts {
 				 * < 0 = none (totals only) */
 	int quiet;		/* no -I- lines (warnings and errors still) */
 	const struct ibu_verify_rule *rule;	/* NULL: generic checks only */
+	const struct ibu_progress *progress;	/* per LID checked, may be NULL */
 };
 
 struct ibu_verify_result {

@@ -20,6 +20,7 @@
 #include "xy_verify.h"
 #include "deadlock_report.h"
 #include "mcast_report.h"
+#include "progress_line.h"
 
 void ibu_cmd_check_usage(FILE *out)
 {
@@ -66,6 +67,14 @@ void ibu_cmd_check_usage(FILE *out)
 		"                        join prints them); default: every CA port the MFTs\n"
 		"                        point at is a full member\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 bad input\n");
+}
+
+/* Report lines go to stdout; a progress line on the terminal is erased
+ * first so that they do not share a line. */
+static void report_line(void *arg, char level, const char *text)
+{
+	ibu_tool_progress_done(arg);
+	ibu_report_file(stdout, level, text);
 }
 
 struct check_args {
@@ -207,6 +216,7 @@ int ibu_cmd_check(int argc, char **argv)
 	int have_mesh = 0;
 	struct ibu_verify_result r;
 	struct ibu_err e = { 0 };
+	struct ibu_tool_progress pr;
 	int *sw_node = NULL, rc, ret = IBU_EXIT_ERROR, have_t = 0, have_plan = 0;
 
 	if (parse_args(argc, argv, &a)) {
@@ -225,7 +235,9 @@ int ibu_cmd_check(int argc, char **argv)
 		ibu_fabric_free(&f);
 		return ret;
 	}
-	rc = ibu_dump_parse(a.lfts, &d, &e);
+	ibu_tool_progress_init(&pr, "check");
+	rc = ibu_dump_parse_progress(a.lfts, &d, &pr.cb, &e);
+	ibu_tool_progress_done(&pr);
 	if (rc)
 		goto fail;
 	sw_node = malloc(d.num_switches * sizeof(*sw_node));
@@ -245,6 +257,7 @@ int ibu_cmd_check(int argc, char **argv)
 	memset(&vo, 0, sizeof(vo));
 	vo.max_errors = a.max_errors ? (int)a.max_errors : -1;
 	vo.quiet = a.quiet;
+	vo.progress = &pr.cb;
 	if (a.cyclic) {
 		rc = ibu_ibft_recognize(&f, &t, &e);
 		if (rc) {
@@ -289,7 +302,8 @@ int ibu_cmd_check(int argc, char **argv)
 		ibu_xy_verify_rule(&rule, &xrule);
 		vo.rule = &rule;
 	}
-	rc = ibu_verify_lft(&f, &lft, &vo, ibu_report_file, stdout, &r, &e);
+	rc = ibu_verify_lft(&f, &lft, &vo, report_line, &pr, &r, &e);
+	ibu_tool_progress_done(&pr);
 	if (rc)
 		goto fail;
 	ibu_verify_print_summary(stdout, "check", &r);

@@ -12,6 +12,7 @@
 #include "dump.h"
 #include "netfile.h"
 #include "cyclic.h"
+#include "progress_line.h"
 
 void ibu_cmd_route_usage(FILE *out)
 {
@@ -73,6 +74,7 @@ int ibu_cmd_route(int argc, char **argv)
 	const struct ibu_engine_ops *ops;
 	struct ibu_engine_opts eo;
 	struct ibu_engine_result res;
+	struct ibu_tool_progress pr;
 	struct ibu_fabric f;
 	struct ibu_err e = { 0 };
 	char what[256];
@@ -132,7 +134,10 @@ int ibu_cmd_route(int argc, char **argv)
 		return IBU_EXIT_ERROR;
 	}
 	out = ibu_opt_open_out("route", outpath);
-	rc = out ? ibu_dump_write_lfts(out, &f, &res.lft, &e) : IBU_EIO;
+	ibu_tool_progress_init(&pr, "route");
+	rc = out ? ibu_dump_write_lfts_progress(out, &f, &res.lft, &pr.cb, &e) :
+		   IBU_EIO;
+	ibu_tool_progress_done(&pr);
 	ibu_opt_close_out(out);
 	if (rc && out) {
 		ibu_opt_report("route", &e);
