@@ -59,7 +59,7 @@ net=$out/ibft83.net
 
 # tag | routing_engine | lmc | event_plugin_options
 configs=()
-if "$IBUNION" path --help >/dev/null 2>&1; then
+if "$IBUNION" route --help 2>&1 | grep -q -- --offsets; then
 	configs+=("cyclic-rotated|cyclic,minhop|4|offsets=rotated"
 		  "cyclic-paper|cyclic,minhop|4|offsets=paper")
 else
@@ -136,9 +136,9 @@ echo
 echo "IBFT(8,3), 128 end ports, ports shuffled (seed $seed); tables read back from ibsim;"
 echo "message $size bytes; busiest link / busiest switch-to-switch link in messages, time in us"
 echo
-printf '| %-15s | %-6s | %-22s | %-22s | %-22s |\n' tables DLIDs \
+printf '| %-22s | %-6s | %-22s | %-22s | %-22s |\n' tables DLIDs \
 	"all-to-all" "worst shift" "random perm."
-printf '|%s|%s|%s|%s|%s|\n' -----------------  -------- ------------------------ \
+printf '|%s|%s|%s|%s|%s|\n' ------------------------  -------- ------------------------ \
 	------------------------ ------------------------
 for c in "${configs[@]}"; do
 	IFS='|' read -r tag engine lmc opts <<<"$c"
@@ -147,7 +147,7 @@ for c in "${configs[@]}"; do
 		awk -v t="$tag (lmc $lmc)" -v d="$d" '
 			$2 == d { cell[$1] = sprintf("%s / %s, %.0f us", $4, $5, $7) }
 			END {
-				printf "| %-15s | %-6s | %-22s | %-22s | %-22s |\n", t, d,
+				printf "| %-22s | %-6s | %-22s | %-22s | %-22s |\n", t, d,
 					cell["all-to-all"], cell["shift"], cell["random"]
 			}' "$out/$tag.load"
 	done
@@ -157,7 +157,7 @@ sed 's/^/  /' "$out/engines"
 
 # ---- paper 000, sect. 4: multicast vs unicast on offline tables
 echo
-echo "paper 000's cases on offline cyclic tables (ibunion route --lmc 4), seed $seed:"
+echo "paper 000's cases on offline cyclic tables (ibunion route --lmc 4, the default rule), seed $seed:"
 echo "busiest link / busiest switch-to-switch link in messages, time in us;"
 echo "one MLID per source (its own tree); one apex = every tree through the"
 echo "lowest-GUID candidate, as OpenSM's single-root trees"
