@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <stdio.h>
+#include <string.h>
+#include "unit.h"
+#include "gen.h"
+#include "sl2vl.h"
+
+static int parse(const char *text, const struct ibu_fabric *f,
+		 struct ibu_sl2vl *s, struct ibu_err *e)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	ck_assert_ptr_nonnull(in);
+	rc = ibu_sl2vl_read_stream(in, "t.dump", f, s, e);
+	fclose(in);
+	return rc;
+}
+
+START_TEST(test_read)
+{
+	struct ibu_fabric f;
+	struct ibu_sl2vl s;
+	struct ibu_err e = { 0 };
+	int sw, ca;
+	static const char text[] =
+		"Switch 0x0000000000200000, base LID 26, \"sw-0.0\"\n"
+		"#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n"
+		"#--------------------------------------------------------\n"
+		"1   2   : 0  1  0  1  0  1  0  1  0  1  0  1  0  1  0  1 \n"
+		"5   1   : 3  3  3  3  3  3  3  3  3  3  3  3  3  3  3  3 \n"
+		"#--------------------------------------------------------\n"
+		"\n"
+		"Channel Adapter 0x0000000000100001, base LID 1, \"hca-0.0.0\"\n"
+		"0   0   : 0  1  2  3  0  1  2  3  0  1  2  3  0  1  2  3 \n";
+
+	ck_assert_int_eq(ibu_gen_mesh(&f, 2, 2, 1, NULL, &e), 0);
+	sw = ibu_fabric_find_name(&f, "sw-0.0");
+	ca = ibu_fabric_find_name(&f, "hca-0.0.0");
+	ck_assert_uint_eq(f.nodes[sw].guid, 0x200000);
+	ck_assert_uint_eq(f.nodes[ca].ports[1].guid, 0x100001);
+	ck_assert_msg(parse(text, &f, &s, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(s.tables, 3);
+	ck_assert_int_eq(s.max_vl, 3);
+	ck_assert_int_eq(ibu_sl2vl_get(&s, &f, sw, 1, 2, 3), 1);
+	ck_assert_int_eq(ibu_sl2vl_get(&s, &f, sw, 1, 2, 4), 0);
+	ck_assert_int_eq(ibu_sl2vl_get(&s, &f, sw, 5, 1, 9), 3);
+	ck_assert_int_eq(ibu_sl2vl_get(&s, &f, sw, 2, 1, 9), 0);	/* absent */
+	ck_assert_int_eq(ibu_sl2vl_get(&s, &f, ca, 0, 1, 6), 2);
+	ibu_sl2vl_free(&s);
+	/* errors name file:line */
+	ck_assert_int_eq(parse("1 2 : 0 0\n", &f, &s, &e), IBU_EPARSE);
+	ck_assert_msg(strstr(e.msg, "t.dump:1"), "%s", e.msg);
+	ck_assert_int_eq(parse("Switch 0x0000000000999999, base LID 1, \"x\"\n",
+			       &f, &s, &e), IBU_EPARSE);
+	ck_assert_int_eq(parse("Switch 0x0000000000200000, base LID 1, \"x\"\n"
+			       "1 2 : 0 1 0 1 0 1 0 1 0 1 0 1 0 1 0\n", &f, &s, &e),
+			 IBU_EPARSE);
+	ck_assert_msg(strstr(e.msg, "t.dump:2"), "%s", e.msg);
+	ck_assert_int_eq(parse("Switch 0x0000000000200000, base LID 1, \"x\"\n"
+			       "1 99 : 0 1 0 1 0 1 0 1 0 1 0 1 0 1 0 1\n", &f, &s, &e),
+			 IBU_EPARSE);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("sl2vl");
+	TCase *tc = tcase_create("read");
+
+	tcase_add_test(tc, test_read);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBU_UNIT_MAIN
