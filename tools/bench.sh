@@ -5,10 +5,12 @@
 # interleaved inside every repetition so the ratios compare runs made back to
 # back.  Not part of make check.
 #
-#	tools/bench.sh [-n REPS] [--large] [-o RESULTS.tsv]
+#	tools/bench.sh [-n REPS] [--large] [--mesh] [-o RESULTS.tsv]
 #
 #	-n REPS    repetitions (default 3)
 #	--large    also IBFT(16,3) (1024 end ports, ibsim -S 512): minutes
+#	--mesh     instead: the 16x16 mesh (1 HCA per switch, shuffled ports
+#	           and records) under xy, OpenSM's dor and minhop (lmc 0)
 #	-o FILE    keep the raw results (one line per run) in FILE
 #
 # What the numbers mean (as in research/perf-baseline.md):
@@ -26,14 +28,16 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/_build}
 reps=3
 large=
+mesh=
 results=
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) reps=$2; shift 2 ;;
 	--large) large=1; shift ;;
+	--mesh) mesh=1; shift ;;
 	-o) results=$2; shift 2 ;;
-	-h | --help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -59,9 +63,18 @@ fabrics=("ibft83 8 3")
 # engine (routing_engine value), LMC
 configs=("cyclic,minhop 0" "cyclic,minhop 4" "ftree 0" "minhop 0" "minhop 4" "updn 0" "updn 4")
 
+if [ -n "$mesh" ]; then
+	fabrics=("mesh16 16 16")
+	configs=("xy,minhop 0" "dor 0" "minhop 0")
+fi
+
 for f in "${fabrics[@]}"; do
 	set -- $f
-	"$IBUNION" gen fattree "$2" "$3" -o "$work/$1.net" || exit 1
+	case $1 in
+	mesh*) "$IBUNION" gen mesh "$2" "$3" --hcas 1 --shuffle-ports \
+		--shuffle-records -o "$work/$1.net" || exit 1 ;;
+	*) "$IBUNION" gen fattree "$2" "$3" -o "$work/$1.net" || exit 1 ;;
+	esac
 done
 
 # seconds since midnight of an OpenSM log line ("Nov 22 06:10:26 117259 [...")
