@@ -45,8 +45,11 @@
  *    is named by all digits of D, so it carries the routes toward one
  *    destination only: at most one flow per down-link in any permutation.
  *    Shifts are contention-free; in all-to-all on base LIDs an up-link at
- *    level l >= 1 carries k^(n-l) sources x (2k^l - 1) destinations <
- *    2k^n - 1 flows, so the busiest links are the HCA links (2k^n - 1).
+ *    level l >= 1 carries k^(n-l) sources x (2k^l - 1) destinations =
+ *    2k^n - k^(n-l) flows, and the down-link into B_l carries the one
+ *    destination's flows from the 2k^n - k^(n-l) sources outside
+ *    B_l's sub-tree: the busiest links are the HCA links (2k^n - 1;
+ *    IBFT(8,3): 127, switch-to-switch at most 124).
  *    In paper mode every base LID takes up-digit 0: all of it climbs one
  *    link per switch.
  * 2. The LID set reaches distinct lca switches. For a source at lca level
