@@ -257,15 +257,30 @@ static int route_switch_lids(const struct ibu_fabric *f,
 	return IBU_OK;
 }
 
+/*
+ * End-port LIDs: each LID's label and up-digits (Eq. 1 / Eq. 2 inputs) are
+ * worked out once, then every switch's row is filled in LID order, one
+ * pass per row (the same ports as ibu_cyclic_paper_port()).
+ */
 int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		     const struct ibu_lidplan *p, enum ibu_cyclic_offsets mode,
 		     struct ibu_lft *lft, struct ibu_err *e)
 {
 	uint32_t lid, max = p->map.max_lid < lft->max_lid ? p->map.max_lid : lft->max_lid;
-	int s;
+	uint32_t nl = 0, i;
+	int n = t->n, s, l;
+	uint32_t *lids = malloc(((size_t)max + 1) * sizeof(*lids));
+	uint8_t *dig = malloc(((size_t)max + 1) * 2 * (size_t)n);
 
+	if (!lids || !dig) {
+		free(lids);
+		free(dig);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	/* per routed LID: label p0..p(n-1), then up-digits at levels 0..n-1 */
 	for (lid = 1; lid <= max; lid++) {
 		const struct ibu_lid_owner *o = &p->map.owner[lid];
+		uint8_t *d = dig + (size_t)nl * 2 * n;
 		int pid;
 
 		if (o->node < 0 || ibu_node_is_switch(&f->nodes[o->node]))
@@ -273,14 +288,33 @@ int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		pid = ibu_ibft_ep(t, o->node, o->port);
 		if (pid < 0)
 			continue;	/* not a processing node of the tree */
-		for (s = 0; s < t->num_switches; s++) {
-			int k = ibu_cyclic_paper_port(t, p->offset_digits,
-						      mode, s, (uint32_t)pid,
-						      o->offset);
+		memcpy(d, t->ep[pid].p, (size_t)n);
+		d[n] = 0;
+		for (l = 1; l < n; l++)
+			d[n + l] = (uint8_t)ibu_cyclic_up_digit(t, p->offset_digits,
+								mode, l,
+								(uint32_t)pid,
+								o->offset);
+		lids[nl++] = lid;
+	}
+	for (s = 0; s < t->num_switches; s++) {
+		const struct ibu_ibft_switch *sw = &t->sw[s];
+		uint8_t *row = lft->row[sw->node];
+		int lv = sw->level;
 
-			lft->row[t->sw[s].node][lid] = t->sw[s].phys_of_k[k];
+		for (i = 0; i < nl; i++) {
+			const uint8_t *d = dig + (size_t)i * 2 * n;
+			int below = 1, k;
+
+			for (l = 0; l < lv && below; l++)
+				below = d[l] == sw->w[l];
+			k = below ? d[lv] + 1 :				/* Eq. 1 */
+			    t->half + 1 + d[n + lv];			/* Eq. 2 */
+			row[lids[i]] = sw->phys_of_k[k];
 		}
 	}
+	free(lids);
+	free(dig);
 	return route_switch_lids(f, t, p, lft, e);
 }
 
