@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "dump.h"
 #include "lidmap.h"
 
@@ -900,19 +901,31 @@ int ibu_dump_parse_stream(FILE *in, const char *name, struct ibu_dump *d,
 int ibu_dump_parse_progress(const char *path, struct ibu_dump *d,
 			    const struct ibu_progress *pr, struct ibu_err *e)
 {
-	int use_stdin = !strcmp(path, "-");
-	FILE *in = use_stdin ? stdin : fopen(path, "r");
+	int use_stdin = !strcmp(path, "-"), fd = -1;
+	FILE *in;
+	char *buf;
 	int rc;
 
-	if (!in) {
-		memset(d, 0, sizeof(*d));
-		return ibu_err_set(e, IBU_EIO, "%s: cannot open", path);
+	memset(d, 0, sizeof(*d));
+	/* stdin through its own FILE, so that its buffer can be ours */
+	if (use_stdin) {
+		fd = dup(STDIN_FILENO);
+		in = fd >= 0 ? fdopen(fd, "r") : NULL;
+		if (!in && fd >= 0)
+			close(fd);
+	} else {
+		in = fopen(path, "r");
 	}
-	/* dumps of large fabrics run to gigabytes: read in big blocks */
-	setvbuf(in, NULL, _IOFBF, 1 << 20);
+	if (!in)
+		return ibu_err_set(e, IBU_EIO, "%s: cannot open", path);
+	/* dumps of large fabrics run to gigabytes: read in big blocks (glibc
+	 * ignores the size when it allocates the buffer itself) */
+	buf = malloc(1 << 20);
+	if (buf)
+		setvbuf(in, buf, _IOFBF, 1 << 20);
 	rc = parse_stream(in, use_stdin ? "(stdin)" : path, d, pr, e);
-	if (!use_stdin)
-		fclose(in);
+	fclose(in);
+	free(buf);
 	return rc;
 }
 
