@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "dump.h"
+#include "lineio.h"
 #include "lidmap.h"
 
 #define IBU_DUMP_MAX_LMC 7
@@ -49,6 +50,7 @@ struct parser {
 	uint8_t *seen_valid;	/* [lid] the line routes (not "illegal") */
 	char *seen_pool;
 	size_t pool_len, pool_cap;
+	long total_entries;	/* entry lines of all tables */
 	int trailer;		/* the open table's trailer was seen */
 };
 
@@ -450,16 +452,17 @@ static int open_switch(struct parser *p, char *line, int lineno)
 	sw->lid = (uint16_t)lid;
 	sw->line = lineno;
 	sw->top = top;
-	sw->max_lid = top;
+	/* the row grows with the entries, not with the header's range */
+	sw->max_lid = 0;
 	sw->name = strdup(name);
-	sw->port = malloc(top + 1);
+	sw->port = malloc(1);
 	if (!sw->name || !sw->port) {
 		free(sw->name);
 		free(sw->port);
 		return nomem(p);
 	}
-	memset(sw->port, IBU_NO_PATH, top + 1);
-	p->row_cap = top + 1;
+	sw->port[0] = IBU_NO_PATH;
+	p->row_cap = 1;
 	p->cur = d->num_switches++;
 	if (p->pr && p->size > 0) {
 		off_t pos = ftello(p->in);
@@ -609,6 +612,7 @@ static int entry(struct parser *p, char *line, size_t line_len, int lineno)
 		return perr(p, lineno, "bad destination info", line);
 	}
 	p->entries++;
+	p->total_entries++;
 	rc = lid ? entry_info(p, lineno, lid, info, &valid, line) : IBU_OK;
 	free(copy);
 	if (!rc && lid)
@@ -619,7 +623,7 @@ route:
 	if (!lid || !valid || port == IBU_NO_PATH)
 		return IBU_OK;	/* LID 0 and illegal entries route nothing */
 	if (lid >= p->row_cap) {
-		uint32_t cap = p->row_cap;
+		uint32_t cap = p->row_cap < 64 ? 64 : p->row_cap;
 		uint8_t *np;
 
 		while (cap <= lid)
@@ -779,7 +783,8 @@ static int finish_ports(struct parser *p)
 	newidx = malloc((d->num_ports ? d->num_ports : 1) * sizeof(*newidx));
 	if (!newidx)
 		return nomem(p);
-	qsort(d->port, d->num_ports, sizeof(*d->port), cmp_base);
+	if (d->num_ports)	/* d->port is NULL when no entry names an owner */
+		qsort(d->port, d->num_ports, sizeof(*d->port), cmp_base);
 	for (i = 0; i < d->num_ports; i++) {
 		int old = d->port[i].line;
 
@@ -830,9 +835,8 @@ static int parse_stream(FILE *in, const char *name, struct ibu_dump *d,
 			const struct ibu_progress *pr, struct ibu_err *e)
 {
 	struct parser p;
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0, rc = IBU_OK, i;
+	struct ibu_lines lines;
+	int rc = IBU_OK, i;
 
 	memset(d, 0, sizeof(*d));
 	memset(&p, 0, sizeof(p));
@@ -851,22 +855,25 @@ static int parse_stream(FILE *in, const char *name, struct ibu_dump *d,
 	d->source = strdup(name ? name : "");
 	if (!d->source)
 		return nomem(&p);
-	while (getline(&line, &cap, in) >= 0) {
-		lineno++;
-		rc = parse_line(&p, line, lineno);
+	ibu_lines_init(&lines, in, name);
+	while ((rc = ibu_lines_next(&lines, e)) > 0) {
+		rc = parse_line(&p, lines.line, lines.lineno);
 		if (rc)
 			goto out;
 	}
-	if (ferror(in)) {
-		rc = ibu_err_set(e, IBU_EIO, "%s: read error", name);
+	if (rc < 0)
 		goto out;
-	}
 	rc = close_check(&p);
 	if (rc)
 		goto out;
 	if (!d->num_switches) {
-		rc = ibu_err_set(e, IBU_EPARSE, "%s: no switch table (not an LFT dump?)",
-				 name);
+		rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: no switch table (not an LFT dump?)",
+				 name, lines.lineno ? lines.lineno : 1);
+		goto out;
+	}
+	if (!p.total_entries) {
+		rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: no LFT entry in any of the %d tables (failed dump?)",
+				 name, d->sw[0].line, d->num_switches);
 		goto out;
 	}
 	for (i = 0; i < d->num_switches; i++)
@@ -876,7 +883,7 @@ static int parse_stream(FILE *in, const char *name, struct ibu_dump *d,
 	if (!rc)
 		rc = finish_ports(&p);
 out:
-	free(line);
+	ibu_lines_free(&lines);
 	free(p.claim_line);
 	free(p.lo);
 	free(p.hi);

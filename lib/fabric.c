@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fabric.h"
@@ -351,4 +352,108 @@ uint32_t ibu_fabric_max_lid(const struct ibu_fabric *f)
 
 	ibu_fabric_foreach_lid_port(f, top_lid, &max);
 	return max;
+}
+
+struct guid_use {
+	uint64_t guid;
+	int line;
+	int node;
+	int port;		/* -1 for the node GUID */
+};
+
+static int cmp_use(const void *a, const void *b)
+{
+	const struct guid_use *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return x->port - y->port;
+}
+
+static int dup_error(const struct ibu_fabric *f, const struct guid_use *first,
+		     const struct guid_use *again, const char *what,
+		     struct ibu_err *e)
+{
+	const char *src = f->source ? f->source : "fabric";
+	const struct ibu_node *a = &f->nodes[again->node];
+	const struct ibu_node *b = &f->nodes[first->node];
+
+	if (again->line)
+		return ibu_err_set(e, IBU_EPARSE,
+				   "%s:%d: %s GUID 0x%016" PRIx64 " of '%s' is already used by '%s' (line %d)",
+				   src, again->line, what, again->guid, a->name,
+				   b->name, first->line);
+	return ibu_err_set(e, IBU_EPARSE,
+			   "%s: %s GUID 0x%016" PRIx64 " of '%s' is already used by '%s'",
+			   src, what, again->guid, a->name, b->name);
+}
+
+static int find_dups(const struct ibu_fabric *f, struct guid_use *u, int n,
+		     const char *what, struct ibu_err *e)
+{
+	int i;
+
+	if (n < 2)
+		return IBU_OK;
+	qsort(u, (size_t)n, sizeof(*u), cmp_use);
+	for (i = 1; i < n; i++)
+		if (u[i].guid == u[i - 1].guid)
+			return dup_error(f, &u[i - 1], &u[i], what, e);
+	return IBU_OK;
+}
+
+int ibu_fabric_check_guids(const struct ibu_fabric *f, struct ibu_err *e)
+{
+	struct guid_use *u;
+	size_t total = 0;
+	int i, p, n = 0, rc;
+
+	for (i = 0; i < f->num_nodes; i++)
+		total += ibu_node_is_switch(&f->nodes[i]) ? 1 :
+			 (size_t)f->nodes[i].num_ports;
+	u = malloc((total > (size_t)f->num_nodes ? total : (size_t)f->num_nodes) *
+		   sizeof(*u) + sizeof(*u));
+	if (!u)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < f->num_nodes; i++) {
+		u[n].guid = f->nodes[i].guid;
+		u[n].line = f->nodes[i].line;
+		u[n].node = i;
+		u[n].port = -1;
+		n++;
+	}
+	rc = find_dups(f, u, n, "node", e);
+	if (rc)
+		goto out;
+	n = 0;
+	for (i = 0; i < f->num_nodes; i++) {
+		const struct ibu_node *nd = &f->nodes[i];
+
+		if (ibu_node_is_switch(nd)) {
+			u[n].guid = nd->guid;
+			u[n].line = nd->line;
+			u[n].node = i;
+			u[n].port = 0;
+			n++;
+			continue;
+		}
+		for (p = 1; p <= nd->num_ports; p++) {
+			if (nd->ports[p].peer_node < 0)
+				continue;
+			u[n].guid = nd->ports[p].guid;
+			u[n].line = nd->ports[p].line ? nd->ports[p].line :
+				    nd->line;
+			u[n].node = i;
+			u[n].port = p;
+			n++;
+		}
+	}
+	rc = find_dups(f, u, n, "port", e);
+out:
+	free(u);
+	return rc;
 }

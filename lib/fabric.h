@@ -30,6 +30,7 @@ struct ibu_port {
 	uint64_t guid;		/* port GUID (switch ports share the node GUID) */
 	uint16_t lid;		/* base LID, 0 = unknown; for switches only port 0 */
 	uint8_t lmc;
+	int line;		/* source line that stated the port GUID, 0 if none */
 };
 
 struct ibu_node {
@@ -75,6 +76,14 @@ static inline int ibu_node_is_switch(const struct ibu_node *n)
 {
 	return n->type == IBU_NODE_SWITCH;
 }
+
+/*
+ * GUIDs must be unique: no two nodes share a node GUID and no two cabled
+ * ports share a port GUID (a switch's port GUID is its node GUID). A
+ * repeat is IBU_EPARSE naming source:line of the later record (the record
+ * or port line that stated it) and the line of the first.
+ */
+int ibu_fabric_check_guids(const struct ibu_fabric *f, struct ibu_err *e);
 
 /* Number of switches and of cabled end ports (CA/router ports with a peer). */
 int ibu_fabric_count_switches(const struct ibu_fabric *f);

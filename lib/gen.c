@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +239,16 @@ int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
 		return ibu_err_set(e, IBU_EINVAL,
 				   "IBFT(%d,%d): m must be even in 4..254, n in 2..%d",
 				   m, n, IBU_IBFT_MAX_N);
+	if (o->prefix) {
+		const char *c;
+
+		/* names are written between quotes in net files */
+		for (c = o->prefix; *c; c++)
+			if (*c == '"' || *c == '#' || iscntrl((unsigned char)*c))
+				return ibu_err_set(e, IBU_EINVAL,
+						   "name prefix '%s' holds a '\"', '#' or control character",
+						   o->prefix);
+	}
 	memset(&g, 0, sizeof(g));
 	g.m = m;
 	g.n = n;

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lineio.h"
 #include "mcmembers.h"
 
 void ibu_mcmembers_init(struct ibu_mcmembers *mm)
@@ -133,18 +134,20 @@ int ibu_mcmembers_read_stream(FILE *in, const char *name,
 			      const struct ibu_fabric *f,
 			      struct ibu_mcmembers *mm, struct ibu_err *e)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0, rc = IBU_OK;
+	struct ibu_lines lines;
+	char *line;
+	int lineno = 0, rc = IBU_OK, got;
 
 	ibu_mcmembers_init(mm);
-	while (getline(&line, &cap, in) != -1) {
+	ibu_lines_init(&lines, in, name);
+	while ((got = ibu_lines_next(&lines, e)) > 0) {
 		char *tok[5], *s, *save = NULL, *end;
 		struct ibu_mcast_member m = { 0 };
 		unsigned long mlid;
 		int nt = 0, i, port = -1, r;
 
-		lineno++;
+		line = lines.line;
+		lineno = lines.lineno;
 		s = strchr(line, '#');
 		if (s)
 			*s = '\0';
@@ -160,7 +163,8 @@ int ibu_mcmembers_read_stream(FILE *in, const char *name,
 		}
 		errno = 0;
 		mlid = strtoul(tok[0], &end, 0);
-		if (errno || *end || mlid < IBU_MCAST_LID_BASE || mlid > 0xFFFE) {
+		if (!isdigit((unsigned char)tok[0][0]) || errno || *end ||
+		    mlid < IBU_MCAST_LID_BASE || mlid > 0xFFFE) {
 			rc = perr(e, name, lineno, "bad MLID", tok[0]);
 			break;
 		}
@@ -168,7 +172,8 @@ int ibu_mcmembers_read_stream(FILE *in, const char *name,
 			if (!strncmp(tok[i], "port=", 5)) {
 				long v = strtol(tok[i] + 5, &end, 0);
 
-				if (*end || v < 0 || v > IBU_MAX_PORTS) {
+				if (!isdigit((unsigned char)tok[i][5]) || *end ||
+				    v < 0 || v > IBU_MAX_PORTS) {
 					rc = perr(e, name, lineno, "bad port", tok[i]);
 					break;
 				}
@@ -198,9 +203,12 @@ int ibu_mcmembers_read_stream(FILE *in, const char *name,
 		if (rc)
 			break;
 	}
-	if (!rc && ferror(in))
-		rc = ibu_err_set(e, IBU_EIO, "%s: read error", name);
-	free(line);
+	if (!rc && got < 0)
+		rc = got;
+	if (!rc && !mm->num_groups)
+		rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: no member line (empty members file?)",
+				 name, lineno ? lineno : 1);
+	ibu_lines_free(&lines);
 	if (rc)
 		ibu_mcmembers_free(mm);
 	return rc;

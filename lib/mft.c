@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lineio.h"
 #include "mft.h"
 
 int ibu_pm_count(const struct ibu_portmask *m)
@@ -162,6 +163,9 @@ struct mreader {
 	int brief;		/* " MLid  Port Mask" hex form */
 	int base;		/* column of port 0 in the grid */
 	int nports;		/* ports listed on the "Ports:" line - 1 */
+	int header_line;	/* line of the open table's header */
+	int rows;		/* MLID rows of the open table */
+	int tables;		/* tables read */
 };
 
 static int perr(struct mreader *r, int line, const char *fmt, const char *s)
@@ -290,51 +294,115 @@ static int row(struct mreader *r, char *line, int lineno)
 	return IBU_OK;
 }
 
+/* Lines outside the tables that dump_mfts and ibroute may print. */
+static int noise(const char *s)
+{
+	return !*s || !strncmp(s, "ibwarn:", 7) || !strncmp(s, "ibwarn ", 7) ||
+	       !strncmp(s, "*** WARNING", 11);
+}
+
+/* The tens line above "Ports:" of switches with more than 9 ports. */
+static int tens_line(const char *s)
+{
+	for (; *s; s++)
+		if (*s != ' ' && !isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+static int trailer(struct mreader *r, const char *s, int lineno)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || end == s)
+		return perr(r, lineno, "bad trailer", s);
+	while (*end == ' ')
+		end++;
+	if (!strncmp(end, "valid ", 6))
+		end += 6;
+	if (strncmp(end, "mlids dumped", 12))
+		return perr(r, lineno, "bad trailer", s);
+	for (end += 12; *end == ' '; end++)
+		;
+	if (*end)
+		return perr(r, lineno, "bad trailer", s);
+	if (n != (unsigned long)r->rows)
+		return ibu_err_set(r->e, IBU_EPARSE,
+				   "%s:%d: trailer says %lu MLIDs but the table of line %d has %d (truncated dump?)",
+				   r->name, lineno, n, r->header_line, r->rows);
+	r->node = -1;
+	return IBU_OK;
+}
+
+static int mft_line(struct mreader *r, char *line, int lineno)
+{
+	char *s = line;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!strncmp(s, "Multicast mlids", 15)) {
+		if (r->node >= 0)
+			return ibu_err_set(r->e, IBU_EPARSE,
+					   "%s:%d: table of line %d has no 'mlids dumped' line (truncated dump?)",
+					   r->name, lineno, r->header_line);
+		r->header_line = lineno;
+		r->rows = 0;
+		r->tables++;
+		return header(r, line, lineno);
+	}
+	if (!strncmp(s, "Unicast lids", 12))
+		return perr(r, lineno, "this is a unicast (LFT) dump, not an MFT dump",
+			    NULL);
+	if (noise(s))
+		return IBU_OK;
+	if (r->node < 0)
+		return perr(r, lineno, "not an MFT dump line", line);
+	if (!strncmp(s, "Ports:", 6))
+		return ports_line(r, line, lineno);
+	if (!strncmp(s, "MLid", 4)) {
+		r->brief = strstr(s, "Port Mask") != NULL;
+		return IBU_OK;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		r->rows++;
+		return row(r, s, lineno);
+	}
+	if (strstr(s, "mlids dumped"))
+		return trailer(r, s, lineno);
+	if (tens_line(s))
+		return IBU_OK;
+	return perr(r, lineno, "not an MFT dump line", line);
+}
+
 int ibu_mft_read_stream(FILE *in, const char *name,
 			const struct ibu_fabric *f, struct ibu_mft *t,
 			struct ibu_err *e)
 {
 	struct mreader r = { .name = name, .f = f, .t = t, .e = e, .node = -1 };
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int lineno = 0, rc = IBU_OK;
+	struct ibu_lines lines;
+	int rc;
 
 	rc = ibu_mft_init(t, f->num_nodes, e);
 	if (rc)
 		return rc;
-	while ((n = getline(&line, &cap, in)) != -1) {
-		char *s;
-
-		lineno++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		s = line;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!strncmp(s, "Multicast mlids", 15)) {
-			rc = header(&r, line, lineno);
-		} else if (!strncmp(s, "Unicast lids", 12)) {
-			rc = perr(&r, lineno, "this is a unicast (LFT) dump, not an MFT dump",
-				  NULL);
-		} else if (r.node < 0) {
-			continue;	/* ibwarn lines, banners before the first table */
-		} else if (!strncmp(s, "Ports:", 6)) {
-			rc = ports_line(&r, line, lineno);
-		} else if (!strncmp(s, "MLid", 4)) {
-			r.brief = strstr(s, "Port Mask") != NULL;
-		} else if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-			rc = row(&r, s, lineno);
-		} else if (strstr(s, "mlids dumped")) {
-			r.node = -1;
-		}
-		/* anything else (tens line, warnings, verbose notes) is skipped */
+	ibu_lines_init(&lines, in, name);
+	while ((rc = ibu_lines_next(&lines, e)) > 0) {
+		rc = mft_line(&r, lines.line, lines.lineno);
 		if (rc)
 			break;
 	}
-	if (!rc && ferror(in))
-		rc = ibu_err_set(e, IBU_EIO, "%s: read error", name);
-	free(line);
+	if (!rc && r.node >= 0)
+		rc = ibu_err_set(e, IBU_EPARSE,
+				 "%s:%d: table of line %d has no 'mlids dumped' line (truncated dump?)",
+				 name, lines.lineno, r.header_line);
+	if (!rc && !r.tables)
+		rc = ibu_err_set(e, IBU_EPARSE,
+				 "%s:%d: no multicast table (not an MFT dump?)",
+				 name, lines.lineno ? lines.lineno : 1);
+	ibu_lines_free(&lines);
 	if (rc)
 		ibu_mft_free(t);
 	return rc;

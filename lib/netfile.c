@@ -12,9 +12,11 @@
  * Records are read first and cabled afterwards, so links may point forward.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lineio.h"
 #include "netfile.h"
 
 enum { GUID_CA, GUID_SW, GUID_RT, GUID_KINDS };
@@ -92,7 +94,7 @@ static void comment_lid(const char *c, uint16_t *lid, uint8_t *lmc)
 static int guid_directive(struct reader *r, char *line, int lineno)
 {
 	int kind;
-	char *s;
+	char *s, *t, *end;
 	uint64_t v;
 
 	if (!strncmp(line, "switchguid", 10))
@@ -106,7 +108,13 @@ static int guid_directive(struct reader *r, char *line, int lineno)
 	s = strpbrk(line, "=+");
 	if (!s)
 		return perr(r, lineno, "GUID directive without '=' or '+'", line);
-	v = strtoull(s + 1, NULL, 0);
+	t = skip_ws(s + 1);
+	if (!isdigit((unsigned char)*t))
+		return perr(r, lineno, "GUID directive without a number", line);
+	errno = 0;
+	v = strtoull(t, &end, 0);
+	if (errno || (*end && *end != '(' && !isspace((unsigned char)*end)))
+		return perr(r, lineno, "bad number in GUID directive", line);
 	if (*s == '+') {
 		r->next_guid[kind] = r->abs_guid[kind] + v;
 	} else {
@@ -218,10 +226,18 @@ static int port_line(struct reader *r, char *line, int lineno)
 				   r->name, lineno, port, n->name, n->num_ports);
 	s++;
 	if (*s == '(') {	/* ibnetdiscover: local port GUID */
-		uint64_t g = strtoull(s + 1, NULL, 16);
+		char *end;
+		uint64_t g;
 
-		if (!ibu_node_is_switch(n) && g)
+		if (!isxdigit((unsigned char)s[1]))
+			return perr(r, lineno, "bad port GUID", line);
+		g = strtoull(s + 1, &end, 16);
+		if (*end != ')')
+			return perr(r, lineno, "bad port GUID", line);
+		if (!ibu_node_is_switch(n) && g) {
 			n->ports[port].guid = g;
+			n->ports[port].line = lineno;
+		}
 		s = strchr(s, ')');
 		if (!s)
 			return perr(r, lineno, "unterminated port GUID", line);
@@ -349,9 +365,8 @@ int ibu_netfile_read_stream(FILE *in, const char *name, struct ibu_fabric *f,
 			    struct ibu_err *e)
 {
 	struct reader r;
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0, rc, i, nodes;
+	struct ibu_lines lines;
+	int rc, i, nodes;
 
 	rc = ibu_fabric_init(f, name);
 	if (rc)
@@ -365,25 +380,26 @@ int ibu_netfile_read_stream(FILE *in, const char *name, struct ibu_fabric *f,
 	r.abs_guid[GUID_CA] = r.next_guid[GUID_CA] = 0x100000;
 	r.abs_guid[GUID_SW] = r.next_guid[GUID_SW] = 0x200000;
 	r.abs_guid[GUID_RT] = r.next_guid[GUID_RT] = 0x300000;
-	while (getline(&line, &cap, in) >= 0) {
-		lineno++;
-		rc = parse_line(&r, line, lineno);
+	ibu_lines_init(&lines, in, name);
+	while ((rc = ibu_lines_next(&lines, e)) > 0) {
+		rc = parse_line(&r, lines.line, lines.lineno);
 		if (rc)
 			goto out;
 	}
-	if (ferror(in)) {
-		rc = ibu_err_set(e, IBU_EIO, "%s: read error", name);
+	if (rc < 0)
 		goto out;
-	}
 	if (f->num_nodes == 0) {
-		rc = ibu_err_set(e, IBU_EPARSE, "%s: no node records", name);
+		rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: no node records (not a net file?)",
+				 name, lines.lineno ? lines.lineno : 1);
 		goto out;
 	}
 	rc = cable(&r);
 	if (!rc)
 		rc = ibu_fabric_index(f, e);
+	if (!rc)
+		rc = ibu_fabric_check_guids(f, e);
 out:
-	free(line);
+	ibu_lines_free(&lines);
 	nodes = f->num_nodes;
 	for (i = 0; i < nodes && r.ids; i++)
 		free(r.ids[i]);
@@ -419,10 +435,26 @@ static const char *type_word(enum ibu_node_type t)
 	}
 }
 
+/* A name the reader gives back unchanged: no quote, no control character. */
+static int writable_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s == '"' || iscntrl((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
 int ibu_netfile_write(FILE *out, const struct ibu_fabric *f, struct ibu_err *e)
 {
 	int i, p;
 
+	for (i = 0; i < f->num_nodes; i++)
+		if (!writable_name(f->nodes[i].name))
+			return ibu_err_set(e, IBU_EINVAL,
+					   "node name '%s' cannot be written to a net file (empty, or holds a '\"' or a control character)",
+					   f->nodes[i].name);
 	for (i = 0; i < f->num_nodes; i++) {
 		const struct ibu_node *n = &f->nodes[i];
 

@@ -387,7 +387,9 @@ static const struct {
 	/* two tables of one switch */
 	{ HDR L1 "1 valid lids dumped \n" HDR "0 valid lids dumped \n",
 	  IBU_EPARSE, "t.dump:6:" },
-	{ "", IBU_EPARSE, "t.dump: no switch table" },
+	{ "", IBU_EPARSE, "t.dump:1: no switch table" },
+	/* tables without a single entry: no records (a failed dump_lfts) */
+	{ HDR "0 valid lids dumped \n" , IBU_EPARSE, "t.dump:1: no LFT entry" },
 };
 
 START_TEST(bad_dumps)
@@ -399,6 +401,72 @@ START_TEST(bad_dumps)
 	ck_assert_int_eq(rc, bad[_i].code);
 	ck_assert_msg(strstr(e.msg, bad[_i].where) != NULL,
 		      "case %d: '%s' lacks '%s'", _i, e.msg, bad[_i].where);
+}
+END_TEST
+
+/* Regression (issue 8): an embedded NUL is a parse error naming its line,
+ * not a line cut short. */
+START_TEST(nul_byte_is_parse_error)
+{
+	static const char text[] = HDR L1 "0x0002 001 : (Channel Adapter portguid 0x0000000000100001: 'Hca1')\0junk\n"
+		"2 valid lids dumped \n";
+	struct ibu_dump d;
+	struct ibu_err e = { 0 };
+	FILE *in = fmemopen((void *)text, sizeof(text) - 1, "r");
+	int rc;
+
+	ck_assert_ptr_nonnull(in);
+	rc = ibu_dump_parse_stream(in, "t.dump", &d, &e);
+	fclose(in);
+	ck_assert_int_eq(rc, IBU_EPARSE);
+	ck_assert_msg(strstr(e.msg, "t.dump:5: NUL byte") != NULL, "%s", e.msg);
+}
+END_TEST
+
+/* Regression (issue 8, found by libFuzzer): entries that name no owner
+ * leave no port list; finishing must not qsort(NULL, 0, ...). */
+START_TEST(entries_without_owner)
+{
+	struct ibu_dump d;
+	struct ibu_err e = { 0 };
+	int rc = parse_text(HDR "0x0001 000\n0x0002 001\n2 valid lids dumped \n",
+			    &d, &e);
+
+	ck_assert_msg(rc == 0, "%s", e.msg);
+	ck_assert_int_eq(d.num_ports, 0);
+	ck_assert_ptr_null(d.port);
+	ck_assert_uint_eq(d.sw[0].port[2], 1);
+	ibu_dump_free(&d);
+}
+END_TEST
+
+/* Regression (issue 8): a table's row follows its entries, not the LID
+ * range of its header (5,000 empty headers used to cost 48 KB each). */
+START_TEST(allocation_follows_content)
+{
+	size_t cap = 6000 * 160 + 4096, len = 0;
+	char *text = malloc(cap);
+	struct ibu_dump d;
+	struct ibu_err e = { 0 };
+	int i, rc;
+
+	ck_assert_ptr_nonnull(text);
+	for (i = 0; i < 5000; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"Unicast lids [0x0-0xbfff] of switch Lid %d guid 0x%016x (S%d):\n"
+					"0 valid lids dumped \n", i + 1, 0x300000 + i, i);
+	snprintf(text + len, cap - len, "%s", HDR L1 L2 "2 valid lids dumped \n");
+	rc = parse_text(text, &d, &e);
+	ck_assert_msg(rc == 0, "%s", e.msg);
+	ck_assert_int_eq(d.num_switches, 5001);
+	for (i = 0; i < 5000; i++) {
+		ck_assert_uint_eq(d.sw[i].top, 0xbfff);
+		ck_assert_uint_eq(d.sw[i].max_lid, 0);
+	}
+	ck_assert_uint_eq(d.sw[5000].max_lid, 2);
+	ck_assert_uint_eq(d.max_lid, 2);
+	ibu_dump_free(&d);
+	free(text);
 }
 END_TEST
 
@@ -656,6 +724,9 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(neg, bad_dumps, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(neg, dump_does_not_fit_fabric);
+	tcase_add_test(neg, nul_byte_is_parse_error);
+	tcase_add_test(neg, entries_without_owner);
+	tcase_add_test(neg, allocation_follows_content);
 	suite_add_tcase(s, neg);
 	return s;
 }

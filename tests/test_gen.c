@@ -2,6 +2,7 @@
 #include <string.h>
 #include "unit.h"
 #include "gen.h"
+#include "netfile.h"
 
 static long ipow(long b, int e)
 {
@@ -96,6 +97,38 @@ START_TEST(bad_sizes)
 }
 END_TEST
 
+/* issue 8: a prefix the net file cannot carry is refused; a harmless one
+ * reads back. */
+START_TEST(prefix_reads_back_or_is_refused)
+{
+	static const char *const refused[] = { "a\"b", "a\nb", "a#b", "\t" };
+	struct ibu_gen_opts o = { .seed = 1 };
+	struct ibu_fabric f, g;
+	struct ibu_err e = { 0 };
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *out, *in;
+
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		o.prefix = refused[i];
+		ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &o, &e), IBU_EINVAL);
+	}
+	o.prefix = "rack 7/a'b-";
+	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &o, &e), 0);
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(ibu_netfile_write(out, &f, &e), 0);
+	fclose(out);
+	in = fmemopen(buf, len, "r");
+	ck_assert_msg(ibu_netfile_read_stream(in, "gen", &g, &e) == 0, "%s", e.msg);
+	fclose(in);
+	ck_assert_int_eq(g.num_nodes, f.num_nodes);
+	ck_assert_str_eq(g.nodes[0].name, f.nodes[0].name);
+	free(buf);
+	ibu_fabric_free(&f);
+	ibu_fabric_free(&g);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gen");
@@ -105,6 +138,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, shuffle_deterministic);
 	tcase_add_test(tc, remove_links);
 	tcase_add_test(tc, bad_sizes);
+	tcase_add_test(tc, prefix_reads_back_or_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

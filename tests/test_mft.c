@@ -124,6 +124,26 @@ START_TEST(bad_dumps)
 		"Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000200000 (S):\n",
 		/* a CA in the header */
 		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000100000 (H):\n",
+		/* issue 8: empty or garbage input (a failed dump_mfts) */
+		"",
+		"\n\n",
+		"garbage\n",
+		"ibwarn: [1] sim_connect: failed\n",
+		/* truncated: a table without its trailer */
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
+		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n"
+		"0xc001        x\n",
+		/* trailer count disagrees with the rows */
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
+		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n"
+		"0xc001        x\n2 valid mlids dumped \n",
+		/* garbage inside a table */
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
+		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\nrandom words\n"
+		"0 valid mlids dumped \n",
+		/* garbage after the last table */
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
+		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n0 valid mlids dumped \nrandom words\n",
 	};
 	struct ibu_fabric f;
 	struct ibu_mft t;
@@ -137,6 +157,27 @@ START_TEST(bad_dumps)
 		ck_assert_msg(strstr(e.msg, "mem.mfts:") != NULL, "case %zu: %s",
 			      i, e.msg);
 	}
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+/* issue 8: an embedded NUL is a parse error naming its line */
+START_TEST(nul_byte)
+{
+	static const char text[] =
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
+		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n"
+		"0xc001        x\0 x\n1 valid mlids dumped \n";
+	FILE *in = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct ibu_fabric f;
+	struct ibu_mft t;
+	struct ibu_err e = { 0 };
+
+	load_net("2sw2path4hca.net", &f);
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(ibu_mft_read_stream(in, "mem.mfts", &f, &t, &e), IBU_EPARSE);
+	fclose(in);
+	ck_assert_msg(strstr(e.msg, "mem.mfts:4: NUL byte"), "%s", e.msg);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -201,6 +242,9 @@ START_TEST(member_files)
 		"0xc001\n", "0xbfff Hca1\n", "0xc001 NoSuchNode\n",
 		"0xc001 Hca1 port=3\n", "0xc001 Hca1 maybe\n",
 		"0xc001 Switch1 port=3\n",
+		/* issue 8: no records; a number that is not one */
+		"", "# nothing but a comment\n", "0xc001 Hca1 port=\n",
+		"+0xc001 Hca1\n",
 	};
 	struct ibu_fabric f;
 	struct ibu_mcmembers mm, back;
@@ -263,6 +307,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, bad_dumps);
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, member_files);
+	tcase_add_test(tc, nul_byte);
 	suite_add_tcase(s, tc);
 	return s;
 }

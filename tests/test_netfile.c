@@ -99,7 +99,60 @@ static const struct bad bad_inputs[] = {
 	{ "Switch 4 \"a\"\n[1] \"b\"[1]\n[2] \"b\"[1]\n\nHca 1 \"b\"\n", "t.net:3: 'a'[2] - 'b'[1]: port already cabled elsewhere" },
 	{ "# nothing\n", "no node records" },
 	{ "Switch 300 \"a\"\n", "t.net:1: port count out of range" },
+	/* issue 8: an input without records is an error naming its end */
+	{ "", "t.net:1: no node records" },
+	/* issue 8: node GUIDs are unique (switchguid= repeating a GUID) */
+	{ "switchguid=0x10\nSwitch 2 \"a\"\n[1] \"b\"[1]\n\nswitchguid=0x10\nSwitch 2 \"b\"\n[1] \"a\"[1]\n",
+	  "t.net:6: node GUID 0x0000000000000010 of 'b' is already used by 'a' (line 2)" },
+	{ "caguid=0x50\nHca 1 \"h1\"\n[1] \"s\"[1]\n\ncaguid=0x50\nHca 1 \"h2\"\n[1] \"s\"[2]\n\nSwitch 2 \"s\"\n[1] \"h1\"[1]\n[2] \"h2\"[1]\n",
+	  "t.net:6: node GUID 0x0000000000000050" },
+	/* issue 8: port GUIDs are unique (ibnetdiscover port lines) */
+	{ "caguid=0x50\nCa 1 \"h1\"\n[1](77) \"s\"[1]\n\ncaguid=0x60\nCa 1 \"h2\"\n[1](77) \"s\"[2]\n\nSwitch 2 \"s\"\n[1] \"h1\"[1]\n[2] \"h2\"[1]\n",
+	  "t.net:7: port GUID 0x0000000000000077 of 'h2' is already used by 'h1' (line 3)" },
+	/* a CA port GUID equal to a switch's GUID */
+	{ "switchguid=0x77\nSwitch 2 \"s\"\n[1] \"h1\"[1]\n\ncaguid=0x50\nCa 1 \"h1\"\n[1](77) \"s\"[1]\n",
+	  "t.net:7: port GUID 0x0000000000000077 of 'h1' is already used by 's' (line 2)" },
+	{ "switchguid=zz\nSwitch 2 \"s\"\n", "t.net:1: GUID directive without a number" },
+	{ "switchguid=0x1g\nSwitch 2 \"s\"\n", "t.net:1: bad number in GUID directive" },
+	{ "Ca 1 \"h\"\n[1](zz) \"s\"[1]\n", "t.net:2: bad port GUID" },
 };
+
+/* issue 8: an embedded NUL is a parse error with file:line, not a cut line */
+START_TEST(nul_byte)
+{
+	static const char text[] = "Switch 2 \"a\"\n[1] \"b\"[1]\n\nSwitch 2 \"b\"\n[1] \"a\0x\"[1]\n";
+	FILE *in = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(ibu_netfile_read_stream(in, "t.net", &f, &e), IBU_EPARSE);
+	fclose(in);
+	ck_assert_msg(strstr(e.msg, "t.net:5: NUL byte in line"), "%s", e.msg);
+}
+END_TEST
+
+/* issue 8: the writer refuses a name the reader could not give back */
+START_TEST(write_refuses_unreadable_names)
+{
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	ck_assert_int_eq(parse(two_switch, &f, &e), 0);
+	free(f.nodes[0].name);
+	f.nodes[0].name = strdup("a\"b");
+	ck_assert_ptr_nonnull(f.nodes[0].name);
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(ibu_netfile_write(out, &f, &e), IBU_EINVAL);
+	fclose(out);
+	ck_assert_msg(strstr(e.msg, "a\"b"), "%s", e.msg);
+	free(buf);
+	ibu_fabric_free(&f);
+}
+END_TEST
 
 START_TEST(errors_name_file_and_line)
 {
@@ -166,6 +219,8 @@ static Suite *suite(void)
 			    sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, write_read_round_trip);
+	tcase_add_test(tc, nul_byte);
+	tcase_add_test(tc, write_refuses_unreadable_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -49,6 +49,7 @@ int ibu_cmd_gen(int argc, char **argv)
 	struct ibu_err e = { 0 };
 	long m, n, v, hcas = 1;
 	int c, rc, mesh;
+	struct ibu_atomicfile af;
 	FILE *out;
 
 	optind = 1;
@@ -106,11 +107,11 @@ int ibu_cmd_gen(int argc, char **argv)
 		ibu_opt_report("gen", &e);
 		return rc == IBU_EINVAL ? IBU_EXIT_USAGE : IBU_EXIT_ERROR;
 	}
-	out = ibu_opt_open_out("gen", outpath);
-	if (!out) {
+	if (ibu_opt_out_open("gen", outpath, &af)) {
 		ibu_fabric_free(&f);
 		return IBU_EXIT_ERROR;
 	}
+	out = af.fp;
 	if (mesh)
 		fprintf(out, "# %ld x %ld mesh, %ld HCAs per switch: ", m, n, hcas);
 	else
@@ -121,11 +122,8 @@ int ibu_cmd_gen(int argc, char **argv)
 		o.shuffle_records ? " --shuffle-records" : "",
 		(unsigned long long)o.seed);
 	rc = ibu_netfile_write(out, &f, &e);
-	ibu_opt_close_out(out);
 	ibu_fabric_free(&f);
-	if (rc) {
-		ibu_opt_report("gen", &e);
+	if (ibu_opt_out_close("gen", &af, rc, &e))
 		return IBU_EXIT_ERROR;
-	}
 	return IBU_EXIT_OK;
 }

@@ -46,7 +46,7 @@ int ibu_cmd_lids(int argc, char **argv)
 	void *topo;
 	long lmc = -1;
 	int c, rc, exact = 0, used = 0;
-	FILE *out;
+	struct ibu_atomicfile af;
 
 	ibu_engine_opts_default(&eo);
 	optind = 1;
@@ -84,15 +84,15 @@ int ibu_cmd_lids(int argc, char **argv)
 	ops->topo_free(topo);
 	if (rc)
 		goto fail;
-	out = ibu_opt_open_out("lids", outpath);
-	if (!out) {
+	if (ibu_opt_out_open("lids", outpath, &af)) {
 		rc = IBU_EIO;
 		goto done;
 	}
-	rc = ibu_lidplan_write_guid2lid(out, &f, &e);
-	ibu_opt_close_out(out);
-	if (rc)
-		goto fail;
+	rc = ibu_lidplan_write_guid2lid(af.fp, &f, &e);
+	if (ibu_opt_out_close("lids", &af, rc, &e)) {
+		rc = IBU_EIO;
+		goto done;
+	}
 	fprintf(stderr, "-I- lids: %s: %d end ports and %d switches at LMC %d, "
 		"LIDs up to 0x%04x%s\n", ops->topology,
 		ibu_fabric_count_endports(&f), ibu_fabric_count_switches(&f),

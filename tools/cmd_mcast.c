@@ -304,7 +304,7 @@ static int cmd_tree(int argc, char **argv)
 	struct ibu_mft mft;
 	struct ibu_err e = { 0 };
 	int c, quiet = 0, gi, ret = IBU_EXIT_ERROR;
-	FILE *out;
+	struct ibu_atomicfile af;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:q", lo, NULL)) != -1) {
@@ -362,13 +362,14 @@ static int cmd_tree(int argc, char **argv)
 	}
 	ret = IBU_EXIT_OK;
 	if (outpath) {
-		out = ibu_opt_open_out("mcast", outpath);
-		if (!out || ibu_mft_write(out, &f, &mft, &e)) {
-			if (out)
-				ibu_opt_report("mcast", &e);
+		if (ibu_opt_out_open("mcast", outpath, &af)) {
 			ret = IBU_EXIT_ERROR;
+		} else {
+			int wrc = ibu_mft_write(af.fp, &f, &mft, &e);
+
+			if (ibu_opt_out_close("mcast", &af, wrc, &e))
+				ret = IBU_EXIT_ERROR;
 		}
-		ibu_opt_close_out(out);
 	}
 out_all:
 	ibu_mcast_load_free(&load);

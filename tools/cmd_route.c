@@ -81,7 +81,7 @@ int ibu_cmd_route(int argc, char **argv)
 	void *topo;
 	long lmc = -1;
 	int c, rc, exact = 0;
-	FILE *out;
+	struct ibu_atomicfile af;
 
 	ibu_engine_opts_default(&eo);
 	optind = 1;
@@ -133,15 +133,16 @@ int ibu_cmd_route(int argc, char **argv)
 		ibu_fabric_free(&f);
 		return IBU_EXIT_ERROR;
 	}
-	out = ibu_opt_open_out("route", outpath);
-	ibu_tool_progress_init(&pr, "route");
-	rc = out ? ibu_dump_write_lfts_progress(out, &f, &res.lft, &pr.cb, &e) :
-		   IBU_EIO;
-	ibu_tool_progress_done(&pr);
-	ibu_opt_close_out(out);
-	if (rc && out) {
-		ibu_opt_report("route", &e);
-	} else if (!rc) {
+	if (ibu_opt_out_open("route", outpath, &af)) {
+		rc = IBU_EIO;
+	} else {
+		ibu_tool_progress_init(&pr, "route");
+		rc = ibu_dump_write_lfts_progress(af.fp, &f, &res.lft, &pr.cb, &e);
+		ibu_tool_progress_done(&pr);
+		if (ibu_opt_out_close("route", &af, rc, &e))
+			rc = IBU_EIO;
+	}
+	if (!rc) {
 		ops->describe(&f, res.topo, what, sizeof(what));
 		fprintf(stderr, "-I- route: %s: %s, max LID 0x%04x%s%s\n",
 			ops->name, what, res.map.max_lid,

@@ -1,18 +1,62 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "opts.h"
 
+/* Whole text as an integer: optional '-' (if allowed), then decimal digits
+ * or 0x and hex digits, nothing else. */
+static int strict_number(const char *text, int allow_minus, int *neg,
+			 unsigned long long *mag)
+{
+	const char *s = text;
+	char *end;
+	int base = 10;
+
+	*neg = 0;
+	if (!s || !*s)
+		return -1;
+	if (*s == '-' && allow_minus) {
+		*neg = 1;
+		s++;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		if (!isxdigit((unsigned char)*s))
+			return -1;
+	} else if (!isdigit((unsigned char)*s)) {
+		return -1;
+	}
+	errno = 0;
+	*mag = strtoull(s, &end, base);
+	if (errno || *end)
+		return -1;
+	return 0;
+}
+
 int ibu_opt_int(const char *cmd, const char *what, const char *text, long lo,
 		long hi, long *out)
 {
-	char *end;
-	long v;
+	unsigned long long mag;
+	int neg, ok;
+	long v = 0;
 
-	errno = 0;
-	v = text ? strtol(text, &end, 0) : 0;
-	if (!text || !*text || *end || errno || v < lo || v > hi) {
+	ok = !strict_number(text, lo < 0, &neg, &mag);
+	if (ok) {
+		if (neg)
+			ok = mag <= (unsigned long long)LONG_MAX + 1;
+		else
+			ok = mag <= (unsigned long long)LONG_MAX;
+	}
+	if (ok) {
+		v = neg ? (mag == (unsigned long long)LONG_MAX + 1 ? LONG_MIN :
+			   -(long)mag) : (long)mag;
+		ok = v >= lo && v <= hi;
+	}
+	if (!ok) {
 		fprintf(stderr, "ibunion %s: %s must be an integer in %ld..%ld, not '%s'\n",
 			cmd, what, lo, hi, text ? text : "");
 		return -1;
@@ -24,14 +68,12 @@ int ibu_opt_int(const char *cmd, const char *what, const char *text, long lo,
 int ibu_opt_u64(const char *cmd, const char *what, const char *text,
 		uint64_t *out)
 {
-	char *end;
 	unsigned long long v;
+	int neg;
 
-	errno = 0;
-	v = text ? strtoull(text, &end, 0) : 0;
-	if (!text || !*text || *end || errno) {
-		fprintf(stderr, "ibunion %s: %s must be an unsigned integer, not '%s'\n",
-			cmd, what, text ? text : "");
+	if (strict_number(text, 0, &neg, &v)) {
+		fprintf(stderr, "ibunion %s: %s must be an unsigned integer in 0..%llu (decimal or 0x hex), not '%s'\n",
+			cmd, what, (unsigned long long)UINT64_MAX, text ? text : "");
 		return -1;
 	}
 	*out = v;
@@ -44,23 +86,42 @@ void ibu_opt_report(const char *cmd, const struct ibu_err *e)
 		e->msg[0] ? e->msg : ibu_strerror(e->code));
 }
 
-FILE *ibu_opt_open_out(const char *cmd, const char *path)
+int ibu_opt_out_open(const char *cmd, const char *path,
+		     struct ibu_atomicfile *af)
 {
-	FILE *f;
+	struct ibu_err e = { 0 };
 
-	if (!path || !strcmp(path, "-"))
-		return stdout;
-	f = fopen(path, "w");
-	if (!f)
-		fprintf(stderr, "ibunion %s: %s: cannot open for writing: %s\n",
-			cmd, path, strerror(errno));
-	return f;
+	if (ibu_atomicfile_open(af, path, &e)) {
+		ibu_opt_report(cmd, &e);
+		return -1;
+	}
+	return 0;
 }
 
-void ibu_opt_close_out(FILE *f)
+int ibu_opt_out_close(const char *cmd, struct ibu_atomicfile *af, int wrc,
+		      const struct ibu_err *e)
 {
-	if (f && f != stdout)
-		fclose(f);
-	else if (f)
-		fflush(f);
+	struct ibu_err ce = { 0 };
+
+	if (!af->fp)
+		return -1;
+	if (wrc) {
+		if (ferror(af->fp)) {
+			/* the writer saw the stream fail: say why */
+			errno = 0;
+			fflush(af->fp);
+			fprintf(stderr, "ibunion %s: %s: write failed: %s\n", cmd,
+				af->path ? af->path : "standard output",
+				strerror(errno ? errno : EIO));
+		} else if (e) {
+			ibu_opt_report(cmd, e);
+		}
+		ibu_atomicfile_abort(af);
+		return -1;
+	}
+	if (ibu_atomicfile_commit(af, &ce)) {
+		ibu_opt_report(cmd, &ce);
+		return -1;
+	}
+	return 0;
 }

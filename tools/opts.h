@@ -5,17 +5,28 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "atomicfile.h"
 #include "err.h"
 
-/* Parses a whole decimal/hex integer in [lo, hi]; prints why not to stderr. */
+/* Strict numbers: the whole text is one decimal integer or 0x hex
+ * integer (no blanks, no '+', no octal, '-' only where lo < 0) within the
+ * range; otherwise prints why to stderr and returns -1. */
 int ibu_opt_int(const char *cmd, const char *what, const char *text, long lo,
 		long hi, long *out);
 int ibu_opt_u64(const char *cmd, const char *what, const char *text,
 		uint64_t *out);
 /* "ibunion <cmd>: <message>" for a lib error. */
 void ibu_opt_report(const char *cmd, const struct ibu_err *e);
-/* Opens path for writing, "-" or NULL meaning stdout. */
-FILE *ibu_opt_open_out(const char *cmd, const char *path);
-void ibu_opt_close_out(FILE *f);
+/* Output files go through lib/atomicfile: path ("-" or NULL = stdout) is
+ * written under a temporary name and renamed by ibu_opt_out_close(). Both
+ * print "ibunion <cmd>: <why>" on failure and return -1 (exit 3). */
+int ibu_opt_out_open(const char *cmd, const char *path,
+		     struct ibu_atomicfile *af);
+/* wrc is the writer's result: 0 commits (flush, fsync, fclose, rename);
+ * otherwise the temporary file is removed and the target left as it was.
+ * Prints the reason (the system's for a failed write, else e's message).
+ * Returns 0 only for a committed file. */
+int ibu_opt_out_close(const char *cmd, struct ibu_atomicfile *af, int wrc,
+		      const struct ibu_err *e);
 
 #endif

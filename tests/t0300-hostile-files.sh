@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Hostile and broken files (issue 8): every reader rejects an input without
+# records or with a NUL byte with file:line and exit 3; duplicate GUIDs are
+# refused; writers never leave a truncated file behind a success (-o
+# /dev/full, a file-size limit); option numbers are strict; empty table
+# headers cost no memory.  Needs only the ibunion command (no opensm).
+. "$(dirname "$0")/sim.sh"
+
+[ -x "$IBUNION" ] || skip_all "no $IBUNION (build first)"
+sim_setup
+cd "$SIM_DIR" || bail_out "cannot cd to $SIM_DIR"
+net=$FIXTURES/ft43.net
+
+# t_fails CODE ERE DESC CMD...: CMD exits CODE and its stderr matches ERE.
+t_fails()
+{
+	local want=$1 ere=$2 desc=$3 rc err
+	shift 3
+
+	err=$SIM_DIR/err-$((tap__count + 1))
+	"$@" >/dev/null 2>"$err"
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -Eq -- "$ere" "$err"; then
+		ok "$desc"
+		return 0
+	fi
+	not_ok "$desc"
+	diag "command: $*"
+	diag "exit status $rc (want $want), stderr should match /$ere/:"
+	diag_file "$err" 10
+	return 1
+}
+
+# ---- inputs without records, garbage
+: >empty
+echo garbage >garbage
+printf '\n\n' >blank
+t_fails 3 '^ibunion [a-z]+: empty:1: no multicast table' \
+	"mcast check: empty MFT dump is an error" "$IBUNION" mcast check "$net" empty
+t_fails 3 'garbage:1: not an MFT dump line' \
+	"mcast check: garbage MFT dump is an error" "$IBUNION" mcast check "$net" garbage
+t_fails 3 'garbage:1: not an MFT dump line' \
+	"check --mcast: garbage MFT dump is an error" "$IBUNION" check --mcast garbage "$net"
+t_fails 3 'blank:2: no multicast table' \
+	"check --mcast: blank MFT dump is an error" "$IBUNION" check --mcast blank "$net"
+t_fails 3 'empty:1: no switch table' \
+	"check: empty LFT dump is an error" "$IBUNION" check "$net" empty
+t_fails 3 'empty:1: no node records' \
+	"lids: empty net file is an error" "$IBUNION" lids empty
+t_fails 3 'garbage:1: no node records' \
+	"route: garbage net file is an error" "$IBUNION" route garbage --lmc 0
+t_fails 3 'empty:1: no member line' \
+	"mcast tree: empty members file is an error" "$IBUNION" mcast tree "$net" empty
+
+# ---- NUL bytes
+printf 'Switch 2 "a"\n[1] "b"[1]\n\nSwitch 2 "b"\n[1] "a\0x"[1]\n' >nul.net
+t_fails 3 'nul.net:5: NUL byte in line' "net file: NUL byte is a parse error" \
+	"$IBUNION" lids nul.net
+{ head -n 4 "$FIXTURES/ft43-lmc2.lfts"; printf '0x0001 000\0 : x\n'; } >nul.lfts
+t_fails 3 'nul.lfts:5: NUL byte in line' "LFT dump: NUL byte is a parse error" \
+	"$IBUNION" check "$net" nul.lfts
+
+# ---- duplicate GUIDs
+printf 'switchguid=0x10\nSwitch 2 "a"\n[1] "b"[1]\n\nswitchguid=0x10\nSwitch 2 "b"\n[1] "a"[1]\n' >dup.net
+t_fails 3 'dup.net:6: node GUID 0x0000000000000010 .* \(line 2\)' \
+	"duplicate switch GUID named at its second line" "$IBUNION" lids dup.net
+sed '0,/^Hca/s//caguid=0x100000\nHca/' "$net" >dup2.net
+sed -i '0,/^Hca/!{0,/^Hca/s//caguid=0x100000\nHca/}' dup2.net
+t_fails 3 'dup2.net:[0-9]+: node GUID 0x0000000000100000' \
+	"duplicate CA GUID (caguid= repeated) refused" "$IBUNION" lids dup2.net
+
+# ---- output files: temp name + rename after a checked fclose
+for cmd in "gen fattree 4 3" "lids $net --lmc 2" "route $net --lmc 2"; do
+	# shellcheck disable=SC2086
+	t_fails 3 '/dev/full: write failed: No space left on device' \
+		"${cmd%% *} -o /dev/full fails" "$IBUNION" $cmd -o /dev/full
+done
+t_fails 3 '/dev/full: write failed: No space left on device' \
+	"mcast tree -o /dev/full fails" "$IBUNION" mcast tree "$FIXTURES/ibft43-gen.net" \
+	"$FIXTURES/ibft43-fig7.members" -q -o /dev/full
+t_expect "lids -o /dev/null works" "$IBUNION" lids "$net" --lmc 2 -o /dev/null
+echo old >keep.net
+( trap '' XFSZ; ulimit -f 1; "$IBUNION" gen fattree 8 3 -o keep.net ) 2>xfsz.err
+t_equal "a write failing half-way exits 3" "$?" 3
+t_equal "... and leaves the old file as it was" "$(cat keep.net)" old
+t_equal "... and no temporary file" "$(ls -A | grep -c '\.tmp\.')" 0
+t_expect "gen -o writes the file" "$IBUNION" gen fattree 4 3 -o new.net
+t_expect "... which reads back" "$IBUNION" lids new.net -o new.g2l
+
+# ---- names and numbers
+t_fails 2 "prefix 'a\"b' holds" "gen --prefix 'a\"b' is refused" \
+	"$IBUNION" gen fattree 4 3 --prefix 'a"b'
+t_fails 2 "--seed must be an unsigned integer .* not '-1'" "--seed -1 is refused" \
+	"$IBUNION" gen fattree 4 3 --seed -1
+for bad in ' 1' '1x' '+1' '' '0x' '99999999999999999999'; do
+	t_fails 2 "--seed must be" "--seed '$bad' is refused" \
+		"$IBUNION" gen fattree 4 3 --seed "$bad"
+done
+t_fails 2 "--lmc must be an integer in 0\.\.7, not '010'" "--lmc 010 is refused" \
+	"$IBUNION" lids "$net" --lmc 010
+t_expect "--seed 0x10 is hex" "$IBUNION" gen fattree 4 3 --seed 0x10 -o hex.net
+t_fails 2 "M must be an integer in 4\.\.254" "gen M 4.0 is refused" \
+	"$IBUNION" gen fattree 4.0 3
+
+# ---- 5,000 empty table headers: memory follows the entries
+{
+	cat "$FIXTURES/ft43-lmc2.lfts"
+	for ((i = 0; i < 5000; i++)); do
+		printf 'Unicast lids [0x0-0xbfff] of switch Lid %d guid 0x%016x (S%d):\n0 valid lids dumped\n' \
+			$((i + 1)) $((0x300000 + i)) "$i"
+	done
+} >headers.lfts
+( ulimit -v 60000; "$IBUNION" diff headers.lfts headers.lfts ) >diff.out 2>&1
+t_equal "diff of 5,000 empty headers runs in 60 MB of address space" "$?" 0
+( ulimit -v 60000; "$IBUNION" check "$net" headers.lfts ) >check.out 2>&1
+t_equal "check of 5,000 empty headers: exit 3 (unknown switches)" "$?" 3
+t_no_grep "... not for want of memory" 'out of memory' check.out
+
+done_testing

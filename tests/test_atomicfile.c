@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* lib/atomicfile.c: temporary name + rename, failures leave the target. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "unit.h"
+#include "atomicfile.h"
+
+static char dir[256];
+
+static void make_dir(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/ibu-atomicfile-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static int entries(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static void cleanup(const char *path)
+{
+	unlink(path);
+	ck_assert_int_eq(rmdir(dir), 0);	/* no temporary file left */
+}
+
+START_TEST(commit_renames)
+{
+	struct ibu_atomicfile af;
+	struct ibu_err e = { 0 };
+	char path[300], buf[64];
+	struct stat st;
+
+	make_dir();
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	ck_assert_int_eq(ibu_atomicfile_open(&af, path, &e), 0);
+	fputs("new\n", af.fp);
+	/* nothing at the target until the commit */
+	ck_assert_int_ne(stat(path, &st), 0);
+	ck_assert_int_eq(entries(), 1);
+	ck_assert_int_eq(ibu_atomicfile_commit(&af, &e), 0);
+	slurp(path, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "new\n");
+	ck_assert_int_eq(entries(), 1);
+	cleanup(path);
+}
+END_TEST
+
+START_TEST(abort_keeps_old_content_and_mode)
+{
+	struct ibu_atomicfile af;
+	struct ibu_err e = { 0 };
+	char path[300], buf[64];
+	struct stat st;
+	FILE *f;
+
+	make_dir();
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("old\n", f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0640), 0);
+	ck_assert_int_eq(ibu_atomicfile_open(&af, path, &e), 0);
+	fputs("half", af.fp);
+	ibu_atomicfile_abort(&af);
+	slurp(path, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "old\n");
+	ck_assert_int_eq(entries(), 1);
+	/* a committed replacement keeps the mode */
+	ck_assert_int_eq(ibu_atomicfile_open(&af, path, &e), 0);
+	fputs("new\n", af.fp);
+	ck_assert_int_eq(ibu_atomicfile_commit(&af, &e), 0);
+	slurp(path, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "new\n");
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0640);
+	cleanup(path);
+}
+END_TEST
+
+/* A full device: the failure is reported with the system's reason. */
+START_TEST(dev_full_fails)
+{
+	struct ibu_atomicfile af;
+	struct ibu_err e = { 0 };
+	int i;
+
+	if (access("/dev/full", W_OK))
+		return;
+	ck_assert_int_eq(ibu_atomicfile_open(&af, "/dev/full", &e), 0);
+	ck_assert_ptr_null(af.tmp);	/* a device is written directly */
+	for (i = 0; i < 1000; i++)
+		fputs("0x0000000000100001 0x0004 0x0007\n\n", af.fp);
+	ck_assert_int_eq(ibu_atomicfile_commit(&af, &e), IBU_EIO);
+	ck_assert_msg(strstr(e.msg, "/dev/full: write failed: No space left on device"),
+		      "%s", e.msg);
+}
+END_TEST
+
+START_TEST(dev_null_works)
+{
+	struct ibu_atomicfile af;
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_atomicfile_open(&af, "/dev/null", &e), 0);
+	fputs("x\n", af.fp);
+	ck_assert_int_eq(ibu_atomicfile_commit(&af, &e), 0);
+}
+END_TEST
+
+START_TEST(missing_directory)
+{
+	struct ibu_atomicfile af;
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_atomicfile_open(&af, "/nonexistent/dir/x", &e), IBU_EIO);
+	ck_assert_msg(strstr(e.msg, "/nonexistent/dir/x"), "%s", e.msg);
+	ck_assert_ptr_null(af.fp);
+}
+END_TEST
+
+/* Writing through a symlink replaces the file it points to, not the link. */
+START_TEST(symlink_target)
+{
+	struct ibu_atomicfile af;
+	struct ibu_err e = { 0 };
+	char path[300], link[300], buf[64];
+	struct stat st;
+	FILE *f;
+
+	make_dir();
+	snprintf(path, sizeof(path), "%s/real", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(symlink("real", link), 0);
+	ck_assert_int_eq(ibu_atomicfile_open(&af, link, &e), 0);
+	fputs("via link\n", af.fp);
+	ck_assert_int_eq(ibu_atomicfile_commit(&af, &e), 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	slurp(path, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "via link\n");
+	unlink(link);
+	cleanup(path);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("atomicfile");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, commit_renames);
+	tcase_add_test(tc, abort_keeps_old_content_and_mode);
+	tcase_add_test(tc, dev_full_fails);
+	tcase_add_test(tc, dev_null_works);
+	tcase_add_test(tc, missing_directory);
+	tcase_add_test(tc, symlink_target);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBU_UNIT_MAIN
