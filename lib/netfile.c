@@ -446,15 +446,46 @@ static int writable_name(const char *s)
 	return 1;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Names are the record ids of a net file: each must be unique. */
+static int unique_names(const struct ibu_fabric *f, struct ibu_err *e)
+{
+	size_t n = f->num_nodes > 0 ? (size_t)f->num_nodes : 1;
+	const char **v = malloc(n * sizeof(*v));
+	int i, rc = IBU_OK;
+
+	if (!v)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < f->num_nodes; i++)
+		v[i] = f->nodes[i].name;
+	qsort(v, (size_t)f->num_nodes, sizeof(*v), name_cmp);
+	for (i = 1; i < f->num_nodes; i++)
+		if (!strcmp(v[i], v[i - 1])) {
+			rc = ibu_err_set(e, IBU_EINVAL,
+					 "two nodes are named '%s': a net file needs unique names",
+					 v[i]);
+			break;
+		}
+	free(v);
+	return rc;
+}
+
 int ibu_netfile_write(FILE *out, const struct ibu_fabric *f, struct ibu_err *e)
 {
-	int i, p;
+	int i, p, rc;
 
 	for (i = 0; i < f->num_nodes; i++)
 		if (!writable_name(f->nodes[i].name))
 			return ibu_err_set(e, IBU_EINVAL,
 					   "node name '%s' cannot be written to a net file (empty, or holds a '\"' or a control character)",
 					   f->nodes[i].name);
+	rc = unique_names(f, e);
+	if (rc)
+		return rc;
 	for (i = 0; i < f->num_nodes; i++) {
 		const struct ibu_node *n = &f->nodes[i];
 

@@ -150,6 +150,17 @@ START_TEST(write_refuses_unreadable_names)
 	fclose(out);
 	ck_assert_msg(strstr(e.msg, "a\"b"), "%s", e.msg);
 	free(buf);
+	buf = NULL;
+	/* found by fuzz_ibnetdiscover: ibnetdiscover names nodes by their
+	 * descriptions, which repeat; the writer refuses, as the reader would */
+	free(f.nodes[0].name);
+	f.nodes[0].name = strdup("Hca3");
+	ck_assert_ptr_nonnull(f.nodes[0].name);
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(ibu_netfile_write(out, &f, &e), IBU_EINVAL);
+	fclose(out);
+	ck_assert_msg(strstr(e.msg, "two nodes are named 'Hca3'"), "%s", e.msg);
+	free(buf);
 	ibu_fabric_free(&f);
 }
 END_TEST
