@@ -454,10 +454,13 @@ sim_write_conf()
 sim_start_opensm()
 {
 	[ -f "$SIM_DIR/opensm.conf" ] || sim_write_conf
-	(cd "$SIM_DIR" && LD_PRELOAD=$UMAD2SIM OSM_TMP_DIR=$SIM_DIR \
-		OSM_CACHE_DIR=$SIM_DIR \
+	# SIM_OPENSM_WRAP (words, e.g. "valgrind --trace-children=yes ...")
+	# runs opensm under a tool; umad2sim is preloaded into opensm only.
+	# shellcheck disable=SC2086
+	(cd "$SIM_DIR" && OSM_TMP_DIR=$SIM_DIR OSM_CACHE_DIR=$SIM_DIR \
 		LD_LIBRARY_PATH=$PLUGIN_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-		exec "$OPENSM" -F "$SIM_DIR/opensm.conf" -f "$SIM_DIR/osm.log" \
+		exec ${SIM_OPENSM_WRAP-} env LD_PRELOAD="$UMAD2SIM" "$OPENSM" \
+		-F "$SIM_DIR/opensm.conf" -f "$SIM_DIR/osm.log" \
 		-d2 "$@" >opensm.out 2>&1 </dev/null) &
 	OPENSM_PID=$!
 	SIM_PIDS+=("$OPENSM_PID")

@@ -99,6 +99,8 @@ for bad in ' 1' '1x' '+1' '' '0x' '99999999999999999999'; do
 done
 t_fails 2 "--lmc must be an integer in 0\.\.7, not '010'" "--lmc 010 is refused" \
 	"$IBUNION" lids "$net" --lmc 010
+t_fails 2 "not a multicast GID" "mcast join --mgid -1 is refused" \
+	"$IBUNION" mcast join --mgid -1
 t_expect "--seed 0x10 is hex" "$IBUNION" gen fattree 4 3 --seed 0x10 -o hex.net
 t_fails 2 "M must be an integer in 4\.\.254" "gen M 4.0 is refused" \
 	"$IBUNION" gen fattree 4.0 3

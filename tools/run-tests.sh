@@ -7,7 +7,8 @@
 # counted from automake's .trs results; exits non-zero on any failure.
 #
 # Environment: BUILD_DIR (default _build in the source tree), JOBS (2),
-# IBU_NO_DISTCHECK=1 to skip distcheck, IBU_FULL_DISTCHECK=1 to run every
+# IBU_NO_DISTCHECK=1 to skip distcheck, IBU_NO_SANITIZE=1 to skip the
+# ASan + UBSan build of the unit tests, IBU_FULL_DISTCHECK=1 to run every
 # test inside distcheck too (by default distcheck runs the unit tests and
 # the harness self-test: the full suite has just run).
 set -uo pipefail
@@ -77,12 +78,34 @@ if ! make -C "$build" -j"$jobs" check; then
 	done
 fi
 
+units=$(make -s -C "$build" print-unit-tests 2>/dev/null)
+
+# The unit tests again, built with AddressSanitizer + UndefinedBehavior-
+# Sanitizer (any report fails the test), in $build/asan; IBU_NO_SANITIZE=1
+# skips this.  Their results count in the summary below.
+if [ -z "${IBU_NO_SANITIZE-}" ] && [ -n "$units" ]; then
+	step "unit tests under ASan + UBSan ($build/asan)"
+	san="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+	mkdir -p "$build/asan"
+	if ! (cd "$build/asan" && "$top/configure" -q CFLAGS="$san" \
+		LDFLAGS="-fsanitize=address,undefined") ||
+	   ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 CK_TIMEOUT_MULTIPLIER=5 \
+		make -C "$build/asan" -j"$jobs" check TESTS="$units" check_DATA=; then
+		failed_steps+=(sanitizers)
+		find "$build/asan" -name '*.trs' -print0 | xargs -0 -r grep -l \
+			-E ':test-result: (FAIL|ERROR|XPASS)' | while read -r trs; do
+			echo "===== (asan) ${trs%.trs}.log"
+			cat "${trs%.trs}.log"
+		done
+	fi
+fi
+
 if [ -z "${IBU_NO_DISTCHECK-}" ]; then
 	step "make distcheck"
 	dc=()
 	if [ -z "${IBU_FULL_DISTCHECK-}" ]; then
 		# the unit tests, and the harness self-test (the full suite has just run)
-		units=$(make -s -C "$build" print-unit-tests 2>/dev/null)
 		[ -n "$units" ] && dc=(TESTS="$units tests/t0010-harness.sh")
 	fi
 	if ! make -C "$build" distcheck "${dc[@]}"; then

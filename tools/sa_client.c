@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* SA MCMemberRecord join/leave with libibmad. */
+#include <ctype.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
@@ -23,8 +24,18 @@ int ibu_sa_parse_mgid(const char *text, uint8_t mgid[16])
 		return -1;
 	if (strchr(text, ':'))
 		return inet_pton(AF_INET6, text, mgid) == 1 ? 0 : -1;
-	errno = 0;
-	n = strtoull(text, &end, 0);
+	/* strict, as every number option: decimal or 0x hex, nothing else */
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+		if (!isxdigit((unsigned char)text[2]))
+			return -1;
+		errno = 0;
+		n = strtoull(text + 2, &end, 16);
+	} else {
+		if (!isdigit((unsigned char)text[0]))
+			return -1;
+		errno = 0;
+		n = strtoull(text, &end, 10);
+	}
 	if (errno || *end || n > 0xffffffffULL)
 		return -1;
 	memset(mgid, 0, 16);
