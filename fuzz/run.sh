@@ -10,7 +10,7 @@
 # $top_builddir/fuzz/artifacts/<target>/ and makes the script exit 1.
 # Without clang's fuzzer runtime (configure says "libFuzzer targets: no")
 # it exits 77.  `make check` runs every target for a few seconds through
-# tests/t0400-fuzz-smoke.sh; `make fuzz` runs this with FUZZ_SECONDS.
+# tests/t0310-fuzz-smoke.sh; `make fuzz` runs this with FUZZ_SECONDS.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dlids.h"
+#include "lineio.h"
 #include "fabric.h"
 
 static int perr(struct ibu_err *e, const char *name, int line,
@@ -50,18 +51,20 @@ static int push(struct ibu_dlid_pairs *p, uint16_t s, uint16_t d, int line)
 int ibu_dlid_pairs_read_stream(FILE *in, const char *name,
 			       struct ibu_dlid_pairs *p, struct ibu_err *e)
 {
-	char *line = NULL, *s, *save, *tok[3];
-	size_t cap = 0;
-	int lineno = 0, rc = IBU_OK, nt;
+	struct ibu_lines lines;
+	char *line, *s, *save, *tok[3];
+	int lineno = 0, rc = IBU_OK, nt, got;
 
 	memset(p, 0, sizeof(*p));
 	p->source = strdup(name ? name : "-");
 	if (!p->source)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	while (getline(&line, &cap, in) != -1) {
+	ibu_lines_init(&lines, in, p->source);
+	while ((got = ibu_lines_next(&lines, e)) > 0) {
 		uint16_t sl, dl;
 
-		lineno++;
+		line = lines.line;
+		lineno = lines.lineno;
 		s = strchr(line, '#');
 		if (s)
 			*s = '\0';
@@ -93,9 +96,12 @@ int ibu_dlid_pairs_read_stream(FILE *in, const char *name,
 			break;
 		}
 	}
-	if (!rc && ferror(in))
-		rc = ibu_err_set(e, IBU_EIO, "%s: read error", p->source);
-	free(line);
+	if (!rc && got < 0)
+		rc = got;
+	if (!rc && !p->num)
+		rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: no '0xSLID 0xDLID' line",
+				 p->source, lineno ? lineno : 1);
+	ibu_lines_free(&lines);
 	if (rc)
 		ibu_dlid_pairs_free(p);
 	return rc;

@@ -79,6 +79,9 @@ done
 t_fails 3 '/dev/full: write failed: No space left on device' \
 	"mcast tree -o /dev/full fails" "$IBUNION" mcast tree "$FIXTURES/ibft43-gen.net" \
 	"$FIXTURES/ibft43-fig7.members" -q -o /dev/full
+t_fails 3 '/dev/full: write failed: No space left on device' \
+	"path -o /dev/full fails" "$IBUNION" path "$net" \
+	--lids-from "$FIXTURES/ft43-lmc2.lfts" -o /dev/full
 t_expect "lids -o /dev/null works" "$IBUNION" lids "$net" --lmc 2 -o /dev/null
 echo old >keep.net
 ( trap '' XFSZ; ulimit -f 1; "$IBUNION" gen fattree 8 3 -o keep.net ) 2>xfsz.err

@@ -207,7 +207,6 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 	void *topo = NULL, *state = NULL;
 	int gi, i, p, ret = IBU_EXIT_ERROR;
 	char desc[256], lab[32];
-	FILE *out;
 
 	ibu_engine_opts_default(&eo);
 	eo.mcast_policy = pol;
@@ -269,13 +268,16 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 	}
 	ret = IBU_EXIT_OK;
 	if (outpath) {
-		out = ibu_opt_open_out("mcast", outpath);
-		if (!out || ibu_mft_write(out, f, &mft, &e)) {
-			if (out)
-				ibu_opt_report("mcast", &e);
+		struct ibu_atomicfile af;
+
+		if (ibu_opt_out_open("mcast", outpath, &af)) {
 			ret = IBU_EXIT_ERROR;
+		} else {
+			int wrc = ibu_mft_write(af.fp, f, &mft, &e);
+
+			if (ibu_opt_out_close("mcast", &af, wrc, &e))
+				ret = IBU_EXIT_ERROR;
 		}
-		ibu_opt_close_out(out);
 	}
 out:
 	if (state && ops->mcast_state_free)

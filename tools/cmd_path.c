@@ -240,37 +240,6 @@ static int print_all(struct path_ctx *c, int from, int to)
 	return rc ? IBU_EIO : IBU_OK;
 }
 
-/* Output to FILE goes to FILE.tmp.PID first, renamed once complete. */
-static FILE *open_out(const char *path, char *tmp, size_t len)
-{
-	FILE *f;
-
-	if (!path || !strcmp(path, "-"))
-		return stdout;
-	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		fprintf(stderr, "ibunion path: %s: cannot open for writing: %s\n",
-			tmp, strerror(errno));
-	return f;
-}
-
-static int close_out(FILE *f, const char *path, const char *tmp, int ok)
-{
-	if (f == stdout)
-		return fflush(f) || !ok ? -1 : 0;
-	if (fclose(f) || !ok) {
-		unlink(tmp);
-		return -1;
-	}
-	if (rename(tmp, path)) {
-		fprintf(stderr, "ibunion path: %s: %s\n", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
 int ibu_cmd_path(int argc, char **argv)
 {
 	struct path_args a;
@@ -279,9 +248,8 @@ int ibu_cmd_path(int argc, char **argv)
 	struct ibu_lidplan plan;
 	struct ibu_err e = { 0 };
 	struct path_ctx c;
-	char tmp[4096];
+	struct ibu_atomicfile af;
 	int rc, from = -1, to = -1, ret = IBU_EXIT_ERROR;
-	FILE *out;
 
 	if (parse_args(argc, argv, &a)) {
 		ibu_cmd_path_usage(stderr);
@@ -317,21 +285,20 @@ int ibu_cmd_path(int argc, char **argv)
 		fprintf(stderr, "ibunion path: --from and --to name the same end port\n");
 		goto out;
 	}
-	out = open_out(a.output, tmp, sizeof(tmp));
-	if (!out)
+	if (ibu_opt_out_open("path", a.output, &af))
 		goto out;
 	memset(&c, 0, sizeof(c));
 	c.f = &f;
 	c.t = &t;
 	c.p = &plan;
 	c.mode = a.offsets;
-	c.out = out;
+	c.out = af.fp;
 	c.pairs = a.pairs;
 	rc = print_all(&c, from, to);
-	if (close_out(out, a.output, tmp, !rc)) {
-		fprintf(stderr, "ibunion path: write error\n");
+	if (rc && !ferror(af.fp))
+		ibu_err_set(&e, rc, "%s", ibu_strerror(rc));
+	if (ibu_opt_out_close("path", &af, rc, &e))
 		goto out;
-	}
 	if (c.skipped)
 		fprintf(stderr, "-W- path: %ld pairs skipped: end ports without a LID\n",
 			c.skipped);

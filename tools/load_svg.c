@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "atomicfile.h"
 #include "load_svg.h"
 
 #define SPACING 14.0	/* px between neighbours in the widest row */
@@ -402,15 +403,14 @@ int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
 {
 	struct layout l = { 0 };
 	int nn = f->num_nodes ? f->num_nodes : 1, rc = IBU_OK, n;
-	size_t len = strlen(path) + 32;
-	char *tmp = malloc(len);
-	FILE *o = NULL;
+	struct ibu_atomicfile af;
+	FILE *o;
 
 	l.row = malloc(nn * sizeof(*l.row));
 	l.key = malloc(nn * sizeof(*l.key));
 	l.x = calloc(nn, sizeof(*l.x));
 	l.order = malloc(nn * sizeof(*l.order));
-	if (!tmp || !l.row || !l.key || !l.x || !l.order) {
+	if (!l.row || !l.key || !l.x || !l.order) {
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (svg)");
 		goto out;
 	}
@@ -426,33 +426,22 @@ int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (svg)");
 		goto out;
 	}
-	snprintf(tmp, len, "%s.tmp%ld", path, (long)getpid());
-	o = fopen(tmp, "w");
-	if (!o) {
-		rc = ibu_err_set(e, IBU_EIO, "%s: cannot open for writing: %s",
-				 tmp, strerror(errno));
+	rc = ibu_atomicfile_open(&af, path, e);
+	if (rc)
 		goto out;
-	}
+	o = af.fp;
 	rc = draw(o, f, t, ll, unit ? unit : 1, title, &l);
 	if (rc || ferror(o)) {
-		fclose(o);
+		int err = errno;
+
 		rc = rc ? ibu_err_set(e, rc, "out of memory (svg)")
-			: ibu_err_set(e, IBU_EIO, "%s: write error", tmp);
-		unlink(tmp);
+			: ibu_err_set(e, IBU_EIO, "%s: write failed: %s", path,
+				      strerror(err ? err : EIO));
+		ibu_atomicfile_abort(&af);
 		goto out;
 	}
-	if (fclose(o)) {
-		rc = ibu_err_set(e, IBU_EIO, "%s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path)) {
-		rc = ibu_err_set(e, IBU_EIO, "%s: cannot rename to %s: %s", tmp,
-				 path, strerror(errno));
-		unlink(tmp);
-	}
+	rc = ibu_atomicfile_commit(&af, e);
 out:
-	free(tmp);
 	free(l.row);
 	free(l.key);
 	free(l.x);

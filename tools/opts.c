@@ -108,7 +108,10 @@ int ibu_opt_out_close(const char *cmd, struct ibu_atomicfile *af, int wrc,
 	if (wrc) {
 		if (ferror(af->fp)) {
 			/* the writer saw the stream fail: say why */
+			/* the stream may have dropped its buffer: one more
+			 * byte (the file is discarded anyway) to learn why */
 			errno = 0;
+			fputc('\n', af->fp);
 			fflush(af->fp);
 			fprintf(stderr, "ibunion %s: %s: write failed: %s\n", cmd,
 				af->path ? af->path : "standard output",
