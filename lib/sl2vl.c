@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lineio.h"
 #include "sl2vl.h"
 
 void ibu_sl2vl_free(struct ibu_sl2vl *s)
@@ -27,22 +28,23 @@ int ibu_sl2vl_read_stream(FILE *in, const char *name,
 			  const struct ibu_fabric *f, struct ibu_sl2vl *s,
 			  struct ibu_err *e)
 {
-	char line[1024];
-	int lineno = 0, node = -1, port = 0, rc = IBU_OK;
+	struct ibu_lines lines;
+	int lineno = 0, node = -1, port = 0, rc = IBU_OK, got;
 
 	memset(s, 0, sizeof(*s));
 	s->num_nodes = f->num_nodes;
 	s->tbl = calloc(f->num_nodes ? f->num_nodes : 1, sizeof(*s->tbl));
 	if (!s->tbl)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	while (fgets(line, sizeof(line), in)) {
-		char *p = line, *end;
+	ibu_lines_init(&lines, in, name);
+	while ((got = ibu_lines_next(&lines, e)) > 0) {
+		char *p = lines.line, *end;
 		uint64_t guid;
 		int inp, outp, sl;
 		const struct ibu_node *n;
 		uint8_t *t;
 
-		lineno++;
+		lineno = lines.lineno;
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (*p == '#' || *p == '\n' || !*p)
@@ -116,6 +118,12 @@ bad:
 				 name, lineno);
 		break;
 	}
+	if (!rc && got < 0)
+		rc = got;
+	if (!rc && !s->tables)
+		rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: no SL2VL table (not an opensm-sl2vl.dump?)",
+				 name, lineno ? lineno : 1);
+	ibu_lines_free(&lines);
 	if (rc)
 		ibu_sl2vl_free(s);
 	return rc;

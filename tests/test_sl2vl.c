@@ -64,12 +64,34 @@ START_TEST(test_read)
 }
 END_TEST
 
+/* issue 8: no table, or a NUL byte, is an error naming file:line */
+START_TEST(test_hostile)
+{
+	static const char nul[] = "# sl2vl\0x\n";
+	struct ibu_fabric f;
+	struct ibu_sl2vl s;
+	struct ibu_err e = { 0 };
+	FILE *in;
+
+	ck_assert_int_eq(ibu_gen_mesh(&f, 2, 2, 1, NULL, &e), 0);
+	ck_assert_int_eq(parse("", &f, &s, &e), IBU_EPARSE);
+	ck_assert_msg(strstr(e.msg, "t.dump:1: no SL2VL table"), "%s", e.msg);
+	in = fmemopen((void *)nul, sizeof(nul) - 1, "r");
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(ibu_sl2vl_read_stream(in, "n.dump", &f, &s, &e), IBU_EPARSE);
+	fclose(in);
+	ck_assert_msg(strstr(e.msg, "n.dump:1: NUL byte"), "%s", e.msg);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sl2vl");
 	TCase *tc = tcase_create("read");
 
 	tcase_add_test(tc, test_read);
+	tcase_add_test(tc, test_hostile);
 	suite_add_tcase(s, tc);
 	return s;
 }
