@@ -266,11 +266,21 @@ int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		     const struct ibu_lidplan *p, enum ibu_cyclic_offsets mode,
 		     struct ibu_lft *lft, struct ibu_err *e)
 {
+	return ibu_cyclic_route_stats(f, t, p, mode, lft, NULL, e);
+}
+
+int ibu_cyclic_route_stats(const struct ibu_fabric *f,
+			   const struct ibu_ibft *t,
+			   const struct ibu_lidplan *p,
+			   enum ibu_cyclic_offsets mode, struct ibu_lft *lft,
+			   struct ibu_cyclic_stats *st, struct ibu_err *e)
+{
 	uint32_t lid, max = p->map.max_lid < lft->max_lid ? p->map.max_lid : lft->max_lid;
 	uint32_t nl = 0, i;
 	int n = t->n, s, l;
 	uint32_t *lids = malloc(((size_t)max + 1) * sizeof(*lids));
 	uint8_t *dig = malloc(((size_t)max + 1) * 2 * (size_t)n);
+	int rc;
 
 	if (!lids || !dig) {
 		free(lids);
@@ -315,7 +325,8 @@ int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,
 	}
 	free(lids);
 	free(dig);
-	return route_switch_lids(f, t, p, lft, e);
+	rc = ibu_cyclic_reroute_faults(f, t, p, lft, st, e);
+	return rc ? rc : route_switch_lids(f, t, p, lft, e);
 }
 
 int ibu_cyclic_tables(const struct ibu_fabric *f,

@@ -155,6 +155,39 @@ int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		     const struct ibu_lidplan *p, enum ibu_cyclic_offsets mode,
 		     struct ibu_lft *lft, struct ibu_err *e);
 
+/* Entries of a degraded tree that deviate from the fault-free rule. */
+struct ibu_cyclic_stats {
+	long rerouted;		/* entries changed from the fault-free rule */
+	long outside;		/* of those, at switches no end port's
+				 * up-then-down route crosses: a shortest
+				 * path for the switch's own packets */
+};
+
+/* ibu_cyclic_route, counting the deviations into st (may be NULL). */
+int ibu_cyclic_route_stats(const struct ibu_fabric *f,
+			   const struct ibu_ibft *t,
+			   const struct ibu_lidplan *p,
+			   enum ibu_cyclic_offsets mode, struct ibu_lft *lft,
+			   struct ibu_cyclic_stats *st, struct ibu_err *e);
+
+/*
+ * Degraded trees (t->num_faults > 0; lib/cyclic_faults.c): after the
+ * fault-free rule has filled the end-port LIDs, every (switch, LID) entry
+ * whose port leads into a fault - no cable left, or a neighbour that can no
+ * longer reach the destination going up then down - is re-routed through
+ * the first surviving up-port (cyclically after the paper's) from which
+ * the destination is reachable; the paper's entries that survive stay.
+ * Routes only climb, then descend: credit-loop free with the multicast
+ * trees. A switch that no longer reaches a destination that way (its way
+ * down is cut and it has no up-port left that leads around, e.g. a top
+ * switch) is never crossed by an end port's route to it; its entry takes
+ * a shortest path over the surviving links, for its own packets.
+ */
+int ibu_cyclic_reroute_faults(const struct ibu_fabric *f,
+			      const struct ibu_ibft *t,
+			      const struct ibu_lidplan *p, struct ibu_lft *lft,
+			      struct ibu_cyclic_stats *st, struct ibu_err *e);
+
 /*
  * Everything the engine computes for a fabric whose ports already carry
  * LIDs: recognition, LID plan, LFTs sized to the plan. On success the

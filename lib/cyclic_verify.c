@@ -80,10 +80,13 @@ static void cyclic_set(const struct ibu_cyclic_rule *c,
 	cs->num = 0;
 	for (dst = 0; dst < t->num_endports; dst++) {
 		const struct ibu_ibft_endport *de = &t->ep[dst];
-		const struct ibu_port *dp = &f->nodes[de->node].ports[de->port];
+		const struct ibu_port *dp;
 		unsigned off;
 
-		if (dst == src || !dp->lid)
+		if (dst == src || de->node < 0)
+			continue;	/* absent end port */
+		dp = &f->nodes[de->node].ports[de->port];
+		if (!dp->lid)
 			continue;
 		off = ibu_cyclic_offset(t, c->p->offset_digits, c->offsets,
 					(uint32_t)src, (uint32_t)dst);
@@ -200,6 +203,8 @@ static int check_climbs(const struct ibu_cyclic_rule *c,
 		int bad = 0, bad_sw = -1, bad_a = 0, bad_b = 0, bad_dst = -1;
 		int bad_line = 0, k;
 
+		if (t->ep[src].node < 0)
+			continue;	/* absent end port */
 		if (dp) {
 			memset(seen, 0, N);
 			cs.num = 0;
@@ -214,7 +219,8 @@ static int check_climbs(const struct ibu_cyclic_rule *c,
 				cs.num++;
 			}
 			for (k = 0; k < N; k++)
-				missing += k != src && !seen[k];
+				missing += k != src && !seen[k] &&
+					   t->ep[k].node >= 0;
 		} else {
 			cyclic_set(c, f, src, &cs);
 		}

@@ -94,6 +94,12 @@ struct ibu_engine_ops {
 	/* one line: "IBFT(8,3): 80 switches, 128 end ports, LMC 4 (needs 4)" */
 	void (*describe)(const struct ibu_fabric *f, const void *topo,
 			 char *buf, size_t len);
+	/* optional: lines to log after recognition, one each (cyclic: the
+	 * faults of a degraded tree, "missing link SW<00,0> port 3 - ..."):
+	 * how many, then line i */
+	int (*num_notes)(const void *topo);
+	void (*note)(const struct ibu_fabric *f, const void *topo, int i,
+		     char *buf, size_t len);
 	/* optional: a node's label ("SW<01,1>", "N(2,3)") for logs */
 	void (*node_label)(const void *topo, int node, char *buf, size_t len);
 

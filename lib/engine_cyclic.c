@@ -14,6 +14,8 @@ struct cyclic_topo {
 	struct ibu_ibft t;
 	struct ibu_lidplan p;
 	int planned;
+	struct ibu_cyclic_stats *stats;	/* of the last route (own block:
+					 * route() gets a const topo) */
 };
 
 static void topo_free(void *topo)
@@ -24,6 +26,7 @@ static void topo_free(void *topo)
 		return;
 	ibu_lidplan_free(&c->p);
 	ibu_ibft_free(&c->t);
+	free(c->stats);
 	free(c);
 }
 
@@ -34,12 +37,16 @@ static int recognise(const struct ibu_fabric *f,
 	struct cyclic_topo *c = calloc(1, sizeof(*c));
 	int rc;
 
-	(void)o;
 	*topo = NULL;
-	if (!c)
+	if (c)
+		c->stats = calloc(1, sizeof(*c->stats));
+	if (!c || !c->stats) {
+		free(c);
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = ibu_ibft_recognize(f, &c->t, e);
+	}
+	rc = ibu_ibft_recognize_limit(f, &c->t, o ? o->max_faults : -1, e);
 	if (rc) {
+		free(c->stats);
 		free(c);
 		return rc;
 	}
@@ -68,10 +75,10 @@ static int route(const struct ibu_fabric *f, const void *topo,
 	(void)map;
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
-	return ibu_cyclic_route(f, &c->t, &c->p,
-				o && o->offsets == IBU_OFFSETS_PAPER ?
-				IBU_OFFSETS_PAPER : IBU_OFFSETS_ROTATED,
-				lft, e);
+	return ibu_cyclic_route_stats(f, &c->t, &c->p,
+				      o && o->offsets == IBU_OFFSETS_PAPER ?
+				      IBU_OFFSETS_PAPER : IBU_OFFSETS_ROTATED,
+				      lft, c->stats, e);
 }
 
 static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
@@ -100,13 +107,34 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 		     size_t len)
 {
 	const struct cyclic_topo *c = topo;
+	int o;
 
 	(void)f;
-	snprintf(buf, len,
-		 "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d%s)",
-		 c->t.m, c->t.n, c->t.num_switches, c->t.num_endports,
-		 c->p.lmc, c->p.lmc_needed, c->p.lmc < c->p.lmc_needed ?
-		 "; up-digits beyond the offset from the destination" : "");
+	o = snprintf(buf, len,
+		     "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d%s)",
+		     c->t.m, c->t.n, c->t.num_switches, c->t.present_endports,
+		     c->p.lmc, c->p.lmc_needed, c->p.lmc < c->p.lmc_needed ?
+		     "; up-digits beyond the offset from the destination" : "");
+	if (c->t.num_faults && o >= 0 && (size_t)o < len)
+		snprintf(buf + o, len - (size_t)o,
+			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld for switch-own traffic only)",
+			 c->t.num_faults, c->t.max_faults, c->stats->rerouted,
+			 c->stats->outside);
+}
+
+static int num_notes(const void *topo)
+{
+	const struct cyclic_topo *c = topo;
+
+	return c->t.num_faults;
+}
+
+static void note(const struct ibu_fabric *f, const void *topo, int i,
+		 char *buf, size_t len)
+{
+	const struct cyclic_topo *c = topo;
+
+	ibu_ibft_fault_text(f, &c->t, i, buf, len);
 }
 
 static void node_label(const void *topo, int node, char *buf, size_t len)
@@ -224,6 +252,8 @@ const struct ibu_engine_ops ibu_engine_cyclic = {
 	.route = route,
 	.assign_lids = assign_lids,
 	.describe = describe,
+	.num_notes = num_notes,
+	.note = note,
 	.node_label = node_label,
 	.mcast_state_new = mcast_state_new,
 	.mcast_state_free = mcast_state_free,

@@ -23,6 +23,41 @@ static void drop_index(struct ibu_fabric *f)
 	f->indexed = 0;
 }
 
+int ibu_fabric_remove_nodes(struct ibu_fabric *f, const uint8_t *drop,
+			    struct ibu_err *e)
+{
+	int *map = malloc((f->num_nodes ? f->num_nodes : 1) * sizeof(int));
+	int i, p, n = 0;
+
+	if (!map)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < f->num_nodes; i++)
+		map[i] = drop[i] ? -1 : n++;
+	for (i = 0; i < f->num_nodes; i++) {
+		struct ibu_node *nd = &f->nodes[i];
+
+		if (drop[i]) {
+			free(nd->name);
+			free(nd->ports);
+			continue;
+		}
+		for (p = 0; p <= nd->num_ports; p++) {
+			struct ibu_port *pt = &nd->ports[p];
+
+			if (pt->peer_node < 0)
+				continue;
+			pt->peer_node = map[pt->peer_node];
+			if (pt->peer_node < 0)
+				pt->peer_port = 0;
+		}
+		f->nodes[map[i]] = *nd;
+	}
+	f->num_nodes = n;
+	free(map);
+	drop_index(f);
+	return IBU_OK;
+}
+
 void ibu_fabric_free(struct ibu_fabric *f)
 {
 	int i;

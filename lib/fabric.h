@@ -64,6 +64,11 @@ int ibu_fabric_add_node(struct ibu_fabric *f, enum ibu_node_type type,
 int ibu_fabric_link(struct ibu_fabric *f, int a, int pa, int b, int pb,
 		    struct ibu_err *e);
 
+/* Removes the nodes with drop[i] set (their cables with them); the other
+ * nodes keep their order, GUIDs and port numbers. */
+int ibu_fabric_remove_nodes(struct ibu_fabric *f, const uint8_t *drop,
+			    struct ibu_err *e);
+
 /* Sorted lookup tables; call after the last add_node (add_node drops them). */
 int ibu_fabric_index(struct ibu_fabric *f, struct ibu_err *e);
 int ibu_fabric_find_name(const struct ibu_fabric *f, const char *name);

@@ -195,6 +195,38 @@ static int wire(struct gen *g, struct ibu_fabric *f, struct ibu_err *e)
 	return IBU_OK;
 }
 
+/* Removes random switches and end nodes (never the first record, which is
+ * ibsim's SM port). */
+static int remove_nodes(struct ibu_fabric *f, int nsw, int nhosts,
+			uint64_t seed, struct ibu_err *e)
+{
+	uint64_t st = seed ^ 0xd0d0ull;
+	uint8_t *drop = calloc(f->num_nodes ? f->num_nodes : 1, 1);
+	int tries = 0, rc;
+
+	if (!drop)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	while ((nsw > 0 || nhosts > 0) && tries++ < 1000000) {
+		int a = 1 + (int)(ibu_gen_rand(&st) % (uint64_t)(f->num_nodes - 1));
+		int sw = ibu_node_is_switch(&f->nodes[a]);
+
+		if (drop[a] || (sw ? nsw : nhosts) <= 0)
+			continue;
+		drop[a] = 1;
+		if (sw)
+			nsw--;
+		else
+			nhosts--;
+	}
+	if (nsw > 0 || nhosts > 0) {
+		free(drop);
+		return ibu_err_set(e, IBU_EINVAL, "not that many nodes to remove");
+	}
+	rc = ibu_fabric_remove_nodes(f, drop, e);
+	free(drop);
+	return rc;
+}
+
 int ibu_gen_remove_links(struct ibu_fabric *f, int count, uint64_t seed,
 			 struct ibu_err *e)
 {
@@ -284,6 +316,9 @@ int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
 		rc = wire(&g, f, e);
 	if (!rc && o->remove_links > 0)
 		rc = ibu_gen_remove_links(f, o->remove_links, o->seed, e);
+	if (!rc && (o->remove_switches > 0 || o->remove_hosts > 0))
+		rc = remove_nodes(f, o->remove_switches, o->remove_hosts,
+				  o->seed, e);
 	if (!rc)
 		rc = ibu_fabric_index(f, e);
 out:

@@ -13,6 +13,8 @@ struct ibu_gen_opts {
 	int shuffle_ports;	/* permute each switch's physical port numbers */
 	int shuffle_records;	/* permute node order */
 	int remove_links;	/* remove this many switch-switch links */
+	int remove_switches;	/* remove this many switches (records) */
+	int remove_hosts;	/* remove this many end nodes (records) */
 	int extra_ports;	/* switches get m + extra_ports physical ports */
 	uint64_t seed;
 	const char *prefix;	/* name prefix, default "" */

@@ -1,19 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * IBFT(m,n) recognition from the link graph (see ibft.h for the labels).
+ * IBFT(m,n) recognition from the link graph (see ibft.h for the labels),
+ * exact or degraded (missing links and switches, absent end ports).
  *
- *  1. m = cabled ports per switch (uniform, even); leaves = switches with end
- *     ports; level = n-1 - distance to the nearest leaf; counts must match
- *     (2n-1)(m/2)^(n-1) switches and 2(m/2)^n end ports.
- *  2. Prefix w0..w(l-1) of a level-l switch names its sub-tree: switches
- *     with the same descendant leaves form one group; groups get digits in
- *     the order of their smallest leaf, under their parent group.
+ *  1. m = the most cabled ports of any switch (even, >= 4); leaves =
+ *     switches with end ports, plus switches whose parents show them to be
+ *     leaves without end ports; level = n-1 - distance to the nearest leaf.
+ *     Links join adjacent levels only, no switch has more than m/2 up- or
+ *     down-links (m down for a top), counts stay within IBFT(m,n)'s.
+ *  2. Prefix w0..w(l-1) of a level-l switch names its sub-tree: the
+ *     connected components of the switches at levels >= l; components get
+ *     digits in the order of their smallest leaf, under their parent.
  *  3. Suffix: a top switch's digit w_i separates, inside the class of tops
  *     sharing their level-(n-1-i) descendants, the classes sharing their
- *     level-(n-2-i) descendants. Lower switches inherit the suffix of their
- *     parents minus its last digit (the up-digit their children use).
- *  4. Every label must be unique and every link must obey the paper's rule;
- *     only then is the fabric accepted.
+ *     level-(n-2-i) descendants (classes: tops joined by a common
+ *     descendant, transitively). Lower switches inherit the suffix of their
+ *     parents minus its last digit (the up-digit their children use); a
+ *     switch without any parent left takes it from a child plus the lowest
+ *     last digit its siblings leave free.
+ *  4. Every label must be unique and every link must obey the paper's rule.
+ *  5. Label slots without a switch are missing switches; paper ports of two
+ *     present switches the rule joins without a cable are missing links;
+ *     more of them than the limit is a rejection.
  * All digit choices are free (automorphisms of the tree); every one is
  * made by the smallest GUID of the set it distinguishes (see ibft.h), so
  * the labels depend on the link graph and the GUIDs only, never on record
@@ -32,6 +40,9 @@ struct rec {
 	int *grp;		/* group of a switch at its level */
 	int *key;		/* scratch: min descendant rank per switch */
 	int *rank;		/* switch index -> rank in node GUID order */
+	int *uf;		/* scratch: union-find parents */
+	int *ufkey;		/* scratch: min rank per union-find root */
+	int max_faults;
 	long per_level[IBU_IBFT_MAX_N];
 	long level_first[IBU_IBFT_MAX_N];
 };
@@ -110,7 +121,10 @@ static int collect_switches(struct rec *r)
 	r->grp = malloc(s * sizeof(int));
 	r->key = malloc(s * sizeof(int));
 	r->rank = malloc(s * sizeof(int));
-	if (!t->sw || !r->level || !r->grp || !r->key || !r->rank)
+	r->uf = malloc(s * sizeof(int));
+	r->ufkey = malloc(s * sizeof(int));
+	if (!t->sw || !r->level || !r->grp || !r->key || !r->rank || !r->uf ||
+	    !r->ufkey)
 		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++)
 		if (t->sw_of_node[i] >= 0)
@@ -118,7 +132,7 @@ static int collect_switches(struct rec *r)
 	return rank_switches(r);
 }
 
-/* m from the cabled ports; end ports must hang off switches. */
+/* m = the most cabled ports of any switch; end ports hang off switches. */
 static int find_m(struct rec *r)
 {
 	const struct ibu_fabric *f = r->f;
@@ -143,49 +157,148 @@ static int find_m(struct rec *r)
 			eps += c;
 			continue;
 		}
-		if (m < 0) {
+		if (c > m) {
 			m = c;
 			first = i;
-		} else if (c != m) {
-			return NOT_IBFT(r, "switch '%s' has %d cabled ports but switch '%s' has %d",
-					n->name, c, f->nodes[first].name, m);
 		}
 	}
 	if (m < 4 || m % 2)
-		return NOT_IBFT(r, "switches have %d cabled ports; m must be even and >= 4",
-				m);
+		return NOT_IBFT(r, "switch '%s' has %d cabled ports, the most of any switch; m must be even and >= 4",
+				first >= 0 ? f->nodes[first].name : "-", m);
 	if (!eps)
 		return NOT_IBFT(r, "%s", "no end ports");
 	r->t->m = m;
 	r->t->half = m / 2;
-	r->t->num_endports = eps;
+	r->t->present_endports = eps;
 	return IBU_OK;
 }
 
-/* Levels from the distance to the nearest leaf; n from the deepest. */
-static int find_levels(struct rec *r)
+static int uf_find(int *uf, int x)
+{
+	while (uf[x] != x) {
+		uf[x] = uf[uf[x]];
+		x = uf[x];
+	}
+	return x;
+}
+
+static void uf_union(struct rec *r, int a, int b)
+{
+	a = uf_find(r->uf, a);
+	b = uf_find(r->uf, b);
+	if (a == b)
+		return;
+	if (r->ufkey[b] < r->ufkey[a])
+		r->ufkey[a] = r->ufkey[b];
+	r->uf[b] = a;
+}
+
+/* uf over the switches; key = rank for the given level (S elsewhere). */
+static void uf_reset(struct rec *r, int key_level)
+{
+	int s, S = r->t->num_switches;
+
+	for (s = 0; s < S; s++) {
+		r->uf[s] = s;
+		r->ufkey[s] = key_level < 0 || r->level[s] == key_level ?
+			      r->rank[s] : S;
+	}
+}
+
+static int has_endport(const struct rec *r, int s)
+{
+	const struct ibu_node *n = &r->f->nodes[r->t->sw[s].node];
+	int p;
+
+	for (p = 1; p <= n->num_ports; p++) {
+		int peer = n->ports[p].peer_node;
+
+		if (peer >= 0 && !ibu_node_is_switch(&r->f->nodes[peer]))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A switch without end ports at distance 2 whose switch neighbours are all
+ * at distance 1 and lie in one component of the distance-0/1 switches is a
+ * leaf whose end ports are all absent (a top or a switch of another level
+ * has neighbours in several sub-trees or further up).
+ */
+static void find_empty_leaves(struct rec *r, int *dist)
 {
 	struct ibu_ibft *t = r->t;
-	int S = t->num_switches, *queue, head = 0, tail = 0, s, p, maxd = 0;
-	long pw = 1, l;
+	int S = t->num_switches, s, p, c;
 
-	queue = malloc(S * sizeof(int));
-	if (!queue)
-		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
+	uf_reset(r, -1);
+	for (s = 0; s < S; s++)
+		for (p = 1; p <= num_ports(r, s); p++) {
+			c = peer_sw(r, s, p);
+			if (c >= 0 && dist[s] >= 0 && dist[s] <= 1 &&
+			    dist[c] >= 0 && dist[c] <= 1)
+				uf_union(r, s, c);
+		}
 	for (s = 0; s < S; s++) {
-		const struct ibu_node *n = &r->f->nodes[t->sw[s].node];
+		int root = -1, ok = 1, any = 0;
 
-		r->level[s] = -1;
-		for (p = 1; p <= n->num_ports; p++) {
-			int peer = n->ports[p].peer_node;
+		if (dist[s] != 2 || has_endport(r, s))
+			continue;
+		for (p = 1; p <= num_ports(r, s) && ok; p++) {
+			c = peer_sw(r, s, p);
+			if (c < 0)
+				continue;
+			any = 1;
+			if (dist[c] != 1)
+				ok = 0;
+			else if (root < 0)
+				root = uf_find(r->uf, c);
+			else if (uf_find(r->uf, c) != root)
+				ok = 0;
+		}
+		if (ok && any)
+			dist[s] = 0;
+	}
+}
 
-			if (peer >= 0 && !ibu_node_is_switch(&r->f->nodes[peer])) {
-				r->level[s] = 0;	/* distance for now */
-				queue[tail++] = s;
-				break;
+/* Every switch reaches every other one over switch links. */
+static int check_connected(struct rec *r, int *queue)
+{
+	int S = r->t->num_switches, head = 0, tail = 0, s, p;
+	char *seen = calloc(S, 1);
+
+	if (!seen)
+		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
+	seen[0] = 1;
+	queue[tail++] = 0;
+	while (head < tail) {
+		s = queue[head++];
+		for (p = 1; p <= num_ports(r, s); p++) {
+			int c = peer_sw(r, s, p);
+
+			if (c >= 0 && !seen[c]) {
+				seen[c] = 1;
+				queue[tail++] = c;
 			}
 		}
 	}
+	for (s = 0; s < S; s++)
+		if (!seen[s])
+			break;
+	free(seen);
+	if (tail == S)
+		return IBU_OK;
+	return NOT_IBFT(r, "switches '%s' and '%s' are not connected by switch links",
+			nname(r, 0), nname(r, s < S ? s : 0));
+}
+
+/* BFS from the switches at distance 0; returns how many were reached. */
+static int bfs_distances(struct rec *r, int *queue)
+{
+	int S = r->t->num_switches, head = 0, tail = 0, s, p;
+
+	for (s = 0; s < S; s++)
+		if (r->level[s] == 0)
+			queue[tail++] = s;
 	while (head < tail) {
 		s = queue[head++];
 		for (p = 1; p <= num_ports(r, s); p++) {
@@ -193,17 +306,49 @@ static int find_levels(struct rec *r)
 
 			if (c >= 0 && r->level[c] < 0) {
 				r->level[c] = r->level[s] + 1;
-				if (r->level[c] > maxd)
-					maxd = r->level[c];
 				queue[tail++] = c;
 			}
 		}
 	}
+	return tail;
+}
+
+/* Levels from the distance to the nearest leaf; n from the deepest. */
+static int find_levels(struct rec *r)
+{
+	struct ibu_ibft *t = r->t;
+	int S = t->num_switches, *queue, tail, s, maxd = 0, rc;
+	long pw = 1, l, cnt[IBU_IBFT_MAX_N];
+
+	queue = malloc(S * sizeof(int));
+	if (!queue)
+		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
+	rc = check_connected(r, queue);
+	if (rc) {
+		free(queue);
+		return rc;
+	}
+	for (s = 0; s < S; s++)
+		r->level[s] = has_endport(r, s) ? 0 : -1;	/* distance */
+	tail = bfs_distances(r, queue);
+	if (tail == S) {
+		/* leaves without end ports: sources too, distances again */
+		find_empty_leaves(r, r->level);
+		for (s = 0; s < S; s++)
+			if (r->level[s] != 0)
+				r->level[s] = -1;
+		tail = bfs_distances(r, queue);
+	}
 	free(queue);
+	if (!tail)
+		return NOT_IBFT(r, "%s", "no switch carries an end port");
 	for (s = 0; s < S; s++)
 		if (r->level[s] < 0)
 			return NOT_IBFT(r, "switch '%s' has no path to any end port",
 					nname(r, s));
+	for (s = 0; s < S; s++)
+		if (r->level[s] > maxd)
+			maxd = r->level[s];
 	t->n = maxd + 1;
 	if (t->n < 2)
 		return NOT_IBFT(r, "all %d switches carry end ports (a tree needs n >= 2 levels)",
@@ -219,15 +364,24 @@ static int find_levels(struct rec *r)
 			return NOT_IBFT(r, "IBFT(%d,%d) would be too large", t->m,
 					t->n);
 	}
-	if ((long)S != (2L * t->n - 1) * pw || (long)t->num_endports != 2 * pw * t->half)
-		return NOT_IBFT(r, "%d switches and %d end ports with m=%d, n=%d "
-				"(IBFT(m,n) has (2n-1)(m/2)^(n-1) = %ld and 2(m/2)^n = %ld)",
-				S, t->num_endports, t->m, t->n,
-				(2L * t->n - 1) * pw, 2 * pw * t->half);
+	t->full_switches = (int)((2L * t->n - 1) * pw);
+	t->num_endports = (int)(2 * pw * t->half);
 	for (l = 0; l < t->n; l++) {
 		r->per_level[l] = l == 0 ? pw : 2 * pw;
 		r->level_first[l] = l == 0 ? 0 : r->level_first[l - 1] + r->per_level[l - 1];
+		cnt[l] = 0;
 	}
+	for (s = 0; s < S; s++)
+		cnt[r->level[s]]++;
+	if ((long)S > t->full_switches || t->present_endports > t->num_endports)
+		return NOT_IBFT(r, "%d switches and %d end ports with m=%d, n=%d "
+				"(IBFT(m,n) has (2n-1)(m/2)^(n-1) = %d and 2(m/2)^n = %d)",
+				S, t->present_endports, t->m, t->n,
+				t->full_switches, t->num_endports);
+	for (l = 0; l < t->n; l++)
+		if (cnt[l] > r->per_level[l])
+			return NOT_IBFT(r, "%ld switches at level %ld; IBFT(%d,%d) has %ld",
+					cnt[l], l, t->m, t->n, r->per_level[l]);
 	return IBU_OK;
 }
 
@@ -258,38 +412,17 @@ static int check_degrees(struct rec *r)
 						n->name, p, nname(r, c), l,
 						r->level[c]);
 		}
-		if (l == 0 && (up || down != t->m))
-			return NOT_IBFT(r, "top switch '%s' has %d down links, expected %d",
-					n->name, down, t->m);
-		if (l > 0 && l < t->n - 1 && (up != h || down != h || ends))
-			return NOT_IBFT(r, "switch '%s' at level %d has %d up and %d down links, expected %d and %d",
-					n->name, l, up, down, h, h);
-		if (l == t->n - 1 && (up != h || ends != h))
-			return NOT_IBFT(r, "leaf switch '%s' has %d up links and %d end ports, expected %d and %d",
+		if (l == 0 && (ends || down > t->m))
+			return NOT_IBFT(r, "top switch '%s' has %d down links and %d end ports, at most %d and none expected",
+					n->name, down, ends, t->m);
+		if (l > 0 && l < t->n - 1 && (up > h || down > h || ends))
+			return NOT_IBFT(r, "switch '%s' at level %d has %d up links, %d down links and %d end ports, at most %d, %d and none expected",
+					n->name, l, up, down, ends, h, h);
+		if (l == t->n - 1 && (up > h || ends > h))
+			return NOT_IBFT(r, "leaf switch '%s' has %d up links and %d end ports, at most %d and %d expected",
 					n->name, up, ends, h, h);
 	}
 	return IBU_OK;
-}
-
-/* key[s] = smallest GUID rank at level j below s (s itself at level j) */
-static void min_descendant(struct rec *r, int j)
-{
-	int S = r->t->num_switches, s, p, l;
-
-	for (s = 0; s < S; s++)
-		r->key[s] = r->level[s] == j ? r->rank[s] : S;
-	for (l = j - 1; l >= 0; l--)
-		for (s = 0; s < S; s++) {
-			if (r->level[s] != l)
-				continue;
-			for (p = 1; p <= num_ports(r, s); p++) {
-				int c = peer_sw(r, s, p);
-
-				if (c >= 0 && r->level[c] == l + 1 &&
-				    r->key[c] < r->key[s])
-					r->key[s] = r->key[c];
-			}
-		}
 }
 
 struct sortent {
@@ -308,75 +441,121 @@ static int cmp_sortent(const void *x, const void *y)
 	return p->s - q->s;
 }
 
-static int first_up(const struct rec *r, int s)
+static long prefix_value(const struct ibu_ibft *t, int s, int len)
 {
-	int p;
+	long x = 0;
+	int i;
 
-	for (p = 1; p <= num_ports(r, s); p++) {
-		int c = peer_sw(r, s, p);
-
-		if (c >= 0 && r->level[c] == r->level[s] - 1)
-			return c;
-	}
-	return -1;
+	for (i = 0; i < len; i++)
+		x = x * t->m + t->sw[s].w[i];
+	return x;
 }
 
 /*
- * Prefix digits: a group = switches of one level with the same descendant
- * leaves. Groups are numbered under their parent group in leaf order.
+ * Prefix digits: the sub-trees at level j are the connected components of
+ * the switches at levels >= j; under one parent sub-tree they are numbered
+ * in the order of their smallest leaf (GUID rank).
  */
 static int assign_prefixes(struct rec *r)
 {
 	struct ibu_ibft *t = r->t;
-	int S = t->num_switches, n = t->n, l, i, cnt;
+	int S = t->num_switches, n = t->n, j, i, s, p;
 	struct sortent *v = malloc(S * sizeof(*v));
-	int *next = calloc(S + 1, sizeof(int));
+	int *digit = malloc(S * sizeof(int));
 	int rc = IBU_OK;
 
-	if (!v || !next) {
+	if (!v || !digit) {
 		rc = ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
 		goto out;
 	}
-	min_descendant(r, n - 1);
-	for (i = 0; i < S; i++)
-		r->grp[i] = 0;		/* tops: one group */
-	for (l = 1; l < n; l++) {
-		int ngroups = 0, limit = l == 1 ? t->m : t->half;
+	for (j = 1; j < n && !rc; j++) {
+		int cnt = 0, limit = j == 1 ? t->m : t->half, d = 0;
 
-		cnt = 0;
-		for (i = 0; i < S; i++) {
-			if (r->level[i] != l)
+		uf_reset(r, n - 1);
+		for (s = 0; s < S; s++) {
+			if (r->level[s] < j)
 				continue;
-			v[cnt].a = r->grp[first_up(r, i)];
-			v[cnt].b = r->key[i];
-			v[cnt].s = i;
-			cnt++;
-		}
-		qsort(v, cnt, sizeof(*v), cmp_sortent);
-		memset(next, 0, (S + 1) * sizeof(int));
-		for (i = 0; i < cnt; i++) {
-			int s = v[i].s, up = first_up(r, s), d;
+			for (p = 1; p <= num_ports(r, s); p++) {
+				int c = peer_sw(r, s, p);
 
-			if (i == 0 || v[i].a != v[i - 1].a || v[i].b != v[i - 1].b) {
-				ngroups++;
-				d = next[v[i].a]++;
-			} else {
-				d = t->sw[v[i - 1].s].w[l - 1];
+				if (c >= 0 && r->level[c] >= j)
+					uf_union(r, s, c);
 			}
+		}
+		/* one entry per component: (parent prefix, smallest leaf) */
+		for (s = 0; s < S; s++)
+			if (r->level[s] >= j && uf_find(r->uf, s) == s) {
+				v[cnt].a = prefix_value(t, s, j - 1);
+				v[cnt].b = r->ufkey[s];
+				v[cnt].s = s;
+				cnt++;
+			}
+		qsort(v, cnt, sizeof(*v), cmp_sortent);
+		for (i = 0; i < cnt; i++) {
+			d = i > 0 && v[i].a == v[i - 1].a ? d + 1 : 0;
 			if (d >= limit) {
 				rc = NOT_IBFT(r, "more than %d sub-trees below the sub-tree of '%s' at level %d",
-					      limit, nname(r, up), l - 1);
-				goto out;
+					      limit, nname(r, v[i].s), j - 1);
+				break;
 			}
-			memcpy(t->sw[s].w, t->sw[up].w, l - 1);
-			t->sw[s].w[l - 1] = (uint8_t)d;
-			r->grp[s] = ngroups;	/* 1-based is fine: only compared */
+			digit[v[i].s] = d;
 		}
+		for (s = 0; s < S && !rc; s++)
+			if (r->level[s] >= j)
+				t->sw[s].w[j - 1] =
+					(uint8_t)digit[uf_find(r->uf, s)];
 	}
 out:
 	free(v);
-	free(next);
+	free(digit);
 	return rc;
+}
+
+/*
+ * Classes of tops at level j: tops sharing a descendant at level j are in
+ * one class (transitively); key[top] = smallest GUID rank of the class's
+ * level-j descendants. Each level-j switch climbs to its top ancestors.
+ */
+static int top_classes(struct rec *r, int j, int *queue, int *seen)
+{
+	struct ibu_ibft *t = r->t;
+	int S = t->num_switches, s, p, d;
+
+	uf_reset(r, j);
+	for (s = 0; s < S; s++)
+		seen[s] = -1;
+	for (d = 0; d < S; d++) {
+		int head = 0, tail = 0, first = -1;
+
+		if (r->level[d] != j)
+			continue;
+		queue[tail++] = d;
+		seen[d] = d;
+		while (head < tail) {
+			s = queue[head++];
+			if (r->level[s] == 0) {
+				if (first < 0)
+					first = s;
+				else
+					uf_union(r, first, s);
+				if (r->ufkey[uf_find(r->uf, s)] > r->rank[d])
+					r->ufkey[uf_find(r->uf, s)] = r->rank[d];
+				continue;
+			}
+			for (p = 1; p <= num_ports(r, s); p++) {
+				int c = peer_sw(r, s, p);
+
+				if (c >= 0 && r->level[c] == r->level[s] - 1 &&
+				    seen[c] != d) {
+					seen[c] = d;
+					queue[tail++] = c;
+				}
+			}
+		}
+	}
+	for (s = 0; s < S; s++)
+		r->key[s] = r->level[s] == 0 ? r->ufkey[uf_find(r->uf, s)] : S;
+	return IBU_OK;
 }
 
 /* Suffix digits of the top switches from their descendant classes. */
@@ -386,18 +565,18 @@ static int assign_top_suffixes(struct rec *r)
 	int S = t->num_switches, n = t->n, i, k, cnt = 0;
 	struct sortent *v = malloc(S * sizeof(*v));
 	long *cls = malloc(S * sizeof(long));
+	int *queue = malloc(S * sizeof(int)), *seen = malloc(S * sizeof(int));
 	int rc = IBU_OK;
 
-	if (!v || !cls) {
+	if (!v || !cls || !queue || !seen) {
 		rc = ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
 		goto out;
 	}
+	for (i = 0; i < S; i++)
+		cls[i] = 0;
 	for (k = 0; k < n - 1; k++) {
 		/* classes at level n-1-k were keyed in the previous round */
-		if (k == 0)
-			for (i = 0; i < S; i++)
-				cls[i] = 0;
-		min_descendant(r, n - 2 - k);
+		top_classes(r, n - 2 - k, queue, seen);
 		cnt = 0;
 		for (i = 0; i < S; i++) {
 			if (r->level[i] != 0)
@@ -424,31 +603,81 @@ static int assign_top_suffixes(struct rec *r)
 				t->sw[v[i].s].w[k] = (uint8_t)d;
 			}
 		}
+		/* the next round refines these classes */
 		for (i = 0; i < cnt; i++)
 			cls[v[i].s] = r->key[v[i].s];
 	}
 out:
 	free(v);
 	free(cls);
+	free(queue);
+	free(seen);
 	return rc;
 }
 
-/* Lower switches: suffix = parent's suffix without its last digit. */
-static void inherit_suffixes(struct rec *r)
+/*
+ * Lower switches: suffix = a parent's suffix without its last digit
+ * (r->grp[s] = 1 once labelled). A switch whose parents are all gone takes
+ * w(l)..w(n-3) from a child's w(l+1)..w(n-2) and, as last digit, the
+ * lowest one no sibling (same prefix and w(l)..w(n-3)) uses.
+ */
+static int inherit_suffixes(struct rec *r)
 {
 	struct ibu_ibft *t = r->t;
-	int n = t->n, l, s, k;
+	int S = t->num_switches, n = t->n, l, s, k, p;
 
+	for (s = 0; s < S; s++)
+		r->grp[s] = r->level[s] == 0 || r->level[s] == n - 1;
 	for (l = 1; l < n - 1; l++)
-		for (s = 0; s < t->num_switches; s++) {
-			int up;
-
+		for (s = 0; s < S; s++) {
 			if (r->level[s] != l)
 				continue;
-			up = first_up(r, s);
-			for (k = 0; k <= n - 2 - l; k++)
-				t->sw[s].w[l + k] = t->sw[up].w[l - 1 + k];
+			for (p = 1; p <= num_ports(r, s); p++) {
+				int up = peer_sw(r, s, p);
+
+				if (up < 0 || r->level[up] != l - 1 || !r->grp[up])
+					continue;
+				for (k = 0; k <= n - 2 - l; k++)
+					t->sw[s].w[l + k] = t->sw[up].w[l - 1 + k];
+				r->grp[s] = 1;
+				break;
+			}
 		}
+	for (s = 0; s < S; s++)
+		r->key[r->rank[s]] = s;		/* switch by GUID rank */
+	for (l = n - 2; l >= 1; l--) {
+		int i;
+
+		for (i = 0; i < S; i++) {	/* orphans in GUID rank order */
+			uint8_t used[256];
+			int o, d, child = -1;
+
+			s = r->key[i];
+			if (r->level[s] != l || r->grp[s])
+				continue;
+			for (p = 1; p <= num_ports(r, s) && child < 0; p++) {
+				int c = peer_sw(r, s, p);
+
+				if (c >= 0 && r->level[c] == l + 1 && r->grp[c])
+					child = c;
+			}
+			if (child < 0)
+				return NOT_IBFT(r, "switch '%s' at level %d has neither a parent nor a child left",
+						nname(r, s), l);
+			for (k = l; k <= n - 3; k++)
+				t->sw[s].w[k] = t->sw[child].w[k + 1];
+			memset(used, 0, sizeof(used));
+			for (o = 0; o < S; o++)
+				if (o != s && r->grp[o] && r->level[o] == l &&
+				    !memcmp(t->sw[o].w, t->sw[s].w, n - 2))
+					used[t->sw[o].w[n - 2]] = 1;
+			for (d = 0; d < t->half && used[d]; d++)
+				;
+			t->sw[s].w[n - 2] = (uint8_t)d;	/* >= half: caught later */
+			r->grp[s] = 1;
+		}
+	}
+	return IBU_OK;
 }
 
 static long label_slot(const struct rec *r, int level, const uint8_t *w)
@@ -465,12 +694,12 @@ static long label_slot(const struct rec *r, int level, const uint8_t *w)
 static int check_unique(struct rec *r, int **by_slot)
 {
 	struct ibu_ibft *t = r->t;
-	int S = t->num_switches, s;
-	int *slot = malloc(S * sizeof(int));
+	int S = t->num_switches, F = t->full_switches, s;
+	int *slot = malloc(F * sizeof(int));
 
 	if (!slot)
 		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
-	for (s = 0; s < S; s++)
+	for (s = 0; s < F; s++)
 		slot[s] = -1;
 	for (s = 0; s < S; s++) {
 		long x = label_slot(r, r->level[s], t->sw[s].w);
@@ -485,7 +714,7 @@ static int check_unique(struct rec *r, int **by_slot)
 			ibu_ibft_sw_label(t, s, a, sizeof(a));
 			rc = NOT_IBFT(r, "switches '%s' and '%s' both get label %s",
 				      nname(r, s),
-				      x >= 0 && x < S && slot[x] >= 0 ?
+				      x >= 0 && x < F && slot[x] >= 0 ?
 				      nname(r, slot[x]) : "?", a);
 			free(slot);
 			return rc;
@@ -640,8 +869,108 @@ static int check_links(struct rec *r)
 	return IBU_OK;
 }
 
+int ibu_ibft_default_max_faults(int m, int n)
+{
+	long links = (long)(n - 1) * m, i, lim;
+
+	for (i = 0; i < n - 1 && links < 100000000L; i++)
+		links *= m / 2;
+	lim = links / 10;
+	return lim < 1 ? 1 : lim > 1000000 ? 1000000 : (int)lim;
+}
+
+static int add_fault(struct rec *r, int *cap, const struct ibu_ibft_fault *x)
+{
+	struct ibu_ibft *t = r->t;
+
+	if (t->num_faults == *cap) {
+		int nc = *cap ? 2 * *cap : 16;
+		struct ibu_ibft_fault *nf = realloc(t->faults, nc * sizeof(*nf));
+
+		if (!nf)
+			return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
+		t->faults = nf;
+		*cap = nc;
+	}
+	t->faults[t->num_faults++] = *x;
+	return IBU_OK;
+}
+
+/* Label slots without a switch, paper links without a cable. */
+static int find_faults(struct rec *r)
+{
+	struct ibu_ibft *t = r->t;
+	int n = t->n, h = t->half, l, k, cap = 0, rc = IBU_OK;
+	long slot;
+
+	for (l = 0; l < n && !rc; l++)
+		for (slot = r->level_first[l];
+		     slot < r->level_first[l] + r->per_level[l] && !rc; slot++) {
+			struct ibu_ibft_fault x;
+			long v = slot - r->level_first[l];
+			int i;
+
+			if (t->sw_of_label[slot] >= 0)
+				continue;
+			memset(&x, 0, sizeof(x));
+			x.kind = IBU_IBFT_MISSING_SWITCH;
+			x.level = l;
+			x.upper = x.lower = -1;
+			for (i = n - 2; i >= 1; i--) {
+				x.w[i] = (uint8_t)(v % h);
+				v /= h;
+			}
+			x.w[0] = (uint8_t)v;
+			rc = add_fault(r, &cap, &x);
+		}
+	for (slot = 0; slot < t->full_switches && !rc; slot++) {
+		int s = t->sw_of_label[slot], top;
+		const struct ibu_ibft_switch *sw;
+
+		if (s < 0 || t->sw[s].level == n - 1)
+			continue;
+		sw = &t->sw[s];
+		top = sw->level == 0 ? t->m : h;
+		for (k = 1; k <= top && !rc; k++) {
+			uint8_t w[IBU_IBFT_MAX_N];
+			struct ibu_ibft_fault x;
+			int c, i;
+
+			if (sw->phys_of_k[k])
+				continue;
+			/* the child: prefix + (k-1), suffix without its last */
+			memcpy(w, sw->w, sizeof(w));
+			w[sw->level] = (uint8_t)(k - 1);
+			for (i = sw->level + 1; i <= n - 2; i++)
+				w[i] = sw->w[i - 1];
+			c = ibu_ibft_find_switch(t, sw->level + 1, w);
+			if (c < 0)
+				continue;	/* a missing switch */
+			memset(&x, 0, sizeof(x));
+			x.kind = IBU_IBFT_MISSING_LINK;
+			x.level = sw->level;
+			memcpy(x.w, sw->w, sizeof(x.w));
+			x.upper = s;
+			x.lower = c;
+			x.k_upper = k;
+			x.k_lower = h + 1 + sw->w[n - 2];
+			rc = add_fault(r, &cap, &x);
+		}
+	}
+	if (!rc && t->num_faults > r->max_faults)
+		rc = NOT_IBFT(r, "%d missing links and switches, more than the limit of %d faults (max_faults)",
+			      t->num_faults, r->max_faults);
+	return rc;
+}
+
 int ibu_ibft_recognize(const struct ibu_fabric *f, struct ibu_ibft *t,
 		       struct ibu_err *e)
+{
+	return ibu_ibft_recognize_limit(f, t, -1, e);
+}
+
+int ibu_ibft_recognize_limit(const struct ibu_fabric *f, struct ibu_ibft *t,
+			     int max_faults, struct ibu_err *e)
 {
 	struct rec r;
 	int rc, l;
@@ -651,6 +980,7 @@ int ibu_ibft_recognize(const struct ibu_fabric *f, struct ibu_ibft *t,
 	r.t = t;
 	r.f = f;
 	r.e = e;
+	r.max_faults = max_faults;
 	rc = collect_switches(&r);
 	if (!rc)
 		rc = find_m(&r);
@@ -662,22 +992,30 @@ int ibu_ibft_recognize(const struct ibu_fabric *f, struct ibu_ibft *t,
 		rc = assign_prefixes(&r);
 	if (!rc)
 		rc = assign_top_suffixes(&r);
-	if (!rc) {
-		inherit_suffixes(&r);
+	if (!rc)
+		rc = inherit_suffixes(&r);
+	if (!rc)
 		rc = check_unique(&r, &t->sw_of_label);
-	}
 	if (!rc)
 		rc = assign_endports(&r);
 	if (!rc)
 		rc = map_ports(&r);
-	if (!rc)
-		rc = check_links(&r);
 	for (l = 0; l < IBU_IBFT_MAX_N; l++)
 		t->level_first[l] = r.level_first[l];
+	if (!rc)
+		rc = check_links(&r);
+	if (!rc) {
+		if (r.max_faults < 0)
+			r.max_faults = ibu_ibft_default_max_faults(t->m, t->n);
+		t->max_faults = r.max_faults;
+		rc = find_faults(&r);
+	}
 	free(r.level);
 	free(r.grp);
 	free(r.key);
 	free(r.rank);
+	free(r.uf);
+	free(r.ufkey);
 	if (rc)
 		ibu_ibft_free(t);
 	return rc;
@@ -699,6 +1037,7 @@ void ibu_ibft_free(struct ibu_ibft *t)
 	free(t->ep_base_of_node);
 	free(t->ep_of_port);
 	free(t->sw_of_label);
+	free(t->faults);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -716,6 +1055,44 @@ int ibu_ibft_sw(const struct ibu_ibft *t, int node)
 	if (!t->sw_of_node || node < 0 || node >= t->num_fabric_nodes)
 		return -1;
 	return t->sw_of_node[node];
+}
+
+void ibu_ibft_fault_text(const struct ibu_fabric *f, const struct ibu_ibft *t,
+			 int i, char *buf, size_t len)
+{
+	const struct ibu_ibft_fault *x = &t->faults[i];
+	char a[64], b[64];
+
+	if (x->kind == IBU_IBFT_MISSING_SWITCH) {
+		struct ibu_ibft_switch tmp = { .level = x->level };
+		struct ibu_ibft one = *t;
+
+		memcpy(tmp.w, x->w, sizeof(tmp.w));
+		one.sw = &tmp;
+		ibu_ibft_sw_label(&one, 0, a, sizeof(a));
+		snprintf(buf, len, "missing switch %s", a);
+		return;
+	}
+	ibu_ibft_sw_label(t, x->upper, a, sizeof(a));
+	ibu_ibft_sw_label(t, x->lower, b, sizeof(b));
+	snprintf(buf, len, "missing link %s port %d - %s port %d ('%s' - '%s')",
+		 a, x->k_upper, b, x->k_lower,
+		 f->nodes[t->sw[x->upper].node].name,
+		 f->nodes[t->sw[x->lower].node].name);
+}
+
+int ibu_ibft_neighbour(const struct ibu_fabric *f, const struct ibu_ibft *t,
+		       int sw, int k)
+{
+	int phys, peer;
+
+	if (sw < 0 || sw >= t->num_switches || k < 1 || k > t->m)
+		return -1;
+	phys = t->sw[sw].phys_of_k[k];
+	if (!phys)
+		return -1;
+	peer = f->nodes[t->sw[sw].node].ports[phys].peer_node;
+	return peer < 0 ? -1 : t->sw_of_node[peer];
 }
 
 long ibu_ibft_sw_slot(const struct ibu_ibft *t, int sw)

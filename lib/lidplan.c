@@ -85,7 +85,7 @@ static uint64_t paper_top(const struct ibu_ibft *t, int lmc,
 		((uint64_t)t->num_endports << lmc) + 1 :
 		((uint64_t)t->num_endports + 1) << lmc;
 
-	return sw0 + (uint64_t)t->num_switches - 1;
+	return sw0 + (uint64_t)t->full_switches - 1;
 }
 
 int ibu_lidplan_fit_lmc(const struct ibu_ibft *t, int want,
@@ -124,8 +124,11 @@ int ibu_lidplan_assign_paper(struct ibu_fabric *f, const struct ibu_ibft *t,
 			f->nodes[i].ports[p].lmc = 0;
 		}
 	for (pid = 0; pid < (uint32_t)t->num_endports; pid++) {
-		struct ibu_port *pt =
-			&f->nodes[t->ep[pid].node].ports[t->ep[pid].port];
+		struct ibu_port *pt;
+
+		if (t->ep[pid].node < 0)
+			continue;	/* absent end port: its LIDs stay free */
+		pt = &f->nodes[t->ep[pid].node].ports[t->ep[pid].port];
 
 		pt->lid = (uint16_t)ibu_lidplan_paper_base(pid, lmc, how);
 		pt->lmc = (uint8_t)lmc;
@@ -133,10 +136,14 @@ int ibu_lidplan_assign_paper(struct ibu_fabric *f, const struct ibu_ibft *t,
 	next = how == IBU_LIDS_PAPER_EXACT ?
 		((uint32_t)t->num_endports << lmc) + 1 :
 		((uint32_t)t->num_endports + 1) << lmc;
-	slots = t->num_switches;	/* label slots cover all switches */
+	slots = t->full_switches;	/* label slots cover all switches */
 	for (slot = 0; slot < slots; slot++) {
 		int s = t->sw_of_label[slot];
 
+		if (s < 0) {
+			next++;		/* a missing switch keeps its LID free */
+			continue;
+		}
 		f->nodes[t->sw[s].node].ports[0].lid = (uint16_t)next++;
 	}
 	return IBU_OK;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* ibunion gen fattree M N [--shuffle-ports] [--shuffle-records] [--seed S]
- *                        [--remove-links K] [--extra-ports E] [-o FILE]
+ *                        [--remove-links K] [--remove-switches K]
+ *                        [--remove-hosts K] [--extra-ports E] [-o FILE]
  * ibunion gen mesh X Y [--hcas K] [--shuffle-ports] [--shuffle-records] ... */
 #include <getopt.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@ void ibu_cmd_gen_usage(FILE *out)
 		"  --shuffle-records     permute the order of the node records\n"
 		"  --seed S              seed of the permutations (default 1)\n"
 		"  --remove-links K      remove K random switch-to-switch links\n"
+		"  --remove-switches K   remove K random switches (their records)\n"
+		"  --remove-hosts K      remove K random end nodes (their records)\n"
 		"  --extra-ports E       give switches E uncabled ports beyond M\n"
 		"  --hcas K              mesh: HCAs per switch (default 1, 0..250)\n"
 		"  --prefix P            prefix every node name with P\n");
@@ -38,6 +41,8 @@ int ibu_cmd_gen(int argc, char **argv)
 		{ "shuffle-records", no_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "remove-links", required_argument, NULL, 'k' },
+		{ "remove-switches", required_argument, NULL, 'S' },
+		{ "remove-hosts", required_argument, NULL, 'R' },
 		{ "extra-ports", required_argument, NULL, 'x' },
 		{ "prefix", required_argument, NULL, 'P' },
 		{ "hcas", required_argument, NULL, 'H' },
@@ -66,6 +71,16 @@ int ibu_cmd_gen(int argc, char **argv)
 			if (ibu_opt_int("gen", "--remove-links", optarg, 0, 1000000, &v))
 				return IBU_EXIT_USAGE;
 			o.remove_links = (int)v;
+			break;
+		case 'S':
+			if (ibu_opt_int("gen", "--remove-switches", optarg, 0, 1000000, &v))
+				return IBU_EXIT_USAGE;
+			o.remove_switches = (int)v;
+			break;
+		case 'R':
+			if (ibu_opt_int("gen", "--remove-hosts", optarg, 0, 1000000, &v))
+				return IBU_EXIT_USAGE;
+			o.remove_hosts = (int)v;
 			break;
 		case 'x':
 			if (ibu_opt_int("gen", "--extra-ports", optarg, 0, 200, &v))
