@@ -191,6 +191,29 @@ static void write_tables(struct ibu_plugin_engine *pe)
 	}
 }
 
+/* The engine's notes (cyclic: the faults of a degraded tree), one line
+ * each, then their count. */
+static void log_notes(struct ibu_plugin_engine *pe)
+{
+	const struct ibu_plugin_routing *r = &pe->routing;
+	char line[256];
+	int i, n;
+
+	if (!pe->ops->num_notes || !pe->ops->note)
+		return;
+	n = pe->ops->num_notes(r->res.topo);
+	for (i = 0; i < n; i++) {
+		pe->ops->note(&r->fabric, r->res.topo, i, line, sizeof(line));
+		OSM_LOG(pe->plugin->log, OSM_LOG_INFO,
+			"WRN 5A50: %s: fault %d of %d: %s\n", pe->ops->name,
+			i + 1, n, line);
+	}
+	if (n)
+		OSM_LOG(pe->plugin->log, OSM_LOG_INFO,
+			"WRN 5A51: %s: %d faults (missing links and switches) "
+			"routed around\n", pe->ops->name, n);
+}
+
 /* build_lid_matrices: read, recognise, plan, route, check. */
 static int engine_compute(void *context)
 {
@@ -224,6 +247,7 @@ static int engine_compute(void *context)
 		ibu_plugin_routing_clear(pe);
 		return -1;
 	}
+	log_notes(pe);
 	if (ctx->opts.verbose)
 		log_labels(pe);
 	r->route_ms = elapsed_ms(&t0);

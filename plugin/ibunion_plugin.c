@@ -76,6 +76,7 @@ static void engine_opts(const struct ibu_plugin_opts *po,
 	eo->vl_plan = po->vl_plan;
 	eo->mcast_policy = po->mcast_apex;
 	eo->offsets = (int)po->offsets;
+	eo->max_faults = po->max_faults;
 }
 
 static void free_ctx(struct ibu_plugin *ctx)

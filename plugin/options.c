@@ -37,18 +37,25 @@ void ibu_plugin_opts_default(struct ibu_plugin_opts *o)
 	o->offsets = IBU_OFFSETS_ROTATED;
 	o->lid_matrices = 0;
 	o->vl_plan = 0;
+	o->max_faults = -1;
 }
 
 void ibu_plugin_opts_format(const struct ibu_plugin_opts *o, char *buf,
 			    size_t len)
 {
+	char mf[16];
+
 	if (!len)
 		return;
-	snprintf(buf, len, "mcast_apex=%s verbose=%d lid_matrices=%s vl_plan=%s offsets=%s",
+	if (o->max_faults < 0)
+		snprintf(mf, sizeof(mf), "default");
+	else
+		snprintf(mf, sizeof(mf), "%d", o->max_faults);
+	snprintf(buf, len, "mcast_apex=%s verbose=%d lid_matrices=%s vl_plan=%s offsets=%s max_faults=%s",
 		 ibu_mcast_policy_name(o->mcast_apex), o->verbose,
 		 o->lid_matrices ? "opensm" : "none",
 		 ibu_plugin_vl_plan_name(o->vl_plan),
-		 ibu_cyclic_offsets_name(o->offsets));
+		 ibu_cyclic_offsets_name(o->offsets), mf);
 }
 
 static int parse_apex(const char *val, struct ibu_plugin_opts *o)
@@ -83,6 +90,24 @@ static int parse_lid_matrices(const char *val, struct ibu_plugin_opts *o)
 	return 0;
 }
 
+static int parse_max_faults(const char *val, struct ibu_plugin_opts *o)
+{
+	char *end;
+	long v;
+
+	if (!strcmp(val, "default")) {
+		o->max_faults = -1;
+		return 0;
+	}
+	if (!*val || *val == '-' || *val == '+')
+		return -1;
+	v = strtol(val, &end, 10);
+	if (*end || v < 0 || v > 1000000)
+		return -1;
+	o->max_faults = (int)v;
+	return 0;
+}
+
 struct option_def {
 	const char *key;
 	const char *expected;
@@ -96,6 +121,7 @@ static const struct option_def option_defs[] = {
 	{ "lid_matrices", "none|opensm", parse_lid_matrices },
 	{ "vl_plan", "1|2-spread|2-direction|4-spread|4-direction",
 	  parse_vl_plan },
+	{ "max_faults", "default|0..1000000", parse_max_faults },
 };
 
 static void report_problem(ibu_plugin_opt_report_fn report, void *arg,

@@ -40,6 +40,7 @@ struct ibu_plugin_opts {
 	enum ibu_cyclic_offsets offsets;	/* lib/cyclic.h */
 	int vl_plan;		/* index into the vl_plan names, 0 = "1" */
 	int lid_matrices;	/* 0 none, 1 opensm: build_lid_matrices' return */
+	int max_faults;		/* cyclic: -1 = the engine's default */
 };
 
 enum ibu_plugin_opt_problem {

@@ -38,7 +38,7 @@ START_TEST(defaults)
 	ck_assert_int_eq(o.offsets, IBU_OFFSETS_ROTATED);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
 	ck_assert_int_eq(o.lid_matrices, 0);
-	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0 lid_matrices=none vl_plan=1 offsets=rotated");
+	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0 lid_matrices=none vl_plan=1 offsets=rotated max_faults=default");
 	/* no option line at all */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, NULL, record, NULL), 0);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "  \t", record, NULL), 0);
@@ -126,7 +126,7 @@ START_TEST(offsets)
 	ck_assert_int_eq(o.offsets, IBU_OFFSETS_PAPER);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
 	ck_assert_ptr_nonnull(strstr(buf, " offsets=paper"));
-	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "verbose=1,offsets=rotated",
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "verbose=1,offsets=rotated max_faults=default",
 					       record, &s), 0);
 	ck_assert_int_eq(o.offsets, IBU_OFFSETS_ROTATED);
 	ck_assert_int_eq(s.n, 0);
@@ -141,6 +141,29 @@ START_TEST(offsets)
 	ck_assert_str_eq(s.expected[0], "rotated|paper");
 	ck_assert_str_eq(s.word[1], "offsets=");
 	ck_assert_str_eq(s.word[2], "offsets=eq2");
+}
+END_TEST
+
+START_TEST(max_faults)
+{
+	struct ibu_plugin_opts o;
+	struct seen s = { 0 };
+	char buf[200];
+
+	ibu_plugin_opts_default(&o);
+	ck_assert_int_eq(o.max_faults, -1);
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "max_faults=0", record, &s), 0);
+	ck_assert_int_eq(o.max_faults, 0);
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "max_faults=40", record, &s), 0);
+	ck_assert_int_eq(o.max_faults, 40);
+	ibu_plugin_opts_format(&o, buf, sizeof(buf));
+	ck_assert(strstr(buf, " max_faults=40"));
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "max_faults=-1", record, &s), 1);
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "max_faults=x", record, &s), 1);
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "max_faults=", record, &s), 1);
+	ck_assert_int_eq(o.max_faults, 40);	/* kept */
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "max_faults=default", record, &s), 0);
+	ck_assert_int_eq(o.max_faults, -1);
 }
 END_TEST
 
@@ -196,6 +219,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, lid_matrices);
 	tcase_add_test(tc, vl_plans);
 	tcase_add_test(tc, offsets);
+	tcase_add_test(tc, max_faults);
 	tcase_add_test(tc, problems_keep_defaults);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);
