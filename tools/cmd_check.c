@@ -11,6 +11,7 @@
 #include <string.h>
 #include "commands.h"
 #include "opts.h"
+#include "fabric_open.h"
 #include "netfile.h"
 #include "dump.h"
 #include "ibft.h"
@@ -225,7 +226,7 @@ int ibu_cmd_check(int argc, char **argv)
 	}
 	memset(&lft, 0, sizeof(lft));
 	memset(&d, 0, sizeof(d));
-	rc = ibu_netfile_read(a.fabric, &f, &e);
+	rc = ibu_fabric_open(a.fabric, &f, NULL, &e);
 	if (rc) {
 		ibu_opt_report("check", &e);
 		return IBU_EXIT_ERROR;

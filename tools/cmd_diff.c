@@ -12,6 +12,7 @@
 #include <string.h>
 #include "commands.h"
 #include "opts.h"
+#include "fabric_open.h"
 #include "netfile.h"
 #include "dump.h"
 
@@ -180,10 +181,10 @@ static int diff_fabric(const struct diff_args *a, struct totals *t,
 
 	memset(&la, 0, sizeof(la));
 	memset(&lb, 0, sizeof(lb));
-	rc = ibu_netfile_read(a->fabric, &fa, e);
+	rc = ibu_fabric_open(a->fabric, &fa, NULL, e);
 	if (rc)
 		return rc;
-	rc = ibu_netfile_read(a->fabric, &fb, e);
+	rc = ibu_fabric_open(a->fabric, &fb, NULL, e);
 	if (rc) {
 		ibu_fabric_free(&fa);
 		return rc;

@@ -7,6 +7,7 @@
 #include "opts.h"
 #include "engine_pick.h"
 #include "lidplan.h"
+#include "fabric_open.h"
 #include "netfile.h"
 
 void ibu_cmd_lids_usage(FILE *out)
@@ -68,7 +69,7 @@ int ibu_cmd_lids(int argc, char **argv)
 		ibu_cmd_lids_usage(stderr);
 		return IBU_EXIT_USAGE;
 	}
-	if (ibu_netfile_read(argv[optind], &f, &e)) {
+	if (ibu_fabric_open(argv[optind], &f, NULL, &e)) {
 		ibu_opt_report("lids", &e);
 		return IBU_EXIT_ERROR;
 	}

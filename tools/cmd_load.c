@@ -23,6 +23,7 @@
 #include "mcast.h"
 #include "mcmembers.h"
 #include "mft.h"
+#include "fabric_open.h"
 #include "netfile.h"
 #include "traffic.h"
 #include "load_svg.h"
@@ -262,7 +263,7 @@ static int ctx_read(struct load_ctx *c, struct ibu_err *e)
 {
 	int rc;
 
-	rc = ibu_netfile_read(c->a.fabric, &c->f, e);
+	rc = ibu_fabric_open(c->a.fabric, &c->f, NULL, e);
 	if (rc)
 		return rc;
 	c->have_f = 1;

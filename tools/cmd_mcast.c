@@ -15,6 +15,7 @@
 #include "mcast.h"
 #include "mcmembers.h"
 #include "mft.h"
+#include "fabric_open.h"
 #include "netfile.h"
 #include "mcast_report.h"
 #include "sa_client.h"
@@ -149,7 +150,7 @@ static int read_fabric(const char *path, struct ibu_fabric *f)
 {
 	struct ibu_err e = { 0 };
 
-	if (ibu_netfile_read(path, f, &e)) {
+	if (ibu_fabric_open(path, f, NULL, &e)) {
 		ibu_opt_report("mcast", &e);
 		return -1;
 	}

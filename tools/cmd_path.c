@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "opts.h"
+#include "fabric_open.h"
 #include "netfile.h"
 #include "dump.h"
 #include "ibft.h"
@@ -255,7 +256,7 @@ int ibu_cmd_path(int argc, char **argv)
 		ibu_cmd_path_usage(stderr);
 		return IBU_EXIT_USAGE;
 	}
-	if (ibu_netfile_read(a.fabric, &f, &e)) {
+	if (ibu_fabric_open(a.fabric, &f, NULL, &e)) {
 		ibu_opt_report("path", &e);
 		return IBU_EXIT_ERROR;
 	}

@@ -10,6 +10,7 @@
 #include "engine_pick.h"
 #include "lidplan.h"
 #include "dump.h"
+#include "fabric_open.h"
 #include "netfile.h"
 #include "cyclic.h"
 #include "progress_line.h"
@@ -115,7 +116,7 @@ int ibu_cmd_route(int argc, char **argv)
 		ibu_cmd_route_usage(stderr);
 		return IBU_EXIT_USAGE;
 	}
-	if (ibu_netfile_read(argv[optind], &f, &e)) {
+	if (ibu_fabric_open(argv[optind], &f, NULL, &e)) {
 		ibu_opt_report("route", &e);
 		return IBU_EXIT_ERROR;
 	}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * One entry point for every subcommand's FABRIC argument, the format
+ * detected from the content:
+ *   - ibsim net files and `ibnetdiscover` text output (lib/netfile.c);
+ *   - OpenSM's opensm-subnet.lst (lib/subnet_lst.c; no LMC in it);
+ *   - `ibnetdiscover --cache` files (binary), loaded through libibnetdisc's
+ *     ibnd_load_fabric (tools side only: lib/ has no external dependency).
+ */
+#ifndef IBU_FABRIC_OPEN_H
+#define IBU_FABRIC_OPEN_H
+
+#include "fabric.h"
+
+enum ibu_fabric_format {
+	IBU_FABRIC_NETFILE,		/* net file or ibnetdiscover text */
+	IBU_FABRIC_SUBNET_LST,
+	IBU_FABRIC_IBND_CACHE,
+};
+
+/* Reads path into f (initialised here); *fmt (may be NULL) gets the
+ * format. Errors name the file (and line for text formats). */
+int ibu_fabric_open(const char *path, struct ibu_fabric *f,
+		    enum ibu_fabric_format *fmt, struct ibu_err *e);
+const char *ibu_fabric_format_name(enum ibu_fabric_format fmt);
+
+#endif
