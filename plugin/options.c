@@ -51,11 +51,11 @@ void ibu_plugin_opts_format(const struct ibu_plugin_opts *o, char *buf,
 		snprintf(mf, sizeof(mf), "default");
 	else
 		snprintf(mf, sizeof(mf), "%d", o->max_faults);
-	snprintf(buf, len, "mcast_apex=%s verbose=%d lid_matrices=%s vl_plan=%s offsets=%s max_faults=%s",
+	snprintf(buf, len, "mcast_apex=%s verbose=%d lid_matrices=%s vl_plan=%s max_faults=%s offsets=%s",
 		 ibu_mcast_policy_name(o->mcast_apex), o->verbose,
 		 o->lid_matrices ? "opensm" : "none",
-		 ibu_plugin_vl_plan_name(o->vl_plan),
-		 ibu_cyclic_offsets_name(o->offsets), mf);
+		 ibu_plugin_vl_plan_name(o->vl_plan), mf,
+		 ibu_cyclic_offsets_name(o->offsets));
 }
 
 static int parse_apex(const char *val, struct ibu_plugin_opts *o)
