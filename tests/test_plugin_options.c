@@ -126,7 +126,7 @@ START_TEST(offsets)
 	ck_assert_int_eq(o.offsets, IBU_OFFSETS_PAPER);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
 	ck_assert_ptr_nonnull(strstr(buf, " offsets=paper"));
-	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "verbose=1,offsets=rotated max_faults=default",
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "verbose=1,offsets=rotated",
 					       record, &s), 0);
 	ck_assert_int_eq(o.offsets, IBU_OFFSETS_ROTATED);
 	ck_assert_int_eq(s.n, 0);
