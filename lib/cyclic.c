@@ -326,7 +326,9 @@ int ibu_cyclic_route_stats(const struct ibu_fabric *f,
 	free(lids);
 	free(dig);
 	rc = ibu_cyclic_reroute_faults(f, t, p, lft, st, e);
-	return rc ? rc : route_switch_lids(f, t, p, lft, e);
+	if (!rc)
+		rc = route_switch_lids(f, t, p, lft, e);
+	return rc ? rc : ibu_cyclic_reroute_switch_lids(f, t, p, lft, st, e);
 }
 
 int ibu_cyclic_tables(const struct ibu_fabric *f,

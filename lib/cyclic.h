@@ -183,6 +183,13 @@ int ibu_cyclic_route_stats(const struct ibu_fabric *f,
  * switch) is never crossed by an end port's route to it; its entry takes
  * a shortest path over the surviving links, for its own packets.
  */
+/* The same for switch LIDs (after the closed-form routes). */
+int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
+				   const struct ibu_ibft *t,
+				   const struct ibu_lidplan *p,
+				   struct ibu_lft *lft,
+				   struct ibu_cyclic_stats *st,
+				   struct ibu_err *e);
 int ibu_cyclic_reroute_faults(const struct ibu_fabric *f,
 			      const struct ibu_ibft *t,
 			      const struct ibu_lidplan *p, struct ibu_lft *lft,

@@ -200,3 +200,142 @@ out:
 	free(lid_leaf);
 	return rc;
 }
+
+/*
+ * Switch LIDs on a degraded tree: the closed-form entry stays when its
+ * neighbour exists and is one hop closer on an up-then-down route (or, for
+ * a switch no such route serves, on a shortest path); otherwise the first
+ * such neighbour, cyclically after the destination's label slot.
+ */
+int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
+				   const struct ibu_ibft *t,
+				   const struct ibu_lidplan *p,
+				   struct ibu_lft *lft,
+				   struct ibu_cyclic_stats *st,
+				   struct ibu_err *e)
+{
+	uint32_t max = p->map.max_lid < lft->max_lid ? p->map.max_lid :
+						       lft->max_lid;
+	int S = t->num_switches, s, d, l, i = 0, rc = IBU_OK;
+	int *ud = NULL, *order = NULL;
+	struct reach r = { f, t, NULL, NULL, NULL, NULL, NULL };
+
+	if (!t->num_faults)
+		return IBU_OK;
+	r.down_ok = malloc(S ? S : 1);
+	r.reach = malloc(S ? S : 1);
+	r.queue = malloc((S ? S : 1) * sizeof(int));
+	r.bfs = malloc((S ? S : 1) * sizeof(int));
+	r.by_level = malloc((S ? S : 1) * sizeof(int));
+	ud = malloc((S ? S : 1) * sizeof(int));
+	order = malloc((S ? S : 1) * sizeof(int));
+	if (!r.down_ok || !r.reach || !r.queue || !r.bfs || !r.by_level ||
+	    !ud || !order) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (fault routes)");
+		goto out;
+	}
+	for (l = 0; l < t->n; l++)
+		for (s = 0; s < S; s++)
+			if (t->sw[s].level == l)
+				r.by_level[i++] = s;
+	for (d = 0; d < S; d++) {
+		const struct ibu_port *lp = &f->nodes[t->sw[d].node].ports[0];
+		uint32_t lid, cnt = lp->lid ? 1u << lp->lmc : 0;
+		long spread = ibu_ibft_sw_slot(t, d);
+
+		if (!cnt)
+			continue;
+		reach_leaf(&r, d);	/* any switch works as the target */
+		/* up-then-down distances: down_ok = hops down, then parents */
+		for (s = 0; s < S; s++)
+			ud[s] = -1;
+		ud[d] = 0;
+		{
+			int head = 0, tail = 0, k;
+
+			r.queue[tail++] = d;
+			while (head < tail) {
+				int x = r.queue[head++];
+
+				for (k = t->half + 1; k <= t->m &&
+				     t->sw[x].level > 0; k++) {
+					int q = ibu_ibft_neighbour(f, t, x, k);
+
+					if (q >= 0 && ud[q] < 0) {
+						ud[q] = ud[x] + 1;
+						r.queue[tail++] = q;
+					}
+				}
+			}
+		}
+		for (i = 0; i < S; i++) {
+			int k, x = r.by_level[i];
+
+			if (r.down_ok[x])
+				continue;
+			for (k = t->half + 1; k <= t->m && t->sw[x].level > 0; k++) {
+				int q = ibu_ibft_neighbour(f, t, x, k);
+
+				if (q >= 0 && ud[q] >= 0 &&
+				    (ud[x] < 0 || ud[q] + 1 < ud[x]))
+					ud[x] = ud[q] + 1;
+			}
+		}
+		for (s = 0; s < S; s++) {
+			const struct ibu_ibft_switch *sw = &t->sw[s];
+			uint8_t *row = lft->row[sw->node];
+			int cur, k, want = -1, j, lo, hi, port;
+
+			if (s == d || lp->lid > max)
+				continue;
+			cur = row[lp->lid];
+			/* candidates: down toward an ancestor chain, up toward
+			 * a served parent, or any neighbour on a shortest path */
+			if (r.down_ok[s]) {
+				lo = 1;
+				hi = sw->level == 0 ? t->m : t->half;
+			} else if (ud[s] > 0) {
+				lo = t->half + 1;
+				hi = t->m;
+			} else {
+				lo = 1;
+				hi = t->m;
+			}
+			k = cur > 0 && cur <= f->nodes[sw->node].num_ports ?
+			    sw->k_of_phys[cur] : 0;
+			for (j = -1; j < hi - lo + 1 && want < 0; j++) {
+				int kk = j < 0 ? k : lo + (int)((spread + j) %
+						 (hi - lo + 1));
+				int q = kk >= lo && kk <= hi ?
+					ibu_ibft_neighbour(f, t, s, kk) : -1;
+
+				if (q < 0)
+					continue;
+				if (r.down_ok[s] ? r.down_ok[q] &&
+				    t->sw[q].level > sw->level &&
+				    ud[q] == ud[s] - 1 :
+				    ud[s] > 0 ? ud[q] == ud[s] - 1 :
+				    r.bfs[q] == r.bfs[s] - 1)
+					want = kk;
+			}
+			port = want > 0 ? sw->phys_of_k[want] : IBU_NO_PATH;
+			for (lid = lp->lid; lid < lp->lid + cnt && lid <= max;
+			     lid++) {
+				if (row[lid] == port)
+					continue;
+				row[lid] = (uint8_t)port;
+				if (st)
+					st->rerouted++;
+			}
+		}
+	}
+out:
+	free(r.down_ok);
+	free(r.reach);
+	free(r.queue);
+	free(r.bfs);
+	free(r.by_level);
+	free(ud);
+	free(order);
+	return rc;
+}
