@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* FABRIC arguments of every subcommand (see fabric_open.h). */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,19 +20,32 @@ const char *ibu_fabric_format_name(enum ibu_fabric_format fmt)
 	return "?";
 }
 
-/* Binary (a NUL or control bytes in the first block) = an ibnd cache. */
+/* libibnetdisc's cache starts with this magic, in the writer's byte order */
+#define IBND_CACHE_MAGIC 0x8FE7832Bu
+
+/*
+ * An ibnetdiscover cache is told by its magic number, not by binary bytes:
+ * a text file with a stray NUL must reach the text readers, which name its
+ * file and line.
+ */
 static int sniff(FILE *in, enum ibu_fabric_format *fmt)
 {
 	unsigned char buf[4096];
-	size_t n = fread(buf, 1, sizeof(buf), in), i, start = 0;
+	size_t n = fread(buf, 1, sizeof(buf), in), start = 0;
+	uint32_t le, be;
 
 	if (ferror(in))
 		return -1;
-	for (i = 0; i < n; i++)
-		if (!buf[i] || (buf[i] < 32 && !isspace(buf[i]))) {
+	if (n >= 4) {
+		le = (uint32_t)buf[0] | (uint32_t)buf[1] << 8 |
+		     (uint32_t)buf[2] << 16 | (uint32_t)buf[3] << 24;
+		be = (uint32_t)buf[3] | (uint32_t)buf[2] << 8 |
+		     (uint32_t)buf[1] << 16 | (uint32_t)buf[0] << 24;
+		if (le == IBND_CACHE_MAGIC || be == IBND_CACHE_MAGIC) {
 			*fmt = IBU_FABRIC_IBND_CACHE;
 			return 0;
 		}
+	}
 	*fmt = IBU_FABRIC_NETFILE;
 	/* first line that is neither blank nor a comment */
 	while (start < n) {
@@ -167,7 +181,7 @@ int ibu_fabric_open(const char *path, struct ibu_fabric *f,
 		fab = ibnd_load_fabric(path, 0);
 		if (!fab)
 			return ibu_err_set(e, IBU_EPARSE,
-					   "%s: a binary file that libibnetdisc cannot load as an ibnetdiscover cache",
+					   "%s: an ibnetdiscover cache that libibnetdisc cannot load",
 					   path);
 		rc = from_ibnd(fab, path, f, e);
 		ibnd_destroy_fabric(fab);
