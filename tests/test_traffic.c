@@ -433,7 +433,7 @@ START_TEST(fat_tree_paper_tables)
 	struct ibu_err e = { 0 };
 	struct ibu_traffic_in in = { .dlids = IBU_DLIDS_BASE, .size = 64 };
 	int k;
-	char pat[16];
+	char pat[32];
 
 	ft_make(&x, IBU_OFFSETS_PAPER);
 	in.f = &x.f;
@@ -493,7 +493,7 @@ START_TEST(fat_tree_rotated_tables)
 	struct ibu_err e = { 0 };
 	struct ibu_traffic_in in = { .dlids = IBU_DLIDS_BASE, .size = 64 };
 	int k, d;
-	char pat[16];
+	char pat[32];
 
 	ft_make(&x, IBU_OFFSETS_ROTATED);
 	in.f = &x.f;
