@@ -547,7 +547,8 @@ static int remember(struct parser *p, uint32_t lid, const char *text,
 		p->seen_pool = np;
 		p->pool_cap = cap;
 	}
-	memcpy(p->seen_pool + p->pool_len, text, len);
+	if (len)	/* an empty pool may still be NULL */
+		memcpy(p->seen_pool + p->pool_len, text, len);
 	p->seen_off[lid] = (uint32_t)p->pool_len;
 	p->seen_len[lid] = (uint32_t)len + 1;
 	p->seen_valid[lid] = (uint8_t)valid;
