@@ -42,6 +42,10 @@ struct ctx {
 	int dist_start;		/* switch the distances are from, -1 none */
 	int dist_valid;
 	int *adj_first, *adj;	/* [node] switch neighbours of a switch (CSR) */
+	/* with o->rank: shape of each switch's route (below) and the
+	 * shortest up*|down* path (switches, both ends; 0 = none) */
+	uint8_t *shape;
+	int *ud;
 	/* source end ports */
 	int *src_node, *src_port;
 	long num_src;
@@ -310,6 +314,62 @@ static void bfs(struct ctx *c, int node, int port)
 	}
 }
 
+/* ------------------------------------------------------------ up*|down* */
+
+/* route shapes from a switch on: only down (or none), up then down, turned */
+enum { SH_DOWN, SH_UPDOWN, SH_TURN };
+
+/* y is above x: lower rank, ties broken by node index */
+static int above(const struct ctx *c, int y, int x)
+{
+	const int *rk = c->o->rank;
+
+	return rk[y] < rk[x] || (rk[y] == rk[x] && y < x);
+}
+
+/*
+ * ud[] for the owner's switch: hops going only down first (BFS upward from
+ * the owner), then, top first, one hop up to the best parent. O(links)
+ * per destination switch.
+ */
+static void updown_dist(struct ctx *c, int start)
+{
+	const struct ibu_fabric *f = c->f;
+	int n = f->num_nodes, head = 0, tail = 0, i, j, changed = 1;
+
+	memset(c->ud, 0, n * sizeof(int));
+	if (start < 0)
+		return;
+	c->ud[start] = 1;
+	c->queue[tail++] = start;
+	while (head < tail) {
+		int x = c->queue[head++];
+
+		for (i = c->adj_first[x]; i < c->adj_first[x + 1]; i++) {
+			int y = c->adj[i];
+
+			if (!c->ud[y] && above(c, y, x)) {
+				c->ud[y] = c->ud[x] + 1;
+				c->queue[tail++] = y;
+			}
+		}
+	}
+	/* up-hops: relax until stable; each pass follows one more level */
+	while (changed) {
+		changed = 0;
+		for (j = 0; j < n; j++)
+			for (i = c->adj_first[j]; i < c->adj_first[j + 1]; i++) {
+				int y = c->adj[i];
+
+				if (c->ud[y] && above(c, y, j) &&
+				    (!c->ud[j] || c->ud[y] + 1 < c->ud[j])) {
+					c->ud[j] = c->ud[y] + 1;
+					changed = 1;
+				}
+			}
+	}
+}
+
 /* ------------------------------------------------------------ walking */
 
 /*
@@ -345,6 +405,8 @@ static int resolve(struct ctx *c, int s, uint32_t lid, const struct ibu_lid_owne
 		c->at[x] = x;
 		c->at_port[x] = port;
 		res = x;
+		if (c->shape)
+			c->shape[x] = SH_DOWN;
 		if (port == 0) {
 			if (o->node == x) {
 				c->st[x] = 1;
@@ -393,6 +455,12 @@ static int resolve(struct ctx *c, int s, uint32_t lid, const struct ibu_lid_owne
 			c->at_port[y] = c->at_port[res];
 		} else {
 			c->st[y] = c->st[res] + 1;
+			if (c->shape)
+				c->shape[y] = above(c, res, y) ?
+					(c->shape[res] == SH_TURN ? SH_TURN :
+					 SH_UPDOWN) :
+					(c->shape[res] == SH_DOWN ? SH_DOWN :
+					 SH_TURN);
 		}
 		res = y;
 	}
@@ -473,13 +541,20 @@ static void check_lid(struct ctx *c, uint32_t lid)
 	for (i = 0; i < f->num_nodes; i++)
 		c->st[i] = ST_UNVISITED;
 	bfs(c, o->node, o->port);
+	if (c->ud) {
+		/* minimality against the shortest up*|down* path */
+		updown_dist(c, owner_switch(f, o->node, o->port));
+		memcpy(c->dist, c->ud, f->num_nodes * sizeof(int));
+		c->dist_valid = 0;
+	}
 	/* every source switch first: when all arrive on shortest paths the
 	 * sources are counted per switch, else each source as below */
 	for (k = 0; k < c->num_grp; k++) {
 		int h = resolve(c, c->grp_sw[k], lid, o);
 
 		if (h == ST_BAD || (c->dist[c->grp_sw[k]] &&
-				    h > c->dist[c->grp_sw[k]]))
+				    h > c->dist[c->grp_sw[k]]) ||
+		    (c->shape && c->shape[c->grp_sw[k]] == SH_TURN))
 			break;
 	}
 	if (k == c->num_grp) {
@@ -505,6 +580,11 @@ static void check_lid(struct ctx *c, uint32_t lid)
 			continue;
 		r->pairs++;
 		h = resolve(c, sw, lid, o);
+		if (h == ST_BAD && c->ud && !c->ud[sw] &&
+		    c->why[sw] == WHY_NOPATH) {
+			r->no_updown++;	/* only a turn would reach it */
+			continue;
+		}
 		if (h == ST_BAD) {
 			enum ibu_verify_kind kd = c->why[sw] == WHY_LOOP ?
 				IBU_VK_LOOP : IBU_VK_UNREACH;
@@ -525,6 +605,14 @@ static void check_lid(struct ctx *c, uint32_t lid)
 		}
 		r->ok++;
 		r->hops[h < IBU_VERIFY_MAX_HOPS ? h : IBU_VERIFY_MAX_HOPS]++;
+		if (c->shape && c->shape[sw] == SH_TURN) {
+			r->turns++;
+			if (shown(&c->rp, IBU_VK_TURN))
+				port_text(f, sn, sp, src, sizeof(src));
+			ibu_verify_error(&c->rp, IBU_VK_TURN,
+					 "down-up turn: %s -> LID 0x%04x (%s): goes down, then up again (not up*/down*: a credit-loop risk)",
+					 src, lid, dst);
+		}
 		if (c->dist[sw] && h > c->dist[sw]) {
 			r->nonminimal++;
 			if (shown(&c->rp, IBU_VK_NONMIN)) {
@@ -587,6 +675,7 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 	c.rp.kind_name[IBU_VK_UNREACH] = "unreachable routes";
 	c.rp.kind_name[IBU_VK_LOOP] = "looping routes";
 	c.rp.kind_name[IBU_VK_NONMIN] = "non-minimal routes";
+	c.rp.kind_name[IBU_VK_TURN] = "routes with a down-up turn";
 	if (c.o->rule) {
 		c.rp.kind_name[IBU_VK_RULE] = c.o->rule->mismatch_name;
 		c.rp.kind_name[IBU_VK_PATH] = c.o->rule->path_name;
@@ -605,6 +694,14 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 	    !c.queue) {
 		rc = nomem(e);
 		goto out;
+	}
+	if (c.o->rank) {
+		c.shape = malloc(nn);
+		c.ud = malloc(nn * sizeof(int));
+		if (!c.shape || !c.ud) {
+			rc = nomem(e);
+			goto out;
+		}
 	}
 	rc = build_sources(&c, e);
 	if (rc)
@@ -631,6 +728,9 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 			ibu_progress_report(c.o->progress, "checking LIDs",
 					    lid, c.max_lid);
 	}
+	if (r->no_updown)
+		warn(&c, "%ld routes left unrouted where no up*/down* path exists (any path would go down, then up again)",
+		     r->no_updown);
 	if (c.o->rule) {
 		r->rule = c.o->rule;
 		rc = c.o->rule->run(c.o->rule->arg, f, lft, &c.lids, &c.rp, r, e);
@@ -661,6 +761,8 @@ out:
 	free(c.path);
 	free(c.dist);
 	free(c.queue);
+	free(c.shape);
+	free(c.ud);
 	free(c.src_node);
 	free(c.src_port);
 	free(c.adj_first);
@@ -672,7 +774,7 @@ out:
 
 long ibu_verify_problems(const struct ibu_verify_result *r)
 {
-	return r->unreachable + r->loops + r->nonminimal +
+	return r->unreachable + r->loops + r->nonminimal + r->turns +
 	       r->rule_mismatches + r->path_violations;
 }
 
@@ -684,6 +786,9 @@ void ibu_verify_print_summary(FILE *out, const char *who,
 	fprintf(out, "%s %s: %ld sources x %ld LIDs: %ld unreachable, %ld loops, %ld non-minimal",
 		ibu_verify_problems(r) ? "-E-" : "-I-", who, r->sources, r->lids,
 		r->unreachable, r->loops, r->nonminimal);
+	if (r->turns || r->no_updown)
+		fprintf(out, ", %ld down-up turns, %ld pairs without an up*/down* path",
+			r->turns, r->no_updown);
 	if (r->rule)
 		fprintf(out, ", %ld %s", r->rule_mismatches,
 			r->rule->mismatch_name);

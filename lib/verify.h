@@ -12,6 +12,12 @@
  * switches than the shortest path in the link graph. Results are memoised
  * per destination LID and switch, so the work is O(switches x LIDs).
  *
+ * With a rank per switch (opts.rank: lower = nearer the top, e.g. fat-tree
+ * levels) the routes must be up*|down*: a route that goes down and then up
+ * again is an error (a credit-loop risk), minimality is judged against the
+ * shortest up*|down* path, and a pair with no up*|down* path at all is not
+ * an error when it is left unrouted (counted as result.no_updown).
+ *
  * An engine's own rule (every entry as the engine computes it, a path
  * property such as cyclic's one ascending path per source) runs as a hook,
  * struct ibu_verify_rule (lib/cyclic_verify.h, ...), after these checks.
@@ -42,6 +48,7 @@ enum ibu_verify_kind {
 	IBU_VK_UNREACH, IBU_VK_LOOP, IBU_VK_NONMIN,
 	IBU_VK_RULE,		/* entries that break the engine's rule */
 	IBU_VK_PATH,		/* sources that break its path property */
+	IBU_VK_TURN,		/* routes with a down-up turn (opts.rank) */
 	IBU_VK_KINDS,
 };
 
@@ -84,6 +91,8 @@ struct ibu_verify_opts {
 	int quiet;		/* no -I- lines (warnings and errors still) */
 	const struct ibu_verify_rule *rule;	/* NULL: generic checks only */
 	const struct ibu_progress *progress;	/* per LID checked, may be NULL */
+	const int *rank;	/* NULL, or per fabric node (switches): routes
+				 * must be up*|down* in this order */
 };
 
 struct ibu_verify_result {
@@ -96,6 +105,9 @@ struct ibu_verify_result {
 	long nonminimal;
 	long hops[IBU_VERIFY_MAX_HOPS + 1];	/* [switches traversed] */
 	long warnings;
+	/* with opts.rank */
+	long turns;		/* routes that go down, then up again */
+	long no_updown;		/* unrouted pairs without an up*|down* path */
 	/* the engine's rule (opts.rule) */
 	const struct ibu_verify_rule *rule;	/* the rule that ran, or NULL */
 	long rule_entries;	/* entries compared with the rule */

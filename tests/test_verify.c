@@ -27,7 +27,8 @@ static void run(const struct ibu_fabric *f, const struct ibu_lft *l,
 	rc = ibu_verify_lft(f, l, o, ibu_report_file, out, r, &e);
 	fclose(out);
 	ck_assert_msg(rc == 0, "verify: %s", e.msg);
-	ck_assert_int_eq(r->ok + r->unreachable + r->loops, r->pairs);
+	ck_assert_int_eq(r->ok + r->unreachable + r->loops + r->no_updown,
+			 r->pairs);
 }
 
 static int count_lines(const char *text, const char *prefix)
@@ -163,6 +164,79 @@ START_TEST(tri_fault)
 	ck_assert_int_eq(count_lines(out, "-E- "),
 			 fault[_i].unreachable + fault[_i].loops +
 			 fault[_i].nonminimal);
+	free(out);
+	tri_free(&t);
+}
+END_TEST
+
+/*
+ * Up*|down* by rank: A and C on top (A above C by index), B below. A -> B
+ * -> C for c1's LID goes down, then up: a turn, and longer than the legal
+ * A -> C. Without ranks the same tables only show the detour.
+ */
+START_TEST(tri_updown)
+{
+	static const int rank[6] = { 0, 1, 0, 2, 2, 2 };	/* A B C a1 c1 c2 */
+	struct ibu_verify_opts o = { .rank = rank };
+	struct tri t;
+	struct ibu_verify_result r;
+	char *out;
+
+	tri_build(&t);
+	run(&t.f, &t.l, &o, &r, &out);
+	ck_assert_int_eq(ibu_verify_problems(&r), 0);
+	ck_assert_int_eq(r.turns, 0);
+	free(out);
+	t.l.row[t.A][5] = 2;		/* A -> B -> C */
+	run(&t.f, &t.l, &o, &r, &out);
+	ck_assert_int_eq(r.turns, 1);
+	ck_assert_int_eq(r.nonminimal, 1);
+	ck_assert_ptr_nonnull(strstr(out,
+		"-E- down-up turn: 'a1' port 1 -> LID 0x0005 ('c1' port 1)"));
+	free(out);
+	run(&t.f, &t.l, NULL, &r, &out);	/* without ranks: no turns */
+	ck_assert_int_eq(r.turns, 0);
+	ck_assert_int_eq(r.nonminimal, 1);
+	free(out);
+	tri_free(&t);
+}
+END_TEST
+
+/*
+ * Pairs without any up*|down* path: the cable A - C cut, ranks A top, C
+ * middle, B bottom. A -> B is down and B -> C up, so a1 has no legal path
+ * to C's LIDs (C, c1, c2) and c1, c2 none to A's (A, a1): 7 pairs. Routed
+ * through B they are turns; left unrouted they are no error (a warning),
+ * and without ranks they are unreachable.
+ */
+START_TEST(tri_no_updown)
+{
+	static const int rank[6] = { 0, 2, 1, 3, 3, 3 };	/* A B C a1 c1 c2 */
+	struct ibu_verify_opts o = { .rank = rank };
+	struct tri t;
+	struct ibu_verify_result r;
+	char *out;
+
+	tri_build(&t);
+	t.f.nodes[t.A].ports[3].peer_node = -1;	/* cut A[3] - C[3] */
+	t.f.nodes[t.C].ports[3].peer_node = -1;
+	t.l.row[t.A][3] = t.l.row[t.A][5] = t.l.row[t.A][6] = 2;
+	t.l.row[t.C][1] = t.l.row[t.C][4] = 2;
+	run(&t.f, &t.l, &o, &r, &out);
+	ck_assert_int_eq(r.turns, 7);
+	ck_assert_int_eq(r.unreachable, 0);
+	free(out);
+	t.l.row[t.A][3] = t.l.row[t.A][5] = t.l.row[t.A][6] = 0xff;
+	t.l.row[t.C][1] = t.l.row[t.C][4] = 0xff;
+	run(&t.f, &t.l, &o, &r, &out);
+	ck_assert_int_eq(r.turns, 0);
+	ck_assert_int_eq(r.unreachable, 0);
+	ck_assert_int_eq(r.no_updown, 7);
+	ck_assert_int_eq(ibu_verify_problems(&r), 0);
+	ck_assert_ptr_nonnull(strstr(out, "-W- 7 routes left unrouted where no up*/down* path exists"));
+	free(out);
+	run(&t.f, &t.l, NULL, &r, &out);	/* without ranks: unreachable */
+	ck_assert_int_eq(r.unreachable, 7);
 	free(out);
 	tri_free(&t);
 }
@@ -664,6 +738,8 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, tri_clean);
 	tcase_add_loop_test(tc, tri_fault, 0, sizeof(fault) / sizeof(fault[0]));
+	tcase_add_test(tc, tri_updown);
+	tcase_add_test(tc, tri_no_updown);
 	tcase_add_test(tc, max_errors_and_totals);
 	tcase_add_test(tc, lidless_port_warned);
 	suite_add_tcase(s, tc);

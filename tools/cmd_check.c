@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * ibunion check [--cyclic [--offsets rotated|paper] [--dlids FILE]]
+ * ibunion check [--cyclic [--offsets rotated|paper] [--dlids FILE]] [--updown]
  *               [--max-errors N] [--climb-sources N] [-q] FABRIC LFTDUMP
  * ibunion check --mcast MFTDUMP [--members FILE] FABRIC [LFTDUMP]
  * Validates the LFTs of a dump (dump_lfts, ibroute, opensm-lfts.dump)
@@ -44,6 +44,11 @@ void ibu_cmd_check_usage(FILE *out)
 		"                        DLIDs of FILE ('0xSLID 0xDLID' lines, as\n"
 		"                        ibunion path --format pairs writes them)\n"
 		"                        instead of the computed cyclic DLIDs\n"
+		"  --updown              a fat tree (degraded or not): routes must be\n"
+		"                        up*/down* by switch level (a route that goes\n"
+		"                        down, then up again is an error: a credit-loop\n"
+		"                        risk), shortest among those; a pair with no\n"
+		"                        up*/down* path left unrouted is no error\n"
 		"  --xy                  also check every entry of the 2-D mesh against XY\n"
 		"                        routing (X first, then Y, then the HCA port)\n"
 		"  --deadlock            build the channel dependency graph of every\n"
@@ -70,6 +75,23 @@ void ibu_cmd_check_usage(FILE *out)
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 bad input\n");
 }
 
+/* Switch levels of the fat tree as up*|down* ranks (0 = top). */
+static int updown_ranks(const struct ibu_fabric *f, const struct ibu_ibft *t,
+			int **rank, struct ibu_err *e)
+{
+	int i;
+
+	*rank = malloc((f->num_nodes ? f->num_nodes : 1) * sizeof(int));
+	if (!*rank)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < f->num_nodes; i++) {
+		int s = i < t->num_fabric_nodes ? t->sw_of_node[i] : -1;
+
+		(*rank)[i] = s >= 0 ? t->sw[s].level : t->n;
+	}
+	return IBU_OK;
+}
+
 /* Report lines go to stdout; a progress line on the terminal is erased
  * first so that they do not share a line. */
 static void report_line(void *arg, char level, const char *text)
@@ -80,6 +102,7 @@ static void report_line(void *arg, char level, const char *text)
 
 struct check_args {
 	int cyclic;
+	int updown;
 	int offsets_given;
 	enum ibu_cyclic_offsets offsets;
 	int xy;
@@ -100,6 +123,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	static const struct option lo[] = {
 		{ "cyclic", no_argument, NULL, 'c' },
+		{ "updown", no_argument, NULL, 'U' },
 		{ "xy", no_argument, NULL, 'X' },
 		{ "deadlock", no_argument, NULL, 'K' },
 		{ "sl2vl", required_argument, NULL, 'V' },
@@ -121,6 +145,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	while ((c = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c': a->cyclic = 1; break;
+		case 'U': a->updown = 1; break;
 		case 'X': a->xy = 1; break;
 		case 'K': a->deadlock = 1; break;
 		case 'V': a->sl2vl = optarg; break;
@@ -218,7 +243,8 @@ int ibu_cmd_check(int argc, char **argv)
 	struct ibu_verify_result r;
 	struct ibu_err e = { 0 };
 	struct ibu_tool_progress pr;
-	int *sw_node = NULL, rc, ret = IBU_EXIT_ERROR, have_t = 0, have_plan = 0;
+	int *sw_node = NULL, *rank = NULL, rc, ret = IBU_EXIT_ERROR, have_t = 0,
+	    have_plan = 0;
 
 	if (parse_args(argc, argv, &a)) {
 		ibu_cmd_check_usage(stderr);
@@ -259,14 +285,22 @@ int ibu_cmd_check(int argc, char **argv)
 	vo.max_errors = a.max_errors ? (int)a.max_errors : -1;
 	vo.quiet = a.quiet;
 	vo.progress = &pr.cb;
-	if (a.cyclic) {
+	if (a.cyclic || a.updown) {
 		rc = ibu_ibft_recognize(&f, &t, &e);
 		if (rc) {
-			ibu_err_prefix(&e, "--cyclic: %s is not an m-port n-tree",
-				       a.fabric);
+			ibu_err_prefix(&e, "--%s: %s is not an m-port n-tree",
+				       a.cyclic ? "cyclic" : "updown", a.fabric);
 			goto fail;
 		}
 		have_t = 1;
+	}
+	if (a.updown) {
+		rc = updown_ranks(&f, &t, &rank, &e);
+		if (rc)
+			goto fail;
+		vo.rank = rank;
+	}
+	if (a.cyclic) {
 		rc = ibu_lidplan_build(&f, &t, &plan, &e);
 		if (rc) {
 			ibu_err_prefix(&e, "--cyclic: LIDs of %s", a.lfts);
@@ -338,6 +372,7 @@ out:
 	if (have_t)
 		ibu_ibft_free(&t);
 	free(sw_node);
+	free(rank);
 	ibu_lft_free(&lft);
 	ibu_dump_free(&d);
 	ibu_fabric_free(&f);
