@@ -161,6 +161,9 @@ struct ibu_cyclic_stats {
 	long outside;		/* of those, at switches no end port's
 				 * up-then-down route crosses: a shortest
 				 * path for the switch's own packets */
+	long unrouted;		/* leaf entries left 0xFF: no up-then-down
+				 * route from that leaf (only a down-up
+				 * turn, a credit-loop risk, would reach) */
 };
 
 /* ibu_cyclic_route, counting the deviations into st (may be NULL). */
@@ -181,7 +184,9 @@ int ibu_cyclic_route_stats(const struct ibu_fabric *f,
  * trees. A switch that no longer reaches a destination that way (its way
  * down is cut and it has no up-port left that leads around, e.g. a top
  * switch) is never crossed by an end port's route to it; its entry takes
- * a shortest path over the surviving links, for its own packets.
+ * a shortest path over the surviving links, for its own packets. A leaf in
+ * that position gets no entry (0xFF, counted in st->unrouted): its end
+ * ports would need a down-up turn, which can close credit loops.
  */
 /* The same for switch LIDs (after the closed-form routes). */
 int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,

@@ -7,6 +7,13 @@
  * surviving up-port, cyclically after the paper's one, from which the
  * destination is still reachable. Routes stay up-then-down (level order), so
  * unicast and the multicast trees stay free of credit loops.
+ *
+ * End ports send through their leaf switch only, so a leaf that has no
+ * up-then-down route left to a LID gets no entry for it (0xFF): every path
+ * would need a down-up turn, and turned routes of several destinations
+ * close credit loops (seen live: a cut cable, a top and a middle switch
+ * gone at once). Switches above the leaves keep a shortest path for their
+ * own packets there, which no end port's route crosses.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +188,12 @@ int ibu_cyclic_reroute_faults(const struct ibu_fabric *f,
 							o->offset, row[lid],
 							&outside);
 
+				if (outside && t->sw[s].level == t->n - 1) {
+					port = IBU_NO_PATH;
+					outside = 0;
+					if (st)
+						st->unrouted++;
+				}
 				if (port == row[lid])
 					continue;
 				row[lid] = (uint8_t)port;
@@ -319,9 +332,17 @@ int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
 					want = kk;
 			}
 			port = want > 0 ? sw->phys_of_k[want] : IBU_NO_PATH;
+			if (!r.down_ok[s] && ud[s] < 0 &&
+			    sw->level == t->n - 1) {
+				port = IBU_NO_PATH;	/* see the top */
+				if (st)
+					st->unrouted += cnt;
+			}
 			for (lid = lp->lid; lid < lp->lid + cnt && lid <= max;
 			     lid++) {
-				if (row[lid] == port)
+				/* 0xFF from the closed form is a cut port: a
+				 * deviation even when it stays 0xFF */
+				if (row[lid] == port && port != IBU_NO_PATH)
 					continue;
 				row[lid] = (uint8_t)port;
 				if (st)

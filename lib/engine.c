@@ -54,7 +54,8 @@ void ibu_engine_tree_free(struct ibu_engine_tree *t)
  * every LID a port owns is routed on every switch, through a port the
  * switch has, and a switch's own LID maps to port 0.
  */
-static int check_tables(const struct ibu_fabric *f,
+static int check_tables(const struct ibu_engine_ops *ops, const void *topo,
+			const struct ibu_fabric *f,
 			const struct ibu_lidmap *map,
 			const struct ibu_lft *lft, struct ibu_err *e)
 {
@@ -83,7 +84,8 @@ static int check_tables(const struct ibu_fabric *f,
 						   n->num_ports);
 			if (!o)
 				continue;
-			if (port == IBU_NO_PATH)
+			if (port == IBU_NO_PATH && !(ops->may_leave_unrouted &&
+			    ops->may_leave_unrouted(topo, i, lid)))
 				return ibu_err_set(e, IBU_EINVAL,
 						   "switch '%s' has no route to LID %u of '%s'",
 						   n->name, lid,
@@ -130,7 +132,7 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 	if (rc)
 		goto fail;
 	r->stage = IBU_STAGE_CHECK;
-	rc = check_tables(f, &r->map, &r->lft, e);
+	rc = check_tables(ops, r->topo, f, &r->map, &r->lft, e);
 	if (rc)
 		goto fail;
 	return IBU_OK;

@@ -91,6 +91,11 @@ struct ibu_engine_ops {
 	 */
 	int (*assign_lids)(struct ibu_fabric *f, const void *topo, int lmc,
 			   int paper_exact, int *lmc_used, struct ibu_err *e);
+	/* optional: 1 when the route stage may leave (switch node, lid)
+	 * without an entry on purpose (cyclic: a leaf of a degraded tree
+	 * with no up-then-down route left); the check stage refuses any
+	 * other unrouted owned LID */
+	int (*may_leave_unrouted)(const void *topo, int node, uint32_t lid);
 	/* one line: "IBFT(8,3): 80 switches, 128 end ports, LMC 4 (needs 4)" */
 	void (*describe)(const struct ibu_fabric *f, const void *topo,
 			 char *buf, size_t len);

@@ -103,6 +103,15 @@ static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
 	return ibu_lidplan_assign_paper(f, &c->t, fit, how, e);
 }
 
+static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
+{
+	const struct cyclic_topo *c = topo;
+	int s = node >= 0 && node < c->t.num_fabric_nodes ? c->t.sw_of_node[node] : -1;
+
+	(void)lid;
+	return c->t.num_faults && s >= 0 && c->t.sw[s].level == c->t.n - 1;
+}
+
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 		     size_t len)
 {
@@ -117,9 +126,9 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 		     "; up-digits beyond the offset from the destination" : "");
 	if (c->t.num_faults && o >= 0 && (size_t)o < len)
 		snprintf(buf + o, len - (size_t)o,
-			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld for switch-own traffic only)",
+			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path)",
 			 c->t.num_faults, c->t.max_faults, c->stats->rerouted,
-			 c->stats->outside);
+			 c->stats->outside, c->stats->unrouted);
 }
 
 static int num_notes(const void *topo)
@@ -251,6 +260,7 @@ const struct ibu_engine_ops ibu_engine_cyclic = {
 	.plan = plan,
 	.route = route,
 	.assign_lids = assign_lids,
+	.may_leave_unrouted = may_leave_unrouted,
 	.describe = describe,
 	.num_notes = num_notes,
 	.note = note,
