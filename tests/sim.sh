@@ -408,6 +408,113 @@ sim_start_ibsim()
 	return 0
 }
 
+# sim_start_ibsim_console NETFILE [IBSIM ARGS...]: like sim_start_ibsim, but
+# with ibsim's console open on a fifo, so sim_ibsim_cmd can cut and restore
+# cables and switches while opensm runs (fd 7 holds the fifo's write end).
+sim_start_ibsim_console()
+{
+	local net=$1
+	shift
+
+	[ -f "$net" ] || { diag "no net file $net"; return 1; }
+	case $net in /*) ;; *) net=$PWD/$net ;; esac
+	mkfifo "$SIM_DIR/ibsim.in" || return 1
+	(cd "$SIM_DIR" && exec "$IBSIM" -s "$@" "$net" \
+		<ibsim.in >ibsim.out 2>&1) &
+	IBSIM_PID=$!
+	SIM_PIDS+=("$IBSIM_PID")
+	exec 7>"$SIM_DIR/ibsim.in"
+	if ! sim_wait_for "ibsim" "$SIM_TIMEOUT" "$IBSIM_PID" sim__ibsim_ready; then
+		diag_file "$SIM_DIR/ibsim.out" 20
+		return 1
+	fi
+	return 0
+}
+
+sim__ibsim_prompts()
+{
+	grep -o "sim> " "$SIM_DIR/ibsim.out" 2>/dev/null | wc -l
+}
+
+sim__ibsim_prompted()
+{
+	[ "$(sim__ibsim_prompts)" -gt "$1" ]
+}
+
+# sim_ibsim_cmd LINE: one console command (e.g. 'Unlink "sw1"[3]'); waits
+# for ibsim's next prompt and fails when ibsim answered with an error.
+sim_ibsim_cmd()
+{
+	local before size
+
+	before=$(sim__ibsim_prompts)
+	size=$(stat -c %s "$SIM_DIR/ibsim.out")
+	printf '%s\n' "$1" >&7 || return 1
+	sim_wait_for "ibsim: $1" 10 "$IBSIM_PID" sim__ibsim_prompted "$before" ||
+		return 1
+	# the console's own complaints; traps and routing warnings that
+	# ibsim prints meanwhile ("ibwarn: ...") are not answers
+	if tail -c +"$((size + 1))" "$SIM_DIR/ibsim.out" | grep -v "ibwarn:" |
+		grep -Eq "not found|unknown - skipped|# can't|bad parameter|# no previous"; then
+		diag "ibsim: $1:"
+		diag "$(tail -c +"$((size + 1))" "$SIM_DIR/ibsim.out")"
+		return 1
+	fi
+	return 0
+}
+
+sim__log_count()
+{
+	grep -c -- "$1" "$SIM_DIR/osm.log" 2>/dev/null
+}
+
+sim__log_quiet()
+{
+	local now
+
+	now=$(stat -c %s "$SIM_DIR/osm.log")
+	[ "$now" = "$sim__log_size" ] && return 0
+	sim__log_size=$now
+	return 1
+}
+
+# sim_resweep: SIGHUP makes opensm sweep (heavy with force_heavy_sweep
+# TRUE); wait for the next SUBNET UP, then until the log has been quiet for
+# a second (a trap from the change may have started another sweep).
+sim_resweep()
+{
+	local before i
+
+	before=$(sim__log_count "SUBNET UP")
+	kill -HUP "$OPENSM_PID" || return 1
+	sim_wait_for "SUBNET UP number $((before + 1))" "$SIM_TIMEOUT" \
+		"$OPENSM_PID" sim__log_count_above "SUBNET UP" "$before" || return 1
+	sim__log_size=
+	for ((i = 0; i < SIM_TIMEOUT; i++)); do
+		sim__log_quiet && return 0
+		sleep 1
+	done
+	diag "opensm kept logging for $SIM_TIMEOUT s after the sweep"
+	return 1
+}
+
+sim__log_count_above()
+{
+	[ "$(sim__log_count "$1")" -gt "$2" ]
+}
+
+# sim_log_since MARK: osm.log from line MARK+1 on (MARK from
+# `sim_log_mark`), e.g. to read what the last sweep said.
+sim_log_mark()
+{
+	wc -l <"$SIM_DIR/osm.log"
+}
+
+sim_log_since()
+{
+	tail -n +"$(($1 + 1))" "$SIM_DIR/osm.log"
+}
+
 # sim_write_conf [KEY VALUE]...: write $SIM_DIR/opensm.conf, our defaults
 # overridden by the pairs given.  A VALUE of "-" drops the key.
 sim_write_conf()
