@@ -6,14 +6,44 @@
 #include "cyclic_verify.h"
 #include "cyclic.h"
 
-static void check_entries(const struct ibu_cyclic_rule *c,
-			  const struct ibu_fabric *f, const struct ibu_lft *lft,
-			  struct ibu_verify_report *rp, struct ibu_verify_result *r)
+/*
+ * On a degraded tree the rule is what the engine computes around the
+ * faults (lib/cyclic_faults.c): the paper's entries that survive and the
+ * re-routed ones, into *exp.
+ */
+static int degraded_tables(const struct ibu_cyclic_rule *c,
+			   const struct ibu_fabric *f, struct ibu_lft *exp,
+			   struct ibu_err *e)
+{
+	int rc = ibu_lft_init(exp, f, c->p->map.max_lid, e);
+
+	if (!rc)
+		rc = ibu_cyclic_route_stats(f, c->t, c->p, c->offsets, exp,
+					    NULL, e);
+	if (rc)
+		ibu_err_prefix(e, "the cyclic routes around the faults");
+	return rc;
+}
+
+static int check_entries(const struct ibu_cyclic_rule *c,
+			 const struct ibu_fabric *f, const struct ibu_lft *lft,
+			 struct ibu_verify_report *rp,
+			 struct ibu_verify_result *r, struct ibu_err *e)
 {
 	const struct ibu_ibft *t = c->t;
 	const struct ibu_lidplan *pl = c->p;
+	struct ibu_lft exp;
 	uint32_t lid;
-	int s;
+	int s, rc;
+
+	memset(&exp, 0, sizeof(exp));
+	if (t->num_faults) {
+		rc = degraded_tables(c, f, &exp, e);
+		if (rc) {
+			ibu_lft_free(&exp);
+			return rc;
+		}
+	}
 
 	for (lid = 1; lid <= pl->map.max_lid; lid++) {
 		const struct ibu_lid_owner *lo = &pl->map.owner[lid];
@@ -29,7 +59,9 @@ static void check_entries(const struct ibu_cyclic_rule *c,
 			int k = ibu_cyclic_paper_port(t, pl->offset_digits,
 						      c->offsets, s,
 						      (uint32_t)pid, lo->offset);
-			int want = k >= 1 && k <= t->m ? sw->phys_of_k[k] : -1;
+			int want = t->num_faults ?
+				   ibu_lft_get(&exp, sw->node, lid) :
+				   k >= 1 && k <= t->m ? sw->phys_of_k[k] : -1;
 			int got = ibu_lft_get(lft, sw->node, lid);
 			char sl[64], el[64];
 
@@ -44,7 +76,12 @@ static void check_entries(const struct ibu_cyclic_rule *c,
 			}
 			ibu_ibft_sw_label(t, s, sl, sizeof(sl));
 			ibu_ibft_ep_label(t, pid, el, sizeof(el));
-			if (got == IBU_NO_PATH)
+			if (t->num_faults)
+				ibu_verify_error(rp, IBU_VK_RULE,
+					"cyclic: %s '%s': LID 0x%04x of %s (offset %u): expected port %d around the faults (paper port %d), found %d",
+					sl, f->nodes[sw->node].name, lid, el,
+					lo->offset, want, k, got);
+			else if (got == IBU_NO_PATH)
 				ibu_verify_error(rp, IBU_VK_RULE,
 					"cyclic: %s '%s': LID 0x%04x of %s (offset %u): expected paper port %d (port %d), found no entry",
 					sl, f->nodes[sw->node].name, lid, el,
@@ -58,6 +95,8 @@ static void check_entries(const struct ibu_cyclic_rule *c,
 					sw->k_of_phys[got] : 0);
 		}
 	}
+	ibu_lft_free(&exp);
+	return IBU_OK;
 }
 
 /* The DLIDs a source sends on: dst[i] end port, lid[i] its LID, line[i]
@@ -321,11 +360,22 @@ static int run(void *arg, const struct ibu_fabric *f,
 
 	if (!c->t || !c->p)
 		return ibu_err_set(e, IBU_EINVAL, "cyclic checks need a LID plan");
-	check_entries(c, f, lft, rp, r);
-	ibu_verify_info(rp, "cyclic: %ld entries of %d tree switches compared with the %s rule: %ld mismatches",
+	rc = check_entries(c, f, lft, rp, r, e);
+	if (rc)
+		return rc;
+	ibu_verify_info(rp, "cyclic: %ld entries of %d tree switches compared with the %s rule%s: %ld mismatches",
 			r->rule_entries, c->t->num_switches,
 			c->offsets == IBU_OFFSETS_PAPER ? "paper's" :
-			"destination-rotated", r->rule_mismatches);
+			"destination-rotated", c->t->num_faults ?
+			" and its re-routes around the faults" : "",
+			r->rule_mismatches);
+	if (c->t->num_faults && !c->dlids) {
+		/* re-routed entries leave the one-chain property where
+		 * they turn away from a fault */
+		ibu_verify_info(rp, "cyclic: degraded tree (%d faults): ascending paths not checked",
+				c->t->num_faults);
+		return IBU_OK;
+	}
 	/* with --dlids the pairs are resolved (file:line errors) even when
 	 * the LID decides no level */
 	if (c->p->offset_digits > 0 || c->dlids)

@@ -40,12 +40,15 @@ struct ctx {
 	int *dist;
 	int *queue;
 	int dist_start;		/* switch the distances are from, -1 none */
+	const int *mind;	/* dist or ud: what minimal means for this LID */
 	int dist_valid;
 	int *adj_first, *adj;	/* [node] switch neighbours of a switch (CSR) */
 	/* with o->rank: shape of each switch's route (below) and the
 	 * shortest up*|down* path (switches, both ends; 0 = none) */
 	uint8_t *shape;
 	int *ud;
+	int ud_start, ud_valid;
+	int *order, num_order;	/* switches top first */
 	/* source end ports */
 	int *src_node, *src_port;
 	long num_src;
@@ -330,14 +333,18 @@ static int above(const struct ctx *c, int y, int x)
 /*
  * ud[] for the owner's switch: hops going only down first (BFS upward from
  * the owner), then, top first, one hop up to the best parent. O(links)
- * per destination switch.
+ * per destination switch, kept while the owners hang off one switch.
  */
 static void updown_dist(struct ctx *c, int start)
 {
 	const struct ibu_fabric *f = c->f;
-	int n = f->num_nodes, head = 0, tail = 0, i, j, changed = 1;
+	int head = 0, tail = 0, i, j;
 
-	memset(c->ud, 0, n * sizeof(int));
+	if (c->ud_valid && c->ud_start == start)
+		return;
+	c->ud_valid = 1;
+	c->ud_start = start;
+	memset(c->ud, 0, f->num_nodes * sizeof(int));
 	if (start < 0)
 		return;
 	c->ud[start] = 1;
@@ -354,20 +361,56 @@ static void updown_dist(struct ctx *c, int start)
 			}
 		}
 	}
-	/* up-hops: relax until stable; each pass follows one more level */
-	while (changed) {
-		changed = 0;
-		for (j = 0; j < n; j++)
-			for (i = c->adj_first[j]; i < c->adj_first[j + 1]; i++) {
-				int y = c->adj[i];
+	/* parents come first in top-down order: one pass */
+	for (j = 0; j < c->num_order; j++) {
+		int x = c->order[j];
 
-				if (c->ud[y] && above(c, y, j) &&
-				    (!c->ud[j] || c->ud[y] + 1 < c->ud[j])) {
-					c->ud[j] = c->ud[y] + 1;
-					changed = 1;
-				}
-			}
+		for (i = c->adj_first[x]; i < c->adj_first[x + 1]; i++) {
+			int y = c->adj[i];
+
+			if (c->ud[y] && above(c, y, x) &&
+			    (!c->ud[x] || c->ud[y] + 1 < c->ud[x]))
+				c->ud[x] = c->ud[y] + 1;
+		}
 	}
+}
+
+struct rank_key {
+	int rank, node;
+};
+
+static int rank_key_cmp(const void *a, const void *b)
+{
+	const struct rank_key *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* The switches, top first: (rank, node index), the order of above(). */
+static int build_order(struct ctx *c, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = c->f;
+	int nn = f->num_nodes ? f->num_nodes : 1, i, n = 0;
+	struct rank_key *key = malloc(nn * sizeof(*key));
+
+	c->order = malloc(nn * sizeof(int));
+	if (!key || !c->order) {
+		free(key);
+		return nomem(e);
+	}
+	for (i = 0; i < f->num_nodes; i++)
+		if (ibu_node_is_switch(&f->nodes[i])) {
+			key[n].rank = c->o->rank[i];
+			key[n++].node = i;
+		}
+	qsort(key, n, sizeof(*key), rank_key_cmp);
+	for (i = 0; i < n; i++)
+		c->order[i] = key[i].node;
+	c->num_order = n;
+	free(key);
+	return IBU_OK;
 }
 
 /* ------------------------------------------------------------ walking */
@@ -522,7 +565,7 @@ static int detour_at(struct ctx *c, int sw, uint32_t lid)
 		y = f->nodes[x].ports[port].peer_node;
 		if (y < 0 || !ibu_node_is_switch(&f->nodes[y]))
 			break;
-		if (c->dist[y] >= c->dist[x])
+		if (c->mind[y] >= c->mind[x])
 			return x;
 		x = y;
 	}
@@ -540,20 +583,22 @@ static void check_lid(struct ctx *c, uint32_t lid)
 
 	for (i = 0; i < f->num_nodes; i++)
 		c->st[i] = ST_UNVISITED;
-	bfs(c, o->node, o->port);
+	/* minimality against the shortest path, or the shortest
+	 * up*|down* one */
 	if (c->ud) {
-		/* minimality against the shortest up*|down* path */
 		updown_dist(c, owner_switch(f, o->node, o->port));
-		memcpy(c->dist, c->ud, f->num_nodes * sizeof(int));
-		c->dist_valid = 0;
+		c->mind = c->ud;
+	} else {
+		bfs(c, o->node, o->port);
+		c->mind = c->dist;
 	}
 	/* every source switch first: when all arrive on shortest paths the
 	 * sources are counted per switch, else each source as below */
 	for (k = 0; k < c->num_grp; k++) {
 		int h = resolve(c, c->grp_sw[k], lid, o);
 
-		if (h == ST_BAD || (c->dist[c->grp_sw[k]] &&
-				    h > c->dist[c->grp_sw[k]]) ||
+		if (h == ST_BAD || (c->mind[c->grp_sw[k]] &&
+				    h > c->mind[c->grp_sw[k]]) ||
 		    (c->shape && c->shape[c->grp_sw[k]] == SH_TURN))
 			break;
 	}
@@ -613,7 +658,7 @@ static void check_lid(struct ctx *c, uint32_t lid)
 					 "down-up turn: %s -> LID 0x%04x (%s): goes down, then up again (not up*/down*: a credit-loop risk)",
 					 src, lid, dst);
 		}
-		if (c->dist[sw] && h > c->dist[sw]) {
+		if (c->mind[sw] && h > c->mind[sw]) {
 			r->nonminimal++;
 			if (shown(&c->rp, IBU_VK_NONMIN)) {
 				int at = detour_at(c, sw, lid);
@@ -621,7 +666,7 @@ static void check_lid(struct ctx *c, uint32_t lid)
 				port_text(f, sn, sp, src, sizeof(src));
 				ibu_verify_error(&c->rp, IBU_VK_NONMIN,
 						 "non-minimal: %s -> LID 0x%04x (%s): %d switches, shortest %d; detour at '%s' port %d",
-						 src, lid, dst, h, c->dist[sw],
+						 src, lid, dst, h, c->mind[sw],
 						 f->nodes[at].name,
 						 ibu_lft_get(c->lft, at, lid));
 			} else {
@@ -704,6 +749,8 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 		}
 	}
 	rc = build_sources(&c, e);
+	if (!rc && c.o->rank)
+		rc = build_order(&c, e);
 	if (rc)
 		goto out;
 	r->sources = c.num_src;
@@ -763,6 +810,7 @@ out:
 	free(c.queue);
 	free(c.shape);
 	free(c.ud);
+	free(c.order);
 	free(c.src_node);
 	free(c.src_port);
 	free(c.adj_first);

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 15
+plan 16
 
 net=$SIM_DIR/ft83-degraded.net
 ibnd=$SIM_DIR/ft83-degraded.ibnd
@@ -38,6 +38,8 @@ grep "degraded:" "$SIM_DIR/osm.log" | tail -1 | sed 's/^/# /'
 t_expect "dump_lfts reads every switch" sim_dump_lfts "$live"
 t_expect "ibunion check --updown passes (every pair with an up*/down* path reachable on one, no loop)" \
 	"$IBUNION" check --updown "$net" "$live"
+t_expect "check --cyclic: every entry as the engine routes around the faults" \
+	"$IBUNION" check --cyclic "$net" "$live"
 t_expect "ibnetdiscover saves the fabric" sim_client ibnetdiscover "$ibnd"
 t_expect "route on ibnetdiscover's view --lids-from the dump" \
 	"$IBUNION" route "$ibnd" --lids-from "$live" -o "$SIM_DIR/ibnd.lfts"

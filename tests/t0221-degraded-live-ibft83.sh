@@ -15,7 +15,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 144
+plan 154
 
 net=$SIM_DIR/ft83.net
 mgid=21
@@ -103,7 +103,7 @@ mc_dump_check intact "$net"
 victim=$(head -n 1 <<<"$hosts")
 victim_guid=$(awk 'NR == 1 { print $2 }' "$MC_MEMBERS")
 
-# t_live TAG DEGRADED: 11 assertions on the state after the last change
+# t_live TAG DEGRADED: 12 assertions on the state after the last change
 # (log since $mark, tables read back against ibnetdiscover's view).
 t_live()
 {
@@ -130,6 +130,8 @@ t_live()
 	t_expect "$tag: dump_lfts reads every switch" sim_dump_lfts "$live"
 	t_expect "$tag: ibunion check --updown: every pair with an up*/down* path reachable on one, no loop, no down-up turn" \
 		"$IBUNION" check --updown "$ibnd" "$live"
+	t_expect "$tag: check --cyclic: every entry as the engine routes around the faults" \
+		"$IBUNION" check --cyclic -q "$ibnd" "$live"
 	t_expect "$tag: route on ibnetdiscover's view --lids-from the dump" \
 		"$IBUNION" route "$ibnd" --lids-from "$live" -o "$SIM_DIR/$tag.expected"
 	t_expect "$tag: the switches hold exactly what route computes" \
@@ -151,7 +153,7 @@ ibsim_then_resweep()
 	sim_resweep
 }
 
-# t_change TAG DEGRADED CONSOLE-COMMAND...: 1 + 11 assertions.
+# t_change TAG DEGRADED CONSOLE-COMMAND...: 1 + 12 assertions.
 t_change()
 {
 	local tag=$1 degraded=$2 i
@@ -161,7 +163,7 @@ t_change()
 	if t_expect "$tag: ibsim: $*; opensm re-swept" ibsim_then_resweep "$@"; then
 		t_live "$tag" "$degraded"
 	else
-		for ((i = 0; i < 11; i++)); do
+		for ((i = 0; i < 12; i++)); do
 			not_ok "$tag: (no re-sweep)"
 		done
 	fi

@@ -13,6 +13,7 @@
 #include "cyclic.h"
 #include "lidplan.h"
 #include "verify.h"
+#include "cyclic_verify.h"
 #include "mcast.h"
 #include "mcflood.h"
 #include "mcmembers.h"
@@ -406,6 +407,50 @@ START_TEST(everything_at_once)
 }
 END_TEST
 
+/*
+ * check --cyclic on a degraded tree: the rule is the engine's re-routes
+ * around the faults; the computed tables match entry by entry, one moved
+ * entry is a mismatch, and the ascending paths are not checked there.
+ */
+START_TEST(cyclic_rule_degraded)
+{
+	static const char *const drop[] = { "sw0-1.1", "sw1-4.2", NULL };
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .remove_links = 2, .seed = 5 };
+	struct ibu_cyclic_rule cr = { 0 };
+	struct ibu_verify_rule rule;
+	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
+	struct ibu_verify_result r;
+	struct ibu_err e = { 0 };
+	struct dg x;
+	uint32_t lid;
+	int s, node;
+
+	dg_make(&x, 8, 3, &o, drop, 4);
+	ck_assert_int_ge(x.t.num_faults, 3);
+	cr.t = &x.t;
+	cr.p = &x.p;
+	cr.offsets = IBU_OFFSETS_ROTATED;
+	ibu_cyclic_verify_rule(&rule, &cr);
+	vo.rule = &rule;
+	ck_assert_int_eq(ibu_verify_lft(&x.f, &x.lft, &vo, NULL, NULL, &r, &e), 0);
+	ck_assert_int_gt(r.rule_entries, 0);
+	ck_assert_int_eq(r.rule_mismatches, 0);
+	ck_assert_int_eq(r.path_sources, 0);
+	/* a top switch's entry for some end-port LID, moved to another port */
+	for (s = 0; x.t.sw[s].level != 0; s++)
+		;
+	node = x.t.sw[s].node;
+	for (lid = 1; x.p.map.owner[lid].node < 0 ||
+	     ibu_node_is_switch(&x.f.nodes[x.p.map.owner[lid].node]); lid++)
+		;
+	x.lft.row[node][lid] = x.lft.row[node][lid] == 1 ? 2 : 1;
+	ck_assert_int_eq(ibu_verify_lft(&x.f, &x.lft, &vo, NULL, NULL, &r, &e), 0);
+	ck_assert_int_eq(r.rule_mismatches, 1);
+	dg_free(&x);
+}
+END_TEST
+
 static void expect_reject(const struct ibu_fabric *f, int limit,
 			  const char *needle)
 {
@@ -523,6 +568,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, removed_switches, 0, 6);
 	tcase_add_test(tc, removed_hosts);
 	tcase_add_test(tc, everything_at_once);
+	tcase_add_test(tc, cyclic_rule_degraded);
 	tcase_add_test(tc, fault_limit);
 	tcase_add_test(tc, reject_no_fat_tree);
 	suite_add_tcase(s, tc);

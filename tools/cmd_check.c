@@ -36,7 +36,9 @@ void ibu_cmd_check_usage(FILE *out)
 		"options:\n"
 		"  --cyclic              also check every entry of the fat tree against\n"
 		"                        the cyclic rule, and that each source's routes\n"
-		"                        share one ascending path on its cyclic DLIDs\n"
+		"                        share one ascending path on its cyclic DLIDs;\n"
+		"                        on a degraded tree, the entries the engine\n"
+		"                        re-routes around the faults (implies --updown)\n"
 		"  --offsets MODE        with --cyclic: rotated (default, what the plugin\n"
 		"                        programs by default) or paper (Eq. 2 exactly,\n"
 		"                        event_plugin_options offsets=paper)\n"
@@ -294,7 +296,7 @@ int ibu_cmd_check(int argc, char **argv)
 		}
 		have_t = 1;
 	}
-	if (a.updown) {
+	if (a.updown || a.cyclic) {	/* cyclic routes are up*|down* */
 		rc = updown_ranks(&f, &t, &rank, &e);
 		if (rc)
 			goto fail;
