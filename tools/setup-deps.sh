@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Install, on Debian (12 or later), everything ibunion needs to build and to
 # run its tests: toolchain, Check, OpenSM and its headers, ibsim with
-# libumad2sim, infiniband-diags, the rdma-core MAD libraries, valgrind.
+# libumad2sim, infiniband-diags, the rdma-core MAD libraries, valgrind,
+# clang with its fuzzer runtime (the fuzz smoke test, t0310).
 # Does nothing when all of it is installed; uses sudo only when not root.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ packages=(
 	check valgrind
 	opensm libopensm-dev ibsim-utils infiniband-diags
 	libibumad-dev libibmad-dev libibnetdisc-dev
+	clang libclang-rt-dev
 )
 
 missing=()
