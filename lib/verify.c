@@ -287,41 +287,6 @@ static int owner_switch(const struct ibu_fabric *f, int node, int port)
 	return start < 0 || !ibu_node_is_switch(&f->nodes[start]) ? -1 : start;
 }
 
-/* Switch distances from every switch to the owner (node, port); kept while
- * the owners hang off the same switch. */
-static void bfs(struct ctx *c, int node, int port)
-{
-	const struct ibu_fabric *f = c->f;
-	int head = 0, tail = 0, start = owner_switch(f, node, port), i;
-
-	if (c->dist_valid && c->dist_start == start)
-		return;
-	c->dist_valid = 1;
-	c->dist_start = start;
-	memset(c->dist, 0, f->num_nodes * sizeof(int));	/* 0 = unreachable */
-	if (start < 0)
-		return;
-	c->dist[start] = 1;
-	c->queue[tail++] = start;
-	while (head < tail) {
-		int x = c->queue[head++];
-
-		for (i = c->adj_first[x]; i < c->adj_first[x + 1]; i++) {
-			int y = c->adj[i];
-
-			if (c->dist[y])
-				continue;
-			c->dist[y] = c->dist[x] + 1;
-			c->queue[tail++] = y;
-		}
-	}
-}
-
-/* ------------------------------------------------------------ up*|down* */
-
-/* route shapes from a switch on: only down (or none), up then down, turned */
-enum { SH_DOWN, SH_UPDOWN, SH_TURN };
-
 /* y is above x: lower rank, ties broken by node index */
 static int above(const struct ctx *c, int y, int x)
 {
@@ -331,23 +296,18 @@ static int above(const struct ctx *c, int y, int x)
 }
 
 /*
- * ud[] for the owner's switch: hops going only down first (BFS upward from
- * the owner), then, top first, one hop up to the best parent. O(links)
- * per destination switch, kept while the owners hang off one switch.
+ * Switch distances to start (1 = start itself, 0 = none) into dist, over
+ * every link, or with up_only only from a switch to the ones above it
+ * (which then reach start going only down).
  */
-static void updown_dist(struct ctx *c, int start)
+static void bfs_from(struct ctx *c, int start, int *dist, int up_only)
 {
-	const struct ibu_fabric *f = c->f;
-	int head = 0, tail = 0, i, j;
+	int head = 0, tail = 0, i;
 
-	if (c->ud_valid && c->ud_start == start)
-		return;
-	c->ud_valid = 1;
-	c->ud_start = start;
-	memset(c->ud, 0, f->num_nodes * sizeof(int));
+	memset(dist, 0, c->f->num_nodes * sizeof(int));
 	if (start < 0)
 		return;
-	c->ud[start] = 1;
+	dist[start] = 1;
 	c->queue[tail++] = start;
 	while (head < tail) {
 		int x = c->queue[head++];
@@ -355,12 +315,48 @@ static void updown_dist(struct ctx *c, int start)
 		for (i = c->adj_first[x]; i < c->adj_first[x + 1]; i++) {
 			int y = c->adj[i];
 
-			if (!c->ud[y] && above(c, y, x)) {
-				c->ud[y] = c->ud[x] + 1;
-				c->queue[tail++] = y;
-			}
+			if (dist[y] || (up_only && !above(c, y, x)))
+				continue;
+			dist[y] = dist[x] + 1;
+			c->queue[tail++] = y;
 		}
 	}
+}
+
+/* Switch distances from every switch to the owner (node, port); kept while
+ * the owners hang off the same switch. */
+static void bfs(struct ctx *c, int node, int port)
+{
+	int start = owner_switch(c->f, node, port);
+
+	if (c->dist_valid && c->dist_start == start)
+		return;
+	c->dist_valid = 1;
+	c->dist_start = start;
+	bfs_from(c, start, c->dist, 0);
+}
+
+/* ------------------------------------------------------------ up*|down* */
+
+/* route shapes from a switch on: only down (or none), up then down, turned */
+enum { SH_DOWN, SH_UPDOWN, SH_TURN };
+
+/*
+ * ud[] for the owner's switch: hops going only down first (BFS upward from
+ * the owner), then, top first, one hop up to the best parent. O(links)
+ * per destination switch, kept while the owners hang off one switch.
+ */
+static void updown_dist(struct ctx *c, int start)
+{
+	int i, j;
+
+	if (c->ud_valid && c->ud_start == start)
+		return;
+	c->ud_valid = 1;
+	c->ud_start = start;
+	bfs_from(c, start, c->ud, 1);
+	if (start < 0)
+		return;
 	/* parents come first in top-down order: one pass */
 	for (j = 0; j < c->num_order; j++) {
 		int x = c->order[j];
