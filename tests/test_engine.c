@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The engine interface: registry, detection, the driver's stages, the
  * final table check, and the trees' allocation. */
+#include <stdio.h>
 #include <string.h>
 #include "unit.h"
 #include "engine.h"
@@ -128,6 +129,56 @@ START_TEST(run_cyclic)
 }
 END_TEST
 
+/*
+ * A degraded tree: the engine leaves a leaf without an entry where no
+ * up*|down* path is left (never elsewhere), the check stage lets it pass,
+ * and the summary counts it.
+ */
+START_TEST(run_cyclic_degraded)
+{
+	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
+	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
+				   .remove_links = 1, .seed = 3 };
+	struct ibu_engine_result r;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	char what[512], want[64];
+	void *topo;
+	uint32_t lid;
+	long unrouted = 0;
+	int i, p, used;
+
+	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &go, &e), 0);
+	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &e), 0);
+	ck_assert_int_eq(ops->assign_lids(&f, topo, 4, 0, &used, &e), 0);
+	ops->topo_free(topo);
+	ck_assert_msg(ibu_engine_run(ops, &f, NULL, &r, &e) == 0, "%s", e.msg);
+	for (i = 0; i < f.num_nodes; i++) {
+		int leaf = 0;
+
+		if (!ibu_node_is_switch(&f.nodes[i]))
+			continue;
+		for (p = 1; p <= f.nodes[i].num_ports; p++)
+			leaf |= f.nodes[i].ports[p].peer_node >= 0 &&
+				!ibu_node_is_switch(&f.nodes[f.nodes[i].ports[p].peer_node]);
+		for (lid = 1; lid <= r.map.max_lid; lid++)
+			if (ibu_lidmap_get(&r.map, lid) &&
+			    r.lft.row[i][lid] == IBU_NO_PATH) {
+				ck_assert_msg(leaf, "'%s' has no entry for LID %u",
+					      f.nodes[i].name, lid);
+				unrouted++;
+			}
+	}
+	ck_assert_int_gt(unrouted, 0);
+	ops->describe(&f, r.topo, what, sizeof(what));
+	snprintf(want, sizeof(want), ", %ld left unrouted at leaves", unrouted);
+	ck_assert_msg(strstr(what, "degraded: 1 faults") && strstr(what, want),
+		      "%s", what);
+	ibu_engine_result_free(&r);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 START_TEST(stage_named_on_failure)
 {
 	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
@@ -222,6 +273,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, registry);
 	tcase_add_test(tc, detect);
 	tcase_add_test(tc, run_cyclic);
+	tcase_add_test(tc, run_cyclic_degraded);
 	tcase_add_test(tc, stage_named_on_failure);
 	tcase_add_loop_test(tc, check_refuses_incomplete_tables, 0, 2);
 	tcase_add_test(tc, tree_alloc);
