@@ -259,7 +259,7 @@ static int engine_build_fwd_tables(void *context)
 {
 	struct ibu_plugin_engine *pe = context;
 	struct ibu_plugin_routing *r = &pe->routing;
-	char what[256];
+	char what[512];	/* a degraded tree's summary is long */
 	struct timespec t0;
 
 	if (!r->res.topo) {

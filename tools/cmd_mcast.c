@@ -207,7 +207,7 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 	struct ibu_err e = { 0 };
 	void *topo = NULL, *state = NULL;
 	int gi, i, p, ret = IBU_EXIT_ERROR;
-	char desc[256], lab[32];
+	char desc[512], lab[32];
 
 	ibu_engine_opts_default(&eo);
 	eo.mcast_policy = pol;

@@ -78,7 +78,7 @@ int ibu_cmd_route(int argc, char **argv)
 	struct ibu_tool_progress pr;
 	struct ibu_fabric f;
 	struct ibu_err e = { 0 };
-	char what[256];
+	char what[512];	/* a degraded tree's summary is long */
 	void *topo;
 	long lmc = -1;
 	int c, rc, exact = 0;
