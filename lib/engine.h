@@ -96,6 +96,8 @@ struct ibu_engine_ops {
 	 * with no up-then-down route left); the check stage refuses any
 	 * other unrouted owned LID */
 	int (*may_leave_unrouted)(const void *topo, int node, uint32_t lid);
+	/* optional: how many such entries the last route left (logged) */
+	long (*num_unrouted)(const void *topo);
 	/* one line: "IBFT(8,3): 80 switches, 128 end ports, LMC 4 (needs 4)" */
 	void (*describe)(const struct ibu_fabric *f, const void *topo,
 			 char *buf, size_t len);

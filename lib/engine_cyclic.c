@@ -112,6 +112,13 @@ static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
 	return c->t.num_faults && s >= 0 && c->t.sw[s].level == c->t.n - 1;
 }
 
+static long num_unrouted(const void *topo)
+{
+	const struct cyclic_topo *c = topo;
+
+	return c->stats->unrouted;
+}
+
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 		     size_t len)
 {
@@ -261,6 +268,7 @@ const struct ibu_engine_ops ibu_engine_cyclic = {
 	.route = route,
 	.assign_lids = assign_lids,
 	.may_leave_unrouted = may_leave_unrouted,
+	.num_unrouted = num_unrouted,
 	.describe = describe,
 	.num_notes = num_notes,
 	.note = note,

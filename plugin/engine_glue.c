@@ -212,6 +212,12 @@ static void log_notes(struct ibu_plugin_engine *pe)
 		OSM_LOG(pe->plugin->log, OSM_LOG_INFO,
 			"WRN 5A51: %s: %d faults (missing links and switches) "
 			"routed around\n", pe->ops->name, n);
+	if (pe->ops->num_unrouted && pe->ops->num_unrouted(r->res.topo) > 0)
+		OSM_LOG(pe->plugin->log, OSM_LOG_INFO,
+			"WRN 5A52: %s: %ld (leaf switch, LID) entries left "
+			"unrouted: no up*/down* path from that leaf, only "
+			"down-up turns (a credit-loop risk)\n", pe->ops->name,
+			pe->ops->num_unrouted(r->res.topo));
 }
 
 /* build_lid_matrices: read, recognise, plan, route, check. */
