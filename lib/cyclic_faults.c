@@ -28,7 +28,46 @@ struct reach {
 	int *bfs;		/* hops to the leaf over any surviving link */
 	int *queue;
 	int *by_level;		/* switches sorted top level first */
+	int *ud;		/* switch LIDs: up-then-down hops, -1 none */
 };
+
+static void reach_free(struct reach *r)
+{
+	free(r->down_ok);
+	free(r->reach);
+	free(r->queue);
+	free(r->bfs);
+	free(r->by_level);
+	free(r->ud);
+}
+
+/* The work arrays for tree t, by_level filled. */
+static int reach_init(struct reach *r, const struct ibu_fabric *f,
+		      const struct ibu_ibft *t, struct ibu_err *e)
+{
+	size_t S = t->num_switches ? (size_t)t->num_switches : 1;
+	int s, l, i = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->f = f;
+	r->t = t;
+	r->down_ok = malloc(S);
+	r->reach = malloc(S);
+	r->queue = malloc(S * sizeof(int));
+	r->bfs = malloc(S * sizeof(int));
+	r->by_level = malloc(S * sizeof(int));
+	r->ud = malloc(S * sizeof(int));
+	if (!r->down_ok || !r->reach || !r->queue || !r->bfs ||
+	    !r->by_level || !r->ud) {
+		reach_free(r);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory (fault routes)");
+	}
+	for (l = 0; l < t->n; l++)
+		for (s = 0; s < t->num_switches; s++)
+			if (t->sw[s].level == l)
+				r->by_level[i++] = s;
+	return IBU_OK;
+}
 
 /* Both arrays for destination leaf switch `leaf`. */
 static void reach_leaf(struct reach *r, int leaf)
@@ -137,28 +176,22 @@ int ibu_cyclic_reroute_faults(const struct ibu_fabric *f,
 {
 	uint32_t lid, max = p->map.max_lid < lft->max_lid ? p->map.max_lid :
 							    lft->max_lid;
-	int S = t->num_switches, s, l, i = 0, leaf, rc = IBU_OK;
-	struct reach r = { f, t, NULL, NULL, NULL, NULL, NULL };
-	int *lid_leaf = NULL;
+	int S = t->num_switches, s, leaf, rc;
+	struct reach r;
+	int *lid_leaf;
 
 	if (st)
 		memset(st, 0, sizeof(*st));
 	if (!t->num_faults)
 		return IBU_OK;
-	r.down_ok = malloc(S ? S : 1);
-	r.reach = malloc(S ? S : 1);
-	r.queue = malloc((S ? S : 1) * sizeof(int));
-	r.bfs = malloc((S ? S : 1) * sizeof(int));
-	r.by_level = malloc((S ? S : 1) * sizeof(int));
+	rc = reach_init(&r, f, t, e);
+	if (rc)
+		return rc;
 	lid_leaf = malloc(((size_t)max + 1) * sizeof(int));
-	if (!r.down_ok || !r.reach || !r.queue || !r.bfs || !r.by_level || !lid_leaf) {
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (fault routes)");
-		goto out;
+	if (!lid_leaf) {
+		reach_free(&r);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory (fault routes)");
 	}
-	for (l = 0; l < t->n; l++)
-		for (s = 0; s < S; s++)
-			if (t->sw[s].level == l)
-				r.by_level[i++] = s;
 	for (lid = 0; lid <= max; lid++) {
 		const struct ibu_lid_owner *o = &p->map.owner[lid];
 		int pid;
@@ -204,14 +237,9 @@ int ibu_cyclic_reroute_faults(const struct ibu_fabric *f,
 			}
 		}
 	}
-out:
-	free(r.down_ok);
-	free(r.reach);
-	free(r.queue);
-	free(r.bfs);
-	free(r.by_level);
+	reach_free(&r);
 	free(lid_leaf);
-	return rc;
+	return IBU_OK;
 }
 
 /*
@@ -229,28 +257,15 @@ int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
 {
 	uint32_t max = p->map.max_lid < lft->max_lid ? p->map.max_lid :
 						       lft->max_lid;
-	int S = t->num_switches, s, d, l, i = 0, rc = IBU_OK;
-	int *ud = NULL, *order = NULL;
-	struct reach r = { f, t, NULL, NULL, NULL, NULL, NULL };
+	int S = t->num_switches, s, d, i, rc, *ud;
+	struct reach r;
 
 	if (!t->num_faults)
 		return IBU_OK;
-	r.down_ok = malloc(S ? S : 1);
-	r.reach = malloc(S ? S : 1);
-	r.queue = malloc((S ? S : 1) * sizeof(int));
-	r.bfs = malloc((S ? S : 1) * sizeof(int));
-	r.by_level = malloc((S ? S : 1) * sizeof(int));
-	ud = malloc((S ? S : 1) * sizeof(int));
-	order = malloc((S ? S : 1) * sizeof(int));
-	if (!r.down_ok || !r.reach || !r.queue || !r.bfs || !r.by_level ||
-	    !ud || !order) {
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (fault routes)");
-		goto out;
-	}
-	for (l = 0; l < t->n; l++)
-		for (s = 0; s < S; s++)
-			if (t->sw[s].level == l)
-				r.by_level[i++] = s;
+	rc = reach_init(&r, f, t, e);
+	if (rc)
+		return rc;
+	ud = r.ud;
 	for (d = 0; d < S; d++) {
 		const struct ibu_port *lp = &f->nodes[t->sw[d].node].ports[0];
 		uint32_t lid, cnt = lp->lid ? 1u << lp->lmc : 0;
@@ -350,13 +365,6 @@ int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
 			}
 		}
 	}
-out:
-	free(r.down_ok);
-	free(r.reach);
-	free(r.queue);
-	free(r.bfs);
-	free(r.by_level);
-	free(ud);
-	free(order);
-	return rc;
+	reach_free(&r);
+	return IBU_OK;
 }
