@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gen.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,6 +35,44 @@ static inline void fuzz_close(FILE *in, char *copy)
 	if (in)
 		fclose(in);
 	free(copy);
+}
+
+/* The round trip: what a writer puts in memory, read again as a file. */
+struct fuzz_mem {
+	char *buf;
+	size_t len;
+};
+
+static inline FILE *fuzz_mem_writer(struct fuzz_mem *m)
+{
+	FILE *out;
+
+	m->buf = NULL;
+	m->len = 0;
+	out = open_memstream(&m->buf, &m->len);
+	if (!out)
+		abort();
+	return out;
+}
+
+static inline FILE *fuzz_mem_reader(const struct fuzz_mem *m)
+{
+	FILE *in = fmemopen(m->buf, m->len, "r");
+
+	if (!in)
+		abort();
+	return in;
+}
+
+/* The fabric the dump and members targets read against: IBFT(4,3) as
+ * ibunion gen writes it (switch GUIDs 0x200000.., as ibsim gives them). */
+static inline void fuzz_ibft43(struct ibu_fabric *f)
+{
+	struct ibu_gen_opts o = { .seed = 1 };
+	struct ibu_err e = { 0 };
+
+	if (ibu_gen_fattree(f, 4, 3, &o, &e))
+		abort();
 }
 
 #define fuzz_fail(...)                                                  \

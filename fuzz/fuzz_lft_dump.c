@@ -7,17 +7,15 @@
  */
 #include "fuzz.h"
 #include "dump.h"
-#include "gen.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ibu_gen_opts o = { .seed = 1 };
 	struct ibu_fabric f;
 	struct ibu_dump d, back;
 	struct ibu_lft lft;
 	struct ibu_err e = { 0 };
-	char *copy, *buf = NULL;
-	size_t len = 0;
+	struct fuzz_mem mem;
+	char *copy;
 	FILE *in = fuzz_open(data, size, &copy), *out;
 	int rc;
 
@@ -29,27 +27,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	for (rc = 0; rc < d.num_switches; rc++)
 		(void)ibu_dump_find_switch(&d, d.sw[rc].guid);
-	if (ibu_gen_fattree(&f, 4, 3, &o, &e))
-		abort();
+	fuzz_ibft43(&f);
 	rc = ibu_dump_apply(&d, &f, &lft, NULL, &e);
 	ibu_dump_free(&d);
 	if (!rc) {
-		out = open_memstream(&buf, &len);
-		if (!out)
-			abort();
+		out = fuzz_mem_writer(&mem);
 		rc = ibu_dump_write_lfts(out, &f, &lft, &e);
 		fclose(out);
 		if (!rc) {
-			in = fmemopen(buf, len, "r");
-			if (!in)
-				abort();
+			in = fuzz_mem_reader(&mem);
 			if (ibu_dump_parse_stream(in, "written.lfts", &back, &e) == 0)
 				ibu_dump_free(&back);
 			else if (e.code != IBU_EPARSE || !strstr(e.msg, "no LFT entry"))
 				fuzz_fail("written dump does not parse: %s", e.msg);
 			fclose(in);
 		}
-		free(buf);
+		free(mem.buf);
 		ibu_lft_free(&lft);
 	}
 	ibu_fabric_free(&f);

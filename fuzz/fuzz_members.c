@@ -5,7 +5,6 @@
  * back and read again to the same groups.
  */
 #include "fuzz.h"
-#include "gen.h"
 #include "mcmembers.h"
 
 static struct ibu_fabric fab;	/* the harness's, read-only after init */
@@ -13,11 +12,9 @@ static struct ibu_fabric fab;	/* the harness's, read-only after init */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct ibu_gen_opts o = { .seed = 1 };
-	struct ibu_err e = { 0 };
-
-	if (ibu_gen_fattree(&fab, 4, 3, &o, &e))
-		abort();
+	(void)argc;
+	(void)argv;
+	fuzz_ibft43(&fab);
 	return 0;
 }
 
@@ -25,8 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ibu_mcmembers mm, back;
 	struct ibu_err e = { 0 };
-	char *copy, *buf = NULL;
-	size_t len = 0;
+	struct fuzz_mem mem;
+	char *copy;
 	FILE *in = fuzz_open(data, size, &copy), *out;
 	int rc, i;
 
@@ -36,15 +33,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_close(in, copy);
 	if (rc)
 		return 0;
-	out = open_memstream(&buf, &len);
-	if (!out)
-		abort();
+	out = fuzz_mem_writer(&mem);
 	if (ibu_mcmembers_write(out, &fab, &mm, &e))
 		fuzz_fail("writer refused what the reader accepted: %s", e.msg);
 	fclose(out);
-	in = fmemopen(buf, len, "r");
-	if (!in)
-		abort();
+	in = fuzz_mem_reader(&mem);
 	if (ibu_mcmembers_read_stream(in, "written.members", &fab, &back, &e))
 		fuzz_fail("written members do not read back: %s", e.msg);
 	fclose(in);
@@ -56,6 +49,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_fail("MLID 0x%04x changed in the round trip", mm.g[i].mlid);
 	ibu_mcmembers_free(&back);
 	ibu_mcmembers_free(&mm);
-	free(buf);
+	free(mem.buf);
 	return 0;
 }

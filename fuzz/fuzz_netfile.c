@@ -34,8 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ibu_fabric f, g;
 	struct ibu_err e = { 0 };
-	char *copy, *buf = NULL;
-	size_t len = 0;
+	struct fuzz_mem mem;
+	char *copy;
 	FILE *in = fuzz_open(data, size, &copy), *out;
 	int rc;
 
@@ -47,22 +47,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	(void)ibu_fabric_count_endports(&f);
 	(void)ibu_fabric_max_lid(&f);
-	out = open_memstream(&buf, &len);
-	if (!out)
-		abort();
+	out = fuzz_mem_writer(&mem);
 	rc = ibu_netfile_write(out, &f, &e);
 	fclose(out);
 	if (!rc) {
-		in = fmemopen(buf, len, "r");
-		if (!in)
-			abort();
+		in = fuzz_mem_reader(&mem);
 		if (ibu_netfile_read_stream(in, "written.net", &g, &e))
 			fuzz_fail("written net file does not read back: %s", e.msg);
 		fclose(in);
 		same_cabling(&f, &g);
 		ibu_fabric_free(&g);
 	}
-	free(buf);
+	free(mem.buf);
 	ibu_fabric_free(&f);
 	return 0;
 }
