@@ -48,6 +48,7 @@ int ibu_cmd_lids(int argc, char **argv)
 	long lmc = -1;
 	int c, rc, exact = 0, used = 0;
 	struct ibu_atomicfile af;
+	char what[512];
 
 	ibu_engine_opts_default(&eo);
 	optind = 1;
@@ -78,6 +79,7 @@ int ibu_cmd_lids(int argc, char **argv)
 		ibu_fabric_free(&f);
 		return IBU_EXIT_ERROR;
 	}
+	ibu_engine_topology_name(ops, &f, topo, what, sizeof(what));
 	rc = ops->assign_lids ?
 		ops->assign_lids(&f, topo, (int)lmc, exact, &used, &e) :
 		ibu_err_set(&e, IBU_EINVAL, "engine %s has no LID numbering",
@@ -95,7 +97,7 @@ int ibu_cmd_lids(int argc, char **argv)
 		goto done;
 	}
 	fprintf(stderr, "-I- lids: %s: %d end ports and %d switches at LMC %d, "
-		"LIDs up to 0x%04x%s\n", ops->topology,
+		"LIDs up to 0x%04x%s\n", what,
 		ibu_fabric_count_endports(&f), ibu_fabric_count_switches(&f),
 		used, ibu_fabric_max_lid(&f),
 		exact ? " (paper-exact numbering, not for OpenSM)" : "");

@@ -422,6 +422,7 @@ static int cmd_report(int argc, char **argv, int load)
 	}
 	if (read_fabric(argv[optind], &f))
 		return IBU_EXIT_ERROR;
+	o.cmd = load ? "mcast load" : "mcast check";
 	ret = load ? ibu_mcast_report_load(stdout, &f, argv[optind + 1], &o) :
 		     ibu_mcast_report_check(stdout, &f, argv[optind + 1], &o);
 	ibu_fabric_free(&f);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include <stdio.h>
+#include <string.h>
 #include "engine_pick.h"
 #include "opts.h"
 
@@ -43,4 +44,18 @@ void ibu_engine_names(char *buf, size_t len)
 	for (i = 0; l[i] && n < (int)len; i++)
 		n += snprintf(buf + n, len - (size_t)n, "%s%s", i ? ", " : "",
 			      l[i]->name);
+}
+
+void ibu_engine_topology_name(const struct ibu_engine_ops *ops,
+			      const struct ibu_fabric *f, const void *topo,
+			      char *buf, size_t len)
+{
+	char *colon;
+
+	if (!len)
+		return;
+	ops->describe(f, topo, buf, len);
+	colon = strchr(buf, ':');
+	if (colon)
+		*colon = '\0';
 }

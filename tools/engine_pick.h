@@ -16,6 +16,12 @@ const struct ibu_engine_ops *ibu_engine_pick(const char *cmd,
 					     const char *name,
 					     const struct ibu_engine_opts *o,
 					     void **topo);
+/* The recognised topology by name, "IBFT(4,3)" or "4 x 4 mesh": the head
+ * of the engine's one-line description (ops->topology is only the
+ * family, "IBFT(m,n)"). */
+void ibu_engine_topology_name(const struct ibu_engine_ops *ops,
+			      const struct ibu_fabric *f, const void *topo,
+			      char *buf, size_t len);
 /* "cyclic, xy" for usage texts. */
 void ibu_engine_names(char *buf, size_t len);
 

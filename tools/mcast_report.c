@@ -139,6 +139,7 @@ static const char *const kind_names[IBU_MCF_KINDS] = {
 int ibu_mcast_report_check(FILE *out, struct ibu_fabric *f, const char *mfts,
 			   const struct ibu_mcast_report_opts *o)
 {
+	const char *cmd = o->cmd ? o->cmd : "check";
 	struct printer pr = { .out = out, .f = f, .max = o->max_errors,
 			      .members = o->members };
 	struct ibu_mcf_stats st;
@@ -146,7 +147,7 @@ int ibu_mcast_report_check(FILE *out, struct ibu_fabric *f, const char *mfts,
 	struct inputs in;
 	int n, tables = 0, k;
 
-	if (read_inputs("check", f, mfts, o, &in))
+	if (read_inputs(cmd, f, mfts, o, &in))
 		return IBU_EXIT_ERROR;
 	pr.mm = in.have_mm ? &in.mm : NULL;
 	for (n = 0; n < f->num_nodes; n++) {
@@ -164,7 +165,7 @@ int ibu_mcast_report_check(FILE *out, struct ibu_fabric *f, const char *mfts,
 			o->members ? "from " : "inferred from the tables",
 			o->members ? o->members : "");
 	if (ibu_mcf_run(f, &in.mft, pr.mm, on_issue, &pr, &st, NULL, &e)) {
-		ibu_opt_report("check", &e);
+		ibu_opt_report(cmd, &e);
 		inputs_free(&in);
 		return IBU_EXIT_ERROR;
 	}
@@ -238,6 +239,7 @@ static void print_tree(FILE *out, const struct ibu_fabric *f,
 int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 			  const struct ibu_mcast_report_opts *o)
 {
+	const char *cmd = o->cmd ? o->cmd : "mcast load";
 	struct ibu_linkload ll;
 	struct ibu_linkload_stats ls;
 	struct ibu_mcf_stats st;
@@ -249,11 +251,11 @@ int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 	long links = 0, hist[17] = { 0 }, over = 0;
 	char a[400], b[400];
 
-	if (read_inputs("mcast", f, mfts, o, &in))
+	if (read_inputs(cmd, f, mfts, o, &in))
 		return IBU_EXIT_ERROR;
 	if (ibu_mcf_run(f, &in.mft, in.have_mm ? &in.mm : NULL, NULL, NULL,
 			&st, &ll, &e)) {
-		ibu_opt_report("mcast", &e);
+		ibu_opt_report(cmd, &e);
 		inputs_free(&in);
 		return IBU_EXIT_ERROR;
 	}
