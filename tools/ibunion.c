@@ -24,8 +24,21 @@ static void usage(FILE *out)
 	fprintf(out, "usage: ibunion <command> [options]\n\ncommands:\n");
 	for (i = 0; i < NCMD; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'ibunion <command> --help' describes one command.\n"
+	fprintf(out, "\n'ibunion <command> --help' describes one command;\n"
+		"'ibunion -V' (--version) prints the version.\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 cannot run\n");
+}
+
+/* -V/--version, as every infiniband-diags tool has it (also after the
+ * command: `ibunion check -V`). */
+static int is_version(const char *arg)
+{
+	return !strcmp(arg, "-V") || !strcmp(arg, "--version");
+}
+
+static void print_version(void)
+{
+	printf("ibunion %s\n", PACKAGE_VERSION);
 }
 
 int main(int argc, char **argv)
@@ -41,8 +54,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return IBU_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("ibunion %s\n", PACKAGE_VERSION);
+	if (is_version(argv[1])) {
+		print_version();
 		return IBU_EXIT_OK;
 	}
 	for (i = 0; i < NCMD; i++) {
@@ -51,6 +64,10 @@ int main(int argc, char **argv)
 		if (argc > 2 && (!strcmp(argv[2], "-h") ||
 				 !strcmp(argv[2], "--help"))) {
 			commands[i].usage(stdout);
+			return IBU_EXIT_OK;
+		}
+		if (argc > 2 && is_version(argv[2])) {
+			print_version();
 			return IBU_EXIT_OK;
 		}
 		return commands[i].run(argc - 1, argv + 1);
