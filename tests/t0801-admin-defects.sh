@@ -13,7 +13,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 23
+plan 29
 
 # ---- lids names the fabric
 net=$SIM_DIR/ibft43.net
@@ -93,6 +93,38 @@ t_expect_code 3 "saquery -m without --smkey (members hidden): exit 3" \
 "$IBUNION" mcast check "$net" "$SIM_DIR/two.mfts" \
 	--members "$SIM_DIR/saquery-nokey.members" >/dev/null 2>"$SIM_DIR/nokey.err"
 t_grep "...saying to use --smkey" "saquery-nokey.members:[0-9]+: .*--smkey" "$SIM_DIR/nokey.err"
+
+# ---- --from/--to take a name, a port GUID, a node GUID or a LID
+t_expect "ibnetdiscover of the live fabric" sim_client ibnetdiscover "$SIM_DIR/live.ibnd"
+t_expect "dump_lfts of the live fabric" sim_dump_lfts "$SIM_DIR/live.lfts"
+# hca-3.1.1's node GUID ("Ca ... H-<guid>" line) and port GUID ("[1](<guid>)")
+ng=$(sed -nE 's/^Ca[ \t]+[0-9]+[ \t]+"H-([0-9a-f]+)".*# "hca-3\.1\.1".*/0x\1/p' "$SIM_DIR/live.ibnd")
+pg=$(awk -v ng="${ng#0x}" '/^Ca/ { on = index($0, "H-" ng) > 0 }
+	on && /^\[1\]\(/ { sub(/^\[1\]\(/, ""); sub(/\).*/, ""); print "0x" $0; exit }' \
+	"$SIM_DIR/live.ibnd")
+[ -n "$pg" ] && pg=$(printf '0x%016x' "$pg")
+# its base LID as the dump shows it ("0xLID PORT : (Channel Adapter portguid 0x..: 'hca-3.1.1')")
+lid=$(grep -m1 -i "portguid $pg" "$SIM_DIR/live.lfts" | awk '{ print $1 }')
+diag "hca-3.1.1: node GUID $ng, port GUID $pg, base LID $lid"
+path_to()
+{
+	"$IBUNION" path "$SIM_DIR/live.ibnd" --lids-from "$SIM_DIR/live.lfts" \
+		--format pairs --from hca-0.0.1 --to "$1"
+}
+path_to hca-3.1.1 >"$SIM_DIR/to-name.pairs"
+same_pair()
+{
+	path_to "$1" >"$SIM_DIR/to.pairs" && [ -s "$SIM_DIR/to.pairs" ] &&
+		cmp -s "$SIM_DIR/to.pairs" "$SIM_DIR/to-name.pairs"
+}
+t_expect "path --to: the port GUID $pg names hca-3.1.1" same_pair "$pg"
+t_expect "path --to: the node GUID $ng names it too" \
+	eval '[ "$ng" != "$pg" ] && same_pair "$ng"'
+t_expect "path --to: its base LID $lid, in hex and decimal, and base + 3" \
+	eval 'same_pair "$lid" && same_pair "$((lid))" && same_pair "$((lid + 3))"'
+sw=$(sed -n 's/^Switch.* lid \([0-9][0-9]*\) lmc .*/\1/p' "$SIM_DIR/live.ibnd" | head -n1)
+t_expect_code 3 "path --to a switch's LID ($sw): exit 3, not an end port" \
+	eval '[ -n "$sw" ] && path_to "$sw"'
 sim_stop_opensm
 
 # ---- the README's ibsim recipe: console kept, its commands accepted

@@ -6,6 +6,7 @@
  * toward each destination so that its routes climb one chain (its cyclic
  * path, lib/cyclic.h): a readable table, or "0xSLID 0xDLID" pairs.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -35,8 +36,9 @@ void ibu_cmd_path_usage(FILE *out)
 		"                      OpenSM assigned); default: the LIDs in FABRIC\n"
 		"  --offsets MODE      rotated (default, the plugin's default) or paper\n"
 		"                      (event_plugin_options offsets=paper)\n"
-		"  --from PORT         only this source (node name or port GUID)\n"
-		"  --to PORT           only this destination (node name or port GUID)\n"
+		"  --from PORT         only this source (node name, port GUID, node\n"
+		"                      GUID or LID)\n"
+		"  --to PORT           only this destination (the same forms)\n"
 		"  --format FMT        table (default): names, GUIDs, LIDs, offset and\n"
 		"                      the switch the path climbs to; pairs: one line\n"
 		"                      '0xSLID 0xDLID' per ordered pair of end ports\n"
@@ -100,38 +102,73 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 	return 0;
 }
 
+/* Node and port whose LID set holds lid (after load_lids); -1 if none. */
+static int find_lid(const struct ibu_fabric *f, unsigned long lid, int *port)
+{
+	int n, p;
+
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 0; p <= f->nodes[n].num_ports; p++) {
+			const struct ibu_port *pt = &f->nodes[n].ports[p];
+
+			if (pt->lid && lid >= pt->lid &&
+			    lid < (unsigned long)pt->lid + (1ul << pt->lmc)) {
+				*port = p;
+				return n;
+			}
+		}
+	return -1;
+}
+
+/* A node's first port that is an end port of the tree, or -1. */
+static int first_ep(const struct ibu_fabric *f, const struct ibu_ibft *t,
+		    int node)
+{
+	int p, pid = -1;
+
+	for (p = 1; node >= 0 && p <= f->nodes[node].num_ports && pid < 0; p++)
+		pid = ibu_ibft_ep(t, node, p);
+	return pid;
+}
+
 /*
- * PORT: a port GUID (0x..., a CA port's) or a node name (its first port
- * that is an end port of the tree). Returns the PID or -1 with a message.
+ * PORT, as infiniband-diags tools take a port: a node name, a port GUID,
+ * a node GUID (its first end port) or a LID (any of a port's LMC set),
+ * tried in that order. Returns the PID or -1 with a message.
  */
 static int resolve_port(const struct ibu_fabric *f, const struct ibu_ibft *t,
 			const char *what, const char *text)
 {
-	int node = -1, port = 0, pid = -1, p;
+	int node, port = 0, pid = -1, hex;
+	unsigned long long v = 0;
+	char *end = NULL;
 
-	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-		char *end;
-		unsigned long long g;
-
-		errno = 0;
-		g = strtoull(text, &end, 16);
-		if (!errno && !*end && end != text + 2)
-			node = ibu_fabric_find_port_guid(f, (uint64_t)g, &port);
-		if (node >= 0)
-			pid = ibu_ibft_ep(t, node, port);
-	}
-	if (node < 0) {
-		node = ibu_fabric_find_name(f, text);
-		for (p = 1; node >= 0 && p <= f->nodes[node].num_ports &&
-		     pid < 0; p++)
-			pid = ibu_ibft_ep(t, node, p);
+	hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+	errno = 0;
+	if (isdigit((unsigned char)text[0]))
+		v = strtoull(text, &end, hex ? 16 : 10);
+	if (errno || !end || *end || (hex && end == text + 2))
+		end = NULL;	/* not a number */
+	node = ibu_fabric_find_name(f, text);
+	if (node >= 0) {
+		pid = first_ep(f, t, node);
+	} else if (end && hex && ibu_fabric_find_port_guid(f, (uint64_t)v, &port) >= 0 &&
+		   port > 0) {	/* a CA port's GUID (port 0: a switch's) */
+		node = ibu_fabric_find_port_guid(f, (uint64_t)v, &port);
+		pid = ibu_ibft_ep(t, node, port);
+	} else if (end && hex &&
+		   (node = ibu_fabric_find_guid(f, (uint64_t)v)) >= 0) {
+		pid = first_ep(f, t, node);
+	} else if (end && v >= 1 && v <= 0xBFFF &&
+		   (node = find_lid(f, (unsigned long)v, &port)) >= 0) {
+		pid = port ? ibu_ibft_ep(t, node, port) : -1;
 	}
 	if (node < 0)
-		fprintf(stderr, "ibunion path: %s: no node named '%s' and no port with that GUID in the fabric\n",
+		fprintf(stderr, "ibunion path: %s: '%s' is no node name, port GUID, node GUID or LID of the fabric\n",
 			what, text);
 	else if (pid < 0)
-		fprintf(stderr, "ibunion path: %s: '%s' is not an end port of the fat tree\n",
-			what, text);
+		fprintf(stderr, "ibunion path: %s: '%s' is '%s', not an end port of the fat tree\n",
+			what, text, f->nodes[node].name);
 	return pid;
 }
 
