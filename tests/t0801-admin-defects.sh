@@ -13,7 +13,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 29
+plan 32
 
 # ---- lids names the fabric
 net=$SIM_DIR/ibft43.net
@@ -93,6 +93,19 @@ t_expect_code 3 "saquery -m without --smkey (members hidden): exit 3" \
 "$IBUNION" mcast check "$net" "$SIM_DIR/two.mfts" \
 	--members "$SIM_DIR/saquery-nokey.members" >/dev/null 2>"$SIM_DIR/nokey.err"
 t_grep "...saying to use --smkey" "saquery-nokey.members:[0-9]+: .*--smkey" "$SIM_DIR/nokey.err"
+
+# ---- diff compares MFT dumps (before and after the second group)
+t_expect "diff of an MFT dump with itself: identical" \
+	"$IBUNION" diff "$SIM_DIR/two.mfts" "$SIM_DIR/two.mfts"
+t_expect_code 1 "diff of the MFTs before/after MGID 2: exit 1" \
+	"$IBUNION" diff "$SIM_DIR/one.mfts" "$SIM_DIR/two.mfts"
+"$IBUNION" diff --fabric "$net" "$SIM_DIR/one.mfts" "$SIM_DIR/two.mfts" >"$SIM_DIR/mft.diff"
+diag_file "$SIM_DIR/mft.diff" 4
+mlid2=$(mc_mlid 2)
+t_expect "...only MGID 2's MLID $mlid2 differs, from no port to some" \
+	eval "grep -q \"MLIDs differ: $mlid2 {-}->{[0-9,]*} (1)\$\" '$SIM_DIR/mft.diff' &&
+	      ! grep -q '$(mc_mlid 1)' '$SIM_DIR/mft.diff' &&
+	      grep -q '^-I- diff: [1-9][0-9]* of 20 switches differ in [1-9][0-9]* MLIDs' '$SIM_DIR/mft.diff'"
 
 # ---- --from/--to take a name, a port GUID, a node GUID or a LID
 t_expect "ibnetdiscover of the live fabric" sim_client ibnetdiscover "$SIM_DIR/live.ibnd"

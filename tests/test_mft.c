@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* MFT model + dump_mfts reader/writer (lib/mft.c), member files (mcmembers). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "unit.h"
 #include "gen.h"
 #include "mcmembers.h"
@@ -406,6 +408,58 @@ START_TEST(saquery_members)
 }
 END_TEST
 
+/* issue 16: `ibunion diff` of two MFT dumps without a fabric: the dump's
+ * headers give the switches, and sniffing tells an MFT dump from others. */
+START_TEST(switches_from_headers)
+{
+	static const char text[] =
+		"ibwarn: noise first\n"
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 7 guid 0x0000000000000b0b (leaf one):\n"
+		"     Ports: 0 1 2 3 4 \n MLid\n0xc001        x x   \n1 valid mlids dumped \n"
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 8 guid 0x0000000000000a0a (top):\n"
+		"     Ports: 0 1 2 3 4 \n MLid\n0 valid mlids dumped \n";
+	char path[] = "/tmp/test_mft.XXXXXX", lft[] = "/tmp/test_mft.XXXXXX";
+	struct ibu_fabric f;
+	struct ibu_mft t;
+	struct ibu_err e = { 0 };
+	FILE *out;
+	int fd, n;
+
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	out = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(out);
+	fputs(text, out);
+	ck_assert_int_eq(fclose(out), 0);
+	fd = mkstemp(lft);
+	ck_assert_int_ge(fd, 0);
+	out = fdopen(fd, "w");
+	fputs("Unicast lids [0x0-0x8] of switch Lid 7 guid 0x0000000000000b0b (x):\n", out);
+	ck_assert_int_eq(fclose(out), 0);
+
+	ck_assert_int_eq(ibu_mft_sniff(path, &e), 1);
+	ck_assert_int_eq(ibu_mft_sniff(lft, &e), 0);
+	ck_assert_int_lt(ibu_mft_sniff("/nonexistent/dump", &e), 0);
+	ck_assert_int_eq(ibu_fabric_init(&f, "headers"), 0);
+	ck_assert_msg(ibu_mft_add_switches(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ibu_mft_add_switches(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(f.num_nodes, 2);	/* once each */
+	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
+	n = ibu_fabric_find_guid(&f, 0xb0b);
+	ck_assert_int_ge(n, 0);
+	ck_assert_str_eq(f.nodes[n].name, "leaf one");
+	ck_assert(ibu_node_is_switch(&f.nodes[n]));
+	ck_assert_msg(ibu_mft_read(path, &f, &t, &e) == 0, "%s", e.msg);
+	ck_assert(ibu_pm_test(ibu_mft_get(&t, 0xc001, n), 1));
+	ck_assert(ibu_pm_test(ibu_mft_get(&t, 0xc001, n), 2));
+	ck_assert_int_eq(ibu_pm_count(ibu_mft_get(&t, 0xc001, n)), 2);
+	ibu_mft_free(&t);
+	ibu_fabric_free(&f);
+	unlink(path);
+	unlink(lft);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("mft");
@@ -417,6 +471,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, member_files);
 	tcase_add_test(tc, saquery_members);
+	tcase_add_test(tc, switches_from_headers);
 	tcase_add_test(tc, nul_byte);
 	suite_add_tcase(s, tc);
 	return s;
