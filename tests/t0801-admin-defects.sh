@@ -13,7 +13,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 32
+plan 36
 
 # ---- lids names the fabric
 net=$SIM_DIR/ibft43.net
@@ -138,6 +138,30 @@ t_expect "path --to: its base LID $lid, in hex and decimal, and base + 3" \
 sw=$(sed -n 's/^Switch.* lid \([0-9][0-9]*\) lmc .*/\1/p' "$SIM_DIR/live.ibnd" | head -n1)
 t_expect_code 3 "path --to a switch's LID ($sw): exit 3, not an end port" \
 	eval '[ -n "$sw" ] && path_to "$sw"'
+
+# ---- -o FILE for check, diff and load: what stdout would show, in FILE
+same_as_stdout()	# CMD ARGS...: "ibunion CMD ARGS -o FILE" == stdout
+{
+	local rc1 rc2
+
+	"$IBUNION" "$@" >"$SIM_DIR/o.stdout" 2>/dev/null
+	rc1=$?
+	rm -f "$SIM_DIR/o.file"
+	"$IBUNION" "$@" -o "$SIM_DIR/o.file" >"$SIM_DIR/o.rest" 2>/dev/null
+	rc2=$?
+	[ "$rc1" = "$rc2" ] && [ -s "$SIM_DIR/o.file" ] && [ ! -s "$SIM_DIR/o.rest" ] &&
+		cmp -s "$SIM_DIR/o.stdout" "$SIM_DIR/o.file"
+}
+t_expect "check -o FILE: the report in FILE, nothing on stdout" \
+	same_as_stdout check "$SIM_DIR/live.ibnd" "$SIM_DIR/live.lfts" --cyclic
+t_expect "diff -o FILE (MFTs that differ: exit 1, report kept)" \
+	same_as_stdout diff "$SIM_DIR/one.mfts" "$SIM_DIR/two.mfts"
+t_expect "load -o FILE" \
+	same_as_stdout load "$SIM_DIR/live.ibnd" "$SIM_DIR/live.lfts" --pattern shift
+echo old >"$SIM_DIR/kept"
+"$IBUNION" check "$SIM_DIR/live.ibnd" "$SIM_DIR/no-such.lfts" -o "$SIM_DIR/kept" 2>/dev/null
+t_expect "check that cannot run (exit 3) leaves FILE as it was" \
+	eval "[ \"\$(cat '$SIM_DIR/kept')\" = old ]"
 sim_stop_opensm
 
 # ---- the README's ibsim recipe: console kept, its commands accepted

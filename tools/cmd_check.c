@@ -66,6 +66,8 @@ void ibu_cmd_check_usage(FILE *out)
 		"                        (default: all)\n"
 		"  --max-errors N        print at most N errors of each kind (default 20)\n"
 		"  -q, --quiet           no information lines, only problems and the summary\n"
+		"  -o, --output FILE     write the report to FILE (renamed into place\n"
+		"                        when complete) instead of stdout\n"
 		"  --mcast MFTDUMP       also (or, without LFTDUMP, only) flood every MLID\n"
 		"                        of MFTDUMP (dump_mfts / ibroute -M) from every\n"
 		"                        member: each member must get exactly one copy,\n"

@@ -30,6 +30,7 @@ void ibu_cmd_diff_usage(FILE *out)
 		"                    ibnetdiscover output) by GUID, else by name\n"
 		"  --show N          list at most N differing LIDs per switch (default 8)\n"
 		"  -q, --quiet       only the summary line\n"
+		"  -o, --output FILE  write the report to FILE instead of stdout\n"
 		"exit status: 0 identical, 1 different, 2 usage, 3 bad input\n");
 }
 

@@ -71,6 +71,7 @@ void ibu_cmd_load_usage(FILE *out)
 		"  --svg FILE          draw the fabric by level, every link's load of the\n"
 		"                      first pattern and DLID choice as colour and width\n"
 		"  -q, --quiet         only the table\n"
+		"  -o, --output FILE   write the report to FILE instead of stdout\n"
 		"exit status: 0 every walk arrived, 1 some did not, 2 usage, 3 bad input\n");
 }
 

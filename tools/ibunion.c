@@ -4,6 +4,7 @@
 #include <string.h>
 #include "config.h"
 #include "commands.h"
+#include "report_output.h"
 
 static const struct ibu_command commands[] = {
 	{ "gen", "write ibsim net files (fat trees, 2-D meshes)", ibu_cmd_gen, ibu_cmd_gen_usage },
@@ -41,6 +42,36 @@ static void print_version(void)
 	printf("ibunion %s\n", PACKAGE_VERSION);
 }
 
+/* The commands whose output is a report on stdout take -o FILE here. */
+static int takes_report_output(const char *name)
+{
+	return !strcmp(name, "check") || !strcmp(name, "diff") ||
+	       !strcmp(name, "load");
+}
+
+static int run(const struct ibu_command *c, int argc, char **argv)
+{
+	struct ibu_report_output out;
+	const char *path;
+	int rc;
+
+	if (!takes_report_output(c->name))
+		return c->run(argc, argv);
+	argc = ibu_report_output_take(c->name, argc, argv, &path);
+	if (argc < 0)
+		return IBU_EXIT_USAGE;
+	if (!path)
+		return c->run(argc, argv);
+	if (ibu_report_output_begin(c->name, path, &out))
+		return IBU_EXIT_ERROR;
+	rc = c->run(argc, argv);
+	/* a report was written (all holds, or problems found): keep it */
+	if (ibu_report_output_end(c->name, &out,
+				  rc == IBU_EXIT_OK || rc == IBU_EXIT_FAIL))
+		return IBU_EXIT_ERROR;
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -70,7 +101,7 @@ int main(int argc, char **argv)
 			print_version();
 			return IBU_EXIT_OK;
 		}
-		return commands[i].run(argc - 1, argv + 1);
+		return run(&commands[i], argc - 1, argv + 1);
 	}
 	fprintf(stderr, "ibunion: unknown command '%s'\n", argv[1]);
 	usage(stderr);
