@@ -13,7 +13,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 36
+plan 37
 
 # ---- lids names the fabric
 net=$SIM_DIR/ibft43.net
@@ -135,6 +135,14 @@ t_expect "path --to: the node GUID $ng names it too" \
 	eval '[ "$ng" != "$pg" ] && same_pair "$ng"'
 t_expect "path --to: its base LID $lid, in hex and decimal, and base + 3" \
 	eval 'same_pair "$lid" && same_pair "$((lid))" && same_pair "$((lid + 3))"'
+printf '# ibnetdiscover format\n%s "rack3 host11"\n' "$ng" >"$SIM_DIR/names.map"
+t_expect "--node-name-map: hca-3.1.1 renamed 'rack3 host11' by its node GUID" \
+	eval '"$IBUNION" path "$SIM_DIR/live.ibnd" --lids-from "$SIM_DIR/live.lfts" \
+		--node-name-map "$SIM_DIR/names.map" --format pairs --from hca-0.0.1 \
+		--to "rack3 host11" | cmp -s - "$SIM_DIR/to-name.pairs" &&
+	      "$IBUNION" path "$SIM_DIR/live.ibnd" --lids-from "$SIM_DIR/live.lfts" \
+		--node-name-map "$SIM_DIR/names.map" --from hca-0.0.1 --to "$pg" |
+		grep -q "rack3 host11"'
 sw=$(sed -n 's/^Switch.* lid \([0-9][0-9]*\) lmc .*/\1/p' "$SIM_DIR/live.ibnd" | head -n1)
 t_expect_code 3 "path --to a switch's LID ($sw): exit 3, not an end port" \
 	eval '[ -n "$sw" ] && path_to "$sw"'

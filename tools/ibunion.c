@@ -5,6 +5,8 @@
 #include "config.h"
 #include "commands.h"
 #include "report_output.h"
+#include "fabric_open.h"
+#include "opts.h"
 
 static const struct ibu_command commands[] = {
 	{ "gen", "write ibsim net files (fat trees, 2-D meshes)", ibu_cmd_gen, ibu_cmd_gen_usage },
@@ -27,6 +29,8 @@ static void usage(FILE *out)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'ibunion <command> --help' describes one command;\n"
 		"'ibunion -V' (--version) prints the version.\n"
+		"every command takes --node-name-map FILE (node GUID -> name, the\n"
+		"file ibnetdiscover reads); check, diff and load take -o FILE.\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 cannot run\n");
 }
 
@@ -52,9 +56,14 @@ static int takes_report_output(const char *name)
 static int run(const struct ibu_command *c, int argc, char **argv)
 {
 	struct ibu_report_output out;
-	const char *path;
+	const char *path, *map;
 	int rc;
 
+	/* every command that reads a FABRIC names its nodes by the map */
+	argc = ibu_opt_take(c->name, argc, argv, NULL, "--node-name-map", &map);
+	if (argc < 0)
+		return IBU_EXIT_USAGE;
+	ibu_fabric_open_name_map(map);
 	if (!takes_report_output(c->name))
 		return c->run(argc, argv);
 	argc = ibu_report_output_take(c->name, argc, argv, &path);

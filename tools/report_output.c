@@ -8,31 +8,7 @@
 int ibu_report_output_take(const char *cmd, int argc, char **argv,
 			   const char **path)
 {
-	int i, n = 1, done = 0;
-
-	*path = NULL;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (done || strcmp(a, "--") == 0) {
-			done = 1;
-			argv[n++] = argv[i];
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "ibunion %s: %s needs a FILE\n", cmd, a);
-				return -1;
-			}
-			*path = argv[++i];
-		} else if (!strncmp(a, "--output=", 9)) {
-			*path = a + 9;
-		} else if (!strncmp(a, "-o", 2)) {
-			*path = a + 2;
-		} else {
-			argv[n++] = argv[i];
-		}
-	}
-	argv[n] = NULL;
-	return n;
+	return ibu_opt_take(cmd, argc, argv, "-o", "--output", path);
 }
 
 int ibu_report_output_begin(const char *cmd, const char *path,
