@@ -13,7 +13,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 37
+plan 40
 
 # ---- lids names the fabric
 net=$SIM_DIR/ibft43.net
@@ -166,6 +166,27 @@ t_expect "diff -o FILE (MFTs that differ: exit 1, report kept)" \
 	same_as_stdout diff "$SIM_DIR/one.mfts" "$SIM_DIR/two.mfts"
 t_expect "load -o FILE" \
 	same_as_stdout load "$SIM_DIR/live.ibnd" "$SIM_DIR/live.lfts" --pattern shift
+# ---- --json: one object per run, its figures those of the text report
+"$IBUNION" check "$SIM_DIR/live.ibnd" "$SIM_DIR/live.lfts" --cyclic --json \
+	>"$SIM_DIR/check.json" 2>"$SIM_DIR/check.json.err"
+"$IBUNION" check "$SIM_DIR/live.ibnd" "$SIM_DIR/live.lfts" --cyclic >"$SIM_DIR/check.txt"
+diag_file "$SIM_DIR/check.json" 2
+sum=$(grep '^-I- check: ' "$SIM_DIR/check.txt")
+t_expect "check --json: one line, one object, the text summary's figures" \
+	eval '[ "$(wc -l <"$SIM_DIR/check.json")" = 1 ] &&
+	      grep -q "^{\"command\":\"check\",.*\"verdict\":\"pass\",\"exit\":0,\"unicast\":{\"verdict\":\"pass\",\"sources\":16,\"lids\":[0-9]*,.*\"rule\":\"cyclic\",\"rule_mismatches\":0,.*}\$" "$SIM_DIR/check.json" &&
+	      grep -q "16 sources x $(sed -n "s/.*\"lids\":\([0-9]*\).*/\1/p" "$SIM_DIR/check.json") LIDs" <<<"$sum" &&
+	      grep -q "^-I- check: " "$SIM_DIR/check.json.err"'
+"$IBUNION" path "$SIM_DIR/live.ibnd" --lids-from "$SIM_DIR/live.lfts" --json >"$SIM_DIR/path.json"
+"$IBUNION" path "$SIM_DIR/live.ibnd" --lids-from "$SIM_DIR/live.lfts" --format pairs >"$SIM_DIR/path.pairs"
+t_expect "path --json: as many pairs as --format pairs lines ($(wc -l <"$SIM_DIR/path.pairs"))" \
+	eval 'grep -q "\"count\":$(wc -l <"$SIM_DIR/path.pairs"),\"skipped\":0}\$" "$SIM_DIR/path.json" &&
+	      [ "$(grep -o "\"dlid\":" "$SIM_DIR/path.json" | wc -l)" = "$(wc -l <"$SIM_DIR/path.pairs")" ]'
+"$IBUNION" diff --json "$SIM_DIR/one.mfts" "$SIM_DIR/two.mfts" >"$SIM_DIR/diff.json"
+diag_file "$SIM_DIR/diff.json" 1
+t_grep "diff --json of the MFTs: not identical, the counts of the text report" \
+	"^\{\"command\":\"diff\",\"kind\":\"mft\",.*\"identical\":false,\"switches\":20,\"switches_differ\":$(sed -n 's/^-I- diff: \([0-9]*\) of.*/\1/p' "$SIM_DIR/mft.diff")," \
+	"$SIM_DIR/diff.json"
 echo old >"$SIM_DIR/kept"
 "$IBUNION" check "$SIM_DIR/live.ibnd" "$SIM_DIR/no-such.lfts" -o "$SIM_DIR/kept" 2>/dev/null
 t_expect "check that cannot run (exit 3) leaves FILE as it was" \

@@ -6,9 +6,11 @@
  * Validates the LFTs of a dump (dump_lfts, ibroute, opensm-lfts.dump)
  * against a fabric (ibsim net file or ibnetdiscover output).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "commands.h"
 #include "opts.h"
 #include "fabric_open.h"
@@ -22,6 +24,7 @@
 #include "deadlock_report.h"
 #include "mcast_report.h"
 #include "progress_line.h"
+#include "json_out.h"
 
 void ibu_cmd_check_usage(FILE *out)
 {
@@ -66,6 +69,9 @@ void ibu_cmd_check_usage(FILE *out)
 		"                        (default: all)\n"
 		"  --max-errors N        print at most N errors of each kind (default 20)\n"
 		"  -q, --quiet           no information lines, only problems and the summary\n"
+		"  --json                stdout: one JSON object with the verdicts and\n"
+		"                        counts (schema in ibunion(1)); the report\n"
+		"                        lines go to stderr\n"
 		"  -o, --output FILE     write the report to FILE (renamed into place\n"
 		"                        when complete) instead of stdout\n"
 		"  --mcast MFTDUMP       also (or, without LFTDUMP, only) flood every MLID\n"
@@ -114,6 +120,7 @@ struct check_args {
 	const char *sl2vl;
 	const char *vl_plan;
 	int quiet;
+	int json;
 	long max_errors;
 	long climb_sources;
 	const char *fabric;
@@ -135,6 +142,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "max-errors", required_argument, NULL, 'm' },
 		{ "climb-sources", required_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "mcast", required_argument, NULL, 'M' },
 		{ "members", required_argument, NULL, 'b' },
 		{ "offsets", required_argument, NULL, 'O' },
@@ -155,6 +163,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case 'V': a->sl2vl = optarg; break;
 		case 'P': a->vl_plan = optarg; break;
 		case 'q': a->quiet = 1; break;
+		case 'J': a->json = 1; break;
 		case 'M': a->mcast = optarg; break;
 		case 'b': a->members = optarg; break;
 		case 'D': a->dlids = optarg; break;
@@ -229,9 +238,113 @@ static void warn_missing_tables(const struct ibu_fabric *f,
 	free(seen);
 }
 
+static const char *verdict(int rc)
+{
+	return rc == IBU_EXIT_OK ? "pass" : rc == IBU_EXIT_FAIL ? "problems" :
+	       "error";
+}
+
+/* --json: one object (schema: ibunion(1), JSON OUTPUT); r NULL when the
+ * unicast check did not run, mc/dl < 0 when those parts did not. */
+static void print_json(const struct check_args *a, int ret,
+		       const struct ibu_verify_result *r, int mc, int dl)
+{
+	int h, first = 1;
+
+	printf("{\"command\":\"check\",\"fabric\":");
+	ibu_json_str(stdout, a->fabric);
+	printf(",\"lfts\":");
+	ibu_json_str(stdout, a->lfts);
+	printf(",\"verdict\":\"%s\",\"exit\":%d,\"unicast\":", verdict(ret), ret);
+	if (!r) {
+		printf("null");
+	} else {
+		printf("{\"verdict\":\"%s\",\"sources\":%ld,\"lids\":%ld,\"pairs\":%ld,\"unreachable\":%ld,\"loops\":%ld,\"non_minimal\":%ld,\"down_up_turns\":%ld,\"no_updown_path\":%ld,\"rule\":",
+		       ibu_verify_problems(r) ? "problems" : "pass", r->sources,
+		       r->lids, r->pairs, r->unreachable, r->loops,
+		       r->nonminimal, r->turns, r->no_updown);
+		ibu_json_str(stdout, !r->rule ? NULL : a->cyclic ? "cyclic" : "xy");
+		printf(",\"rule_mismatches\":%ld,\"path_violations\":%ld,\"hops\":{",
+		       r->rule_mismatches, r->path_violations);
+		for (h = 0; h <= IBU_VERIFY_MAX_HOPS; h++)
+			if (r->hops[h]) {
+				printf("%s\"%d%s\":%ld", first ? "" : ",", h,
+				       h == IBU_VERIFY_MAX_HOPS ? "+" : "", r->hops[h]);
+				first = 0;
+			}
+		printf("}}");
+	}
+	printf(",\"mcast\":");
+	if (mc < 0) {
+		printf("null");
+	} else {
+		printf("{\"mfts\":");
+		ibu_json_str(stdout, a->mcast);
+		printf(",\"verdict\":\"%s\"}", verdict(mc));
+	}
+	if (dl < 0)
+		printf(",\"deadlock\":null}\n");
+	else
+		printf(",\"deadlock\":{\"verdict\":\"%s\"}}\n", verdict(dl));
+}
+
+/* --json: the human report goes to stderr while the check runs; returns
+ * the saved standard output (restore with json_end), -1 on failure. */
+static int json_begin(void)
+{
+	int saved;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		close(saved);
+		saved = -1;
+	}
+	if (saved < 0)
+		fprintf(stderr, "ibunion check: --json: cannot redirect the report: %s\n",
+			strerror(errno));
+	return saved;
+}
+
+static void json_end(int saved)
+{
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+}
+
+static int check_unicast(struct check_args *ap, struct ibu_verify_result *rp,
+			 int *have_r, int *mc, int *dl);
+
 int ibu_cmd_check(int argc, char **argv)
 {
 	struct check_args a;
+	struct ibu_verify_result r;
+	int ret, have_r = 0, mc = -1, dl = -1, json_saved = -1;
+
+	if (parse_args(argc, argv, &a)) {
+		ibu_cmd_check_usage(stderr);
+		return IBU_EXIT_USAGE;
+	}
+	if (a.json) {
+		json_saved = json_begin();
+		if (json_saved < 0)
+			return IBU_EXIT_ERROR;
+	}
+	ret = check_unicast(&a, &r, &have_r, &mc, &dl);
+	if (a.json) {
+		json_end(json_saved);
+		print_json(&a, ret, have_r ? &r : NULL, mc, dl);
+	}
+	return ret;
+}
+
+/* The check itself; *have_r when r holds the unicast result, *mc and *dl
+ * the exit codes of the multicast and deadlock parts that ran (else -1). */
+static int check_unicast(struct check_args *ap, struct ibu_verify_result *rp,
+			 int *have_r, int *mc, int *dl)
+{
+	struct check_args a = *ap;
 	struct ibu_fabric f;
 	struct ibu_dump d;
 	struct ibu_lft lft;
@@ -250,10 +363,8 @@ int ibu_cmd_check(int argc, char **argv)
 	int *sw_node = NULL, *rank = NULL, rc, ret = IBU_EXIT_ERROR, have_t = 0,
 	    have_plan = 0;
 
-	if (parse_args(argc, argv, &a)) {
-		ibu_cmd_check_usage(stderr);
-		return IBU_EXIT_USAGE;
-	}
+	*have_r = 0;
+	*mc = *dl = -1;
 	memset(&lft, 0, sizeof(lft));
 	memset(&d, 0, sizeof(d));
 	rc = ibu_fabric_open(a.fabric, &f, NULL, &e);
@@ -262,7 +373,7 @@ int ibu_cmd_check(int argc, char **argv)
 		return IBU_EXIT_ERROR;
 	}
 	if (!a.lfts) {
-		ret = check_mcast(&a, &f);
+		ret = *mc = check_mcast(&a, &f);
 		ibu_fabric_free(&f);
 		return ret;
 	}
@@ -346,9 +457,11 @@ int ibu_cmd_check(int argc, char **argv)
 	if (rc)
 		goto fail;
 	ibu_verify_print_summary(stdout, "check", &r);
+	*rp = r;
+	*have_r = 1;
 	ret = ibu_verify_problems(&r) ? IBU_EXIT_FAIL : IBU_EXIT_OK;
 	if (a.mcast) {
-		rc = check_mcast(&a, &f);
+		rc = *mc = check_mcast(&a, &f);
 		if (rc > ret)
 			ret = rc;
 	}
@@ -358,7 +471,7 @@ int ibu_cmd_check(int argc, char **argv)
 			.vl_plan = a.vl_plan, .quiet = a.quiet,
 		};
 
-		rc = ibu_deadlock_report(stdout, &f, &lft, &dopt);
+		rc = *dl = ibu_deadlock_report(stdout, &f, &lft, &dopt);
 		if (rc > ret)
 			ret = rc;
 	}

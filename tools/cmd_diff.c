@@ -16,6 +16,7 @@
 #include "netfile.h"
 #include "dump.h"
 #include "mft.h"
+#include "json_out.h"
 
 void ibu_cmd_diff_usage(FILE *out)
 {
@@ -30,6 +31,8 @@ void ibu_cmd_diff_usage(FILE *out)
 		"                    ibnetdiscover output) by GUID, else by name\n"
 		"  --show N          list at most N differing LIDs per switch (default 8)\n"
 		"  -q, --quiet       only the summary line\n"
+		"  --json            only one JSON object with the counts (schema\n"
+		"                    in ibunion(1))\n"
 		"  -o, --output FILE  write the report to FILE instead of stdout\n"
 		"exit status: 0 identical, 1 different, 2 usage, 3 bad input\n");
 }
@@ -38,6 +41,7 @@ struct diff_args {
 	const char *a, *b, *fabric;
 	long show;
 	int quiet;
+	int json;
 };
 
 struct totals {
@@ -370,10 +374,36 @@ static int diff_mfts(const struct diff_args *a, struct totals *t,
 	return IBU_OK;
 }
 
+/* --json: the verdict as one object (schema: ibunion(1), JSON OUTPUT). */
+static void json_verdict(const struct diff_args *a, const struct totals *t,
+			 int mfts, int identical)
+{
+	printf("{\"command\":\"diff\",\"kind\":\"%s\",\"a\":", mfts ? "mft" : "lft");
+	ibu_json_str(stdout, a->a);
+	printf(",\"b\":");
+	ibu_json_str(stdout, a->b);
+	printf(",\"fabric\":");
+	ibu_json_str(stdout, a->fabric);
+	printf(",\"identical\":%s,\"switches\":%ld,\"switches_differ\":%ld,\"entries_differ\":%ld,\"only_a\":%ld,\"only_b\":%ld",
+	       identical ? "true" : "false", t->switches, t->switches_differ,
+	       t->entries, t->only_a, t->only_b);
+	if (!mfts)
+		printf(",\"%s\":%ld", a->fabric ? "ports_other_lids" : "lids_other_owners",
+		       t->owners);
+	printf("}\n");
+}
+
 /* Prints the verdict; the exit status. */
 static int diff_verdict(const struct diff_args *a, const struct totals *t,
 			int mfts)
 {
+	int identical = !t->switches_differ && !t->only_a && !t->only_b &&
+			!t->owners;
+
+	if (a->json) {
+		json_verdict(a, t, mfts, identical);
+		return identical ? IBU_EXIT_OK : IBU_EXIT_FAIL;
+	}
 	if (!t->switches_differ && !t->only_a && !t->only_b && !t->owners) {
 		printf("-I- diff: identical: %ld switches, same %s\n",
 		       t->switches, mfts ? "MFTs" : "LFTs and LIDs");
@@ -397,6 +427,7 @@ int ibu_cmd_diff(int argc, char **argv)
 		{ "fabric", required_argument, NULL, 'f' },
 		{ "show", required_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct diff_args a = { .show = 8 };
@@ -410,6 +441,7 @@ int ibu_cmd_diff(int argc, char **argv)
 		switch (c) {
 		case 'f': a.fabric = optarg; break;
 		case 'q': a.quiet = 1; break;
+		case 'J': a.json = a.quiet = 1; break;
 		case 's':
 			if (ibu_opt_int("diff", "--show", optarg, 0, 1000000,
 					&a.show))

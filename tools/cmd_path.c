@@ -22,6 +22,7 @@
 #include "lidplan.h"
 #include "cyclic.h"
 #include "dlids.h"
+#include "json_out.h"
 
 void ibu_cmd_path_usage(FILE *out)
 {
@@ -43,9 +44,13 @@ void ibu_cmd_path_usage(FILE *out)
 		"                      the switch the path climbs to; pairs: one line\n"
 		"                      '0xSLID 0xDLID' per ordered pair of end ports\n"
 		"                      (SLID = the source's base LID)\n"
+		"  --json              one JSON object: the fabric, then every pair\n"
+		"                      (same as --format json; schema in ibunion(1))\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
 		"exit status: 0 done, 2 usage, 3 bad input\n");
 }
+
+#define PATH_JSON 2	/* path_args.pairs: --json */
 
 struct path_args {
 	const char *fabric, *dump, *from, *to, *output;
@@ -62,6 +67,7 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 		{ "to", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -74,6 +80,7 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 		case 'f': a->from = optarg; break;
 		case 't': a->to = optarg; break;
 		case 'o': a->output = optarg; break;
+		case 'J': a->pairs = PATH_JSON; break;
 		case 'O':
 			if (ibu_cyclic_offsets_parse(optarg, &a->offsets)) {
 				fprintf(stderr, "ibunion path: --offsets: '%s' is not rotated or paper\n",
@@ -82,7 +89,9 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 			}
 			break;
 		case 'F':
-			if (!strcmp(optarg, "pairs")) {
+			if (!strcmp(optarg, "json")) {
+				a->pairs = PATH_JSON;
+			} else if (!strcmp(optarg, "pairs")) {
 				a->pairs = 1;
 			} else if (!strcmp(optarg, "table")) {
 				a->pairs = 0;
@@ -210,6 +219,10 @@ static const struct ibu_port *ep_port(const struct path_ctx *c, int pid)
 
 static int print_header(struct path_ctx *c)
 {
+	if (c->pairs == PATH_JSON)
+		return fprintf(c->out, "{\"command\":\"path\",\"topology\":\"IBFT(%d,%d)\",\"lmc\":%d,\"offsets\":\"%s\",\"pairs\":[",
+			       c->t->m, c->t->n, c->p->lmc,
+			       ibu_cyclic_offsets_name(c->mode)) < 0 ? IBU_EIO : IBU_OK;
 	if (c->pairs)
 		return 0;
 	return fprintf(c->out,
@@ -219,6 +232,29 @@ static int print_header(struct path_ctx *c)
 		       ibu_cyclic_offsets_name(c->mode), "source", "source GUID",
 		       "SLID", "destination", "destination GUID", "base",
 		       "DLID", "off", "climbs to") < 0 ? IBU_EIO : IBU_OK;
+}
+
+/* One element of "pairs" (schema: ibunion(1), JSON OUTPUT). */
+static int json_pair(struct path_ctx *c, int src, int dst, const char *sl,
+		     const char *dl, int turn, const char *tl, uint32_t dlid,
+		     unsigned off)
+{
+	const struct ibu_ibft *t = c->t;
+	const struct ibu_port *sp = ep_port(c, src), *dp = ep_port(c, dst);
+	FILE *o = c->out;
+	int rc = fprintf(o, "%s{\"src\":", c->lines > 1 ? "," : "") < 0;
+
+	rc |= ibu_json_str(o, c->f->nodes[t->ep[src].node].name);
+	rc |= fprintf(o, ",\"src_label\":\"%s\",\"src_guid\":\"0x%016llx\",\"slid\":%u,\"dst\":",
+		      sl, (unsigned long long)sp->guid, sp->lid) < 0;
+	rc |= ibu_json_str(o, c->f->nodes[t->ep[dst].node].name);
+	rc |= fprintf(o, ",\"dst_label\":\"%s\",\"dst_guid\":\"0x%016llx\",\"base_lid\":%u,\"dlid\":%u,\"offset\":%u,\"climbs_to\":",
+		      dl, (unsigned long long)dp->guid, dp->lid, dlid, off) < 0;
+	rc |= ibu_json_str(o, turn >= 0 ? tl : NULL);
+	rc |= fprintf(o, ",\"climbs_to_name\":") < 0;
+	rc |= ibu_json_str(o, turn >= 0 ? c->f->nodes[t->sw[turn].node].name : NULL);
+	rc |= fputc('}', o) == EOF;
+	return rc ? IBU_EIO : IBU_OK;
 }
 
 static int print_pair(struct path_ctx *c, int src, int dst)
@@ -238,7 +274,7 @@ static int print_pair(struct path_ctx *c, int src, int dst)
 				(uint32_t)src, (uint32_t)dst);
 	dlid = dp->lid + off;
 	c->lines++;
-	if (c->pairs)
+	if (c->pairs == 1)
 		return ibu_dlid_pair_write(c->out, sp->lid, (uint16_t)dlid,
 					   NULL);
 	turn = ibu_cyclic_turn_switch(t, c->p->offset_digits, c->mode,
@@ -249,6 +285,8 @@ static int print_pair(struct path_ctx *c, int src, int dst)
 		ibu_ibft_sw_label(t, turn, tl, sizeof(tl));
 	else
 		snprintf(tl, sizeof(tl), "?");
+	if (c->pairs == PATH_JSON)
+		return json_pair(c, src, dst, sl, dl, turn, tl, dlid, off);
 	snprintf(sname, sizeof(sname), "%s %s",
 		 c->f->nodes[t->ep[src].node].name, sl);
 	snprintf(dname, sizeof(dname), "%s %s",
@@ -275,6 +313,10 @@ static int print_all(struct path_ctx *c, int from, int to)
 			rc = print_pair(c, s, d);
 		}
 	}
+	if (!rc && c->pairs == PATH_JSON &&
+	    fprintf(c->out, "],\"count\":%ld,\"skipped\":%ld}\n", c->lines,
+		    c->skipped) < 0)
+		rc = IBU_EIO;
 	return rc ? IBU_EIO : IBU_OK;
 }
 

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include "json_out.h"
+
+int ibu_json_str(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (!s)
+		return fputs("null", out) < 0 ? -1 : 0;
+	if (fputc('"', out) == EOF)
+		return -1;
+	for (; *p; p++) {
+		int rc;
+
+		if (*p == '"' || *p == '\\')
+			rc = fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			rc = fprintf(out, "\\u%04x", *p);
+		else
+			rc = fputc(*p, out) == EOF ? -1 : 1;
+		if (rc < 0)
+			return -1;
+	}
+	return fputc('"', out) == EOF ? -1 : 0;
+}
