@@ -143,9 +143,9 @@ START_TEST(bad_dumps)
 		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
 		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\nrandom words\n"
 		"0 valid mlids dumped \n",
-		/* garbage after the last table */
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
-		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n0 valid mlids dumped \nrandom words\n",
+		/* garbage after the last table (parenthesised: one string) */
+		("Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
+		 "     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n0 valid mlids dumped \nrandom words\n"),
 	};
 	struct ibu_fabric f;
 	struct ibu_mft t;
