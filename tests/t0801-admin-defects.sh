@@ -13,7 +13,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 40
+plan 41
 
 # ---- lids names the fabric
 net=$SIM_DIR/ibft43.net
@@ -187,6 +187,14 @@ diag_file "$SIM_DIR/diff.json" 1
 t_grep "diff --json of the MFTs: not identical, the counts of the text report" \
 	"^\{\"command\":\"diff\",\"kind\":\"mft\",.*\"identical\":false,\"switches\":20,\"switches_differ\":$(sed -n 's/^-I- diff: \([0-9]*\) of.*/\1/p' "$SIM_DIR/mft.diff")," \
 	"$SIM_DIR/diff.json"
+"$IBUNION" load "$SIM_DIR/live.ibnd" "$SIM_DIR/live.lfts" --pattern shift,all-to-all \
+	--json >"$SIM_DIR/load.json" 2>/dev/null
+"$IBUNION" load "$SIM_DIR/live.ibnd" "$SIM_DIR/live.lfts" --pattern shift,all-to-all \
+	-q >"$SIM_DIR/load.txt"
+row=$(awk '$1 == "all-to-all" { printf "\"messages\":%s,\"busiest\":%s,", $3, $4 }' "$SIM_DIR/load.txt")
+t_expect "load --json: a row per pattern, the table's figures ($row)" \
+	eval '[ "$(grep -o "\"pattern\":" "$SIM_DIR/load.json" | wc -l)" = 2 ] &&
+	      grep -q "\"pattern\":\"all-to-all\",\"dlids\":\"base\",$row" "$SIM_DIR/load.json"'
 echo old >"$SIM_DIR/kept"
 "$IBUNION" check "$SIM_DIR/live.ibnd" "$SIM_DIR/no-such.lfts" -o "$SIM_DIR/kept" 2>/dev/null
 t_expect "check that cannot run (exit 3) leaves FILE as it was" \

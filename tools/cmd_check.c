@@ -288,31 +288,6 @@ static void print_json(const struct check_args *a, int ret,
 		printf(",\"deadlock\":{\"verdict\":\"%s\"}}\n", verdict(dl));
 }
 
-/* --json: the human report goes to stderr while the check runs; returns
- * the saved standard output (restore with json_end), -1 on failure. */
-static int json_begin(void)
-{
-	int saved;
-
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	if (saved >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-		close(saved);
-		saved = -1;
-	}
-	if (saved < 0)
-		fprintf(stderr, "ibunion check: --json: cannot redirect the report: %s\n",
-			strerror(errno));
-	return saved;
-}
-
-static void json_end(int saved)
-{
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-}
-
 static int check_unicast(struct check_args *ap, struct ibu_verify_result *rp,
 			 int *have_r, int *mc, int *dl);
 
@@ -327,13 +302,13 @@ int ibu_cmd_check(int argc, char **argv)
 		return IBU_EXIT_USAGE;
 	}
 	if (a.json) {
-		json_saved = json_begin();
+		json_saved = ibu_json_stdout_begin("check");
 		if (json_saved < 0)
 			return IBU_EXIT_ERROR;
 	}
 	ret = check_unicast(&a, &r, &have_r, &mc, &dl);
 	if (a.json) {
-		json_end(json_saved);
+		ibu_json_stdout_end(json_saved);
 		print_json(&a, ret, have_r ? &r : NULL, mc, dl);
 	}
 	return ret;

@@ -27,6 +27,7 @@
 #include "netfile.h"
 #include "traffic.h"
 #include "load_svg.h"
+#include "json_out.h"
 
 #define MAX_PATTERNS 64
 #define CASE_MLID_BASE 0xc001
@@ -71,6 +72,9 @@ void ibu_cmd_load_usage(FILE *out)
 		"  --svg FILE          draw the fabric by level, every link's load of the\n"
 		"                      first pattern and DLID choice as colour and width\n"
 		"  -q, --quiet         only the table\n"
+		"  --json              stdout: one JSON object, a row per pattern and\n"
+		"                      DLID choice (schema in ibunion(1)); the text\n"
+		"                      goes to stderr\n"
 		"  -o, --output FILE   write the report to FILE instead of stdout\n"
 		"exit status: 0 every walk arrived, 1 some did not, 2 usage, 3 bad input\n");
 }
@@ -86,6 +90,7 @@ struct load_args {
 	long size;
 	uint64_t seed;
 	int quiet;
+	int json;
 };
 
 static int parse_list(char *s, struct load_args *a, int patterns)
@@ -130,6 +135,7 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "svg", required_argument, NULL, 'g' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, i;
@@ -151,6 +157,7 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		case 'b': a->members = optarg; break;
 		case 'g': a->svg = optarg; break;
 		case 'q': a->quiet = 1; break;
+		case 'J': a->json = 1; break;
 		case 'P':
 			if (ibu_mcast_policy_parse(optarg, &a->policy)) {
 				fprintf(stderr, "ibunion load: --policy must be balanced, source or lowest-guid\n");
@@ -421,6 +428,21 @@ static void print_detail(const struct load_ctx *c, const struct ibu_pattern *p,
 		       p->name, dl, r->unrouted, r->first_unrouted);
 }
 
+/* --json: one element of "rows" (schema: ibunion(1), JSON OUTPUT). */
+static void json_row(FILE *out, int first, const struct ibu_pattern *p,
+		     enum ibu_dlid_mode m, const struct ibu_traffic_result *r)
+{
+	double u = r->unit ? (double)r->unit : 1.0;
+
+	fprintf(out, "%s{\"pattern\":", first ? "" : ",");
+	ibu_json_str(out, p->name);
+	fprintf(out, ",\"dlids\":");
+	ibu_json_str(out, ibu_pattern_is_mcast(p) ? NULL : ibu_dlid_mode_name(m));
+	fprintf(out, ",\"messages\":%ld,\"busiest\":%.6g,\"busiest_sw\":%.6g,\"traversals\":%.6g,\"time_us\":%.3f,\"unrouted\":%ld}",
+		r->messages, (double)r->st.max_any / u, (double)r->st.max_sw / u,
+		(double)r->st.total / u, r->time_ns / 1000.0, r->unrouted);
+}
+
 /* ------------------------------------------------------------ main */
 
 static int run_one(struct load_ctx *c, const struct ibu_pattern *p,
@@ -468,6 +490,10 @@ int ibu_cmd_load(int argc, char **argv)
 	struct ibu_linkload ll;
 	struct ibu_err e = { 0 };
 	int i, j, ret = IBU_EXIT_ERROR, unrouted = 0, drew = 0, have_ll = 0;
+	int saved = -1, rows = 0;
+	char *jbuf = NULL;
+	size_t jlen = 0;
+	FILE *jrows = NULL;
 
 	c = calloc(1, sizeof(*c));
 	if (!c) {
@@ -478,6 +504,21 @@ int ibu_cmd_load(int argc, char **argv)
 		ibu_cmd_load_usage(stderr);
 		free(c);
 		return IBU_EXIT_USAGE;
+	}
+	if (c->a.json) {
+		jrows = open_memstream(&jbuf, &jlen);
+		if (!jrows) {
+			fprintf(stderr, "ibunion load: out of memory\n");
+			free(c);
+			return IBU_EXIT_ERROR;
+		}
+		saved = ibu_json_stdout_begin("load");
+		if (saved < 0) {
+			fclose(jrows);
+			free(jbuf);
+			free(c);
+			return IBU_EXIT_ERROR;
+		}
 	}
 	if (ctx_read(c, &e))
 		goto fail;
@@ -521,6 +562,8 @@ int ibu_cmd_load(int argc, char **argv)
 				goto fail;
 			}
 			print_row(p, c->a.dlids[j], &r);
+			if (jrows)
+				json_row(jrows, !rows++, p, c->a.dlids[j], &r);
 			if (!c->a.quiet)
 				print_detail(c, p, c->a.dlids[j], &r);
 			unrouted |= r.unrouted > 0;
@@ -548,6 +591,20 @@ fail:
 	ibu_opt_report("load", &e);
 	ret = IBU_EXIT_ERROR;
 out:
+	if (jrows) {
+		int bad = fclose(jrows) != 0;
+
+		ibu_json_stdout_end(saved);
+		printf("{\"command\":\"load\",\"fabric\":");
+		ibu_json_str(stdout, c->a.fabric);
+		printf(",\"lfts\":");
+		ibu_json_str(stdout, c->a.lfts);
+		printf(",\"size\":%ld,\"exit\":%d,\"rows\":[%s]}\n", c->a.size,
+		       bad ? IBU_EXIT_ERROR : ret, bad || !jbuf ? "" : jbuf);
+		free(jbuf);
+		if (bad)
+			ret = IBU_EXIT_ERROR;
+	}
 	if (have_ll)
 		ibu_linkload_free(&ll);
 	ctx_free(c);

@@ -9,4 +9,10 @@
 /* Writes s as a JSON string, quotes included ("null" for NULL). */
 int ibu_json_str(FILE *out, const char *s);
 
+/* While a --json command runs, its text report goes to stderr: points
+ * stdout there and returns the saved stdout (-1 after a message). */
+int ibu_json_stdout_begin(const char *cmd);
+/* Points stdout back (saved from ibu_json_stdout_begin) for the object. */
+void ibu_json_stdout_end(int saved);
+
 #endif
