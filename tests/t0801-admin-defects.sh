@@ -13,7 +13,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 41
+plan 42
 
 # ---- lids names the fabric
 net=$SIM_DIR/ibft43.net
@@ -195,6 +195,17 @@ row=$(awk '$1 == "all-to-all" { printf "\"messages\":%s,\"busiest\":%s,", $3, $4
 t_expect "load --json: a row per pattern, the table's figures ($row)" \
 	eval '[ "$(grep -o "\"pattern\":" "$SIM_DIR/load.json" | wc -l)" = 2 ] &&
 	      grep -q "\"pattern\":\"all-to-all\",\"dlids\":\"base\",$row" "$SIM_DIR/load.json"'
+# ---- -v: every problem listed (check cuts each kind at 20 by default)
+awk '/^Unicast lids/ { n = 0 } /^0x[0-9a-f]+ [0-9]+ : \(Channel Adapter/ && n++ < 3 { $2 = "000" } 1' \
+	"$SIM_DIR/live.lfts" >"$SIM_DIR/broken.lfts"
+"$IBUNION" check "$SIM_DIR/live.ibnd" "$SIM_DIR/broken.lfts" >"$SIM_DIR/broken.txt"
+"$IBUNION" check -v "$SIM_DIR/live.ibnd" "$SIM_DIR/broken.lfts" >"$SIM_DIR/broken-v.txt"
+n=$(sed -n 's/^-E- check: .* \([0-9]*\) unreachable,.*/\1/p' "$SIM_DIR/broken-v.txt")
+diag "broken dump: $n unreachable routes"
+t_expect "check -v lists all $n unreachable routes (the default shows 20)" \
+	eval '[ "${n:-0}" -gt 20 ] &&
+	      [ "$(grep -c "^-E- unreachable:" "$SIM_DIR/broken-v.txt")" = "$n" ] &&
+	      [ "$(grep -c "^-E- unreachable:" "$SIM_DIR/broken.txt")" = 20 ]'
 echo old >"$SIM_DIR/kept"
 "$IBUNION" check "$SIM_DIR/live.ibnd" "$SIM_DIR/no-such.lfts" -o "$SIM_DIR/kept" 2>/dev/null
 t_expect "check that cannot run (exit 3) leaves FILE as it was" \

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* ibunion: the offline toolkit beside the OpenSM routing engine. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "config.h"
 #include "commands.h"
@@ -30,7 +31,8 @@ static void usage(FILE *out)
 	fprintf(out, "\n'ibunion <command> --help' describes one command;\n"
 		"'ibunion -V' (--version) prints the version.\n"
 		"every command takes --node-name-map FILE (node GUID -> name, the\n"
-		"file ibnetdiscover reads); check, diff and load take -o FILE.\n"
+		"file ibnetdiscover reads); check, diff and load take -o FILE;\n"
+		"-v (--verbose) lists every problem (check, diff, mcast check).\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 cannot run\n");
 }
 
@@ -53,12 +55,55 @@ static int takes_report_output(const char *name)
 	       !strcmp(name, "load");
 }
 
-static int run(const struct ibu_command *c, int argc, char **argv)
+/*
+ * -v / --verbose: every problem listed, none cut at the default limits:
+ * the command's own option for it is put in its place (check and mcast:
+ * --max-errors, diff: --show, with the largest N they take).
+ */
+static int take_verbose(const char *name, int argc, char **argv,
+			char **extra)
+{
+	int i, n = 1, v = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+			v = 1;
+		else
+			argv[n++] = argv[i];
+	}
+	for (; i < argc; i++)
+		argv[n++] = argv[i];
+	argv[n] = NULL;
+	if (!v)
+		return n;
+	if (!strcmp(name, "check") || (!strcmp(name, "mcast") && n > 1 &&
+	    (!strcmp(argv[1], "check") || !strcmp(argv[1], "load")))) {
+		extra[0] = "--max-errors";
+		extra[1] = "1000000000";
+	} else if (!strcmp(name, "diff")) {
+		extra[0] = "--show";
+		extra[1] = "1000000";
+	} else {
+		return n;	/* nothing is cut there */
+	}
+	/* after the action word of mcast, before the other arguments */
+	i = !strcmp(name, "mcast") ? 2 : 1;
+	memmove(argv + i + 2, argv + i, (size_t)(n - i + 1) * sizeof(*argv));
+	argv[i] = extra[0];
+	argv[i + 1] = extra[1];
+	return n + 2;
+}
+
+static int run_args(const struct ibu_command *c, int argc, char **argv)
 {
 	struct ibu_report_output out;
 	const char *path, *map;
+	char *extra[2];
 	int rc;
 
+	argc = take_verbose(c->name, argc, argv, extra);
 	/* every command that reads a FABRIC names its nodes by the map */
 	argc = ibu_opt_take(c->name, argc, argv, NULL, "--node-name-map", &map);
 	if (argc < 0)
@@ -78,6 +123,24 @@ static int run(const struct ibu_command *c, int argc, char **argv)
 	if (ibu_report_output_end(c->name, &out,
 				  rc == IBU_EXIT_OK || rc == IBU_EXIT_FAIL))
 		return IBU_EXIT_ERROR;
+	return rc;
+}
+
+/* The options main() handles rewrite argv: on a copy with room for the
+ * two words -v may add. */
+static int run(const struct ibu_command *c, int argc, char **argv)
+{
+	char **copy = malloc(((size_t)argc + 3) * sizeof(*copy));
+	int rc;
+
+	if (!copy) {
+		fprintf(stderr, "ibunion %s: out of memory\n", c->name);
+		return IBU_EXIT_ERROR;
+	}
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+	copy[argc] = NULL;
+	rc = run_args(c, argc, copy);
+	free(copy);
 	return rc;
 }
 
