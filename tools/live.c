@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* The live fabric through libibnetdisc and libibmad (see live.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <infiniband/ibnetdisc.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+#include "atomicfile.h"
+#include "dump.h"
+#include "fabric_open.h"
+#include "live.h"
+
+#define LFT_BLOCK 64		/* LIDs per LinearForwardingTable block */
+#define MFT_BLOCK 32		/* MLIDs per MulticastForwardingTable block */
+#define MFT_PORTS 16		/* ports per MFT block position */
+#define SA_GET_TABLE_SIZE 256	/* a GetTable request MAD */
+#define SA_STATUS_NO_RECORDS 0x0300	/* IBA 15.2.1.1: ERR_NO_RECORDS */
+
+struct live_ctx {
+	const struct ibu_live_opts *o;
+	struct ibu_live *lv;
+	struct ibmad_port *mad;
+	ibnd_node_t **node;	/* [fabric node] its libibnetdisc node */
+	struct ibu_err *e;
+};
+
+void ibu_live_free(struct ibu_live *lv)
+{
+	ibu_lft_free(&lv->lft);
+	if (lv->what & IBU_LIVE_MFT) {
+		ibu_mft_free(&lv->mft);
+		ibu_mcmembers_free(&lv->members);
+	}
+	if (lv->what & IBU_LIVE_SL2VL)
+		ibu_sl2vl_free(&lv->sl2vl);
+	ibu_fabric_free(&lv->f);
+	if (lv->nd)
+		ibnd_destroy_fabric(lv->nd);
+	memset(lv, 0, sizeof(*lv));
+}
+
+/* Where SMPs to a node go: its LID once an SM gave it one, else the
+ * directed route the discovery took (a fabric without an SM). */
+static void node_portid(const ibnd_node_t *nd, ib_portid_t *id)
+{
+	if (nd->smalid) {
+		ib_portid_set(id, nd->smalid, 0, 0);
+		return;
+	}
+	*id = nd->path_portid;
+}
+
+static int smp_get(struct live_ctx *c, ibnd_node_t *nd, unsigned attr,
+		   unsigned mod, uint8_t *buf, const char *what)
+{
+	ib_portid_t id;
+
+	memset(&id, 0, sizeof(id));
+	node_portid(nd, &id);
+	memset(buf, 0, IB_SMP_DATA_SIZE);
+	c->lv->smps++;
+	if (!smp_query_via(buf, &id, attr, mod, c->o->timeout_ms, c->mad))
+		return ibu_err_set(c->e, IBU_EIO,
+				   "live: SubnGet(%s) modifier 0x%x to '%s' (0x%016" PRIx64 ", %s) failed",
+				   what, mod, nd->nodedesc, nd->guid,
+				   portid2str(&id));
+	return IBU_OK;
+}
+
+static uint32_t lft_top(const ibnd_node_t *nd)
+{
+	uint32_t top = 0;
+
+	mad_decode_field((uint8_t *)nd->switchinfo, IB_SW_LINEAR_FDB_TOP_F, &top);
+	return top > IBU_MAX_UCAST_LID ? IBU_MAX_UCAST_LID : top;
+}
+
+/* Every switch's LFT up to its LinearFDBTop, as dump_lfts reads it. */
+static int read_lfts(struct live_ctx *c)
+{
+	struct ibu_fabric *f = &c->lv->f;
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	uint32_t max = 0, top, b, k;
+	int i, rc;
+
+	for (i = 0; i < f->num_nodes; i++)
+		if (ibu_node_is_switch(&f->nodes[i]) && lft_top(c->node[i]) > max)
+			max = lft_top(c->node[i]);
+	rc = ibu_lft_init(&c->lv->lft, f, max, c->e);
+	if (rc)
+		return rc;
+	for (i = 0; i < f->num_nodes; i++) {
+		if (!ibu_node_is_switch(&f->nodes[i]))
+			continue;
+		top = lft_top(c->node[i]);
+		for (b = 0; b <= top / LFT_BLOCK; b++) {
+			rc = smp_get(c, c->node[i], IB_ATTR_LINEARFORWTBL, b, buf,
+				     "LinearForwardingTable");
+			if (rc)
+				return rc;
+			for (k = 0; k < LFT_BLOCK && b * LFT_BLOCK + k <= top; k++)
+				c->lv->lft.row[i][b * LFT_BLOCK + k] = buf[k];
+		}
+	}
+	return IBU_OK;
+}
+
+/* Last MLID a switch may hold: MulticastFDBTop, else its capacity (as
+ * dump_mfts does for switches that do not report a top). */
+static uint32_t mft_end(const ibnd_node_t *nd)
+{
+	uint32_t cap = 0, top = 0, end;
+
+	mad_decode_field((uint8_t *)nd->switchinfo, IB_SW_MCAST_FDB_CAP_F, &cap);
+	mad_decode_field((uint8_t *)nd->switchinfo, IB_SW_MCAST_FDB_TOP_F, &top);
+	end = IBU_MCAST_LID_BASE + cap - 1;
+	if (!cap)
+		return 0;
+	if (top && top < end)
+		end = top;
+	return end > IBU_MAX_MLID ? IBU_MAX_MLID : end;
+}
+
+static int read_mft_switch(struct live_ctx *c, int node)
+{
+	ibnd_node_t *nd = c->node[node];
+	uint32_t end = mft_end(nd), b, k;
+	int pos, positions = (nd->numports + MFT_PORTS) / MFT_PORTS, bit, rc;
+	uint8_t buf[IB_SMP_DATA_SIZE];
+
+	c->lv->mft.dumped[node] = 1;
+	if (end < IBU_MCAST_LID_BASE)
+		return IBU_OK;
+	for (b = IBU_MCAST_LID_BASE / MFT_BLOCK; b <= end / MFT_BLOCK; b++)
+		for (pos = 0; pos < positions; pos++) {
+			uint32_t mod = (b - IBU_MCAST_LID_BASE / MFT_BLOCK) |
+				       ((uint32_t)pos << 28);
+
+			rc = smp_get(c, nd, IB_ATTR_MULTICASTFORWTBL, mod, buf,
+				     "MulticastForwardingTable");
+			if (rc)
+				return rc;
+			for (k = 0; k < MFT_BLOCK && b * MFT_BLOCK + k <= end; k++) {
+				/* 16 ports per MLID, big-endian, port 0 = bit 0 */
+				unsigned m = (unsigned)buf[2 * k] << 8 | buf[2 * k + 1];
+
+				for (bit = 0; bit < MFT_PORTS; bit++) {
+					int port = pos * MFT_PORTS + bit;
+
+					if (!(m >> bit & 1) || port > nd->numports)
+						continue;
+					rc = ibu_mft_set(&c->lv->mft,
+							 (uint16_t)(b * MFT_BLOCK + k),
+							 node, port, c->e);
+					if (rc)
+						return rc;
+				}
+			}
+		}
+	return IBU_OK;
+}
+
+static int read_mfts(struct live_ctx *c)
+{
+	struct ibu_fabric *f = &c->lv->f;
+	int i, rc;
+
+	for (i = 0; i < f->num_nodes; i++) {
+		if (!ibu_node_is_switch(&f->nodes[i]))
+			continue;
+		rc = read_mft_switch(c, i);
+		if (rc)
+			return rc;
+	}
+	return IBU_OK;
+}
+
+/* A port that carries traffic: port 0 of a switch or a cabled port. */
+static int port_used(const struct ibu_node *n, int p)
+{
+	return p == 0 ? ibu_node_is_switch(n) : n->ports[p].peer_node >= 0;
+}
+
+/* SLtoVLMappingTable: 16 nibbles, SL 0 in the high nibble of byte 0. */
+static int read_sl2vl_one(struct live_ctx *c, int node, int in, int out)
+{
+	uint8_t buf[IB_SMP_DATA_SIZE], vl[16];
+	unsigned mod = ibu_node_is_switch(&c->lv->f.nodes[node]) ?
+		       (unsigned)(in << 8 | out) : 0;
+	int sl, rc;
+
+	rc = smp_get(c, c->node[node], IB_ATTR_SLVL_TABLE, mod, buf,
+		     "SLtoVLMappingTable");
+	if (rc)
+		return rc;
+	for (sl = 0; sl < 16; sl++)
+		vl[sl] = sl & 1 ? buf[sl / 2] & 15 : buf[sl / 2] >> 4;
+	return ibu_sl2vl_set(&c->lv->sl2vl, &c->lv->f, node, in, out, vl, c->e);
+}
+
+/* Switches: every pair of used ports (in may be port 0: the switch's own
+ * packets). CAs: the table of the port the SMP reaches, i.e. each cabled
+ * port addressed by its LID. */
+static int read_sl2vl(struct live_ctx *c)
+{
+	struct ibu_fabric *f = &c->lv->f;
+	int i, in, out, rc;
+
+	rc = ibu_sl2vl_init(&c->lv->sl2vl, f, c->e);
+	if (rc)
+		return rc;
+	for (i = 0; i < f->num_nodes; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+
+		if (!ibu_node_is_switch(n)) {
+			if (n->num_ports == 1 && port_used(n, 1) &&
+			    n->ports[1].lid) {
+				rc = read_sl2vl_one(c, i, 0, 1);
+				if (rc)
+					return rc;
+			}
+			continue;
+		}
+		for (in = 0; in <= n->num_ports; in++)
+			for (out = 1; out <= n->num_ports; out++) {
+				if (!port_used(n, in) || !port_used(n, out))
+					continue;
+				rc = read_sl2vl_one(c, i, in, out);
+				if (rc)
+					return rc;
+			}
+	}
+	return IBU_OK;
+}
+
+/* One SA GetTable of every MCMemberRecord; RMPP is reassembled below us
+ * (libibmad registers the SA class with RMPP). *resp is the whole answer. */
+static int sa_get_members(struct live_ctx *c, uint8_t **umad_out, int *len_out)
+{
+	ib_portid_t sm;
+	ib_rpc_t rpc;
+	int fd = mad_rpc_portid(c->mad), agent, len = SA_GET_TABLE_SIZE, rc;
+	int timeout = c->o->timeout_ms ? c->o->timeout_ms : 1000;
+	uint8_t data[IB_SA_DATA_SIZE];
+	void *umad, *bigger;
+
+	memset(&sm, 0, sizeof(sm));
+	if (ib_resolve_smlid_via(&sm, timeout, c->mad) < 0 || !sm.lid)
+		return ibu_err_set(c->e, IBU_EIO,
+				   "live: no subnet manager (SM LID unknown): members need the SA");
+	sm.qp = 1;
+	sm.qkey = IB_DEFAULT_QP1_QKEY;
+	agent = mad_rpc_class_agent(c->mad, IB_SA_CLASS);
+	memset(&rpc, 0, sizeof(rpc));
+	rpc.mgtclass = IB_SA_CLASS;
+	rpc.method = IB_MAD_METHOD_GET_TABLE;
+	rpc.attr.id = IB_SA_ATTR_MCRECORD;
+	rpc.datasz = IB_SA_DATA_SIZE;
+	rpc.dataoffs = IB_SA_DATA_OFFS;
+	memset(data, 0, sizeof(data));
+	umad = calloc(1, len + umad_size());
+	if (!umad)
+		return ibu_err_set(c->e, IBU_ENOMEM, "out of memory");
+	mad_build_pkt(umad, &rpc, &sm, NULL, data);
+	if (umad_send(fd, agent, umad, len, timeout, 3) < 0) {
+		free(umad);
+		return ibu_err_set(c->e, IBU_EIO, "live: SA GetTable(MCMemberRecord): send failed: %s",
+				   strerror(errno));
+	}
+	for (;;) {
+		rc = umad_recv(fd, umad, &len, timeout * 4);
+		if (rc >= 0 || errno != ENOSPC)
+			break;
+		bigger = realloc(umad, umad_size() + len);
+		if (!bigger) {
+			free(umad);
+			return ibu_err_set(c->e, IBU_ENOMEM, "out of memory");
+		}
+		umad = bigger;
+	}
+	if (rc < 0 || umad_status(umad)) {
+		free(umad);
+		return ibu_err_set(c->e, IBU_EIO,
+				   "live: SA GetTable(MCMemberRecord): no answer from the SA in %d ms",
+				   timeout * 4);
+	}
+	*umad_out = umad;
+	*len_out = len;
+	return IBU_OK;
+}
+
+static int add_member(struct live_ctx *c, const uint8_t *rec)
+{
+	ibmad_gid_t gid;
+	uint32_t mlid = 0, js = 0;
+	uint64_t guid = 0;
+	struct ibu_mcast_member m;
+	int i, port;
+
+	mad_decode_field((uint8_t *)rec, IB_SA_MCM_PORTGID_F, gid);
+	mad_decode_field((uint8_t *)rec, IB_SA_MCM_MLID_F, &mlid);
+	mad_decode_field((uint8_t *)rec, IB_SA_MCM_JOIN_STATE_F, &js);
+	for (i = 8; i < 16; i++)
+		guid = guid << 8 | gid[i];
+	memset(&m, 0, sizeof(m));
+	m.node = ibu_fabric_find_port_guid(&c->lv->f, guid, &port);
+	if (m.node < 0)
+		return ibu_err_set(c->e, IBU_EPARSE,
+				   "live: the SA lists port GUID 0x%016" PRIx64
+				   " in MLID 0x%04x, which discovery did not find",
+				   guid, mlid);
+	m.port = port;
+	/* FullMember (1) and NonMember (2) receive; the send-only states not */
+	m.send_only = !(js & 0x3);
+	c->lv->sa_records++;
+	return ibu_mcmembers_add(&c->lv->members, (uint16_t)mlid, &m, c->e);
+}
+
+static int read_members(struct live_ctx *c)
+{
+	uint8_t *umad = NULL, *mad;
+	int len = 0, rc, status, offs, n, i;
+
+	rc = sa_get_members(c, &umad, &len);
+	if (rc)
+		return rc;
+	mad = umad_get_mad(umad);
+	status = mad_get_field(mad, 0, IB_MAD_STATUS_F);
+	offs = mad_get_field(mad, 0, IB_SA_ATTROFFS_F) * 8;
+	if (status == SA_STATUS_NO_RECORDS || (!status && !offs)) {
+		free(umad);
+		return IBU_OK;
+	}
+	if (status || len < IB_SA_DATA_OFFS) {
+		free(umad);
+		return ibu_err_set(c->e, IBU_EIO,
+				   "live: SA GetTable(MCMemberRecord): MAD status 0x%x",
+				   status);
+	}
+	n = (len - IB_SA_DATA_OFFS) / offs;
+	for (i = 0, rc = IBU_OK; i < n && !rc; i++)
+		rc = add_member(c, mad + IB_SA_DATA_OFFS + i * offs);
+	free(umad);
+	return rc;
+}
+
+static int discover(const struct ibu_live_opts *o, struct ibu_live *lv,
+		    struct ibu_err *e)
+{
+	struct ibnd_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.timeout_ms = (unsigned)o->timeout_ms;
+	lv->nd = ibnd_discover_fabric((char *)o->ca, o->ca_port, NULL, &cfg);
+	if (!lv->nd)
+		return ibu_err_set(e, IBU_EIO,
+				   "live: discovery from %s port %d failed (no InfiniBand port, or the port is down)",
+				   o->ca ? o->ca : "the first CA", o->ca_port);
+	return ibu_fabric_from_ibnd(lv->nd, "live fabric", &lv->f, e);
+}
+
+static int read_tables(struct live_ctx *c)
+{
+	int rc = read_lfts(c);
+
+	if (!rc && (c->o->what & IBU_LIVE_MFT))
+		rc = read_mfts(c);
+	if (!rc && (c->o->what & IBU_LIVE_MFT))
+		rc = read_members(c);
+	if (!rc && (c->o->what & IBU_LIVE_SL2VL))
+		rc = read_sl2vl(c);
+	return rc;
+}
+
+int ibu_live_read(const struct ibu_live_opts *o, struct ibu_live *lv,
+		  struct ibu_err *e)
+{
+	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS };
+	struct live_ctx c = { .o = o, .lv = lv, .e = e };
+	ibnd_node_t *nd;
+	int rc, i = 0;
+
+	memset(lv, 0, sizeof(*lv));
+	rc = discover(o, lv, e);
+	if (rc)
+		goto fail;
+	c.node = calloc(lv->f.num_nodes ? lv->f.num_nodes : 1, sizeof(*c.node));
+	if (!c.node) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (nd = lv->nd->nodes; nd && i < lv->f.num_nodes; nd = nd->next)
+		c.node[i++] = nd;
+	lv->what = o->what;
+	if (o->what & IBU_LIVE_MFT) {
+		ibu_mcmembers_init(&lv->members);
+		rc = ibu_mft_init(&lv->mft, lv->f.num_nodes, e);
+		if (rc) {
+			lv->what &= ~(unsigned)IBU_LIVE_MFT;
+			goto fail;
+		}
+	}
+	c.mad = mad_rpc_open_port((char *)o->ca, o->ca_port, classes, 3);
+	if (!c.mad) {
+		rc = ibu_err_set(e, IBU_EIO, "live: cannot open %s port %d: %s",
+				 o->ca ? o->ca : "the first CA", o->ca_port,
+				 strerror(errno));
+		goto fail;
+	}
+	rc = read_tables(&c);
+	mad_rpc_close_port(c.mad);
+	if (rc)
+		goto fail;
+	free(c.node);
+	return IBU_OK;
+fail:
+	free(c.node);
+	ibu_live_free(lv);
+	return rc;
+}
+
+/* dir/name written by fn through lib/atomicfile. */
+static int save_one(const char *dir, const char *name, char *path, size_t len,
+		    int (*fn)(FILE *out, struct ibu_live *lv, struct ibu_err *e),
+		    struct ibu_live *lv, struct ibu_err *e)
+{
+	struct ibu_atomicfile af;
+	int rc;
+
+	if ((size_t)snprintf(path, len, "%s/%s", dir, name) >= len)
+		return ibu_err_set(e, IBU_EINVAL, "%s: path too long", dir);
+	rc = ibu_atomicfile_open(&af, path, e);
+	if (rc)
+		return rc;
+	rc = fn(af.fp, lv, e);
+	if (rc) {
+		ibu_atomicfile_abort(&af);
+		return rc;
+	}
+	return ibu_atomicfile_commit(&af, e);
+}
+
+static int w_lfts(FILE *out, struct ibu_live *lv, struct ibu_err *e)
+{
+	return ibu_dump_write_lfts(out, &lv->f, &lv->lft, e);
+}
+
+static int w_mfts(FILE *out, struct ibu_live *lv, struct ibu_err *e)
+{
+	return ibu_mft_write(out, &lv->f, &lv->mft, e);
+}
+
+static int w_members(FILE *out, struct ibu_live *lv, struct ibu_err *e)
+{
+	fprintf(out, "# multicast members the SA listed (MCMemberRecord GetTable)\n");
+	return ibu_mcmembers_write(out, &lv->f, &lv->members, e);
+}
+
+static int w_sl2vl(FILE *out, struct ibu_live *lv, struct ibu_err *e)
+{
+	return ibu_sl2vl_write(out, &lv->f, &lv->sl2vl, e);
+}
+
+int ibu_live_save(struct ibu_live *lv, const char *dir,
+		  struct ibu_live_files *out, struct ibu_err *e)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	/* the topology in libibnetdisc's own cache format: it keeps every
+	 * LID and LMC, and ibu_fabric_open() reads it back */
+	if ((size_t)snprintf(out->fabric, sizeof(out->fabric), "%s/fabric.ibnd-cache",
+			     dir) >= sizeof(out->fabric))
+		return ibu_err_set(e, IBU_EINVAL, "%s: path too long", dir);
+	remove(out->fabric);	/* ibnd_cache_fabric refuses to overwrite */
+	if (ibnd_cache_fabric(lv->nd, out->fabric, 0))
+		return ibu_err_set(e, IBU_EIO, "%s: cannot write the fabric cache",
+				   out->fabric);
+	rc = save_one(dir, "lfts.dump", out->lfts, sizeof(out->lfts), w_lfts, lv, e);
+	if (!rc && (lv->what & IBU_LIVE_MFT))
+		rc = save_one(dir, "mfts.dump", out->mfts, sizeof(out->mfts),
+			      w_mfts, lv, e);
+	if (!rc && (lv->what & IBU_LIVE_MFT))
+		rc = save_one(dir, "members", out->members, sizeof(out->members),
+			      w_members, lv, e);
+	if (!rc && (lv->what & IBU_LIVE_SL2VL))
+		rc = save_one(dir, "sl2vl.dump", out->sl2vl, sizeof(out->sl2vl),
+			      w_sl2vl, lv, e);
+	return rc;
+}
