@@ -18,6 +18,8 @@
 #define MFT_PORTS 16		/* ports per MFT block position */
 #define SA_GET_TABLE_SIZE 256	/* a GetTable request MAD */
 #define SA_STATUS_NO_RECORDS 0x0300	/* IBA 15.2.1.1: ERR_NO_RECORDS */
+#define CM_PORT_GID 1		/* MCMemberRecord component mask bits */
+#define CM_MLID 3
 
 struct live_ctx {
 	const struct ibu_live_opts *o;
@@ -236,15 +238,18 @@ static int read_sl2vl(struct live_ctx *c)
 	return IBU_OK;
 }
 
-/* One SA GetTable of every MCMemberRecord; RMPP is reassembled below us
- * (libibmad registers the SA class with RMPP). *resp is the whole answer. */
-static int sa_get_members(struct live_ctx *c, uint8_t **umad_out, int *len_out)
+/* One SA GetTable of MCMemberRecords (all, or those of port_gid and/or
+ * mlid); RMPP is reassembled below us on real ports (libibmad registers
+ * the SA class with RMPP). *umad_out is the whole answer. */
+static int sa_get_members(struct live_ctx *c, const uint8_t *port_gid,
+			  uint16_t mlid, uint8_t **umad_out, int *len_out)
 {
 	ib_portid_t sm;
 	ib_rpc_t rpc;
 	int fd = mad_rpc_portid(c->mad), agent, len = SA_GET_TABLE_SIZE, rc;
 	int timeout = c->o->timeout_ms ? c->o->timeout_ms : 1000;
 	uint8_t data[IB_SA_DATA_SIZE];
+	uint32_t v = mlid;
 	void *umad, *bigger;
 
 	memset(&sm, 0, sizeof(sm));
@@ -261,10 +266,19 @@ static int sa_get_members(struct live_ctx *c, uint8_t **umad_out, int *len_out)
 	rpc.datasz = IB_SA_DATA_SIZE;
 	rpc.dataoffs = IB_SA_DATA_OFFS;
 	memset(data, 0, sizeof(data));
+	if (port_gid) {
+		mad_encode_field(data, IB_SA_MCM_PORTGID_F, (void *)port_gid);
+		rpc.mask |= 1ULL << CM_PORT_GID;
+	}
+	if (mlid) {
+		mad_encode_field(data, IB_SA_MCM_MLID_F, &v);
+		rpc.mask |= 1ULL << CM_MLID;
+	}
 	umad = calloc(1, len + umad_size());
 	if (!umad)
 		return ibu_err_set(c->e, IBU_ENOMEM, "out of memory");
 	mad_build_pkt(umad, &rpc, &sm, NULL, data);
+	mad_set_field64(umad_get_mad(umad), 0, IB_SA_MKEY_F, c->o->sm_key);
 	if (umad_send(fd, agent, umad, len, timeout, 3) < 0) {
 		free(umad);
 		return ibu_err_set(c->e, IBU_EIO, "live: SA GetTable(MCMemberRecord): send failed: %s",
@@ -305,6 +319,11 @@ static int add_member(struct live_ctx *c, const uint8_t *rec)
 	mad_decode_field((uint8_t *)rec, IB_SA_MCM_JOIN_STATE_F, &js);
 	for (i = 8; i < 16; i++)
 		guid = guid << 8 | gid[i];
+	c->lv->sa_records++;
+	if (!guid) {	/* the SA hid the member: we are not trusted */
+		c->lv->sa_hidden++;
+		return IBU_OK;
+	}
 	memset(&m, 0, sizeof(m));
 	m.node = ibu_fabric_find_port_guid(&c->lv->f, guid, &port);
 	if (m.node < 0)
@@ -315,21 +334,36 @@ static int add_member(struct live_ctx *c, const uint8_t *rec)
 	m.port = port;
 	/* FullMember (1) and NonMember (2) receive; the send-only states not */
 	m.send_only = !(js & 0x3);
-	c->lv->sa_records++;
 	return ibu_mcmembers_add(&c->lv->members, (uint16_t)mlid, &m, c->e);
 }
 
-static int read_members(struct live_ctx *c)
+/*
+ * An answer that fills exactly one MAD may have been cut: libumad2sim
+ * hands over the first RMPP segment only (the kernel reassembles them on
+ * real ports, where a longer answer arrives whole). Such an answer is
+ * asked again more narrowly.
+ */
+static int maybe_cut(int len, int offs, int n)
+{
+	return len <= IB_MAD_SIZE && n >= (IB_MAD_SIZE - IB_SA_DATA_OFFS) / offs;
+}
+
+/* One GetTable; its records are added unless *full (then the caller asks
+ * again, narrower) or last (the narrowest question: always added). */
+static int get_table(struct live_ctx *c, const uint8_t *port_gid,
+		     uint16_t mlid, int last, int *full)
 {
 	uint8_t *umad = NULL, *mad;
 	int len = 0, rc, status, offs, n, i;
 
-	rc = sa_get_members(c, &umad, &len);
+	*full = 0;
+	rc = sa_get_members(c, port_gid, mlid, &umad, &len);
 	if (rc)
 		return rc;
 	mad = umad_get_mad(umad);
 	status = mad_get_field(mad, 0, IB_MAD_STATUS_F);
 	offs = mad_get_field(mad, 0, IB_SA_ATTROFFS_F) * 8;
+	c->lv->sa_queries++;
 	if (status == SA_STATUS_NO_RECORDS || (!status && !offs)) {
 		free(umad);
 		return IBU_OK;
@@ -341,9 +375,54 @@ static int read_members(struct live_ctx *c)
 				   status);
 	}
 	n = (len - IB_SA_DATA_OFFS) / offs;
-	for (i = 0, rc = IBU_OK; i < n && !rc; i++)
+	*full = !last && maybe_cut(len, offs, n);
+	for (i = 0, rc = IBU_OK; i < n && !rc && !*full; i++)
 		rc = add_member(c, mad + IB_SA_DATA_OFFS + i * offs);
 	free(umad);
+	return rc;
+}
+
+/* The members of mlid, one end port at a time. */
+static int get_group_per_port(struct live_ctx *c, uint16_t mlid)
+{
+	struct ibu_fabric *f = &c->lv->f;
+	uint8_t gid[16] = { 0xfe, 0x80 };	/* link-local subnet prefix */
+	int i, p, k, full, rc;
+
+	for (i = 0; i < f->num_nodes; i++)
+		for (p = 0; p <= f->nodes[i].num_ports; p++) {
+			const struct ibu_port *pt = &f->nodes[i].ports[p];
+
+			if (!pt->guid || !pt->lid ||
+			    (p == 0) != ibu_node_is_switch(&f->nodes[i]))
+				continue;
+			for (k = 0; k < 8; k++)
+				gid[8 + k] = (uint8_t)(pt->guid >> (56 - 8 * k));
+			rc = get_table(c, gid, mlid, 1, &full);
+			if (rc)
+				return rc;
+		}
+	return IBU_OK;
+}
+
+/* Every member: one GetTable; if it may have been cut, one per MLID the
+ * switches hold; a group that still fills a MAD, one per end port. */
+static int read_members(struct live_ctx *c)
+{
+	int full, gi, rc = get_table(c, NULL, 0, 0, &full);
+
+	for (gi = 0; !rc && full && gi < c->lv->mft.num_groups; gi++) {
+		uint16_t mlid = c->lv->mft.g[gi].mlid;
+		int gfull;
+
+		rc = get_table(c, NULL, mlid, 0, &gfull);
+		if (!rc && gfull)
+			rc = get_group_per_port(c, mlid);
+	}
+	if (!rc && c->lv->sa_hidden)
+		rc = ibu_err_set(c->e, IBU_EIO,
+				 "live: the SA hid the PortGID of %ld of %ld MCMemberRecords: give OpenSM's sa_key with --smkey (SM_Key 0x%" PRIx64 " is not trusted)",
+				 c->lv->sa_hidden, c->lv->sa_records, c->o->sm_key);
 	return rc;
 }
 

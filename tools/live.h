@@ -12,6 +12,7 @@
 #ifndef IBU_LIVE_H
 #define IBU_LIVE_H
 
+#include <stdint.h>
 #include "fabric.h"
 #include "lft.h"
 #include "mft.h"
@@ -31,6 +32,9 @@ struct ibu_live_opts {
 	int ca_port;		/* -P: its port, 0 = the first active */
 	int timeout_ms;		/* per MAD, 0 = libibmad's default */
 	unsigned what;		/* IBU_LIVE_* */
+	uint64_t sm_key;	/* SM_Key of SA queries: OpenSM lists every
+				 * member's PortGID only to a trusted requester
+				 * (its sa_key, 1 by default) */
 };
 
 struct ibu_live {
@@ -43,6 +47,8 @@ struct ibu_live {
 	unsigned what;
 	long smps;		/* SMPs sent for the tables */
 	long sa_records;	/* MCMemberRecords the SA returned */
+	long sa_queries;	/* SA GetTables sent */
+	long sa_hidden;		/* ... without a PortGID (untrusted SM_Key) */
 };
 
 /* Reads the fabric; on error lv is left empty and e says what failed

@@ -115,6 +115,12 @@ static int take_option(const char *cmd, int argc, char **argv, int *i,
 			r->save = val;
 		}
 	}
+	if (!found) {
+		val = opt_value(argc, argv, i, NULL, "--smkey", &found);
+		if (found && val &&
+		    ibu_opt_u64(cmd, "--smkey", val, &r->o.sm_key))
+			return -1;
+	}
 	if (!found)
 		return 0;
 	if (!val || !*val) {
@@ -220,8 +226,8 @@ static int read_and_save(const char *cmd, struct live_req *r,
 		lv.f.num_nodes, ibu_fabric_count_switches(&lv.f),
 		ibu_fabric_count_endports(&lv.f), lv.smps);
 	if (lv.what & IBU_LIVE_MFT)
-		fprintf(stderr, ", %d MLIDs, %ld MCMemberRecords",
-			lv.mft.num_groups, lv.sa_records);
+		fprintf(stderr, ", %d MLIDs, %ld MCMemberRecords (%ld SA queries)",
+			lv.mft.num_groups, lv.sa_records, lv.sa_queries);
 	if (lv.what & IBU_LIVE_SL2VL)
 		fprintf(stderr, ", %ld SL2VL tables (VLs up to %d)",
 			lv.sl2vl.tables, lv.sl2vl.max_vl);
@@ -300,6 +306,7 @@ int ibu_live_args(const char *cmd, int argc, char **argv,
 	if (!r.lc)
 		return IBU_EXIT_OK;
 	r.skip = r.lc->action ? 2 : 1;
+	r.o.sm_key = 1;	/* OpenSM's default sa_key */
 	rc = split_args(cmd, argc, argv, &r);
 	if (rc || !r.live) {
 		free(r.rest);
