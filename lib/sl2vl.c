@@ -221,9 +221,14 @@ static void write_node(FILE *out, const struct ibu_node *n, const uint8_t *t)
 		fprintf(out, "Switch 0x%016" PRIx64 ", base LID %u, \"%s\"\n",
 			n->guid, lp->lid, n->name);
 		fprintf(out, "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n");
+		/* rows of the ports that carry traffic: port 0 in, cabled
+		 * ports in and out (the others are never looked up) */
 		for (in = 0; in < p; in++)
-			for (o = 0; o < p; o++)
-				write_row(out, in, o, t + ((size_t)in * p + o) * 16);
+			for (o = 1; o < p; o++)
+				if ((in == 0 || n->ports[in].peer_node >= 0) &&
+				    n->ports[o].peer_node >= 0)
+					write_row(out, in, o,
+						  t + ((size_t)in * p + o) * 16);
 		return;
 	}
 	/* a CA: one table per port, each under its port GUID */

@@ -47,8 +47,10 @@ int ibu_sl2vl_set(struct ibu_sl2vl *s, const struct ibu_fabric *f, int node,
 		  int in_port, int out_port, const uint8_t vl[16],
 		  struct ibu_err *e);
 /* Writes every table held, in the opensm-sl2vl.dump form read above
- * (switches: every IN OUT pair; CAs: one table per port, under its port
- * GUID). Reading it back with the same fabric gives the same tables. */
+ * (switches: the IN OUT pairs of port 0 or a cabled port into a cabled
+ * port; CAs: one table per port, under its port GUID). Reading it back
+ * with the same fabric gives the same tables on every pair a packet can
+ * take. */
 int ibu_sl2vl_write(FILE *out, const struct ibu_fabric *f,
 		    const struct ibu_sl2vl *s, struct ibu_err *e);
 

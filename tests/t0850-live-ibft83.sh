@@ -12,7 +12,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 16
+plan 17
 
 net=$SIM_DIR/ibft83.net
 t_expect "ibunion gen fattree 8 3 --shuffle-ports --shuffle-records" \
@@ -92,7 +92,7 @@ pairs=0 same=0
 # the hop lines: out port, node type, port GUID, in port
 hops() { sed -n 's/^\[\([0-9]*\)\] -> \([a-z]*\) \(port \)\{0,1\}{\(0x[0-9a-f]*\)}\[\([0-9]*\)\].*/\1 \2 \4 \5/p'; }
 while read -r s d; do
-	pairs=$((pairs + 1))
+	pairs=$((pairs + 1)) ls=$s ld=$d
 	a=$(sim_client ibtracert "$s" "$d" 2>&1 | hops)
 	b=$(sim_client "$IBUNION" trace --live --live-save "$SIM_DIR/snap" "$s" "$d" 2>"$SIM_DIR/trace.err" | hops)
 	if [ -n "$a" ] && [ "$a" = "$b" ]; then
@@ -105,7 +105,7 @@ done < <(awk -v n=${#lids[@]} 'BEGIN { srand(850); for (i = 0; i < 20; i++) prin
 diag_file "$SIM_DIR/trace.diff" 20
 t_equal "trace --live agrees with ibtracert on 20 pairs" "$same/$pairs" "20/20"
 t_expect "trace from the saved files agrees as well (last pair)" \
-	test "$("$IBUNION" trace "$SIM_DIR/snap/fabric.ibnd-cache" "$SIM_DIR/snap/lfts.dump" "$s" "$d" | hops)" = "$b"
+	test "$("$IBUNION" trace "$SIM_DIR/snap/fabric.ibnd-cache" "$SIM_DIR/snap/lfts.dump" "$ls" "$ld" | hops)" = "$b"
 
 # diff --live sees a table that is not what the switches hold
 awk '!done && /^0x[0-9a-f]+ 00[1-9] :/ { sub(/ 00[1-9] :/, " 000 :"); done = 1 } 1' \

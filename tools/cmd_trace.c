@@ -83,8 +83,10 @@ static int resolve(const struct ibu_fabric *f, const char *text,
 
 	memset(ep, 0, sizeof(*ep));
 	ep->node = ibu_fabric_find_name(f, text);
-	if (ep->node >= 0)
+	if (ep->node >= 0) {
+		ep->port = first_port(f, ep->node);
 		goto found;
+	}
 	v = strtoull(text, &end, 0);
 	if (*text && !*end) {
 		ep->node = ibu_fabric_find_port_guid(f, v, &ep->port);

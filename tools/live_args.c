@@ -112,7 +112,8 @@ static int take_option(const char *cmd, int argc, char **argv, int *i,
 			r->o.ca_port = (int)v;
 		} else if (!found) {
 			val = opt_value(argc, argv, i, NULL, "--live-save", &found);
-			r->save = val;
+			if (found)
+				r->save = val;
 		}
 	}
 	if (!found) {
