@@ -26,7 +26,10 @@ static void usage(FILE *out)
 	fprintf(out, "usage: ibunion <command> [options]\n\ncommands:\n");
 	for (i = 0; i < NCMD; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'ibunion <command> --help' describes one command.\n"
+	fprintf(out, "\nEvery command that takes FABRIC or a dump reads the live fabric instead\n"
+		"with --live, or -C CA / -P PORT (as infiniband-diags), [--live-save DIR]\n"
+		"[--smkey KEY] (man ibunion: LIVE FABRIC).\n"
+		"\n'ibunion <command> --help' describes one command.\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 cannot run\n");
 }
 
