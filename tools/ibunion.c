@@ -42,6 +42,8 @@ static int run_command(const struct ibu_command *c, int argc, char **argv)
 
 	if (!rc)
 		rc = s.active ? c->run(s.argc, s.argv) : c->run(argc, argv);
+	else if (rc < 0)	/* the live fabric left nothing to do */
+		rc = IBU_EXIT_OK;
 	ibu_live_session_end(&s);
 	return rc;
 }

@@ -11,6 +11,9 @@
 #include "live_args.h"
 #include "opts.h"
 
+/* ibu_live_args(): the command has nothing to do (exit 0 unrun) */
+#define IBU_EXIT_NOTHING (-1)
+
 /* What a subcommand gets instead of its files. */
 enum live_input {
 	IN_FABRIC = 1 << 0,	/* FABRIC */
@@ -221,7 +224,8 @@ static int read_and_save(const char *cmd, struct live_req *r,
 		ibu_opt_report(cmd, &e);
 		return IBU_EXIT_ERROR;
 	}
-	*has_groups = (lv.what & IBU_LIVE_MFT) && lv.mft.num_groups > 0;
+	*has_groups = (lv.what & IBU_LIVE_MFT) &&
+		      (lv.mft.num_groups > 0 || lv.members.num_groups > 0);
 	*has_vls = (lv.what & IBU_LIVE_SL2VL) && lv.sl2vl.max_vl > 0;
 	fprintf(stderr, "-I- live: %d nodes (%d switches, %d end ports), %ld SMPs for the tables",
 		lv.f.num_nodes, ibu_fabric_count_switches(&lv.f),
@@ -321,6 +325,12 @@ int ibu_live_args(const char *cmd, int argc, char **argv,
 	rc = snapshot_dir(cmd, &r, s);
 	if (!rc)
 		rc = read_and_save(cmd, &r, s, &groups, &vls);
+	if (!rc && !groups && (r.lc->in & (IN_MFT_POS | IN_MEMBERS_POS))) {
+		/* nothing to check is no bad input */
+		printf("-I- %s %s: no multicast group on the live fabric (no switch holds an MLID, the SA lists no member)\n",
+		       cmd, r.lc->action);
+		rc = IBU_EXIT_NOTHING;
+	}
 	if (!rc)
 		rc = build_argv(&r, s, groups, vls);
 	free(r.rest);	/* the words themselves belong to the caller's argv */

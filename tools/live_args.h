@@ -26,7 +26,9 @@ struct ibu_live_session {
  * cmd is the subcommand name, argv[0] == cmd. When the live options are
  * absent returns IBU_EXIT_OK with s->active 0 and argv untouched; else
  * reads the fabric, fills s->argc/argv and returns IBU_EXIT_OK, or prints
- * why and returns IBU_EXIT_USAGE / IBU_EXIT_ERROR.
+ * why and returns IBU_EXIT_USAGE / IBU_EXIT_ERROR, or a negative value
+ * when the command has nothing to do (mcast check/load/tree on a fabric
+ * without groups: a line says so; exit 0 without running it).
  */
 int ibu_live_args(const char *cmd, int argc, char **argv,
 		  struct ibu_live_session *s);
