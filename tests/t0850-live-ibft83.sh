@@ -89,8 +89,8 @@ mapfile -t lids < <(awk '/Channel Adapter portguid/ { print $1 }' "$SIM_DIR/lfts
 	awk 'NR == 1 || $1 >= prev + 4 { print; prev = $1 }')	# base LIDs
 pairs=0 same=0
 : >"$SIM_DIR/trace.diff"
-# the hop lines: out port, node type, port GUID, in port
-hops() { sed -n 's/^\[\([0-9]*\)\] -> \([a-z]*\) \(port \)\{0,1\}{\(0x[0-9a-f]*\)}\[\([0-9]*\)\].*/\1 \2 \4 \5/p'; }
+# ibtracert's lines (From, every hop with GUID, ports, LIDs and name, To)
+hops() { grep -E '^(From|To) |^\[[0-9]+\] -> '; }
 while read -r s d; do
 	pairs=$((pairs + 1)) ls=$s ld=$d
 	a=$(sim_client ibtracert "$s" "$d" 2>&1 | hops)

@@ -74,7 +74,8 @@ t_equal "every SL2VL row read live is the one OpenSM dumped" \
 	"$(comm -13 "$SIM_DIR/sl2vl.osm" "$SIM_DIR/sl2vl.live" | wc -l):$(wc -l <"$SIM_DIR/sl2vl.live")" \
 	"0:$(comm -12 "$SIM_DIR/sl2vl.osm" "$SIM_DIR/sl2vl.live" | wc -l)"
 
-hops() { sed -n 's/^\[\([0-9]*\)\] -> \([a-z]*\) \(port \)\{0,1\}{\(0x[0-9a-f]*\)}\[\([0-9]*\)\].*/\1 \2 \4 \5/p'; }
+# ibtracert's lines (From, every hop with GUID, ports, LIDs and name, To)
+hops() { grep -E '^(From|To) |^\[[0-9]+\] -> '; }
 same=0
 for pair in "${g[0]} ${g[1]}" "${g[2]} ${g[3]}" "${g[4]} ${g[5]}" "${g[6]} ${g[7]}" "${g[1]} ${g[6]}"; do
 	set -- $pair
