@@ -249,15 +249,17 @@ static int read_and_save(const char *cmd, struct live_req *r,
 }
 
 /* cmd [action] <injected options> <files> <the user's other words> */
-static int build_argv(const struct live_req *r, struct ibu_live_session *s,
-		      int has_groups, int has_vls)
+static int build_argv(const char *cmd, const struct live_req *r,
+		      struct ibu_live_session *s, int has_groups, int has_vls)
 {
 	unsigned in = r->lc->in;
 	char **v = calloc((size_t)r->nrest + 16, sizeof(char *));
 	int n = 0, i;
 
-	if (!v)
+	if (!v) {
+		fprintf(stderr, "ibunion %s: out of memory\n", cmd);
 		return IBU_EXIT_ERROR;
+	}
 	for (i = 0; i < r->skip; i++)
 		v[n++] = r->rest[i];
 	if ((in & IN_MCAST) && has_groups &&
@@ -332,7 +334,7 @@ int ibu_live_args(const char *cmd, int argc, char **argv,
 		rc = IBU_EXIT_NOTHING;
 	}
 	if (!rc)
-		rc = build_argv(&r, s, groups, vls);
+		rc = build_argv(cmd, &r, s, groups, vls);
 	free(r.rest);	/* the words themselves belong to the caller's argv */
 	return rc;
 }
