@@ -7,16 +7,24 @@
 # printed is shown, not judged: infiniband-diags' dump_lfts stops one LID
 # short of such a top). Then the live options' errors: a CA that does not
 # exist, a bad port number, a missing value (exit 3, 2, 2, the reason
-# named).
+# named). Before any SM runs, reading goes by directed routes.
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 10
+plan 12
 
 net=$SIM_DIR/mesh.net
 t_expect "ibunion gen mesh 8 8 --shuffle-ports" \
 	"$IBUNION" gen mesh 8 8 --shuffle-ports --seed 852 -o "$net"
 t_expect "ibsim runs the mesh" sim_start_ibsim "$net"
+
+# before any SM: discovery and SMPs go by directed route
+sim_client "$IBUNION" check --live -q >"$SIM_DIR/nosm" 2>&1
+t_equal "no SM yet: check --live says no switch holds an LFT entry (exit 3)" \
+	"$?:$(grep -c "live: no switch holds an LFT entry (no subnet manager has routed this fabric yet?)" "$SIM_DIR/nosm")" "3:1"
+t_expect "no SM yet: route --live computes the tables from the discovered graph" \
+	eval "sim_client '$IBUNION' route --live --lmc 0 -o '$SIM_DIR/nosm.lfts' 2>/dev/null && grep -q '^128 valid lids dumped' '$SIM_DIR/nosm.lfts'"
+
 sim_write_conf routing_engine xy,minhop lmc 0 log_flags 0x03
 sim_start_opensm
 t_expect "opensm with xy: SUBNET UP" sim_wait_subnet_up

@@ -12,10 +12,12 @@
 #include "dump.h"
 #include "fabric_open.h"
 #include "live.h"
+#include "live_smp.h"
 
 #define LFT_BLOCK 64		/* LIDs per LinearForwardingTable block */
 #define MFT_BLOCK 32		/* MLIDs per MulticastForwardingTable block */
 #define MFT_PORTS 16		/* ports per MFT block position */
+#define LIVE_SMP_WINDOW 16	/* SMPs in flight (ibnetdiscover keeps 2 by default) */
 #define SA_GET_TABLE_SIZE 256	/* a GetTable request MAD */
 #define SA_STATUS_NO_RECORDS 0x0300	/* IBA 15.2.1.1: ERR_NO_RECORDS */
 #define CM_PORT_GID 1		/* MCMemberRecord component mask bits */
@@ -80,34 +82,100 @@ static uint32_t lft_top(const ibnd_node_t *nd)
 	return top > IBU_MAX_UCAST_LID ? IBU_MAX_UCAST_LID : top;
 }
 
+/* A growing list of SMPs to send. */
+struct reqs {
+	struct ibu_smp_req *r;
+	long n, cap;
+};
+
+static int req_add(struct live_ctx *c, struct reqs *q, int node,
+		   unsigned attr, unsigned mod, int a, int b)
+{
+	struct ibu_smp_req *r;
+
+	if (q->n == q->cap) {
+		long cap = q->cap ? 2 * q->cap : 256;
+
+		r = realloc(q->r, (size_t)cap * sizeof(*r));
+		if (!r)
+			return ibu_err_set(c->e, IBU_ENOMEM, "out of memory");
+		q->r = r;
+		q->cap = cap;
+	}
+	r = &q->r[q->n++];
+	r->lid = c->node[node]->smalid;
+	r->attr = (uint16_t)attr;
+	r->mod = mod;
+	r->node = node;
+	r->a = a;
+	r->b = b;
+	return IBU_OK;
+}
+
+/* Sends q: pipelined when every target has a LID, else one directed-route
+ * SMP at a time (a fabric without an SM). */
+static int run_reqs(struct live_ctx *c, struct reqs *q, ibu_smp_done done,
+		    const char *what)
+{
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	long i;
+	int rc = IBU_OK, by_lid = 1;
+
+	for (i = 0; i < q->n; i++)
+		by_lid &= q->r[i].lid != 0;
+	c->lv->smps += q->n;
+	if (by_lid)
+		rc = ibu_smp_batch(c->mad, q->r, q->n, LIVE_SMP_WINDOW,
+				   c->o->timeout_ms, done, c, c->e);
+	for (i = 0; !by_lid && !rc && i < q->n; i++) {
+		c->lv->smps--;	/* smp_get counts it */
+		rc = smp_get(c, c->node[q->r[i].node], q->r[i].attr,
+			     q->r[i].mod, buf, what);
+		if (!rc)
+			rc = done(c, &q->r[i], buf);
+	}
+	free(q->r);
+	memset(q, 0, sizeof(*q));
+	return rc;
+}
+
+static int lft_done(void *ctx, const struct ibu_smp_req *r, const uint8_t *d)
+{
+	struct live_ctx *c = ctx;
+	uint32_t top = lft_top(c->node[r->node]), k, lid;
+
+	for (k = 0; k < LFT_BLOCK; k++) {
+		lid = (uint32_t)r->a * LFT_BLOCK + k;
+		if (lid <= top)
+			c->lv->lft.row[r->node][lid] = d[k];
+	}
+	return IBU_OK;
+}
+
 /* Every switch's LFT up to its LinearFDBTop, as dump_lfts reads it. */
 static int read_lfts(struct live_ctx *c)
 {
 	struct ibu_fabric *f = &c->lv->f;
-	uint8_t buf[IB_SMP_DATA_SIZE];
-	uint32_t max = 0, top, b, k;
+	struct reqs q = { 0 };
+	uint32_t max = 0, top, b;
 	int i, rc;
 
 	for (i = 0; i < f->num_nodes; i++)
 		if (ibu_node_is_switch(&f->nodes[i]) && lft_top(c->node[i]) > max)
 			max = lft_top(c->node[i]);
 	rc = ibu_lft_init(&c->lv->lft, f, max, c->e);
-	if (rc)
-		return rc;
-	for (i = 0; i < f->num_nodes; i++) {
+	for (i = 0; !rc && i < f->num_nodes; i++) {
 		if (!ibu_node_is_switch(&f->nodes[i]))
 			continue;
 		top = lft_top(c->node[i]);
-		for (b = 0; b <= top / LFT_BLOCK; b++) {
-			rc = smp_get(c, c->node[i], IB_ATTR_LINEARFORWTBL, b, buf,
-				     "LinearForwardingTable");
-			if (rc)
-				return rc;
-			for (k = 0; k < LFT_BLOCK && b * LFT_BLOCK + k <= top; k++)
-				c->lv->lft.row[i][b * LFT_BLOCK + k] = buf[k];
-		}
+		for (b = 0; !rc && b <= top / LFT_BLOCK; b++)
+			rc = req_add(c, &q, i, IB_ATTR_LINEARFORWTBL, b, (int)b, 0);
 	}
-	return IBU_OK;
+	if (rc) {
+		free(q.r);
+		return rc;
+	}
+	return run_reqs(c, &q, lft_done, "LinearForwardingTable");
 }
 
 /* Last MLID a switch may hold: MulticastFDBTop, else its capacity (as
@@ -126,58 +194,60 @@ static uint32_t mft_end(const ibnd_node_t *nd)
 	return end > IBU_MAX_MLID ? IBU_MAX_MLID : end;
 }
 
-static int read_mft_switch(struct live_ctx *c, int node)
+/* One MFT block: 32 MLIDs x 16 ports (position b), big-endian masks,
+ * bit i = port 16 * position + i. */
+static int mft_done(void *ctx, const struct ibu_smp_req *r, const uint8_t *d)
 {
-	ibnd_node_t *nd = c->node[node];
-	uint32_t end = mft_end(nd), b, k;
-	int pos, positions = (nd->numports + MFT_PORTS) / MFT_PORTS, bit, rc;
-	uint8_t buf[IB_SMP_DATA_SIZE];
+	struct live_ctx *c = ctx;
+	ibnd_node_t *nd = c->node[r->node];
+	uint32_t end = mft_end(nd), k, mlid;
+	int bit, rc;
 
-	c->lv->mft.dumped[node] = 1;
-	if (end < IBU_MCAST_LID_BASE)
-		return IBU_OK;
-	for (b = IBU_MCAST_LID_BASE / MFT_BLOCK; b <= end / MFT_BLOCK; b++)
-		for (pos = 0; pos < positions; pos++) {
-			uint32_t mod = (b - IBU_MCAST_LID_BASE / MFT_BLOCK) |
-				       ((uint32_t)pos << 28);
+	for (k = 0; k < MFT_BLOCK; k++) {
+		unsigned m = (unsigned)d[2 * k] << 8 | d[2 * k + 1];
 
-			rc = smp_get(c, nd, IB_ATTR_MULTICASTFORWTBL, mod, buf,
-				     "MulticastForwardingTable");
+		mlid = (uint32_t)r->a * MFT_BLOCK + k;
+		for (bit = 0; mlid <= end && bit < MFT_PORTS; bit++) {
+			int port = r->b * MFT_PORTS + bit;
+
+			if (!(m >> bit & 1) || port > nd->numports)
+				continue;
+			rc = ibu_mft_set(&c->lv->mft, (uint16_t)mlid, r->node,
+					 port, c->e);
 			if (rc)
 				return rc;
-			for (k = 0; k < MFT_BLOCK && b * MFT_BLOCK + k <= end; k++) {
-				/* 16 ports per MLID, big-endian, port 0 = bit 0 */
-				unsigned m = (unsigned)buf[2 * k] << 8 | buf[2 * k + 1];
-
-				for (bit = 0; bit < MFT_PORTS; bit++) {
-					int port = pos * MFT_PORTS + bit;
-
-					if (!(m >> bit & 1) || port > nd->numports)
-						continue;
-					rc = ibu_mft_set(&c->lv->mft,
-							 (uint16_t)(b * MFT_BLOCK + k),
-							 node, port, c->e);
-					if (rc)
-						return rc;
-				}
-			}
 		}
+	}
 	return IBU_OK;
 }
 
 static int read_mfts(struct live_ctx *c)
 {
 	struct ibu_fabric *f = &c->lv->f;
-	int i, rc;
+	struct reqs q = { 0 };
+	uint32_t end, b;
+	int i, pos, rc = IBU_OK;
 
-	for (i = 0; i < f->num_nodes; i++) {
+	for (i = 0; !rc && i < f->num_nodes; i++) {
+		ibnd_node_t *nd = c->node[i];
+
 		if (!ibu_node_is_switch(&f->nodes[i]))
 			continue;
-		rc = read_mft_switch(c, i);
-		if (rc)
-			return rc;
+		c->lv->mft.dumped[i] = 1;
+		end = mft_end(nd);
+		if (end < IBU_MCAST_LID_BASE)
+			continue;
+		for (b = IBU_MCAST_LID_BASE / MFT_BLOCK; !rc && b <= end / MFT_BLOCK; b++)
+			for (pos = 0; !rc && pos <= nd->numports / MFT_PORTS; pos++)
+				rc = req_add(c, &q, i, IB_ATTR_MULTICASTFORWTBL,
+					     (b - IBU_MCAST_LID_BASE / MFT_BLOCK) |
+					     ((uint32_t)pos << 28), (int)b, pos);
 	}
-	return IBU_OK;
+	if (rc) {
+		free(q.r);
+		return rc;
+	}
+	return run_reqs(c, &q, mft_done, "MulticastForwardingTable");
 }
 
 /* A port that carries traffic: port 0 of a switch or a cabled port. */
@@ -187,55 +257,47 @@ static int port_used(const struct ibu_node *n, int p)
 }
 
 /* SLtoVLMappingTable: 16 nibbles, SL 0 in the high nibble of byte 0. */
-static int read_sl2vl_one(struct live_ctx *c, int node, int in, int out)
+static int sl2vl_done(void *ctx, const struct ibu_smp_req *r, const uint8_t *d)
 {
-	uint8_t buf[IB_SMP_DATA_SIZE], vl[16];
-	unsigned mod = ibu_node_is_switch(&c->lv->f.nodes[node]) ?
-		       (unsigned)(in << 8 | out) : 0;
-	int sl, rc;
+	struct live_ctx *c = ctx;
+	uint8_t vl[16];
+	int sl;
 
-	rc = smp_get(c, c->node[node], IB_ATTR_SLVL_TABLE, mod, buf,
-		     "SLtoVLMappingTable");
-	if (rc)
-		return rc;
 	for (sl = 0; sl < 16; sl++)
-		vl[sl] = sl & 1 ? buf[sl / 2] & 15 : buf[sl / 2] >> 4;
-	return ibu_sl2vl_set(&c->lv->sl2vl, &c->lv->f, node, in, out, vl, c->e);
+		vl[sl] = sl & 1 ? d[sl / 2] & 15 : d[sl / 2] >> 4;
+	return ibu_sl2vl_set(&c->lv->sl2vl, &c->lv->f, r->node, r->a, r->b,
+			     vl, c->e);
 }
 
 /* Switches: every pair of used ports (in may be port 0: the switch's own
- * packets). CAs: the table of the port the SMP reaches, i.e. each cabled
- * port addressed by its LID. */
+ * packets), modifier in << 8 | out. CAs: the table of the port the SMP
+ * reaches (their only port: multi-port CAs are not asked). */
 static int read_sl2vl(struct live_ctx *c)
 {
 	struct ibu_fabric *f = &c->lv->f;
+	struct reqs q = { 0 };
 	int i, in, out, rc;
 
 	rc = ibu_sl2vl_init(&c->lv->sl2vl, f, c->e);
-	if (rc)
-		return rc;
-	for (i = 0; i < f->num_nodes; i++) {
+	for (i = 0; !rc && i < f->num_nodes; i++) {
 		const struct ibu_node *n = &f->nodes[i];
 
 		if (!ibu_node_is_switch(n)) {
-			if (n->num_ports == 1 && port_used(n, 1) &&
-			    n->ports[1].lid) {
-				rc = read_sl2vl_one(c, i, 0, 1);
-				if (rc)
-					return rc;
-			}
+			if (n->num_ports == 1 && port_used(n, 1) && n->ports[1].lid)
+				rc = req_add(c, &q, i, IB_ATTR_SLVL_TABLE, 0, 0, 1);
 			continue;
 		}
-		for (in = 0; in <= n->num_ports; in++)
-			for (out = 1; out <= n->num_ports; out++) {
-				if (!port_used(n, in) || !port_used(n, out))
-					continue;
-				rc = read_sl2vl_one(c, i, in, out);
-				if (rc)
-					return rc;
-			}
+		for (in = 0; !rc && in <= n->num_ports; in++)
+			for (out = 1; !rc && out <= n->num_ports; out++)
+				if (port_used(n, in) && port_used(n, out))
+					rc = req_add(c, &q, i, IB_ATTR_SLVL_TABLE,
+						     (unsigned)(in << 8 | out), in, out);
 	}
-	return IBU_OK;
+	if (rc) {
+		free(q.r);
+		return rc;
+	}
+	return run_reqs(c, &q, sl2vl_done, "SLtoVLMappingTable");
 }
 
 /* One SA GetTable of MCMemberRecords (all, or those of port_gid and/or
@@ -447,8 +509,13 @@ static int read_tables(struct live_ctx *c)
 
 	if (!rc && (c->o->what & IBU_LIVE_MFT))
 		rc = read_mfts(c);
-	if (!rc && (c->o->what & IBU_LIVE_MFT))
+	if (!rc && (c->o->what & IBU_LIVE_MFT)) {
 		rc = read_members(c);
+		/* no MLID anywhere and no SA (no SM yet): no group, no error */
+		if (rc == IBU_EIO && !c->lv->mft.num_groups &&
+		    !c->lv->sa_queries)
+			rc = IBU_OK;
+	}
 	if (!rc && (c->o->what & IBU_LIVE_SL2VL))
 		rc = read_sl2vl(c);
 	return rc;

@@ -208,6 +208,20 @@ static int snapshot_dir(const char *cmd, const struct live_req *r,
 	return IBU_EXIT_OK;
 }
 
+/* Is any LFT entry set? (A fabric no SM has swept holds none: say so
+ * rather than let the dump reader call the snapshot a failed dump.) */
+static int lft_entries(const struct ibu_lft *l)
+{
+	uint32_t lid;
+	int i;
+
+	for (i = 0; i < l->num_nodes; i++)
+		for (lid = 1; l->row[i] && lid <= l->max_lid; lid++)
+			if (l->row[i][lid] != IBU_NO_PATH)
+				return 1;
+	return 0;
+}
+
 /* Reads the fabric and writes the snapshot; -I- line on stderr (stdout
  * belongs to the command: route prints tables there). */
 static int read_and_save(const char *cmd, struct live_req *r,
@@ -237,6 +251,13 @@ static int read_and_save(const char *cmd, struct live_req *r,
 		fprintf(stderr, ", %ld SL2VL tables (VLs up to %d)",
 			lv.sl2vl.tables, lv.sl2vl.max_vl);
 	fprintf(stderr, ", read in %.2f s\n", now() - t0);
+	if ((r->lc->in & (IN_LFTS | IN_LFTS_ONLY | IN_LIDS_FROM)) &&
+	    !lft_entries(&lv.lft)) {
+		fprintf(stderr, "ibunion %s: live: no switch holds an LFT entry (no subnet manager has routed this fabric yet?)\n",
+			cmd);
+		ibu_live_free(&lv);
+		return IBU_EXIT_ERROR;
+	}
 	rc = ibu_live_save(&lv, s->dir, &s->files, &e);
 	ibu_live_free(&lv);
 	if (rc) {
