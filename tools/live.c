@@ -28,6 +28,7 @@ struct live_ctx {
 	struct ibu_live *lv;
 	struct ibmad_port *mad;
 	ibnd_node_t **node;	/* [fabric node] its libibnetdisc node */
+	ib_portid_t sm;		/* the SA's address, once known */
 	struct ibu_err *e;
 };
 
@@ -314,10 +315,11 @@ static int sa_get_members(struct live_ctx *c, const uint8_t *port_gid,
 	uint32_t v = mlid;
 	void *umad, *bigger;
 
-	memset(&sm, 0, sizeof(sm));
-	if (ib_resolve_smlid_via(&sm, timeout, c->mad) < 0 || !sm.lid)
+	if (!c->sm.lid &&
+	    (ib_resolve_smlid_via(&c->sm, timeout, c->mad) < 0 || !c->sm.lid))
 		return ibu_err_set(c->e, IBU_EIO,
 				   "live: no subnet manager (SM LID unknown): members need the SA");
+	sm = c->sm;	/* asked once per run */
 	sm.qp = 1;
 	sm.qkey = IB_DEFAULT_QP1_QKEY;
 	agent = mad_rpc_class_agent(c->mad, IB_SA_CLASS);
