@@ -33,12 +33,10 @@ for ((i = 0; i < 40; i++)); do	# OpenSM answers joins before it pushes MFTs
 	sleep 0.25
 done
 
-# the dump-file pipeline, timed
-t0=$(date +%s.%N)
+# the dump-file pipeline
 sim_client ibnetdiscover "$SIM_DIR/fabric.ibnd" >/dev/null 2>&1 &&
 	sim_dump_lfts "$SIM_DIR/lfts" && sim_dump_mfts "$SIM_DIR/mfts"
 files_rc=$?
-t1=$(date +%s.%N)
 t_equal "ibnetdiscover + dump_lfts + dump_mfts read the fabric" "$files_rc" 0
 
 # normalise the file names away: the figures must be the same
@@ -49,11 +47,9 @@ norm() { sed -E 's#[^ ]*/[^ :,]*#FILE#g' "$1"; }
 	"$SIM_DIR/fabric.ibnd" "$SIM_DIR/lfts" \
 	>"$SIM_DIR/files.out" 2>&1
 files_verdict=$?
-t2=$(date +%s.%N)
 sim_client "$IBUNION" check --live --cyclic --deadlock >"$SIM_DIR/live.out" \
 	2>"$SIM_DIR/live.err"
 live_verdict=$?
-t3=$(date +%s.%N)
 t_equal "check on the files passes (unicast, multicast, deadlock)" "$files_verdict" 0
 t_equal "check --live passes too, in one command" "$live_verdict" 0
 t_equal "check --live prints the same figures as the files' check" \
@@ -64,17 +60,29 @@ t_grep "the live reader saw 2 MLIDs and 32 SA member records" \
 	"^-I- live: 208 nodes \(80 switches, 128 end ports\).*, 2 MLIDs, 32 MCMemberRecords" \
 	"$SIM_DIR/live.err"
 
-# reading times: discovery + tables live vs the three tools
+# reading times, live vs the three tools, each the best of 3 interleaved
+# runs (the machine is shared: the best run is the least disturbed one)
 sim_client "$IBUNION" route --live -o "$SIM_DIR/route.lfts" 2>"$SIM_DIR/read.err"
 live_read=$(sed -n 's/.*read in \([0-9.]*\) s$/\1/p' "$SIM_DIR/read.err")
-sim_client "$IBUNION" check --live -q >/dev/null 2>"$SIM_DIR/read2.err"
+best_files=99 best_live=99
+for r in 1 2 3; do
+	t0=$(date +%s.%N)
+	sim_client ibnetdiscover "$SIM_DIR/t.ibnd" >/dev/null 2>&1
+	sim_client dump_lfts >/dev/null 2>&1
+	sim_client dump_mfts >/dev/null 2>&1
+	t1=$(date +%s.%N)
+	sim_client "$IBUNION" check --live -q >/dev/null 2>"$SIM_DIR/read2.err"
+	t2=$(date +%s.%N)
+	f=$(echo "$t1 - $t0" | bc) l=$(echo "$t2 - $t1" | bc)
+	[ "$(echo "$f < $best_files" | bc)" = 1 ] && best_files=$f
+	[ "$(echo "$l < $best_live" | bc)" = 1 ] && best_live=$l
+done
 live_read_mft=$(sed -n 's/.*read in \([0-9.]*\) s$/\1/p' "$SIM_DIR/read2.err")
-files_read=$(echo "$t1 - $t0" | bc)
-diag "reading IBFT(8,3) LMC 2: ibnetdiscover + dump_lfts + dump_mfts ${files_read} s;" \
-	"ibunion live: topology + LFTs ${live_read} s, + MFTs + members ${live_read_mft} s;" \
-	"check --live as a whole $(echo "$t3 - $t2" | bc) s"
-t_expect "reading live (topology, LFTs, MFTs, members) is no slower than the three tools" \
-	test "$(echo "$live_read_mft <= $files_read * 1.25 + 0.2" | bc)" = 1
+diag "reading IBFT(8,3) LMC 2, best of 3: ibnetdiscover + dump_lfts + dump_mfts ${best_files} s;" \
+	"ibunion check --live (read + checks, whole command) ${best_live} s;" \
+	"of which reading topology + LFTs + MFTs + members ${live_read_mft} s; topology + LFTs alone ${live_read} s"
+t_expect "check --live, reading and checking, is no slower than the three tools reading" \
+	test "$(echo "$best_live <= $best_files * 1.2 + 0.1" | bc)" = 1
 t_expect "route --live: the dry run equals what the switches hold" \
 	"$IBUNION" diff -q "$SIM_DIR/route.lfts" "$SIM_DIR/lfts"
 

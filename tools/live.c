@@ -7,28 +7,24 @@
 #include <string.h>
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>
-#include <infiniband/umad.h>
 #include "atomicfile.h"
 #include "dump.h"
 #include "fabric_open.h"
 #include "live.h"
 #include "live_smp.h"
+#include "sa_client.h"
 
 #define LFT_BLOCK 64		/* LIDs per LinearForwardingTable block */
 #define MFT_BLOCK 32		/* MLIDs per MulticastForwardingTable block */
 #define MFT_PORTS 16		/* ports per MFT block position */
 #define LIVE_SMP_WINDOW 16	/* SMPs in flight (ibnetdiscover keeps 2 by default) */
-#define SA_GET_TABLE_SIZE 256	/* a GetTable request MAD */
-#define SA_STATUS_NO_RECORDS 0x0300	/* IBA 15.2.1.1: ERR_NO_RECORDS */
-#define CM_PORT_GID 1		/* MCMemberRecord component mask bits */
-#define CM_MLID 3
 
 struct live_ctx {
 	const struct ibu_live_opts *o;
 	struct ibu_live *lv;
 	struct ibmad_port *mad;
 	ibnd_node_t **node;	/* [fabric node] its libibnetdisc node */
-	ib_portid_t sm;		/* the SA's address, once known */
+	struct ibu_sa_query sa;	/* members: tools/sa_client.c */
 	struct ibu_err *e;
 };
 
@@ -301,157 +297,51 @@ static int read_sl2vl(struct live_ctx *c)
 	return run_reqs(c, &q, sl2vl_done, "SLtoVLMappingTable");
 }
 
-/* One SA GetTable of MCMemberRecords (all, or those of port_gid and/or
- * mlid); RMPP is reassembled below us on real ports (libibmad registers
- * the SA class with RMPP). *umad_out is the whole answer. */
-static int sa_get_members(struct live_ctx *c, const uint8_t *port_gid,
-			  uint16_t mlid, uint8_t **umad_out, int *len_out)
+static int add_member(void *ctx, const struct ibu_sa_mcm_rec *r)
 {
-	ib_portid_t sm;
-	ib_rpc_t rpc;
-	int fd = mad_rpc_portid(c->mad), agent, len = SA_GET_TABLE_SIZE, rc;
-	int timeout = c->o->timeout_ms ? c->o->timeout_ms : 1000;
-	uint8_t data[IB_SA_DATA_SIZE];
-	uint32_t v = mlid;
-	void *umad, *bigger;
-
-	if (!c->sm.lid &&
-	    (ib_resolve_smlid_via(&c->sm, timeout, c->mad) < 0 || !c->sm.lid))
-		return ibu_err_set(c->e, IBU_EIO,
-				   "live: no subnet manager (SM LID unknown): members need the SA");
-	sm = c->sm;	/* asked once per run */
-	sm.qp = 1;
-	sm.qkey = IB_DEFAULT_QP1_QKEY;
-	agent = mad_rpc_class_agent(c->mad, IB_SA_CLASS);
-	memset(&rpc, 0, sizeof(rpc));
-	rpc.mgtclass = IB_SA_CLASS;
-	rpc.method = IB_MAD_METHOD_GET_TABLE;
-	rpc.attr.id = IB_SA_ATTR_MCRECORD;
-	rpc.datasz = IB_SA_DATA_SIZE;
-	rpc.dataoffs = IB_SA_DATA_OFFS;
-	memset(data, 0, sizeof(data));
-	if (port_gid) {
-		mad_encode_field(data, IB_SA_MCM_PORTGID_F, (void *)port_gid);
-		rpc.mask |= 1ULL << CM_PORT_GID;
-	}
-	if (mlid) {
-		mad_encode_field(data, IB_SA_MCM_MLID_F, &v);
-		rpc.mask |= 1ULL << CM_MLID;
-	}
-	umad = calloc(1, len + umad_size());
-	if (!umad)
-		return ibu_err_set(c->e, IBU_ENOMEM, "out of memory");
-	mad_build_pkt(umad, &rpc, &sm, NULL, data);
-	mad_set_field64(umad_get_mad(umad), 0, IB_SA_MKEY_F, c->o->sm_key);
-	if (umad_send(fd, agent, umad, len, timeout, 3) < 0) {
-		free(umad);
-		return ibu_err_set(c->e, IBU_EIO, "live: SA GetTable(MCMemberRecord): send failed: %s",
-				   strerror(errno));
-	}
-	for (;;) {
-		rc = umad_recv(fd, umad, &len, timeout * 4);
-		if (rc >= 0 || errno != ENOSPC)
-			break;
-		bigger = realloc(umad, umad_size() + len);
-		if (!bigger) {
-			free(umad);
-			return ibu_err_set(c->e, IBU_ENOMEM, "out of memory");
-		}
-		umad = bigger;
-	}
-	if (rc < 0 || umad_status(umad)) {
-		free(umad);
-		return ibu_err_set(c->e, IBU_EIO,
-				   "live: SA GetTable(MCMemberRecord): no answer from the SA in %d ms",
-				   timeout * 4);
-	}
-	*umad_out = umad;
-	*len_out = len;
-	return IBU_OK;
-}
-
-static int add_member(struct live_ctx *c, const uint8_t *rec)
-{
-	ibmad_gid_t gid;
-	uint32_t mlid = 0, js = 0;
-	uint64_t guid = 0;
+	struct live_ctx *c = ctx;
 	struct ibu_mcast_member m;
-	int i, port;
+	int port;
 
-	mad_decode_field((uint8_t *)rec, IB_SA_MCM_PORTGID_F, gid);
-	mad_decode_field((uint8_t *)rec, IB_SA_MCM_MLID_F, &mlid);
-	mad_decode_field((uint8_t *)rec, IB_SA_MCM_JOIN_STATE_F, &js);
-	for (i = 8; i < 16; i++)
-		guid = guid << 8 | gid[i];
 	c->lv->sa_records++;
-	if (!guid) {	/* the SA hid the member: we are not trusted */
+	if (!r->port_guid) {	/* the SA hid the member: we are not trusted */
 		c->lv->sa_hidden++;
 		return IBU_OK;
 	}
 	memset(&m, 0, sizeof(m));
-	m.node = ibu_fabric_find_port_guid(&c->lv->f, guid, &port);
+	m.node = ibu_fabric_find_port_guid(&c->lv->f, r->port_guid, &port);
 	if (m.node < 0)
 		return ibu_err_set(c->e, IBU_EPARSE,
 				   "live: the SA lists port GUID 0x%016" PRIx64
 				   " in MLID 0x%04x, which discovery did not find",
-				   guid, mlid);
+				   r->port_guid, r->mlid);
 	m.port = port;
 	/* FullMember (1) and NonMember (2) receive; the send-only states not */
-	m.send_only = !(js & 0x3);
-	return ibu_mcmembers_add(&c->lv->members, (uint16_t)mlid, &m, c->e);
+	m.send_only = !(r->join_state & 0x3);
+	return ibu_mcmembers_add(&c->lv->members, r->mlid, &m, c->e);
 }
 
-/*
- * An answer that fills exactly one MAD may have been cut: libumad2sim
- * hands over the first RMPP segment only (the kernel reassembles them on
- * real ports, where a longer answer arrives whole). Such an answer is
- * asked again more narrowly.
- */
-static int maybe_cut(int len, int offs, int n)
-{
-	return len <= IB_MAD_SIZE && n >= (IB_MAD_SIZE - IB_SA_DATA_OFFS) / offs;
-}
-
-/* One GetTable; its records are added unless *full (then the caller asks
- * again, narrower) or last (the narrowest question: always added). */
+/* One GetTable (tools/sa_client.c); *cut: asked again narrower. */
 static int get_table(struct live_ctx *c, const uint8_t *port_gid,
-		     uint16_t mlid, int last, int *full)
+		     uint16_t mlid, int *cut)
 {
-	uint8_t *umad = NULL, *mad;
-	int len = 0, rc, status, offs, n, i;
+	char err[256];
+	int rc = ibu_sa_mcm_get_table(&c->sa, port_gid, mlid, cut, add_member,
+				      c, err, sizeof(err));
 
-	*full = 0;
-	rc = sa_get_members(c, port_gid, mlid, &umad, &len);
-	if (rc)
-		return rc;
-	mad = umad_get_mad(umad);
-	status = mad_get_field(mad, 0, IB_MAD_STATUS_F);
-	offs = mad_get_field(mad, 0, IB_SA_ATTROFFS_F) * 8;
-	c->lv->sa_queries++;
-	if (status == SA_STATUS_NO_RECORDS || (!status && !offs)) {
-		free(umad);
-		return IBU_OK;
-	}
-	if (status || len < IB_SA_DATA_OFFS) {
-		free(umad);
-		return ibu_err_set(c->e, IBU_EIO,
-				   "live: SA GetTable(MCMemberRecord): MAD status 0x%x",
-				   status);
-	}
-	n = (len - IB_SA_DATA_OFFS) / offs;
-	*full = !last && maybe_cut(len, offs, n);
-	for (i = 0, rc = IBU_OK; i < n && !rc && !*full; i++)
-		rc = add_member(c, mad + IB_SA_DATA_OFFS + i * offs);
-	free(umad);
+	c->lv->sa_queries = c->sa.queries;
+	if (rc < 0)
+		return ibu_err_set(c->e, IBU_EIO, "live: %s", err);
 	return rc;
 }
 
-/* The members of mlid, one end port at a time. */
+/* The members of mlid, one end port at a time (the narrowest question:
+ * its answer is taken whole). */
 static int get_group_per_port(struct live_ctx *c, uint16_t mlid)
 {
 	struct ibu_fabric *f = &c->lv->f;
 	uint8_t gid[16] = { 0xfe, 0x80 };	/* link-local subnet prefix */
-	int i, p, k, full, rc;
+	int i, p, k, rc;
 
 	for (i = 0; i < f->num_nodes; i++)
 		for (p = 0; p <= f->nodes[i].num_ports; p++) {
@@ -462,7 +352,7 @@ static int get_group_per_port(struct live_ctx *c, uint16_t mlid)
 				continue;
 			for (k = 0; k < 8; k++)
 				gid[8 + k] = (uint8_t)(pt->guid >> (56 - 8 * k));
-			rc = get_table(c, gid, mlid, 1, &full);
+			rc = get_table(c, gid, mlid, NULL);
 			if (rc)
 				return rc;
 		}
@@ -473,14 +363,18 @@ static int get_group_per_port(struct live_ctx *c, uint16_t mlid)
  * switches hold; a group that still fills a MAD, one per end port. */
 static int read_members(struct live_ctx *c)
 {
-	int full, gi, rc = get_table(c, NULL, 0, 0, &full);
+	int cut, gi, rc;
 
-	for (gi = 0; !rc && full && gi < c->lv->mft.num_groups; gi++) {
+	c->sa.port = c->mad;
+	c->sa.sm_key = c->o->sm_key;
+	c->sa.timeout_ms = c->o->timeout_ms;
+	rc = get_table(c, NULL, 0, &cut);
+	for (gi = 0; !rc && cut && gi < c->lv->mft.num_groups; gi++) {
 		uint16_t mlid = c->lv->mft.g[gi].mlid;
-		int gfull;
+		int gcut;
 
-		rc = get_table(c, NULL, mlid, 0, &gfull);
-		if (!rc && gfull)
+		rc = get_table(c, NULL, mlid, &gcut);
+		if (!rc && gcut)
 			rc = get_group_per_port(c, mlid);
 	}
 	if (!rc && c->lv->sa_hidden)
