@@ -54,6 +54,7 @@ static void node_portid(const ibnd_node_t *nd, ib_portid_t *id)
 	*id = nd->path_portid;
 }
 
+/* One SubnGet, waiting for its answer (directed routes). */
 static int smp_get(struct live_ctx *c, ibnd_node_t *nd, unsigned attr,
 		   unsigned mod, uint8_t *buf, const char *what)
 {
@@ -62,7 +63,6 @@ static int smp_get(struct live_ctx *c, ibnd_node_t *nd, unsigned attr,
 	memset(&id, 0, sizeof(id));
 	node_portid(nd, &id);
 	memset(buf, 0, IB_SMP_DATA_SIZE);
-	c->lv->smps++;
 	if (!smp_query_via(buf, &id, attr, mod, c->o->timeout_ms, c->mad))
 		return ibu_err_set(c->e, IBU_EIO,
 				   "live: SubnGet(%s) modifier 0x%x to '%s' (0x%016" PRIx64 ", %s) failed",
@@ -125,7 +125,6 @@ static int run_reqs(struct live_ctx *c, struct reqs *q, ibu_smp_done done,
 		rc = ibu_smp_batch(c->mad, q->r, q->n, LIVE_SMP_WINDOW,
 				   c->o->timeout_ms, done, c, c->e);
 	for (i = 0; !by_lid && !rc && i < q->n; i++) {
-		c->lv->smps--;	/* smp_get counts it */
 		rc = smp_get(c, c->node[q->r[i].node], q->r[i].attr,
 			     q->r[i].mod, buf, what);
 		if (!rc)
