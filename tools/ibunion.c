@@ -8,6 +8,7 @@
 #include "report_output.h"
 #include "fabric_open.h"
 #include "opts.h"
+#include "live_args.h"
 
 static const struct ibu_command commands[] = {
 	{ "gen", "write ibsim net files (fat trees, 2-D meshes)", ibu_cmd_gen, ibu_cmd_gen_usage },
@@ -18,6 +19,7 @@ static const struct ibu_command commands[] = {
 	{ "path", "the DLID each source should use toward each destination (cyclic path)", ibu_cmd_path, ibu_cmd_path_usage },
 	{ "mcast", "join/leave multicast groups from a simulated HCA", ibu_cmd_mcast, ibu_cmd_mcast_usage },
 	{ "load", "link load of traffic patterns on LFT/MFT dumps", ibu_cmd_load, ibu_cmd_load_usage },
+	{ "trace", "hop-by-hop route between two ports (as ibtracert), from dumps or live", ibu_cmd_trace, ibu_cmd_trace_usage },
 };
 #define NCMD (sizeof(commands) / sizeof(commands[0]))
 
@@ -28,7 +30,10 @@ static void usage(FILE *out)
 	fprintf(out, "usage: ibunion <command> [options]\n\ncommands:\n");
 	for (i = 0; i < NCMD; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'ibunion <command> --help' describes one command;\n"
+	fprintf(out, "\nEvery command that takes FABRIC or a dump reads the live fabric instead\n"
+		"with --live, or -C CA / -P PORT (as infiniband-diags), [--live-save DIR]\n"
+		"[--smkey KEY] (man ibunion: LIVE FABRIC).\n"
+		"\n'ibunion <command> --help' describes one command;\n"
 		"'ibunion -V' (--version) prints the version.\n"
 		"every command takes --node-name-map FILE (node GUID -> name, the\n"
 		"file ibnetdiscover reads); check, diff and load take -o FILE;\n"
@@ -96,6 +101,23 @@ static int take_verbose(const char *name, int argc, char **argv,
 	return n + 2;
 }
 
+/* --live / -C / -P (tools/live_args.c) replace FABRIC and the dumps by a
+ * snapshot of the live fabric before the command parses its arguments. */
+static int run_command(const struct ibu_command *c, int argc, char **argv)
+{
+	struct ibu_live_session s;
+	int rc = ibu_live_args(c->name, argc, argv, &s);
+
+	if (!rc)
+		rc = s.active ? c->run(s.argc, s.argv) : c->run(argc, argv);
+	else if (rc < 0)	/* the live fabric left nothing to do */
+		rc = IBU_EXIT_OK;
+	ibu_live_session_end(&s);
+	return rc;
+}
+
+/* The options main() takes for every command (-v, --node-name-map, -o),
+ * then the live fabric's (run_command), then the command. */
 static int run_args(const struct ibu_command *c, int argc, char **argv)
 {
 	struct ibu_report_output out;
@@ -110,15 +132,15 @@ static int run_args(const struct ibu_command *c, int argc, char **argv)
 		return IBU_EXIT_USAGE;
 	ibu_fabric_open_name_map(map);
 	if (!takes_report_output(c->name))
-		return c->run(argc, argv);
+		return run_command(c, argc, argv);
 	argc = ibu_report_output_take(c->name, argc, argv, &path);
 	if (argc < 0)
 		return IBU_EXIT_USAGE;
 	if (!path)
-		return c->run(argc, argv);
+		return run_command(c, argc, argv);
 	if (ibu_report_output_begin(c->name, path, &out))
 		return IBU_EXIT_ERROR;
-	rc = c->run(argc, argv);
+	rc = run_command(c, argc, argv);
 	/* a report was written (all holds, or problems found): keep it */
 	if (ibu_report_output_end(c->name, &out,
 				  rc == IBU_EXIT_OK || rc == IBU_EXIT_FAIL))
