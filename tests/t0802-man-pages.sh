@@ -36,6 +36,7 @@ cmd_block()
 		/^\.B[IR]* +(ibunion +)?[a-z]+/ {
 			w = $0; sub(/^\.B[IR]* +(ibunion +)?/, "", w); sub(/[^a-z].*/, "", w)
 			if (w in is && (prev == ".TP" || $0 ~ /ibunion/)) cur = w
+			else if ($0 ~ /ibunion/) cur = ""	# ".B ibunion" of no one command
 		}
 		cur == cmd { print }
 		{ prev = $0 }'
@@ -61,12 +62,15 @@ help_options()
 commands=$("$IBUNION" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
 commands=$(echo $commands)
 diag "commands: $(echo $commands)"
+# options every command takes are documented once, in these sections
+global=$(man_text "$man1" | awk '/^\.SH/ { on = ($0 ~ /LIVE FABRIC|OPTIONS COMMON/) } on')
 missing=
 for c in $commands; do
 	block=$(cmd_block "$c")
 	[ -n "$block" ] || { missing+=" $c(no section)"; continue; }
 	for o in $(help_options "$c"); do
-		grep -qF -- "$o" <<<"$block" || missing+=" $c:$o"
+		grep -qF -- "$o" <<<"$block" || grep -qF -- "$o" <<<"$global" ||
+			missing+=" $c:$o"
 	done
 done
 [ -z "$missing" ] || diag "ibunion.1 lacks:$missing"
