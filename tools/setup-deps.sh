@@ -4,7 +4,8 @@
 # run its tests: toolchain, Check, OpenSM and its headers, ibsim with
 # libumad2sim, infiniband-diags, the rdma-core MAD libraries, valgrind,
 # clang with its fuzzer runtime (the fuzz smoke test, t0310), and what
-# builds the Debian package (dpkg-buildpackage, debhelper; man-db indexes
+# builds the Debian package (dpkg-buildpackage, which insists on
+# build-essential, and debhelper; man-db indexes
 # the installed man pages, t0800 looks them up with man -k).
 # Does nothing when all of it is installed; uses sudo only when not root.
 set -euo pipefail
@@ -15,7 +16,7 @@ packages=(
 	opensm libopensm-dev ibsim-utils infiniband-diags
 	libibumad-dev libibmad-dev libibnetdisc-dev
 	clang libclang-rt-dev
-	dpkg-dev debhelper man-db
+	build-essential dpkg-dev debhelper man-db
 )
 
 missing=()
