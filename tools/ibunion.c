@@ -36,7 +36,7 @@ static void usage(FILE *out)
 		"\n'ibunion <command> --help' describes one command;\n"
 		"'ibunion -V' (--version) prints the version.\n"
 		"every command takes --node-name-map FILE (node GUID -> name, the\n"
-		"file ibnetdiscover reads); check, diff and load take -o FILE;\n"
+		"file ibnetdiscover reads); check, diff, load, trace take -o FILE;\n"
 		"-v (--verbose) lists every problem (check, diff, mcast check).\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 cannot run\n");
 }
@@ -57,7 +57,7 @@ static void print_version(void)
 static int takes_report_output(const char *name)
 {
 	return !strcmp(name, "check") || !strcmp(name, "diff") ||
-	       !strcmp(name, "load");
+	       !strcmp(name, "load") || !strcmp(name, "trace");
 }
 
 /*

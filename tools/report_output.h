@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * -o FILE / --output FILE for the commands whose output is a report on
- * standard output (check, diff, load), as every infiniband-diags tool
+ * standard output (check, diff, load, trace), as every infiniband-diags tool
  * writes to -o: the option is taken out of argv before the command parses
  * it, standard output is pointed at lib/atomicfile's temporary file while
  * the command runs, and the file is renamed into place when the command
