@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
@@ -99,6 +100,19 @@ static int check_tables(const struct ibu_engine_ops *ops, const void *topo,
 	return IBU_OK;
 }
 
+void ibu_engine_decline_set(struct ibu_engine_decline *d, int rc,
+			    const struct ibu_err *e)
+{
+	const char *text = e && e->msg[0] ? e->msg : ibu_strerror(rc);
+
+	memset(d, 0, sizeof(*d));
+	if (rc == IBU_OK)
+		return;
+	d->kind = rc == IBU_ETOPO ? IBU_DECLINE_TOPOLOGY :
+		  rc == IBU_ENOMEM ? IBU_DECLINE_RESOURCES : IBU_DECLINE_ERROR;
+	snprintf(d->text, sizeof(d->text), "%s", text);
+}
+
 int ibu_engine_run(const struct ibu_engine_ops *ops,
 		   const struct ibu_fabric *f,
 		   const struct ibu_engine_opts *o,
@@ -115,6 +129,7 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 	r->ops = ops;
 	r->stage = IBU_STAGE_RECOGNISE;
 	rc = ops->recognise(f, o, &r->topo, e);
+	ibu_engine_decline_set(&r->decline, rc, e);
 	if (rc)
 		goto fail;
 	r->stage = IBU_STAGE_PLAN;
@@ -141,10 +156,12 @@ fail:
 		ibu_err_prefix(e, "%s", ibu_engine_stage_name(r->stage));
 	{
 		enum ibu_engine_stage st = r->stage;
+		struct ibu_engine_decline d = r->decline;
 
 		ibu_engine_result_free(r);
 		r->ops = ops;
 		r->stage = st;
+		r->decline = d;
 	}
 	return rc;
 }

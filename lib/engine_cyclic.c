@@ -14,8 +14,7 @@ struct cyclic_topo {
 	struct ibu_ibft t;
 	struct ibu_lidplan p;
 	int planned;
-	struct ibu_cyclic_stats *stats;	/* of the last route (own block:
-					 * route() gets a const topo) */
+	struct ibu_cyclic_stats stats;	/* of the last route */
 };
 
 static void topo_free(void *topo)
@@ -26,7 +25,6 @@ static void topo_free(void *topo)
 		return;
 	ibu_lidplan_free(&c->p);
 	ibu_ibft_free(&c->t);
-	free(c->stats);
 	free(c);
 }
 
@@ -38,15 +36,10 @@ static int recognise(const struct ibu_fabric *f,
 	int rc;
 
 	*topo = NULL;
-	if (c)
-		c->stats = calloc(1, sizeof(*c->stats));
-	if (!c || !c->stats) {
-		free(c);
+	if (!c)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	}
 	rc = ibu_ibft_recognize_limit(f, &c->t, o ? o->max_faults : -1, e);
 	if (rc) {
-		free(c->stats);
 		free(c);
 		return rc;
 	}
@@ -66,11 +59,11 @@ static int plan(const struct ibu_fabric *f, void *topo,
 	return rc;
 }
 
-static int route(const struct ibu_fabric *f, const void *topo,
+static int route(const struct ibu_fabric *f, void *topo,
 		 const struct ibu_lidmap *map, const struct ibu_engine_opts *o,
 		 struct ibu_lft *lft, struct ibu_err *e)
 {
-	const struct cyclic_topo *c = topo;
+	struct cyclic_topo *c = topo;
 
 	(void)map;
 	if (!c->planned)
@@ -78,7 +71,7 @@ static int route(const struct ibu_fabric *f, const void *topo,
 	return ibu_cyclic_route_stats(f, &c->t, &c->p,
 				      o && o->offsets == IBU_OFFSETS_PAPER ?
 				      IBU_OFFSETS_PAPER : IBU_OFFSETS_ROTATED,
-				      lft, c->stats, e);
+				      lft, &c->stats, e);
 }
 
 static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
@@ -112,13 +105,6 @@ static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
 	return c->t.num_faults && s >= 0 && c->t.sw[s].level == c->t.n - 1;
 }
 
-static long num_unrouted(const void *topo)
-{
-	const struct cyclic_topo *c = topo;
-
-	return c->stats->unrouted;
-}
-
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 		     size_t len)
 {
@@ -134,23 +120,44 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 	if (c->t.num_faults && o >= 0 && (size_t)o < len)
 		snprintf(buf + o, len - (size_t)o,
 			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path)",
-			 c->t.num_faults, c->t.max_faults, c->stats->rerouted,
-			 c->stats->outside, c->stats->unrouted);
+			 c->t.num_faults, c->t.max_faults, c->stats.rerouted,
+			 c->stats.outside, c->stats.unrouted);
 }
 
+/* One note per fault, then their count, then the entries left unrouted. */
 static int num_notes(const void *topo)
 {
 	const struct cyclic_topo *c = topo;
 
-	return c->t.num_faults;
+	return c->t.num_faults + (c->t.num_faults > 0) +
+	       (c->stats.unrouted > 0);
 }
 
 static void note(const struct ibu_fabric *f, const void *topo, int i,
-		 char *buf, size_t len)
+		 struct ibu_engine_note *out)
 {
 	const struct cyclic_topo *c = topo;
+	int n = c->t.num_faults, o;
 
-	ibu_ibft_fault_text(f, &c->t, i, buf, len);
+	out->severity = IBU_NOTE_SEV_WARNING;
+	if (i < n) {
+		out->kind = IBU_NOTE_FAULT;
+		o = snprintf(out->text, sizeof(out->text), "fault %d of %d: ",
+			     i + 1, n);
+		if (o > 0 && (size_t)o < sizeof(out->text))
+			ibu_ibft_fault_text(f, &c->t, i, out->text + o,
+					    sizeof(out->text) - (size_t)o);
+	} else if (i == n && n > 0) {
+		out->kind = IBU_NOTE_FAULTS;
+		snprintf(out->text, sizeof(out->text),
+			 "%d faults (missing links and switches) routed around",
+			 n);
+	} else {
+		out->kind = IBU_NOTE_UNROUTED;
+		snprintf(out->text, sizeof(out->text),
+			 "%ld (leaf switch, LID) entries left unrouted: no up*/down* path from that leaf, only down-up turns (a credit-loop risk)",
+			 c->stats.unrouted);
+	}
 }
 
 static void node_label(const void *topo, int node, char *buf, size_t len)
@@ -268,7 +275,6 @@ const struct ibu_engine_ops ibu_engine_cyclic = {
 	.route = route,
 	.assign_lids = assign_lids,
 	.may_leave_unrouted = may_leave_unrouted,
-	.num_unrouted = num_unrouted,
 	.describe = describe,
 	.num_notes = num_notes,
 	.note = note,

@@ -41,7 +41,7 @@ static int recognise(const struct ibu_fabric *f,
 	return IBU_OK;
 }
 
-static int route(const struct ibu_fabric *f, const void *topo,
+static int route(const struct ibu_fabric *f, void *topo,
 		 const struct ibu_lidmap *map, const struct ibu_engine_opts *o,
 		 struct ibu_lft *lft, struct ibu_err *e)
 {

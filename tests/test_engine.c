@@ -129,6 +129,32 @@ START_TEST(run_cyclic)
 }
 END_TEST
 
+/* The notes of a degraded tree, worded by the engine: one warning per
+ * fault, their count, then the entries left unrouted. */
+static void notes_of_degraded(const struct ibu_fabric *f,
+			      const struct ibu_engine_result *r, long unrouted)
+{
+	const struct ibu_engine_ops *ops = r->ops;
+	struct ibu_engine_note note;
+	char want[64];
+	int n = ops->num_notes(r->topo);
+
+	ck_assert_int_eq(n, 3);		/* 1 fault, the count, unrouted */
+	ops->note(f, r->topo, 0, &note);
+	ck_assert_int_eq(note.kind, IBU_NOTE_FAULT);
+	ck_assert_int_eq(note.severity, IBU_NOTE_SEV_WARNING);
+	ck_assert_msg(!strncmp(note.text, "fault 1 of 1: missing link ", 27),
+		      "%s", note.text);
+	ops->note(f, r->topo, 1, &note);
+	ck_assert_int_eq(note.kind, IBU_NOTE_FAULTS);
+	ck_assert_str_eq(note.text,
+			 "1 faults (missing links and switches) routed around");
+	ops->note(f, r->topo, 2, &note);
+	ck_assert_int_eq(note.kind, IBU_NOTE_UNROUTED);
+	snprintf(want, sizeof(want), "%ld (leaf switch, LID) entries", unrouted);
+	ck_assert_msg(!strncmp(note.text, want, strlen(want)), "%s", note.text);
+}
+
 /*
  * A degraded tree: the engine leaves a leaf without an entry where no
  * up*|down* path is left (never elsewhere), the check stage lets it pass,
@@ -174,6 +200,7 @@ START_TEST(run_cyclic_degraded)
 	snprintf(want, sizeof(want), ", %ld left unrouted at leaves", unrouted);
 	ck_assert_msg(strstr(what, "degraded: 1 faults") && strstr(what, want),
 		      "%s", what);
+	notes_of_degraded(&f, &r, unrouted);
 	ibu_engine_result_free(&r);
 	ibu_fabric_free(&f);
 }
@@ -211,7 +238,7 @@ END_TEST
  * the check stage refuses the tables. */
 static int bad_mode;
 
-static int bad_route(const struct ibu_fabric *f, const void *topo,
+static int bad_route(const struct ibu_fabric *f, void *topo,
 		     const struct ibu_lidmap *map,
 		     const struct ibu_engine_opts *o, struct ibu_lft *lft,
 		     struct ibu_err *e)
@@ -249,6 +276,34 @@ START_TEST(check_refuses_incomplete_tables)
 }
 END_TEST
 
+/* A mesh is not a fat tree: the result says so, in the engine's words,
+ * with the kind the plugin logs as ERR 5A01; a tree has no notes. */
+START_TEST(decline_kind_and_words)
+{
+	struct ibu_gen_opts go;
+	struct ibu_engine_result r;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+
+	memset(&go, 0, sizeof(go));
+	ck_assert_int_eq(ibu_gen_mesh(&f, 3, 3, 1, &go, &e), 0);
+	ck_assert_int_eq(ibu_engine_run(ibu_engine_find("cyclic"), &f, NULL,
+					&r, &e), IBU_ETOPO);
+	ck_assert_int_eq(r.decline.kind, IBU_DECLINE_TOPOLOGY);
+	ck_assert_msg(!strncmp(r.decline.text, "not an IBFT(m,n): ", 18),
+		      "%s", r.decline.text);
+	ck_assert_ptr_null(r.topo);
+	ibu_fabric_free(&f);
+	fattree(&f, 4, 2, 0);
+	ck_assert_int_eq(ibu_engine_run(ibu_engine_find("cyclic"), &f, NULL,
+					&r, &e), 0);
+	ck_assert_int_eq(r.decline.kind, IBU_DECLINE_NONE);
+	ck_assert_int_eq(r.ops->num_notes(r.topo), 0);
+	ibu_engine_result_free(&r);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 START_TEST(tree_alloc)
 {
 	struct ibu_engine_tree t;
@@ -276,6 +331,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, run_cyclic_degraded);
 	tcase_add_test(tc, stage_named_on_failure);
 	tcase_add_loop_test(tc, check_refuses_incomplete_tables, 0, 2);
+	tcase_add_test(tc, decline_kind_and_words);
 	tcase_add_test(tc, tree_alloc);
 	suite_add_tcase(s, tc);
 	return s;
