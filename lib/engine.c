@@ -4,13 +4,6 @@
 #include <string.h>
 #include "engine.h"
 
-void ibu_engine_opts_default(struct ibu_engine_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->mcast_policy = IBU_MCAST_BALANCED;
-	o->max_faults = -1;
-}
-
 const char *ibu_engine_stage_name(enum ibu_engine_stage s)
 {
 	switch (s) {
@@ -177,19 +170,9 @@ void ibu_engine_result_free(struct ibu_engine_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static const struct ibu_engine_ops *const engines[] = {
-	&ibu_engine_cyclic,
-	&ibu_engine_xy,
-	NULL,
-};
-
-const struct ibu_engine_ops *const *ibu_engine_list(void)
-{
-	return engines;
-}
-
 const struct ibu_engine_ops *ibu_engine_find(const char *name)
 {
+	const struct ibu_engine_ops *const *engines = ibu_engine_list();
 	int i;
 
 	for (i = 0; engines[i]; i++)
@@ -202,6 +185,7 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 					       const struct ibu_engine_opts *o,
 					       void **topo, struct ibu_err *e)
 {
+	const struct ibu_engine_ops *const *engines = ibu_engine_list();
 	char why[IBU_ERR_MSG_LEN] = "";
 	struct ibu_err one;
 	int i, len = 0, rc;
@@ -216,8 +200,9 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 			ibu_err_set(e, rc, "%s", one.msg);
 			return NULL;
 		}
-		len += snprintf(why + len, sizeof(why) - (size_t)len, "%s%s: %.200s",
-				len ? "; " : "", engines[i]->topology, one.msg);
+		/* the engine's words already name its topology */
+		len += snprintf(why + len, sizeof(why) - (size_t)len, "%s%.200s",
+				len ? "; " : "", one.msg);
 		if (len >= (int)sizeof(why))
 			len = (int)sizeof(why) - 1;
 	}

@@ -30,17 +30,7 @@
 #include "lft.h"
 #include "mft.h"
 #include "mcgroup.h"
-
-/* Options of every engine; ibu_engine_opts_default() gives the defaults. */
-struct ibu_engine_opts {
-	enum ibu_mcast_policy mcast_policy;
-	int offsets;			/* cyclic: up-digit rule (lib/cyclic.h),
-				 * 0 = the default */
-	int max_faults;			/* cyclic: < 0 = engine default */
-	int vl_plan;			/* xy: enum ibu_vlplan_kind, 0 = 1 VL */
-};
-
-void ibu_engine_opts_default(struct ibu_engine_opts *o);
+#include "engine_options.h"
 
 enum ibu_engine_stage {
 	IBU_STAGE_RECOGNISE = 0,
@@ -107,6 +97,10 @@ void ibu_engine_tree_free(struct ibu_engine_tree *t);
 struct ibu_engine_ops {
 	const char *name;		/* routing_engine name */
 	const char *topology;		/* "IBFT(m,n)", "2-D mesh" */
+	/* its options (engine_options.h): the plugin, the tool's -O and the
+	 * man page read them from here */
+	const struct ibu_engine_option *options;
+	int num_options;
 
 	int (*recognise)(const struct ibu_fabric *f,
 			 const struct ibu_engine_opts *o, void **topo,

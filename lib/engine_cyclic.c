@@ -17,6 +17,39 @@ struct cyclic_topo {
 	struct ibu_cyclic_stats stats;	/* of the last route */
 };
 
+static int parse_offsets(const char *text, int *value)
+{
+	enum ibu_cyclic_offsets m;
+
+	if (ibu_cyclic_offsets_parse(text, &m))
+		return IBU_EINVAL;
+	*value = (int)m;
+	return IBU_OK;
+}
+
+static void format_offsets(int value, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s",
+		 ibu_cyclic_offsets_name((enum ibu_cyclic_offsets)value));
+}
+
+static const struct ibu_engine_option options[] = {
+	{ .key = "max_faults", .values = "default|0..1000000", .def = -1,
+	  .help = "how many missing links and switches a degraded IBFT may "
+		  "have and still be routed (default: the engine's limit "
+		  "for its size)",
+	  .parse = ibu_engine_opt_parse_count,
+	  .format = ibu_engine_opt_format_count },
+	{ .key = "offsets", .values = "rotated|paper",
+	  .def = IBU_OFFSETS_ROTATED,
+	  .help = "how LID offsets become up-ports: rotated (offset 0 "
+		  "spreads base LIDs as D-mod-k) or paper (Eq. 2 exactly)",
+	  .parse = parse_offsets, .format = format_offsets },
+};
+
+#define OPT_MAX_FAULTS (&options[0])
+#define OPT_OFFSETS (&options[1])
+
 static void topo_free(void *topo)
 {
 	struct cyclic_topo *c = topo;
@@ -38,7 +71,7 @@ static int recognise(const struct ibu_fabric *f,
 	*topo = NULL;
 	if (!c)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = ibu_ibft_recognize_limit(f, &c->t, o ? o->max_faults : -1, e);
+	rc = ibu_ibft_recognize_limit(f, &c->t, ibu_engine_opt(o, OPT_MAX_FAULTS), e);
 	if (rc) {
 		free(c);
 		return rc;
@@ -69,8 +102,9 @@ static int route(const struct ibu_fabric *f, void *topo,
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
 	return ibu_cyclic_route_stats(f, &c->t, &c->p,
-				      o && o->offsets == IBU_OFFSETS_PAPER ?
-				      IBU_OFFSETS_PAPER : IBU_OFFSETS_ROTATED,
+				      ibu_engine_opt(o, OPT_OFFSETS) ==
+				      IBU_OFFSETS_PAPER ? IBU_OFFSETS_PAPER :
+				      IBU_OFFSETS_ROTATED,
 				      lft, &c->stats, e);
 }
 
@@ -269,6 +303,8 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 const struct ibu_engine_ops ibu_engine_cyclic = {
 	.name = "cyclic",
 	.topology = "IBFT(m,n)",
+	.options = options,
+	.num_options = (int)(sizeof(options) / sizeof(options[0])),
 	.recognise = recognise,
 	.topo_free = topo_free,
 	.plan = plan,

@@ -13,6 +13,31 @@
 #include "xy_mcast.h"
 #include "vlplan.h"
 
+static int parse_vl_plan(const char *text, int *value)
+{
+	enum ibu_vlplan_kind k;
+
+	if (ibu_vlplan_parse(text, &k))
+		return IBU_EINVAL;
+	*value = (int)k;
+	return IBU_OK;
+}
+
+static void format_vl_plan(int value, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", ibu_vlplan_name((enum ibu_vlplan_kind)value));
+}
+
+static const struct ibu_engine_option options[] = {
+	{ .key = "vl_plan", .values = "1|2-spread|2-direction|4-spread|4-direction",
+	  .def = 0,
+	  .help = "the virtual-lane plan of paper 001, sect. 3.2 (default 1: "
+		  "one VL); programmed through SL2VL tables",
+	  .parse = parse_vl_plan, .format = format_vl_plan, .needs_qos = 1 },
+};
+
+#define OPT_VL_PLAN (&options[0])
+
 static void topo_free(void *topo)
 {
 	if (!topo)
@@ -195,7 +220,8 @@ static int path_sl(const struct ibu_fabric *f, const void *topo,
 	(void)f;
 	if (a < 0 || b < 0)
 		return 0;
-	return ibu_vlplan_path_sl(o->vl_plan, (unsigned)a, (unsigned)b);
+	return ibu_vlplan_path_sl(ibu_engine_opt(o, OPT_VL_PLAN), (unsigned)a,
+				  (unsigned)b);
 }
 
 static int sl2vl(const struct ibu_fabric *f, const void *topo,
@@ -203,13 +229,15 @@ static int sl2vl(const struct ibu_fabric *f, const void *topo,
 		 int out_port, uint8_t vl_of_sl[16])
 {
 	(void)f;
-	return ibu_vlplan_sl2vl(o->vl_plan, topo, node, in_port, out_port,
-				vl_of_sl);
+	return ibu_vlplan_sl2vl(ibu_engine_opt(o, OPT_VL_PLAN), topo, node,
+				in_port, out_port, vl_of_sl);
 }
 
 const struct ibu_engine_ops ibu_engine_xy = {
 	.name = "xy",
 	.topology = "2-D mesh",
+	.options = options,
+	.num_options = (int)(sizeof(options) / sizeof(options[0])),
 	.recognise = recognise,
 	.topo_free = topo_free,
 	.route = route,

@@ -241,7 +241,7 @@ static int engine_compute(void *context)
 			err.code = rc;
 		return routing_failed(pe, 1, IBU_STAGE_RECOGNISE, NULL, &err);
 	}
-	rc = ibu_engine_run(pe->ops, &r->fabric, &ctx->eopts, &r->res, &err);
+	rc = ibu_engine_run(pe->ops, &r->fabric, &ctx->opts.engine, &r->res, &err);
 	if (rc) {
 		enum ibu_engine_stage st = r->res.stage;
 		struct ibu_engine_decline d = r->res.decline;
@@ -313,6 +313,6 @@ int ibu_engine_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 	re->destroy = engine_destroy;
 	OSM_LOG(&osm->log, OSM_LOG_VERBOSE,
 		"%s: routing engine set up (mcast_apex=%s)\n", pe->ops->name,
-		ibu_mcast_policy_name(pe->plugin->eopts.mcast_policy));
+		ibu_mcast_policy_name(pe->plugin->opts.engine.mcast_policy));
 	return 0;
 }
