@@ -31,6 +31,7 @@
 #include "mft.h"
 #include "mcgroup.h"
 #include "engine_options.h"
+#include "verify.h"
 
 enum ibu_engine_stage {
 	IBU_STAGE_RECOGNISE = 0,
@@ -77,6 +78,14 @@ struct ibu_engine_note {
 	enum ibu_engine_note_severity severity;
 	enum ibu_engine_note_kind kind;
 	char text[256];
+};
+
+/* What `ibunion check` hands an engine's rule besides f and its tables. */
+struct ibu_engine_check_in {
+	const char *dlids;	/* NULL, or a file of (SLID, DLID) pairs the
+				 * sources use: check the rule's paths on
+				 * those (ibunion path --format pairs) */
+	int climb_sources;	/* sources whose paths are checked, 0 = all */
 };
 
 /* A multicast tree as the engine computed it, by fabric node. */
@@ -139,6 +148,35 @@ struct ibu_engine_ops {
 		     struct ibu_engine_note *out);
 	/* optional: a node's label ("SW<01,1>", "N(2,3)") for logs */
 	void (*node_label)(const void *topo, int node, char *buf, size_t len);
+
+	/* optional: the engine's own number of a switch's physical port
+	 * (cyclic: the paper's k), -1 for none; port_numbering names it
+	 * ("paper") in the tools' listings */
+	int (*port_number)(const void *topo, int node, int port);
+	const char *port_numbering;
+	/* optional: the node's up*|down* rank (0 = the top; end ports below
+	 * every switch) when the engine's routes are up*|down* */
+	int (*rank)(const void *topo, int node);
+	/*
+	 * optional: the rule the engine's tables satisfy, for ibunion check
+	 * on the LIDs f carries: fills *rule (lib/verify.h) whose arg lives
+	 * in *state (free with check_free) and a one-line info ("IBFT(4,3),
+	 * LMC 2 in use ..."). IBU_ELID / IBU_EPARSE when the LIDs or in's
+	 * files do not fit the rule.
+	 */
+	int (*check_rule)(const struct ibu_fabric *f, void *topo,
+			  const struct ibu_engine_opts *o,
+			  const struct ibu_engine_check_in *in,
+			  struct ibu_verify_rule *rule, void **state,
+			  char *info, size_t len, struct ibu_err *e);
+	void (*check_free)(void *state);
+	/* optional: end ports in the engine's order (cyclic: the paper's
+	 * P(p_0..p_{n-1}) order), for traffic patterns; *n receives how
+	 * many, -1 entries for end ports the topology lacks. Free with
+	 * free(). */
+	int (*endport_order)(const struct ibu_fabric *f, const void *topo,
+			     int **nodes, int **ports, int *n,
+			     struct ibu_err *e);
 
 	/* optional multicast: per-fabric load state, then one tree per key
 	 * (MLID); a key routed again first releases its previous tree */

@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "cyclic.h"
 #include "mcast.h"
+#include "cyclic_verify.h"
 
 struct cyclic_topo {
 	struct ibu_ibft t;
@@ -300,6 +301,76 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 	return rc;
 }
 
+static int port_number(const void *topo, int node, int port)
+{
+	const struct cyclic_topo *c = topo;
+	int s = ibu_ibft_sw(&c->t, node);
+
+	return s >= 0 && port > 0 ? c->t.sw[s].k_of_phys[port] : -1;
+}
+
+/* Cyclic routes are up*|down*: switch level, end ports below the leaves. */
+static int rank(const void *topo, int node)
+{
+	const struct cyclic_topo *c = topo;
+	int s = ibu_ibft_sw(&c->t, node);
+
+	return s >= 0 ? c->t.sw[s].level : c->t.n;
+}
+
+struct check_state {
+	struct ibu_cyclic_rule crule;
+	struct ibu_dlid_pairs pairs;
+};
+
+static void check_free(void *state)
+{
+	struct check_state *st = state;
+
+	if (!st)
+		return;
+	ibu_dlid_pairs_free(&st->pairs);
+	free(st);
+}
+
+static int check_rule(const struct ibu_fabric *f, void *topo,
+		      const struct ibu_engine_opts *o,
+		      const struct ibu_engine_check_in *in,
+		      struct ibu_verify_rule *rule, void **state, char *info,
+		      size_t len, struct ibu_err *e)
+{
+	struct cyclic_topo *c = topo;
+	struct check_state *st;
+	int rc = c->planned ? IBU_OK : plan(f, topo, NULL, e);
+
+	*state = NULL;
+	if (rc)
+		return rc;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	st->crule.offsets = (enum ibu_cyclic_offsets)ibu_engine_opt(o,
+								   OPT_OFFSETS);
+	if (in && in->dlids) {
+		rc = ibu_dlid_pairs_read(in->dlids, &st->pairs, e);
+		if (rc) {
+			check_free(st);
+			return rc;
+		}
+		st->crule.dlids = &st->pairs;
+	}
+	st->crule.t = &c->t;
+	st->crule.p = &c->p;
+	st->crule.climb_sources = in ? in->climb_sources : 0;
+	ibu_cyclic_verify_rule(rule, &st->crule);
+	snprintf(info, len,
+		 "IBFT(%d,%d), LMC %d in use (%d needed), %d up-digits from the LID offset, offsets %s",
+		 c->t.m, c->t.n, c->p.lmc, c->p.lmc_needed, c->p.offset_digits,
+		 ibu_cyclic_offsets_name(st->crule.offsets));
+	*state = st;
+	return IBU_OK;
+}
+
 const struct ibu_engine_ops ibu_engine_cyclic = {
 	.name = "cyclic",
 	.topology = "IBFT(m,n)",
@@ -315,6 +386,11 @@ const struct ibu_engine_ops ibu_engine_cyclic = {
 	.num_notes = num_notes,
 	.note = note,
 	.node_label = node_label,
+	.port_number = port_number,
+	.port_numbering = "paper",
+	.rank = rank,
+	.check_rule = check_rule,
+	.check_free = check_free,
 	.mcast_state_new = mcast_state_new,
 	.mcast_state_free = mcast_state_free,
 	.mcast_release = mcast_release,

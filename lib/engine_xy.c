@@ -12,6 +12,7 @@
 #include "xy.h"
 #include "xy_mcast.h"
 #include "vlplan.h"
+#include "xy_verify.h"
 
 static int parse_vl_plan(const char *text, int *value)
 {
@@ -233,9 +234,38 @@ static int sl2vl(const struct ibu_fabric *f, const void *topo,
 				in_port, out_port, vl_of_sl);
 }
 
+static void check_free(void *state)
+{
+	free(state);
+}
+
+/* XY: every entry X first, then Y, then the end port. */
+static int check_rule(const struct ibu_fabric *f, void *topo,
+		      const struct ibu_engine_opts *o,
+		      const struct ibu_engine_check_in *in,
+		      struct ibu_verify_rule *rule, void **state, char *info,
+		      size_t len, struct ibu_err *e)
+{
+	struct ibu_xy_rule *x = calloc(1, sizeof(*x));
+
+	(void)f;
+	(void)o;
+	(void)in;
+	*state = x;
+	if (!x)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	x->t = topo;
+	ibu_xy_verify_rule(rule, x);
+	if (len)
+		info[0] = '\0';	/* the rule's summary says it all */
+	return IBU_OK;
+}
+
 const struct ibu_engine_ops ibu_engine_xy = {
 	.name = "xy",
 	.topology = "2-D mesh",
+	.check_rule = check_rule,
+	.check_free = check_free,
 	.options = options,
 	.num_options = (int)(sizeof(options) / sizeof(options[0])),
 	.recognise = recognise,
