@@ -147,6 +147,12 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 	int o;
 
 	(void)f;
+	if (!c->planned) {	/* recognised only (mcast tree): no LIDs yet */
+		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports",
+			 c->t.m, c->t.n, c->t.num_switches,
+			 c->t.present_endports);
+		return;
+	}
 	o = snprintf(buf, len,
 		     "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d%s)",
 		     c->t.m, c->t.n, c->t.num_switches, c->t.present_endports,

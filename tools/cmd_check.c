@@ -59,9 +59,10 @@ void ibu_cmd_check_usage(FILE *out)
 		"                        (a possible credit loop) if there is any\n"
 		"  --sl2vl FILE          with --deadlock: per VL, SL2VL tables from FILE\n"
 		"                        (OpenSM's opensm-sl2vl.dump)\n"
-		"  --vl-plan PLAN        with --deadlock on a mesh: SLs (and, without\n"
-		"                        --sl2vl, VLs) of the paper 001 plan 1, 2-spread,\n"
-		"                        2-direction, 4-spread or 4-direction\n"
+		"  --vl-plan PLAN        with --deadlock: SLs (and, without --sl2vl,\n"
+		"                        VLs) of the engine's VL plan PLAN (xy: paper\n"
+		"                        001's 1, 2-spread, 2-direction, 4-spread or\n"
+		"                        4-direction; = -O vl_plan=PLAN)\n"
 		"  --climb-sources N     check the ascending paths of N sources only\n"
 		"                        (default: all)\n"
 		"  --max-errors N        print at most N errors of each kind (default 20)\n"
@@ -151,7 +152,12 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case 'E': a->engine = optarg; break;
 		case 'K': a->deadlock = 1; break;
 		case 'V': a->sl2vl = optarg; break;
-		case 'P': a->vl_plan = optarg; break;
+		case 'P':
+			a->vl_plan = optarg;
+			if (ibu_engine_opt_alias("check", &a->eo, "vl_plan",
+						 optarg))
+				return -1;
+			break;
 		case 'q': a->quiet = 1; break;
 		case 'M': a->mcast = optarg; break;
 		case 'b': a->members = optarg; break;
@@ -349,10 +355,18 @@ static int run_checks(struct check_run *c, struct ibu_err *e)
 	if (c->a.deadlock) {
 		struct ibu_deadlock_opts dopt = {
 			.mcast = c->a.mcast, .members = c->a.members,
-			.sl2vl = c->a.sl2vl, .vl_plan = c->a.vl_plan,
+			.sl2vl = c->a.sl2vl, .topo = c->topo, .eo = &c->a.eo,
 			.quiet = c->a.quiet,
 		};
 
+		if (c->a.vl_plan && (!c->ops || !c->ops->sl2vl ||
+				     !c->ops->path_sl)) {
+			ibu_err_set(e, IBU_ETOPO,
+				    "--vl-plan: no engine with a VL plan recognises %s",
+				    c->a.fabric);
+			return -1;
+		}
+		dopt.vl_engine = c->a.vl_plan ? c->ops : NULL;
 		rc = ibu_deadlock_report(stdout, &c->f, &c->lft, &dopt);
 		if (rc > ret)
 			ret = rc;
