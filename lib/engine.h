@@ -178,8 +178,9 @@ struct ibu_engine_ops {
 			     int **nodes, int **ports, int *n,
 			     struct ibu_err *e);
 
-	/* optional multicast: per-fabric load state, then one tree per key
-	 * (MLID); a key routed again first releases its previous tree */
+	/* optional multicast: per-fabric load state (non-NULL on success),
+	 * then one tree per key (MLID); a key routed again first releases
+	 * its previous tree */
 	int (*mcast_state_new)(const struct ibu_fabric *f, const void *topo,
 			       void **state, struct ibu_err *e);
 	void (*mcast_state_free)(void *state);

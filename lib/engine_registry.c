@@ -5,8 +5,9 @@
  * order of detection and of the option list (the plugin's registration
  * line: vl_plan= before max_faults= and offsets=).
  *
- * Alone in its file so that a test program can link its own registry
- * (tests/engine_registry_test.c) in place of this one.
+ * Alone in its file, and weak, so that a test build links its own
+ * registry (tests/engine_registry_pair.c) in place of this one, in the
+ * tool and in the plugin alike.
  */
 #include <stddef.h>
 #include "engine.h"
@@ -17,6 +18,7 @@ static const struct ibu_engine_ops *const engines[] = {
 	NULL,
 };
 
+__attribute__((weak))
 const struct ibu_engine_ops *const *ibu_engine_list(void)
 {
 	return engines;
