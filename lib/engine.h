@@ -170,13 +170,25 @@ struct ibu_engine_ops {
 			  struct ibu_verify_rule *rule, void **state,
 			  char *info, size_t len, struct ibu_err *e);
 	void (*check_free)(void *state);
-	/* optional: end ports in the engine's order (cyclic: the paper's
-	 * P(p_0..p_{n-1}) order), for traffic patterns; *n receives how
-	 * many, -1 entries for end ports the topology lacks. Free with
-	 * free(). */
-	int (*endport_order)(const struct ibu_fabric *f, const void *topo,
-			     int **nodes, int **ports, int *n,
-			     struct ibu_err *e);
+	/* optional: an end port's place in the engine's order (cyclic: its
+	 * PID, the paper's P(p_0..p_{n-1}) order), -1 outside it: traffic
+	 * patterns (shift, ...) number the end ports this way */
+	int (*endport_index)(const void *topo, int node, int port);
+	/* optional: an end port's label ("P(010)") */
+	void (*endport_label)(const void *topo, int node, int port, char *buf,
+			      size_t len);
+	/* optional: the DLID offset (0..2^LMC-1) the engine advises a
+	 * source (sn, sp) toward a destination (dn, dp) on the LIDs f
+	 * carries (cyclic: what ibunion path prints); < 0 when it has none
+	 * for that pair or those LIDs */
+	long (*advised_offset)(const struct ibu_fabric *f, void *topo,
+			       const struct ibu_engine_opts *o, int sn, int sp,
+			       int dn, int dp);
+	/* optional: where a node sits in a drawing of the topology: *row
+	 * (0 = top) and *key (order inside the row); 0, or -1 to leave it
+	 * to the generic layout */
+	int (*layout)(const struct ibu_fabric *f, const void *topo, int node,
+		      int *row, double *key);
 
 	/* optional multicast: per-fabric load state (non-NULL on success),
 	 * then one tree per key (MLID); a key routed again first releases

@@ -324,6 +324,72 @@ static int rank(const void *topo, int node)
 	return s >= 0 ? c->t.sw[s].level : c->t.n;
 }
 
+static int endport_index(const void *topo, int node, int port)
+{
+	const struct cyclic_topo *c = topo;
+
+	return ibu_ibft_ep(&c->t, node, port);
+}
+
+static void endport_label(const void *topo, int node, int port, char *buf,
+			  size_t len)
+{
+	const struct cyclic_topo *c = topo;
+	int pid = ibu_ibft_ep(&c->t, node, port);
+
+	if (pid >= 0)
+		ibu_ibft_ep_label(&c->t, pid, buf, len);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* The paper's DLID offset of a pair, for the rule the tables follow. */
+static long advised_offset(const struct ibu_fabric *f, void *topo,
+			   const struct ibu_engine_opts *o, int sn, int sp,
+			   int dn, int dp)
+{
+	struct cyclic_topo *c = topo;
+	int s = ibu_ibft_ep(&c->t, sn, sp), d = ibu_ibft_ep(&c->t, dn, dp);
+
+	if (!c->planned && plan(f, topo, NULL, NULL))
+		return -1;
+	if (s < 0 || d < 0)
+		return -1;
+	return (long)ibu_cyclic_offset(&c->t, c->p.offset_digits,
+				       (enum ibu_cyclic_offsets)
+				       ibu_engine_opt(o, OPT_OFFSETS),
+				       (uint32_t)s, (uint32_t)d);
+}
+
+/* Rows are the levels, end ports below the leaves; switches ordered by
+ * their label digits, end ports by PID. */
+static int layout(const struct ibu_fabric *f, const void *topo, int node,
+		  int *row, double *key)
+{
+	const struct cyclic_topo *c = topo;
+	int s = ibu_ibft_sw(&c->t, node), k, p;
+	double best = -1;
+
+	if (s >= 0) {
+		*row = c->t.sw[s].level;
+		*key = 0;
+		for (k = 0; k < c->t.n - 1; k++)
+			*key = *key * 256 + c->t.sw[s].w[k];
+		return 0;
+	}
+	if (ibu_node_is_switch(&f->nodes[node]))
+		return -1;
+	for (p = 1; p <= f->nodes[node].num_ports; p++) {
+		int pid = ibu_ibft_ep(&c->t, node, p);
+
+		if (pid >= 0 && (best < 0 || pid < best))
+			best = pid;
+	}
+	*row = c->t.n;
+	*key = best >= 0 ? best : 1e12;
+	return 0;
+}
+
 struct check_state {
 	struct ibu_cyclic_rule crule;
 	struct ibu_dlid_pairs pairs;
@@ -395,6 +461,10 @@ const struct ibu_engine_ops ibu_engine_cyclic = {
 	.port_number = port_number,
 	.port_numbering = "paper",
 	.rank = rank,
+	.endport_index = endport_index,
+	.endport_label = endport_label,
+	.advised_offset = advised_offset,
+	.layout = layout,
 	.check_rule = check_rule,
 	.check_free = check_free,
 	.mcast_state_new = mcast_state_new,
