@@ -6,151 +6,65 @@
 
 /* ------------------------------------------------------------ load state */
 
-struct ibu_mcast_load_rec {
-	uint32_t key;
-	int n, nl;
-	int *sw;		/* n switches, then nl link indices */
-};
-
 int ibu_mcast_load_init(struct ibu_mcast_load *l, const struct ibu_ibft *t,
 			struct ibu_err *e)
 {
-	size_t nlinks;
+	int size[2], rc;
 
 	memset(l, 0, sizeof(*l));
 	if (!t || t->num_switches < 0 || t->m < 0)
 		return ibu_err_set(e, IBU_EINVAL, "no fat tree for the load state");
 	l->num_switches = t->num_switches;
 	l->ports = t->m + 1;
-	nlinks = (size_t)l->num_switches * l->ports;
-	l->trees = calloc(l->num_switches ? l->num_switches : 1,
-			  sizeof(*l->trees));
-	l->link_trees = calloc(nlinks ? nlinks : 1, sizeof(*l->link_trees));
-	if (!l->trees || !l->link_trees) {
-		free(l->trees);
-		free(l->link_trees);
+	size[0] = l->num_switches;
+	size[1] = l->num_switches * l->ports;
+	rc = ibu_mcload_init(&l->core, 2, size, e);
+	if (rc) {
 		memset(l, 0, sizeof(*l));
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast load)");
+		return rc;
 	}
+	l->trees = l->core.count[0];
+	l->link_trees = l->core.count[1];
 	return IBU_OK;
 }
 
 void ibu_mcast_load_reset(struct ibu_mcast_load *l)
 {
-	int i;
-
-	for (i = 0; i < l->num_rec; i++)
-		free(l->rec[i].sw);
-	l->num_rec = 0;
-	if (l->trees)
-		memset(l->trees, 0, l->num_switches * sizeof(*l->trees));
-	if (l->link_trees)
-		memset(l->link_trees, 0, (size_t)l->num_switches * l->ports *
-		       sizeof(*l->link_trees));
+	ibu_mcload_reset(&l->core);
 }
 
 void ibu_mcast_load_free(struct ibu_mcast_load *l)
 {
 	if (!l)
 		return;
-	ibu_mcast_load_reset(l);
-	free(l->rec);
-	free(l->trees);
-	free(l->link_trees);
+	ibu_mcload_free(&l->core);
 	memset(l, 0, sizeof(*l));
-}
-
-static int rec_pos(const struct ibu_mcast_load *l, uint32_t key)
-{
-	int lo = 0, hi = l->num_rec;
-
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (l->rec[mid].key < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static void rec_drop(struct ibu_mcast_load *l, int i)
-{
-	struct ibu_mcast_load_rec *r = &l->rec[i];
-	long nlinks = (long)l->num_switches * l->ports;
-	int k;
-
-	for (k = 0; k < r->n; k++)
-		if (r->sw[k] >= 0 && r->sw[k] < l->num_switches &&
-		    l->trees[r->sw[k]])
-			l->trees[r->sw[k]]--;
-	for (k = r->n; k < r->n + r->nl; k++)
-		if (r->sw[k] >= 0 && r->sw[k] < nlinks &&
-		    l->link_trees[r->sw[k]])
-			l->link_trees[r->sw[k]]--;
-	free(r->sw);
-	memmove(&l->rec[i], &l->rec[i + 1], (l->num_rec - i - 1) * sizeof(*r));
-	l->num_rec--;
 }
 
 void ibu_mcast_load_release(struct ibu_mcast_load *l, uint32_t key)
 {
-	int i = rec_pos(l, key);
-
-	if (i < l->num_rec && l->rec[i].key == key)
-		rec_drop(l, i);
+	ibu_mcload_release(&l->core, key);
 }
 
 void ibu_mcast_load_prune(struct ibu_mcast_load *l,
 			  int (*alive)(void *ctx, uint32_t key), void *ctx)
 {
-	int i = 0;
-
-	while (i < l->num_rec) {
-		if (!alive(ctx, l->rec[i].key))
-			rec_drop(l, i);
-		else
-			i++;
-	}
+	ibu_mcload_prune(&l->core, alive, ctx);
 }
 
 int ibu_mcast_load_count(const struct ibu_mcast_load *l)
 {
-	return l->num_rec;
+	return ibu_mcload_count(&l->core);
 }
 
-/* Records the switches and links of tree under key (already released). */
+/* Records the switches and links of tree under key. */
 static int load_add(struct ibu_mcast_load *l, uint32_t key,
 		    const struct ibu_mcast_tree *tree, struct ibu_err *e)
 {
-	struct ibu_mcast_load_rec r = { .key = key, .n = tree->num_switches,
-					.nl = tree->num_links };
-	int i, k;
+	const int *items[2] = { tree->switches, tree->links };
+	int n[2] = { tree->num_switches, tree->num_links };
 
-	if (l->num_rec == l->cap_rec) {
-		int cap = l->cap_rec ? 2 * l->cap_rec : 64;
-		struct ibu_mcast_load_rec *nr = realloc(l->rec, cap * sizeof(*nr));
-
-		if (!nr)
-			return ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast load)");
-		l->rec = nr;
-		l->cap_rec = cap;
-	}
-	r.sw = malloc((r.n + r.nl ? r.n + r.nl : 1) * sizeof(*r.sw));
-	if (!r.sw)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast load)");
-	memcpy(r.sw, tree->switches, r.n * sizeof(*r.sw));
-	memcpy(r.sw + r.n, tree->links, r.nl * sizeof(*r.sw));
-	for (k = 0; k < r.n; k++)
-		l->trees[r.sw[k]]++;
-	for (k = 0; k < r.nl; k++)
-		l->link_trees[r.sw[r.n + k]]++;
-	i = rec_pos(l, key);
-	memmove(&l->rec[i + 1], &l->rec[i], (l->num_rec - i) * sizeof(r));
-	l->rec[i] = r;
-	l->num_rec++;
-	return IBU_OK;
+	return ibu_mcload_add(&l->core, key, items, n, e);
 }
 
 /* ------------------------------------------------------------ the tree */
