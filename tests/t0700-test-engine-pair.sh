@@ -12,7 +12,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 19
+plan 22
 
 PAIR=$top_builddir/tests/ibunion-pair
 PLUGIN_DIR=$top_builddir/tests/.libs	# libibunion_pair.so
@@ -77,6 +77,13 @@ t_expect "route: the dry run takes the plugin's option" \
 t_expect "the switches hold exactly what route computes" \
 	"$IBUNION" diff --fabric "$net" "$SIM_DIR/expected.lfts" "$SIM_DIR/lfts.dump"
 
+t_expect "load: the report labels links with the engine's labels" eval \
+	"'$PAIR' load '$net' '$SIM_DIR/lfts.dump' --pattern all-to-all >'$SIM_DIR/load.out'"
+t_grep "load: a link named by the pair engine's labels" \
+	"busiest switch-to-switch link PAIR-[AB] '(leaf-east|core-west)'" "$SIM_DIR/load.out"
+"$PAIR" options >"$SIM_DIR/options.out"
+t_grep "options: the new engine's table is listed, under its name" \
+	"pair_spread=lid\|first  \(pair; default lid\)" "$SIM_DIR/options.out"
 t_expect "node-q, node-a, node-z join; node-b joins send-only" eval \
 	"mc_join_all 9 node-q node-a node-z && mc_join 9 node-b --send-only"
 mc_dump_check pair "$net"
