@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "engine_pick.h"
-#include "lidplan.h"
+#include "guid2lid.h"
 #include "fabric_open.h"
 #include "netfile.h"
 
@@ -95,7 +95,7 @@ int ibu_cmd_lids(int argc, char **argv)
 		rc = IBU_EIO;
 		goto done;
 	}
-	rc = ibu_lidplan_write_guid2lid(af.fp, &f, &e);
+	rc = ibu_guid2lid_write(af.fp, &f, &e);
 	if (ibu_opt_out_close("lids", &af, rc, &e)) {
 		rc = IBU_EIO;
 		goto done;
