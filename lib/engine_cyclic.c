@@ -3,6 +3,7 @@
  * The engine "cyclic" (paper 000): IBFT(m,n) recognition, the paper's LID
  * plan, cyclic unicast and union multicast trees, as one ops table.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,10 @@ static void node_label(const void *topo, int node, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/* the ibu_mcload_state_* ops rely on it */
+_Static_assert(offsetof(struct ibu_mcast_load, core) == 0,
+	       "the multicast load state begins with its struct ibu_mcload");
+
 static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 			   void **state, struct ibu_err *e)
 {
@@ -230,25 +235,6 @@ static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 	}
 	*state = l;
 	return IBU_OK;
-}
-
-static void mcast_state_free(void *state)
-{
-	if (!state)
-		return;
-	ibu_mcast_load_free(state);
-	free(state);
-}
-
-static void mcast_release(void *state, uint32_t key)
-{
-	ibu_mcast_load_release(state, key);
-}
-
-static void mcast_prune(void *state, int (*alive)(void *ctx, uint32_t key),
-			void *ctx)
-{
-	ibu_mcast_load_prune(state, alive, ctx);
 }
 
 /* The lib tree (by switch index) as the engine-neutral tree (by node). */
@@ -468,8 +454,9 @@ const struct ibu_engine_ops ibu_engine_cyclic = {
 	.check_rule = check_rule,
 	.check_free = check_free,
 	.mcast_state_new = mcast_state_new,
-	.mcast_state_free = mcast_state_free,
-	.mcast_release = mcast_release,
-	.mcast_prune = mcast_prune,
+	/* the load state begins with its struct ibu_mcload */
+	.mcast_state_free = ibu_mcload_state_free,
+	.mcast_release = ibu_mcload_state_release,
+	.mcast_prune = ibu_mcload_state_prune,
 	.mcast_tree = mcast_tree,
 };

@@ -4,6 +4,7 @@
  * multicast trees rooted on one common row, and the paper's VL plans, as
  * one ops table.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,10 @@ static void node_label(const void *topo, int node, char *buf, size_t len)
 	ibu_mesh_sw_label(t, ibu_mesh_sw(t, node), buf, len);
 }
 
+/* the ibu_mcload_state_* ops rely on it */
+_Static_assert(offsetof(struct ibu_xy_mcast_load, core) == 0,
+	       "the multicast load state begins with its struct ibu_mcload");
+
 static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 			   void **state, struct ibu_err *e)
 {
@@ -139,25 +144,6 @@ static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 	}
 	*state = l;
 	return IBU_OK;
-}
-
-static void mcast_state_free(void *state)
-{
-	if (!state)
-		return;
-	ibu_xy_mcast_load_free(state);
-	free(state);
-}
-
-static void mcast_release(void *state, uint32_t key)
-{
-	ibu_xy_mcast_load_release(state, key);
-}
-
-static void mcast_prune(void *state, int (*alive)(void *ctx, uint32_t key),
-			void *ctx)
-{
-	ibu_xy_mcast_load_prune(state, alive, ctx);
 }
 
 static int mcast_tree(const struct ibu_fabric *f, const void *topo,
@@ -275,9 +261,10 @@ const struct ibu_engine_ops ibu_engine_xy = {
 	.describe = describe,
 	.node_label = node_label,
 	.mcast_state_new = mcast_state_new,
-	.mcast_state_free = mcast_state_free,
-	.mcast_release = mcast_release,
-	.mcast_prune = mcast_prune,
+	/* the load state begins with its struct ibu_mcload */
+	.mcast_state_free = ibu_mcload_state_free,
+	.mcast_release = ibu_mcload_state_release,
+	.mcast_prune = ibu_mcload_state_prune,
 	.mcast_tree = mcast_tree,
 	.path_sl = path_sl,
 	.sl2vl = sl2vl,

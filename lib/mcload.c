@@ -179,3 +179,22 @@ int ibu_mcload_add(struct ibu_mcload *l, uint32_t key,
 	l->num_rec++;
 	return IBU_OK;
 }
+
+void ibu_mcload_state_free(void *state)
+{
+	if (!state)
+		return;
+	ibu_mcload_free(state);
+	free(state);
+}
+
+void ibu_mcload_state_release(void *state, uint32_t key)
+{
+	ibu_mcload_release(state, key);
+}
+
+void ibu_mcload_state_prune(void *state,
+			    int (*alive)(void *ctx, uint32_t key), void *ctx)
+{
+	ibu_mcload_prune(state, alive, ctx);
+}
