@@ -78,8 +78,8 @@ static enum ibu_node_type node_type(int t)
 	       t == IB_NODE_ROUTER ? IBU_NODE_ROUTER : IBU_NODE_CA;
 }
 
-static int from_ibnd(ibnd_fabric_t *fab, const char *path,
-		     struct ibu_fabric *f, struct ibu_err *e)
+int ibu_fabric_from_ibnd(ibnd_fabric_t *fab, const char *path,
+			 struct ibu_fabric *f, struct ibu_err *e)
 {
 	ibnd_node_t *nd, **v = NULL;
 	int rc, n = 0, idx, p;
@@ -183,7 +183,7 @@ int ibu_fabric_open(const char *path, struct ibu_fabric *f,
 			return ibu_err_set(e, IBU_EPARSE,
 					   "%s: an ibnetdiscover cache that libibnetdisc cannot load",
 					   path);
-		rc = from_ibnd(fab, path, f, e);
+		rc = ibu_fabric_from_ibnd(fab, path, f, e);
 		ibnd_destroy_fabric(fab);
 		return rc;
 	case IBU_FABRIC_NETFILE:
