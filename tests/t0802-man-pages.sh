@@ -63,7 +63,8 @@ commands=$("$IBUNION" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z
 commands=$(echo $commands)
 diag "commands: $(echo $commands)"
 # options every command takes are documented once, in these sections
-global=$(man_text "$man1" | awk '/^\.SH/ { on = ($0 ~ /LIVE FABRIC|OPTIONS COMMON/) } on')
+# (-O KEY=VALUE of every engine command: ENGINE OPTIONS)
+global=$(man_text "$man1" | awk '/^\.SH/ { on = ($0 ~ /LIVE FABRIC|OPTIONS COMMON|ENGINE OPTIONS/) } on')
 missing=
 for c in $commands; do
 	block=$(cmd_block "$c")

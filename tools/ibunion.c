@@ -13,13 +13,14 @@
 static const struct ibu_command commands[] = {
 	{ "gen", "write ibsim net files (fat trees, 2-D meshes)", ibu_cmd_gen, ibu_cmd_gen_usage },
 	{ "lids", "write a guid2lid file with the paper's LID sets", ibu_cmd_lids, ibu_cmd_lids_usage },
-	{ "route", "compute the cyclic LFTs offline, in dump_lfts format", ibu_cmd_route, ibu_cmd_route_usage },
+	{ "route", "compute an engine's LFTs offline, in dump_lfts format", ibu_cmd_route, ibu_cmd_route_usage },
 	{ "check", "validate LFT/MFT dumps against a fabric", ibu_cmd_check, ibu_cmd_check_usage },
 	{ "diff", "compare two LFT dumps switch by switch", ibu_cmd_diff, ibu_cmd_diff_usage },
 	{ "path", "the DLID each source should use toward each destination (cyclic path)", ibu_cmd_path, ibu_cmd_path_usage },
 	{ "mcast", "join/leave multicast groups from a simulated HCA", ibu_cmd_mcast, ibu_cmd_mcast_usage },
 	{ "load", "link load of traffic patterns on LFT/MFT dumps", ibu_cmd_load, ibu_cmd_load_usage },
 	{ "trace", "hop-by-hop route between two ports (as ibtracert), from dumps or live", ibu_cmd_trace, ibu_cmd_trace_usage },
+	{ "options", "the engines and their options (event_plugin_options, -O)", ibu_cmd_options, ibu_cmd_options_usage },
 };
 #define NCMD (sizeof(commands) / sizeof(commands[0]))
 
