@@ -60,6 +60,10 @@ struct ibu_plugin_routing {
 	struct ibu_osm_map map;
 	struct ibu_engine_result res;	/* topology, LID map, LFTs */
 	double route_ms;	/* time of the last routing */
+	/* its split: reading the subnet, OpenSM's own table check, writing
+	 * new_lft (the stages are in res.stage_ms) */
+	double read_ms, osm_check_ms, write_ms;
+	size_t own_bytes;	/* heap we keep after the callback */
 };
 
 struct ibu_plugin;

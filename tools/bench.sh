@@ -9,7 +9,11 @@
 #
 #	tools/bench.sh [-n REPS] [--large] [--mesh] [--no-sim] [--no-offline]
 #	               [-o RESULTS.tsv]
+#	tools/bench.sh --events [-n REPS] [--large] [-o RESULTS.tsv]
 #
+#	--events      a fabric's events instead (tools/bench-events.sh): a
+#	              cable cut and its re-sweep, cyclic against ftree
+
 #	-n REPS       repetitions (default 3)
 #	--large       also IBFT(32,3) under OpenSM (8192 end ports; minutes)
 #	--mesh        the meshes only (no fat trees, no offline runs)
@@ -52,6 +56,14 @@ results=
 meshonly=
 cmdline="tools/bench.sh $*"
 
+for arg in "$@"; do
+	if [ "$arg" = --events ]; then
+		rest=()
+		for a in "$@"; do [ "$a" = --events ] || rest+=("$a"); done
+		exec bash "$top/tools/bench-events.sh" "${rest[@]}"
+	fi
+done
+
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) reps=${2-}; shift 2 || { echo "bench: -n needs a value" >&2; exit 2; } ;;
@@ -60,7 +72,7 @@ while [ $# -gt 0 ]; do
 	--no-sim) sim=; shift ;;
 	--no-offline) offline=; shift ;;
 	-o) results=${2-}; shift 2 || { echo "bench: -o needs a file" >&2; exit 2; } ;;
-	-h | --help) sed -n '3,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "engine.h"
 
 const char *ibu_engine_stage_name(enum ibu_engine_stage s)
@@ -93,6 +94,17 @@ static int check_tables(const struct ibu_engine_ops *ops, const void *topo,
 	return IBU_OK;
 }
 
+/* Closes stage r->stage: its wall time since *t0, and restarts *t0. */
+static void stage_done(struct ibu_engine_result *r, struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->stage_ms[r->stage] = (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
+				(double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+	*t0 = t1;
+}
+
 void ibu_engine_decline_set(struct ibu_engine_decline *d, int rc,
 			    const struct ibu_err *e)
 {
@@ -112,6 +124,7 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 		   struct ibu_engine_result *r, struct ibu_err *e)
 {
 	struct ibu_engine_opts defaults;
+	struct timespec t0;
 	int rc;
 
 	if (!o) {
@@ -121,28 +134,34 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 	memset(r, 0, sizeof(*r));
 	r->ops = ops;
 	r->stage = IBU_STAGE_RECOGNISE;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = ops->recognise(f, o, &r->topo, e);
 	ibu_engine_decline_set(&r->decline, rc, e);
 	if (rc)
 		goto fail;
+	stage_done(r, &t0);
 	r->stage = IBU_STAGE_PLAN;
 	rc = ibu_lidmap_build(f, &r->map, e);
 	if (!rc && ops->plan)
 		rc = ops->plan(f, r->topo, &r->map, e);
 	if (rc)
 		goto fail;
+	stage_done(r, &t0);
 	r->stage = IBU_STAGE_ALLOC;
 	rc = ibu_lft_init(&r->lft, f, r->map.max_lid, e);
 	if (rc)
 		goto fail;
+	stage_done(r, &t0);
 	r->stage = IBU_STAGE_ROUTE;
 	rc = ops->route(f, r->topo, &r->map, o, &r->lft, e);
 	if (rc)
 		goto fail;
+	stage_done(r, &t0);
 	r->stage = IBU_STAGE_CHECK;
 	rc = check_tables(ops, r->topo, f, &r->map, &r->lft, e);
 	if (rc)
 		goto fail;
+	stage_done(r, &t0);
 	return IBU_OK;
 fail:
 	if (r->stage != IBU_STAGE_RECOGNISE)

@@ -222,6 +222,7 @@ struct ibu_engine_result {
 	void *topo;
 	struct ibu_lidmap map;
 	struct ibu_lft lft;
+	double stage_ms[IBU_STAGE_CHECK + 1];	/* wall time of each stage */
 };
 
 /*
