@@ -6,7 +6,7 @@
 # tree and falls back to minhop), interleaved inside each repetition.
 # Not part of make check.
 #
-#	tools/bench.sh --events [-n REPS] [--large] [-o RESULTS.tsv]
+#	tools/bench.sh --events [-n REPS] [--large] [--engines 'E1 E2'] [-o RESULTS.tsv]
 #
 # One run: ibsim (console) + opensm (force_heavy_sweep) on a shuffled
 # IBFT(24,3) [, IBFT(32,3) with --large], SUBNET UP, dump_lfts, then one
@@ -32,12 +32,14 @@ build=${BUILD_DIR:-$top/_build}
 reps=1
 large=
 results=
+engine_list="cyclic,minhop ftree"
 cmdline="tools/bench.sh --events $*"
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) reps=${2-}; shift 2 || { echo "bench: -n needs a value" >&2; exit 2; } ;;
 	--large) large=1; shift ;;
+	--engines) engine_list=${2-}; shift 2 || { echo "bench: --engines needs a list" >&2; exit 2; } ;;
 	-o) results=${2-}; shift 2 || { echo "bench: -o needs a file" >&2; exit 2; } ;;
 	*) echo "bench --events: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -60,7 +62,7 @@ trap 'rm -rf "$work"' EXIT
 
 fabrics=("ibft243|fattree 24 3|-N 8192 -S 1024 -P 65536")
 [ -n "$large" ] && fabrics+=("ibft323|fattree 32 3|-N 16384 -S 2048 -P 65536")
-engines=("cyclic,minhop" ftree)
+read -r -a engines <<<"$engine_list"
 
 for spec in "${fabrics[@]}"; do
 	IFS='|' read -r name gen _ <<<"$spec"
@@ -113,9 +115,17 @@ leaf_cable()
 lft_blocks()
 {
 	awk '
+	function hex(x,   i, n, c) {
+		n = 0; x = tolower(substr(x, 3))
+		for (i = 1; i <= length(x); i++) {
+			c = index("0123456789abcdef", substr(x, i, 1)) - 1
+			n = n * 16 + c
+		}
+		return n
+	}
 	/^Unicast lids/ { sw = $0; sub(/.*guid /, "", sw); sub(/ .*/, "", sw); next }
 	/^0x[0-9a-fA-F]+ +[0-9]+/ {
-		lid = strtonum($1); blk = sw SUBSEP int(lid / 64)
+		lid = hex($1); blk = sw SUBSEP int(lid / 64)
 		v = lid ":" $2
 		if (FNR == NR) a[blk] = a[blk] " " v; else b[blk] = b[blk] " " v
 		seen[blk] = 1

@@ -29,10 +29,20 @@ struct reach {
 	int *queue;
 	int *by_level;		/* switches sorted top level first */
 	int *ud;		/* switch LIDs: up-then-down hops, -1 none */
+	int *nb;		/* [s * (m + 1) + k] ibu_ibft_neighbour(s, k):
+				 * the searches ask it millions of times */
+	int leaf;		/* the destination switch of the arrays */
+	int bfs_done;		/* bfs is for leaf */
 };
+
+static inline int nb_of(const struct reach *r, int s, int k)
+{
+	return r->nb[(size_t)s * (size_t)(r->t->m + 1) + (size_t)k];
+}
 
 static void reach_free(struct reach *r)
 {
+	free(r->nb);
 	free(r->down_ok);
 	free(r->reach);
 	free(r->queue);
@@ -57,8 +67,9 @@ static int reach_init(struct reach *r, const struct ibu_fabric *f,
 	r->bfs = malloc(S * sizeof(int));
 	r->by_level = malloc(S * sizeof(int));
 	r->ud = malloc(S * sizeof(int));
+	r->nb = malloc(S * (size_t)(t->m + 1) * sizeof(int));
 	if (!r->down_ok || !r->reach || !r->queue || !r->bfs ||
-	    !r->by_level || !r->ud) {
+	    !r->by_level || !r->ud || !r->nb) {
 		reach_free(r);
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory (fault routes)");
 	}
@@ -66,22 +77,27 @@ static int reach_init(struct reach *r, const struct ibu_fabric *f,
 		for (s = 0; s < t->num_switches; s++)
 			if (t->sw[s].level == l)
 				r->by_level[i++] = s;
+	for (s = 0; s < t->num_switches; s++)
+		for (l = 0; l <= t->m; l++)
+			r->nb[(size_t)s * (size_t)(t->m + 1) + (size_t)l] =
+				ibu_ibft_neighbour(f, t, s, l);
 	return IBU_OK;
 }
 
-/* Both arrays for destination leaf switch `leaf`. */
-static void reach_leaf(struct reach *r, int leaf)
+/* down_ok for destination switch `leaf`: its ancestors with a surviving
+ * path down to it. The plain distances wait until a switch needs them. */
+static void reach_down(struct reach *r, int leaf)
 {
 	const struct ibu_ibft *t = r->t;
-	int S = t->num_switches, head = 0, tail = 0, s, k, i;
+	int head = 0, tail = 0, s, k;
 
-	memset(r->down_ok, 0, S);
+	memset(r->down_ok, 0, (size_t)t->num_switches);
 	r->down_ok[leaf] = 1;
 	r->queue[tail++] = leaf;
 	while (head < tail) {
 		s = r->queue[head++];
 		for (k = t->half + 1; k <= t->m && t->sw[s].level > 0; k++) {
-			int p = ibu_ibft_neighbour(r->f, t, s, k);
+			int p = nb_of(r, s, k);
 
 			if (p >= 0 && !r->down_ok[p]) {
 				r->down_ok[p] = 1;
@@ -89,16 +105,27 @@ static void reach_leaf(struct reach *r, int leaf)
 			}
 		}
 	}
-	/* plain distances, for the switches no up-then-down route serves */
-	for (s = 0; s < S; s++)
+	r->leaf = leaf;
+	r->bfs_done = 0;
+}
+
+/* Hops to r->leaf over any surviving link, for the switches no
+ * up-then-down route serves (rare: computed the first time one asks). */
+static const int *reach_bfs(struct reach *r)
+{
+	const struct ibu_ibft *t = r->t;
+	int head = 0, tail = 0, s, k;
+
+	if (r->bfs_done)
+		return r->bfs;
+	for (s = 0; s < t->num_switches; s++)
 		r->bfs[s] = -1;
-	head = tail = 0;
-	r->bfs[leaf] = 0;
-	r->queue[tail++] = leaf;
+	r->bfs[r->leaf] = 0;
+	r->queue[tail++] = r->leaf;
 	while (head < tail) {
 		s = r->queue[head++];
 		for (k = 1; k <= t->m; k++) {
-			int p = ibu_ibft_neighbour(r->f, t, s, k);
+			int p = nb_of(r, s, k);
 
 			if (p >= 0 && r->bfs[p] < 0) {
 				r->bfs[p] = r->bfs[s] + 1;
@@ -106,12 +133,22 @@ static void reach_leaf(struct reach *r, int leaf)
 			}
 		}
 	}
+	r->bfs_done = 1;
+	return r->bfs;
+}
+
+/* reach after reach_down: an up-then-down route to r->leaf exists. */
+static void reach_up(struct reach *r)
+{
+	const struct ibu_ibft *t = r->t;
+	int S = t->num_switches, s, k, i;
+
 	for (i = 0; i < S; i++) {
 		s = r->by_level[i];
 		r->reach[s] = r->down_ok[s];
 		for (k = t->half + 1; k <= t->m && !r->reach[s] &&
 		     t->sw[s].level > 0; k++) {
-			int p = ibu_ibft_neighbour(r->f, t, s, k);
+			int p = nb_of(r, s, k);
 
 			if (p >= 0 && r->reach[p])
 				r->reach[s] = 1;
@@ -126,7 +163,7 @@ static void reach_leaf(struct reach *r, int leaf)
  * through s for this destination; only the switch's own traffic uses the
  * entry), so it takes a shortest path over the surviving links.
  */
-static int fix_entry(const struct reach *r, int s, int pid, unsigned offset,
+static int fix_entry(struct reach *r, int s, int pid, unsigned offset,
 		     int cur, int *outside)
 {
 	const struct ibu_ibft *t = r->t;
@@ -137,21 +174,23 @@ static int fix_entry(const struct reach *r, int s, int pid, unsigned offset,
 	if (r->down_ok[s])
 		return cur;	/* the paper's unique way down survives */
 	if (!r->reach[s]) {
+		const int *bfs = reach_bfs(r);
+
 		*outside = 1;
-		if (r->bfs[s] <= 0)
+		if (bfs[s] <= 0)
 			return IBU_NO_PATH;
 		d0 = (int)((offset + (unsigned)pid) % (unsigned)t->m);
 		for (i = 0; i < t->m; i++) {
 			int kk = 1 + (d0 + i) % t->m;
-			int p = ibu_ibft_neighbour(r->f, t, s, kk);
+			int p = nb_of(r, s, kk);
 
-			if (p >= 0 && r->bfs[p] == r->bfs[s] - 1)
+			if (p >= 0 && bfs[p] == bfs[s] - 1)
 				return sw->phys_of_k[kk];
 		}
 		return IBU_NO_PATH;
 	}
 	if (k > h && sw->level > 0) {
-		int p = ibu_ibft_neighbour(r->f, t, s, k);
+		int p = nb_of(r, s, k);
 
 		if (p >= 0 && r->reach[p])
 			return cur;
@@ -161,7 +200,7 @@ static int fix_entry(const struct reach *r, int s, int pid, unsigned offset,
 	}
 	for (i = 0; i < h; i++) {
 		int kk = h + 1 + (d0 + i) % h;
-		int p = ibu_ibft_neighbour(r->f, t, s, kk);
+		int p = nb_of(r, s, kk);
 
 		if (p >= 0 && r->reach[p])
 			return sw->phys_of_k[kk];
@@ -169,16 +208,115 @@ static int fix_entry(const struct reach *r, int s, int pid, unsigned offset,
 	return IBU_NO_PATH;	/* not reached: reach[s] had a parent */
 }
 
+/* The leaf switch of an end port's LID, -1 for other LIDs. */
+static int lid_leaf(const struct ibu_fabric *f, const struct ibu_ibft *t,
+		    const struct ibu_lidplan *p, uint32_t lid)
+{
+	const struct ibu_lid_owner *o = &p->map.owner[lid];
+	int pid;
+
+	if (o->node < 0 || ibu_node_is_switch(&f->nodes[o->node]))
+		return -1;
+	pid = ibu_ibft_ep(t, o->node, o->port);
+	return pid >= 0 ? t->ep[pid].leaf : -1;
+}
+
+/*
+ * The end-port LIDs grouped by their leaf: by_leaf[start[l]..start[l+1]-1]
+ * are leaf l's (counting sort), so each leaf's reachability is computed
+ * once and its entries are visited row by row.
+ */
+static int lids_by_leaf(const struct ibu_fabric *f, const struct ibu_ibft *t,
+			const struct ibu_lidplan *p, uint32_t max,
+			uint32_t **by_leaf, int **start, struct ibu_err *e)
+{
+	int S = t->num_switches, *fill;
+	uint32_t lid;
+
+	*by_leaf = malloc(((size_t)max + 1) * sizeof(**by_leaf));
+	*start = calloc((size_t)S + 1, sizeof(**start));
+	fill = calloc((size_t)S + 1, sizeof(*fill));
+	if (!*by_leaf || !*start || !fill) {
+		free(*by_leaf);
+		free(*start);
+		free(fill);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory (fault routes)");
+	}
+	for (lid = 1; lid <= max; lid++) {
+		int leaf = lid_leaf(f, t, p, lid);
+
+		if (leaf >= 0)
+			(*start)[leaf + 1]++;
+	}
+	for (int l = 0; l < S; l++)
+		(*start)[l + 1] += (*start)[l];
+	memcpy(fill, *start, (size_t)S * sizeof(*fill));
+	for (lid = 1; lid <= max; lid++) {
+		int leaf = lid_leaf(f, t, p, lid);
+
+		if (leaf >= 0)
+			(*by_leaf)[fill[leaf]++] = lid;
+	}
+	free(fill);
+	return IBU_OK;
+}
+
+/*
+ * Leaf `leaf`'s LIDs on every switch, rows in turn (a row stays cached).
+ * A switch with a surviving way down keeps the paper's entries untouched
+ * (fix_entry returns them), so its row is not read at all.
+ */
+static void reroute_leaf(struct reach *r, const struct ibu_lidplan *p,
+			 struct ibu_lft *lft, const uint32_t *lids, int n,
+			 int *pids, struct ibu_cyclic_stats *st)
+{
+	const struct ibu_ibft *t = r->t;
+	int s, i;
+
+	for (i = 0; i < n; i++) {
+		const struct ibu_lid_owner *o = &p->map.owner[lids[i]];
+
+		pids[i] = ibu_ibft_ep(t, o->node, o->port);
+	}
+	for (s = 0; s < t->num_switches; s++) {
+		uint8_t *row = lft->row[t->sw[s].node];
+		int is_leaf = t->sw[s].level == t->n - 1;
+
+		if (r->down_ok[s])
+			continue;
+		for (i = 0; i < n; i++) {
+			uint32_t lid = lids[i];
+			int outside, port = fix_entry(r, s, pids[i],
+						      p->map.owner[lid].offset,
+						      row[lid], &outside);
+
+			if (outside && is_leaf) {
+				port = IBU_NO_PATH;
+				outside = 0;
+				if (st)
+					st->unrouted++;
+			}
+			if (port == row[lid])
+				continue;
+			row[lid] = (uint8_t)port;
+			if (st)
+				st->rerouted++;
+			if (st && outside)
+				st->outside++;
+		}
+	}
+}
+
 int ibu_cyclic_reroute_faults(const struct ibu_fabric *f,
 			      const struct ibu_ibft *t,
 			      const struct ibu_lidplan *p, struct ibu_lft *lft,
 			      struct ibu_cyclic_stats *st, struct ibu_err *e)
 {
-	uint32_t lid, max = p->map.max_lid < lft->max_lid ? p->map.max_lid :
-							    lft->max_lid;
-	int S = t->num_switches, s, leaf, rc;
+	uint32_t max = p->map.max_lid < lft->max_lid ? p->map.max_lid :
+						       lft->max_lid;
+	int S = t->num_switches, leaf, rc, *start, *pids;
+	uint32_t *by_leaf;
 	struct reach r;
-	int *lid_leaf;
 
 	if (st)
 		memset(st, 0, sizeof(*st));
@@ -187,59 +325,30 @@ int ibu_cyclic_reroute_faults(const struct ibu_fabric *f,
 	rc = reach_init(&r, f, t, e);
 	if (rc)
 		return rc;
-	lid_leaf = malloc(((size_t)max + 1) * sizeof(int));
-	if (!lid_leaf) {
+	rc = lids_by_leaf(f, t, p, max, &by_leaf, &start, e);
+	if (rc) {
 		reach_free(&r);
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory (fault routes)");
+		return rc;
 	}
-	for (lid = 0; lid <= max; lid++) {
-		const struct ibu_lid_owner *o = &p->map.owner[lid];
-		int pid;
-
-		lid_leaf[lid] = -1;
-		if (!lid || o->node < 0 || ibu_node_is_switch(&f->nodes[o->node]))
-			continue;
-		pid = ibu_ibft_ep(t, o->node, o->port);
-		if (pid >= 0)
-			lid_leaf[lid] = t->ep[pid].leaf;
-	}
+	pids = malloc(((size_t)max + 1) * sizeof(*pids));
+	if (!pids)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (fault routes)");
 	/* one reachability computation per destination leaf */
-	for (leaf = 0; leaf < S; leaf++) {
-		if (t->sw[leaf].level != t->n - 1)
+	for (leaf = 0; leaf < S && !rc; leaf++) {
+		int n = start[leaf + 1] - start[leaf];
+
+		if (!n)
 			continue;
-		reach_leaf(&r, leaf);
-		for (lid = 1; lid <= max; lid++) {
-			const struct ibu_lid_owner *o = &p->map.owner[lid];
-			int pid;
-
-			if (lid_leaf[lid] != leaf)
-				continue;
-			pid = ibu_ibft_ep(t, o->node, o->port);
-			for (s = 0; s < S; s++) {
-				uint8_t *row = lft->row[t->sw[s].node];
-				int outside, port = fix_entry(&r, s, pid,
-							o->offset, row[lid],
-							&outside);
-
-				if (outside && t->sw[s].level == t->n - 1) {
-					port = IBU_NO_PATH;
-					outside = 0;
-					if (st)
-						st->unrouted++;
-				}
-				if (port == row[lid])
-					continue;
-				row[lid] = (uint8_t)port;
-				if (st)
-					st->rerouted++;
-				if (st && outside)
-					st->outside++;
-			}
-		}
+		reach_down(&r, leaf);
+		reach_up(&r);
+		reroute_leaf(&r, p, lft, by_leaf + start[leaf], n,
+			     pids + start[leaf], st);
 	}
+	free(pids);
 	reach_free(&r);
-	free(lid_leaf);
-	return IBU_OK;
+	free(by_leaf);
+	free(start);
+	return rc;
 }
 
 /*
@@ -273,7 +382,7 @@ int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
 
 		if (!cnt)
 			continue;
-		reach_leaf(&r, d);	/* any switch works as the target */
+		reach_down(&r, d);	/* any switch works as the target */
 		/* up-then-down distances: down_ok = hops down, then parents */
 		for (s = 0; s < S; s++)
 			ud[s] = -1;
@@ -287,7 +396,7 @@ int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
 
 				for (k = t->half + 1; k <= t->m &&
 				     t->sw[x].level > 0; k++) {
-					int q = ibu_ibft_neighbour(f, t, x, k);
+					int q = nb_of(&r, x, k);
 
 					if (q >= 0 && ud[q] < 0) {
 						ud[q] = ud[x] + 1;
@@ -302,7 +411,7 @@ int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
 			if (r.down_ok[x])
 				continue;
 			for (k = t->half + 1; k <= t->m && t->sw[x].level > 0; k++) {
-				int q = ibu_ibft_neighbour(f, t, x, k);
+				int q = nb_of(&r, x, k);
 
 				if (q >= 0 && ud[q] >= 0 &&
 				    (ud[x] < 0 || ud[q] + 1 < ud[x]))
@@ -335,7 +444,7 @@ int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
 				int kk = j < 0 ? k : lo + (int)((spread + j) %
 						 (hi - lo + 1));
 				int q = kk >= lo && kk <= hi ?
-					ibu_ibft_neighbour(f, t, s, kk) : -1;
+					nb_of(&r, s, kk) : -1;
 
 				if (q < 0)
 					continue;
@@ -343,7 +452,7 @@ int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
 				    t->sw[q].level > sw->level &&
 				    ud[q] == ud[s] - 1 :
 				    ud[s] > 0 ? ud[q] == ud[s] - 1 :
-				    r.bfs[q] == r.bfs[s] - 1)
+				    reach_bfs(&r)[q] == reach_bfs(&r)[s] - 1)
 					want = kk;
 			}
 			port = want > 0 ? sw->phys_of_k[want] : IBU_NO_PATH;
