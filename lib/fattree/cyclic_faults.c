@@ -123,12 +123,18 @@ static const int *reach_bfs(struct reach *r)
 	r->bfs[r->leaf] = 0;
 	r->queue[tail++] = r->leaf;
 	while (head < tail) {
+		const int *nbs;
+		int m = t->m, hops;
+
 		s = r->queue[head++];
-		for (k = 1; k <= t->m; k++) {
-			int p = nb_of(r, s, k);
+		/* local copies: the stores below may not alias them */
+		nbs = r->nb + (size_t)s * (size_t)(m + 1);
+		hops = r->bfs[s] + 1;
+		for (k = 1; k <= m; k++) {
+			int p = nbs[k];
 
 			if (p >= 0 && r->bfs[p] < 0) {
-				r->bfs[p] = r->bfs[s] + 1;
+				r->bfs[p] = hops;
 				r->queue[tail++] = p;
 			}
 		}
