@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Detour next hops and SL layers on a damaged mesh (see xy_detour.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "xy.h"
+#include "xy_detour.h"
+
+/* neighbour of sw through a surviving cable toward d, -1 if none */
+static int hop(const struct ibu_mesh *t, int sw, int d)
+{
+	if (d < 0 || d >= IBU_DIRS || !t->sw[sw].port[d])
+		return -1;
+	return ibu_mesh_neighbour(t, sw, d);
+}
+
+static int xy_survives(const struct ibu_mesh *t, int s, int d)
+{
+	while (s != d) {
+		s = hop(t, s, ibu_xy_dir(t, s, d));
+		if (s < 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* BFS distances to d over the surviving graph (links are symmetric). */
+static int distances(const struct ibu_mesh *t, int d, int *dist, int *queue)
+{
+	int head = 0, tail = 0, s, k;
+
+	for (s = 0; s < t->num_switches; s++)
+		dist[s] = -1;
+	dist[d] = 0;
+	queue[tail++] = d;
+	while (head < tail) {
+		s = queue[head++];
+		for (k = 0; k < IBU_DIRS; k++) {
+			int q = hop(t, s, k);
+
+			if (q >= 0 && dist[q] < 0) {
+				dist[q] = dist[s] + 1;
+				queue[tail++] = q;
+			}
+		}
+	}
+	return tail;
+}
+
+/* Next hops toward d, switches in BFS order (queue from distances()). */
+static void tree(struct ibu_mesh *t, int d, const int *dist,
+		 const int *queue, int reached, int *turns)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, i, k;
+
+	for (i = 0; i < S; i++)
+		g->dir[i * S + d] = -1;
+	g->dir[d * S + d] = IBU_DIR_LOCAL;
+	turns[d] = 0;
+	for (i = 1; i < reached; i++) {
+		int s = queue[i], best = -1, bt = 0;
+
+		g->xy[s * S + d] = (unsigned char)xy_survives(t, s, d);
+		for (k = 0; k < IBU_DIRS; k++) {
+			int q = hop(t, s, k), tr;
+
+			if (q < 0 || dist[q] != dist[s] - 1)
+				continue;
+			if (g->xy[s * S + d] && k != ibu_xy_dir(t, s, d))
+				continue;
+			tr = turns[q] + (q != d && g->dir[q * S + d] != k);
+			if (best < 0 || tr < bt) {
+				best = k;
+				bt = tr;
+			}
+		}
+		g->dir[s * S + d] = (signed char)best;
+		turns[s] = bt;
+	}
+}
+
+/* One layer's dependencies: succ[channel] bit k = channel -> (next, k);
+ * channel = switch * 4 + direction. */
+struct layers {
+	int S, num;
+	unsigned char *succ;		/* [layer * 4S + channel] */
+	unsigned char *color;		/* DFS state */
+};
+
+static int cyclic_from(const struct layers *L, const unsigned char *succ,
+		       const struct ibu_mesh *t, int c)
+{
+	int k;
+
+	L->color[c] = 1;
+	for (k = 0; k < IBU_DIRS; k++) {
+		int q, nc;
+
+		if (!(succ[c] & (1u << k)))
+			continue;
+		q = ibu_mesh_neighbour(t, c / 4, c % 4);
+		nc = q * 4 + k;
+		if (L->color[nc] == 1)
+			return 1;
+		if (!L->color[nc] && cyclic_from(L, succ, t, nc))
+			return 1;
+	}
+	L->color[c] = 2;
+	return 0;
+}
+
+static int cyclic(const struct layers *L, const unsigned char *succ,
+		  const struct ibu_mesh *t)
+{
+	int c;
+
+	memset(L->color, 0, 4 * (size_t)L->S);
+	for (c = 0; c < 4 * L->S; c++)
+		if (!L->color[c] && cyclic_from(L, succ, t, c))
+			return 1;
+	return 0;
+}
+
+/* Adds the hops of (s, d) to succ; saved receives the old bytes of the
+ * channels touched (the route visits each channel at most once). */
+static int add_route(const struct ibu_mesh *t, unsigned char *succ, int s,
+		     int d, int *ch, unsigned char *saved)
+{
+	const struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, n = 0, prev = -1;
+
+	while (s != d) {
+		int k = g->dir[s * S + d];
+
+		if (prev >= 0) {
+			ch[n] = prev;
+			saved[n++] = succ[prev];
+			succ[prev] |= (unsigned char)(1u << k);
+		}
+		prev = s * 4 + k;
+		s = ibu_mesh_neighbour(t, s, k);
+	}
+	return n;
+}
+
+static int assign(struct ibu_mesh *t, struct layers *L, int max_layers,
+		  int s, int d, int *ch, unsigned char *saved,
+		  struct ibu_err *e)
+{
+	int S = t->num_switches, l, n, i;
+
+	for (l = 0; l < max_layers; l++) {
+		unsigned char *succ = L->succ + (size_t)l * 4 * S;
+
+		n = add_route(t, succ, s, d, ch, saved);
+		if (!cyclic(L, succ, t)) {
+			t->dmg->layer[s * S + d] = (unsigned char)l;
+			if (l + 1 > L->num)
+				L->num = l + 1;
+			return IBU_OK;
+		}
+		for (i = n - 1; i >= 0; i--)
+			succ[ch[i]] = saved[i];
+	}
+	return ibu_err_set(e, IBU_ETOPO,
+			   "the detours need more than %d SL layers (N(%d,%d) to N(%d,%d) fits none)",
+			   max_layers, t->sw[s].x, t->sw[s].y, t->sw[d].x,
+			   t->sw[d].y);
+}
+
+static int layer_all(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, s, d, rc = IBU_OK, pass;
+	struct layers L = { S, 1, NULL, NULL };
+	int *ch = malloc((size_t)(S + 1) * sizeof(int));
+	unsigned char *saved = malloc((size_t)S + 1);
+
+	L.succ = calloc((size_t)max_layers * 4 * S, 1);
+	L.color = malloc(4 * (size_t)S);
+	if (!ch || !saved || !L.succ || !L.color)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	/* pass 0: the XY pairs into layer 0; pass 1: the detours */
+	for (pass = 0; pass < 2 && !rc; pass++)
+		for (s = 0; s < S && !rc; s++)
+			for (d = 0; d < S && !rc; d++) {
+				if (s == d || g->dir[s * S + d] < 0 ||
+				    !ibu_mesh_present(t, s))
+					continue;
+				if (pass == 0 && g->xy[s * S + d])
+					add_route(t, L.succ, s, d, ch, saved);
+				else if (pass == 1 && !g->xy[s * S + d]) {
+					g->detour_pairs++;
+					rc = assign(t, &L, max_layers, s, d,
+						    ch, saved, e);
+				}
+			}
+	g->num_layers = L.num;
+	free(ch);
+	free(saved);
+	free(L.succ);
+	free(L.color);
+	return rc;
+}
+
+int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	size_t S = (size_t)t->num_switches;
+	int *dist = malloc(S * sizeof(int)), *queue = malloc(S * sizeof(int)),
+	    *turns = malloc(S * sizeof(int)), d, rc = IBU_OK;
+
+	if (!g)
+		return ibu_err_set(e, IBU_EINVAL, "the mesh is not damaged");
+	if (max_layers < 1 || max_layers > 16)
+		max_layers = 16;
+	free(g->dir);
+	free(g->xy);
+	free(g->layer);
+	g->dir = malloc(S * S);
+	g->xy = calloc(S * S, 1);
+	g->layer = calloc(S * S, 1);
+	g->detour_pairs = 0;
+	if (!dist || !queue || !turns || !g->dir || !g->xy || !g->layer)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (d = 0; !rc && d < (int)S; d++) {
+		if (!ibu_mesh_present(t, d))
+			continue;
+		tree(t, d, dist, queue, distances(t, d, dist, queue), turns);
+	}
+	/* missing destinations: nothing reaches them */
+	for (d = 0; !rc && d < (int)S; d++)
+		if (!ibu_mesh_present(t, d)) {
+			size_t s;
+
+			for (s = 0; s < S; s++)
+				g->dir[s * S + d] = -1;
+		}
+	if (!rc)
+		rc = layer_all(t, max_layers, e);
+	free(dist);
+	free(queue);
+	free(turns);
+	return rc;
+}
+
+int ibu_xy_detour_dir(const struct ibu_mesh *t, int sw, int dst)
+{
+	int S = t->num_switches;
+
+	if (!t->dmg || !t->dmg->dir || sw < 0 || sw >= S || dst < 0 ||
+	    dst >= S)
+		return -1;
+	return t->dmg->dir[sw * S + dst];
+}
+
+int ibu_xy_detour_layer(const struct ibu_mesh *t, int src, int dst)
+{
+	int S = t->num_switches;
+
+	if (!t->dmg || !t->dmg->layer || src < 0 || src >= S || dst < 0 ||
+	    dst >= S)
+		return 0;
+	return t->dmg->layer[src * S + dst];
+}
+
+int ibu_xy_detour_route(const struct ibu_fabric *f, const struct ibu_mesh *t,
+			const struct ibu_lidmap *map, struct ibu_lft *lft,
+			struct ibu_err *e)
+{
+	uint32_t lid;
+	int s;
+
+	if (lft->max_lid < map->max_lid)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "forwarding tables hold LIDs up to %u, the map %u",
+				   lft->max_lid, map->max_lid);
+	for (lid = 1; lid <= map->max_lid; lid++) {
+		const struct ibu_lid_owner *o = ibu_lidmap_get(map, lid);
+		int dst, last;
+
+		if (!o)
+			continue;
+		dst = ibu_xy_owner_switch(t, o, &last);
+		if (dst < 0)
+			return ibu_err_set(e, IBU_ETOPO,
+					   "LID %u belongs to '%s' port %d, which is not cabled to the mesh",
+					   lid, f->nodes[o->node].name, o->port);
+		for (s = 0; s < t->num_switches; s++) {
+			uint8_t *row;
+			int k;
+
+			if (!ibu_mesh_present(t, s))
+				continue;
+			row = lft->row[t->sw[s].node];
+			if (!row)
+				return ibu_err_set(e, IBU_EINVAL,
+						   "no forwarding table for switch '%s'",
+						   f->nodes[t->sw[s].node].name);
+			k = ibu_xy_detour_dir(t, s, dst);
+			row[lid] = (uint8_t)(k == IBU_DIR_LOCAL ? last :
+					     k < 0 ? IBU_NO_PATH :
+					     t->sw[s].port[k]);
+		}
+	}
+	return IBU_OK;
+}
+
+int ibu_xy_detour_num_vls(const struct ibu_mesh *t, enum ibu_vlplan_kind k)
+{
+	int l = t->dmg && t->dmg->num_layers > 0 ? t->dmg->num_layers : 1;
+
+	return l * ibu_vlplan_num_vls(k);
+}
+
+/* switch of an end point: the switch itself or the one its port hangs on */
+static int switch_of(const struct ibu_mesh *t, int node, int port)
+{
+	int s = ibu_mesh_sw(t, node), ep;
+
+	if (s >= 0)
+		return s;
+	ep = ibu_mesh_ep(t, node, port);
+	return ep < 0 ? -1 : t->ep[ep].sw;
+}
+
+int ibu_xy_detour_path_sl(const struct ibu_mesh *t, enum ibu_vlplan_kind k,
+			  const struct ibu_lidmap *map, int src_node,
+			  int src_port, uint32_t dlid)
+{
+	const struct ibu_lid_owner *o;
+	int a, b, P = ibu_vlplan_num_vls(k), psl;
+
+	if (dlid >= IBU_MCAST_LID_BASE)
+		return 0;	/* multicast runs in layer 0 */
+	o = ibu_lidmap_get(map, dlid);
+	a = ibu_vlplan_point(t, src_node, src_port);
+	b = o ? ibu_vlplan_point(t, o->node, o->port) : -1;
+	if (a < 0 || b < 0)
+		return 0;
+	psl = ibu_vlplan_path_sl(k, (unsigned)a, (unsigned)b);
+	return ibu_xy_detour_layer(t, switch_of(t, src_node, src_port),
+				   switch_of(t, o->node, o->port)) * P + psl;
+}
+
+int ibu_xy_detour_sl2vl(enum ibu_vlplan_kind k, const struct ibu_mesh *t,
+			int node, int in_port, int out_port,
+			uint8_t vl_of_sl[16])
+{
+	int P = ibu_vlplan_num_vls(k), L = ibu_xy_detour_num_vls(t, k) / P,
+	    sl, rc;
+	uint8_t plan[16];
+
+	rc = ibu_vlplan_sl2vl(k, t, node, in_port, out_port, plan);
+	if (rc)
+		return rc;
+	for (sl = 0; sl < 16; sl++) {
+		int layer = sl / P < L ? sl / P : 0;
+
+		vl_of_sl[sl] = (uint8_t)(layer * P + plan[sl % P]);
+	}
+	return IBU_OK;
+}
+
+static int cdg_sl(void *arg, int src_node, int src_port, uint32_t dlid)
+{
+	const struct ibu_vlplan_cdg *c = arg;
+
+	return ibu_xy_detour_path_sl(c->t, c->kind, c->map, src_node, src_port,
+				     dlid);
+}
+
+static int cdg_vl(void *arg, int node, int in_port, int out_port, int sl)
+{
+	const struct ibu_vlplan_cdg *c = arg;
+	uint8_t v[16];
+
+	if (ibu_xy_detour_sl2vl(c->kind, c->t, node, in_port, out_port, v))
+		return -1;
+	return v[sl & 15];
+}
+
+void ibu_xy_detour_cdg_vl(struct ibu_cdg_vl *vl, struct ibu_vlplan_cdg *ctx)
+{
+	memset(vl, 0, sizeof(*vl));
+	vl->num_vls = ibu_xy_detour_num_vls(ctx->t, ctx->kind);
+	vl->path_sl = cdg_sl;
+	vl->vl = cdg_vl;
+	vl->ctx = ctx;
+}
