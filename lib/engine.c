@@ -8,6 +8,7 @@ void ibu_engine_opts_default(struct ibu_engine_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->mcast_policy = IBU_MCAST_BALANCED;
 	o->max_faults = -1;
+	o->qos = -1;
 }
 
 const char *ibu_engine_stage_name(enum ibu_engine_stage s)

@@ -37,6 +37,11 @@ struct ibu_engine_opts {
 				 * 0 = the default */
 	int max_faults;			/* cyclic: < 0 = engine default */
 	int vl_plan;			/* xy: enum ibu_vlplan_kind, 0 = 1 VL */
+	int qos;			/* xy, damaged mesh: 1 = SL2VL tables are
+				 * programmed (opensm qos TRUE), 0 = they
+				 * are not (decline), -1 = unknown (tools) */
+	int max_vls;			/* xy, damaged mesh: data VLs every
+				 * switch port holds, 0 = unknown (15) */
 };
 
 void ibu_engine_opts_default(struct ibu_engine_opts *o);

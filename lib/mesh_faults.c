@@ -496,6 +496,7 @@ void ibu_mesh_damage_free(struct ibu_mesh_damage *d)
 	free(d->dir);
 	free(d->xy);
 	free(d->layer);
+	free(d->mup);
 	memset(d, 0, sizeof(*d));
 }
 

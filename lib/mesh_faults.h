@@ -51,6 +51,12 @@ struct ibu_mesh_damage {
 	unsigned char *layer;		/* SL layer of the pair */
 	int num_layers;
 	long detour_pairs;		/* pairs not on their XY path */
+	/* multicast (lib/xy_detour.h): one spanning tree every group's tree
+	 * is part of */
+	int mroot;			/* its root switch */
+	int mlayer;			/* the layer its flooding (SL 0) uses */
+	signed char *mup;		/* [switch] direction toward mroot,
+					 * IBU_DIR_LOCAL at it, -1 outside */
 };
 
 /* Default limit on missing grid links for an m x n mesh. */

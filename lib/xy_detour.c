@@ -51,7 +51,9 @@ static void tree(struct ibu_mesh *t, int d, const int *dist,
 		 const int *queue, int reached, int *turns)
 {
 	struct ibu_mesh_damage *g = t->dmg;
-	int S = t->num_switches, i, k;
+	static const int PREF[IBU_DIRS] = { IBU_DIR_E, IBU_DIR_W, IBU_DIR_N,
+					    IBU_DIR_S };
+	int S = t->num_switches, i, j;
 
 	for (i = 0; i < S; i++)
 		g->dir[i * S + d] = -1;
@@ -61,8 +63,8 @@ static void tree(struct ibu_mesh *t, int d, const int *dist,
 		int s = queue[i], best = -1, bt = 0;
 
 		g->xy[s * S + d] = (unsigned char)xy_survives(t, s, d);
-		for (k = 0; k < IBU_DIRS; k++) {
-			int q = hop(t, s, k), tr;
+		for (j = 0; j < IBU_DIRS; j++) {
+			int k = PREF[j], q = hop(t, s, k), tr;
 
 			if (q < 0 || dist[q] != dist[s] - 1)
 				continue;
@@ -168,39 +170,213 @@ static int assign(struct ibu_mesh *t, struct layers *L, int max_layers,
 			   t->sw[d].y);
 }
 
-static int layer_all(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
+/* Every dependency flooding the multicast spanning tree can make: in from
+ * one tree neighbour, out to any other (a superset of every group's). */
+static void add_mcast_tree(const struct ibu_mesh *t, unsigned char *succ)
+{
+	const struct ibu_mesh_damage *g = t->dmg;
+	int s, a, b;
+
+	for (s = 0; s < t->num_switches; s++) {
+		unsigned char nb = 0;
+
+		if (!g->mup || g->mup[s] < 0)
+			continue;
+		for (a = 0; a < IBU_DIRS; a++) {
+			int q = hop(t, s, a);
+
+			if (q >= 0 && (g->mup[s] == a ||
+				       g->mup[q] == (a + 2) % IBU_DIRS))
+				nb |= (unsigned char)(1u << a);
+		}
+		for (a = 0; a < IBU_DIRS; a++)
+			for (b = 0; b < IBU_DIRS; b++)
+				if (a != b && (nb & (1u << a)) &&
+				    (nb & (1u << b)))
+					succ[ibu_mesh_neighbour(t, s, a) * 4 +
+					     (a + 2) % IBU_DIRS] |=
+						(unsigned char)(1u << b);
+	}
+}
+
+/* The multicast tree's flooding, after every unicast pair, into the
+ * lowest layer it keeps acyclic (its SL 0 maps to that layer's VLs). */
+static int assign_mcast(struct ibu_mesh *t, struct layers *L, int max_layers,
+			unsigned char *keep, struct ibu_err *e)
+{
+	size_t C = 4 * (size_t)L->S;
+	int l;
+
+	for (l = 0; l < max_layers; l++) {
+		unsigned char *succ = L->succ + (size_t)l * C;
+
+		memcpy(keep, succ, C);
+		add_mcast_tree(t, succ);
+		if (!cyclic(L, succ, t)) {
+			t->dmg->mlayer = l;
+			if (l + 1 > L->num)
+				L->num = l + 1;
+			return IBU_OK;
+		}
+		memcpy(succ, keep, C);
+	}
+	return ibu_err_set(e, IBU_ETOPO,
+			   "the multicast tree's flooding fits none of %d SL layers",
+			   max_layers);
+}
+
+/* pass 0: the XY pairs (1) or the detour pairs (0), lowest layer each */
+static int assign_pass(struct ibu_mesh *t, struct layers *L, int max_layers,
+		       int xy, int *ch, unsigned char *saved,
+		       struct ibu_err *e)
 {
 	struct ibu_mesh_damage *g = t->dmg;
-	int S = t->num_switches, s, d, rc = IBU_OK, pass;
+	int S = t->num_switches, s, d, rc = IBU_OK;
+
+	for (s = 0; s < S && !rc; s++)
+		for (d = 0; d < S && !rc; d++) {
+			if (s == d || g->dir[s * S + d] < 0 ||
+			    !ibu_mesh_present(t, s) || g->xy[s * S + d] != xy)
+				continue;
+			if (!xy)
+				g->detour_pairs++;
+			rc = assign(t, L, max_layers, s, d, ch, saved, e);
+		}
+	return rc;
+}
+
+/* Layer 0 first holds every XY pair at once (XY alone is acyclic), then
+ * each detour pair and last the multicast flooding take the lowest layer
+ * they keep acyclic. */
+static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_first,
+		     struct ibu_err *e)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, s, d, rc = IBU_OK;
 	struct layers L = { S, 1, NULL, NULL };
 	int *ch = malloc((size_t)(S + 1) * sizeof(int));
-	unsigned char *saved = malloc((size_t)S + 1);
+	unsigned char *saved = malloc((size_t)S + 1), *keep = malloc(4 * (size_t)S);
 
 	L.succ = calloc((size_t)max_layers * 4 * S, 1);
 	L.color = malloc(4 * (size_t)S);
-	if (!ch || !saved || !L.succ || !L.color)
+	if (!ch || !saved || !keep || !L.succ || !L.color)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	/* pass 0: the XY pairs into layer 0; pass 1: the detours */
-	for (pass = 0; pass < 2 && !rc; pass++)
-		for (s = 0; s < S && !rc; s++)
-			for (d = 0; d < S && !rc; d++) {
-				if (s == d || g->dir[s * S + d] < 0 ||
-				    !ibu_mesh_present(t, s))
-					continue;
-				if (pass == 0 && g->xy[s * S + d])
+	g->detour_pairs = 0;
+	if (!rc && mcast_first)
+		rc = assign_mcast(t, &L, 1, keep, e);
+	if (!rc) {
+		memcpy(keep, L.succ, 4 * (size_t)S);
+		for (s = 0; s < S; s++)
+			for (d = 0; d < S; d++)
+				if (s != d && g->xy[s * S + d] &&
+				    ibu_mesh_present(t, s))
 					add_route(t, L.succ, s, d, ch, saved);
-				else if (pass == 1 && !g->xy[s * S + d]) {
-					g->detour_pairs++;
-					rc = assign(t, &L, max_layers, s, d,
-						    ch, saved, e);
-				}
-			}
+		if (cyclic(&L, L.succ, t)) {
+			memcpy(L.succ, keep, 4 * (size_t)S);
+			rc = assign_pass(t, &L, max_layers, 1, ch, saved, e);
+		}
+	}
+	if (!rc)
+		rc = assign_pass(t, &L, max_layers, 0, ch, saved, e);
+	if (!rc && !mcast_first)
+		rc = assign_mcast(t, &L, max_layers, keep, e);
 	g->num_layers = L.num;
 	free(ch);
 	free(saved);
+	free(keep);
 	free(L.succ);
 	free(L.color);
 	return rc;
+}
+
+/*
+ * Two orders, the one with fewer layers wins: the multicast flooding into
+ * layer 0 first (where XY + trees from a middle-row root are acyclic on an
+ * intact mesh), or after every unicast pair into the lowest layer it fits.
+ */
+static int best_layers(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	size_t n = (size_t)t->num_switches * t->num_switches;
+	unsigned char *first = malloc(n);
+	int rc, rc2, l1 = 0, m1 = 0;
+	long d1 = 0;
+
+	if (!first)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = layer_all(t, max_layers, 1, e);
+	if (!rc) {
+		memcpy(first, g->layer, n);
+		l1 = g->num_layers;
+		m1 = g->mlayer;
+		d1 = g->detour_pairs;
+	}
+	rc2 = layer_all(t, max_layers, 0, e);
+	if (!rc && (rc2 || g->num_layers > l1)) {
+		memcpy(g->layer, first, n);
+		g->num_layers = l1;
+		g->mlayer = m1;
+		g->detour_pairs = d1;
+		if (rc2)
+			ibu_err_clear(e);
+		rc2 = IBU_OK;
+	}
+	free(first);
+	return rc2;
+}
+
+/* Root of the multicast tree: a switch of the middle row (the intact
+ * mesh's root row) as close to the middle column as possible. */
+static int mcast_root(const struct ibu_mesh *t)
+{
+	int off, dy, x0 = (t->m - 1) / 2, y0 = (t->n - 1) / 2;
+
+	for (dy = 0; dy < t->n; dy++)
+		for (off = 0; off < t->m; off++) {
+			int k, y = y0 + ((dy & 1) ? (dy + 1) / 2 : -dy / 2);
+
+			for (k = 0; k < 2; k++) {
+				int x = x0 + (k ? -off : off);
+
+				if (x >= 0 && x < t->m && y >= 0 && y < t->n &&
+				    ibu_mesh_present(t, ibu_mesh_index(t, x, y)))
+					return ibu_mesh_index(t, x, y);
+			}
+		}
+	return -1;
+}
+
+/* The spanning tree of shortest paths from the root, each switch's parent
+ * the one before it on the root's XY path when that link survives. */
+static void mcast_tree(struct ibu_mesh *t, int *dist, int *queue)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, r = mcast_root(t), reached, i, k;
+
+	memset(g->mup, -1, (size_t)S);
+	g->mroot = r;
+	if (r < 0)
+		return;
+	reached = distances(t, r, dist, queue);
+	g->mup[r] = IBU_DIR_LOCAL;
+	for (i = 1; i < reached; i++) {
+		int s = queue[i], want, best = -1;
+		const struct ibu_mesh_switch *w = &t->sw[s], *o = &t->sw[r];
+
+		/* toward the root: along the column to the root row first
+		 * (the XY path from the root ends with its Y moves) */
+		if (w->y != o->y)
+			want = w->y > o->y ? IBU_DIR_S : IBU_DIR_N;
+		else
+			want = w->x > o->x ? IBU_DIR_W : IBU_DIR_E;
+		for (k = -1; k < IBU_DIRS && best < 0; k++) {
+			int dd = k < 0 ? want : k, q = hop(t, s, dd);
+
+			if (q >= 0 && dist[q] == dist[s] - 1)
+				best = dd;
+		}
+		g->mup[s] = (signed char)best;
+	}
 }
 
 int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
@@ -212,16 +388,19 @@ int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 
 	if (!g)
 		return ibu_err_set(e, IBU_EINVAL, "the mesh is not damaged");
-	if (max_layers < 1 || max_layers > 16)
-		max_layers = 16;
+	if (max_layers < 1 || max_layers > 15)
+		max_layers = 15;
 	free(g->dir);
 	free(g->xy);
 	free(g->layer);
+	free(g->mup);
+	g->mup = malloc(S + 1);
 	g->dir = malloc(S * S);
 	g->xy = calloc(S * S, 1);
 	g->layer = calloc(S * S, 1);
 	g->detour_pairs = 0;
-	if (!dist || !queue || !turns || !g->dir || !g->xy || !g->layer)
+	if (!dist || !queue || !turns || !g->dir || !g->xy || !g->layer ||
+	    !g->mup)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (d = 0; !rc && d < (int)S; d++) {
 		if (!ibu_mesh_present(t, d))
@@ -236,8 +415,10 @@ int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 			for (s = 0; s < S; s++)
 				g->dir[s * S + d] = -1;
 		}
-	if (!rc)
-		rc = layer_all(t, max_layers, e);
+	if (!rc) {
+		mcast_tree(t, dist, queue);
+		rc = best_layers(t, max_layers, e);
+	}
 	free(dist);
 	free(queue);
 	free(turns);
@@ -339,8 +520,8 @@ int ibu_xy_detour_path_sl(const struct ibu_mesh *t, enum ibu_vlplan_kind k,
 	if (a < 0 || b < 0)
 		return 0;
 	psl = ibu_vlplan_path_sl(k, (unsigned)a, (unsigned)b);
-	return ibu_xy_detour_layer(t, switch_of(t, src_node, src_port),
-				   switch_of(t, o->node, o->port)) * P + psl;
+	return 1 + ibu_xy_detour_layer(t, switch_of(t, src_node, src_port),
+				       switch_of(t, o->node, o->port)) * P + psl;
 }
 
 int ibu_xy_detour_sl2vl(enum ibu_vlplan_kind k, const struct ibu_mesh *t,
@@ -354,10 +535,11 @@ int ibu_xy_detour_sl2vl(enum ibu_vlplan_kind k, const struct ibu_mesh *t,
 	rc = ibu_vlplan_sl2vl(k, t, node, in_port, out_port, plan);
 	if (rc)
 		return rc;
-	for (sl = 0; sl < 16; sl++) {
-		int layer = sl / P < L ? sl / P : 0;
+	vl_of_sl[0] = (uint8_t)((t->dmg ? t->dmg->mlayer : 0) * P + plan[0]);
+	for (sl = 1; sl < 16; sl++) {
+		int u = sl - 1, layer = u / P < L ? u / P : 0;
 
-		vl_of_sl[sl] = (uint8_t)(layer * P + plan[sl % P]);
+		vl_of_sl[sl] = (uint8_t)(layer * P + plan[u % P]);
 	}
 	return IBU_OK;
 }

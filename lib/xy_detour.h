@@ -51,9 +51,10 @@ int ibu_xy_detour_route(const struct ibu_fabric *f, const struct ibu_mesh *t,
 
 /*
  * SLs and VLs of a damaged mesh on top of a vl_plan of P VLs (lib/vlplan.h):
- * layer l owns SLs l*P .. l*P+P-1 and VLs l*P .. l*P+P-1; inside a layer
- * the plan works as on an intact mesh. SLs beyond the layers map to
- * layer 0.
+ * unicast layer l owns SLs 1+l*P .. 1+l*P+P-1 and VLs l*P .. l*P+P-1;
+ * inside a layer the plan works as on an intact mesh. SL 0 (multicast,
+ * and traffic that never asked for a path) maps to the layer the
+ * multicast flooding was put in; SLs beyond the layers map to layer 0.
  */
 #include "vlplan.h"
 
@@ -71,5 +72,23 @@ int ibu_xy_detour_sl2vl(enum ibu_vlplan_kind k, const struct ibu_mesh *t,
 /* The layers as the channel dependency graph's VL description (lib/cdg.h);
  * ctx as for ibu_vlplan_cdg_vl(). */
 void ibu_xy_detour_cdg_vl(struct ibu_cdg_vl *vl, struct ibu_vlplan_cdg *ctx);
+
+/*
+ * Multicast on a damaged mesh: every group's tree is the part of one
+ * spanning tree (t->dmg->mup: shortest paths from a root on the middle
+ * row, XY from the root where it survives) that joins the member switches
+ * to its root: a tree, so flooding it from any member gives every
+ * receiving member exactly one copy. Its flooding runs on SL 0, mapped to
+ * the lowest layer that stays acyclic with it after every unicast pair
+ * was placed, so unicast + multicast stay free of credit loops per VL. Output as ibu_xy_mcast_tree_build() (policy
+ * and load are not used: one root for all groups).
+ */
+#include "xy_mcast.h"
+
+int ibu_xy_detour_mcast_tree(const struct ibu_fabric *f,
+			     const struct ibu_mesh *t,
+			     const struct ibu_mcast_member *members, int num,
+			     struct ibu_xy_mcast_tree *tree,
+			     struct ibu_err *e);
 
 #endif

@@ -240,6 +240,9 @@ static int engine_compute(void *context)
 			err.code = rc;
 		return routing_failed(pe, 1, IBU_STAGE_RECOGNISE, &err);
 	}
+	/* xy on a damaged mesh needs SL2VL tables: OpenSM programs them
+	 * only with `qos TRUE` */
+	ctx->eopts.qos = ctx->osm->subn.opt.qos ? 1 : 0;
 	rc = ibu_engine_run(pe->ops, &r->fabric, &ctx->eopts, &r->res, &err);
 	if (rc) {
 		enum ibu_engine_stage st = r->res.stage;
