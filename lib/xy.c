@@ -119,7 +119,8 @@ int ibu_xy_assign_lids(struct ibu_fabric *f, const struct ibu_mesh *t,
 		pt->lmc = (uint8_t)lmc;
 	}
 	for (s = 0; s < t->num_switches; s++)
-		f->nodes[t->sw[s].node].ports[0].lid = (uint16_t)next++;
+		if (t->sw[s].node >= 0)	/* a damaged mesh's missing switch */
+			f->nodes[t->sw[s].node].ports[0].lid = (uint16_t)next++;
 	return IBU_OK;
 }
 
