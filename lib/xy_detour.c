@@ -262,6 +262,8 @@ static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_first,
 	if (!ch || !saved || !keep || !L.succ || !L.color)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	g->detour_pairs = 0;
+	g->mlayer = 0;
+	memset(g->layer, 0, (size_t)S * S);
 	if (!rc && mcast_first)
 		rc = assign_mcast(t, &L, 1, keep, e);
 	if (!rc) {
