@@ -11,6 +11,7 @@
 #include "mft.h"
 #include "sl2vl.h"
 #include "vlplan.h"
+#include "xy_detour.h"
 
 struct vlctx {
 	const struct ibu_fabric *f;
@@ -33,7 +34,10 @@ static int plan_sl(void *arg, int node, int port, uint32_t dlid)
 
 	if (!c->have_plan)
 		return 0;
-	ibu_vlplan_cdg_vl(&v, &c->plan);
+	if (c->plan.t->dmg)
+		ibu_xy_detour_cdg_vl(&v, &c->plan);
+	else
+		ibu_vlplan_cdg_vl(&v, &c->plan);
 	return v.path_sl(v.ctx, node, port, dlid);
 }
 
@@ -81,7 +85,12 @@ int ibu_deadlock_report(FILE *out, struct ibu_fabric *f,
 					 o->vl_plan);
 			goto fail;
 		}
-		rc = ibu_mesh_recognize(f, &t, &e);
+		/* a damaged mesh: the SLs of the xy engine's layers (the
+		 * same greedy plan the plugin made, lib/xy_detour.h) */
+		rc = ibu_mesh_recognize_damaged(f, &t, -1, &e);
+		if (!rc && t.dmg)
+			rc = ibu_xy_detour_plan(&t, 15 / ibu_vlplan_num_vls(k),
+						&e);
 		if (rc) {
 			ibu_err_prefix(&e, "--vl-plan needs a 2-D mesh");
 			goto fail;
@@ -90,7 +99,10 @@ int ibu_deadlock_report(FILE *out, struct ibu_fabric *f,
 		ctx.plan.t = &t;
 		ctx.plan.map = &map;
 		ctx.have_plan = 1;
-		ibu_vlplan_cdg_vl(&vl, &ctx.plan);
+		if (t.dmg)
+			ibu_xy_detour_cdg_vl(&vl, &ctx.plan);
+		else
+			ibu_vlplan_cdg_vl(&vl, &ctx.plan);
 		vlp = &vl;
 	}
 	if (o->sl2vl) {
@@ -102,6 +114,9 @@ int ibu_deadlock_report(FILE *out, struct ibu_fabric *f,
 		vl.num_vls = tables.max_vl + 1;
 		if (ctx.have_plan && ibu_vlplan_num_vls(ctx.plan.kind) > vl.num_vls)
 			vl.num_vls = ibu_vlplan_num_vls(ctx.plan.kind);
+		if (ctx.have_plan && t.dmg &&
+		    ibu_xy_detour_num_vls(&t, ctx.plan.kind) > vl.num_vls)
+			vl.num_vls = ibu_xy_detour_num_vls(&t, ctx.plan.kind);
 		vl.path_sl = plan_sl;
 		vl.vl = file_vl;
 		vl.ctx = &ctx;
