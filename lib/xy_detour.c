@@ -329,7 +329,7 @@ static int best_layers(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 
 /* Root of the multicast tree: a switch of the middle row (the intact
  * mesh's root row) as close to the middle column as possible. */
-static int mcast_root(const struct ibu_mesh *t)
+static int mcast_root(const struct ibu_mesh *t, int nth)
 {
 	int off, dy, x0 = (t->m - 1) / 2, y0 = (t->n - 1) / 2;
 
@@ -340,45 +340,121 @@ static int mcast_root(const struct ibu_mesh *t)
 			for (k = 0; k < 2; k++) {
 				int x = x0 + (k ? -off : off);
 
+				if (k && !off)
+					continue;
 				if (x >= 0 && x < t->m && y >= 0 && y < t->n &&
-				    ibu_mesh_present(t, ibu_mesh_index(t, x, y)))
+				    ibu_mesh_present(t, ibu_mesh_index(t, x, y)) &&
+				    nth-- == 0)
 					return ibu_mesh_index(t, x, y);
 			}
 		}
 	return -1;
 }
 
-/* The spanning tree of shortest paths from the root, each switch's parent
- * the one before it on the root's XY path when that link survives. */
-static void mcast_tree(struct ibu_mesh *t, int *dist, int *queue)
+/* Attaches q to the tree through its neighbour in direction up. */
+static void attach(struct ibu_mesh_damage *g, int q, int up, int *queue,
+		   int *tail)
+{
+	g->mup[q] = (signed char)up;
+	queue[(*tail)++] = q;
+}
+
+/* Walks from s in direction k while the cables survive, attaching every
+ * switch not yet in the tree. */
+static void walk(const struct ibu_mesh *t, int s, int k, int *queue,
+		 int *tail)
+{
+	int q;
+
+	while ((q = hop(t, s, k)) >= 0 && t->dmg->mup[q] < 0) {
+		attach(t->dmg, q, (k + 2) % IBU_DIRS, queue, tail);
+		s = q;
+	}
+}
+
+/*
+ * The spanning tree: first the union of the XY paths from the root that
+ * survive (along the root's row both ways, then up and down each column
+ * from it: the intact mesh's tree, whose flooding is free of cycles with
+ * XY), then every other switch attached breadth first from the tree.
+ */
+static void mcast_tree(struct ibu_mesh *t, int r, int *queue)
 {
 	struct ibu_mesh_damage *g = t->dmg;
-	int S = t->num_switches, r = mcast_root(t), reached, i, k;
+	int S = t->num_switches, tail = 0, head, row, k;
 
 	memset(g->mup, -1, (size_t)S);
 	g->mroot = r;
-	if (r < 0)
-		return;
-	reached = distances(t, r, dist, queue);
-	g->mup[r] = IBU_DIR_LOCAL;
-	for (i = 1; i < reached; i++) {
-		int s = queue[i], want, best = -1;
-		const struct ibu_mesh_switch *w = &t->sw[s], *o = &t->sw[r];
-
-		/* toward the root: along the column to the root row first
-		 * (the XY path from the root ends with its Y moves) */
-		if (w->y != o->y)
-			want = w->y > o->y ? IBU_DIR_S : IBU_DIR_N;
-		else
-			want = w->x > o->x ? IBU_DIR_W : IBU_DIR_E;
-		for (k = -1; k < IBU_DIRS && best < 0; k++) {
-			int dd = k < 0 ? want : k, q = hop(t, s, dd);
-
-			if (q >= 0 && dist[q] == dist[s] - 1)
-				best = dd;
-		}
-		g->mup[s] = (signed char)best;
+	attach(g, r, IBU_DIR_LOCAL, queue, &tail);
+	walk(t, r, IBU_DIR_E, queue, &tail);
+	walk(t, r, IBU_DIR_W, queue, &tail);
+	row = tail;
+	for (head = 0; head < row; head++) {
+		walk(t, queue[head], IBU_DIR_N, queue, &tail);
+		walk(t, queue[head], IBU_DIR_S, queue, &tail);
 	}
+	for (head = 0; head < tail; head++)
+		for (k = 0; k < IBU_DIRS; k++) {
+			int q = hop(t, queue[head], k);
+
+			if (q >= 0 && g->mup[q] < 0)
+				attach(g, q, (k + 2) % IBU_DIRS, queue, &tail);
+		}
+}
+
+/* Multicast roots tried: the switches nearest the middle of the middle
+ * row first; the one giving the fewest layers wins (the first on ties). */
+#define ROOT_CANDIDATES 6
+
+static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
+		     struct ibu_err *e)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	size_t S = (size_t)t->num_switches;
+	unsigned char *layer = malloc(S * S);
+	signed char *mup = malloc(S);
+	int i, r, best = -1, bl = 0, bm = 0, rc = IBU_OK;
+	long bd = 0;
+
+	if (!layer || !mup)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; !rc && i < ROOT_CANDIDATES &&
+		    (r = mcast_root(t, i)) >= 0; i++) {
+		struct ibu_err e2 = { 0 };
+
+		mcast_tree(t, r, queue);
+		if (best_layers(t, max_layers, &e2)) {
+			if (e2.code == IBU_ENOMEM)
+				rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+			else if (best < 0)
+				*e = e2;
+			continue;
+		}
+		if (best < 0 || g->num_layers < bl) {
+			best = r;
+			bl = g->num_layers;
+			bm = g->mlayer;
+			bd = g->detour_pairs;
+			memcpy(layer, g->layer, S * S);
+			memcpy(mup, g->mup, S);
+		}
+	}
+	if (!rc && best < 0 && !e->code)
+		rc = ibu_err_set(e, IBU_ETOPO, "no multicast root: no switch present");
+	else if (!rc && best < 0)
+		rc = e->code;
+	if (!rc) {
+		ibu_err_clear(e);
+		g->mroot = best;
+		g->num_layers = bl;
+		g->mlayer = bm;
+		g->detour_pairs = bd;
+		memcpy(g->layer, layer, S * S);
+		memcpy(g->mup, mup, S);
+	}
+	free(layer);
+	free(mup);
+	return rc;
 }
 
 int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
@@ -417,10 +493,8 @@ int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 			for (s = 0; s < S; s++)
 				g->dir[s * S + d] = -1;
 		}
-	if (!rc) {
-		mcast_tree(t, dist, queue);
-		rc = best_layers(t, max_layers, e);
-	}
+	if (!rc)
+		rc = best_root(t, max_layers, queue, e);
 	free(dist);
 	free(queue);
 	free(turns);
