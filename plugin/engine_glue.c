@@ -243,6 +243,7 @@ static int engine_compute(void *context)
 	/* xy on a damaged mesh needs SL2VL tables: OpenSM programs them
 	 * only with `qos TRUE` */
 	ctx->eopts.qos = ctx->osm->subn.opt.qos ? 1 : 0;
+	ctx->eopts.max_vls = ibu_osm_max_data_vls(&ctx->osm->subn);
 	rc = ibu_engine_run(pe->ops, &r->fabric, &ctx->eopts, &r->res, &err);
 	if (rc) {
 		enum ibu_engine_stage st = r->res.stage;

@@ -9,6 +9,7 @@
 #include "mesh_faults.h"
 #include "xy.h"
 #include "xy_detour.h"
+#include "engine.h"
 
 struct dfix {
 	struct ibu_fabric f;
@@ -342,6 +343,51 @@ START_TEST(test_declined)
 }
 END_TEST
 
+/* the engine: routes a damaged mesh with qos (unknown or on), declines
+ * without qos and when the VLs cannot hold the layers, names the faults */
+START_TEST(test_engine_damaged)
+{
+	const struct ibu_engine_ops *ops = ibu_engine_find("xy");
+	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
+				   .remove_links = 4, .seed = 7 };
+	struct ibu_engine_opts o;
+	struct ibu_engine_result r;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	const struct ibu_mesh *t;
+	char line[256];
+	void *topo;
+	int used, layers;
+
+	ck_assert_int_eq(ibu_gen_mesh(&f, 6, 6, 1, &go, &e), 0);
+	ibu_engine_opts_default(&o);
+	ck_assert_msg(ops->recognise(&f, &o, &topo, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(ops->assign_lids(&f, topo, 0, 0, &used, &e), 0);
+	ops->topo_free(topo);
+	o.qos = 1;
+	ck_assert_msg(ibu_engine_run(ops, &f, &o, &r, &e) == 0, "%s", e.msg);
+	t = r.topo;
+	ck_assert_ptr_nonnull(t->dmg);
+	ck_assert_int_eq(ops->num_notes(r.topo), t->dmg->num_faults);
+	ck_assert_int_ge(t->dmg->num_faults, 1);
+	ops->note(&f, r.topo, 0, line, sizeof(line));
+	ck_assert_msg(strstr(line, "missing cable N("), "%s", line);
+	layers = t->dmg->num_layers;
+	ibu_engine_result_free(&r);
+	o.qos = 0;
+	ck_assert_int_eq(ibu_engine_run(ops, &f, &o, &r, &e), IBU_ETOPO);
+	ck_assert_msg(strstr(e.msg, "qos TRUE"), "%s", e.msg);
+	ck_assert_int_ge(layers, 2);	/* this damage needs a detour layer */
+	{
+		o.qos = 1;
+		o.max_vls = layers - 1;
+		ck_assert_int_eq(ibu_engine_run(ops, &f, &o, &r, &e), IBU_ETOPO);
+		ck_assert_msg(strstr(e.msg, "SL layers"), "%s", e.msg);
+	}
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("xy_detour");
@@ -349,6 +395,7 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_declined);
+	tcase_add_test(tc, test_engine_damaged);
 	tcase_add_test(tc, test_6x6_cuts);
 	tcase_add_test(tc, test_8x8_cuts);
 	tcase_add_test(tc, test_missing_switch);
