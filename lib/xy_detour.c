@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Detour next hops and SL layers on a damaged mesh (see xy_detour.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "xy.h"
@@ -645,4 +646,32 @@ void ibu_xy_detour_cdg_vl(struct ibu_cdg_vl *vl, struct ibu_vlplan_cdg *ctx)
 	vl->path_sl = cdg_sl;
 	vl->vl = cdg_vl;
 	vl->ctx = ctx;
+}
+
+int ibu_xy_detour_why(const struct ibu_mesh *t, int src, int dst, char *buf,
+		      size_t len)
+{
+	char a[32], b[32], c[32], n[32];
+	int s = src;
+
+	ibu_mesh_sw_label(t, src, a, sizeof(a));
+	ibu_mesh_sw_label(t, dst, b, sizeof(b));
+	while (s != dst) {
+		int k = ibu_xy_dir(t, s, dst), q = ibu_mesh_neighbour(t, s, k);
+
+		if (hop(t, s, k) < 0) {
+			ibu_mesh_sw_label(t, s, c, sizeof(c));
+			ibu_mesh_sw_label(t, q, n, sizeof(n));
+			if (!ibu_mesh_present(t, q))
+				snprintf(buf, len, "the XY path %s -> %s meets missing switch %s",
+					 a, b, n);
+			else
+				snprintf(buf, len, "the XY path %s -> %s meets missing cable %s %s - %s",
+					 a, b, c, ibu_dir_name(k), n);
+			return 1;
+		}
+		s = q;
+	}
+	snprintf(buf, len, "the XY path %s -> %s survives", a, b);
+	return 0;
 }

@@ -39,6 +39,12 @@ int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers,
  * dst cannot be reached). */
 int ibu_xy_detour_dir(const struct ibu_mesh *t, int sw, int dst);
 
+/* Why the pair (src switch, dst switch) takes a detour: 1 and "the XY
+ * path N(..) -> N(..) meets missing switch N(x,y)" / "... missing cable
+ * N(a,b) E - N(c,d)" in buf; 0 when its XY path survives. */
+int ibu_xy_detour_why(const struct ibu_mesh *t, int src, int dst, char *buf,
+		      size_t len);
+
 /* Layer of the pair (src switch, dst switch), 0 if either is unknown. */
 int ibu_xy_detour_layer(const struct ibu_mesh *t, int src, int dst);
 

@@ -9,6 +9,7 @@
 #   - the LFTs, the MFTs and the SL2VL tables OpenSM programmed
 #     (opensm-sl2vl.dump) have no cycle in the channel dependency graph on
 #     any VL, every member sending (check --deadlock --sl2vl);
+#   - check --xy lists the detours and the fault each one avoids;
 #   - with `qos FALSE` xy declines (the layers need SL2VL) and says why;
 #   - live: one more cable cut through ibsim's console, re-sweep: xy
 #     routes the new damage, tables read back against ibnetdiscover's
@@ -20,7 +21,7 @@
 . "$(dirname "$0")/xy.sh"
 sim_require
 sim_setup
-plan 32
+plan 33
 
 net=$SIM_DIR/mesh.net
 log=$SIM_DIR/osm.log
@@ -47,8 +48,11 @@ t_expect "ibunion route computes the tables offline" \
 	"$IBUNION" route "$net" --lids-from "$SIM_DIR/dmg.lfts" -o "$SIM_DIR/dmg.expected"
 t_expect "the switches hold exactly what ibunion route computes" \
 	"$IBUNION" diff --fabric "$net" "$SIM_DIR/dmg.expected" "$SIM_DIR/dmg.lfts"
-t_expect "ibunion check: every LID reachable from every switch" \
-	"$IBUNION" check "$net" "$SIM_DIR/dmg.lfts"
+t_expect "check --xy: every LID reachable, minimal, XY where the XY path survives, else the plan's detour" \
+	"$IBUNION" check "$net" "$SIM_DIR/dmg.lfts" --xy
+t_grep "check --xy says which pairs take a detour and which fault is why" \
+	"xy: detour: the XY path N\([0-9],[0-9]\) -> N\([0-9],[0-9]\) meets missing (switch|cable)" \
+	"$SIM_DIR/cmd-$tap__count.out"
 t_xy_groups "$net" dmg 5
 t_expect "check --deadlock --sl2vl: unicast + groups, every member sending: no credit loop on any VL" \
 	"$IBUNION" check "$net" "$SIM_DIR/dmg.lfts" --deadlock --vl-plan 1 \

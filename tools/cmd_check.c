@@ -19,6 +19,7 @@
 #include "verify.h"
 #include "cyclic_verify.h"
 #include "xy_verify.h"
+#include "xy_detour.h"
 #include "deadlock_report.h"
 #include "mcast_report.h"
 #include "progress_line.h"
@@ -329,7 +330,10 @@ int ibu_cmd_check(int argc, char **argv)
 		vo.rule = &rule;
 	}
 	if (a.xy && !a.cyclic) {
-		rc = ibu_mesh_recognize(&f, &mesh, &e);
+		/* a damaged mesh: the engine's detour plan is the rule */
+		rc = ibu_mesh_recognize_damaged(&f, &mesh, -1, &e);
+		if (!rc && mesh.dmg)
+			rc = ibu_xy_detour_plan(&mesh, 15, &e);
 		if (rc) {
 			ibu_err_prefix(&e, "--xy: %s", a.fabric);
 			goto fail;
