@@ -88,7 +88,60 @@ struct layers {
 	int S, num;
 	unsigned char *succ;		/* [layer * 4S + channel] */
 	unsigned char *color;		/* DFS state */
+	unsigned *seen;			/* reach(): visit stamps */
+	unsigned stamp;
+	int *stack;
 };
+
+/* 1 when channel target is reachable from channel src in succ. */
+static int reach(struct layers *L, const unsigned char *succ,
+		 const struct ibu_mesh *t, int src, int target)
+{
+	int top = 0, k;
+
+	if (++L->stamp == 0) {
+		memset(L->seen, 0, 4 * (size_t)L->S * sizeof(unsigned));
+		L->stamp = 1;
+	}
+	L->seen[src] = L->stamp;
+	L->stack[top++] = src;
+	while (top > 0) {
+		int c = L->stack[--top], q;
+
+		if (c == target)
+			return 1;
+		q = ibu_mesh_neighbour(t, c / 4, c % 4);
+		for (k = 0; k < IBU_DIRS; k++) {
+			int nc = q * 4 + k;
+
+			if ((succ[c] & (1u << k)) && L->seen[nc] != L->stamp) {
+				L->seen[nc] = L->stamp;
+				L->stack[top++] = nc;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The layer was acyclic before add_route() changed the n channels ch
+ * (old bytes in saved): a cycle now runs through one of the new
+ * dependencies a -> b, i.e. b reaches a. */
+static int closes_cycle(struct layers *L, const unsigned char *succ,
+			const struct ibu_mesh *t, const int *ch,
+			const unsigned char *saved, int n)
+{
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		unsigned nb = succ[ch[i]] & ~saved[i] & 0xfu;
+		int q = ibu_mesh_neighbour(t, ch[i] / 4, ch[i] % 4);
+
+		for (k = 0; k < IBU_DIRS; k++)
+			if ((nb & (1u << k)) && reach(L, succ, t, q * 4 + k, ch[i]))
+				return 1;
+	}
+	return 0;
+}
 
 static int cyclic_from(const struct layers *L, const unsigned char *succ,
 		       const struct ibu_mesh *t, int c)
@@ -156,7 +209,7 @@ static int assign(struct ibu_mesh *t, struct layers *L, int max_layers,
 		unsigned char *succ = L->succ + (size_t)l * 4 * S;
 
 		n = add_route(t, succ, s, d, ch, saved);
-		if (!cyclic(L, succ, t)) {
+		if (!closes_cycle(L, succ, t, ch, saved, n)) {
 			t->dmg->layer[s * S + d] = (unsigned char)l;
 			if (l + 1 > L->num)
 				L->num = l + 1;
@@ -200,15 +253,15 @@ static void add_mcast_tree(const struct ibu_mesh *t, unsigned char *succ)
 	}
 }
 
-/* The multicast tree's flooding, after every unicast pair, into the
- * lowest layer it keeps acyclic (its SL 0 maps to that layer's VLs). */
-static int assign_mcast(struct ibu_mesh *t, struct layers *L, int max_layers,
-			unsigned char *keep, struct ibu_err *e)
+/* The multicast tree's flooding into the lowest layer of from..to-1 it
+ * keeps acyclic (its SL 0 maps to that layer's VLs). */
+static int assign_mcast(struct ibu_mesh *t, struct layers *L, int from,
+			int to, unsigned char *keep, struct ibu_err *e)
 {
 	size_t C = 4 * (size_t)L->S;
 	int l;
 
-	for (l = 0; l < max_layers; l++) {
+	for (l = from; l < to; l++) {
 		unsigned char *succ = L->succ + (size_t)l * C;
 
 		memcpy(keep, succ, C);
@@ -223,7 +276,7 @@ static int assign_mcast(struct ibu_mesh *t, struct layers *L, int max_layers,
 	}
 	return ibu_err_set(e, IBU_ETOPO,
 			   "the multicast tree's flooding fits none of %d SL layers",
-			   max_layers);
+			   to);
 }
 
 /* pass 0: the XY pairs (1) or the detour pairs (0), lowest layer each */
@@ -249,24 +302,27 @@ static int assign_pass(struct ibu_mesh *t, struct layers *L, int max_layers,
 /* Layer 0 first holds every XY pair at once (XY alone is acyclic), then
  * each detour pair and last the multicast flooding take the lowest layer
  * they keep acyclic. */
-static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_first,
+static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
 		     struct ibu_err *e)
 {
 	struct ibu_mesh_damage *g = t->dmg;
 	int S = t->num_switches, s, d, rc = IBU_OK;
-	struct layers L = { S, 1, NULL, NULL };
+	struct layers L = { S, 1, NULL, NULL, NULL, 0, NULL };
 	int *ch = malloc((size_t)(S + 1) * sizeof(int));
 	unsigned char *saved = malloc((size_t)S + 1), *keep = malloc(4 * (size_t)S);
 
 	L.succ = calloc((size_t)max_layers * 4 * S, 1);
 	L.color = malloc(4 * (size_t)S);
-	if (!ch || !saved || !keep || !L.succ || !L.color)
+	L.seen = calloc(4 * (size_t)S, sizeof(unsigned));
+	L.stack = malloc(4 * (size_t)S * sizeof(int) + sizeof(int));
+	if (!ch || !saved || !keep || !L.succ || !L.color || !L.seen ||
+	    !L.stack)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	g->detour_pairs = 0;
 	g->mlayer = 0;
 	memset(g->layer, 0, (size_t)S * S);
-	if (!rc && mcast_first)
-		rc = assign_mcast(t, &L, 1, keep, e);
+	if (!rc && mcast_at >= 0)
+		rc = assign_mcast(t, &L, mcast_at, mcast_at + 1, keep, e);
 	if (!rc) {
 		memcpy(keep, L.succ, 4 * (size_t)S);
 		for (s = 0; s < S; s++)
@@ -281,51 +337,69 @@ static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_first,
 	}
 	if (!rc)
 		rc = assign_pass(t, &L, max_layers, 0, ch, saved, e);
-	if (!rc && !mcast_first)
-		rc = assign_mcast(t, &L, max_layers, keep, e);
+	if (!rc && mcast_at < 0)
+		rc = assign_mcast(t, &L, 0, max_layers, keep, e);
 	g->num_layers = L.num;
 	free(ch);
 	free(saved);
 	free(keep);
 	free(L.succ);
 	free(L.color);
+	free(L.seen);
+	free(L.stack);
 	return rc;
 }
 
 /*
- * Two orders, the one with fewer layers wins: the multicast flooding into
- * layer 0 first (where XY + trees from a middle-row root are acyclic on an
- * intact mesh), or after every unicast pair into the lowest layer it fits.
+ * Three orders, the one with the fewest layers wins (the first on ties):
+ * the multicast flooding first into layer 0 (where XY + trees from a
+ * middle-row root are acyclic on an intact mesh), first into layer 1
+ * (with the detours rather than the XY pairs), or after every unicast
+ * pair into the lowest layer it fits.
  */
 static int best_layers(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 {
+	static const int order[] = { 0, 1, -1 };
 	struct ibu_mesh_damage *g = t->dmg;
 	size_t n = (size_t)t->num_switches * t->num_switches;
-	unsigned char *first = malloc(n);
-	int rc, rc2, l1 = 0, m1 = 0;
-	long d1 = 0;
+	unsigned char *best = malloc(n);
+	int i, bl = -1, bm = 0, rc = IBU_OK;
+	long bd = 0;
 
-	if (!first)
+	if (!best)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = layer_all(t, max_layers, 1, e);
-	if (!rc) {
-		memcpy(first, g->layer, n);
-		l1 = g->num_layers;
-		m1 = g->mlayer;
-		d1 = g->detour_pairs;
+	for (i = 0; i < 3; i++) {
+		struct ibu_err e2 = { 0 };
+
+		if (order[i] >= max_layers)
+			continue;
+		rc = layer_all(t, max_layers, order[i], &e2);
+		if (rc == IBU_ENOMEM)
+			break;
+		if (rc) {
+			if (bl < 0)
+				*e = e2;
+			continue;
+		}
+		if (bl < 0 || g->num_layers < bl) {
+			memcpy(best, g->layer, n);
+			bl = g->num_layers;
+			bm = g->mlayer;
+			bd = g->detour_pairs;
+		}
 	}
-	rc2 = layer_all(t, max_layers, 0, e);
-	if (!rc && (rc2 || g->num_layers > l1)) {
-		memcpy(g->layer, first, n);
-		g->num_layers = l1;
-		g->mlayer = m1;
-		g->detour_pairs = d1;
-		if (rc2)
-			ibu_err_clear(e);
-		rc2 = IBU_OK;
+	if (rc == IBU_ENOMEM) {
+		ibu_err_set(e, rc, "out of memory");
+	} else if (bl >= 0) {
+		memcpy(g->layer, best, n);
+		g->num_layers = bl;
+		g->mlayer = bm;
+		g->detour_pairs = bd;
+		ibu_err_clear(e);
+		rc = IBU_OK;
 	}
-	free(first);
-	return rc2;
+	free(best);
+	return rc;
 }
 
 /* Root of the multicast tree: a switch of the middle row (the intact
@@ -405,7 +479,7 @@ static void mcast_tree(struct ibu_mesh *t, int r, int *queue)
 
 /* Multicast roots tried: the switches nearest the middle of the middle
  * row first; the one giving the fewest layers wins (the first on ties). */
-#define ROOT_CANDIDATES 6
+#define ROOT_CANDIDATES 16
 
 static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 		     struct ibu_err *e)
