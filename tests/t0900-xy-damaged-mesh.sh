@@ -60,6 +60,8 @@ t_expect "check --deadlock --sl2vl: unicast + groups, every member sending: no c
 	--mcast "$SIM_DIR/dmg-mc.mfts" --members "$MC_MEMBERS"
 diag "xy: $(grep -Eo '; [0-9]+ VLs?' "$SIM_DIR/cmd-$tap__count.out" | head -1)"
 diag "xy: $(grep -Eo 'damaged: .*SL layers' "$log" | tail -1)"
+"$IBUNION" check "$net" "$SIM_DIR/dmg.lfts" >"$SIM_DIR/xy.check" 2>&1
+diag "xy: $(grep -E '^-I- check:' "$SIM_DIR/xy.check")"
 
 # live: one more cable through the console
 sw=$(awk '/^Switch/ { gsub(/"/, "", $3); s = $3 } /^\[[0-9]+\]\t"sw-/ && s { p = $1; gsub(/[][]/, "", p); print s, p; exit }' "$net")
@@ -93,6 +95,7 @@ t_grep "qos FALSE: xy declines, saying the layers need qos TRUE (ERR 5A01)" \
 t_expect "qos FALSE: minhop tables" sim_dump_lfts "$SIM_DIR/minhop.lfts"
 "$IBUNION" check "$net" "$SIM_DIR/minhop.lfts" --deadlock >"$SIM_DIR/minhop.deadlock" 2>&1
 diag "minhop, same fabric: check --deadlock exit $?: $(grep -E '^-(E|I)- deadlock: (no cycle|credit)' "$SIM_DIR/minhop.deadlock")"
+diag "minhop: $(grep -E '^-I- check:' "$SIM_DIR/minhop.deadlock")"
 sim_stop_opensm
 mv "$log" "$SIM_DIR/osm-minhop.log"
 for eng in dor updn; do
@@ -111,6 +114,7 @@ for eng in dor updn; do
 	if sim_wait_subnet_up && sim_dump_lfts "$SIM_DIR/$eng.lfts"; then
 		"$IBUNION" check "$net" "$SIM_DIR/$eng.lfts" --deadlock >"$SIM_DIR/$eng.deadlock" 2>&1
 		diag "$eng, same fabric: check --deadlock exit $?: $(grep -E '^-(E|I)- deadlock: (no cycle|credit)' "$SIM_DIR/$eng.deadlock")"
+		diag "$eng: $(grep -E '^-(I|E|W)- check:' "$SIM_DIR/$eng.deadlock")"
 	else
 		diag "$eng: no tables"
 	fi
