@@ -92,9 +92,12 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 		     size_t len)
 {
 	const struct ibu_mesh *t = topo;
-	int s, lo = -1, hi = 0, lmc = -1, i;
+	int s, lo = -1, hi = 0, lmc = -1, i, present = 0;
 
 	for (s = 0; s < t->num_switches; s++) {
+		if (t->sw[s].node < 0)
+			continue;	/* a damaged mesh's missing switch */
+		present++;
 		if (lo < 0 || t->sw[s].num_eps < lo)
 			lo = t->sw[s].num_eps;
 		if (t->sw[s].num_eps > hi)
@@ -109,12 +112,12 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 	if (lo == hi)
 		snprintf(buf, len,
 			 "%d x %d mesh: %d switches, %d end ports (%d per switch), LMC %d",
-			 t->m, t->n, t->num_switches, t->num_endports, lo,
+			 t->m, t->n, present, t->num_endports, lo,
 			 lmc < 0 ? 0 : lmc);
 	else
 		snprintf(buf, len,
 			 "%d x %d mesh: %d switches, %d end ports (%d to %d per switch), LMC %d",
-			 t->m, t->n, t->num_switches, t->num_endports, lo, hi,
+			 t->m, t->n, present, t->num_endports, lo, hi,
 			 lmc < 0 ? 0 : lmc);
 	if (t->dmg) {
 		size_t o = strlen(buf);
