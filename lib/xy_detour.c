@@ -281,14 +281,17 @@ static int assign_mcast(struct ibu_mesh *t, struct layers *L, int from,
 
 /* pass 0: the XY pairs (1) or the detour pairs (0), lowest layer each */
 static int assign_pass(struct ibu_mesh *t, struct layers *L, int max_layers,
-		       int xy, int *ch, unsigned char *saved,
+		       int xy, int by_dst, int *ch, unsigned char *saved,
 		       struct ibu_err *e)
 {
 	struct ibu_mesh_damage *g = t->dmg;
-	int S = t->num_switches, s, d, rc = IBU_OK;
+	int S = t->num_switches, i, j, rc = IBU_OK;
 
-	for (s = 0; s < S && !rc; s++)
-		for (d = 0; d < S && !rc; d++) {
+	for (i = 0; i < S && !rc; i++)
+		for (j = 0; j < S && !rc; j++) {
+			/* source-major or destination-major order */
+			int s = by_dst ? j : i, d = by_dst ? i : j;
+
 			if (s == d || g->dir[s * S + d] < 0 ||
 			    !ibu_mesh_present(t, s) || g->xy[s * S + d] != xy)
 				continue;
@@ -303,7 +306,7 @@ static int assign_pass(struct ibu_mesh *t, struct layers *L, int max_layers,
  * each detour pair and last the multicast flooding take the lowest layer
  * they keep acyclic. */
 static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
-		     struct ibu_err *e)
+		     int by_dst, struct ibu_err *e)
 {
 	struct ibu_mesh_damage *g = t->dmg;
 	int S = t->num_switches, s, d, rc = IBU_OK;
@@ -332,11 +335,12 @@ static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
 					add_route(t, L.succ, s, d, ch, saved);
 		if (cyclic(&L, L.succ, t)) {
 			memcpy(L.succ, keep, 4 * (size_t)S);
-			rc = assign_pass(t, &L, max_layers, 1, ch, saved, e);
+			rc = assign_pass(t, &L, max_layers, 1, by_dst, ch, saved,
+					 e);
 		}
 	}
 	if (!rc)
-		rc = assign_pass(t, &L, max_layers, 0, ch, saved, e);
+		rc = assign_pass(t, &L, max_layers, 0, by_dst, ch, saved, e);
 	if (!rc && mcast_at < 0)
 		rc = assign_mcast(t, &L, 0, max_layers, keep, e);
 	g->num_layers = L.num;
@@ -351,7 +355,10 @@ static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
 }
 
 /*
- * Three orders, the one with the fewest layers wins (the first on ties):
+ * Three placements of the multicast flooding, each with the pairs in
+ * source-major and in destination-major order (a destination's routing
+ * tree placed together); the fewest layers win (the first on ties).
+ * Placements:
  * the multicast flooding first into layer 0 (where XY + trees from a
  * middle-row root are acyclic on an intact mesh), first into layer 1
  * (with the detours rather than the XY pairs), or after every unicast
@@ -368,12 +375,12 @@ static int best_layers(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 
 	if (!best)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 6; i++) {
 		struct ibu_err e2 = { 0 };
 
-		if (order[i] >= max_layers)
+		if (order[i % 3] >= max_layers)
 			continue;
-		rc = layer_all(t, max_layers, order[i], &e2);
+		rc = layer_all(t, max_layers, order[i % 3], i / 3, &e2);
 		if (rc == IBU_ENOMEM)
 			break;
 		if (rc) {
@@ -480,6 +487,9 @@ static void mcast_tree(struct ibu_mesh *t, int r, int *queue)
 /* Multicast roots tried: the switches nearest the middle of the middle
  * row first; the one giving the fewest layers wins (the first on ties). */
 #define ROOT_CANDIDATES 16
+/* ... on meshes of up to this many switches; larger ones try 2 (the plan
+ * runs inside an OpenSM sweep: 16x16 with 8 cuts takes about 2 s) */
+#define ROOT_CANDIDATES_UPTO 100
 
 static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 		     struct ibu_err *e)
@@ -493,7 +503,7 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 
 	if (!layer || !mup)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	for (i = 0; !rc && i < ROOT_CANDIDATES &&
+	for (i = 0; !rc && i < (S <= ROOT_CANDIDATES_UPTO ? ROOT_CANDIDATES : 2) &&
 		    (r = mcast_root(t, i)) >= 0; i++) {
 		struct ibu_err e2 = { 0 };
 
