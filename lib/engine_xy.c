@@ -4,6 +4,7 @@
  * multicast trees rooted on one common row, and the paper's VL plans, as
  * one ops table.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,32 @@
 #include "xy_detour.h"
 #include "xy_mcast.h"
 #include "vlplan.h"
+#include "xy_verify.h"
+
+static int parse_vl_plan(const char *text, int *value)
+{
+	enum ibu_vlplan_kind k;
+
+	if (ibu_vlplan_parse(text, &k))
+		return IBU_EINVAL;
+	*value = (int)k;
+	return IBU_OK;
+}
+
+static void format_vl_plan(int value, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", ibu_vlplan_name((enum ibu_vlplan_kind)value));
+}
+
+static const struct ibu_engine_option options[] = {
+	{ .key = "vl_plan", .values = "1|2-spread|2-direction|4-spread|4-direction",
+	  .def = 0,
+	  .help = "the virtual-lane plan of paper 001, sect. 3.2 (default 1: "
+		  "one VL); programmed through SL2VL tables",
+	  .parse = parse_vl_plan, .format = format_vl_plan, .needs_qos = 1 },
+};
+
+#define OPT_VL_PLAN (&options[0])
 
 static void topo_free(void *topo)
 {
@@ -23,13 +50,23 @@ static void topo_free(void *topo)
 	free(topo);
 }
 
+/* max_faults= (the option cyclic's table defines; the key is shared):
+ * the most missing grid links of a damaged mesh, < 0 the default. */
+static int max_faults(const struct ibu_engine_opts *o)
+{
+	const struct ibu_engine_option *opt =
+		ibu_engine_option_find("max_faults");
+
+	return opt ? ibu_engine_opt(o, opt) : -1;
+}
+
 /* A damaged mesh routes around its faults with SL layers (xy_detour.h):
  * they need SL2VL tables (qos) and VLs for layers x plan. */
 static int damaged_plan(struct ibu_mesh *t, const struct ibu_engine_opts *o,
 			struct ibu_err *e)
 {
-	enum ibu_vlplan_kind k = o ? (enum ibu_vlplan_kind)o->vl_plan :
-				     IBU_VLPLAN_1;
+	enum ibu_vlplan_kind k =
+		(enum ibu_vlplan_kind)ibu_engine_opt(o, OPT_VL_PLAN);
 	int P = ibu_vlplan_num_vls(k), vls = o && o->max_vls > 0 ?
 					     o->max_vls : 15, rc;
 
@@ -54,7 +91,7 @@ static int recognise(const struct ibu_fabric *f,
 	*topo = NULL;
 	if (!t)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = ibu_mesh_recognize_damaged(f, t, o ? o->max_faults : -1, e);
+	rc = ibu_mesh_recognize_damaged(f, t, max_faults(o), e);
 	if (!rc && t->dmg)
 		rc = damaged_plan(t, o, e);
 	if (rc) {
@@ -66,7 +103,7 @@ static int recognise(const struct ibu_fabric *f,
 	return IBU_OK;
 }
 
-static int route(const struct ibu_fabric *f, const void *topo,
+static int route(const struct ibu_fabric *f, void *topo,
 		 const struct ibu_lidmap *map, const struct ibu_engine_opts *o,
 		 struct ibu_lft *lft, struct ibu_err *e)
 {
@@ -133,17 +170,34 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 	}
 }
 
+/* One note per fault of a damaged mesh, then their count. */
 static int num_notes(const void *topo)
 {
 	const struct ibu_mesh *t = topo;
 
-	return t->dmg ? t->dmg->num_faults : 0;
+	return t->dmg && t->dmg->num_faults ? t->dmg->num_faults + 1 : 0;
 }
 
 static void note(const struct ibu_fabric *f, const void *topo, int i,
-		 char *buf, size_t len)
+		 struct ibu_engine_note *out)
 {
-	ibu_mesh_fault_text(f, topo, i, buf, len);
+	const struct ibu_mesh *t = topo;
+	int n = t->dmg ? t->dmg->num_faults : 0, o;
+
+	out->severity = IBU_NOTE_SEV_WARNING;
+	if (i < n) {
+		out->kind = IBU_NOTE_FAULT;
+		o = snprintf(out->text, sizeof(out->text), "fault %d of %d: ",
+			     i + 1, n);
+		if (o > 0 && (size_t)o < sizeof(out->text))
+			ibu_mesh_fault_text(f, t, i, out->text + o,
+					    sizeof(out->text) - (size_t)o);
+	} else {
+		out->kind = IBU_NOTE_FAULTS;
+		snprintf(out->text, sizeof(out->text),
+			 "%d faults (missing links and switches) routed around: detours on %d SL layers",
+			 n, t->dmg ? t->dmg->num_layers : 0);
+	}
 }
 
 static void node_label(const void *topo, int node, char *buf, size_t len)
@@ -152,6 +206,10 @@ static void node_label(const void *topo, int node, char *buf, size_t len)
 
 	ibu_mesh_sw_label(t, ibu_mesh_sw(t, node), buf, len);
 }
+
+/* the ibu_mcload_state_* ops rely on it */
+_Static_assert(offsetof(struct ibu_xy_mcast_load, core) == 0,
+	       "the multicast load state begins with its struct ibu_mcload");
 
 static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 			   void **state, struct ibu_err *e)
@@ -170,25 +228,6 @@ static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 	}
 	*state = l;
 	return IBU_OK;
-}
-
-static void mcast_state_free(void *state)
-{
-	if (!state)
-		return;
-	ibu_xy_mcast_load_free(state);
-	free(state);
-}
-
-static void mcast_release(void *state, uint32_t key)
-{
-	ibu_xy_mcast_load_release(state, key);
-}
-
-static void mcast_prune(void *state, int (*alive)(void *ctx, uint32_t key),
-			void *ctx)
-{
-	ibu_xy_mcast_load_prune(state, alive, ctx);
 }
 
 static int mcast_tree(const struct ibu_fabric *f, const void *topo,
@@ -260,11 +299,13 @@ static int path_sl(const struct ibu_fabric *f, const void *topo,
 
 	(void)f;
 	if (t->dmg)
-		return so ? ibu_xy_detour_path_sl(t, o->vl_plan, map, so->node,
+		return so ? ibu_xy_detour_path_sl(t, ibu_engine_opt(o, OPT_VL_PLAN),
+						  map, so->node,
 						  so->port, dlid) : 0;
 	if (a < 0 || b < 0)
 		return 0;
-	return ibu_vlplan_path_sl(o->vl_plan, (unsigned)a, (unsigned)b);
+	return ibu_vlplan_path_sl(ibu_engine_opt(o, OPT_VL_PLAN), (unsigned)a,
+				  (unsigned)b);
 }
 
 static int sl2vl(const struct ibu_fabric *f, const void *topo,
@@ -275,15 +316,46 @@ static int sl2vl(const struct ibu_fabric *f, const void *topo,
 
 	(void)f;
 	if (t->dmg)
-		return ibu_xy_detour_sl2vl(o->vl_plan, t, node, in_port,
-					   out_port, vl_of_sl);
-	return ibu_vlplan_sl2vl(o->vl_plan, topo, node, in_port, out_port,
-				vl_of_sl);
+		return ibu_xy_detour_sl2vl(ibu_engine_opt(o, OPT_VL_PLAN), t,
+					   node, in_port, out_port, vl_of_sl);
+	return ibu_vlplan_sl2vl(ibu_engine_opt(o, OPT_VL_PLAN), topo, node,
+				in_port, out_port, vl_of_sl);
+}
+
+static void check_free(void *state)
+{
+	free(state);
+}
+
+/* XY: every entry X first, then Y, then the end port. */
+static int check_rule(const struct ibu_fabric *f, void *topo,
+		      const struct ibu_engine_opts *o,
+		      const struct ibu_engine_check_in *in,
+		      struct ibu_verify_rule *rule, void **state, char *info,
+		      size_t len, struct ibu_err *e)
+{
+	struct ibu_xy_rule *x = calloc(1, sizeof(*x));
+
+	(void)f;
+	(void)o;
+	(void)in;
+	*state = x;
+	if (!x)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	x->t = topo;
+	ibu_xy_verify_rule(rule, x);
+	if (len)
+		info[0] = '\0';	/* the rule's summary says it all */
+	return IBU_OK;
 }
 
 const struct ibu_engine_ops ibu_engine_xy = {
 	.name = "xy",
 	.topology = "2-D mesh",
+	.check_rule = check_rule,
+	.check_free = check_free,
+	.options = options,
+	.num_options = (int)(sizeof(options) / sizeof(options[0])),
 	.recognise = recognise,
 	.topo_free = topo_free,
 	.route = route,
@@ -293,9 +365,10 @@ const struct ibu_engine_ops ibu_engine_xy = {
 	.note = note,
 	.node_label = node_label,
 	.mcast_state_new = mcast_state_new,
-	.mcast_state_free = mcast_state_free,
-	.mcast_release = mcast_release,
-	.mcast_prune = mcast_prune,
+	/* the load state begins with its struct ibu_mcload */
+	.mcast_state_free = ibu_mcload_state_free,
+	.mcast_release = ibu_mcload_state_release,
+	.mcast_prune = ibu_mcload_state_prune,
 	.mcast_tree = mcast_tree,
 	.path_sl = path_sl,
 	.sl2vl = sl2vl,

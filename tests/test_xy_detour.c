@@ -355,7 +355,7 @@ START_TEST(test_engine_damaged)
 	struct ibu_fabric f;
 	struct ibu_err e = { 0 };
 	const struct ibu_mesh *t;
-	char line[256];
+	struct ibu_engine_note nt;
 	void *topo;
 	int used, layers;
 
@@ -368,10 +368,14 @@ START_TEST(test_engine_damaged)
 	ck_assert_msg(ibu_engine_run(ops, &f, &o, &r, &e) == 0, "%s", e.msg);
 	t = r.topo;
 	ck_assert_ptr_nonnull(t->dmg);
-	ck_assert_int_eq(ops->num_notes(r.topo), t->dmg->num_faults);
+	/* a note per fault, then their count */
+	ck_assert_int_eq(ops->num_notes(r.topo), t->dmg->num_faults + 1);
 	ck_assert_int_ge(t->dmg->num_faults, 1);
-	ops->note(&f, r.topo, 0, line, sizeof(line));
-	ck_assert_msg(strstr(line, "missing cable N("), "%s", line);
+	ops->note(&f, r.topo, 0, &nt);
+	ck_assert_int_eq(nt.kind, IBU_NOTE_FAULT);
+	ck_assert_msg(strstr(nt.text, "missing cable N("), "%s", nt.text);
+	ops->note(&f, r.topo, t->dmg->num_faults, &nt);
+	ck_assert_int_eq(nt.kind, IBU_NOTE_FAULTS);
 	layers = t->dmg->num_layers;
 	ibu_engine_result_free(&r);
 	o.qos = 0;
