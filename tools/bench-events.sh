@@ -48,7 +48,9 @@ case $reps in '' | *[!0-9]* | 0) echo "bench: -n needs a positive number" >&2; e
 
 BUILD_DIR=$build bash "$top/tools/build.sh" || exit 1
 
+# shellcheck disable=SC2034 # read by tests/sim.sh
 top_srcdir=$top
+# shellcheck disable=SC2034
 top_builddir=$build
 # shellcheck source=../tests/sim.sh
 . "$top/tests/sim.sh"
@@ -142,7 +144,7 @@ record()
 # run_fault FABRIC ENGINE IBSIM-ARGS REP
 run_fault()
 {
-	local fabric=$1 engine=$2 args=$3 rep=$4 net=$work/$1.net cable sw port
+	local fabric=$1 engine=$2 args=$3 rep=$4 net=$work/$1.net sw port
 	local mark t_hup start end up used route cb0 cb hup blocks ours rss log
 
 	read -r sw port <<<"$(leaf_cable "$net")"
@@ -201,6 +203,7 @@ sim_resweep_quiet()
 {
 	local i
 
+	# shellcheck disable=SC2034 # sim.sh's sim__log_quiet keeps it
 	sim__log_size=
 	for ((i = 0; i < 60; i++)); do
 		sim__log_quiet && return 0
