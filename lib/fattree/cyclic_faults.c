@@ -414,15 +414,21 @@ int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
 		for (i = 0; i < S; i++) {
 			int k, x = r.by_level[i];
 
-			if (r.down_ok[x])
+			const int *nbs = r.nb + (size_t)x * (size_t)(t->m + 1);
+			int best = ud[x];
+
+			if (r.down_ok[x] || t->sw[x].level == 0)
 				continue;
-			for (k = t->half + 1; k <= t->m && t->sw[x].level > 0; k++) {
-				int q = nb_of(&r, x, k);
+			/* the parents' best, kept in a local: ud[] stores
+			 * would otherwise reload everything */
+			for (k = t->half + 1; k <= t->m; k++) {
+				int q = nbs[k];
 
 				if (q >= 0 && ud[q] >= 0 &&
-				    (ud[x] < 0 || ud[q] + 1 < ud[x]))
-					ud[x] = ud[q] + 1;
+				    (best < 0 || ud[q] + 1 < best))
+					best = ud[q] + 1;
 			}
+			ud[x] = best;
 		}
 		for (s = 0; s < S; s++) {
 			const struct ibu_ibft_switch *sw = &t->sw[s];
