@@ -224,16 +224,21 @@ static int print_pair(struct path_ctx *c, int src, int dst)
 		IBU_EIO : IBU_OK;
 }
 
-/* Every ordered pair (PID order), or those --from / --to select. */
+/*
+ * Every ordered pair (PID order), or those --from / --to select. A
+ * degraded tree leaves PIDs without an end port (ep[pid].node == -1):
+ * absent hosts are neither sources nor destinations.
+ */
 static int print_all(struct path_ctx *c, int from, int to)
 {
 	int N = c->t->num_endports, s, d, rc = print_header(c);
 
 	for (s = 0; s < N && !rc; s++) {
-		if (from >= 0 && s != from)
+		if ((from >= 0 && s != from) || c->t->ep[s].node < 0)
 			continue;
 		for (d = 0; d < N && !rc; d++) {
-			if (d == s || (to >= 0 && d != to))
+			if (d == s || (to >= 0 && d != to) ||
+			    c->t->ep[d].node < 0)
 				continue;
 			rc = print_pair(c, s, d);
 		}
