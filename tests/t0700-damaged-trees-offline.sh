@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Every subcommand on damaged and partial fat trees, offline: IBFT(6,3)
+# with hosts missing, with switches missing, with cut cables and hosts
+# missing, with a whole pod missing (records, names and ports shuffled),
+# and a 2-D mesh with a cut cable.  A tree the engine accepts: route,
+# lids, path (table, pairs, --from/--to; under valgrind when installed),
+# check --cyclic/--updown/--dlids/--deadlock, load, mcast tree/check, diff
+# all succeed with outputs that agree with each other.  A fabric no engine
+# accepts: every subcommand exits 3 with a reason, never a crash.
+. "$(dirname "$0")/sim.sh"
+sim_setup
+plan 64
+
+: "${VALGRIND:=$(command -v valgrind)}"
+VG=()
+[ -n "$VALGRIND" ] && [ -x "$VALGRIND" ] &&
+	VG=("$VALGRIND" -q --error-exitcode=99 --leak-check=full
+	    --errors-for-leak-kinds=definite)
+
+# drop_nodes ERE < NET: the net file without the records of the nodes whose
+# name matches ERE, nor the cables to them (a pod that was never bought).
+drop_nodes()
+{
+	awk -v re="$1" 'BEGIN { RS = ""; ORS = "\n\n" }
+		$0 ~ "^[A-Za-z]+[ \t]+[0-9]+[ \t]+\"" re { next }
+		{ n = split($0, L, "\n"); out = ""
+		  for (i = 1; i <= n; i++)
+			if (L[i] !~ "\"" re) out = out L[i] "\n"
+		  printf "%s", out }'
+}
+
+hosts_of() { grep -Eo '^(Hca|Ca)[[:space:]].*"[^"]*"' "$1" | sed 's/.*"\(.*\)"/\1/'; }
+
+# tree NAME NET: every subcommand on an accepted (possibly degraded) tree.
+tree()
+{
+	local b=$SIM_DIR/$1 net=$2 n h1 h2 want rsum
+	h1=$(hosts_of "$net" | sed -n 2p)
+	h2=$(hosts_of "$net" | tail -n 1)
+	t_expect "$1: route" "$IBUNION" route "$net" -o "$b.lft"
+	# end ports of the tree (hosts behind a missing leaf are not in it)
+	rsum=$(cat "$SIM_DIR/cmd-$tap__count.out")
+	n=$(sed -n 's/.*switches, \([0-9]*\) end ports.*/\1/p' <<<"$rsum")
+	t_expect "$1: lids" "$IBUNION" lids "$net" -o "$b.g2l"
+	t_expect "$1: path (table)" "${VG[@]}" "$IBUNION" path "$net" \
+		--lids-from "$b.lft" -o "$b.path"
+	want=$((n * (n - 1)))
+	t_equal "$1: path: one line per ordered pair of the $n present hosts" \
+		"$(grep -vc '^#\|^source' "$b.path")" "$want"
+	t_expect "$1: path --format pairs" "${VG[@]}" "$IBUNION" path "$net" \
+		--lids-from "$b.lft" --format pairs -o "$b.pairs"
+	t_equal "$1: pairs: '0xSLID 0xDLID', one per ordered pair" \
+		"$(grep -Ec '^0x[0-9a-f]{4} 0x[0-9a-f]{4}$' "$b.pairs")" "$want"
+	"$IBUNION" path "$net" --lids-from "$b.lft" --from "$h1" --to "$h2" \
+		>"$b.one" 2>&1
+	t_equal "$1: path --from --to: one pair" \
+		"$?:$(grep -c "^$h1 .* $h2 " "$b.one")" "0:1"
+	t_expect_code 3 "$1: path --from an absent host: exit 3" \
+		"$IBUNION" path "$net" --lids-from "$b.lft" --from no-such-host
+	t_expect "$1: check --cyclic" "$IBUNION" check -q --cyclic "$net" "$b.lft"
+	# a tree with faults re-routes around them: one climbing chain per
+	# source only holds on a tree without faults (hosts missing are none)
+	if grep -q degraded <<<"$rsum"; then
+		"$IBUNION" check -q --cyclic --dlids "$b.pairs" "$net" "$b.lft" \
+			>"$b.climb" 2>&1
+		t_grep "$1: check --cyclic on path's DLIDs: every route valid, as the engine re-routes" \
+			' 0 unreachable, 0 loops, 0 non-minimal, (0 down-up turns, .*)?0 cyclic mismatches' \
+			"$b.climb"
+	else
+		t_expect "$1: check --cyclic on path's DLIDs: one chain per source" \
+			"$IBUNION" check -q --cyclic --dlids "$b.pairs" "$net" "$b.lft"
+	fi
+	hosts_of "$net" | head -n 7 | sed 's/^/0xc000 /' >"$b.members"
+	hosts_of "$net" | tail -n 4 | sed 's/^/0xc001 /' >>"$b.members"
+	t_expect "$1: mcast tree" "$IBUNION" mcast tree -q "$net" "$b.members" \
+		-o "$b.mft"
+	t_expect "$1: check --updown --deadlock --mcast: exact, no credit loop" \
+		"$IBUNION" check -q --updown --deadlock --mcast "$b.mft" \
+		--members "$b.members" "$net" "$b.lft"
+	t_expect "$1: load: every walk arrives" "$IBUNION" load -q "$net" \
+		"$b.lft" --pattern all-to-all,shift --dlids base,cyclic
+	t_expect "$1: load groups" "$IBUNION" load -q "$net" "$b.lft" \
+		--mcast "$b.mft" --members "$b.members" --pattern groups
+	t_expect "$1: diff with itself" "$IBUNION" diff -q --fabric "$net" \
+		"$b.lft" "$b.lft"
+}
+
+# refused NAME NET: no engine accepts NET; every subcommand says so, exit 3.
+refused()
+{
+	local b=$SIM_DIR/$1 net=$2 cmd
+	"$IBUNION" route "$net" -o "$b.lft" >"$b.err" 2>&1
+	t_equal "$1: route refuses, naming the file's problem" \
+		"$?:$(grep -c 'no engine recognises' "$b.err")" "3:1"
+	"$IBUNION" gen fattree 4 2 -o "$b.other.net"
+	"$IBUNION" route "$b.other.net" -o "$b.other.lft" >/dev/null 2>&1
+	for cmd in "lids $net" "path $net --lids-from $b.other.lft" \
+		   "check --cyclic $net $b.other.lft"; do
+		# shellcheck disable=SC2086
+		t_expect_code 3 "$1: ${cmd%% *} exits 3" "$IBUNION" $cmd
+	done
+}
+
+g=$SIM_DIR/gen
+"$IBUNION" gen fattree 6 3 --shuffle-ports --shuffle-records --seed 11 \
+	--remove-hosts 5 -o "$g-hosts.net"
+"$IBUNION" gen fattree 6 3 --shuffle-ports --shuffle-records --seed 5 \
+	--remove-switches 2 -o "$g-switches.net"
+"$IBUNION" gen fattree 6 3 --shuffle-ports --shuffle-records --seed 9 \
+	--remove-links 3 --remove-hosts 2 -o "$g-links.net"
+"$IBUNION" gen fattree 6 3 --shuffle-ports --shuffle-records --seed 3 \
+	-o "$g-full.net"
+# pod 5: its middle and leaf switches (sw1-5.*, sw2-5.*) and hosts hca-5.*
+drop_nodes '(sw[12]-5\.|hca-5\.)' <"$g-full.net" >"$g-pod.net"
+"$IBUNION" gen mesh 4 4 --remove-links 1 --seed 2 -o "$g-mesh.net"
+
+tree hosts "$g-hosts.net"
+tree switches "$g-switches.net"
+tree links "$g-links.net"
+tree pod "$g-pod.net"
+refused mesh "$g-mesh.net"
+done_testing
