@@ -17,7 +17,7 @@
 #define IBU_PGFT_H
 
 #include <stddef.h>
-#include "err.h"
+#include "fabric.h"
 
 #define IBU_PGFT_MAX_H 8
 
@@ -41,5 +41,63 @@ long ibu_pgft_level_size(const struct ibu_pgft_params *P, int l, long limit);
 /* Cabled ports of a level-l switch: m_l p_l down, w_(l+1) p_(l+1) up. */
 int ibu_pgft_down_ports(const struct ibu_pgft_params *P, int l);
 int ibu_pgft_up_ports(const struct ibu_pgft_params *P, int l);
+
+/*
+ * Recognition from the link graph alone (never names, GUID order of the
+ * records or port numbers), as a chain of named steps, each with a reason
+ * when it rejects:
+ *  1. classes: switches, end ports (CA ports cabled to a switch);
+ *  2. leaves: the switch graph is connected and bipartite (levels
+ *     alternate); the leaves are the switches with end ports in the colour
+ *     class that holds most end ports (hosts on spines of the other class
+ *     are allowed: end ports above the leaves);
+ *  3. levels: 1 + distance to the nearest leaf; every switch-to-switch
+ *     cable joins levels l and l+1;
+ *  4. parameters: parallel cables grouped by peer; every level-l switch
+ *     has the same number of parents (w_(l+1)) and cables to each
+ *     (p_(l+1)), every level-l switch above the leaves the same number of
+ *     children (m_l; m_h = the tops' children: fewer pods is a smaller
+ *     m_h), m_1 = the most end ports of a leaf (empty leaf ports are the
+ *     planned shape); the number of switches per level must be the PGFT's;
+ *  5. columns: the switches of a level that share their parents form a
+ *     column; columns are ranked level by level from the top (tops by
+ *     node GUID, lower columns by their parents' ranks), and every
+ *     switch's up-ports are ordered by (parent's column, port): sibling
+ *     switches then agree on which parent index i means;
+ *  6. host order: compute hosts (end ports at leaves) numbered 0..N-1 by
+ *     sub-tree (pods, level by level), leaf, port GUID; no gaps.
+ * A missing cable or switch is not (yet) handled here: such a fabric is
+ * rejected, and the IBFT recognition's degraded-tree machinery applies
+ * where the tree is an IBFT.
+ */
+struct ibu_pgft_host {
+	int node, port;		/* the end port */
+	int leaf;		/* fabric node of its switch */
+};
+
+struct ibu_pgft {
+	struct ibu_pgft_params P;
+	int num_nodes;		/* of the fabric */
+	int num_switches;
+	int *level;		/* [node]: 1..h switches, 0 end nodes, -1 none */
+	int *col;		/* [node]: column rank inside its level */
+	int **up;		/* [node]: U_l physical up-ports, in order */
+	int num_hosts;		/* compute hosts (D-mod-K numbered) */
+	struct ibu_pgft_host *host;	/* [D] */
+	int num_spine_hosts;	/* end ports above the leaves */
+	struct ibu_pgft_host *spine_host;
+	int *host_base;		/* [node]: first slot of host_of_port */
+	int *host_of_port;	/* (node, port) -> D, -1 spine host, -2 none */
+};
+
+int ibu_pgft_recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
+		       struct ibu_err *e);
+void ibu_pgft_free(struct ibu_pgft *g);
+/* D of the end port at (node, port): >= 0 compute host, -1 host above the
+ * leaves, -2 not an end port of the tree. */
+int ibu_pgft_host(const struct ibu_pgft *g, int node, int port);
+/* "PGFT(2; 8,12; 1,4; 1,2): 16 switches, 96 end ports[, 2 above the
+ * leaves]" */
+void ibu_pgft_describe(const struct ibu_pgft *g, char *buf, size_t len);
 
 #endif
