@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The engine "cyclic" (paper 000): IBFT(m,n) recognition, the paper's LID
- * plan, cyclic unicast and union multicast trees, as one ops table.
+ * plan, cyclic unicast and union multicast trees, as one ops table. A PGFT
+ * that is not exactly an IBFT goes through lib/cyclic_pgft.h (c->pgft).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "engine.h"
 #include "cyclic.h"
 #include "mcast.h"
+#include "cyclic_pgft.h"
 
 struct cyclic_topo {
 	struct ibu_ibft t;
@@ -16,6 +18,7 @@ struct cyclic_topo {
 	int planned;
 	struct ibu_cyclic_stats *stats;	/* of the last route (own block:
 					 * route() gets a const topo) */
+	struct ibu_cyclic_pgft *pgft;	/* a PGFT, not an IBFT: t unused */
 };
 
 static void topo_free(void *topo)
@@ -26,8 +29,33 @@ static void topo_free(void *topo)
 		return;
 	ibu_lidplan_free(&c->p);
 	ibu_ibft_free(&c->t);
+	ibu_cyclic_pgft_free(c->pgft);
 	free(c->stats);
 	free(c);
+}
+
+/*
+ * An exact IBFT keeps the IBFT path (labels, paper mode); else an exact
+ * PGFT (fewer pods, parallel cables, blocking, hosts on spines are its
+ * planned shape, not faults); else a degraded IBFT within the limit.
+ */
+static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
+			  int max_faults, struct ibu_err *e)
+{
+	struct ibu_err pe = { 0 };
+	int rc;
+
+	if (!ibu_ibft_recognize_limit(f, &c->t, 0, e))
+		return IBU_OK;
+	rc = ibu_cyclic_pgft_recognise(f, &c->pgft, &pe);
+	if (!rc || rc == IBU_ENOMEM)
+		return rc ? ibu_err_set(e, rc, "%s", pe.msg) : IBU_OK;
+	if (max_faults == 0)
+		return ibu_err_set(e, IBU_ETOPO, "%s; %s", e->msg, pe.msg);
+	rc = ibu_ibft_recognize_limit(f, &c->t, max_faults, e);
+	if (rc && rc != IBU_ENOMEM)
+		ibu_err_set(e, rc, "%s; %s", e->msg, pe.msg);
+	return rc;
 }
 
 static int recognise(const struct ibu_fabric *f,
@@ -44,7 +72,7 @@ static int recognise(const struct ibu_fabric *f,
 		free(c);
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	}
-	rc = ibu_ibft_recognize_limit(f, &c->t, o ? o->max_faults : -1, e);
+	rc = recognise_tree(f, c, o ? o->max_faults : -1, e);
 	if (rc) {
 		free(c->stats);
 		free(c);
@@ -61,6 +89,11 @@ static int plan(const struct ibu_fabric *f, void *topo,
 	int rc;
 
 	(void)map;
+	if (c->pgft) {
+		rc = ibu_cyclic_pgft_plan(f, c->pgft, e);
+		c->planned = !rc;
+		return rc;
+	}
 	rc = ibu_lidplan_build(f, &c->t, &c->p, e);
 	c->planned = !rc;
 	return rc;
@@ -75,6 +108,8 @@ static int route(const struct ibu_fabric *f, const void *topo,
 	(void)map;
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
+	if (c->pgft)
+		return ibu_cyclic_pgft_route(f, c->pgft, map, lft, e);
 	return ibu_cyclic_route_stats(f, &c->t, &c->p,
 				      o && o->offsets == IBU_OFFSETS_PAPER ?
 				      IBU_OFFSETS_PAPER : IBU_OFFSETS_ROTATED,
@@ -87,9 +122,12 @@ static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
 	const struct cyclic_topo *c = topo;
 	enum ibu_lid_numbering how = paper_exact ? IBU_LIDS_PAPER_EXACT :
 						   IBU_LIDS_ALIGNED;
-	int want = lmc >= 0 ? lmc : ibu_lid_needed_lmc(c->t.m, c->t.n);
-	int fit = ibu_lidplan_fit_lmc(&c->t, want, how);
+	int want, fit;
 
+	if (c->pgft)
+		return ibu_cyclic_pgft_assign_lids(f, c->pgft, lmc, lmc_used, e);
+	want = lmc >= 0 ? lmc : ibu_lid_needed_lmc(c->t.m, c->t.n);
+	fit = ibu_lidplan_fit_lmc(&c->t, want, how);
 	if (fit < 0)
 		return ibu_err_set(e, IBU_ELID,
 				   "IBFT(%d,%d) has %d end ports and %d switches: more than the unicast LID space 0x0001-0xBFFF holds even at LMC 0",
@@ -108,7 +146,8 @@ static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
 	const struct cyclic_topo *c = topo;
 	int s = node >= 0 && node < c->t.num_fabric_nodes ? c->t.sw_of_node[node] : -1;
 
-	(void)lid;
+	if (c->pgft)
+		return ibu_cyclic_pgft_may_leave_unrouted(c->pgft, lid);
 	return c->t.num_faults && s >= 0 && c->t.sw[s].level == c->t.n - 1;
 }
 
@@ -126,6 +165,10 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 	int o;
 
 	(void)f;
+	if (c->pgft) {
+		ibu_cyclic_pgft_describe(c->pgft, buf, len);
+		return;
+	}
 	o = snprintf(buf, len,
 		     "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d%s)",
 		     c->t.m, c->t.n, c->t.num_switches, c->t.present_endports,
@@ -156,8 +199,13 @@ static void note(const struct ibu_fabric *f, const void *topo, int i,
 static void node_label(const void *topo, int node, char *buf, size_t len)
 {
 	const struct cyclic_topo *c = topo;
-	int s = ibu_ibft_sw(&c->t, node);
+	int s;
 
+	if (c->pgft) {
+		ibu_cyclic_pgft_node_label(c->pgft, node, buf, len);
+		return;
+	}
+	s = ibu_ibft_sw(&c->t, node);
 	if (s >= 0)
 		ibu_ibft_sw_label(&c->t, s, buf, len);
 	else

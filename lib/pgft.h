@@ -100,4 +100,39 @@ int ibu_pgft_host(const struct ibu_pgft *g, int node, int port);
  * leaves]" */
 void ibu_pgft_describe(const struct ibu_pgft *g, char *buf, size_t len);
 
+/*
+ * The cyclic rule generalised (DESIGN.md, "Real-life fat trees: PGFT"),
+ * with U_l = w_(l+1) p_(l+1), W_l = w_1..w_l, R_l = U_1..U_(l-1):
+ *  - toward compute host D on LID base + o, a level-l switch not above D
+ *    takes up-port (d_l(o) + r_l(D)) mod U_l of its ordered up-ports,
+ *    r_l(D) = floor(D / W_l) mod U_l, d_l(o) = floor(o / R_l) mod U_l
+ *    while R_l U_l <= 2^lmc, else 0 (the destination alone: offset 0 is
+ *    D-mod-K);
+ *  - a switch above D goes down to the child above D, on the parallel
+ *    cable floor(D / W_l) mod p_l (cables by port number);
+ *  - toward a host above the leaves or a switch: the shortest up*|down*
+ *    path, ties spread by LID; a switch with no such path: a host's LID
+ *    gets no entry (0xFF, no legal path exists), a switch's LID the
+ *    shortest path (switch-own traffic only).
+ * lmc: the LMC of the compute hosts (the smallest in use).
+ */
+struct ibu_lft;
+struct ibu_lidmap;
+int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
+		   const struct ibu_lidmap *map, int lmc, struct ibu_lft *lft,
+		   struct ibu_err *e);
+/* Offset digits the LID carries at LMC lmc (levels 1..n take theirs from
+ * the offset), and the LMC that covers every up level. */
+int ibu_pgft_offset_levels(const struct ibu_pgft *g, int lmc);
+int ibu_pgft_needed_lmc(const struct ibu_pgft *g);
+
+#define IBU_PGFT_MAX_LMC 7
+/* LIDs for offline use (ibunion lids / route --lmc): compute hosts in D
+ * order, base (D + 1) 2^lmc (aligned as OpenSM requires), hosts above the
+ * leaves after them, then one LID per switch. fit_lmc: the largest LMC
+ * <= want whose numbering fits the unicast space, -1 if none. */
+int ibu_pgft_fit_lmc(const struct ibu_pgft *g, int want);
+int ibu_pgft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
+			 int lmc, struct ibu_err *e);
+
 #endif
