@@ -81,6 +81,11 @@ int ibu_cyclic_pgft_may_leave_unrouted(const struct ibu_cyclic_pgft *c,
 {
 	int i;
 
+	/* switch LIDs: left where no up*|down* path exists (pgft.h) */
+	for (i = 0; i < c->f->num_nodes && c->g.num_spine_hosts; i++)
+		if (ibu_node_is_switch(&c->f->nodes[i]) &&
+		    c->f->nodes[i].ports[0].lid == lid)
+			return 1;
 	for (i = 0; i < c->g.num_spine_hosts; i++) {
 		const struct ibu_port *p = &c->f->nodes[c->g.spine_host[i].node]
 					    .ports[c->g.spine_host[i].port];

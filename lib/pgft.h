@@ -102,18 +102,24 @@ void ibu_pgft_describe(const struct ibu_pgft *g, char *buf, size_t len);
 
 /*
  * The cyclic rule generalised (DESIGN.md, "Real-life fat trees: PGFT"),
- * with U_l = w_(l+1) p_(l+1), W_l = w_1..w_l, R_l = U_1..U_(l-1):
+ * with U_l = w_(l+1) p_(l+1), W_l = w_1 p_1 .. w_l p_l (the up-choices
+ * below level l: DESIGN.md's w_1..w_l, which is the same without parallel
+ * cables; with them, w alone reuses a digit and two levels collide),
+ * R_l = U_1..U_(l-1):
  *  - toward compute host D on LID base + o, a level-l switch not above D
  *    takes up-port (d_l(o) + r_l(D)) mod U_l of its ordered up-ports,
  *    r_l(D) = floor(D / W_l) mod U_l, d_l(o) = floor(o / R_l) mod U_l
  *    while R_l U_l <= 2^lmc, else 0 (the destination alone: offset 0 is
  *    D-mod-K);
- *  - a switch above D goes down to the child above D, on the parallel
- *    cable floor(D / W_l) mod p_l (cables by port number);
+ *  - a level-l switch above D goes down to the child above D, on the
+ *    parallel cable floor(D / W_(l-1)) mod p_l (cables by port number):
+ *    the cable digit D's climbs use, so the hosts of a child spread;
  *  - toward a host above the leaves or a switch: the shortest up*|down*
- *    path, ties spread by LID; a switch with no such path: a host's LID
- *    gets no entry (0xFF, no legal path exists), a switch's LID the
- *    shortest path (switch-own traffic only).
+ *    path, ties spread by LID; a switch with no such path gets no entry
+ *    for a host's LID (0xFF: no legal path exists) and, for a switch's
+ *    LID, the plain shortest path when no host is above the leaves (only
+ *    switch-own traffic uses it), else no entry either (hosts on spines
+ *    would close credit loops through such turns).
  * lmc: the LMC of the compute hosts (the smallest in use).
  */
 struct ibu_lft;

@@ -13,7 +13,7 @@ struct router {
 	const struct ibu_lidmap *map;
 	struct ibu_lft *lft;
 	int levels;		/* offset digits in use */
-	long W[IBU_PGFT_MAX_H + 1], R[IBU_PGFT_MAX_H + 2];
+	long R[IBU_PGFT_MAX_H + 2];
 	int U[IBU_PGFT_MAX_H + 1];
 	int *above;		/* [node] stamp: switch above the target */
 	int *child;		/* [node] port toward the target (down) */
@@ -92,16 +92,37 @@ static void mark_above(struct router *r, int t, const long *spread)
 	}
 }
 
+/*
+ * x[l]: what of D is left to choose level l's up-port (r_l(D) = x[l] mod
+ * U_l). An up-port is (parent b, cable k); the parent consumes its digit,
+ * the cable digit stays for the levels above: x[l+1] = floor(x[l] / U_l)
+ * p_(l+1) + (x[l] mod p_(l+1)). Without parallel cables this is
+ * floor(D / (w_1..w_l)), Zahavi's D-mod-K; with them, the destinations
+ * that reach one switch through different cables of a bundle still take
+ * different up-ports above it.
+ */
+static void digits(const struct router *r, long D, long *x)
+{
+	const struct ibu_pgft_params *P = &r->g->P;
+	int l;
+
+	x[1] = D;
+	for (l = 1; l < P->h; l++)
+		x[l + 1] = (x[l] / r->U[l]) * P->p[l + 1] + x[l] % P->p[l + 1];
+	x[P->h] = P->h > 1 ? x[P->h] : D;
+}
+
 /* Toward compute host D at (node, port), LIDs base..base+2^lmc-1. */
 static void route_host(struct router *r, long D, int node, int port,
 		       uint32_t base, int nlids)
 {
 	const struct ibu_pgft *g = r->g;
-	long spread[IBU_PGFT_MAX_H + 1];
+	long spread[IBU_PGFT_MAX_H + 1], x[IBU_PGFT_MAX_H + 1];
 	int leaf = r->f->nodes[node].ports[port].peer_node, l, i, s, o;
 
-	for (l = 1; l <= g->P.h; l++)
-		spread[l] = D / r->W[l - 1];	/* cable floor(D/W_(l-1)) mod p_l */
+	digits(r, D, x);
+	for (l = 2; l <= g->P.h; l++)
+		spread[l] = x[l - 1];	/* the cable digit of D's climb */
 	mark_above(r, leaf, spread);
 	r->child[leaf] = r->f->nodes[node].ports[port].peer_port;
 	for (l = 1; l <= g->P.h; l++)
@@ -117,7 +138,7 @@ static void route_host(struct router *r, long D, int node, int port,
 				} else if (!r->U[l]) {
 					out = IBU_NO_PATH;	/* a top not above D */
 				} else {
-					long rd = (D / r->W[l]) % r->U[l];
+					long rd = x[l] % r->U[l];
 					long dg = l <= r->levels ?
 						  (o / r->R[l]) % r->U[l] : 0;
 
@@ -202,7 +223,9 @@ static void route_other(struct router *r, int t, int host_port,
 			r->dist[s] = best == INT_MAX ? -1 : best + 1;
 			if (best != INT_MAX) {
 				r->lft->row[s][lid] = (uint8_t)pick(r, s, r->dist, best, 1, lid);
-			} else if (!host_port) {
+			} else if (!host_port && !r->g->num_spine_hosts) {
+				/* switch-own traffic only: no end port sends
+				 * through a switch without an up*|down* path */
 				if (!have_plain++)
 					plain_dist(r, t, plain);
 				r->lft->row[s][lid] = (uint8_t)pick(r, s, plain, plain[s] - 1, 0, lid);
@@ -215,10 +238,8 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	const struct ibu_pgft *g = r->g;
 	int n = r->f->num_nodes ? r->f->num_nodes : 1, l, s;
 
-	r->W[0] = 1;
 	r->R[1] = 1;
 	for (l = 1; l <= g->P.h; l++) {
-		r->W[l] = r->W[l - 1] * g->P.w[l];
 		r->U[l] = ibu_pgft_up_ports(&g->P, l);
 		r->R[l + 1] = r->R[l] * (r->U[l] ? r->U[l] : 1);
 	}
