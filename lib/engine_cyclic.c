@@ -11,6 +11,7 @@
 #include "cyclic.h"
 #include "mcast.h"
 #include "cyclic_pgft.h"
+#include "pgft_mcast.h"
 
 struct cyclic_topo {
 	struct ibu_ibft t;
@@ -212,18 +213,28 @@ static void node_label(const void *topo, int node, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/* The multicast load of an IBFT or of a PGFT (free/release/prune get the
+ * state alone). */
+struct mcast_state {
+	int pgft;
+	struct ibu_mcast_load ibft;
+	struct ibu_pgft_mcast_load pg;
+};
+
 static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 			   void **state, struct ibu_err *e)
 {
 	const struct cyclic_topo *c = topo;
-	struct ibu_mcast_load *l = calloc(1, sizeof(*l));
+	struct mcast_state *l = calloc(1, sizeof(*l));
 	int rc;
 
 	(void)f;
 	*state = NULL;
 	if (!l)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = ibu_mcast_load_init(l, &c->t, e);
+	l->pgft = c->pgft != NULL;
+	rc = l->pgft ? ibu_pgft_mcast_load_init(&l->pg, &c->pgft->g, e) :
+		       ibu_mcast_load_init(&l->ibft, &c->t, e);
 	if (rc) {
 		free(l);
 		return rc;
@@ -234,21 +245,36 @@ static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 
 static void mcast_state_free(void *state)
 {
-	if (!state)
+	struct mcast_state *l = state;
+
+	if (!l)
 		return;
-	ibu_mcast_load_free(state);
-	free(state);
+	if (l->pgft)
+		ibu_pgft_mcast_load_free(&l->pg);
+	else
+		ibu_mcast_load_free(&l->ibft);
+	free(l);
 }
 
 static void mcast_release(void *state, uint32_t key)
 {
-	ibu_mcast_load_release(state, key);
+	struct mcast_state *l = state;
+
+	if (l->pgft)
+		ibu_pgft_mcast_load_release(&l->pg, key);
+	else
+		ibu_mcast_load_release(&l->ibft, key);
 }
 
 static void mcast_prune(void *state, int (*alive)(void *ctx, uint32_t key),
 			void *ctx)
 {
-	ibu_mcast_load_prune(state, alive, ctx);
+	struct mcast_state *l = state;
+
+	if (l->pgft)
+		ibu_pgft_mcast_load_prune(&l->pg, alive, ctx);
+	else
+		ibu_mcast_load_prune(&l->ibft, alive, ctx);
 }
 
 /* The lib tree (by switch index) as the engine-neutral tree (by node). */
@@ -282,26 +308,63 @@ static int export_tree(const struct cyclic_topo *c,
 	return IBU_OK;
 }
 
+/* A PGFT's tree (lib/pgft_mcast.h) as the engine-neutral tree. */
+static int pgft_tree(const struct ibu_fabric *f, const struct cyclic_topo *c,
+		     struct mcast_state *l, const struct ibu_mcast_member *m,
+		     int n, uint32_t key, struct ibu_engine_tree *tree,
+		     struct ibu_err *e)
+{
+	struct ibu_pgft_mcast_tree pt;
+	char label[64];
+	int i, rc;
+
+	rc = ibu_pgft_mcast_tree_build(f, &c->pgft->g, m, n,
+				       l ? &l->pg : NULL, key, &pt, e);
+	if (rc)
+		return rc;
+	rc = ibu_engine_tree_alloc(tree, pt.num_switches, e);
+	if (!rc) {
+		tree->root = pt.apex;
+		tree->num_members = n;
+		for (i = 0; i < n; i++)
+			tree->num_receivers += !m[i].send_only;
+		for (i = 0; i < pt.num_switches; i++) {
+			tree->nodes[i] = pt.nodes[i];
+			tree->ports[i] = pt.ports[i];
+		}
+		ibu_cyclic_pgft_node_label(c->pgft, pt.apex, label, sizeof(label));
+		snprintf(tree->info, sizeof(tree->info),
+			 "apex %s (PGFT top with the fewest trees)", label);
+	} else if (l) {
+		ibu_pgft_mcast_load_release(&l->pg, key);
+	}
+	ibu_pgft_mcast_tree_free(&pt);
+	return rc;
+}
+
 static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 		      void *state, const struct ibu_mcast_member *m, int n,
 		      const struct ibu_engine_opts *o, uint32_t key,
 		      struct ibu_engine_tree *tree, struct ibu_err *e)
 {
 	const struct cyclic_topo *c = topo;
+	struct mcast_state *l = state;
 	struct ibu_mcast_tree mt;
 	int rc;
 
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
-	rc = ibu_mcast_tree_build(f, &c->t, m, n, o->mcast_policy, state, key,
-				  &mt, e);
+	if (c->pgft)
+		return pgft_tree(f, c, l, m, n, key, tree, e);
+	rc = ibu_mcast_tree_build(f, &c->t, m, n, o->mcast_policy,
+				  l ? &l->ibft : NULL, key, &mt, e);
 	if (rc)
 		return rc;
 	rc = export_tree(c, &mt, tree, e);
 	ibu_mcast_tree_free(&mt);
 	if (rc) {
-		if (state)
-			ibu_mcast_load_release(state, key);
+		if (l)
+			ibu_mcast_load_release(&l->ibft, key);
 		ibu_engine_tree_free(tree);
 	}
 	return rc;
