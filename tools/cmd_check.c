@@ -18,6 +18,7 @@
 #include "lidplan.h"
 #include "verify.h"
 #include "cyclic_verify.h"
+#include "pgft_verify.h"
 #include "xy_verify.h"
 #include "deadlock_report.h"
 #include "mcast_report.h"
@@ -78,6 +79,38 @@ void ibu_cmd_check_usage(FILE *out)
 }
 
 /* Switch levels of the fat tree as up*|down* ranks (0 = top). */
+/*
+ * A fabric that is no IBFT but a PGFT: ranks by level, and with --cyclic
+ * the generalised rule (lib/pgft_verify.h). Returns 1 when it took over.
+ */
+static int pgft_checks(const struct ibu_fabric *f, int cyclic, int quiet,
+		       struct ibu_pgft *g, struct ibu_pgft_rule *pr,
+		       struct ibu_verify_rule *rule, struct ibu_verify_opts *vo,
+		       int **rank)
+{
+	struct ibu_err pe = { 0 };
+	char txt[192];
+
+	if (ibu_pgft_recognize(f, g, &pe))
+		return 0;
+	if (ibu_pgft_ranks(f, g, rank, &pe)) {
+		ibu_pgft_free(g);
+		return 0;
+	}
+	vo->rank = *rank;
+	if (cyclic) {
+		pr->g = g;
+		pr->lmc = ibu_pgft_hosts_lmc(f, g);
+		ibu_pgft_verify_rule(rule, pr);
+		vo->rule = rule;
+	}
+	ibu_pgft_describe(g, txt, sizeof(txt));
+	if (!quiet)
+		printf("-I- %s: the routes must be up*/down* by level%s\n", txt,
+		       cyclic ? " and follow the generalised cyclic rule" : "");
+	return 1;
+}
+
 static int updown_ranks(const struct ibu_fabric *f, const struct ibu_ibft *t,
 			int **rank, struct ibu_err *e)
 {
@@ -246,7 +279,9 @@ int ibu_cmd_check(int argc, char **argv)
 	struct ibu_err e = { 0 };
 	struct ibu_tool_progress pr;
 	int *sw_node = NULL, *rank = NULL, rc, ret = IBU_EXIT_ERROR, have_t = 0,
-	    have_plan = 0;
+	    have_plan = 0, have_pgft = 0;
+	struct ibu_pgft pgft;
+	struct ibu_pgft_rule prule;
 
 	if (parse_args(argc, argv, &a)) {
 		ibu_cmd_check_usage(stderr);
@@ -287,7 +322,12 @@ int ibu_cmd_check(int argc, char **argv)
 	vo.max_errors = a.max_errors ? (int)a.max_errors : -1;
 	vo.quiet = a.quiet;
 	vo.progress = &pr.cb;
-	if (a.cyclic || a.updown) {
+	if ((a.cyclic || a.updown) && !a.dlids &&
+	    ibu_ibft_recognize_limit(&f, &t, 0, &e) != IBU_OK)
+		have_pgft = pgft_checks(&f, a.cyclic, a.quiet, &pgft, &prule,
+					&rule, &vo, &rank);
+	if ((a.cyclic || a.updown) && !have_pgft) {
+		ibu_ibft_free(&t);
 		rc = ibu_ibft_recognize(&f, &t, &e);
 		if (rc) {
 			ibu_err_prefix(&e, "--%s: %s is not an m-port n-tree",
@@ -296,13 +336,13 @@ int ibu_cmd_check(int argc, char **argv)
 		}
 		have_t = 1;
 	}
-	if (a.updown || a.cyclic) {	/* cyclic routes are up*|down* */
+	if ((a.updown || a.cyclic) && !have_pgft) {	/* cyclic: up*|down* */
 		rc = updown_ranks(&f, &t, &rank, &e);
 		if (rc)
 			goto fail;
 		vo.rank = rank;
 	}
-	if (a.cyclic) {
+	if (a.cyclic && !have_pgft) {
 		rc = ibu_lidplan_build(&f, &t, &plan, &e);
 		if (rc) {
 			ibu_err_prefix(&e, "--cyclic: LIDs of %s", a.lfts);
@@ -373,6 +413,8 @@ out:
 		ibu_lidplan_free(&plan);
 	if (have_t)
 		ibu_ibft_free(&t);
+	if (have_pgft)
+		ibu_pgft_free(&pgft);
 	free(sw_node);
 	free(rank);
 	ibu_lft_free(&lft);
