@@ -195,6 +195,15 @@ static int params(struct rec *r, struct ibu_err *e)
 			P->m[l] = down;
 		}
 	}
+	/* a lone leaf or a level with one child per switch is no tree of
+	 * sub-trees: another engine's fabric (two switches cabled twice) */
+	if (count[1] < 2)
+		return NOT_PGFT(e, "%ld leaf switch: a fat tree has at least two",
+				count[1]);
+	for (l = 2; l < P->h; l++)
+		if (P->m[l] < 2)
+			return NOT_PGFT(e, "level-%d switches have %d child: not a fat tree",
+					l, P->m[l]);
 	for (l = 1; l <= P->h; l++) {
 		long want = ibu_pgft_level_size(P, l, 1L << 30);
 

@@ -289,6 +289,7 @@ int ibu_cmd_check(int argc, char **argv)
 	}
 	memset(&lft, 0, sizeof(lft));
 	memset(&d, 0, sizeof(d));
+	memset(&t, 0, sizeof(t));
 	rc = ibu_fabric_open(a.fabric, &f, NULL, &e);
 	if (rc) {
 		ibu_opt_report("check", &e);
