@@ -86,6 +86,8 @@ struct ibu_pgft {
 	struct ibu_pgft_host *host;	/* [D] */
 	int num_spine_hosts;	/* end ports above the leaves */
 	struct ibu_pgft_host *spine_host;
+	uint64_t *host_sub;	/* [D (h+1) + l]: id of D's level-l sub-tree
+				 * (l = 1: its leaf; equal ids = one sub-tree) */
 	int *host_base;		/* [node]: first slot of host_of_port */
 	int *host_of_port;	/* (node, port) -> D, -1 spine host, -2 none */
 };
@@ -131,6 +133,31 @@ int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
  * the offset), and the LMC that covers every up level. */
 int ibu_pgft_offset_levels(const struct ibu_pgft *g, int lmc);
 int ibu_pgft_needed_lmc(const struct ibu_pgft *g);
+
+/*
+ * x[1..h]: what of host D is left to choose level l's up-port (r_l(D) =
+ * x[l] mod U_l). An up-port is (parent b, cable k); the parent consumes
+ * its digit, the cable digit stays for the levels above: x[l+1] =
+ * floor(x[l] / U_l) p_(l+1) + (x[l] mod p_(l+1)). Without parallel
+ * cables this is floor(D / (w_1..w_l)), Zahavi's D-mod-K; with them, the
+ * destinations that reach one switch through different cables of a bundle
+ * still take different up-ports above it.
+ */
+void ibu_pgft_digits(const struct ibu_pgft *g, long D, long *x);
+/* Level of the lowest switches above both compute hosts (1: one leaf). */
+int ibu_pgft_lca_level(const struct ibu_pgft *g, int S, int D);
+/*
+ * The DLID offset that gives source S one climbing chain (DESIGN.md):
+ * o = sum over the levels l below the lca that the offset decides of
+ * ((c_l(S) - r_l(D)) mod U_l) R_l, c_l(S) = x_l(S) mod U_l: the up-port
+ * (d_l(o) + r_l(D)) mod U_l is then c_l(S) whatever D is. For MPI/UCX
+ * integrators: DLID = D's base LID + this offset.
+ */
+unsigned ibu_pgft_offset(const struct ibu_pgft *g, int lmc, int S, int D);
+/* The switch (fabric node) where S's route toward D on that offset turns
+ * down: its chain's switch at the lca level; -1 if none. */
+int ibu_pgft_turn_switch(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			 int lmc, int S, int D);
 
 #define IBU_PGFT_MAX_LMC 7
 /* LIDs for offline use (ibunion lids / route --lmc): compute hosts in D

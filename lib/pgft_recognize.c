@@ -455,6 +455,17 @@ static int hosts(struct rec *r, struct ibu_err *e)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 		goto out;
 	}
+	g->host_sub = malloc((size_t)(k ? k : 1) * (size_t)(g->P.h + 1) *
+			     sizeof(uint64_t));
+	if (!g->host_sub) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (n = 0; n < k; n++)
+		for (l = 0; l <= g->P.h; l++)
+			g->host_sub[n * (g->P.h + 1) + l] =
+				l == 1 ? (uint64_t)hk[n].h.leaf :
+				l > 1 && l < g->P.h ? sub[l][hk[n].h.leaf] : 0;
 	for (g->num_hosts = 0; g->num_hosts < k; g->num_hosts++) {
 		g->host[g->num_hosts] = hk[g->num_hosts].h;
 		g->host_of_port[g->host_base[hk[g->num_hosts].h.node] +
@@ -489,6 +500,7 @@ void ibu_pgft_free(struct ibu_pgft *g)
 	free(g->level);
 	free(g->col);
 	free(g->host);
+	free(g->host_sub);
 	free(g->spine_host);
 	free(g->host_base);
 	free(g->host_of_port);

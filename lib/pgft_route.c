@@ -92,26 +92,6 @@ static void mark_above(struct router *r, int t, const long *spread)
 	}
 }
 
-/*
- * x[l]: what of D is left to choose level l's up-port (r_l(D) = x[l] mod
- * U_l). An up-port is (parent b, cable k); the parent consumes its digit,
- * the cable digit stays for the levels above: x[l+1] = floor(x[l] / U_l)
- * p_(l+1) + (x[l] mod p_(l+1)). Without parallel cables this is
- * floor(D / (w_1..w_l)), Zahavi's D-mod-K; with them, the destinations
- * that reach one switch through different cables of a bundle still take
- * different up-ports above it.
- */
-static void digits(const struct router *r, long D, long *x)
-{
-	const struct ibu_pgft_params *P = &r->g->P;
-	int l;
-
-	x[1] = D;
-	for (l = 1; l < P->h; l++)
-		x[l + 1] = (x[l] / r->U[l]) * P->p[l + 1] + x[l] % P->p[l + 1];
-	x[P->h] = P->h > 1 ? x[P->h] : D;
-}
-
 /* Toward compute host D at (node, port), LIDs base..base+2^lmc-1. */
 static void route_host(struct router *r, long D, int node, int port,
 		       uint32_t base, int nlids)
@@ -120,7 +100,7 @@ static void route_host(struct router *r, long D, int node, int port,
 	long spread[IBU_PGFT_MAX_H + 1], x[IBU_PGFT_MAX_H + 1];
 	int leaf = r->f->nodes[node].ports[port].peer_node, l, i, s, o;
 
-	digits(r, D, x);
+	ibu_pgft_digits(g, D, x);
 	for (l = 2; l <= g->P.h; l++)
 		spread[l] = x[l - 1];	/* the cable digit of D's climb */
 	mark_above(r, leaf, spread);
