@@ -9,10 +9,19 @@
 
 #include "verify.h"
 #include "pgft.h"
+#include "dlids.h"
 
+/*
+ * Then each source's climbs: on the DLIDs of dlids ("0xSLID 0xDLID", as
+ * `ibunion path --format pairs` writes them; a SLID that is no compute
+ * host's base LID is an IBU_EPARSE file:line error), else on the advised
+ * ones (ibu_pgft_offset), every switch a source's routes climb through
+ * must be left by one port.
+ */
 struct ibu_pgft_rule {
 	const struct ibu_pgft *g;
 	int lmc;		/* the compute hosts' LMC (smallest in use) */
+	const struct ibu_dlid_pairs *dlids;	/* NULL: the advised DLIDs */
 };
 
 void ibu_pgft_verify_rule(struct ibu_verify_rule *rule,

@@ -84,6 +84,7 @@ void ibu_cmd_check_usage(FILE *out)
  * the generalised rule (lib/pgft_verify.h). Returns 1 when it took over.
  */
 static int pgft_checks(const struct ibu_fabric *f, int cyclic, int quiet,
+		       const struct ibu_dlid_pairs *dlids,
 		       struct ibu_pgft *g, struct ibu_pgft_rule *pr,
 		       struct ibu_verify_rule *rule, struct ibu_verify_opts *vo,
 		       int **rank)
@@ -101,6 +102,7 @@ static int pgft_checks(const struct ibu_fabric *f, int cyclic, int quiet,
 	if (cyclic) {
 		pr->g = g;
 		pr->lmc = ibu_pgft_hosts_lmc(f, g);
+		pr->dlids = dlids;
 		ibu_pgft_verify_rule(rule, pr);
 		vo->rule = rule;
 	}
@@ -323,9 +325,15 @@ int ibu_cmd_check(int argc, char **argv)
 	vo.max_errors = a.max_errors ? (int)a.max_errors : -1;
 	vo.quiet = a.quiet;
 	vo.progress = &pr.cb;
-	if ((a.cyclic || a.updown) && !a.dlids &&
+	if (a.cyclic && a.dlids) {
+		rc = ibu_dlid_pairs_read(a.dlids, &pairs, &e);
+		if (rc)
+			goto fail;
+	}
+	if ((a.cyclic || a.updown) &&
 	    ibu_ibft_recognize_limit(&f, &t, 0, &e) != IBU_OK)
-		have_pgft = pgft_checks(&f, a.cyclic, a.quiet, &pgft, &prule,
+		have_pgft = pgft_checks(&f, a.cyclic, a.quiet,
+					a.dlids ? &pairs : NULL, &pgft, &prule,
 					&rule, &vo, &rank);
 	if ((a.cyclic || a.updown) && !have_pgft) {
 		ibu_ibft_free(&t);
@@ -357,12 +365,8 @@ int ibu_cmd_check(int argc, char **argv)
 			       ibu_cyclic_offsets_name(a.offsets));
 		memset(&crule, 0, sizeof(crule));
 		crule.offsets = a.offsets;
-		if (a.dlids) {
-			rc = ibu_dlid_pairs_read(a.dlids, &pairs, &e);
-			if (rc)
-				goto fail;
+		if (a.dlids)
 			crule.dlids = &pairs;
-		}
 		crule.t = &t;
 		crule.p = &plan;
 		crule.climb_sources = (int)a.climb_sources;
