@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Every subcommand on damaged and partial fat trees, offline: IBFT(6,3)
 # with hosts missing, with switches missing, with cut cables and hosts
-# missing, with a whole pod missing (records, names and ports shuffled),
-# and a 2-D mesh with a cut cable.  A tree the engine accepts: route,
+# missing, with a whole pod missing (records, names and ports shuffled;
+# the pod-less tree is the PGFT it is now, not a degraded IBFT), a PGFT
+# with parallel cables and hosts missing, and a 2-D mesh and a PGFT with
+# a cut cable (no engine takes those yet).  A tree the engine accepts: route,
 # lids, path (table, pairs, --from/--to; under valgrind when installed),
 # check --cyclic/--updown/--dlids/--deadlock, load, mcast tree/check, diff
 # all succeed with outputs that agree with each other.  A fabric no engine
 # accepts: every subcommand exits 3 with a reason, never a crash.
 . "$(dirname "$0")/sim.sh"
 sim_setup
-plan 64
+plan 87
 
 : "${VALGRIND:=$(command -v valgrind)}"
 VG=()
@@ -41,6 +43,7 @@ tree()
 	t_expect "$1: route" "$IBUNION" route "$net" -o "$b.lft"
 	# end ports of the tree (hosts behind a missing leaf are not in it)
 	rsum=$(cat "$SIM_DIR/cmd-$tap__count.out")
+	echo "$rsum" >"$b.route"
 	n=$(sed -n 's/.*switches, \([0-9]*\) end ports.*/\1/p' <<<"$rsum")
 	t_expect "$1: lids" "$IBUNION" lids "$net" -o "$b.g2l"
 	t_expect "$1: path (table)" "${VG[@]}" "$IBUNION" path "$net" \
@@ -79,7 +82,7 @@ tree()
 		"$IBUNION" check -q --updown --deadlock --mcast "$b.mft" \
 		--members "$b.members" "$net" "$b.lft"
 	t_expect "$1: load: every walk arrives" "$IBUNION" load -q "$net" \
-		"$b.lft" --pattern all-to-all,shift --dlids base,cyclic
+		"$b.lft" --pattern all-to-all,shift --dlids "${DLIDS:-base,cyclic}"
 	t_expect "$1: load groups" "$IBUNION" load -q "$net" "$b.lft" \
 		--mcast "$b.mft" --members "$b.members" --pattern groups
 	t_expect "$1: diff with itself" "$IBUNION" diff -q --fabric "$net" \
@@ -114,10 +117,31 @@ g=$SIM_DIR/gen
 # pod 5: its middle and leaf switches (sw1-5.*, sw2-5.*) and hosts hca-5.*
 drop_nodes '(sw[12]-5\.|hca-5\.)' <"$g-full.net" >"$g-pod.net"
 "$IBUNION" gen mesh 4 4 --remove-links 1 --seed 2 -o "$g-mesh.net"
+"$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --remove-hosts 3 --shuffle-ports \
+	--shuffle-records --seed 4 -o "$g-pgft.net"
+"$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --radix 16 --hosts-on-spines 2 \
+	--remove-hosts 3 --shuffle-ports --shuffle-records --seed 4 -o "$g-spine.net"
+"$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --remove-links 1 --shuffle-ports \
+	--seed 4 -o "$g-pgft-cut.net"
 
 tree hosts "$g-hosts.net"
 tree switches "$g-switches.net"
 tree links "$g-links.net"
 tree pod "$g-pod.net"
+t_grep "pod: a PGFT, not a degraded IBFT" \
+	'cyclic: PGFT\(3; 3,3,5; 1,3,3; 1,1,1\): 39 switches, 45 end ports' \
+	"$SIM_DIR/pod.route"
+# (load --dlids cyclic knows IBFT only; path's DLIDs are checked above)
+DLIDS=base,pairs tree pgft "$g-pgft.net"
+# hosts on two spines: no up*/down* path between them (left unrouted)
+"$IBUNION" route "$g-spine.net" -o "$SIM_DIR/spine.lft" 2>"$SIM_DIR/spine.route"
+t_grep "spine: routed, the hosts above the leaves counted" \
+	'cyclic: PGFT\(2; 6,4; 1,3; 1,2\): 7 switches, 23 end ports \(2 above the leaves\)' \
+	"$SIM_DIR/spine.route"
+t_expect "spine: check --cyclic --updown --deadlock" "$IBUNION" check -q --cyclic \
+	--updown --deadlock "$g-spine.net" "$SIM_DIR/spine.lft"
+t_expect "spine: path" "${VG[@]}" "$IBUNION" path "$g-spine.net" \
+	--lids-from "$SIM_DIR/spine.lft" -o "$SIM_DIR/spine.path"
 refused mesh "$g-mesh.net"
+refused pgft-cut "$g-pgft-cut.net"
 done_testing
