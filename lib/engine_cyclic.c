@@ -372,7 +372,7 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 
 const struct ibu_engine_ops ibu_engine_cyclic = {
 	.name = "cyclic",
-	.topology = "IBFT(m,n)",
+	.topology = "IBFT(m,n) or PGFT",
 	.recognise = recognise,
 	.topo_free = topo_free,
 	.plan = plan,
