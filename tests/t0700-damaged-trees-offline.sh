@@ -7,12 +7,13 @@
 # with parallel cables and hosts missing, and a 2-D mesh and a PGFT with
 # a cut cable (no engine takes those yet).  A tree the engine accepts: route,
 # lids, path (table, pairs, --from/--to; under valgrind when installed),
+# order,
 # check --cyclic/--updown/--dlids/--deadlock, load, mcast tree/check, diff
 # all succeed with outputs that agree with each other.  A fabric no engine
 # accepts: every subcommand exits 3 with a reason, never a crash.
 . "$(dirname "$0")/sim.sh"
 sim_setup
-plan 87
+plan 92
 
 : "${VALGRIND:=$(command -v valgrind)}"
 VG=()
@@ -87,6 +88,10 @@ tree()
 		--mcast "$b.mft" --members "$b.members" --pattern groups
 	t_expect "$1: diff with itself" "$IBUNION" diff -q --fabric "$net" \
 		"$b.lft" "$b.lft"
+	"$IBUNION" order "$net" -o "$b.order"
+	t_equal "$1: order: every end port once, a leaf's hosts together" \
+		"$(sort -u "$b.order" | wc -l):$(sed 's/\.[0-9]*$//' "$b.order" | uniq | sort | uniq -d | wc -l)" \
+		"$n:0"
 }
 
 # refused NAME NET: no engine accepts NET; every subcommand says so, exit 3.
