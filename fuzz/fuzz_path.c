@@ -7,12 +7,19 @@
  * switch the path turns at. Absent end ports (degraded trees) are skipped
  * as tools/cmd_path.c skips them. Properties: the DLID stays inside the
  * destination's LID set, and the turn switch is above both end ports.
+ * A fabric that is no exact IBFT goes through the PGFT recognition (which
+ * the plugin runs on every fabric OpenSM sees) and, when it is one, the
+ * PGFT's LIDs, routes and advised offsets: the route of every pair on
+ * its advised DLID arrives and turns where ibu_pgft_turn_switch() says.
  */
 #include "fuzz.h"
 #include "netfile.h"
 #include "ibft.h"
 #include "lidplan.h"
 #include "cyclic.h"
+#include "pgft.h"
+#include "lidmap.h"
+#include "lft.h"
 
 static void one_pair(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		     const struct ibu_lidplan *p, enum ibu_cyclic_offsets mode,
@@ -57,6 +64,57 @@ static void all_pairs(const struct ibu_fabric *f, const struct ibu_ibft *t,
 	}
 }
 
+/* S's route toward D on the advised DLID: arrives, turns as predicted. */
+static void pgft_pair(struct ibu_fabric *f, const struct ibu_pgft *g,
+		      const struct ibu_lft *lft, int lmc, int S, int D)
+{
+	const struct ibu_port *dp = &f->nodes[g->host[D].node].ports[g->host[D].port];
+	uint32_t lid = dp->lid + ibu_pgft_offset(g, lmc, S, D);
+	int n = g->host[S].leaf, top = n, hops, p;
+
+	for (hops = 0; hops < 2 * IBU_PGFT_MAX_H + 2; hops++) {
+		p = ibu_lft_get(lft, n, lid);
+		if (p == IBU_NO_PATH || p < 1 || p > f->nodes[n].num_ports)
+			fuzz_fail("host %d -> %d: no entry at node %d\n", S, D, n);
+		if (g->level[n] > g->level[top])
+			top = n;
+		n = f->nodes[n].ports[p].peer_node;
+		if (n < 0)
+			fuzz_fail("host %d -> %d: uncabled port\n", S, D);
+		if (!ibu_node_is_switch(&f->nodes[n]))
+			break;
+	}
+	if (n != g->host[D].node)
+		fuzz_fail("host %d -> %d: arrives at node %d\n", S, D, n);
+	if (top != ibu_pgft_turn_switch(f, g, lmc, S, D))
+		fuzz_fail("host %d -> %d: turns elsewhere\n", S, D);
+}
+
+static void pgft_all(struct ibu_fabric *f)
+{
+	struct ibu_pgft g;
+	struct ibu_lidmap map;
+	struct ibu_lft lft;
+	struct ibu_err e = { 0 };
+	int lmc, S, D;
+
+	if (ibu_pgft_recognize(f, &g, &e))
+		return;
+	lmc = ibu_pgft_fit_lmc(&g, ibu_pgft_needed_lmc(&g));
+	if (lmc >= 0 && !ibu_pgft_assign_lids(f, &g, lmc, &e) &&
+	    !ibu_lidmap_build(f, &map, &e)) {
+		if (!ibu_pgft_route(f, &g, &map, lmc, &lft, &e)) {
+			for (S = 0; S < g.num_hosts; S++)
+				for (D = 0; D < g.num_hosts; D++)
+					if (S != D)
+						pgft_pair(f, &g, &lft, lmc, S, D);
+			ibu_lft_free(&lft);
+		}
+		ibu_lidmap_free(&map);
+	}
+	ibu_pgft_free(&g);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ibu_fabric f;
@@ -74,6 +132,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc)
 		return 0;
 	/* bounded work per input: path is quadratic in the end ports */
+	if (ibu_fabric_count_endports(&f) <= 256 &&
+	    ibu_ibft_recognize_limit(&f, &t, 0, &e))
+		pgft_all(&f);
+	else if (ibu_fabric_count_endports(&f) <= 256)
+		ibu_ibft_free(&t);
 	if (ibu_fabric_count_endports(&f) <= 256 && ibu_fabric_max_lid(&f) &&
 	    !ibu_ibft_recognize(&f, &t, &e)) {
 		if (!ibu_lidplan_build(&f, &t, &p, &e)) {
