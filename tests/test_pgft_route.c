@@ -71,7 +71,7 @@ START_TEST(valid_minimal_updown_no_credit_loop)
 	struct fixture x;
 	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
 	struct ibu_verify_result r;
-	struct ibu_pgft_rule pr;
+	struct ibu_pgft_rule pr = { 0 };
 	struct ibu_verify_rule rule;
 	struct ibu_cdg cdg;
 	struct ibu_cdg_channel *cyc = NULL;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <infiniband/ibnetdisc.h>
 #include "fabric_open.h"
+#include "nodemap.h"
 #include "netfile.h"
 #include "subnet_lst.h"
 
@@ -78,8 +79,8 @@ static enum ibu_node_type node_type(int t)
 	       t == IB_NODE_ROUTER ? IBU_NODE_ROUTER : IBU_NODE_CA;
 }
 
-static int from_ibnd(ibnd_fabric_t *fab, const char *path,
-		     struct ibu_fabric *f, struct ibu_err *e)
+int ibu_fabric_from_ibnd(ibnd_fabric_t *fab, const char *path,
+			 struct ibu_fabric *f, struct ibu_err *e)
 {
 	ibnd_node_t *nd, **v = NULL;
 	int rc, n = 0, idx, p;
@@ -158,8 +159,31 @@ fail:
 	return rc;
 }
 
+static const char *name_map;	/* --node-name-map, set once by main() */
+
+void ibu_fabric_open_name_map(const char *path)
+{
+	name_map = path;
+}
+
+static int open_format(const char *path, struct ibu_fabric *f,
+		       enum ibu_fabric_format *fmt, struct ibu_err *e);
+
 int ibu_fabric_open(const char *path, struct ibu_fabric *f,
 		    enum ibu_fabric_format *fmt, struct ibu_err *e)
+{
+	int rc = open_format(path, f, fmt, e);
+
+	if (rc || !name_map)
+		return rc;
+	rc = ibu_nodemap_apply(name_map, f, NULL, e);
+	if (rc)
+		ibu_fabric_free(f);
+	return rc;
+}
+
+static int open_format(const char *path, struct ibu_fabric *f,
+		       enum ibu_fabric_format *fmt, struct ibu_err *e)
 {
 	enum ibu_fabric_format k;
 	FILE *in = fopen(path, "rb");
@@ -183,7 +207,7 @@ int ibu_fabric_open(const char *path, struct ibu_fabric *f,
 			return ibu_err_set(e, IBU_EPARSE,
 					   "%s: an ibnetdiscover cache that libibnetdisc cannot load",
 					   path);
-		rc = from_ibnd(fab, path, f, e);
+		rc = ibu_fabric_from_ibnd(fab, path, f, e);
 		ibnd_destroy_fabric(fab);
 		return rc;
 	case IBU_FABRIC_NETFILE:

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * A multicast group as every engine sees it: its members and the policy
+ * that places the tree's root (apex on a fat tree, root switch on a mesh).
+ * Topology-neutral.
+ */
+#ifndef IBU_MCGROUP_H
+#define IBU_MCGROUP_H
+
+/*
+ * Root (apex) policies; on a fat tree among the common ancestors at the
+ * group's level, on a mesh among the switches of the root row:
+ *   balanced     the least loaded (lib/mcload.h counters); default
+ *   source       the one on the cyclic climb of the send-only member with
+ *                the lowest PID (the paper's one-to-many tree); a group
+ *                without a send-only CA member falls back to balanced
+ *                (tree->policy tells which policy chose)
+ *   lowest-guid  the lowest node GUID (reproducible, load-blind)
+ */
+enum ibu_mcast_policy {
+	IBU_MCAST_BALANCED = 0,
+	IBU_MCAST_SOURCE,
+	IBU_MCAST_LOWEST_GUID,
+};
+
+/* "balanced" / "source" / "lowest-guid"; IBU_EINVAL for anything else. */
+int ibu_mcast_policy_parse(const char *s, enum ibu_mcast_policy *p);
+const char *ibu_mcast_policy_name(enum ibu_mcast_policy p);
+
+struct ibu_mcast_member {
+	int node;		/* fabric node: a CA, or a switch (port 0) */
+	int port;		/* physical port of the CA; 0 for a switch */
+	int send_only;		/* sends, never receives */
+};
+
+#endif

@@ -1,0 +1,561 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Multicast forwarding tables: model, dump_mfts reader and writer. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lineio.h"
+#include "mft.h"
+
+int ibu_pm_count(const struct ibu_portmask *m)
+{
+	int i, n = 0;
+
+	for (i = 0; i < 4; i++)
+		n += __builtin_popcountll(m->w[i]);
+	return n;
+}
+
+int ibu_mft_init(struct ibu_mft *t, int num_nodes, struct ibu_err *e)
+{
+	memset(t, 0, sizeof(*t));
+	if (num_nodes < 0)
+		return ibu_err_set(e, IBU_EINVAL, "negative node count");
+	t->num_nodes = num_nodes;
+	t->dumped = calloc(num_nodes ? num_nodes : 1, 1);
+	if (!t->dumped)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory (MFT)");
+	return IBU_OK;
+}
+
+void ibu_mft_free(struct ibu_mft *t)
+{
+	int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->num_groups; i++)
+		free(t->g[i].mask);
+	free(t->g);
+	free(t->dumped);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Position of mlid in the sorted group array (insertion point if absent). */
+static int lower_bound(const struct ibu_mft *t, uint16_t mlid)
+{
+	int lo = 0, hi = t->num_groups;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (t->g[mid].mlid < mlid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int ibu_mft_find(const struct ibu_mft *t, uint16_t mlid)
+{
+	int i = lower_bound(t, mlid);
+
+	return (i < t->num_groups && t->g[i].mlid == mlid) ? i : -1;
+}
+
+const struct ibu_portmask *ibu_mft_get(const struct ibu_mft *t, uint16_t mlid,
+				       int node)
+{
+	int i = ibu_mft_find(t, mlid);
+
+	if (i < 0 || node < 0 || node >= t->num_nodes)
+		return NULL;
+	return &t->g[i].mask[node];
+}
+
+struct ibu_mft_group *ibu_mft_group(struct ibu_mft *t, uint16_t mlid,
+				    struct ibu_err *e)
+{
+	struct ibu_portmask *mask;
+	int i;
+
+	if (mlid < IBU_MCAST_LID_BASE || mlid > IBU_MAX_MLID) {
+		ibu_err_set(e, IBU_EINVAL, "0x%x is not a multicast LID", mlid);
+		return NULL;
+	}
+	i = lower_bound(t, mlid);
+	if (i < t->num_groups && t->g[i].mlid == mlid)
+		return &t->g[i];
+	if (t->num_groups == t->cap_groups) {
+		int cap = t->cap_groups ? 2 * t->cap_groups : 16;
+		struct ibu_mft_group *g = realloc(t->g, cap * sizeof(*g));
+
+		if (!g) {
+			ibu_err_set(e, IBU_ENOMEM, "out of memory (MFT)");
+			return NULL;
+		}
+		t->g = g;
+		t->cap_groups = cap;
+	}
+	mask = calloc(t->num_nodes ? t->num_nodes : 1, sizeof(*mask));
+	if (!mask) {
+		ibu_err_set(e, IBU_ENOMEM, "out of memory (MFT)");
+		return NULL;
+	}
+	memmove(&t->g[i + 1], &t->g[i], (t->num_groups - i) * sizeof(*t->g));
+	t->g[i].mlid = mlid;
+	t->g[i].mask = mask;
+	t->num_groups++;
+	return &t->g[i];
+}
+
+int ibu_mft_set(struct ibu_mft *t, uint16_t mlid, int node, int port,
+		struct ibu_err *e)
+{
+	struct ibu_mft_group *g;
+
+	if (node < 0 || node >= t->num_nodes || port < 0 ||
+	    port > IBU_MAX_PORTS)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "MFT entry node %d port %d out of range",
+				   node, port);
+	g = ibu_mft_group(t, mlid, e);
+	if (!g)
+		return e ? e->code : IBU_ENOMEM;
+	ibu_pm_set(&g->mask[node], port);
+	return IBU_OK;
+}
+
+void ibu_mft_clear_mlid(struct ibu_mft *t, uint16_t mlid)
+{
+	int i = ibu_mft_find(t, mlid);
+
+	if (i < 0)
+		return;
+	free(t->g[i].mask);
+	memmove(&t->g[i], &t->g[i + 1],
+		(t->num_groups - i - 1) * sizeof(*t->g));
+	t->num_groups--;
+}
+
+int ibu_mft_group_empty(const struct ibu_mft *t, int gi)
+{
+	int n;
+
+	if (gi < 0 || gi >= t->num_groups)
+		return 1;
+	for (n = 0; n < t->num_nodes; n++)
+		if (!ibu_pm_empty(&t->g[gi].mask[n]))
+			return 0;
+	return 1;
+}
+
+/* ------------------------------------------------------------ reader */
+
+struct mreader {
+	const char *name;
+	const struct ibu_fabric *f;
+	struct ibu_mft *t;
+	struct ibu_err *e;
+	int node;		/* switch of the open table, -1 none */
+	int brief;		/* " MLid  Port Mask" hex form */
+	int base;		/* column of port 0 in the grid */
+	int nports;		/* ports listed on the "Ports:" line - 1 */
+	int header_line;	/* line of the open table's header */
+	int rows;		/* MLID rows of the open table */
+	int tables;		/* tables read */
+};
+
+static int perr(struct mreader *r, int line, const char *fmt, const char *s)
+{
+	return ibu_err_set(r->e, IBU_EPARSE, "%s:%d: %s%s%s%s", r->name, line,
+			   fmt, s ? ": '" : "", s ? s : "", s ? "'" : "");
+}
+
+static int header(struct mreader *r, char *line, int lineno)
+{
+	char *g = strstr(line, " guid 0x");
+	char *end;
+	uint64_t guid;
+	int node;
+
+	if (!g)
+		return perr(r, lineno, "MFT header without a switch GUID", line);
+	errno = 0;
+	guid = strtoull(g + 6, &end, 16);
+	if (errno || end == g + 8)
+		return perr(r, lineno, "bad GUID in MFT header", line);
+	node = ibu_fabric_find_guid(r->f, guid);
+	if (node < 0)
+		return ibu_err_set(r->e, IBU_ENOTFOUND,
+				   "%s:%d: switch GUID 0x%016" PRIx64
+				   " is not in the fabric %s", r->name,
+				   lineno, guid,
+				   r->f->source ? r->f->source : "");
+	if (!ibu_node_is_switch(&r->f->nodes[node]))
+		return perr(r, lineno, "MFT header names a node that is not a switch",
+			    r->f->nodes[node].name);
+	r->node = node;
+	r->brief = 0;
+	r->base = 12;
+	r->nports = r->f->nodes[node].num_ports;
+	r->t->dumped[node] = 1;
+	return IBU_OK;
+}
+
+static int ports_line(struct mreader *r, char *line, int lineno)
+{
+	char *s = strstr(line, "Ports:") + 6;
+	int n = -1;
+
+	while (*s == ' ')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return perr(r, lineno, "empty Ports: line", NULL);
+	r->base = (int)(s - line);
+	for (; *s; s++)
+		if (isdigit((unsigned char)*s))
+			n++;
+	if (n > r->f->nodes[r->node].num_ports)
+		return perr(r, lineno, "more ports listed than the switch has in the fabric",
+			    r->f->nodes[r->node].name);
+	r->nports = n;
+	return IBU_OK;
+}
+
+static int row(struct mreader *r, char *line, int lineno)
+{
+	const struct ibu_node *nd = &r->f->nodes[r->node];
+	unsigned long mlid;
+	char *end;
+	int rc, i, len;
+
+	errno = 0;
+	mlid = strtoul(line, &end, 16);
+	if (errno || end == line + 2 || mlid < IBU_MCAST_LID_BASE ||
+	    mlid > IBU_MAX_MLID)
+		return perr(r, lineno, "bad MLID", line);
+	len = (int)strlen(line);
+	if (r->brief) {
+		char *s = end;
+		int word = 0;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		while (isxdigit((unsigned char)s[0])) {
+			char hex[5];
+			unsigned v;
+			int b;
+
+			for (b = 0; b < 4; b++) {
+				if (!isxdigit((unsigned char)s[b]))
+					return perr(r, lineno, "port mask is not 16-bit hex words",
+						    line);
+				hex[b] = s[b];
+			}
+			hex[4] = '\0';
+			v = (unsigned)strtoul(hex, NULL, 16);
+			for (b = 0; b < 16; b++) {
+				int port = word * 16 + b;
+
+				if (!(v & (1u << b)))
+					continue;
+				if (port > nd->num_ports)
+					return perr(r, lineno, "port mask names a port the switch does not have",
+						    line);
+				rc = ibu_mft_set(r->t, (uint16_t)mlid, r->node,
+						 port, r->e);
+				if (rc)
+					return rc;
+			}
+			s += 4;
+			word++;
+		}
+		return IBU_OK;
+	}
+	for (i = (int)(end - line); i < len; i++) {
+		int port;
+
+		if (line[i] == ' ' || line[i] == '\t')
+			continue;
+		if (line[i] != 'x' || i < r->base || (i - r->base) % 2)
+			return perr(r, lineno, "unexpected character in the port grid",
+				    line);
+		port = (i - r->base) / 2;
+		if (port > r->nports)
+			return perr(r, lineno, "grid marks a port the switch does not have",
+				    line);
+		rc = ibu_mft_set(r->t, (uint16_t)mlid, r->node, port, r->e);
+		if (rc)
+			return rc;
+	}
+	return IBU_OK;
+}
+
+/* Lines outside the tables that dump_mfts and ibroute may print. */
+static int noise(const char *s)
+{
+	return !*s || !strncmp(s, "ibwarn:", 7) || !strncmp(s, "ibwarn ", 7) ||
+	       !strncmp(s, "*** WARNING", 11);
+}
+
+/* The tens line above "Ports:" of switches with more than 9 ports. */
+static int tens_line(const char *s)
+{
+	for (; *s; s++)
+		if (*s != ' ' && !isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+static int trailer(struct mreader *r, const char *s, int lineno)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || end == s)
+		return perr(r, lineno, "bad trailer", s);
+	while (*end == ' ')
+		end++;
+	if (!strncmp(end, "valid ", 6))
+		end += 6;
+	if (strncmp(end, "mlids dumped", 12))
+		return perr(r, lineno, "bad trailer", s);
+	for (end += 12; *end == ' '; end++)
+		;
+	if (*end)
+		return perr(r, lineno, "bad trailer", s);
+	if (n != (unsigned long)r->rows)
+		return ibu_err_set(r->e, IBU_EPARSE,
+				   "%s:%d: trailer says %lu MLIDs but the table of line %d has %d (truncated dump?)",
+				   r->name, lineno, n, r->header_line, r->rows);
+	r->node = -1;
+	return IBU_OK;
+}
+
+static int mft_line(struct mreader *r, char *line, int lineno)
+{
+	char *s = line;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!strncmp(s, "Multicast mlids", 15)) {
+		if (r->node >= 0)
+			return ibu_err_set(r->e, IBU_EPARSE,
+					   "%s:%d: table of line %d has no 'mlids dumped' line (truncated dump?)",
+					   r->name, lineno, r->header_line);
+		r->header_line = lineno;
+		r->rows = 0;
+		r->tables++;
+		return header(r, line, lineno);
+	}
+	if (!strncmp(s, "Unicast lids", 12))
+		return perr(r, lineno, "this is a unicast (LFT) dump, not an MFT dump",
+			    NULL);
+	if (noise(s))
+		return IBU_OK;
+	if (r->node < 0)
+		return perr(r, lineno, "not an MFT dump line", line);
+	if (!strncmp(s, "Ports:", 6))
+		return ports_line(r, line, lineno);
+	if (!strncmp(s, "MLid", 4)) {
+		r->brief = strstr(s, "Port Mask") != NULL;
+		return IBU_OK;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		r->rows++;
+		return row(r, s, lineno);
+	}
+	if (strstr(s, "mlids dumped"))
+		return trailer(r, s, lineno);
+	if (tens_line(s))
+		return IBU_OK;
+	return perr(r, lineno, "not an MFT dump line", line);
+}
+
+int ibu_mft_read_stream(FILE *in, const char *name,
+			const struct ibu_fabric *f, struct ibu_mft *t,
+			struct ibu_err *e)
+{
+	struct mreader r = { .name = name, .f = f, .t = t, .e = e, .node = -1 };
+	struct ibu_lines lines;
+	int rc;
+
+	rc = ibu_mft_init(t, f->num_nodes, e);
+	if (rc)
+		return rc;
+	ibu_lines_init(&lines, in, name);
+	while ((rc = ibu_lines_next(&lines, e)) > 0) {
+		rc = mft_line(&r, lines.line, lines.lineno);
+		if (rc)
+			break;
+	}
+	if (!rc && r.node >= 0)
+		rc = ibu_err_set(e, IBU_EPARSE,
+				 "%s:%d: table of line %d has no 'mlids dumped' line (truncated dump?)",
+				 name, lines.lineno, r.header_line);
+	if (!rc && !r.tables)
+		rc = ibu_err_set(e, IBU_EPARSE,
+				 "%s:%d: no multicast table (not an MFT dump?)",
+				 name, lines.lineno ? lines.lineno : 1);
+	ibu_lines_free(&lines);
+	if (rc)
+		ibu_mft_free(t);
+	return rc;
+}
+
+int ibu_mft_read(const char *path, const struct ibu_fabric *f,
+		 struct ibu_mft *t, struct ibu_err *e)
+{
+	FILE *in = fopen(path, "r");
+	int rc;
+
+	if (!in)
+		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
+	rc = ibu_mft_read_stream(in, path, f, t, e);
+	fclose(in);
+	return rc;
+}
+
+/* The header's switch GUID and name ("... guid 0x<G> (<name>):"). */
+static int header_switch(const char *line, uint64_t *guid, char *name,
+			 size_t len)
+{
+	const char *g = strstr(line, " guid 0x"), *open, *close;
+	char *end;
+
+	if (!g)
+		return -1;
+	errno = 0;
+	*guid = strtoull(g + 6, &end, 16);
+	if (errno || end == g + 8)
+		return -1;
+	name[0] = '\0';
+	open = strchr(end, '(');
+	close = open ? strrchr(open, ')') : NULL;
+	if (open && close && (size_t)(close - open - 1) < len) {
+		memcpy(name, open + 1, (size_t)(close - open - 1));
+		name[close - open - 1] = '\0';
+	}
+	return 0;
+}
+
+int ibu_mft_sniff(const char *path, struct ibu_err *e)
+{
+	FILE *in = fopen(path, "r");
+	struct ibu_lines lines;
+	int rc;
+
+	if (!in)
+		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
+	ibu_lines_init(&lines, in, path);
+	while ((rc = ibu_lines_next(&lines, e)) > 0) {
+		const char *s = lines.line;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (noise(s))
+			continue;
+		rc = !strncmp(s, "Multicast mlids", 15);
+		break;
+	}
+	ibu_lines_free(&lines);
+	fclose(in);
+	return rc;
+}
+
+int ibu_mft_add_switches(const char *path, struct ibu_fabric *f,
+			 struct ibu_err *e)
+{
+	FILE *in = fopen(path, "r");
+	struct ibu_lines lines;
+	char name[256];
+	uint64_t guid;
+	int rc, n, idx;
+
+	if (!in)
+		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
+	ibu_lines_init(&lines, in, path);
+	while ((rc = ibu_lines_next(&lines, e)) > 0) {
+		const char *s = lines.line;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (strncmp(s, "Multicast mlids", 15))
+			continue;
+		if (header_switch(s, &guid, name, sizeof(name))) {
+			rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: MFT header without a switch GUID",
+					 path, lines.lineno);
+			break;
+		}
+		for (n = 0; n < f->num_nodes && f->nodes[n].guid != guid; n++)
+			;
+		if (n < f->num_nodes)
+			continue;
+		rc = ibu_fabric_add_node(f, IBU_NODE_SWITCH, name[0] ? name : "?",
+					 guid, IBU_MAX_PORTS, &idx, e);
+		if (rc)
+			break;
+	}
+	ibu_lines_free(&lines);
+	fclose(in);
+	return rc < 0 ? rc : IBU_OK;
+}
+
+/* ------------------------------------------------------------ writer */
+
+int ibu_mft_write(FILE *out, const struct ibu_fabric *f,
+		  const struct ibu_mft *t, struct ibu_err *e)
+{
+	unsigned top = IBU_MCAST_LID_BASE + 0x3ff;
+	int n, gi, p;
+
+	if (t->num_groups && t->g[t->num_groups - 1].mlid > top)
+		top = t->g[t->num_groups - 1].mlid | 0x1f;
+	if (top > IBU_MAX_MLID)
+		top = IBU_MAX_MLID;
+	for (n = 0; n < f->num_nodes; n++) {
+		const struct ibu_node *nd = &f->nodes[n];
+		int rows = 0;
+
+		if (!ibu_node_is_switch(nd))
+			continue;
+		if (nd->ports[0].lid)
+			fprintf(out, "Multicast mlids [0x%x-0x%x] of switch Lid %u guid 0x%016"
+				PRIx64 " (%s):\n", IBU_MCAST_LID_BASE, top,
+				nd->ports[0].lid, nd->guid, nd->name);
+		else
+			fprintf(out, "Multicast mlids [0x%x-0x%x] of switch guid 0x%016"
+				PRIx64 " (%s):\n", IBU_MCAST_LID_BASE, top,
+				nd->guid, nd->name);
+		if (nd->num_ports > 9) {
+			fprintf(out, "            ");
+			for (p = 0; p <= nd->num_ports; p++)
+				fprintf(out, "%c ", p % 10 ? ' ' : '0' + p / 10);
+			fputc('\n', out);
+		}
+		fprintf(out, "     Ports: ");
+		for (p = 0; p <= nd->num_ports; p++)
+			fprintf(out, "%d ", p % 10);
+		fprintf(out, "\n MLid\n");
+		for (gi = 0; gi < t->num_groups; gi++) {
+			const struct ibu_portmask *m = &t->g[gi].mask[n];
+
+			if (ibu_pm_empty(m))
+				continue;
+			fprintf(out, "0x%04x      ", t->g[gi].mlid);
+			for (p = 0; p <= nd->num_ports; p++)
+				fprintf(out, "%c ", ibu_pm_test(m, p) ? 'x' : ' ');
+			fputc('\n', out);
+			rows++;
+		}
+		fprintf(out, "%d valid mlids dumped \n", rows);
+	}
+	if (ferror(out))
+		return ibu_err_set(e, IBU_EIO, "write error");
+	return IBU_OK;
+}

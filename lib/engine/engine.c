@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+
+const char *ibu_engine_stage_name(enum ibu_engine_stage s)
+{
+	switch (s) {
+	case IBU_STAGE_RECOGNISE: return "recognising the topology";
+	case IBU_STAGE_PLAN: return "planning the LIDs";
+	case IBU_STAGE_ALLOC: return "allocating the forwarding tables";
+	case IBU_STAGE_ROUTE: return "computing the routes";
+	case IBU_STAGE_CHECK: return "checking the tables";
+	}
+	return "?";
+}
+
+int ibu_engine_tree_alloc(struct ibu_engine_tree *t, int num_switches,
+			  struct ibu_err *e)
+{
+	size_t n = num_switches > 0 ? (size_t)num_switches : 1;
+
+	memset(t, 0, sizeof(*t));
+	t->root = -1;
+	t->num_switches = num_switches;
+	t->nodes = malloc(n * sizeof(*t->nodes));
+	t->ports = calloc(n, sizeof(*t->ports));
+	if (!t->nodes || !t->ports) {
+		ibu_engine_tree_free(t);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	return IBU_OK;
+}
+
+void ibu_engine_tree_free(struct ibu_engine_tree *t)
+{
+	if (!t)
+		return;
+	free(t->nodes);
+	free(t->ports);
+	memset(t, 0, sizeof(*t));
+	t->root = -1;
+}
+
+/*
+ * The tables must be complete before anyone writes them into switches:
+ * every LID a port owns is routed on every switch, through a port the
+ * switch has, and a switch's own LID maps to port 0.
+ */
+static int check_tables(const struct ibu_engine_ops *ops, const void *topo,
+			const struct ibu_fabric *f,
+			const struct ibu_lidmap *map,
+			const struct ibu_lft *lft, struct ibu_err *e)
+{
+	uint32_t lid;
+	int i;
+
+	for (i = 0; i < f->num_nodes; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+		const uint8_t *row = i < lft->num_nodes ? lft->row[i] : NULL;
+
+		if (!ibu_node_is_switch(n))
+			continue;
+		if (!row)
+			return ibu_err_set(e, IBU_EINVAL,
+					   "switch '%s' has no forwarding table",
+					   n->name);
+		for (lid = 1; lid <= map->max_lid && lid <= lft->max_lid;
+		     lid++) {
+			const struct ibu_lid_owner *o = ibu_lidmap_get(map, lid);
+			uint8_t port = row[lid];
+
+			if (port != IBU_NO_PATH && port > n->num_ports)
+				return ibu_err_set(e, IBU_EINVAL,
+						   "switch '%s' would forward LID %u to port %u of %d",
+						   n->name, lid, port,
+						   n->num_ports);
+			if (!o)
+				continue;
+			if (port == IBU_NO_PATH && !(ops->may_leave_unrouted &&
+			    ops->may_leave_unrouted(topo, i, lid)))
+				return ibu_err_set(e, IBU_EINVAL,
+						   "switch '%s' has no route to LID %u of '%s'",
+						   n->name, lid,
+						   f->nodes[o->node].name);
+			if (o->node == i && port != 0)
+				return ibu_err_set(e, IBU_EINVAL,
+						   "switch '%s' forwards its own LID %u to port %u",
+						   n->name, lid, port);
+		}
+	}
+	return IBU_OK;
+}
+
+void ibu_engine_decline_set(struct ibu_engine_decline *d, int rc,
+			    const struct ibu_err *e)
+{
+	const char *text = e && e->msg[0] ? e->msg : ibu_strerror(rc);
+
+	memset(d, 0, sizeof(*d));
+	if (rc == IBU_OK)
+		return;
+	d->kind = rc == IBU_ETOPO ? IBU_DECLINE_TOPOLOGY :
+		  rc == IBU_ENOMEM ? IBU_DECLINE_RESOURCES : IBU_DECLINE_ERROR;
+	snprintf(d->text, sizeof(d->text), "%s", text);
+}
+
+int ibu_engine_run(const struct ibu_engine_ops *ops,
+		   const struct ibu_fabric *f,
+		   const struct ibu_engine_opts *o,
+		   struct ibu_engine_result *r, struct ibu_err *e)
+{
+	struct ibu_engine_opts defaults;
+	int rc;
+
+	if (!o) {
+		ibu_engine_opts_default(&defaults);
+		o = &defaults;
+	}
+	memset(r, 0, sizeof(*r));
+	r->ops = ops;
+	r->stage = IBU_STAGE_RECOGNISE;
+	rc = ops->recognise(f, o, &r->topo, e);
+	ibu_engine_decline_set(&r->decline, rc, e);
+	if (rc)
+		goto fail;
+	r->stage = IBU_STAGE_PLAN;
+	rc = ibu_lidmap_build(f, &r->map, e);
+	if (!rc && ops->plan)
+		rc = ops->plan(f, r->topo, &r->map, e);
+	if (rc)
+		goto fail;
+	r->stage = IBU_STAGE_ALLOC;
+	rc = ibu_lft_init(&r->lft, f, r->map.max_lid, e);
+	if (rc)
+		goto fail;
+	r->stage = IBU_STAGE_ROUTE;
+	rc = ops->route(f, r->topo, &r->map, o, &r->lft, e);
+	if (rc)
+		goto fail;
+	r->stage = IBU_STAGE_CHECK;
+	rc = check_tables(ops, r->topo, f, &r->map, &r->lft, e);
+	if (rc)
+		goto fail;
+	return IBU_OK;
+fail:
+	if (r->stage != IBU_STAGE_RECOGNISE)
+		ibu_err_prefix(e, "%s", ibu_engine_stage_name(r->stage));
+	{
+		enum ibu_engine_stage st = r->stage;
+		struct ibu_engine_decline d = r->decline;
+
+		ibu_engine_result_free(r);
+		r->ops = ops;
+		r->stage = st;
+		r->decline = d;
+	}
+	return rc;
+}
+
+void ibu_engine_result_free(struct ibu_engine_result *r)
+{
+	if (!r)
+		return;
+	if (r->topo && r->ops)
+		r->ops->topo_free(r->topo);
+	ibu_lidmap_free(&r->map);
+	ibu_lft_free(&r->lft);
+	memset(r, 0, sizeof(*r));
+}
+
+const struct ibu_engine_ops *ibu_engine_find(const char *name)
+{
+	const struct ibu_engine_ops *const *engines = ibu_engine_list();
+	int i;
+
+	for (i = 0; engines[i]; i++)
+		if (!strcmp(engines[i]->name, name))
+			return engines[i];
+	return NULL;
+}
+
+const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
+					       const struct ibu_engine_opts *o,
+					       void **topo, struct ibu_err *e)
+{
+	const struct ibu_engine_ops *const *engines = ibu_engine_list();
+	char why[IBU_ERR_MSG_LEN] = "";
+	struct ibu_err one;
+	int i, len = 0, rc;
+
+	*topo = NULL;
+	for (i = 0; engines[i]; i++) {
+		ibu_err_clear(&one);
+		rc = engines[i]->recognise(f, o, topo, &one);
+		if (!rc)
+			return engines[i];
+		if (rc != IBU_ETOPO) {
+			ibu_err_set(e, rc, "%s", one.msg);
+			return NULL;
+		}
+		/* the engine's words already name its topology */
+		len += snprintf(why + len, sizeof(why) - (size_t)len, "%s%.200s",
+				len ? "; " : "", one.msg);
+		if (len >= (int)sizeof(why))
+			len = (int)sizeof(why) - 1;
+	}
+	ibu_err_set(e, IBU_ETOPO, "no engine recognises the fabric (%.440s)", why);
+	return NULL;
+}

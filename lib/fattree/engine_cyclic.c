@@ -1,0 +1,602 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The engine "cyclic" (paper 000): IBFT(m,n) recognition, the paper's LID
+ * plan, cyclic unicast and union multicast trees, as one ops table. A PGFT
+ * that is not exactly an IBFT goes through lib/fattree/cyclic_pgft.h
+ * (c->pgft): every op below first asks which of the two it holds.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "cyclic.h"
+#include "mcast.h"
+#include "cyclic_verify.h"
+#include "cyclic_pgft.h"
+#include "pgft_mcast.h"
+#include "pgft_verify.h"
+
+struct cyclic_topo {
+	struct ibu_ibft t;
+	struct ibu_lidplan p;
+	int planned;
+	struct ibu_cyclic_stats stats;	/* of the last route */
+	struct ibu_cyclic_pgft *pgft;	/* a PGFT, not an IBFT: t unused */
+};
+
+static int parse_offsets(const char *text, int *value)
+{
+	enum ibu_cyclic_offsets m;
+
+	if (ibu_cyclic_offsets_parse(text, &m))
+		return IBU_EINVAL;
+	*value = (int)m;
+	return IBU_OK;
+}
+
+static void format_offsets(int value, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s",
+		 ibu_cyclic_offsets_name((enum ibu_cyclic_offsets)value));
+}
+
+static const struct ibu_engine_option options[] = {
+	{ .key = "max_faults", .values = "default|0..1000000", .def = -1,
+	  .help = "how many missing links and switches a degraded IBFT may "
+		  "have and still be routed (default: the engine's limit "
+		  "for its size)",
+	  .parse = ibu_engine_opt_parse_count,
+	  .format = ibu_engine_opt_format_count },
+	{ .key = "offsets", .values = "rotated|paper",
+	  .def = IBU_OFFSETS_ROTATED,
+	  .help = "how LID offsets become up-ports: rotated (offset 0 "
+		  "spreads base LIDs as D-mod-k) or paper (Eq. 2 exactly)",
+	  .parse = parse_offsets, .format = format_offsets },
+};
+
+#define OPT_MAX_FAULTS (&options[0])
+#define OPT_OFFSETS (&options[1])
+
+static void topo_free(void *topo)
+{
+	struct cyclic_topo *c = topo;
+
+	if (!c)
+		return;
+	ibu_lidplan_free(&c->p);
+	ibu_ibft_free(&c->t);
+	ibu_cyclic_pgft_free(c->pgft);
+	free(c);
+}
+
+/*
+ * An exact IBFT keeps the IBFT path (labels, paper mode); else an exact
+ * PGFT (fewer pods, parallel cables, blocking, hosts on spines are its
+ * planned shape, not faults); else a degraded IBFT within the limit.
+ */
+static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
+			  int max_faults, struct ibu_err *e)
+{
+	struct ibu_err pe = { 0 }, ie = { 0 };
+	int rc;
+
+	if (!ibu_ibft_recognize_limit(f, &c->t, 0, e))
+		return IBU_OK;
+	rc = ibu_cyclic_pgft_recognise(f, &c->pgft, &pe);
+	if (!rc || rc == IBU_ENOMEM)
+		return rc ? ibu_err_set(e, rc, "%s", pe.msg) : IBU_OK;
+	/* the IBFT's reason first (admins and tests read it), then why it is
+	 * no PGFT either; e's text is copied, not formatted into itself */
+	rc = max_faults == 0 ? IBU_ETOPO :
+	     ibu_ibft_recognize_limit(f, &c->t, max_faults, &ie);
+	if (max_faults != 0 && !rc)
+		return IBU_OK;
+	if (max_faults != 0)
+		*e = ie;
+	ie = *e;
+	if (rc != IBU_ENOMEM)
+		ibu_err_set(e, rc, "%s; %s", ie.msg, pe.msg);
+	return rc;
+}
+
+static int recognise(const struct ibu_fabric *f,
+		     const struct ibu_engine_opts *o, void **topo,
+		     struct ibu_err *e)
+{
+	struct cyclic_topo *c = calloc(1, sizeof(*c));
+	int rc;
+
+	*topo = NULL;
+	if (!c)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = recognise_tree(f, c, ibu_engine_opt(o, OPT_MAX_FAULTS), e);
+	if (rc) {
+		free(c);
+		return rc;
+	}
+	*topo = c;
+	return IBU_OK;
+}
+
+static int plan(const struct ibu_fabric *f, void *topo,
+		const struct ibu_lidmap *map, struct ibu_err *e)
+{
+	struct cyclic_topo *c = topo;
+	int rc;
+
+	(void)map;
+	if (c->pgft) {
+		rc = ibu_cyclic_pgft_plan(f, c->pgft, e);
+		c->planned = !rc;
+		return rc;
+	}
+	rc = ibu_lidplan_build(f, &c->t, &c->p, e);
+	c->planned = !rc;
+	return rc;
+}
+
+static int route(const struct ibu_fabric *f, void *topo,
+		 const struct ibu_lidmap *map, const struct ibu_engine_opts *o,
+		 struct ibu_lft *lft, struct ibu_err *e)
+{
+	struct cyclic_topo *c = topo;
+
+	(void)map;
+	if (!c->planned)
+		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
+	if (c->pgft)
+		return ibu_cyclic_pgft_route(f, c->pgft, map, lft, e);
+	return ibu_cyclic_route_stats(f, &c->t, &c->p,
+				      ibu_engine_opt(o, OPT_OFFSETS) ==
+				      IBU_OFFSETS_PAPER ? IBU_OFFSETS_PAPER :
+				      IBU_OFFSETS_ROTATED,
+				      lft, &c->stats, e);
+}
+
+static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
+		       int paper_exact, int *lmc_used, struct ibu_err *e)
+{
+	const struct cyclic_topo *c = topo;
+	enum ibu_lid_numbering how = paper_exact ? IBU_LIDS_PAPER_EXACT :
+						   IBU_LIDS_ALIGNED;
+	int want, fit;
+
+	if (c->pgft)
+		return ibu_cyclic_pgft_assign_lids(f, c->pgft, lmc, lmc_used, e);
+	want = lmc >= 0 ? lmc : ibu_lid_needed_lmc(c->t.m, c->t.n);
+	fit = ibu_lidplan_fit_lmc(&c->t, want, how);
+
+	if (fit < 0)
+		return ibu_err_set(e, IBU_ELID,
+				   "IBFT(%d,%d) has %d end ports and %d switches: more than the unicast LID space 0x0001-0xBFFF holds even at LMC 0",
+				   c->t.m, c->t.n, c->t.num_endports,
+				   c->t.num_switches);
+	if (lmc >= 0 && fit < lmc)
+		return ibu_err_set(e, IBU_ELID,
+				   "IBFT(%d,%d) at LMC %d needs more LIDs than the unicast space 0x0001-0xBFFF holds; the largest LMC that fits is %d",
+				   c->t.m, c->t.n, lmc, fit);
+	*lmc_used = fit;
+	return ibu_lidplan_assign_paper(f, &c->t, fit, how, e);
+}
+
+static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
+{
+	const struct cyclic_topo *c = topo;
+	int s = node >= 0 && node < c->t.num_fabric_nodes ? c->t.sw_of_node[node] : -1;
+
+	if (c->pgft)
+		return ibu_cyclic_pgft_may_leave_unrouted(c->pgft, lid);
+	return c->t.num_faults && s >= 0 && c->t.sw[s].level == c->t.n - 1;
+}
+
+static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
+		     size_t len)
+{
+	const struct cyclic_topo *c = topo;
+	int o;
+
+	(void)f;
+	if (c->pgft && !c->planned) {
+		ibu_pgft_describe(&c->pgft->g, buf, len);
+		return;
+	}
+	if (c->pgft) {
+		ibu_cyclic_pgft_describe(c->pgft, buf, len);
+		return;
+	}
+	if (!c->planned) {	/* recognised only (mcast tree): no LIDs yet */
+		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports",
+			 c->t.m, c->t.n, c->t.num_switches,
+			 c->t.present_endports);
+		return;
+	}
+	o = snprintf(buf, len,
+		     "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d%s)",
+		     c->t.m, c->t.n, c->t.num_switches, c->t.present_endports,
+		     c->p.lmc, c->p.lmc_needed, c->p.lmc < c->p.lmc_needed ?
+		     "; up-digits beyond the offset from the destination" : "");
+	if (c->t.num_faults && o >= 0 && (size_t)o < len)
+		snprintf(buf + o, len - (size_t)o,
+			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path)",
+			 c->t.num_faults, c->t.max_faults, c->stats.rerouted,
+			 c->stats.outside, c->stats.unrouted);
+}
+
+/* One note per fault, then their count, then the entries left unrouted. */
+static int num_notes(const void *topo)
+{
+	const struct cyclic_topo *c = topo;
+
+	return c->t.num_faults + (c->t.num_faults > 0) +
+	       (c->stats.unrouted > 0);
+}
+
+static void note(const struct ibu_fabric *f, const void *topo, int i,
+		 struct ibu_engine_note *out)
+{
+	const struct cyclic_topo *c = topo;
+	int n = c->t.num_faults, o;
+
+	out->severity = IBU_NOTE_SEV_WARNING;
+	if (i < n) {
+		out->kind = IBU_NOTE_FAULT;
+		o = snprintf(out->text, sizeof(out->text), "fault %d of %d: ",
+			     i + 1, n);
+		if (o > 0 && (size_t)o < sizeof(out->text))
+			ibu_ibft_fault_text(f, &c->t, i, out->text + o,
+					    sizeof(out->text) - (size_t)o);
+	} else if (i == n && n > 0) {
+		out->kind = IBU_NOTE_FAULTS;
+		snprintf(out->text, sizeof(out->text),
+			 "%d faults (missing links and switches) routed around",
+			 n);
+	} else {
+		out->kind = IBU_NOTE_UNROUTED;
+		snprintf(out->text, sizeof(out->text),
+			 "%ld (leaf switch, LID) entries left unrouted: no up*/down* path from that leaf, only down-up turns (a credit-loop risk)",
+			 c->stats.unrouted);
+	}
+}
+
+static void node_label(const void *topo, int node, char *buf, size_t len)
+{
+	const struct cyclic_topo *c = topo;
+	int s;
+
+	if (c->pgft) {
+		ibu_cyclic_pgft_node_label(c->pgft, node, buf, len);
+		return;
+	}
+	s = ibu_ibft_sw(&c->t, node);
+	if (s >= 0)
+		ibu_ibft_sw_label(&c->t, s, buf, len);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* the ibu_mcload_state_* ops rely on it */
+_Static_assert(offsetof(struct ibu_mcast_load, core) == 0,
+	       "the multicast load state begins with its struct ibu_mcload");
+
+static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
+			   void **state, struct ibu_err *e)
+{
+	const struct cyclic_topo *c = topo;
+	struct ibu_mcast_load *l;
+	int rc;
+
+	(void)f;
+	*state = NULL;
+	if (c->pgft)
+		return ibu_pgft_mcast_load_new(&c->pgft->g,
+					       (struct ibu_pgft_mcast_load **)state, e);
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = ibu_mcast_load_init(l, &c->t, e);
+	if (rc) {
+		free(l);
+		return rc;
+	}
+	*state = l;
+	return IBU_OK;
+}
+
+/* The lib tree (by switch index) as the engine-neutral tree (by node). */
+static int export_tree(const struct cyclic_topo *c,
+		       const struct ibu_mcast_tree *mt,
+		       struct ibu_engine_tree *tree, struct ibu_err *e)
+{
+	char label[64];
+	int i, rc;
+
+	rc = ibu_engine_tree_alloc(tree, mt->num_switches, e);
+	if (rc)
+		return rc;
+	tree->root = mt->apex >= 0 ? c->t.sw[mt->apex].node : -1;
+	tree->num_members = mt->num_members;
+	tree->num_receivers = mt->num_receivers;
+	for (i = 0; i < mt->num_switches; i++) {
+		int s = mt->switches[i];
+
+		tree->nodes[i] = c->t.sw[s].node;
+		tree->ports[i] = mt->ports[s];
+	}
+	if (mt->apex >= 0)
+		ibu_ibft_sw_label(&c->t, mt->apex, label, sizeof(label));
+	else
+		snprintf(label, sizeof(label), "none");
+	snprintf(tree->info, sizeof(tree->info),
+		 "apex %s (%s, level %d, %d candidates)", label,
+		 ibu_mcast_policy_name(mt->policy), mt->apex_level,
+		 mt->num_candidates);
+	return IBU_OK;
+}
+
+/* A PGFT's tree (lib/fattree/pgft_mcast.h) as the engine-neutral tree. */
+static int pgft_tree(const struct ibu_fabric *f, const struct cyclic_topo *c,
+		     struct ibu_pgft_mcast_load *l,
+		     const struct ibu_mcast_member *m, int n, uint32_t key,
+		     struct ibu_engine_tree *tree, struct ibu_err *e)
+{
+	struct ibu_pgft_mcast_tree pt;
+	char label[64];
+	int i, rc;
+
+	rc = ibu_pgft_mcast_tree_build(f, &c->pgft->g, m, n, l, key, &pt, e);
+	if (rc)
+		return rc;
+	rc = ibu_engine_tree_alloc(tree, pt.num_switches, e);
+	if (!rc) {
+		tree->root = pt.apex;
+		tree->num_members = n;
+		for (i = 0; i < n; i++)
+			tree->num_receivers += !m[i].send_only;
+		for (i = 0; i < pt.num_switches; i++) {
+			tree->nodes[i] = pt.nodes[i];
+			tree->ports[i] = pt.ports[i];
+		}
+		ibu_cyclic_pgft_node_label(c->pgft, pt.apex, label, sizeof(label));
+		snprintf(tree->info, sizeof(tree->info),
+			 "apex %s (PGFT top with the fewest trees)", label);
+	} else if (l) {
+		ibu_mcload_release(&l->core, key);
+	}
+	ibu_pgft_mcast_tree_free(&pt);
+	return rc;
+}
+
+static int mcast_tree(const struct ibu_fabric *f, const void *topo,
+		      void *state, const struct ibu_mcast_member *m, int n,
+		      const struct ibu_engine_opts *o, uint32_t key,
+		      struct ibu_engine_tree *tree, struct ibu_err *e)
+{
+	const struct cyclic_topo *c = topo;
+	struct ibu_mcast_tree mt;
+	int rc;
+
+	memset(tree, 0, sizeof(*tree));
+	tree->root = -1;
+	if (c->pgft)
+		return pgft_tree(f, c, state, m, n, key, tree, e);
+	rc = ibu_mcast_tree_build(f, &c->t, m, n, o->mcast_policy, state, key,
+				  &mt, e);
+	if (rc)
+		return rc;
+	rc = export_tree(c, &mt, tree, e);
+	ibu_mcast_tree_free(&mt);
+	if (rc) {
+		if (state)
+			ibu_mcast_load_release(state, key);
+		ibu_engine_tree_free(tree);
+	}
+	return rc;
+}
+
+static int port_number(const void *topo, int node, int port)
+{
+	const struct cyclic_topo *c = topo;
+	int s = c->pgft ? -1 : ibu_ibft_sw(&c->t, node);
+
+	return s >= 0 && port > 0 ? c->t.sw[s].k_of_phys[port] : -1;
+}
+
+/* Cyclic routes are up*|down*: switch level, end ports below the leaves. */
+static int rank(const void *topo, int node)
+{
+	const struct cyclic_topo *c = topo;
+	int s;
+
+	if (c->pgft) {
+		const struct ibu_pgft *g = &c->pgft->g;
+		int l = node >= 0 && node < g->num_nodes ? g->level[node] : 0;
+
+		return l >= 1 ? g->P.h - l : g->P.h;
+	}
+	s = ibu_ibft_sw(&c->t, node);
+	return s >= 0 ? c->t.sw[s].level : c->t.n;
+}
+
+static int endport_index(const void *topo, int node, int port)
+{
+	const struct cyclic_topo *c = topo;
+
+	if (c->pgft)
+		return ibu_cyclic_pgft_endport_index(c->pgft, node, port);
+	return ibu_ibft_ep(&c->t, node, port);
+}
+
+static void endport_label(const void *topo, int node, int port, char *buf,
+			  size_t len)
+{
+	const struct cyclic_topo *c = topo;
+	int pid;
+
+	if (c->pgft) {
+		pid = ibu_cyclic_pgft_endport_index(c->pgft, node, port);
+		if (pid >= 0)
+			snprintf(buf, len, "H%d", pid);
+		else
+			snprintf(buf, len, "-");
+		return;
+	}
+	pid = ibu_ibft_ep(&c->t, node, port);
+	if (pid >= 0)
+		ibu_ibft_ep_label(&c->t, pid, buf, len);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* The paper's DLID offset of a pair, for the rule the tables follow. */
+static long advised_offset(const struct ibu_fabric *f, void *topo,
+			   const struct ibu_engine_opts *o, int sn, int sp,
+			   int dn, int dp)
+{
+	struct cyclic_topo *c = topo;
+	int s, d;
+
+	if (!c->planned && plan(f, topo, NULL, NULL))
+		return -1;
+	if (c->pgft) {
+		s = ibu_pgft_host(&c->pgft->g, sn, sp);
+		d = ibu_pgft_host(&c->pgft->g, dn, dp);
+		return s >= 0 && d >= 0 ? (long)ibu_pgft_offset(&c->pgft->g,
+						c->pgft->lmc, s, d) : -1;
+	}
+	s = ibu_ibft_ep(&c->t, sn, sp);
+	d = ibu_ibft_ep(&c->t, dn, dp);
+	if (s < 0 || d < 0)
+		return -1;
+	return (long)ibu_cyclic_offset(&c->t, c->p.offset_digits,
+				       (enum ibu_cyclic_offsets)
+				       ibu_engine_opt(o, OPT_OFFSETS),
+				       (uint32_t)s, (uint32_t)d);
+}
+
+/* Rows are the levels, end ports below the leaves; switches ordered by
+ * their label digits, end ports by PID. */
+static int layout(const struct ibu_fabric *f, const void *topo, int node,
+		  int *row, double *key)
+{
+	const struct cyclic_topo *c = topo;
+	int s, k, p;
+	double best = -1;
+
+	if (c->pgft)
+		return ibu_cyclic_pgft_layout(f, c->pgft, node, row, key);
+	s = ibu_ibft_sw(&c->t, node);
+	if (s >= 0) {
+		*row = c->t.sw[s].level;
+		*key = 0;
+		for (k = 0; k < c->t.n - 1; k++)
+			*key = *key * 256 + c->t.sw[s].w[k];
+		return 0;
+	}
+	if (ibu_node_is_switch(&f->nodes[node]))
+		return -1;
+	for (p = 1; p <= f->nodes[node].num_ports; p++) {
+		int pid = ibu_ibft_ep(&c->t, node, p);
+
+		if (pid >= 0 && (best < 0 || pid < best))
+			best = pid;
+	}
+	*row = c->t.n;
+	*key = best >= 0 ? best : 1e12;
+	return 0;
+}
+
+struct check_state {
+	struct ibu_cyclic_rule crule;
+	struct ibu_pgft_rule prule;
+	struct ibu_dlid_pairs pairs;
+};
+
+static void check_free(void *state)
+{
+	struct check_state *st = state;
+
+	if (!st)
+		return;
+	ibu_dlid_pairs_free(&st->pairs);
+	free(st);
+}
+
+static int check_rule(const struct ibu_fabric *f, void *topo,
+		      const struct ibu_engine_opts *o,
+		      const struct ibu_engine_check_in *in,
+		      struct ibu_verify_rule *rule, void **state, char *info,
+		      size_t len, struct ibu_err *e)
+{
+	struct cyclic_topo *c = topo;
+	struct check_state *st;
+	int rc = c->planned ? IBU_OK : plan(f, topo, NULL, e);
+
+	*state = NULL;
+	if (rc)
+		return rc;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	st->crule.offsets = (enum ibu_cyclic_offsets)ibu_engine_opt(o,
+								   OPT_OFFSETS);
+	if (in && in->dlids) {
+		rc = ibu_dlid_pairs_read(in->dlids, &st->pairs, e);
+		if (rc) {
+			check_free(st);
+			return rc;
+		}
+		st->crule.dlids = &st->pairs;
+	}
+	if (c->pgft) {
+		st->prule.g = &c->pgft->g;
+		st->prule.lmc = c->pgft->lmc;
+		st->prule.dlids = st->crule.dlids;
+		ibu_pgft_verify_rule(rule, &st->prule);
+		ibu_cyclic_pgft_describe(c->pgft, info, len);
+		*state = st;
+		return IBU_OK;
+	}
+	st->crule.t = &c->t;
+	st->crule.p = &c->p;
+	st->crule.climb_sources = in ? in->climb_sources : 0;
+	ibu_cyclic_verify_rule(rule, &st->crule);
+	snprintf(info, len,
+		 "IBFT(%d,%d), LMC %d in use (%d needed), %d up-digits from the LID offset, offsets %s",
+		 c->t.m, c->t.n, c->p.lmc, c->p.lmc_needed, c->p.offset_digits,
+		 ibu_cyclic_offsets_name(st->crule.offsets));
+	*state = st;
+	return IBU_OK;
+}
+
+const struct ibu_engine_ops ibu_engine_cyclic = {
+	.name = "cyclic",
+	.topology = "IBFT(m,n) or PGFT",
+	.options = options,
+	.num_options = (int)(sizeof(options) / sizeof(options[0])),
+	.recognise = recognise,
+	.topo_free = topo_free,
+	.plan = plan,
+	.route = route,
+	.assign_lids = assign_lids,
+	.may_leave_unrouted = may_leave_unrouted,
+	.describe = describe,
+	.num_notes = num_notes,
+	.note = note,
+	.node_label = node_label,
+	.port_number = port_number,
+	.port_numbering = "paper",
+	.rank = rank,
+	.endport_index = endport_index,
+	.endport_label = endport_label,
+	.advised_offset = advised_offset,
+	.layout = layout,
+	.check_rule = check_rule,
+	.check_free = check_free,
+	.mcast_state_new = mcast_state_new,
+	/* the load state begins with its struct ibu_mcload */
+	.mcast_state_free = ibu_mcload_state_free,
+	.mcast_release = ibu_mcload_state_release,
+	.mcast_prune = ibu_mcload_state_prune,
+	.mcast_tree = mcast_tree,
+};
