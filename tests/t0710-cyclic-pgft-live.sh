@@ -9,13 +9,15 @@
 # fabric file and from ibnetdiscover's view; a group joined through SA is
 # exact for every member as sender and, with unicast, free of credit loops;
 # base-LID all-to-all loads no link above its bound PGFT_A2A (N-1 when not
-# blocking).
+# blocking) and shift permutations in the engine's host order (what
+# `ibunion order` prints; load walks end ports in that order) no link
+# above 1 (not blocking).
 # t0711 runs the same on a 3-level tree with 3 of 8 pods.
 . "$(dirname "$0")/sim.sh"
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 19
+plan 20
 
 : "${PGFT_ARGS:=--m 8,6 --w 1,4 --p 1,2}"
 : "${PGFT_NAME:=PGFT\(2; 8,6; 1,4; 1,2\): 10 switches, 48 end ports, LMC in use 3 \(needs 3\)}"
@@ -42,7 +44,10 @@ t_expect "6 hosts join MGID 1" mc_join_all 1 "${hosts[@]}"
 mc_dump_check pgft "$net"
 t_expect "unicast + multicast: no credit loop" "$IBUNION" check -q --deadlock \
 	--mcast "$SIM_DIR/pgft.mfts" --members "$MC_MEMBERS" "$net" "$SIM_DIR/pgft.lfts"
-"$IBUNION" load -q "$net" "$SIM_DIR/pgft.lfts" --pattern all-to-all >"$SIM_DIR/load.out" 2>&1
+"$IBUNION" load -q "$net" "$SIM_DIR/pgft.lfts" --pattern all-to-all,shift \
+	>"$SIM_DIR/load.out" 2>&1
 t_equal "base-LID all-to-all: busiest link at the bound" \
 	"$(awk '$1 == "all-to-all" { print $4 }' "$SIM_DIR/load.out")" "$PGFT_A2A"
+t_equal "base-LID shift permutations in host order: busiest link 1" \
+	"$(awk '$1 == "shift" { print $4 }' "$SIM_DIR/load.out")" 1
 done_testing
