@@ -17,7 +17,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 20
+plan 21
 
 : "${PGFT_ARGS:=--m 8,6 --w 1,4 --p 1,2}"
 : "${PGFT_NAME:=PGFT\(2; 8,6; 1,4; 1,2\): 10 switches, 48 end ports, LMC in use 3 \(needs 3\)}"
@@ -50,4 +50,8 @@ t_equal "base-LID all-to-all: busiest link at the bound" \
 	"$(awk '$1 == "all-to-all" { print $4 }' "$SIM_DIR/load.out")" "$PGFT_A2A"
 t_equal "base-LID shift permutations in host order: busiest link 1" \
 	"$(awk '$1 == "shift" { print $4 }' "$SIM_DIR/load.out")" 1
+"$IBUNION" order "$net" >"$SIM_DIR/order.txt" 2>&1
+t_equal "ibunion-host-order.dump in the dump directory: the order ibunion order prints" \
+	"$(cut -d' ' -f3- "$SIM_DIR/ibunion-host-order.dump" 2>&1 | md5sum)" \
+	"$(md5sum <"$SIM_DIR/order.txt")"
 done_testing
