@@ -4,8 +4,8 @@
 # with hosts missing, with switches missing, with cut cables and hosts
 # missing, with a whole pod missing (records, names and ports shuffled;
 # the pod-less tree is the PGFT it is now, not a degraded IBFT), a PGFT
-# with parallel cables and hosts missing, and a 2-D mesh and a PGFT with
-# a cut cable (no engine takes those yet).  A tree the engine accepts: route,
+# with parallel cables and hosts missing, a 2-D mesh with a cut cable
+# (xy's detours) and a PGFT with a cut cable (no engine takes it yet).  A tree the engine accepts: route,
 # lids, path (table, pairs, --from/--to; under valgrind when installed),
 # order,
 # check --cyclic/--updown/--dlids/--deadlock, load, mcast tree/check, diff
@@ -147,6 +147,17 @@ t_expect "spine: check --cyclic --updown --deadlock" "$IBUNION" check -q --cycli
 	--updown --deadlock "$g-spine.net" "$SIM_DIR/spine.lft"
 t_expect "spine: path" "${VG[@]}" "$IBUNION" path "$g-spine.net" \
 	--lids-from "$SIM_DIR/spine.lft" -o "$SIM_DIR/spine.path"
-refused mesh "$g-mesh.net"
+# a mesh with a cut cable: xy routes it around the cut; path is for fat
+# trees and says so
+m=$SIM_DIR/mesh
+t_expect "mesh: route (xy, around the cut)" "$IBUNION" route "$g-mesh.net" -o "$m.lft"
+t_expect "mesh: check --xy" "$IBUNION" check -q --xy "$g-mesh.net" "$m.lft"
+hosts_of "$g-mesh.net" | head -n 5 | sed 's/^/0xc000 /' >"$m.members"
+t_expect "mesh: mcast tree, exact for every sender" eval \
+	"'$IBUNION' mcast tree -q '$g-mesh.net' '$m.members' -o '$m.mft' &&
+	 '$IBUNION' check -q --mcast '$m.mft' --members '$m.members' '$g-mesh.net'"
+"$IBUNION" path "$g-mesh.net" --lids-from "$m.lft" >"$m.path" 2>&1
+t_equal "mesh: path exits 3 naming why (fat trees only)" \
+	"$?:$(grep -c 'not an m-port n-tree' "$m.path")" "3:1"
 refused pgft-cut "$g-pgft-cut.net"
 done_testing

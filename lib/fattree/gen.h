@@ -36,8 +36,9 @@ int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
  * GUIDs follow record order (as ibsim and the net-file reader give
  * them); unshuffled, switches come in column-major order so that the
  * canonical orientation of lib/mesh.h recognises the generator's x and y.
- * The first record is an HCA (when there are any). remove_links works
- * as for fat trees.
+ * The first record is an HCA (when there are any). remove_links,
+ * remove_switches and remove_hosts work as for fat trees (a removed
+ * switch's HCAs stay, uncabled).
  */
 int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
 		 const struct ibu_gen_opts *o, struct ibu_err *e);
@@ -58,9 +59,9 @@ int ibu_gen_pgft(struct ibu_fabric *f, const struct ibu_pgft_params *P,
 		 int radix, int hosts_on_spines, const struct ibu_gen_opts *o,
 		 struct ibu_err *e);
 
-/* Removes random switches and end nodes (never the first record, which is
- * ibsim's SM port). */
-int ibu_gen_remove_nodes(struct ibu_fabric *f, int nsw, int nhosts,
+/* Removes random switch and end-node records (seeded), as the
+ * remove_switches / remove_hosts options do. */
+int ibu_gen_remove_nodes(struct ibu_fabric *f, int switches, int hosts,
 			 uint64_t seed, struct ibu_err *e);
 /* Fisher-Yates with ibu_gen_rand. */
 void ibu_gen_shuffle(int *a, int n, uint64_t *st);
