@@ -57,7 +57,8 @@ int ibu_cyclic_pgft_route(const struct ibu_fabric *f,
 			  const struct ibu_lidmap *map, struct ibu_lft *lft,
 			  struct ibu_err *e)
 {
-	return ibu_pgft_route(f, &c->g, map, c->lmc, lft, e);
+	/* the engine driver allocated lft (every entry IBU_NO_PATH) */
+	return ibu_pgft_route_into(f, &c->g, map, c->lmc, lft, e);
 }
 
 int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,

@@ -129,6 +129,12 @@ struct ibu_lidmap;
 int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		   const struct ibu_lidmap *map, int lmc, struct ibu_lft *lft,
 		   struct ibu_err *e);
+/* The same into tables the caller allocated (ibu_lft_init: every entry
+ * IBU_NO_PATH, up to at least map's highest LID), e.g. the engine
+ * driver's. */
+int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			const struct ibu_lidmap *map, int lmc,
+			struct ibu_lft *lft, struct ibu_err *e);
 /* Offset digits the LID carries at LMC lmc (levels 1..n take theirs from
  * the offset), and the LMC that covers every up level. */
 int ibu_pgft_offset_levels(const struct ibu_pgft *g, int lmc);

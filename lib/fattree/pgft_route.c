@@ -287,9 +287,9 @@ static void route_all(struct router *r, int *plain)
 	}
 }
 
-int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
-		   const struct ibu_lidmap *map, int lmc, struct ibu_lft *lft,
-		   struct ibu_err *e)
+int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			const struct ibu_lidmap *map, int lmc,
+			struct ibu_lft *lft, struct ibu_err *e)
 {
 	struct router r;
 	int *plain = NULL, rc;
@@ -299,9 +299,10 @@ int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	r.g = g;
 	r.map = map;
 	r.lft = lft;
-	rc = ibu_lft_init(lft, f, map->max_lid, e);
-	if (rc)
-		return rc;
+	if (lft->max_lid < map->max_lid)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "tables up to LID 0x%04x, LIDs up to 0x%04x",
+				   lft->max_lid, map->max_lid);
 	rc = setup(&r, lmc, e);
 	plain = malloc((size_t)(f->num_nodes ? f->num_nodes : 1) * sizeof(int));
 	if (!rc && !plain)
@@ -310,6 +311,18 @@ int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		route_all(&r, plain);
 	free(plain);
 	teardown(&r);
+	return rc;
+}
+
+int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
+		   const struct ibu_lidmap *map, int lmc, struct ibu_lft *lft,
+		   struct ibu_err *e)
+{
+	int rc = ibu_lft_init(lft, f, map->max_lid, e);
+
+	if (rc)
+		return rc;
+	rc = ibu_pgft_route_into(f, g, map, lmc, lft, e);
 	if (rc)
 		ibu_lft_free(lft);
 	return rc;
