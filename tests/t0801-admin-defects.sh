@@ -45,7 +45,7 @@ printf '0xc001 no-such-node\n' >"$SIM_DIR/bad.members"
 	>/dev/null 2>"$SIM_DIR/mcast-check.err"
 diag_file "$SIM_DIR/mcast-check.err" 3
 t_grep "mcast check errors are prefixed 'ibunion mcast check:'" \
-	"^ibunion mcast check: .*bad.members:1: no port GUID or node named 'no-such-node'" \
+	"^-E- ibunion mcast check: .*bad.members:1: no port GUID or node named 'no-such-node'" \
 	"$SIM_DIR/mcast-check.err"
 
 # sa_members TAG MFTS: check --mcast with the members file TAG.members

@@ -157,7 +157,7 @@ static int run(const struct ibu_command *c, int argc, char **argv)
 	int rc;
 
 	if (!copy) {
-		fprintf(stderr, "ibunion %s: out of memory\n", c->name);
+		fprintf(stderr, "-E- ibunion %s: out of memory\n", c->name);
 		return IBU_EXIT_ERROR;
 	}
 	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
 		}
 		return run(&commands[i], argc - 1, argv + 1);
 	}
-	fprintf(stderr, "ibunion: unknown command '%s'\n", argv[1]);
+	fprintf(stderr, "-E- ibunion: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return IBU_EXIT_USAGE;
 }
