@@ -172,6 +172,7 @@ static void print_hop(const struct ibu_fabric *f, int out, int node, int port)
 }
 
 /* Prints where the route broke (the -E- line) and keeps it for --json. */
+__attribute__((format(printf, 2, 3)))
 static void broke(struct trace_log *log, const char *fmt, ...)
 {
 	va_list ap;
