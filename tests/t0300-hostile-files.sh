@@ -122,4 +122,56 @@ t_equal "diff of 5,000 empty headers runs in 60 MB of address space" "$?" 0
 t_equal "check of 5,000 empty headers: exit 3 (unknown switches)" "$?" 3
 t_no_grep "... not for want of memory" 'out of memory' check.out
 
+# ---- ibnetdiscover cache (issue 18): our own bounded reader, file:offset
+cache=$FIXTURES/ft43-shuf17.ibnd-cache
+lfts=$FIXTURES/ft43-shuf17.lfts
+# poke NAME OFFSET BYTES: a copy of the cache with BYTES (printf) at OFFSET
+poke()
+{
+	cp "$cache" "$1" && printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+poke lmc.cache 10721 '\367'
+( ulimit -v 1000000; timeout 1 "$IBUNION" check lmc.cache "$lfts" ) >/dev/null 2>lmc.err
+t_equal "cache with a port LMC of 247: exit 3 within 1 s in 1 GB" "$?" 3
+t_grep "... naming file and offset" 'lmc\.cache: offset 10721: .*LMC 247' lmc.err
+poke count.cache 8 '\377\377\377\377'
+t_fails 3 'count\.cache: offset 8: header counts 4294967295 nodes' \
+	"cache node count beyond the file refused" "$IBUNION" check count.cache "$lfts"
+poke type.cache 104 '\011'
+t_fails 3 'type\.cache: offset 104: node 0 has type 9' \
+	"cache node type 9 refused" "$IBUNION" check type.cache "$lfts"
+poke nports.cache 105 '\000'
+t_fails 3 'nports\.cache: offset 105: node 0 has 0 ports' \
+	"cache node with 0 ports refused" "$IBUNION" check nports.cache "$lfts"
+poke keys.cache 234 '\377'
+t_fails 3 'keys\.cache: offset [0-9]+: node [0-9]+ (cut short|has [0-9]+ port keys)' \
+	"cache key count beyond the file refused" "$IBUNION" check keys.cache "$lfts"
+poke swap.cache 0 '\217\347\203\053'
+t_fails 3 'swap\.cache: offset 0: not a little-endian' \
+	"byte-swapped cache refused by name" "$IBUNION" check swap.cache "$lfts"
+{ cat "$cache"; printf x; } >tail.cache
+t_fails 3 'tail\.cache: offset 19544: 1 bytes after the last port record' \
+	"cache with trailing bytes refused" "$IBUNION" check tail.cache "$lfts"
+# every 61st byte set to 0xff: an answer (0, 1 or 3) within 2 s, each time
+bad=0
+for ((i = 0; i < $(stat -c %s "$cache"); i += 61)); do
+	poke sweep.cache "$i" '\377'
+	( ulimit -v 1000000; timeout 2 "$IBUNION" check sweep.cache "$lfts" ) >/dev/null 2>&1
+	rc=$?
+	case $rc in 0|1|3) ;; *) bad=$((bad + 1)); diag "byte $i: exit $rc" ;; esac
+done
+t_equal "321 one-byte corruptions of a cache: no hang, no crash" "$bad" 0
+
+# ---- stdout on a full disk (issue 18): exit 3, not a clean run
+fx=$FIXTURES/ft43-shuf17
+for cmd in "check $fx.net $fx.lfts" "diff $fx.lfts $fx.lfts" \
+	"load $fx.net $fx.lfts --pattern shift" \
+	"mcast check $FIXTURES/ibft43-gen.net $FIXTURES/ibft43-fig7.mfts" \
+	"route $fx.net" "--help" "check --help"; do
+	# shellcheck disable=SC2086
+	"$IBUNION" $cmd >/dev/full 2>full.err
+	t_equal "ibunion $cmd >/dev/full exits 3" "$?" 3
+	t_grep "... saying stdout failed" 'write failed: No space left' full.err
+done
+
 done_testing
