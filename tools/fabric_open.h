@@ -4,8 +4,9 @@
  * detected from the content:
  *   - ibsim net files and `ibnetdiscover` text output (lib/netfile.c);
  *   - OpenSM's opensm-subnet.lst (lib/subnet_lst.c; no LMC in it);
- *   - `ibnetdiscover --cache` files (binary), loaded through libibnetdisc's
- *     ibnd_load_fabric (tools side only: lib/ has no external dependency).
+ *   - `ibnetdiscover --cache` files (binary), read by lib/ibnd_cache.c, our
+ *     own bounded reader (libibnetdisc's loader trusts the file: a damaged
+ *     count or LMC made it loop while its memory grew without limit).
  */
 #ifndef IBU_FABRIC_OPEN_H
 #define IBU_FABRIC_OPEN_H
