@@ -37,25 +37,27 @@ static int sniff(FILE *in, enum ibu_fabric_format *fmt)
 		return 0;
 	}
 	*fmt = IBU_FABRIC_NETFILE;
-	/* first line that is neither blank nor a comment */
+	/* first line that is neither blank nor a comment, after a UTF-8
+	 * byte order mark; a line longer than the buffer is judged by its
+	 * start (opensm-subnet.lst lines start with their keys) */
+	if (n >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		start = 3;
 	while (start < n) {
-		size_t end = start;
-		char line[1024];
+		size_t end = start, len;
+		char line[sizeof(buf) + 1];
+		const char *s = line;
 
 		while (end < n && buf[end] != '\n')
 			end++;
-		if (end - start < sizeof(line)) {
-			const char *s = line;
-
-			memcpy(line, buf + start, end - start);
-			line[end - start] = '\0';
-			while (isspace((unsigned char)*s))
-				s++;
-			if (*s && *s != '#') {
-				if (ibu_subnet_lst_sniff(s))
-					*fmt = IBU_FABRIC_SUBNET_LST;
-				break;
-			}
+		len = end - start;
+		memcpy(line, buf + start, len);
+		line[len] = '\0';
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s && *s != '#') {
+			if (ibu_subnet_lst_sniff(s))
+				*fmt = IBU_FABRIC_SUBNET_LST;
+			break;
 		}
 		start = end + 1;
 	}
