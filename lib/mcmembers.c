@@ -7,6 +7,7 @@
 #include <string.h>
 #include "lineio.h"
 #include "mcmembers.h"
+#include "num.h"
 
 void ibu_mcmembers_init(struct ibu_mcmembers *mm)
 {
@@ -106,12 +107,9 @@ static int resolve(const struct ibu_fabric *f, const char *tok, int port_opt,
 	int node = -1, port = 0;
 
 	if (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) {
-		char *end;
 		uint64_t guid;
 
-		errno = 0;
-		guid = strtoull(tok, &end, 16);
-		if (!errno && !*end)
+		if (!ibu_num_guid(tok, &guid, NULL))
 			node = ibu_fabric_find_port_guid(f, guid, &port);
 	}
 	if (node < 0) {
@@ -141,9 +139,9 @@ int ibu_mcmembers_read_stream(FILE *in, const char *name,
 	ibu_mcmembers_init(mm);
 	ibu_lines_init(&lines, in, name);
 	while ((got = ibu_lines_next(&lines, e)) > 0) {
-		char *tok[5], *s, *save = NULL, *end;
+		char *tok[5], *s, *save = NULL;
 		struct ibu_mcast_member m = { 0 };
-		unsigned long mlid;
+		uint64_t mlid;
 		int nt = 0, i, port = -1, r;
 
 		line = lines.line;
@@ -161,23 +159,21 @@ int ibu_mcmembers_read_stream(FILE *in, const char *name,
 				  NULL);
 			break;
 		}
-		errno = 0;
-		mlid = strtoul(tok[0], &end, 0);
-		if (!isdigit((unsigned char)tok[0][0]) || errno || *end ||
-		    mlid < IBU_MCAST_LID_BASE || mlid > 0xFFFE) {
+		if (ibu_num(tok[0], IBU_NUM_AUTO, IBU_MCAST_LID_BASE, 0xFFFE,
+			    &mlid, NULL)) {
 			rc = perr(e, name, lineno, "bad MLID", tok[0]);
 			break;
 		}
 		for (i = 2; i < nt; i++) {
 			if (!strncmp(tok[i], "port=", 5)) {
-				long v = strtol(tok[i] + 5, &end, 0);
+				int v;
 
-				if (!isdigit((unsigned char)tok[i][5]) || *end ||
-				    v < 0 || v > IBU_MAX_PORTS) {
+				if (ibu_num_int(tok[i] + 5, IBU_NUM_AUTO, 0,
+						IBU_MAX_PORTS, &v, NULL)) {
 					rc = perr(e, name, lineno, "bad port", tok[i]);
 					break;
 				}
-				port = (int)v;
+				port = v;
 			} else if (!strcmp(tok[i], "full")) {
 				m.send_only = 0;
 			} else if (!strcmp(tok[i], "send-only")) {
