@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "err.h"
+#include "num.h"
 #include "options.h"
 
 /* order = the engine's enum ibu_vlplan_kind */
@@ -92,19 +93,15 @@ static int parse_lid_matrices(const char *val, struct ibu_plugin_opts *o)
 
 static int parse_max_faults(const char *val, struct ibu_plugin_opts *o)
 {
-	char *end;
-	long v;
+	int v;
 
 	if (!strcmp(val, "default")) {
 		o->max_faults = -1;
 		return 0;
 	}
-	if (!*val || *val == '-' || *val == '+')
+	if (ibu_num_int(val, IBU_NUM_DEC, 0, 1000000, &v, NULL))
 		return -1;
-	v = strtol(val, &end, 10);
-	if (*end || v < 0 || v > 1000000)
-		return -1;
-	o->max_faults = (int)v;
+	o->max_faults = v;
 	return 0;
 }
 
