@@ -318,6 +318,10 @@ static int parse_line(struct reader *r, char *line, int lineno)
 	/* vendid=, devid=, sysimgguid=, width=, speed=, ... : no routing
 	 * meaning; libibumad's "ibwarn:" lines land in captures made with
 	 * 2>&1; anything else is not a net file line */
+	if (!is_directive(s) && strncmp(s, "ibwarn:", 7) && !r->f->num_nodes)
+		return ibu_err_set(r->e, IBU_EPARSE,
+				   "%s:%d: no node records (not a net file?): '%.40s'",
+				   r->name, lineno, s);
 	if (!is_directive(s) && strncmp(s, "ibwarn:", 7))
 		return ibu_err_set(r->e, IBU_EPARSE,
 				   "%s:%d: not a net file line (record, port line, key=value or # comment): '%.40s'",
