@@ -234,3 +234,96 @@ int ibu_sl2vl_get(const struct ibu_sl2vl *s, const struct ibu_fabric *f,
 				     out_port) * 16 + (sl & 15)];
 	return s->tbl[node][(size_t)out_port * 16 + (sl & 15)];
 }
+
+int ibu_sl2vl_init(struct ibu_sl2vl *s, const struct ibu_fabric *f,
+		   struct ibu_err *e)
+{
+	memset(s, 0, sizeof(*s));
+	s->num_nodes = f->num_nodes;
+	s->tbl = calloc(f->num_nodes ? f->num_nodes : 1, sizeof(*s->tbl));
+	if (!s->tbl)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	return IBU_OK;
+}
+
+int ibu_sl2vl_set(struct ibu_sl2vl *s, const struct ibu_fabric *f, int node,
+		  int in_port, int out_port, const uint8_t vl[16],
+		  struct ibu_err *e)
+{
+	const struct ibu_node *n = &f->nodes[node];
+	uint8_t *t;
+	int sl;
+
+	if (in_port < 0 || out_port < 0 || in_port > n->num_ports ||
+	    out_port > n->num_ports)
+		return ibu_err_set(e, IBU_EINVAL, "'%s' has no port %d", n->name,
+				   in_port > out_port ? in_port : out_port);
+	if (!s->tbl[node]) {
+		s->tbl[node] = calloc(tbl_size(n), 1);
+		if (!s->tbl[node])
+			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	t = ibu_node_is_switch(n) ?
+		s->tbl[node] + ((size_t)in_port * (n->num_ports + 1) + out_port) * 16 :
+		s->tbl[node] + (size_t)out_port * 16;
+	for (sl = 0; sl < 16; sl++) {
+		t[sl] = vl[sl] & 15;
+		if (t[sl] < 15 && t[sl] > s->max_vl)
+			s->max_vl = t[sl];
+	}
+	s->tables++;
+	return IBU_OK;
+}
+
+/* One "IN OUT : 16 VLs" line. */
+static void write_row(FILE *out, int in, int outp, const uint8_t *t)
+{
+	int sl;
+
+	fprintf(out, "%-3d %-3d :", in, outp);
+	for (sl = 0; sl < 16; sl++)
+		fprintf(out, " %-2u", t[sl]);
+	fputc('\n', out);
+}
+
+static void write_node(FILE *out, const struct ibu_node *n, const uint8_t *t)
+{
+	int in, o, p = n->num_ports + 1;
+	const struct ibu_port *lp = &n->ports[ibu_node_is_switch(n) ? 0 : 1];
+
+	if (ibu_node_is_switch(n)) {
+		fprintf(out, "Switch 0x%016" PRIx64 ", base LID %u, \"%s\"\n",
+			n->guid, lp->lid, n->name);
+		fprintf(out, "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n");
+		/* rows of the ports that carry traffic: port 0 in, cabled
+		 * ports in and out (the others are never looked up) */
+		for (in = 0; in < p; in++)
+			for (o = 1; o < p; o++)
+				if ((in == 0 || n->ports[in].peer_node >= 0) &&
+				    n->ports[o].peer_node >= 0)
+					write_row(out, in, o,
+						  t + ((size_t)in * p + o) * 16);
+		return;
+	}
+	/* a CA: one table per port, each under its port GUID */
+	for (o = 1; o < p; o++) {
+		if (!n->ports[o].guid)
+			continue;
+		fprintf(out, "Channel Adapter 0x%016" PRIx64 ", base LID %u, \"%s\"\n",
+			n->ports[o].guid, n->ports[o].lid, n->name);
+		write_row(out, 0, 0, t + (size_t)o * 16);
+	}
+}
+
+int ibu_sl2vl_write(FILE *out, const struct ibu_fabric *f,
+		    const struct ibu_sl2vl *s, struct ibu_err *e)
+{
+	int i;
+
+	for (i = 0; i < f->num_nodes && i < s->num_nodes; i++)
+		if (s->tbl[i])
+			write_node(out, &f->nodes[i], s->tbl[i]);
+	if (ferror(out))
+		return ibu_err_set(e, IBU_EIO, "write error");
+	return IBU_OK;
+}

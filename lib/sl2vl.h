@@ -37,6 +37,23 @@ int ibu_sl2vl_read_stream(FILE *in, const char *name,
 			  struct ibu_err *e);
 void ibu_sl2vl_free(struct ibu_sl2vl *s);
 
+/* Empty tables for every node of f (every SL on VL 0), to fill with
+ * ibu_sl2vl_set() (a reader of the live fabric does). */
+int ibu_sl2vl_init(struct ibu_sl2vl *s, const struct ibu_fabric *f,
+		   struct ibu_err *e);
+/* The VLs of the 16 SLs from in_port to out_port at node (a CA: out_port
+ * is its port, in_port ignored). */
+int ibu_sl2vl_set(struct ibu_sl2vl *s, const struct ibu_fabric *f, int node,
+		  int in_port, int out_port, const uint8_t vl[16],
+		  struct ibu_err *e);
+/* Writes every table held, in the opensm-sl2vl.dump form read above
+ * (switches: the IN OUT pairs of port 0 or a cabled port into a cabled
+ * port; CAs: one table per port, under its port GUID). Reading it back
+ * with the same fabric gives the same tables on every pair a packet can
+ * take. */
+int ibu_sl2vl_write(FILE *out, const struct ibu_fabric *f,
+		    const struct ibu_sl2vl *s, struct ibu_err *e);
+
 /* VL of sl from in_port to out_port at node (a CA: out_port is its port,
  * in_port ignored). */
 int ibu_sl2vl_get(const struct ibu_sl2vl *s, const struct ibu_fabric *f,

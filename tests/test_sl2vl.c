@@ -64,6 +64,63 @@ START_TEST(test_read)
 }
 END_TEST
 
+/* issue 16: tables set one by one (as the live reader does) survive a
+ * write + read; uncabled ports are not written, bad ports are refused */
+START_TEST(test_write_roundtrip)
+{
+	struct ibu_fabric f;
+	struct ibu_sl2vl s, r;
+	struct ibu_err e = { 0 };
+	uint8_t vl[16];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+	int sw, ca, in, o, sl, free_port = 0;
+
+	ck_assert_int_eq(ibu_gen_mesh(&f, 3, 2, 1, NULL, &e), 0);
+	sw = ibu_fabric_find_name(&f, "sw-1.0");
+	ca = ibu_fabric_find_name(&f, "hca-1.0.0");
+	ck_assert_int_ge(sw, 0);
+	ck_assert_int_ge(ca, 0);
+	ck_assert_int_eq(ibu_sl2vl_init(&s, &f, &e), 0);
+	for (in = 0; in <= f.nodes[sw].num_ports; in++)
+		for (o = 1; o <= f.nodes[sw].num_ports; o++) {
+			for (sl = 0; sl < 16; sl++)
+				vl[sl] = (uint8_t)((in + o + sl) % 4);
+			ck_assert_int_eq(ibu_sl2vl_set(&s, &f, sw, in, o, vl, &e), 0);
+		}
+	for (sl = 0; sl < 16; sl++)
+		vl[sl] = (uint8_t)(sl % 2);
+	ck_assert_int_eq(ibu_sl2vl_set(&s, &f, ca, 0, 1, vl, &e), 0);
+	ck_assert_int_eq(ibu_sl2vl_set(&s, &f, sw, 0, 99, vl, &e), IBU_EINVAL);
+	ck_assert_int_eq(s.max_vl, 3);
+	out = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(ibu_sl2vl_write(out, &f, &s, &e), 0);
+	fclose(out);
+	ck_assert_msg(parse(buf, &f, &r, &e) == 0, "%s", e.msg);
+	for (o = 1; o <= f.nodes[sw].num_ports; o++)
+		if (f.nodes[sw].ports[o].peer_node < 0)
+			free_port = o;
+	ck_assert_int_gt(free_port, 0);	/* sw-1.0 has no south neighbour */
+	for (in = 0; in <= f.nodes[sw].num_ports; in++)
+		for (o = 1; o <= f.nodes[sw].num_ports; o++)
+			for (sl = 0; sl < 16; sl++) {
+				int want = (in + o + sl) % 4;
+
+				if (in == free_port || o == free_port)
+					want = 0;	/* not written */
+				ck_assert_int_eq(ibu_sl2vl_get(&r, &f, sw, in, o, sl), want);
+			}
+	for (sl = 0; sl < 16; sl++)
+		ck_assert_int_eq(ibu_sl2vl_get(&r, &f, ca, 0, 1, sl), sl % 2);
+	ibu_sl2vl_free(&r);
+	ibu_sl2vl_free(&s);
+	free(buf);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 /* issue 8: no table, or a NUL byte, is an error naming file:line */
 START_TEST(test_hostile)
 {
@@ -133,6 +190,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_read);
 	tcase_add_test(tc, test_hostile);
 	tcase_add_test(tc, test_strict);
+	tcase_add_test(tc, test_write_roundtrip);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <infiniband/ibnetdisc.h>
 #include "fabric_open.h"
 #include "ibnd_cache.h"
 #include "netfile.h"
@@ -62,6 +63,92 @@ static int sniff(FILE *in, enum ibu_fabric_format *fmt)
 		start = end + 1;
 	}
 	return 0;
+}
+
+static enum ibu_node_type node_type(int t)
+{
+	return t == IB_NODE_SWITCH ? IBU_NODE_SWITCH :
+	       t == IB_NODE_ROUTER ? IBU_NODE_ROUTER : IBU_NODE_CA;
+}
+
+int ibu_fabric_from_ibnd(ibnd_fabric_t *fab, const char *path,
+			 struct ibu_fabric *f, struct ibu_err *e)
+{
+	ibnd_node_t *nd, **v = NULL;
+	int rc, n = 0, idx, p;
+
+	rc = ibu_fabric_init(f, path);
+	if (rc)
+		return ibu_err_set(e, rc, "out of memory");
+	/* a node's index is its position in the list: nodes first ... */
+	for (nd = fab->nodes; nd; nd = nd->next) {
+		int np = nd->numports;
+
+		if (np < 1 || np > IBU_MAX_PORTS) {
+			rc = ibu_err_set(e, IBU_EPARSE,
+					 "%s: node 0x%016llx has %d ports", path,
+					 (unsigned long long)nd->guid, np);
+			goto fail;
+		}
+		rc = ibu_fabric_add_node(f, node_type(nd->type),
+					 nd->nodedesc[0] ? nd->nodedesc : "?",
+					 nd->guid, np, &idx, e);
+		if (rc)
+			goto fail;
+		for (p = 0; p <= np; p++) {
+			ibnd_port_t *pt = nd->ports ? nd->ports[p] : NULL;
+			struct ibu_port *q = &f->nodes[idx].ports[p];
+
+			if (!pt)
+				continue;
+			if (p || nd->type == IB_NODE_SWITCH) {
+				q->guid = pt->guid;
+				q->lid = pt->base_lid;
+				q->lmc = pt->lmc;
+			}
+		}
+		n++;
+	}
+	/* ... then the cables, each once */
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (nd = fab->nodes, idx = 0; nd; nd = nd->next)
+		v[idx++] = nd;
+	for (idx = 0; idx < n; idx++)
+		for (p = 1; p <= v[idx]->numports; p++) {
+			ibnd_port_t *pt = v[idx]->ports ? v[idx]->ports[p] : NULL;
+			int ri, rp;
+
+			if (!pt || !pt->remoteport || !pt->remoteport->node)
+				continue;
+			for (ri = 0; ri < n && v[ri] != pt->remoteport->node; ri++)
+				;
+			rp = pt->remoteport->portnum;
+			if (ri == n || rp < 1 || rp > v[ri]->numports) {
+				rc = ibu_err_set(e, IBU_EPARSE,
+						 "%s: node 0x%016llx port %d: peer outside the fabric",
+						 path, (unsigned long long)v[idx]->guid, p);
+				goto fail;
+			}
+			if (ri > idx || (ri == idx && rp > p)) {
+				rc = ibu_fabric_link(f, idx, p, ri, rp, e);
+				if (rc)
+					goto fail;
+			}
+		}
+	free(v);
+	v = NULL;
+	rc = ibu_fabric_index(f, e);
+	if (rc)
+		goto fail;
+	return IBU_OK;
+fail:
+	free(v);
+	ibu_fabric_free(f);
+	return rc;
 }
 
 int ibu_fabric_open(const char *path, struct ibu_fabric *f,

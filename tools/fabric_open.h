@@ -25,4 +25,11 @@ int ibu_fabric_open(const char *path, struct ibu_fabric *f,
 		    enum ibu_fabric_format *fmt, struct ibu_err *e);
 const char *ibu_fabric_format_name(enum ibu_fabric_format fmt);
 
+struct ibnd_fabric;
+/* A libibnetdisc fabric (discovered live; caches are read by
+ * lib/ibnd_cache.c, never loaded through libibnetdisc) as a
+ * model: node i is the i-th node of fab->nodes; source names it. */
+int ibu_fabric_from_ibnd(struct ibnd_fabric *fab, const char *source,
+			 struct ibu_fabric *f, struct ibu_err *e);
+
 #endif

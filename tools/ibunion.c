@@ -5,6 +5,7 @@
 #include <string.h>
 #include "config.h"
 #include "commands.h"
+#include "live_args.h"
 
 static const struct ibu_command commands[] = {
 	{ "gen", "write ibsim net files (fat trees, 2-D meshes)", ibu_cmd_gen, ibu_cmd_gen_usage },
@@ -15,6 +16,7 @@ static const struct ibu_command commands[] = {
 	{ "path", "the DLID each source should use toward each destination (cyclic path)", ibu_cmd_path, ibu_cmd_path_usage },
 	{ "mcast", "join/leave multicast groups from a simulated HCA", ibu_cmd_mcast, ibu_cmd_mcast_usage },
 	{ "load", "link load of traffic patterns on LFT/MFT dumps", ibu_cmd_load, ibu_cmd_load_usage },
+	{ "trace", "hop-by-hop route between two ports (as ibtracert), from dumps or live", ibu_cmd_trace, ibu_cmd_trace_usage },
 };
 #define NCMD (sizeof(commands) / sizeof(commands[0]))
 
@@ -25,7 +27,10 @@ static void usage(FILE *out)
 	fprintf(out, "usage: ibunion <command> [options]\n\ncommands:\n");
 	for (i = 0; i < NCMD; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'ibunion <command> --help' describes one command.\n"
+	fprintf(out, "\nEvery command that takes FABRIC or a dump reads the live fabric instead\n"
+		"with --live, or -C CA / -P PORT (as infiniband-diags), [--live-save DIR]\n"
+		"[--smkey KEY] (man ibunion: LIVE FABRIC).\n"
+		"\n'ibunion <command> --help' describes one command.\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 cannot run\n");
 }
 
@@ -48,6 +53,21 @@ static int stdout_checked(const char *cmd, int rc)
 		cmd ? " " : "", cmd ? cmd : "", err ? ": " : "",
 		err ? strerror(err) : "");
 	return IBU_EXIT_ERROR;
+}
+
+/* --live / -C / -P (tools/live_args.c) replace FABRIC and the dumps by a
+ * snapshot of the live fabric before the command parses its arguments. */
+static int run_command(const struct ibu_command *c, int argc, char **argv)
+{
+	struct ibu_live_session s;
+	int rc = ibu_live_args(c->name, argc, argv, &s);
+
+	if (!rc)
+		rc = s.active ? c->run(s.argc, s.argv) : c->run(argc, argv);
+	else if (rc < 0)	/* the live fabric left nothing to do */
+		rc = IBU_EXIT_OK;
+	ibu_live_session_end(&s);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -75,8 +95,8 @@ int main(int argc, char **argv)
 			commands[i].usage(stdout);
 			return stdout_checked(argv[1], IBU_EXIT_OK);
 		}
-		return stdout_checked(argv[1],
-				      commands[i].run(argc - 1, argv + 1));
+		return stdout_checked(argv[1], run_command(&commands[i],
+							   argc - 1, argv + 1));
 	}
 	fprintf(stderr, "ibunion: unknown command '%s'\n", argv[1]);
 	usage(stderr);

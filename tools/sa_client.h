@@ -39,6 +39,38 @@ struct ibu_sa_mcm {
 int ibu_sa_mcm_call(const char *ca, int ca_port, int leave, int timeout_ms,
 		    struct ibu_sa_mcm *r, char *err, size_t errlen);
 
+/* One MCMemberRecord of a GetTable answer. */
+struct ibu_sa_mcm_rec {
+	uint16_t mlid;
+	uint64_t port_guid;	/* 0 when the SA hid it (untrusted SM_Key) */
+	uint8_t join_state;
+};
+
+struct ibmad_port;
+
+/* An SA to query through a port already open with the SA class. */
+struct ibu_sa_query {
+	struct ibmad_port *port;
+	uint64_t sm_key;	/* OpenSM lists other ports' GIDs only to its
+				 * sa_key (1 by default) */
+	int timeout_ms;		/* 0: 1000 */
+	uint16_t sm_lid;	/* 0: asked on first use, then kept */
+	long queries;		/* GetTables sent */
+};
+
+/*
+ * GetTable of the MCMemberRecords of port_gid (NULL: any port) and mlid
+ * (0: any). Calls fn for each record and returns 0, or fn's first non-zero
+ * return, or -1 with a message in err. With cut non-NULL, an answer that
+ * exactly fills one MAD is not passed to fn and *cut is set: it may have
+ * been cut (libumad2sim hands over the first RMPP segment only; the kernel
+ * reassembles longer answers on real ports), the caller asks narrower.
+ */
+int ibu_sa_mcm_get_table(struct ibu_sa_query *q, const uint8_t *port_gid,
+			 uint16_t mlid, int *cut,
+			 int (*fn)(void *ctx, const struct ibu_sa_mcm_rec *r),
+			 void *ctx, char *err, size_t errlen);
+
 /* "ff12:601b:ffff::1" style text, or a number n for ff12:601b:ffff::n. */
 int ibu_sa_parse_mgid(const char *text, uint8_t mgid[16]);
 void ibu_sa_format_mgid(const uint8_t mgid[16], char *buf, size_t len);
