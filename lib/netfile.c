@@ -425,7 +425,11 @@ int ibu_netfile_read_stream(FILE *in, const char *name, struct ibu_fabric *f,
 	r.abs_guid[GUID_RT] = r.next_guid[GUID_RT] = 0x300000;
 	ibu_lines_init(&lines, in, name);
 	while ((rc = ibu_lines_next(&lines, e)) > 0) {
-		rc = parse_line(&r, lines.line, lines.lineno);
+		char *line = lines.line;
+
+		if (lines.lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3))
+			line += 3;	/* a UTF-8 byte order mark */
+		rc = parse_line(&r, line, lines.lineno);
 		if (rc)
 			goto out;
 	}

@@ -190,6 +190,19 @@ START_TEST(errors_name_file_and_line)
 }
 END_TEST
 
+/* issue 18: a UTF-8 byte order mark is no junk line */
+START_TEST(byte_order_mark)
+{
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+
+	ck_assert_msg(parse("\xef\xbb\xbfSwitch 2 \"a\"\n[1] \"b\"[1]\n\nSwitch 2 \"b\"\n[1] \"a\"[1]\n",
+			    &f, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(f.num_nodes, 2);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 START_TEST(missing_file)
 {
 	struct ibu_fabric f;
@@ -241,6 +254,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, errors_name_file_and_line, 0,
 			    sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, byte_order_mark);
 	tcase_add_test(tc, write_read_round_trip);
 	tcase_add_test(tc, nul_byte);
 	tcase_add_test(tc, write_refuses_unreadable_names);
