@@ -40,6 +40,8 @@ struct reader {
 	uint64_t abs_guid[GUID_KINDS];
 	uint64_t next_guid[GUID_KINDS];
 	char **ids;			/* node index -> record id */
+	int num_ids;			/* ids set (an error may leave the
+					 * last node without one) */
 	struct pending_link *links;
 	int num_links, cap_links;
 	int cur;			/* node of the open record, -1 none */
@@ -214,12 +216,7 @@ static int node_header(struct reader *r, char *line, int lineno)
 	r->next_guid[kind] += type == IBU_NODE_SWITCH ? 1 : (uint64_t)nports + 1;
 	n = &r->f->nodes[idx];
 	n->line = lineno;
-	if (type == IBU_NODE_SWITCH && s) {
-		rc = comment_lid(r, lineno, rest, &n->ports[0].lid,
-				 &n->ports[0].lmc);
-		if (rc)
-			return rc;
-	}
+	/* the id first: the clean-up frees one id per node */
 	ids = realloc(r->ids, (idx + 1) * sizeof(*ids));
 	if (!ids)
 		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
@@ -227,7 +224,11 @@ static int node_header(struct reader *r, char *line, int lineno)
 	r->ids[idx] = strdup(id);
 	if (!r->ids[idx])
 		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
+	r->num_ids = idx + 1;
 	r->cur = idx;
+	if (type == IBU_NODE_SWITCH && s)
+		return comment_lid(r, lineno, rest, &n->ports[0].lid,
+				   &n->ports[0].lmc);
 	return IBU_OK;
 }
 
@@ -409,7 +410,7 @@ int ibu_netfile_read_stream(FILE *in, const char *name, struct ibu_fabric *f,
 {
 	struct reader r;
 	struct ibu_lines lines;
-	int rc, i, nodes;
+	int rc, i;
 
 	rc = ibu_fabric_init(f, name);
 	if (rc)
@@ -447,8 +448,7 @@ int ibu_netfile_read_stream(FILE *in, const char *name, struct ibu_fabric *f,
 		rc = ibu_fabric_check_guids(f, e);
 out:
 	ibu_lines_free(&lines);
-	nodes = f->num_nodes;
-	for (i = 0; i < nodes && r.ids; i++)
+	for (i = 0; i < r.num_ids && r.ids; i++)
 		free(r.ids[i]);
 	free(r.ids);
 	for (i = 0; i < r.num_links; i++)

@@ -124,6 +124,9 @@ static const struct bad bad_inputs[] = {
 	{ "Ca 1 \"h\"\n[1](77) \"s\"[1] # lid 99999999999 lmc 0\n", "t.net:2: bad LID in comment" },
 	{ "Ca 1 \"h\"\n[1](77) \"s\"[1] # lid 5 lmc 9\n", "t.net:2: bad LMC in comment" },
 	{ "junk\nSwitch 2 \"s\"\n", "t.net:1: no node records (not a net file?)" },
+	/* found by fuzz_ibnetdiscover: an error in a switch header's comment
+	 * left the node without its id, and the clean-up read past them */
+	{ "Hca 1 \"h\"\n[1] \"s\"[1]\n\nSwitch 2 \"s\" # \"d\" lid 99999999999\n", "t.net:4: bad LID in comment" },
 	{ "Switch 2 \"s\"\n\njunk\n", "t.net:3: not a net file line" },
 	{ "switchguid=0x1g\nSwitch 2 \"s\"\n", "t.net:1: bad number in GUID directive" },
 	{ "Ca 1 \"h\"\n[1](zz) \"s\"[1]\n", "t.net:2: bad port GUID" },
