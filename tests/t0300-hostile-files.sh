@@ -231,6 +231,9 @@ t_fails 3 'lid0\.lfts:4: an entry for LID 0' "LFT dump: an entry for LID 0 refus
 sed '1s/\[0xc000-0xc3ff\]/[0xc000-0xffffffff]/' "$FIXTURES/ibft43-fig7.mfts" >range.mfts
 t_fails 3 'range\.mfts:1: bad MLID range' "MFT dump: range [0xc000-0xffffffff] refused" \
 	"$IBUNION" mcast check "$FIXTURES/ibft43-gen.net" range.mfts
+( ulimit -v 200000; timeout 5 "$IBUNION" lids /dev/zero ) >/dev/null 2>zero.err
+t_equal "an endless input without newlines (/dev/zero): exit 3 in 200 MB, 5 s" "$?" 3
+t_grep "... naming the line" '/dev/zero:1: line longer than 1048576 bytes' zero.err
 
 # ---- stdout on a full disk (issue 18): exit 3, not a clean run
 fx=$FIXTURES/ft43-shuf17
