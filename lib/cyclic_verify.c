@@ -199,6 +199,172 @@ static int pairs_by_source(const struct ibu_cyclic_rule *c,
  * pairs file), at the levels whose up-digit the LID offset decides, must
  * be one per switch.
  */
+/* The work of the climb check: per-source DLID sets, the ports used at
+ * each switch, the pairs of a DLID file by source, the first violation. */
+struct climbs {
+	const struct ibu_cyclic_rule *c;
+	const struct ibu_fabric *f;
+	const struct ibu_lft *lft;
+	int *used;		/* [switch] up-port taken, 0 none yet */
+	char *seen;		/* [end port] has a line in the file */
+	struct climb_set cs;
+	long *first, *order;	/* the file's pairs by source */
+	int *srcpid, *dstpid;
+	long missing;		/* ordered pairs without a line */
+	int bad_sw, bad_a, bad_b, bad_dst, bad_line;	/* the violation */
+};
+
+static void climbs_free(struct climbs *w)
+{
+	free(w->used);
+	free(w->seen);
+	free(w->cs.dst);
+	free(w->cs.lid);
+	free(w->cs.line);
+	free(w->first);
+	free(w->order);
+	free(w->srcpid);
+	free(w->dstpid);
+}
+
+static int climbs_alloc(struct climbs *w, const struct ibu_cyclic_rule *c,
+			struct ibu_err *e)
+{
+	const struct ibu_dlid_pairs *dp = c->dlids;
+	int N = c->t->num_endports;
+	size_t S = c->t->num_switches ? (size_t)c->t->num_switches : 1;
+	long np = dp && dp->num ? dp->num : 1;
+	/* a source's DLIDs: N - 1 computed ones, or its lines of the file */
+	long cap = dp ? (np > N ? np : N) : (N ? N : 1);
+
+	w->used = malloc(S * sizeof(int));
+	w->seen = malloc(N ? (size_t)N : 1);
+	w->cs.dst = malloc((size_t)cap * sizeof(int));
+	w->cs.lid = malloc((size_t)cap * sizeof(uint32_t));
+	w->cs.line = malloc((size_t)cap * sizeof(int));
+	if (dp) {
+		w->first = malloc(((size_t)N + 1) * sizeof(long));
+		w->order = malloc((size_t)np * sizeof(long));
+		w->srcpid = malloc((size_t)np * sizeof(int));
+		w->dstpid = malloc((size_t)np * sizeof(int));
+	}
+	if (!w->used || !w->seen || !w->cs.dst || !w->cs.lid ||
+	    !w->cs.line || (dp && (!w->first || !w->order || !w->srcpid ||
+				   !w->dstpid)))
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	return IBU_OK;
+}
+
+/* Source src's lines of the DLID file into w->cs; the end ports it has
+ * no line toward are counted in w->missing. */
+static void file_set(struct climbs *w, int src)
+{
+	const struct ibu_ibft *t = w->c->t;
+	const struct ibu_dlid_pairs *dp = w->c->dlids;
+	int N = t->num_endports, k;
+	long i;
+
+	memset(w->seen, 0, N ? (size_t)N : 1);
+	w->cs.num = 0;
+	for (i = w->first[src]; i < w->first[src + 1]; i++) {
+		const struct ibu_dlid_pair *pr = &dp->pair[w->order[i]];
+
+		w->cs.dst[w->cs.num] = w->dstpid[w->order[i]];
+		w->cs.lid[w->cs.num] = pr->dlid;
+		w->cs.line[w->cs.num] = pr->line;
+		w->seen[w->dstpid[w->order[i]]] = 1;
+		w->cs.num++;
+	}
+	for (k = 0; k < N; k++)
+		w->missing += k != src && !w->seen[k] && t->ep[k].node >= 0;
+}
+
+/* Follows DLID k of the set up from src's leaf: 1 (violation kept in w)
+ * when a switch of a level the LID decides climbs on another port than
+ * for an earlier DLID of the same source. */
+static int climb_one(struct climbs *w, int src, int k, int levels)
+{
+	const struct ibu_ibft *t = w->c->t;
+	const struct ibu_fabric *f = w->f;
+	uint32_t lid = w->cs.lid[k];
+	int x = t->sw[t->ep[src].leaf].node, hops = 0;
+
+	while (hops++ < t->num_switches) {
+		int xs = ibu_ibft_sw(t, x), ys, port, y;
+
+		port = ibu_lft_get(w->lft, x, lid);
+		if (xs < 0 || port == 0 || port > f->nodes[x].num_ports)
+			break;
+		y = f->nodes[x].ports[port].peer_node;
+		ys = y >= 0 ? ibu_ibft_sw(t, y) : -1;
+		if (ys < 0 || t->sw[ys].level >= t->sw[xs].level)
+			break;	/* no longer climbing */
+		if (t->n - 1 - t->sw[xs].level < levels) {
+			if (!w->used[xs]) {
+				w->used[xs] = port;
+			} else if (w->used[xs] != port) {
+				w->bad_sw = xs;
+				w->bad_a = w->used[xs];
+				w->bad_b = port;
+				w->bad_dst = w->cs.dst[k];
+				w->bad_line = w->cs.line[k];
+				return 1;
+			}
+		}
+		x = y;
+	}
+	return 0;
+}
+
+/* One source breaking the path property, under the error cap. */
+static void report_climb(const struct climbs *w, int src,
+			 struct ibu_verify_report *rp)
+{
+	const struct ibu_ibft *t = w->c->t;
+	const struct ibu_dlid_pairs *dp = w->c->dlids;
+	const char *name = w->f->nodes[t->sw[w->bad_sw].node].name;
+	char sl[64], el[64], dl[64];
+
+	if (!rp->fn || rp->max_errors < 0 ||
+	    rp->printed[IBU_VK_PATH] >= rp->max_errors) {
+		rp->total[IBU_VK_PATH]++;
+		return;
+	}
+	ibu_ibft_sw_label(t, w->bad_sw, sl, sizeof(sl));
+	ibu_ibft_ep_label(t, src, el, sizeof(el));
+	ibu_ibft_ep_label(t, w->bad_dst, dl, sizeof(dl));
+	if (dp)
+		ibu_verify_error(rp, IBU_VK_PATH,
+			"cyclic: %s climbs through %s '%s' on port %d and, toward %s (%s:%d), on port %d",
+			el, sl, name, w->bad_a, dl, dp->source, w->bad_line,
+			w->bad_b);
+	else
+		ibu_verify_error(rp, IBU_VK_PATH,
+			"cyclic: %s climbs through %s '%s' on port %d and, toward %s, on port %d",
+			el, sl, name, w->bad_a, dl, w->bad_b);
+}
+
+/* After the sources of a DLID file: how many pairs it had, and the ones
+ * it lacked (when every source was checked). */
+static void report_file(const struct climbs *w, int every_source,
+			struct ibu_verify_report *rp,
+			struct ibu_verify_result *r)
+{
+	const struct ibu_dlid_pairs *dp = w->c->dlids;
+	char text[160];
+
+	ibu_verify_info(rp, "cyclic: %ld DLID pairs from %s", dp->num,
+			dp->source);
+	if (!w->missing || !every_source)
+		return;
+	snprintf(text, sizeof(text),
+		 "cyclic: %ld ordered pairs of end ports have no line in %s",
+		 w->missing, dp->source);
+	r->warnings++;
+	if (rp->fn)
+		rp->fn(rp->arg, 'W', text);
+}
+
 static int check_climbs(const struct ibu_cyclic_rule *c,
 			const struct ibu_fabric *f, const struct ibu_lft *lft,
 			const struct ibu_lidmap *map,
@@ -207,147 +373,43 @@ static int check_climbs(const struct ibu_cyclic_rule *c,
 {
 	const struct ibu_ibft *t = c->t;
 	const struct ibu_lidplan *pl = c->p;
-	const struct ibu_dlid_pairs *dp = c->dlids;
-	int N = t->num_endports, S = t->num_switches ? t->num_switches : 1;
-	long np = dp && dp->num ? dp->num : 1, missing = 0, i;
-	int *used = malloc(S * sizeof(int));
-	char *seen = malloc(N ? N : 1);
-	/* a source's DLIDs: N - 1 computed ones, or its lines of the file */
-	long cap = dp ? (np > N ? np : N) : (N ? N : 1);
-	struct climb_set cs = {
-		0, malloc(cap * sizeof(int)), malloc(cap * sizeof(uint32_t)),
-		malloc(cap * sizeof(int)),
-	};
-	long *first = dp ? malloc((N + 1) * sizeof(long)) : NULL;
-	long *order = dp ? malloc(np * sizeof(long)) : NULL;
-	int *srcpid = dp ? malloc(np * sizeof(int)) : NULL;
-	int *dstpid = dp ? malloc(np * sizeof(int)) : NULL;
-	int step, src, want = c->climb_sources, rc = IBU_OK;
+	struct climbs w = { .c = c, .f = f, .lft = lft };
+	int N = t->num_endports, want = c->climb_sources, step, src, k, bad;
+	int rc = climbs_alloc(&w, c, e);
 
-	if (!used || !seen || !cs.dst || !cs.lid || !cs.line ||
-	    (dp && (!first || !order || !srcpid || !dstpid))) {
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (dp) {
-		rc = pairs_by_source(c, map, first, order, srcpid, dstpid, e);
-		if (rc)
-			goto out;
+	if (!rc && c->dlids)
+		rc = pairs_by_source(c, map, w.first, w.order, w.srcpid,
+				     w.dstpid, e);
+	if (rc) {
+		climbs_free(&w);
+		return rc;
 	}
 	/* a leaf at level n-1 uses up-digit 0, level l digit n-1-l */
 	r->path_levels = pl->offset_digits < t->n - 1 ? pl->offset_digits :
 			  t->n - 1;
 	step = want > 0 && want < N ? N / want : 1;
 	for (src = 0; src < N; src += step) {
-		int bad = 0, bad_sw = -1, bad_a = 0, bad_b = 0, bad_dst = -1;
-		int bad_line = 0, k;
-
 		if (t->ep[src].node < 0)
 			continue;	/* absent end port */
-		if (dp) {
-			memset(seen, 0, N);
-			cs.num = 0;
-			for (i = first[src]; i < first[src + 1]; i++) {
-				const struct ibu_dlid_pair *pr =
-					&dp->pair[order[i]];
-
-				cs.dst[cs.num] = dstpid[order[i]];
-				cs.lid[cs.num] = pr->dlid;
-				cs.line[cs.num] = pr->line;
-				seen[dstpid[order[i]]] = 1;
-				cs.num++;
-			}
-			for (k = 0; k < N; k++)
-				missing += k != src && !seen[k] &&
-					   t->ep[k].node >= 0;
-		} else {
-			cyclic_set(c, f, src, &cs);
-		}
-		memset(used, 0, S * sizeof(int));
-		for (k = 0; k < cs.num && !bad; k++) {
-			uint32_t lid = cs.lid[k];
-			int x, hops = 0;
-
-			if (cs.dst[k] == src)
-				continue;
-			x = t->sw[t->ep[src].leaf].node;
-			while (hops++ < t->num_switches) {
-				int xs = ibu_ibft_sw(t, x), ys, port, y;
-
-				port = ibu_lft_get(lft, x, lid);
-				if (xs < 0 || port == 0 ||
-				    port > f->nodes[x].num_ports)
-					break;
-				y = f->nodes[x].ports[port].peer_node;
-				ys = y >= 0 ? ibu_ibft_sw(t, y) : -1;
-				if (ys < 0 || t->sw[ys].level >= t->sw[xs].level)
-					break;	/* no longer climbing */
-				if (t->n - 1 - t->sw[xs].level < r->path_levels) {
-					if (!used[xs]) {
-						used[xs] = port;
-					} else if (used[xs] != port) {
-						bad = 1;
-						bad_sw = xs;
-						bad_a = used[xs];
-						bad_b = port;
-						bad_dst = cs.dst[k];
-						bad_line = cs.line[k];
-						break;
-					}
-				}
-				x = y;
-			}
-		}
+		if (c->dlids)
+			file_set(&w, src);
+		else
+			cyclic_set(c, f, src, &w.cs);
+		memset(w.used, 0, (t->num_switches ? t->num_switches : 1) *
+		       sizeof(int));
+		for (k = 0, bad = 0; k < w.cs.num && !bad; k++)
+			bad = w.cs.dst[k] != src &&
+			      climb_one(&w, src, k, r->path_levels);
 		r->path_sources++;
 		if (!bad)
 			continue;
 		r->path_violations++;
-		if (rp->fn && rp->max_errors >= 0 &&
-		    rp->printed[IBU_VK_PATH] < rp->max_errors) {
-			char sl[64], el[64], dl[64];
-
-			ibu_ibft_sw_label(t, bad_sw, sl, sizeof(sl));
-			ibu_ibft_ep_label(t, src, el, sizeof(el));
-			ibu_ibft_ep_label(t, bad_dst, dl, sizeof(dl));
-			if (dp)
-				ibu_verify_error(rp, IBU_VK_PATH,
-					"cyclic: %s climbs through %s '%s' on port %d and, toward %s (%s:%d), on port %d",
-					el, sl, f->nodes[t->sw[bad_sw].node].name,
-					bad_a, dl, dp->source, bad_line, bad_b);
-			else
-				ibu_verify_error(rp, IBU_VK_PATH,
-					"cyclic: %s climbs through %s '%s' on port %d and, toward %s, on port %d",
-					el, sl, f->nodes[t->sw[bad_sw].node].name,
-					bad_a, dl, bad_b);
-		} else {
-			rp->total[IBU_VK_PATH]++;
-		}
+		report_climb(&w, src, rp);
 	}
-	if (dp) {
-		ibu_verify_info(rp, "cyclic: %ld DLID pairs from %s", dp->num,
-				dp->source);
-		if (missing && step == 1) {
-			char text[160];
-
-			snprintf(text, sizeof(text),
-				 "cyclic: %ld ordered pairs of end ports have no line in %s",
-				 missing, dp->source);
-			r->warnings++;
-			if (rp->fn)
-				rp->fn(rp->arg, 'W', text);
-		}
-	}
-out:
-	free(used);
-	free(seen);
-	free(cs.dst);
-	free(cs.lid);
-	free(cs.line);
-	free(first);
-	free(order);
-	free(srcpid);
-	free(dstpid);
-	return rc;
+	if (c->dlids)
+		report_file(&w, step == 1, rp, r);
+	climbs_free(&w);
+	return IBU_OK;
 }
 
 static int run(void *arg, const struct ibu_fabric *f,

@@ -1,14 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
-
-void ibu_engine_opts_default(struct ibu_engine_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->mcast_policy = IBU_MCAST_BALANCED;
-	o->max_faults = -1;
-}
 
 const char *ibu_engine_stage_name(enum ibu_engine_stage s)
 {
@@ -99,6 +93,19 @@ static int check_tables(const struct ibu_engine_ops *ops, const void *topo,
 	return IBU_OK;
 }
 
+void ibu_engine_decline_set(struct ibu_engine_decline *d, int rc,
+			    const struct ibu_err *e)
+{
+	const char *text = e && e->msg[0] ? e->msg : ibu_strerror(rc);
+
+	memset(d, 0, sizeof(*d));
+	if (rc == IBU_OK)
+		return;
+	d->kind = rc == IBU_ETOPO ? IBU_DECLINE_TOPOLOGY :
+		  rc == IBU_ENOMEM ? IBU_DECLINE_RESOURCES : IBU_DECLINE_ERROR;
+	snprintf(d->text, sizeof(d->text), "%s", text);
+}
+
 int ibu_engine_run(const struct ibu_engine_ops *ops,
 		   const struct ibu_fabric *f,
 		   const struct ibu_engine_opts *o,
@@ -115,6 +122,7 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 	r->ops = ops;
 	r->stage = IBU_STAGE_RECOGNISE;
 	rc = ops->recognise(f, o, &r->topo, e);
+	ibu_engine_decline_set(&r->decline, rc, e);
 	if (rc)
 		goto fail;
 	r->stage = IBU_STAGE_PLAN;
@@ -141,10 +149,12 @@ fail:
 		ibu_err_prefix(e, "%s", ibu_engine_stage_name(r->stage));
 	{
 		enum ibu_engine_stage st = r->stage;
+		struct ibu_engine_decline d = r->decline;
 
 		ibu_engine_result_free(r);
 		r->ops = ops;
 		r->stage = st;
+		r->decline = d;
 	}
 	return rc;
 }
@@ -160,19 +170,9 @@ void ibu_engine_result_free(struct ibu_engine_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static const struct ibu_engine_ops *const engines[] = {
-	&ibu_engine_cyclic,
-	&ibu_engine_xy,
-	NULL,
-};
-
-const struct ibu_engine_ops *const *ibu_engine_list(void)
-{
-	return engines;
-}
-
 const struct ibu_engine_ops *ibu_engine_find(const char *name)
 {
+	const struct ibu_engine_ops *const *engines = ibu_engine_list();
 	int i;
 
 	for (i = 0; engines[i]; i++)
@@ -185,6 +185,7 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 					       const struct ibu_engine_opts *o,
 					       void **topo, struct ibu_err *e)
 {
+	const struct ibu_engine_ops *const *engines = ibu_engine_list();
 	char why[IBU_ERR_MSG_LEN] = "";
 	struct ibu_err one;
 	int i, len = 0, rc;
@@ -199,8 +200,9 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 			ibu_err_set(e, rc, "%s", one.msg);
 			return NULL;
 		}
-		len += snprintf(why + len, sizeof(why) - (size_t)len, "%s%s: %.200s",
-				len ? "; " : "", engines[i]->topology, one.msg);
+		/* the engine's words already name its topology */
+		len += snprintf(why + len, sizeof(why) - (size_t)len, "%s%.200s",
+				len ? "; " : "", one.msg);
 		if (len >= (int)sizeof(why))
 			len = (int)sizeof(why) - 1;
 	}

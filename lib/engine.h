@@ -9,7 +9,8 @@
  * and names the failing one:
  *
  *   recognise  the topology from the link graph alone (IBU_ETOPO + reason
- *              when the fabric is not the engine's topology)
+ *              when the fabric is not the engine's topology: the result's
+ *              decline holds the kind and the engine's own words)
  *   plan       the LIDs the ports carry are usable by the engine
  *   alloc      forwarding tables for every switch, sized to the LIDs
  *   route      unicast: every switch, every LID (end ports, switch LIDs)
@@ -29,17 +30,8 @@
 #include "lft.h"
 #include "mft.h"
 #include "mcgroup.h"
-
-/* Options of every engine; ibu_engine_opts_default() gives the defaults. */
-struct ibu_engine_opts {
-	enum ibu_mcast_policy mcast_policy;
-	int offsets;			/* cyclic: up-digit rule (lib/cyclic.h),
-				 * 0 = the default */
-	int max_faults;			/* cyclic: < 0 = engine default */
-	int vl_plan;			/* xy: enum ibu_vlplan_kind, 0 = 1 VL */
-};
-
-void ibu_engine_opts_default(struct ibu_engine_opts *o);
+#include "engine_options.h"
+#include "verify.h"
 
 enum ibu_engine_stage {
 	IBU_STAGE_RECOGNISE = 0,
@@ -51,6 +43,50 @@ enum ibu_engine_stage {
 
 /* "recognising the topology", ... for log lines. */
 const char *ibu_engine_stage_name(enum ibu_engine_stage s);
+
+/* Why an engine did not take a fabric (ibu_engine_result.decline). */
+enum ibu_engine_decline_kind {
+	IBU_DECLINE_NONE = 0,		/* the engine took the fabric */
+	IBU_DECLINE_TOPOLOGY,		/* not the engine's topology, or damaged
+					 * beyond what it routes around */
+	IBU_DECLINE_RESOURCES,		/* out of memory while recognising */
+	IBU_DECLINE_ERROR,		/* recognition failed otherwise */
+};
+
+struct ibu_engine_decline {
+	enum ibu_engine_decline_kind kind;
+	/* the engine's words, a sentence that reads after "the fabric is":
+	 * "not an IBFT(m,n): leaf switch 'x' has 3 up links, not 2" */
+	char text[IBU_ERR_MSG_LEN];
+};
+
+/* What the engine has to say after routing, worded by the engine; the
+ * plugin logs it with the code of its kind, the tool prints it. */
+enum ibu_engine_note_kind {
+	IBU_NOTE_INFO = 0,		/* plain information */
+	IBU_NOTE_FAULT,			/* one fault of the fabric routed around */
+	IBU_NOTE_FAULTS,		/* the count of those faults */
+	IBU_NOTE_UNROUTED,		/* entries left without a route on purpose */
+};
+
+enum ibu_engine_note_severity {
+	IBU_NOTE_SEV_INFO = 0,
+	IBU_NOTE_SEV_WARNING,		/* an admin should look at the fabric */
+};
+
+struct ibu_engine_note {
+	enum ibu_engine_note_severity severity;
+	enum ibu_engine_note_kind kind;
+	char text[256];
+};
+
+/* What `ibunion check` hands an engine's rule besides f and its tables. */
+struct ibu_engine_check_in {
+	const char *dlids;	/* NULL, or a file of (SLID, DLID) pairs the
+				 * sources use: check the rule's paths on
+				 * those (ibunion path --format pairs) */
+	int climb_sources;	/* sources whose paths are checked, 0 = all */
+};
 
 /* A multicast tree as the engine computed it, by fabric node. */
 struct ibu_engine_tree {
@@ -70,6 +106,10 @@ void ibu_engine_tree_free(struct ibu_engine_tree *t);
 struct ibu_engine_ops {
 	const char *name;		/* routing_engine name */
 	const char *topology;		/* "IBFT(m,n)", "2-D mesh" */
+	/* its options (engine_options.h): the plugin, the tool's -O and the
+	 * man page read them from here */
+	const struct ibu_engine_option *options;
+	int num_options;
 
 	int (*recognise)(const struct ibu_fabric *f,
 			 const struct ibu_engine_opts *o, void **topo,
@@ -78,7 +118,8 @@ struct ibu_engine_ops {
 	/* optional: check/keep what the engine needs from the LIDs */
 	int (*plan)(const struct ibu_fabric *f, void *topo,
 		    const struct ibu_lidmap *map, struct ibu_err *e);
-	int (*route)(const struct ibu_fabric *f, const void *topo,
+	/* topo is the engine's own: route keeps its statistics there */
+	int (*route)(const struct ibu_fabric *f, void *topo,
 		     const struct ibu_lidmap *map,
 		     const struct ibu_engine_opts *o, struct ibu_lft *lft,
 		     struct ibu_err *e);
@@ -96,22 +137,62 @@ struct ibu_engine_ops {
 	 * with no up-then-down route left); the check stage refuses any
 	 * other unrouted owned LID */
 	int (*may_leave_unrouted)(const void *topo, int node, uint32_t lid);
-	/* optional: how many such entries the last route left (logged) */
-	long (*num_unrouted)(const void *topo);
 	/* one line: "IBFT(8,3): 80 switches, 128 end ports, LMC 4 (needs 4)" */
 	void (*describe)(const struct ibu_fabric *f, const void *topo,
 			 char *buf, size_t len);
-	/* optional: lines to log after recognition, one each (cyclic: the
-	 * faults of a degraded tree, "missing link SW<00,0> port 3 - ..."):
-	 * how many, then line i */
+	/* optional: what to say after a successful route, one note each
+	 * (cyclic: "fault 1 of 3: missing link SW<00,0> port 3 - ...", their
+	 * count, the entries left unrouted): how many, then note i */
 	int (*num_notes)(const void *topo);
 	void (*note)(const struct ibu_fabric *f, const void *topo, int i,
-		     char *buf, size_t len);
+		     struct ibu_engine_note *out);
 	/* optional: a node's label ("SW<01,1>", "N(2,3)") for logs */
 	void (*node_label)(const void *topo, int node, char *buf, size_t len);
 
-	/* optional multicast: per-fabric load state, then one tree per key
-	 * (MLID); a key routed again first releases its previous tree */
+	/* optional: the engine's own number of a switch's physical port
+	 * (cyclic: the paper's k), -1 for none; port_numbering names it
+	 * ("paper") in the tools' listings */
+	int (*port_number)(const void *topo, int node, int port);
+	const char *port_numbering;
+	/* optional: the node's up*|down* rank (0 = the top; end ports below
+	 * every switch) when the engine's routes are up*|down* */
+	int (*rank)(const void *topo, int node);
+	/*
+	 * optional: the rule the engine's tables satisfy, for ibunion check
+	 * on the LIDs f carries: fills *rule (lib/verify.h) whose arg lives
+	 * in *state (free with check_free) and a one-line info ("IBFT(4,3),
+	 * LMC 2 in use ..."). IBU_ELID / IBU_EPARSE when the LIDs or in's
+	 * files do not fit the rule.
+	 */
+	int (*check_rule)(const struct ibu_fabric *f, void *topo,
+			  const struct ibu_engine_opts *o,
+			  const struct ibu_engine_check_in *in,
+			  struct ibu_verify_rule *rule, void **state,
+			  char *info, size_t len, struct ibu_err *e);
+	void (*check_free)(void *state);
+	/* optional: an end port's place in the engine's order (cyclic: its
+	 * PID, the paper's P(p_0..p_{n-1}) order), -1 outside it: traffic
+	 * patterns (shift, ...) number the end ports this way */
+	int (*endport_index)(const void *topo, int node, int port);
+	/* optional: an end port's label ("P(010)") */
+	void (*endport_label)(const void *topo, int node, int port, char *buf,
+			      size_t len);
+	/* optional: the DLID offset (0..2^LMC-1) the engine advises a
+	 * source (sn, sp) toward a destination (dn, dp) on the LIDs f
+	 * carries (cyclic: what ibunion path prints); < 0 when it has none
+	 * for that pair or those LIDs */
+	long (*advised_offset)(const struct ibu_fabric *f, void *topo,
+			       const struct ibu_engine_opts *o, int sn, int sp,
+			       int dn, int dp);
+	/* optional: where a node sits in a drawing of the topology: *row
+	 * (0 = top) and *key (order inside the row); 0, or -1 to leave it
+	 * to the generic layout */
+	int (*layout)(const struct ibu_fabric *f, const void *topo, int node,
+		      int *row, double *key);
+
+	/* optional multicast: per-fabric load state (non-NULL on success),
+	 * then one tree per key (MLID); a key routed again first releases
+	 * its previous tree */
 	int (*mcast_state_new)(const struct ibu_fabric *f, const void *topo,
 			       void **state, struct ibu_err *e);
 	void (*mcast_state_free)(void *state);
@@ -137,6 +218,7 @@ struct ibu_engine_ops {
 struct ibu_engine_result {
 	const struct ibu_engine_ops *ops;
 	enum ibu_engine_stage stage;	/* last stage entered (failing one) */
+	struct ibu_engine_decline decline;	/* why recognise said no */
 	void *topo;
 	struct ibu_lidmap map;
 	struct ibu_lft lft;
@@ -153,6 +235,9 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 		   const struct ibu_engine_opts *o,
 		   struct ibu_engine_result *r, struct ibu_err *e);
 void ibu_engine_result_free(struct ibu_engine_result *r);
+/* d from recognise's return code rc and message e (kind NONE for 0). */
+void ibu_engine_decline_set(struct ibu_engine_decline *d, int rc,
+			    const struct ibu_err *e);
 
 /* Every engine, NULL-terminated; ibu_engine_find() by name or NULL. */
 const struct ibu_engine_ops *const *ibu_engine_list(void);

@@ -3,20 +3,54 @@
  * The engine "cyclic" (paper 000): IBFT(m,n) recognition, the paper's LID
  * plan, cyclic unicast and union multicast trees, as one ops table.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
 #include "cyclic.h"
 #include "mcast.h"
+#include "cyclic_verify.h"
 
 struct cyclic_topo {
 	struct ibu_ibft t;
 	struct ibu_lidplan p;
 	int planned;
-	struct ibu_cyclic_stats *stats;	/* of the last route (own block:
-					 * route() gets a const topo) */
+	struct ibu_cyclic_stats stats;	/* of the last route */
 };
+
+static int parse_offsets(const char *text, int *value)
+{
+	enum ibu_cyclic_offsets m;
+
+	if (ibu_cyclic_offsets_parse(text, &m))
+		return IBU_EINVAL;
+	*value = (int)m;
+	return IBU_OK;
+}
+
+static void format_offsets(int value, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s",
+		 ibu_cyclic_offsets_name((enum ibu_cyclic_offsets)value));
+}
+
+static const struct ibu_engine_option options[] = {
+	{ .key = "max_faults", .values = "default|0..1000000", .def = -1,
+	  .help = "how many missing links and switches a degraded IBFT may "
+		  "have and still be routed (default: the engine's limit "
+		  "for its size)",
+	  .parse = ibu_engine_opt_parse_count,
+	  .format = ibu_engine_opt_format_count },
+	{ .key = "offsets", .values = "rotated|paper",
+	  .def = IBU_OFFSETS_ROTATED,
+	  .help = "how LID offsets become up-ports: rotated (offset 0 "
+		  "spreads base LIDs as D-mod-k) or paper (Eq. 2 exactly)",
+	  .parse = parse_offsets, .format = format_offsets },
+};
+
+#define OPT_MAX_FAULTS (&options[0])
+#define OPT_OFFSETS (&options[1])
 
 static void topo_free(void *topo)
 {
@@ -26,7 +60,6 @@ static void topo_free(void *topo)
 		return;
 	ibu_lidplan_free(&c->p);
 	ibu_ibft_free(&c->t);
-	free(c->stats);
 	free(c);
 }
 
@@ -38,15 +71,10 @@ static int recognise(const struct ibu_fabric *f,
 	int rc;
 
 	*topo = NULL;
-	if (c)
-		c->stats = calloc(1, sizeof(*c->stats));
-	if (!c || !c->stats) {
-		free(c);
+	if (!c)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	}
-	rc = ibu_ibft_recognize_limit(f, &c->t, o ? o->max_faults : -1, e);
+	rc = ibu_ibft_recognize_limit(f, &c->t, ibu_engine_opt(o, OPT_MAX_FAULTS), e);
 	if (rc) {
-		free(c->stats);
 		free(c);
 		return rc;
 	}
@@ -66,19 +94,20 @@ static int plan(const struct ibu_fabric *f, void *topo,
 	return rc;
 }
 
-static int route(const struct ibu_fabric *f, const void *topo,
+static int route(const struct ibu_fabric *f, void *topo,
 		 const struct ibu_lidmap *map, const struct ibu_engine_opts *o,
 		 struct ibu_lft *lft, struct ibu_err *e)
 {
-	const struct cyclic_topo *c = topo;
+	struct cyclic_topo *c = topo;
 
 	(void)map;
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
 	return ibu_cyclic_route_stats(f, &c->t, &c->p,
-				      o && o->offsets == IBU_OFFSETS_PAPER ?
-				      IBU_OFFSETS_PAPER : IBU_OFFSETS_ROTATED,
-				      lft, c->stats, e);
+				      ibu_engine_opt(o, OPT_OFFSETS) ==
+				      IBU_OFFSETS_PAPER ? IBU_OFFSETS_PAPER :
+				      IBU_OFFSETS_ROTATED,
+				      lft, &c->stats, e);
 }
 
 static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
@@ -112,13 +141,6 @@ static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
 	return c->t.num_faults && s >= 0 && c->t.sw[s].level == c->t.n - 1;
 }
 
-static long num_unrouted(const void *topo)
-{
-	const struct cyclic_topo *c = topo;
-
-	return c->stats->unrouted;
-}
-
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 		     size_t len)
 {
@@ -126,6 +148,12 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 	int o;
 
 	(void)f;
+	if (!c->planned) {	/* recognised only (mcast tree): no LIDs yet */
+		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports",
+			 c->t.m, c->t.n, c->t.num_switches,
+			 c->t.present_endports);
+		return;
+	}
 	o = snprintf(buf, len,
 		     "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d%s)",
 		     c->t.m, c->t.n, c->t.num_switches, c->t.present_endports,
@@ -134,23 +162,44 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 	if (c->t.num_faults && o >= 0 && (size_t)o < len)
 		snprintf(buf + o, len - (size_t)o,
 			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path)",
-			 c->t.num_faults, c->t.max_faults, c->stats->rerouted,
-			 c->stats->outside, c->stats->unrouted);
+			 c->t.num_faults, c->t.max_faults, c->stats.rerouted,
+			 c->stats.outside, c->stats.unrouted);
 }
 
+/* One note per fault, then their count, then the entries left unrouted. */
 static int num_notes(const void *topo)
 {
 	const struct cyclic_topo *c = topo;
 
-	return c->t.num_faults;
+	return c->t.num_faults + (c->t.num_faults > 0) +
+	       (c->stats.unrouted > 0);
 }
 
 static void note(const struct ibu_fabric *f, const void *topo, int i,
-		 char *buf, size_t len)
+		 struct ibu_engine_note *out)
 {
 	const struct cyclic_topo *c = topo;
+	int n = c->t.num_faults, o;
 
-	ibu_ibft_fault_text(f, &c->t, i, buf, len);
+	out->severity = IBU_NOTE_SEV_WARNING;
+	if (i < n) {
+		out->kind = IBU_NOTE_FAULT;
+		o = snprintf(out->text, sizeof(out->text), "fault %d of %d: ",
+			     i + 1, n);
+		if (o > 0 && (size_t)o < sizeof(out->text))
+			ibu_ibft_fault_text(f, &c->t, i, out->text + o,
+					    sizeof(out->text) - (size_t)o);
+	} else if (i == n && n > 0) {
+		out->kind = IBU_NOTE_FAULTS;
+		snprintf(out->text, sizeof(out->text),
+			 "%d faults (missing links and switches) routed around",
+			 n);
+	} else {
+		out->kind = IBU_NOTE_UNROUTED;
+		snprintf(out->text, sizeof(out->text),
+			 "%ld (leaf switch, LID) entries left unrouted: no up*/down* path from that leaf, only down-up turns (a credit-loop risk)",
+			 c->stats.unrouted);
+	}
 }
 
 static void node_label(const void *topo, int node, char *buf, size_t len)
@@ -163,6 +212,10 @@ static void node_label(const void *topo, int node, char *buf, size_t len)
 	else
 		snprintf(buf, len, "-");
 }
+
+/* the ibu_mcload_state_* ops rely on it */
+_Static_assert(offsetof(struct ibu_mcast_load, core) == 0,
+	       "the multicast load state begins with its struct ibu_mcload");
 
 static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 			   void **state, struct ibu_err *e)
@@ -182,25 +235,6 @@ static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 	}
 	*state = l;
 	return IBU_OK;
-}
-
-static void mcast_state_free(void *state)
-{
-	if (!state)
-		return;
-	ibu_mcast_load_free(state);
-	free(state);
-}
-
-static void mcast_release(void *state, uint32_t key)
-{
-	ibu_mcast_load_release(state, key);
-}
-
-static void mcast_prune(void *state, int (*alive)(void *ctx, uint32_t key),
-			void *ctx)
-{
-	ibu_mcast_load_prune(state, alive, ctx);
 }
 
 /* The lib tree (by switch index) as the engine-neutral tree (by node). */
@@ -259,23 +293,170 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 	return rc;
 }
 
+static int port_number(const void *topo, int node, int port)
+{
+	const struct cyclic_topo *c = topo;
+	int s = ibu_ibft_sw(&c->t, node);
+
+	return s >= 0 && port > 0 ? c->t.sw[s].k_of_phys[port] : -1;
+}
+
+/* Cyclic routes are up*|down*: switch level, end ports below the leaves. */
+static int rank(const void *topo, int node)
+{
+	const struct cyclic_topo *c = topo;
+	int s = ibu_ibft_sw(&c->t, node);
+
+	return s >= 0 ? c->t.sw[s].level : c->t.n;
+}
+
+static int endport_index(const void *topo, int node, int port)
+{
+	const struct cyclic_topo *c = topo;
+
+	return ibu_ibft_ep(&c->t, node, port);
+}
+
+static void endport_label(const void *topo, int node, int port, char *buf,
+			  size_t len)
+{
+	const struct cyclic_topo *c = topo;
+	int pid = ibu_ibft_ep(&c->t, node, port);
+
+	if (pid >= 0)
+		ibu_ibft_ep_label(&c->t, pid, buf, len);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* The paper's DLID offset of a pair, for the rule the tables follow. */
+static long advised_offset(const struct ibu_fabric *f, void *topo,
+			   const struct ibu_engine_opts *o, int sn, int sp,
+			   int dn, int dp)
+{
+	struct cyclic_topo *c = topo;
+	int s = ibu_ibft_ep(&c->t, sn, sp), d = ibu_ibft_ep(&c->t, dn, dp);
+
+	if (!c->planned && plan(f, topo, NULL, NULL))
+		return -1;
+	if (s < 0 || d < 0)
+		return -1;
+	return (long)ibu_cyclic_offset(&c->t, c->p.offset_digits,
+				       (enum ibu_cyclic_offsets)
+				       ibu_engine_opt(o, OPT_OFFSETS),
+				       (uint32_t)s, (uint32_t)d);
+}
+
+/* Rows are the levels, end ports below the leaves; switches ordered by
+ * their label digits, end ports by PID. */
+static int layout(const struct ibu_fabric *f, const void *topo, int node,
+		  int *row, double *key)
+{
+	const struct cyclic_topo *c = topo;
+	int s = ibu_ibft_sw(&c->t, node), k, p;
+	double best = -1;
+
+	if (s >= 0) {
+		*row = c->t.sw[s].level;
+		*key = 0;
+		for (k = 0; k < c->t.n - 1; k++)
+			*key = *key * 256 + c->t.sw[s].w[k];
+		return 0;
+	}
+	if (ibu_node_is_switch(&f->nodes[node]))
+		return -1;
+	for (p = 1; p <= f->nodes[node].num_ports; p++) {
+		int pid = ibu_ibft_ep(&c->t, node, p);
+
+		if (pid >= 0 && (best < 0 || pid < best))
+			best = pid;
+	}
+	*row = c->t.n;
+	*key = best >= 0 ? best : 1e12;
+	return 0;
+}
+
+struct check_state {
+	struct ibu_cyclic_rule crule;
+	struct ibu_dlid_pairs pairs;
+};
+
+static void check_free(void *state)
+{
+	struct check_state *st = state;
+
+	if (!st)
+		return;
+	ibu_dlid_pairs_free(&st->pairs);
+	free(st);
+}
+
+static int check_rule(const struct ibu_fabric *f, void *topo,
+		      const struct ibu_engine_opts *o,
+		      const struct ibu_engine_check_in *in,
+		      struct ibu_verify_rule *rule, void **state, char *info,
+		      size_t len, struct ibu_err *e)
+{
+	struct cyclic_topo *c = topo;
+	struct check_state *st;
+	int rc = c->planned ? IBU_OK : plan(f, topo, NULL, e);
+
+	*state = NULL;
+	if (rc)
+		return rc;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	st->crule.offsets = (enum ibu_cyclic_offsets)ibu_engine_opt(o,
+								   OPT_OFFSETS);
+	if (in && in->dlids) {
+		rc = ibu_dlid_pairs_read(in->dlids, &st->pairs, e);
+		if (rc) {
+			check_free(st);
+			return rc;
+		}
+		st->crule.dlids = &st->pairs;
+	}
+	st->crule.t = &c->t;
+	st->crule.p = &c->p;
+	st->crule.climb_sources = in ? in->climb_sources : 0;
+	ibu_cyclic_verify_rule(rule, &st->crule);
+	snprintf(info, len,
+		 "IBFT(%d,%d), LMC %d in use (%d needed), %d up-digits from the LID offset, offsets %s",
+		 c->t.m, c->t.n, c->p.lmc, c->p.lmc_needed, c->p.offset_digits,
+		 ibu_cyclic_offsets_name(st->crule.offsets));
+	*state = st;
+	return IBU_OK;
+}
+
 const struct ibu_engine_ops ibu_engine_cyclic = {
 	.name = "cyclic",
 	.topology = "IBFT(m,n)",
+	.options = options,
+	.num_options = (int)(sizeof(options) / sizeof(options[0])),
 	.recognise = recognise,
 	.topo_free = topo_free,
 	.plan = plan,
 	.route = route,
 	.assign_lids = assign_lids,
 	.may_leave_unrouted = may_leave_unrouted,
-	.num_unrouted = num_unrouted,
 	.describe = describe,
 	.num_notes = num_notes,
 	.note = note,
 	.node_label = node_label,
+	.port_number = port_number,
+	.port_numbering = "paper",
+	.rank = rank,
+	.endport_index = endport_index,
+	.endport_label = endport_label,
+	.advised_offset = advised_offset,
+	.layout = layout,
+	.check_rule = check_rule,
+	.check_free = check_free,
 	.mcast_state_new = mcast_state_new,
-	.mcast_state_free = mcast_state_free,
-	.mcast_release = mcast_release,
-	.mcast_prune = mcast_prune,
+	/* the load state begins with its struct ibu_mcload */
+	.mcast_state_free = ibu_mcload_state_free,
+	.mcast_release = ibu_mcload_state_release,
+	.mcast_prune = ibu_mcload_state_prune,
 	.mcast_tree = mcast_tree,
 };

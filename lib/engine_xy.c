@@ -4,6 +4,7 @@
  * multicast trees rooted on one common row, and the paper's VL plans, as
  * one ops table.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,32 @@
 #include "xy.h"
 #include "xy_mcast.h"
 #include "vlplan.h"
+#include "xy_verify.h"
+
+static int parse_vl_plan(const char *text, int *value)
+{
+	enum ibu_vlplan_kind k;
+
+	if (ibu_vlplan_parse(text, &k))
+		return IBU_EINVAL;
+	*value = (int)k;
+	return IBU_OK;
+}
+
+static void format_vl_plan(int value, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", ibu_vlplan_name((enum ibu_vlplan_kind)value));
+}
+
+static const struct ibu_engine_option options[] = {
+	{ .key = "vl_plan", .values = "1|2-spread|2-direction|4-spread|4-direction",
+	  .def = 0,
+	  .help = "the virtual-lane plan of paper 001, sect. 3.2 (default 1: "
+		  "one VL); programmed through SL2VL tables",
+	  .parse = parse_vl_plan, .format = format_vl_plan, .needs_qos = 1 },
+};
+
+#define OPT_VL_PLAN (&options[0])
 
 static void topo_free(void *topo)
 {
@@ -41,7 +68,7 @@ static int recognise(const struct ibu_fabric *f,
 	return IBU_OK;
 }
 
-static int route(const struct ibu_fabric *f, const void *topo,
+static int route(const struct ibu_fabric *f, void *topo,
 		 const struct ibu_lidmap *map, const struct ibu_engine_opts *o,
 		 struct ibu_lft *lft, struct ibu_err *e)
 {
@@ -96,6 +123,10 @@ static void node_label(const void *topo, int node, char *buf, size_t len)
 	ibu_mesh_sw_label(t, ibu_mesh_sw(t, node), buf, len);
 }
 
+/* the ibu_mcload_state_* ops rely on it */
+_Static_assert(offsetof(struct ibu_xy_mcast_load, core) == 0,
+	       "the multicast load state begins with its struct ibu_mcload");
+
 static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 			   void **state, struct ibu_err *e)
 {
@@ -113,25 +144,6 @@ static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 	}
 	*state = l;
 	return IBU_OK;
-}
-
-static void mcast_state_free(void *state)
-{
-	if (!state)
-		return;
-	ibu_xy_mcast_load_free(state);
-	free(state);
-}
-
-static void mcast_release(void *state, uint32_t key)
-{
-	ibu_xy_mcast_load_release(state, key);
-}
-
-static void mcast_prune(void *state, int (*alive)(void *ctx, uint32_t key),
-			void *ctx)
-{
-	ibu_xy_mcast_load_prune(state, alive, ctx);
 }
 
 static int mcast_tree(const struct ibu_fabric *f, const void *topo,
@@ -195,7 +207,8 @@ static int path_sl(const struct ibu_fabric *f, const void *topo,
 	(void)f;
 	if (a < 0 || b < 0)
 		return 0;
-	return ibu_vlplan_path_sl(o->vl_plan, (unsigned)a, (unsigned)b);
+	return ibu_vlplan_path_sl(ibu_engine_opt(o, OPT_VL_PLAN), (unsigned)a,
+				  (unsigned)b);
 }
 
 static int sl2vl(const struct ibu_fabric *f, const void *topo,
@@ -203,13 +216,44 @@ static int sl2vl(const struct ibu_fabric *f, const void *topo,
 		 int out_port, uint8_t vl_of_sl[16])
 {
 	(void)f;
-	return ibu_vlplan_sl2vl(o->vl_plan, topo, node, in_port, out_port,
-				vl_of_sl);
+	return ibu_vlplan_sl2vl(ibu_engine_opt(o, OPT_VL_PLAN), topo, node,
+				in_port, out_port, vl_of_sl);
+}
+
+static void check_free(void *state)
+{
+	free(state);
+}
+
+/* XY: every entry X first, then Y, then the end port. */
+static int check_rule(const struct ibu_fabric *f, void *topo,
+		      const struct ibu_engine_opts *o,
+		      const struct ibu_engine_check_in *in,
+		      struct ibu_verify_rule *rule, void **state, char *info,
+		      size_t len, struct ibu_err *e)
+{
+	struct ibu_xy_rule *x = calloc(1, sizeof(*x));
+
+	(void)f;
+	(void)o;
+	(void)in;
+	*state = x;
+	if (!x)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	x->t = topo;
+	ibu_xy_verify_rule(rule, x);
+	if (len)
+		info[0] = '\0';	/* the rule's summary says it all */
+	return IBU_OK;
 }
 
 const struct ibu_engine_ops ibu_engine_xy = {
 	.name = "xy",
 	.topology = "2-D mesh",
+	.check_rule = check_rule,
+	.check_free = check_free,
+	.options = options,
+	.num_options = (int)(sizeof(options) / sizeof(options[0])),
 	.recognise = recognise,
 	.topo_free = topo_free,
 	.route = route,
@@ -217,9 +261,10 @@ const struct ibu_engine_ops ibu_engine_xy = {
 	.describe = describe,
 	.node_label = node_label,
 	.mcast_state_new = mcast_state_new,
-	.mcast_state_free = mcast_state_free,
-	.mcast_release = mcast_release,
-	.mcast_prune = mcast_prune,
+	/* the load state begins with its struct ibu_mcload */
+	.mcast_state_free = ibu_mcload_state_free,
+	.mcast_release = ibu_mcload_state_release,
+	.mcast_prune = ibu_mcload_state_prune,
 	.mcast_tree = mcast_tree,
 	.path_sl = path_sl,
 	.sl2vl = sl2vl,

@@ -180,3 +180,23 @@ void ibu_guid2lid_free(struct ibu_guid2lid *g)
 	free(g->rec);
 	memset(g, 0, sizeof(*g));
 }
+
+static int write_record(void *ctx, int node, int port,
+			const struct ibu_port *pt)
+{
+	(void)node;
+	(void)port;
+	/* OpenSM's DB parser needs the blank line after each record */
+	fprintf(ctx, "0x%016" PRIx64 " 0x%04x 0x%04x\n\n", pt->guid, pt->lid,
+		pt->lid + (1u << pt->lmc) - 1);
+	return 0;
+}
+
+int ibu_guid2lid_write(FILE *out, const struct ibu_fabric *f,
+		       struct ibu_err *e)
+{
+	ibu_fabric_foreach_lid_port(f, write_record, out);
+	if (ferror(out))
+		return ibu_err_set(e, IBU_EIO, "write error");
+	return IBU_OK;
+}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Reader of OpenSM's guid2lid file ($OSM_CACHE_DIR/guid2lid), the file
- * `ibunion lids` writes (ibu_lidplan_write_guid2lid()):
+ * `ibunion lids` writes (ibu_guid2lid_write()):
  *
  *   0x0000000000100001 0x0004 0x0007
  *   <blank line>
@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "err.h"
+#include "fabric.h"
 
 struct ibu_guid2lid_rec {
 	uint64_t guid;
@@ -35,5 +36,9 @@ int ibu_guid2lid_read(const char *path, struct ibu_guid2lid *g,
 int ibu_guid2lid_read_stream(FILE *in, const char *name,
 			     struct ibu_guid2lid *g, struct ibu_err *e);
 void ibu_guid2lid_free(struct ibu_guid2lid *g);
+/* OpenSM guid2lid records ("0xGUID 0xMIN 0xMAX" + blank line) for every
+ * port of f that has a LID; IBU_EIO on a write error. */
+int ibu_guid2lid_write(FILE *out, const struct ibu_fabric *f,
+		       struct ibu_err *e);
 
 #endif

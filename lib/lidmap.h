@@ -9,6 +9,9 @@
 
 #include "fabric.h"
 
+/* LMC is 3 bits (IBA 7.11.1); lidplan.h repeats it identically */
+#define IBU_MAX_LMC 7
+
 struct ibu_lid_owner {
 	int32_t node;		/* fabric node, -1 = LID not assigned */
 	int16_t port;		/* physical port of the end port, 0 for a switch */

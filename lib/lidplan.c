@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lidplan.h"
+#include "guid2lid.h"
 
 int ibu_lid_needed_lmc(int m, int n)
 {
@@ -149,22 +150,8 @@ int ibu_lidplan_assign_paper(struct ibu_fabric *f, const struct ibu_ibft *t,
 	return IBU_OK;
 }
 
-static int guid2lid_record(void *ctx, int node, int port,
-			   const struct ibu_port *pt)
-{
-	(void)node;
-	(void)port;
-	/* OpenSM's DB parser needs the blank line after each record */
-	fprintf(ctx, "0x%016" PRIx64 " 0x%04x 0x%04x\n\n", pt->guid, pt->lid,
-		pt->lid + (1u << pt->lmc) - 1);
-	return 0;
-}
-
 int ibu_lidplan_write_guid2lid(FILE *out, const struct ibu_fabric *f,
 			       struct ibu_err *e)
 {
-	ibu_fabric_foreach_lid_port(f, guid2lid_record, out);
-	if (ferror(out))
-		return ibu_err_set(e, IBU_EIO, "write error");
-	return IBU_OK;
+	return ibu_guid2lid_write(out, f, e);
 }

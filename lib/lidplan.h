@@ -63,8 +63,7 @@ int ibu_lidplan_assign_paper(struct ibu_fabric *f, const struct ibu_ibft *t,
 int ibu_lidplan_fit_lmc(const struct ibu_ibft *t, int want,
 			enum ibu_lid_numbering how);
 
-/* OpenSM guid2lid records ("0xGUID 0xMIN 0xMAX" + blank line) for every
- * port of f that has a LID. */
+/* = ibu_guid2lid_write() (lib/guid2lid.h), kept for its callers. */
 int ibu_lidplan_write_guid2lid(FILE *out, const struct ibu_fabric *f,
 			       struct ibu_err *e);
 

@@ -6,151 +6,65 @@
 
 /* ------------------------------------------------------------ load state */
 
-struct ibu_mcast_load_rec {
-	uint32_t key;
-	int n, nl;
-	int *sw;		/* n switches, then nl link indices */
-};
-
 int ibu_mcast_load_init(struct ibu_mcast_load *l, const struct ibu_ibft *t,
 			struct ibu_err *e)
 {
-	size_t nlinks;
+	int size[2], rc;
 
 	memset(l, 0, sizeof(*l));
 	if (!t || t->num_switches < 0 || t->m < 0)
 		return ibu_err_set(e, IBU_EINVAL, "no fat tree for the load state");
 	l->num_switches = t->num_switches;
 	l->ports = t->m + 1;
-	nlinks = (size_t)l->num_switches * l->ports;
-	l->trees = calloc(l->num_switches ? l->num_switches : 1,
-			  sizeof(*l->trees));
-	l->link_trees = calloc(nlinks ? nlinks : 1, sizeof(*l->link_trees));
-	if (!l->trees || !l->link_trees) {
-		free(l->trees);
-		free(l->link_trees);
+	size[0] = l->num_switches;
+	size[1] = l->num_switches * l->ports;
+	rc = ibu_mcload_init(&l->core, 2, size, e);
+	if (rc) {
 		memset(l, 0, sizeof(*l));
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast load)");
+		return rc;
 	}
+	l->trees = l->core.count[0];
+	l->link_trees = l->core.count[1];
 	return IBU_OK;
 }
 
 void ibu_mcast_load_reset(struct ibu_mcast_load *l)
 {
-	int i;
-
-	for (i = 0; i < l->num_rec; i++)
-		free(l->rec[i].sw);
-	l->num_rec = 0;
-	if (l->trees)
-		memset(l->trees, 0, l->num_switches * sizeof(*l->trees));
-	if (l->link_trees)
-		memset(l->link_trees, 0, (size_t)l->num_switches * l->ports *
-		       sizeof(*l->link_trees));
+	ibu_mcload_reset(&l->core);
 }
 
 void ibu_mcast_load_free(struct ibu_mcast_load *l)
 {
 	if (!l)
 		return;
-	ibu_mcast_load_reset(l);
-	free(l->rec);
-	free(l->trees);
-	free(l->link_trees);
+	ibu_mcload_free(&l->core);
 	memset(l, 0, sizeof(*l));
-}
-
-static int rec_pos(const struct ibu_mcast_load *l, uint32_t key)
-{
-	int lo = 0, hi = l->num_rec;
-
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (l->rec[mid].key < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static void rec_drop(struct ibu_mcast_load *l, int i)
-{
-	struct ibu_mcast_load_rec *r = &l->rec[i];
-	long nlinks = (long)l->num_switches * l->ports;
-	int k;
-
-	for (k = 0; k < r->n; k++)
-		if (r->sw[k] >= 0 && r->sw[k] < l->num_switches &&
-		    l->trees[r->sw[k]])
-			l->trees[r->sw[k]]--;
-	for (k = r->n; k < r->n + r->nl; k++)
-		if (r->sw[k] >= 0 && r->sw[k] < nlinks &&
-		    l->link_trees[r->sw[k]])
-			l->link_trees[r->sw[k]]--;
-	free(r->sw);
-	memmove(&l->rec[i], &l->rec[i + 1], (l->num_rec - i - 1) * sizeof(*r));
-	l->num_rec--;
 }
 
 void ibu_mcast_load_release(struct ibu_mcast_load *l, uint32_t key)
 {
-	int i = rec_pos(l, key);
-
-	if (i < l->num_rec && l->rec[i].key == key)
-		rec_drop(l, i);
+	ibu_mcload_release(&l->core, key);
 }
 
 void ibu_mcast_load_prune(struct ibu_mcast_load *l,
 			  int (*alive)(void *ctx, uint32_t key), void *ctx)
 {
-	int i = 0;
-
-	while (i < l->num_rec) {
-		if (!alive(ctx, l->rec[i].key))
-			rec_drop(l, i);
-		else
-			i++;
-	}
+	ibu_mcload_prune(&l->core, alive, ctx);
 }
 
 int ibu_mcast_load_count(const struct ibu_mcast_load *l)
 {
-	return l->num_rec;
+	return ibu_mcload_count(&l->core);
 }
 
-/* Records the switches and links of tree under key (already released). */
+/* Records the switches and links of tree under key. */
 static int load_add(struct ibu_mcast_load *l, uint32_t key,
 		    const struct ibu_mcast_tree *tree, struct ibu_err *e)
 {
-	struct ibu_mcast_load_rec r = { .key = key, .n = tree->num_switches,
-					.nl = tree->num_links };
-	int i, k;
+	const int *items[2] = { tree->switches, tree->links };
+	int n[2] = { tree->num_switches, tree->num_links };
 
-	if (l->num_rec == l->cap_rec) {
-		int cap = l->cap_rec ? 2 * l->cap_rec : 64;
-		struct ibu_mcast_load_rec *nr = realloc(l->rec, cap * sizeof(*nr));
-
-		if (!nr)
-			return ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast load)");
-		l->rec = nr;
-		l->cap_rec = cap;
-	}
-	r.sw = malloc((r.n + r.nl ? r.n + r.nl : 1) * sizeof(*r.sw));
-	if (!r.sw)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast load)");
-	memcpy(r.sw, tree->switches, r.n * sizeof(*r.sw));
-	memcpy(r.sw + r.n, tree->links, r.nl * sizeof(*r.sw));
-	for (k = 0; k < r.n; k++)
-		l->trees[r.sw[k]]++;
-	for (k = 0; k < r.nl; k++)
-		l->link_trees[r.sw[r.n + k]]++;
-	i = rec_pos(l, key);
-	memmove(&l->rec[i + 1], &l->rec[i], (l->num_rec - i) * sizeof(r));
-	l->rec[i] = r;
-	l->num_rec++;
-	return IBU_OK;
+	return ibu_mcload_add(&l->core, key, items, n, e);
 }
 
 /* ------------------------------------------------------------ the tree */
@@ -437,167 +351,242 @@ static int choose_balanced(const struct ibu_fabric *f, const struct ibu_ibft *t,
 	return best;
 }
 
+/* The work arrays of one tree build, all sized to the switches. */
+struct work {
+	struct attach *a;	/* resolved members, merged in place */
+	int na;			/* distinct members */
+	int *cnt;		/* [s] member switches s is above or equal to */
+	int *stamp, *queue;
+	int *dist;		/* the distinct member switches, nd of them */
+	int nd;
+	int *cand;		/* apex candidates, nc of them */
+	int nc;
+	int *slot_ep;
+	uint32_t *mark;
+	uint8_t *in_tree;
+};
+
+static void work_free(struct work *w)
+{
+	free(w->a);
+	free(w->cnt);
+	free(w->stamp);
+	free(w->queue);
+	free(w->dist);
+	free(w->cand);
+	free(w->mark);
+	free(w->in_tree);
+	free(w->slot_ep);
+}
+
+/* The work arrays and the tree's own (switches, links, ports). */
+static int work_alloc(struct work *w, const struct ibu_ibft *t, int num,
+		      struct ibu_mcast_tree *tree, struct ibu_err *e)
+{
+	size_t nsz = t->num_switches ? (size_t)t->num_switches : 1;
+
+	memset(w, 0, sizeof(*w));
+	w->a = calloc(num ? (size_t)num : 1, sizeof(*w->a));
+	w->cnt = calloc(nsz, sizeof(*w->cnt));
+	w->stamp = malloc(nsz * sizeof(*w->stamp));
+	w->queue = malloc(nsz * sizeof(*w->queue));
+	w->dist = malloc(nsz * sizeof(*w->dist));
+	w->cand = malloc(nsz * sizeof(*w->cand));
+	w->mark = calloc(nsz, sizeof(*w->mark));
+	w->in_tree = calloc(nsz, 1);
+	w->slot_ep = malloc((t->num_endports ? t->num_endports : 1) *
+			    sizeof(*w->slot_ep));
+	tree->switches = malloc(nsz * sizeof(*tree->switches));
+	tree->links = malloc(nsz * sizeof(*tree->links));
+	tree->ports = calloc(nsz, sizeof(*tree->ports));
+	if (!w->a || !w->cnt || !w->stamp || !w->queue || !w->dist ||
+	    !w->cand || !w->mark || !w->in_tree || !w->slot_ep ||
+	    !tree->switches || !tree->links || !tree->ports)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast tree)");
+	return IBU_OK;
+}
+
+/* Members resolved to their switches and merged; the distinct member
+ * switches into w->dist. */
+static int gather_members(struct work *w, const struct ibu_fabric *f,
+			  const struct ibu_ibft *t,
+			  const struct ibu_mcast_member *members, int num,
+			  struct ibu_mcast_tree *tree, struct ibu_err *e)
+{
+	int i, rc;
+
+	for (i = 0; i < num; i++) {
+		rc = resolve_member(f, t, &members[i], &w->a[i], e);
+		if (rc)
+			return rc;
+	}
+	for (i = 0; i < t->num_switches; i++)
+		w->stamp[i] = -1;
+	for (i = 0; i < t->num_endports; i++)
+		w->slot_ep[i] = -1;
+	w->na = merge_members(w->a, num, w->slot_ep, w->stamp);
+	tree->num_members = w->na;
+	for (i = 0; i < w->na; i++)
+		tree->num_receivers += w->a[i].receives;
+	for (i = 0; i < w->na; i++)
+		if (!w->in_tree[w->a[i].sw]) {
+			w->in_tree[w->a[i].sw] = 1;
+			w->dist[w->nd++] = w->a[i].sw;
+		}
+	memset(w->in_tree, 0, t->num_switches ? (size_t)t->num_switches : 1);
+	return IBU_OK;
+}
+
+/* w->cnt[s]: how many member switches s is above (or equal to), by a
+ * climb from each of them. */
+static void count_ancestors(struct work *w, const struct ibu_fabric *f,
+			    const struct ibu_ibft *t)
+{
+	int i;
+
+	for (i = 0; i < t->num_switches; i++)
+		w->stamp[i] = -1;
+	for (i = 0; i < w->nd; i++) {
+		int head = 0, tail = 0;
+
+		w->queue[tail++] = w->dist[i];
+		w->stamp[w->dist[i]] = i;
+		while (head < tail) {
+			int s = w->queue[head++], p;
+			const struct ibu_node *node = &f->nodes[t->sw[s].node];
+
+			w->cnt[s]++;
+			for (p = 1; p <= node->num_ports; p++) {
+				int u = peer_sw(f, t, s, p, NULL);
+
+				if (u < 0 || t->sw[u].level >= t->sw[s].level ||
+				    w->stamp[u] == i)
+					continue;
+				w->stamp[u] = i;
+				w->queue[tail++] = u;
+			}
+		}
+	}
+}
+
+/* The apex candidates: the common ancestors at the lowest level that
+ * has any (the deepest, so the tree stays small). */
+static int apex_candidates(struct work *w, const struct ibu_ibft *t,
+			   struct ibu_mcast_tree *tree, struct ibu_err *e)
+{
+	int i, level = -1;
+
+	for (i = 0; i < t->num_switches; i++)
+		if (w->cnt[i] == w->nd && t->sw[i].level > level)
+			level = t->sw[i].level;
+	if (level < 0)
+		return ibu_err_set(e, IBU_ETOPO,
+				   "the %d members have no common ancestor switch",
+				   w->na);
+	tree->apex_level = level;
+	for (i = 0; i < t->num_switches; i++)
+		if (w->cnt[i] == w->nd && t->sw[i].level == level)
+			w->cand[w->nc++] = i;
+	tree->num_candidates = w->nc;
+	return IBU_OK;
+}
+
+/* The apex by policy: source (on the lowest send-only source's cyclic
+ * climb, else balanced), lowest GUID, or balanced. */
+static void choose_apex(struct work *w, const struct ibu_fabric *f,
+			const struct ibu_ibft *t, enum ibu_mcast_policy policy,
+			const struct ibu_mcast_load *load,
+			struct ibu_mcast_tree *tree)
+{
+	int i, level = tree->apex_level;
+
+	if (policy == IBU_MCAST_SOURCE) {
+		int src = -1;
+
+		for (i = 0; i < w->na; i++)
+			if (!w->a[i].receives && w->a[i].pid >= 0 &&
+			    (src < 0 || w->a[i].pid < src))
+				src = w->a[i].pid;
+		if (src >= 0) {
+			int s = cyclic_apex(f, t, src, level);
+
+			if (s >= 0 && w->cnt[s] == w->nd &&
+			    t->sw[s].level == level)
+				tree->apex = s;
+		}
+		if (tree->apex < 0)
+			tree->policy = IBU_MCAST_BALANCED;
+	} else if (policy == IBU_MCAST_LOWEST_GUID) {
+		for (i = 0; i < w->nc; i++)
+			if (tree->apex < 0 ||
+			    f->nodes[t->sw[w->cand[i]].node].guid <
+			    f->nodes[t->sw[tree->apex].node].guid)
+				tree->apex = w->cand[i];
+	}
+	if (tree->apex < 0)
+		tree->apex = choose_balanced(f, t, load, w->cand, w->nc,
+					     w->dist, w->nd, w->mark, tree);
+}
+
+/* The downward paths from the apex to every member switch, and the
+ * receivers' own ports. */
+static int grow_tree(struct work *w, const struct ibu_fabric *f,
+		     const struct ibu_ibft *t, struct ibu_mcast_tree *tree,
+		     struct ibu_err *e)
+{
+	struct build b = { .f = f, .t = t, .tree = tree,
+			   .in_tree = w->in_tree, .e = e };
+	int i, rc;
+
+	for (i = 0; i < w->nd; i++) {
+		rc = add_path(&b, w->dist[i]);
+		if (rc)
+			return rc;
+	}
+	/* receiving members: their CA port, or port 0 of a switch member */
+	for (i = 0; i < w->na; i++)
+		if (w->a[i].receives)
+			ibu_pm_set(&tree->ports[w->a[i].sw], w->a[i].sw_port);
+	sort_top_down(t, tree->switches, tree->num_switches);
+	return IBU_OK;
+}
+
 int ibu_mcast_tree_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
 			 const struct ibu_mcast_member *members, int num,
 			 enum ibu_mcast_policy policy,
 			 struct ibu_mcast_load *load, uint32_t key,
 			 struct ibu_mcast_tree *tree, struct ibu_err *e)
 {
-	int ns = t->num_switches, na, i, rc = IBU_OK, nd = 0, nc = 0, level = -1;
-	struct attach *a = NULL;
-	int *cnt = NULL, *stamp = NULL, *queue = NULL, *slot_ep = NULL;
-	int *dist = NULL, *cand = NULL;
-	uint32_t *mark = NULL;
-	uint8_t *in_tree = NULL;
-	size_t nsz = ns ? ns : 1;
-	struct build b;
+	struct work w;
+	int rc;
 
 	memset(tree, 0, sizeof(*tree));
 	tree->apex = -1;
 	if (num < 0 || (num && !members))
 		return ibu_err_set(e, IBU_EINVAL, "bad member list");
-	if (load && (load->num_switches != ns || load->ports != t->m + 1))
+	if (load && (load->num_switches != t->num_switches ||
+		     load->ports != t->m + 1))
 		return ibu_err_set(e, IBU_EINVAL,
 				   "load state is for %d switches of radix %d, the fat tree has %d of radix %d",
-				   load->num_switches, load->ports - 1, ns, t->m);
-	a = calloc(num ? num : 1, sizeof(*a));
-	cnt = calloc(nsz, sizeof(*cnt));
-	stamp = malloc(nsz * sizeof(*stamp));
-	queue = malloc(nsz * sizeof(*queue));
-	dist = malloc(nsz * sizeof(*dist));
-	cand = malloc(nsz * sizeof(*cand));
-	mark = calloc(nsz, sizeof(*mark));
-	in_tree = calloc(nsz, 1);
-	slot_ep = malloc((t->num_endports ? t->num_endports : 1) *
-			 sizeof(*slot_ep));
-	tree->switches = malloc(nsz * sizeof(*tree->switches));
-	tree->links = malloc(nsz * sizeof(*tree->links));
-	tree->ports = calloc(nsz, sizeof(*tree->ports));
-	if (!a || !cnt || !stamp || !queue || !dist || !cand || !mark ||
-	    !in_tree || !slot_ep || !tree->switches || !tree->links ||
-	    !tree->ports) {
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast tree)");
-		goto out;
-	}
+				   load->num_switches, load->ports - 1,
+				   t->num_switches, t->m);
+	rc = work_alloc(&w, t, num, tree, e);
 	tree->policy = policy;
-
-	for (i = 0; i < num; i++) {
-		rc = resolve_member(f, t, &members[i], &a[i], e);
-		if (rc)
-			goto out;
-	}
-	for (i = 0; i < ns; i++)
-		stamp[i] = -1;
-	for (i = 0; i < t->num_endports; i++)
-		slot_ep[i] = -1;
-	na = merge_members(a, num, slot_ep, stamp);
-	tree->num_members = na;
-	for (i = 0; i < na; i++)
-		tree->num_receivers += a[i].receives;
-
-	if (load)
+	if (!rc)
+		rc = gather_members(&w, f, t, members, num, tree, e);
+	if (!rc && load)
 		ibu_mcast_load_release(load, key);
-	if (!na)
-		goto out;
-
-	/* the distinct switches the members hang off (or are) */
-	for (i = 0; i < na; i++)
-		if (!in_tree[a[i].sw]) {
-			in_tree[a[i].sw] = 1;
-			dist[nd++] = a[i].sw;
-		}
-	memset(in_tree, 0, nsz);
-
-	/* common ancestors: switches above (or equal to) all of them */
-	for (i = 0; i < ns; i++)
-		stamp[i] = -1;
-	for (i = 0; i < nd; i++) {
-		int head = 0, tail = 0;
-
-		queue[tail++] = dist[i];
-		stamp[dist[i]] = i;
-		while (head < tail) {
-			int s = queue[head++], p;
-			const struct ibu_node *node = &f->nodes[t->sw[s].node];
-
-			cnt[s]++;
-			for (p = 1; p <= node->num_ports; p++) {
-				int u = peer_sw(f, t, s, p, NULL);
-
-				if (u < 0 || t->sw[u].level >= t->sw[s].level ||
-				    stamp[u] == i)
-					continue;
-				stamp[u] = i;
-				queue[tail++] = u;
-			}
-		}
+	if (!rc && w.na) {
+		count_ancestors(&w, f, t);
+		rc = apex_candidates(&w, t, tree, e);
+		if (!rc)
+			choose_apex(&w, f, t, policy, load, tree);
+		if (!rc)
+			rc = grow_tree(&w, f, t, tree, e);
+		if (!rc && load)
+			rc = load_add(load, key, tree, e);
 	}
-	for (i = 0; i < ns; i++)
-		if (cnt[i] == nd && t->sw[i].level > level)
-			level = t->sw[i].level;
-	if (level < 0) {
-		rc = ibu_err_set(e, IBU_ETOPO,
-				 "the %d members have no common ancestor switch", na);
-		goto out;
-	}
-	tree->apex_level = level;
-	for (i = 0; i < ns; i++)
-		if (cnt[i] == nd && t->sw[i].level == level)
-			cand[nc++] = i;
-	tree->num_candidates = nc;
-
-	if (policy == IBU_MCAST_SOURCE) {
-		int src = -1;
-
-		for (i = 0; i < na; i++)
-			if (!a[i].receives && a[i].pid >= 0 &&
-			    (src < 0 || a[i].pid < src))
-				src = a[i].pid;
-		if (src >= 0) {
-			int s = cyclic_apex(f, t, src, level);
-
-			if (s >= 0 && cnt[s] == nd && t->sw[s].level == level)
-				tree->apex = s;
-		}
-		if (tree->apex < 0)
-			tree->policy = IBU_MCAST_BALANCED;
-	} else if (policy == IBU_MCAST_LOWEST_GUID) {
-		for (i = 0; i < nc; i++)
-			if (tree->apex < 0 || f->nodes[t->sw[cand[i]].node].guid <
-			    f->nodes[t->sw[tree->apex].node].guid)
-				tree->apex = cand[i];
-	}
-	if (tree->apex < 0)
-		tree->apex = choose_balanced(f, t, load, cand, nc, dist, nd,
-					     mark, tree);
-
-	b.f = f;
-	b.t = t;
-	b.tree = tree;
-	b.in_tree = in_tree;
-	b.e = e;
-	for (i = 0; i < nd; i++) {
-		rc = add_path(&b, dist[i]);
-		if (rc)
-			goto out;
-	}
-	/* receiving members: their CA port, or port 0 of a switch member */
-	for (i = 0; i < na; i++)
-		if (a[i].receives)
-			ibu_pm_set(&tree->ports[a[i].sw], a[i].sw_port);
-	sort_top_down(t, tree->switches, tree->num_switches);
-	if (load)
-		rc = load_add(load, key, tree, e);
-out:
-	free(a);
-	free(cnt);
-	free(stamp);
-	free(queue);
-	free(dist);
-	free(cand);
-	free(mark);
-	free(in_tree);
-	free(slot_ep);
+	work_free(&w);
 	if (rc) {
 		ibu_mcast_tree_free(tree);
 		return rc;

@@ -28,6 +28,7 @@
 #include "ibft.h"
 #include "mft.h"
 #include "mcgroup.h"
+#include "mcload.h"
 
 /*
  * Trees so far, per switch and per switch-to-switch link, owned by the
@@ -47,16 +48,14 @@
  */
 #define IBU_MCAST_SCORE_BUDGET 4000000L
 
-struct ibu_mcast_load_rec;
-
+/* Trees per switch and per link (lib/mcload.h counters, aliased). */
 struct ibu_mcast_load {
+	struct ibu_mcload core;		/* kind 0 switches, kind 1 links */
 	int num_switches;
 	int ports;			/* m + 1: link index = sw * ports + k */
 	uint32_t *trees;		/* [switch index] trees through it */
 	uint32_t *link_trees;		/* [sw * ports + paper port k] trees
 					 * using the link below port k */
-	struct ibu_mcast_load_rec *rec;	/* sorted by key */
-	int num_rec, cap_rec;
 };
 
 /* A load state for the switches of t (sized from it; keep it with t). */

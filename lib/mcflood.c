@@ -361,25 +361,29 @@ long ibu_mcf_problems(const struct ibu_mcf_stats *st)
 	       st->count[IBU_MCF_STRAY] + st->count[IBU_MCF_LOOP];
 }
 
-int ibu_mcf_tops(const struct ibu_ibft *t, const struct ibu_mft *mft, int gi,
+int ibu_mcf_tops(const struct ibu_mft *mft, int gi,
+		 int (*rank)(const void *ctx, int node), const void *ctx,
 		 int *tops, int max, int *level)
 {
 	int n, best = -1, cnt = 0;
 
 	if (gi < 0 || gi >= mft->num_groups)
 		return -1;
-	for (n = 0; n < mft->num_nodes && n < t->num_fabric_nodes; n++) {
-		int s = t->sw_of_node[n];
+	for (n = 0; n < mft->num_nodes; n++) {
+		int r;
 
-		if (s < 0 || ibu_pm_empty(&mft->g[gi].mask[n]))
+		if (ibu_pm_empty(&mft->g[gi].mask[n]))
 			continue;
-		if (best < 0 || t->sw[s].level < best) {
-			best = t->sw[s].level;
+		r = rank(ctx, n);
+		if (r < 0)
+			continue;
+		if (best < 0 || r < best) {
+			best = r;
 			cnt = 0;
 		}
-		if (t->sw[s].level == best) {
+		if (r == best) {
 			if (cnt < max)
-				tops[cnt] = s;
+				tops[cnt] = n;
 			cnt++;
 		}
 	}

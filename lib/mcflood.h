@@ -23,7 +23,6 @@
 #define IBU_MCFLOOD_H
 
 #include "fabric.h"
-#include "ibft.h"
 #include "mft.h"
 #include "mcmembers.h"
 #include "linkload.h"
@@ -74,11 +73,14 @@ int ibu_mcf_run(const struct ibu_fabric *f, const struct ibu_mft *mft,
 long ibu_mcf_problems(const struct ibu_mcf_stats *st);
 
 /*
- * The topmost switches of group gi of mft on a recognised IBFT: the
- * switches with a non-empty entry at the smallest level. Writes up to max
- * switch indices into tops, returns how many there are (-1: no switch).
+ * The topmost switches of group gi of mft in an up*|down* order: the
+ * switches with a non-empty entry at the smallest rank(ctx, node) (an
+ * engine's rank op; < 0: outside the order). Writes up to max fabric nodes
+ * into tops, the rank into *level, returns how many there are (-1: no
+ * switch).
  */
-int ibu_mcf_tops(const struct ibu_ibft *t, const struct ibu_mft *mft, int gi,
+int ibu_mcf_tops(const struct ibu_mft *mft, int gi,
+		 int (*rank)(const void *ctx, int node), const void *ctx,
 		 int *tops, int max, int *level);
 
 #endif

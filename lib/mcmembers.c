@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Multicast group membership and its text file. */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -128,13 +129,151 @@ static int resolve(const struct ibu_fabric *f, const char *tok, int port_opt,
 	return 0;
 }
 
+/*
+ * `saquery -m --smkey KEY` prints one block per member port (and
+ * `saquery MCMR --smkey KEY [--mlid MLID]` a longer one, "MCMember Record
+ * dump:", with mlid, PortGid and JoinState):
+ *
+ *   MCMemberRecord member dump:
+ *           MGID....................ff12:601b:ffff::1
+ *           Mlid....................0xC001
+ *           PortGid.................fe80::10:1
+ *           ScopeState..............0x1
+ *           ...
+ *
+ * The port GUID is the low half of PortGid; the low nibble of ScopeState
+ * is the join state (bit 0 full, bit 1 non-member: both receive; bits 2, 3
+ * send-only), read as the plugin reads OpenSM's. Without the SM key
+ * OpenSM's SA hides PortGid (::) and the join state: such a dump says who
+ * the members are not, so it is refused.
+ */
+struct sa_rec {
+	int open;		/* a header was seen, not yet added */
+	int lineno;		/* of the header, for messages */
+	long mlid;		/* -1 until seen */
+	int have_gid;
+	uint64_t guid;
+	int join;
+};
+
+/* "  Key.....value": 1 with *key (NUL-terminated) and *val, else 0. */
+static int sa_field(char *line, char **key, char **val)
+{
+	char *s = line, *k, *d;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	k = s;
+	while (isalnum((unsigned char)*s) || *s == '_')	/* pkt_life */
+		s++;
+	if (s == k || s[0] != '.' || s[1] != '.')
+		return 0;
+	d = s;
+	while (*s == '.')
+		s++;
+	*d = '\0';
+	*key = k;
+	*val = s;
+	s += strcspn(s, " \t\r\n");
+	*s = '\0';
+	return 1;
+}
+
+/* Adds the member of a complete record. */
+static int sa_rec_add(struct sa_rec *r, const char *name,
+		      const struct ibu_fabric *f, struct ibu_mcmembers *mm,
+		      struct ibu_err *e)
+{
+	struct ibu_mcast_member m = { 0 };
+	int node, port;
+
+	r->open = 0;
+	if (r->mlid < 0 || !r->have_gid)
+		return perr(e, name, r->lineno,
+			    "MCMemberRecord without Mlid or PortGid", NULL);
+	if (!r->guid)
+		return perr(e, name, r->lineno,
+			    "MCMemberRecord with PortGid :: (saquery -m without --smkey: OpenSM hides the members; run saquery -m --smkey KEY with OpenSM's sm_key, 1 by default)",
+			    NULL);
+	node = ibu_fabric_find_port_guid(f, r->guid, &port);
+	if (node < 0)
+		return ibu_err_set(e, IBU_ENOTFOUND, "%s:%d: no port GUID 0x%016" PRIx64 " in the fabric",
+				   name, r->lineno, r->guid);
+	m.node = node;
+	m.port = port;
+	m.send_only = r->join && !(r->join & 0x3);
+	return ibu_mcmembers_add(mm, (uint16_t)r->mlid, &m, e);
+}
+
+/* One line of saquery -m output: 1 consumed, 0 not such a line, < 0 error. */
+static int sa_line(char *line, int lineno, const char *name, struct sa_rec *r,
+		   const struct ibu_fabric *f, struct ibu_mcmembers *mm,
+		   struct ibu_err *e)
+{
+	unsigned char gid[16];
+	char *key, *val, *end;
+	unsigned long v;
+	int i;
+
+	if (strstr(line, "MCMemberRecord group dump:"))
+		return perr(e, name, lineno,
+			    "saquery -g output lists groups, not their members (use saquery -m --smkey KEY)",
+			    NULL);
+	if (strstr(line, "MCMemberRecord member dump:") ||
+	    strstr(line, "MCMember Record dump:")) {
+		if (r->open) {
+			int rc = sa_rec_add(r, name, f, mm, e);
+
+			if (rc)
+				return rc;
+		}
+		*r = (struct sa_rec){ .open = 1, .lineno = lineno, .mlid = -1 };
+		return 1;
+	}
+	if (!sa_field(line, &key, &val))
+		return 0;
+	if (!r->open)
+		return perr(e, name, lineno,
+			    "saquery field outside a record (saquery -m MLID prints neither MLID nor join state: use saquery -m --smkey KEY, or saquery MCMR --smkey KEY --mlid MLID)",
+			    NULL);
+	if (!strcmp(key, "Mlid") || !strcmp(key, "mlid")) {
+		errno = 0;
+		v = strtoul(val, &end, 16);
+		if (!isxdigit((unsigned char)*val) || errno || *end ||
+		    v < IBU_MCAST_LID_BASE || v > 0xFFFE)
+			return perr(e, name, lineno, "bad Mlid", val);
+		r->mlid = (long)v;
+	} else if (!strcmp(key, "PortGid")) {
+		if (inet_pton(AF_INET6, val, gid) != 1)
+			return perr(e, name, lineno, "bad PortGid", val);
+		r->guid = 0;
+		for (i = 8; i < 16; i++)
+			r->guid = r->guid << 8 | gid[i];
+		r->have_gid = 1;
+	} else if (!strcmp(key, "ScopeState")) {
+		errno = 0;
+		v = strtoul(val, &end, 16);
+		if (!isxdigit((unsigned char)*val) || errno || *end || v > 0xFF)
+			return perr(e, name, lineno, "bad ScopeState", val);
+		r->join = (int)(v & 0x0F);
+	} else if (!strcmp(key, "JoinState")) {	/* saquery MCMR */
+		errno = 0;
+		v = strtoul(val, &end, 16);
+		if (!isxdigit((unsigned char)*val) || errno || *end || v > 0x0F)
+			return perr(e, name, lineno, "bad JoinState", val);
+		r->join = (int)v;
+	}
+	return 1;	/* MGID, ProxyJoin, NodeDescription ...: not needed */
+}
+
 int ibu_mcmembers_read_stream(FILE *in, const char *name,
 			      const struct ibu_fabric *f,
 			      struct ibu_mcmembers *mm, struct ibu_err *e)
 {
 	struct ibu_lines lines;
+	struct sa_rec sa = { .mlid = -1 };
 	char *line;
-	int lineno = 0, rc = IBU_OK, got;
+	int lineno = 0, rc = IBU_OK, got, sr;
 
 	ibu_mcmembers_init(mm);
 	ibu_lines_init(&lines, in, name);
@@ -146,6 +285,13 @@ int ibu_mcmembers_read_stream(FILE *in, const char *name,
 
 		line = lines.line;
 		lineno = lines.lineno;
+		sr = sa_line(line, lineno, name, &sa, f, mm, e);
+		if (sr < 0) {
+			rc = sr;
+			break;
+		}
+		if (sr > 0)
+			continue;
 		s = strchr(line, '#');
 		if (s)
 			*s = '\0';
@@ -201,6 +347,8 @@ int ibu_mcmembers_read_stream(FILE *in, const char *name,
 	}
 	if (!rc && got < 0)
 		rc = got;
+	if (!rc && sa.open)
+		rc = sa_rec_add(&sa, name, f, mm, e);
 	if (!rc && !mm->num_groups)
 		rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: no member line (empty members file?)",
 				 name, lineno ? lineno : 1);

@@ -423,6 +423,91 @@ int ibu_mft_read(const char *path, const struct ibu_fabric *f,
 	return rc;
 }
 
+/* The header's switch GUID and name ("... guid 0x<G> (<name>):"). */
+static int header_switch(const char *line, uint64_t *guid, char *name,
+			 size_t len)
+{
+	const char *g = strstr(line, " guid 0x"), *open, *close;
+	char *end;
+
+	if (!g)
+		return -1;
+	errno = 0;
+	*guid = strtoull(g + 6, &end, 16);
+	if (errno || end == g + 8)
+		return -1;
+	name[0] = '\0';
+	open = strchr(end, '(');
+	close = open ? strrchr(open, ')') : NULL;
+	if (open && close && (size_t)(close - open - 1) < len) {
+		memcpy(name, open + 1, (size_t)(close - open - 1));
+		name[close - open - 1] = '\0';
+	}
+	return 0;
+}
+
+int ibu_mft_sniff(const char *path, struct ibu_err *e)
+{
+	FILE *in = fopen(path, "r");
+	struct ibu_lines lines;
+	int rc;
+
+	if (!in)
+		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
+	ibu_lines_init(&lines, in, path);
+	while ((rc = ibu_lines_next(&lines, e)) > 0) {
+		const char *s = lines.line;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (noise(s))
+			continue;
+		rc = !strncmp(s, "Multicast mlids", 15);
+		break;
+	}
+	ibu_lines_free(&lines);
+	fclose(in);
+	return rc;
+}
+
+int ibu_mft_add_switches(const char *path, struct ibu_fabric *f,
+			 struct ibu_err *e)
+{
+	FILE *in = fopen(path, "r");
+	struct ibu_lines lines;
+	char name[256];
+	uint64_t guid;
+	int rc, n, idx;
+
+	if (!in)
+		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
+	ibu_lines_init(&lines, in, path);
+	while ((rc = ibu_lines_next(&lines, e)) > 0) {
+		const char *s = lines.line;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (strncmp(s, "Multicast mlids", 15))
+			continue;
+		if (header_switch(s, &guid, name, sizeof(name))) {
+			rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: MFT header without a switch GUID",
+					 path, lines.lineno);
+			break;
+		}
+		for (n = 0; n < f->num_nodes && f->nodes[n].guid != guid; n++)
+			;
+		if (n < f->num_nodes)
+			continue;
+		rc = ibu_fabric_add_node(f, IBU_NODE_SWITCH, name[0] ? name : "?",
+					 guid, IBU_MAX_PORTS, &idx, e);
+		if (rc)
+			break;
+	}
+	ibu_lines_free(&lines);
+	fclose(in);
+	return rc < 0 ? rc : IBU_OK;
+}
+
 /* ------------------------------------------------------------ writer */
 
 int ibu_mft_write(FILE *out, const struct ibu_fabric *f,

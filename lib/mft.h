@@ -92,6 +92,15 @@ int ibu_mft_read(const char *path, const struct ibu_fabric *f,
 int ibu_mft_read_stream(FILE *in, const char *name,
 			const struct ibu_fabric *f, struct ibu_mft *t,
 			struct ibu_err *e);
+/* 1 when the file's first table line is an MFT header ("Multicast mlids
+ * ..."), 0 when it is something else, < 0 when it cannot be read. */
+int ibu_mft_sniff(const char *path, struct ibu_err *e);
+/* Adds to f one switch (IBU_MAX_PORTS ports, no links) for every MFT header
+ * of the dump whose GUID f does not hold yet, named as the header names it:
+ * the fabric two dumps are compared on when no fabric file is given.
+ * Re-index f afterwards. */
+int ibu_mft_add_switches(const char *path, struct ibu_fabric *f,
+			 struct ibu_err *e);
 /* Writes the dump_mfts grid for every switch of f, in node order. */
 int ibu_mft_write(FILE *out, const struct ibu_fabric *f,
 		  const struct ibu_mft *t, struct ibu_err *e);

@@ -11,7 +11,7 @@
 
 struct ep_key {
 	int node, port;
-	int pid;		/* -1 outside the tree */
+	int pid;		/* the engine's index, -1 outside */
 	uint64_t guid;
 };
 
@@ -30,8 +30,9 @@ static int ep_cmp(const void *a, const void *b)
 	return x->port - y->port;
 }
 
-int ibu_endports_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
-		       struct ibu_endports *ep, struct ibu_err *e)
+int ibu_endports_build(const struct ibu_fabric *f, ibu_endport_index_fn index,
+		       const void *ctx, struct ibu_endports *ep,
+		       struct ibu_err *e)
 {
 	struct ep_key *k;
 	int n, p, num = 0, i, in_tree = 0;
@@ -65,7 +66,7 @@ int ibu_endports_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
 			k[num].node = n;
 			k[num].port = p;
 			k[num].guid = nd->ports[p].guid;
-			k[num].pid = t ? ibu_ibft_ep(t, n, p) : -1;
+			k[num].pid = index ? index(ctx, n, p) : -1;
 			in_tree += k[num].pid >= 0;
 			num++;
 		}
@@ -76,7 +77,7 @@ int ibu_endports_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		ep->port[i] = k[i].port;
 	}
 	ep->num = num;
-	ep->by_pid = t && in_tree > 0;
+	ep->by_engine = index && in_tree > 0;
 	free(k);
 	return IBU_OK;
 }
@@ -427,9 +428,10 @@ static int ucast(struct run *ru, int sn, int sp, int dn, int dp)
 	if (in->dlids == IBU_DLIDS_PAIRS) {
 		lids = 1u << lp->lmc;
 		weight = ru->unit >> lp->lmc;
-	} else if (in->dlids == IBU_DLIDS_CYCLIC && in->cyclic) {
-		first = in->cyclic(in->cyclic_ctx, sn, sp, dn, dp) &
-			((1u << lp->lmc) - 1);
+	} else if (in->dlids == IBU_DLIDS_ADVISED && in->advised) {
+		long off = in->advised(in->advised_ctx, sn, sp, dn, dp);
+
+		first = off < 0 ? 0 : (unsigned)off & ((1u << lp->lmc) - 1);
 	}
 	for (k = first; k < first + lids; k++) {
 		rc = ibu_walk_ucast(in->f, ru->ll, in->lft, sn, sp, base + k,

@@ -31,8 +31,9 @@
  *   pairs    the message is split over the 2^LMC LIDs of the destination
  *            (offset k to offset k, the LMC multipath of MPI's virtual
  *            multirail), each part weighing 1/2^LMC of it
- *   cyclic   the DLID the cyclic scheme advises for the source (IBFT only;
- *            the destination's base LID elsewhere)
+ *   cyclic   the DLID offset the engine advises for the source
+ *            (ibu_traffic_in.advised: the cyclic engine's scheme on a fat
+ *            tree; the destination's base LID where there is none)
  *
  * Load unit: one whole message. Estimated completion time, paper 000's
  * model (20 ns flight per link, 100 ns per switch, 4 ns per byte): the
@@ -46,7 +47,6 @@
 
 #include <stdint.h>
 #include "fabric.h"
-#include "ibft.h"
 #include "lft.h"
 #include "linkload.h"
 #include "mft.h"
@@ -59,13 +59,19 @@
 struct ibu_endports {
 	int num;
 	int *node, *port;	/* [i] the i-th end port */
-	int by_pid;		/* 1: IBFT PID order, 0: port GUID order */
+	int by_engine;		/* 1: the engine's order, 0: port GUID order */
 };
 
-/* Cabled CA/router ports of f in the order above (t may be NULL; with
- * t, end ports outside the tree follow the tree's, in GUID order). */
-int ibu_endports_build(const struct ibu_fabric *f, const struct ibu_ibft *t,
-		       struct ibu_endports *ep, struct ibu_err *e);
+/* An end port's place in an engine's order, -1 outside it (the engine's
+ * endport_index op; the cyclic engine: the PID). */
+typedef int (*ibu_endport_index_fn)(const void *ctx, int node, int port);
+
+/* Cabled CA/router ports of f in the order above (index may be NULL:
+ * GUID order; with it, end ports outside the engine's order follow the
+ * others, in GUID order). */
+int ibu_endports_build(const struct ibu_fabric *f, ibu_endport_index_fn index,
+		       const void *ctx, struct ibu_endports *ep,
+		       struct ibu_err *e);
 void ibu_endports_free(struct ibu_endports *ep);
 /* Index of (node, port), -1 if it is not an end port. */
 int ibu_endports_find(const struct ibu_endports *ep, int node, int port);
@@ -73,7 +79,7 @@ int ibu_endports_find(const struct ibu_endports *ep, int node, int port);
 enum ibu_dlid_mode {
 	IBU_DLIDS_BASE = 0,
 	IBU_DLIDS_PAIRS,
-	IBU_DLIDS_CYCLIC,
+	IBU_DLIDS_ADVISED,	/* "cyclic": the engine's advised offset */
 };
 
 int ibu_dlid_mode_parse(const char *s, enum ibu_dlid_mode *m);
@@ -133,17 +139,18 @@ int ibu_traffic_mcast_case(const struct ibu_endports *ep,
 int ibu_traffic_group_senders(const struct ibu_mcmembers *mm,
 			      struct ibu_mflows *senders, struct ibu_err *e);
 
-/* Which DLID offset a source should use toward a destination (cyclic). */
-typedef unsigned (*ibu_dlid_offset_fn)(void *ctx, int src_node, int src_port,
-				       int dst_node, int dst_port);
+/* Which DLID offset a source should use toward a destination (the
+ * engine's advised_offset op); < 0: the base LID. */
+typedef long (*ibu_dlid_offset_fn)(void *ctx, int src_node, int src_port,
+				   int dst_node, int dst_port);
 
 struct ibu_traffic_in {
 	const struct ibu_fabric *f;	/* ports carry the LIDs in use */
 	const struct ibu_lft *lft;
 	const struct ibu_endports *ep;
 	enum ibu_dlid_mode dlids;
-	ibu_dlid_offset_fn cyclic;	/* cyclic DLIDs; NULL: base LIDs */
-	void *cyclic_ctx;
+	ibu_dlid_offset_fn advised;	/* advised DLIDs; NULL: base LIDs */
+	void *advised_ctx;
 	const struct ibu_mft *mft;	/* multicast patterns */
 	const struct ibu_mcmembers *mm;	/* receivers of each MLID */
 	const struct ibu_mflows *senders;

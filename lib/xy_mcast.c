@@ -4,130 +4,54 @@
 #include "xy_mcast.h"
 #include "xy.h"
 
-struct ibu_xy_mcast_rec {
-	uint32_t key;
-	int root;
-	int num;
-	int *sw;
-};
-
 int ibu_xy_mcast_load_init(struct ibu_xy_mcast_load *l,
 			   const struct ibu_mesh *t, struct ibu_err *e)
 {
+	int size[2] = { t->num_switches, t->num_switches }, rc;
+
 	memset(l, 0, sizeof(*l));
+	rc = ibu_mcload_init(&l->core, 2, size, e);
+	if (rc)
+		return rc;
 	l->num_switches = t->num_switches;
-	l->rooted = calloc(t->num_switches, sizeof(*l->rooted));
-	l->through = calloc(t->num_switches, sizeof(*l->through));
-	if (!l->rooted || !l->through) {
-		ibu_xy_mcast_load_free(l);
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	}
+	l->rooted = l->core.count[0];
+	l->through = l->core.count[1];
 	return IBU_OK;
 }
 
 void ibu_xy_mcast_load_free(struct ibu_xy_mcast_load *l)
 {
-	int i;
-
 	if (!l)
 		return;
-	for (i = 0; i < l->num_rec; i++)
-		free(l->rec[i].sw);
-	free(l->rec);
-	free(l->rooted);
-	free(l->through);
+	ibu_mcload_free(&l->core);
 	memset(l, 0, sizeof(*l));
-}
-
-static int rec_find(const struct ibu_xy_mcast_load *l, uint32_t key, int *at)
-{
-	int lo = 0, hi = l->num_rec;
-
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-
-		if (l->rec[mid].key < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*at = lo;
-	return lo < l->num_rec && l->rec[lo].key == key;
-}
-
-static void rec_drop(struct ibu_xy_mcast_load *l, int i)
-{
-	struct ibu_xy_mcast_rec *r = &l->rec[i];
-	int k;
-
-	if (r->root >= 0 && l->rooted[r->root])
-		l->rooted[r->root]--;
-	for (k = 0; k < r->num; k++)
-		if (l->through[r->sw[k]])
-			l->through[r->sw[k]]--;
-	free(r->sw);
-	memmove(&l->rec[i], &l->rec[i + 1],
-		(size_t)(l->num_rec - i - 1) * sizeof(*l->rec));
-	l->num_rec--;
 }
 
 void ibu_xy_mcast_load_release(struct ibu_xy_mcast_load *l, uint32_t key)
 {
-	int at;
-
-	if (l && rec_find(l, key, &at))
-		rec_drop(l, at);
+	if (l)
+		ibu_mcload_release(&l->core, key);
 }
 
 void ibu_xy_mcast_load_prune(struct ibu_xy_mcast_load *l,
 			     int (*alive)(void *ctx, uint32_t key), void *ctx)
 {
-	int i;
-
-	for (i = l->num_rec - 1; i >= 0; i--)
-		if (!alive(ctx, l->rec[i].key))
-			rec_drop(l, i);
+	ibu_mcload_prune(&l->core, alive, ctx);
 }
 
 int ibu_xy_mcast_load_count(const struct ibu_xy_mcast_load *l)
 {
-	return l->num_rec;
+	return ibu_mcload_count(&l->core);
 }
 
+/* Records the root and the switches of tree under key. */
 static int load_record(struct ibu_xy_mcast_load *l, uint32_t key,
 		       const struct ibu_xy_mcast_tree *tree, struct ibu_err *e)
 {
-	struct ibu_xy_mcast_rec r;
-	int at, k;
+	const int *items[2] = { &tree->root, tree->switches };
+	int n[2] = { tree->root >= 0, tree->num_switches };
 
-	r.key = key;
-	r.root = tree->root;
-	r.num = tree->num_switches;
-	r.sw = malloc((r.num ? r.num : 1) * sizeof(int));
-	if (!r.sw)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	memcpy(r.sw, tree->switches, (size_t)r.num * sizeof(int));
-	if (l->num_rec == l->cap_rec) {
-		int cap = l->cap_rec ? 2 * l->cap_rec : 16;
-		struct ibu_xy_mcast_rec *n = realloc(l->rec, cap * sizeof(*n));
-
-		if (!n) {
-			free(r.sw);
-			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		}
-		l->rec = n;
-		l->cap_rec = cap;
-	}
-	rec_find(l, key, &at);
-	memmove(&l->rec[at + 1], &l->rec[at],
-		(size_t)(l->num_rec - at) * sizeof(*l->rec));
-	l->rec[at] = r;
-	l->num_rec++;
-	if (r.root >= 0)
-		l->rooted[r.root]++;
-	for (k = 0; k < r.num; k++)
-		l->through[r.sw[k]]++;
-	return IBU_OK;
+	return ibu_mcload_add(&l->core, key, items, n, e);
 }
 
 int ibu_xy_mcast_root_row(const struct ibu_mesh *t)

@@ -48,16 +48,15 @@
 #include "mesh.h"
 #include "mft.h"
 #include "mcgroup.h"
+#include "mcload.h"
 
-struct ibu_xy_mcast_rec;
-
-/* Trees so far per switch, recorded under caller keys (MLIDs). */
+/* Trees so far per switch (lib/mcload.h counters, aliased), recorded
+ * under caller keys (MLIDs). */
 struct ibu_xy_mcast_load {
+	struct ibu_mcload core;		/* kind 0 roots, kind 1 switches */
 	int num_switches;
 	uint32_t *rooted;		/* [switch index] trees rooted there */
 	uint32_t *through;		/* [switch index] trees through it */
-	struct ibu_xy_mcast_rec *rec;	/* sorted by key */
-	int num_rec, cap_rec;
 };
 
 int ibu_xy_mcast_load_init(struct ibu_xy_mcast_load *l,

@@ -48,18 +48,13 @@ static double elapsed_ms(const struct timespec *t0)
 /* Logs why the engine cannot route, one code per cause; returns -1. */
 static int routing_failed(struct ibu_plugin_engine *pe, int reading,
 			  enum ibu_engine_stage stage,
+			  const struct ibu_engine_decline *decline,
 			  const struct ibu_err *err)
 {
 	osm_log_t *log = pe->plugin->log;
 	const char *name = pe->ops->name;
 	const char *why = err->msg[0] ? err->msg : ibu_strerror(err->code);
-	char said[96];
 
-	/* "not an IBFT(m,n): " is said by the log line itself */
-	snprintf(said, sizeof(said), "not %s %s: ",
-		 pe->ops->topology[0] == 'I' ? "an" : "a", pe->ops->topology);
-	if (!strncmp(why, said, strlen(said)))
-		why += strlen(said);
 	if (err->code == IBU_ENOMEM)
 		OSM_LOG(log, OSM_LOG_ERROR,
 			"ERR 5A04: %s: out of memory while %s; " FALLBACK "\n",
@@ -69,11 +64,10 @@ static int routing_failed(struct ibu_plugin_engine *pe, int reading,
 		OSM_LOG(log, OSM_LOG_ERROR,
 			"ERR 5A02: %s: cannot read the subnet: %s; " FALLBACK
 			"\n", name, why);
-	else if (stage == IBU_STAGE_RECOGNISE && err->code == IBU_ETOPO)
+	else if (decline && decline->kind == IBU_DECLINE_TOPOLOGY)
 		OSM_LOG(log, OSM_LOG_ERROR,
-			"ERR 5A01: %s: fabric is not %s %s: %s; " FALLBACK "\n",
-			name, pe->ops->topology[0] == 'I' ? "an" : "a",
-			pe->ops->topology, why);
+			"ERR 5A01: %s: fabric is %s; " FALLBACK "\n",
+			name, decline->text);
 	else if (stage == IBU_STAGE_RECOGNISE)
 		OSM_LOG(log, OSM_LOG_ERROR,
 			"ERR 5A09: %s: topology recognition failed (%s): %s; "
@@ -191,33 +185,40 @@ static void write_tables(struct ibu_plugin_engine *pe)
 	}
 }
 
-/* The engine's notes (cyclic: the faults of a degraded tree), one line
- * each, then their count. */
+/* The log code of a warning note, by kind (WRN 5A50-5A53). */
+static int note_code(enum ibu_engine_note_kind kind)
+{
+	switch (kind) {
+	case IBU_NOTE_FAULT: return 0x5A50;
+	case IBU_NOTE_FAULTS: return 0x5A51;
+	case IBU_NOTE_UNROUTED: return 0x5A52;
+	case IBU_NOTE_INFO: break;
+	}
+	return 0x5A53;
+}
+
+/* The engine's notes as it worded them: warnings at INFO with their
+ * code (admins grep WRN), the rest at VERBOSE. */
 static void log_notes(struct ibu_plugin_engine *pe)
 {
 	const struct ibu_plugin_routing *r = &pe->routing;
-	char line[256];
+	struct ibu_engine_note note;
 	int i, n;
 
 	if (!pe->ops->num_notes || !pe->ops->note)
 		return;
 	n = pe->ops->num_notes(r->res.topo);
 	for (i = 0; i < n; i++) {
-		pe->ops->note(&r->fabric, r->res.topo, i, line, sizeof(line));
-		OSM_LOG(pe->plugin->log, OSM_LOG_INFO,
-			"WRN 5A50: %s: fault %d of %d: %s\n", pe->ops->name,
-			i + 1, n, line);
+		memset(&note, 0, sizeof(note));
+		pe->ops->note(&r->fabric, r->res.topo, i, &note);
+		if (note.severity == IBU_NOTE_SEV_WARNING)
+			OSM_LOG(pe->plugin->log, OSM_LOG_INFO,
+				"WRN %04X: %s: %s\n", note_code(note.kind),
+				pe->ops->name, note.text);
+		else
+			OSM_LOG(pe->plugin->log, OSM_LOG_VERBOSE, "%s: %s\n",
+				pe->ops->name, note.text);
 	}
-	if (n)
-		OSM_LOG(pe->plugin->log, OSM_LOG_INFO,
-			"WRN 5A51: %s: %d faults (missing links and switches) "
-			"routed around\n", pe->ops->name, n);
-	if (pe->ops->num_unrouted && pe->ops->num_unrouted(r->res.topo) > 0)
-		OSM_LOG(pe->plugin->log, OSM_LOG_INFO,
-			"WRN 5A52: %s: %ld (leaf switch, LID) entries left "
-			"unrouted: no up*/down* path from that leaf, only "
-			"down-up turns (a credit-loop risk)\n", pe->ops->name,
-			pe->ops->num_unrouted(r->res.topo));
 }
 
 /* build_lid_matrices: read, recognise, plan, route, check. */
@@ -238,16 +239,17 @@ static int engine_compute(void *context)
 		ibu_plugin_routing_clear(pe);
 		if (!err.code)
 			err.code = rc;
-		return routing_failed(pe, 1, IBU_STAGE_RECOGNISE, &err);
+		return routing_failed(pe, 1, IBU_STAGE_RECOGNISE, NULL, &err);
 	}
-	rc = ibu_engine_run(pe->ops, &r->fabric, &ctx->eopts, &r->res, &err);
+	rc = ibu_engine_run(pe->ops, &r->fabric, &ctx->opts.engine, &r->res, &err);
 	if (rc) {
 		enum ibu_engine_stage st = r->res.stage;
+		struct ibu_engine_decline d = r->res.decline;
 
 		ibu_plugin_routing_clear(pe);
 		if (!err.code)
 			err.code = rc;
-		return routing_failed(pe, 0, st, &err);
+		return routing_failed(pe, 0, st, &d, &err);
 	}
 	if (check_osm_tables(pe)) {
 		ibu_plugin_routing_clear(pe);
@@ -311,6 +313,6 @@ int ibu_engine_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 	re->destroy = engine_destroy;
 	OSM_LOG(&osm->log, OSM_LOG_VERBOSE,
 		"%s: routing engine set up (mcast_apex=%s)\n", pe->ops->name,
-		ibu_mcast_policy_name(pe->plugin->eopts.mcast_policy));
+		ibu_mcast_policy_name(pe->plugin->opts.engine.mcast_policy));
 	return 0;
 }

@@ -9,11 +9,9 @@
  *   event_plugin_options mcast_apex=balanced verbose=0
  *
  * Options (event_plugin_options, words key=value, blanks or commas):
- *   mcast_apex=balanced|source|lowest-guid   multicast apex policy
- *                                            (default balanced)
- *   verbose=0|1       1: log each switch's label at DEBUG (default 0)
- *   lid_matrices=none|opensm   skip (default) or keep OpenSM's min-hop
- *                     matrices when an engine accepts the fabric
+ * the plugin's own (plugin/options.h) and every engine's option table
+ * (lib/engine_options.h), all listed with their defaults on the
+ * registration line.
  * An unknown key is a warning (WRN 5A20); a bad value (ERR 5A21) or a word
  * that is not key=value (ERR 5A22) is an error; the default is kept.
  */
@@ -68,17 +66,6 @@ static void report_option(void *arg, enum ibu_plugin_opt_problem what,
 	}
 }
 
-/* The plugin's options as the engines of lib/ take them. */
-static void engine_opts(const struct ibu_plugin_opts *po,
-			struct ibu_engine_opts *eo)
-{
-	ibu_engine_opts_default(eo);
-	eo->vl_plan = po->vl_plan;
-	eo->mcast_policy = po->mcast_apex;
-	eo->offsets = (int)po->offsets;
-	eo->max_faults = po->max_faults;
-}
-
 static void free_ctx(struct ibu_plugin *ctx)
 {
 	int i;
@@ -99,7 +86,7 @@ static void free_ctx(struct ibu_plugin *ctx)
 static int register_engines(struct ibu_plugin *ctx)
 {
 	const struct ibu_engine_ops *const *list = ibu_engine_list();
-	char opts[160];
+	char opts[512];	/* every engine's options */
 	int i, ok = 0;
 
 	ibu_plugin_opts_format(&ctx->opts, opts, sizeof(opts));
@@ -170,7 +157,6 @@ static void *ibunion_create(osm_opensm_t *osm)
 		OSM_LOG(ctx->log, OSM_LOG_ERROR,
 			"ERR 5A23: ibunion: out of memory reading "
 			"event_plugin_options; defaults used\n");
-	engine_opts(&ctx->opts, &ctx->eopts);
 	if (!register_engines(ctx)) {
 		OSM_LOG(ctx->log, OSM_LOG_ERROR,
 			"ERR 5A12: ibunion: no routing engine registered; "

@@ -305,7 +305,7 @@ ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb)
 
 	ibu_err_clear(&err);
 	rc = pe->ops->mcast_tree(&r->fabric, r->res.topo, state, mem, n,
-				 &pe->plugin->eopts, mlid, &tree, &err);
+				 &pe->plugin->opts.engine, mlid, &tree, &err);
 	free(mem);
 	if (rc) {
 		if (rc == IBU_ENOMEM)

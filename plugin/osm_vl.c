@@ -26,7 +26,7 @@ static void engine_update_sl2vl(void *context, osm_physp_t *port,
 	node = ibu_osm_node_index(&r->fabric, port->p_node);
 	if (node < 0)
 		return;
-	if (pe->ops->sl2vl(&r->fabric, r->res.topo, &pe->plugin->eopts, node,
+	if (pe->ops->sl2vl(&r->fabric, r->res.topo, &pe->plugin->opts.engine, node,
 			   in_port, out_port, vl))
 		return;		/* not ours to decide: QoS config stays */
 	for (sl = 0; sl < 16; sl++)
@@ -43,9 +43,31 @@ static uint8_t engine_path_sl(void *context, uint8_t hint, ib_net16_t slid,
 	if (!r->valid)
 		return hint;
 	sl = pe->ops->path_sl(&r->fabric, r->res.topo, &r->res.map,
-			      &pe->plugin->eopts, cl_ntoh16(slid),
+			      &pe->plugin->opts.engine, cl_ntoh16(slid),
 			      cl_ntoh16(dlid));
 	return sl < 0 ? hint : (uint8_t)sl;
+}
+
+/* An option of the engine that only takes effect with `qos TRUE`, set
+ * away from its default while qos is FALSE: say so (WRN 5A40). */
+static void warn_qos_options(struct ibu_plugin_engine *pe, osm_log_t *log)
+{
+	const struct ibu_engine_opts *o = &pe->plugin->opts.engine;
+	char word[96];
+	int i;
+
+	for (i = 0; i < pe->ops->num_options; i++) {
+		const struct ibu_engine_option *opt = &pe->ops->options[i];
+
+		if (!opt->needs_qos || ibu_engine_opt(o, opt) == opt->def)
+			continue;
+		ibu_engine_opt_format(o, opt, word, sizeof(word));
+		OSM_LOG(log, OSM_LOG_INFO,
+			"WRN 5A40: %s: %s is configured but qos is "
+			"FALSE: OpenSM only programs SL2VL tables with "
+			"`qos TRUE` in opensm.conf; the switches keep their "
+			"SL2VL tables\n", pe->ops->name, word);
+	}
 }
 
 void ibu_vl_setup(struct osm_routing_engine *re, struct ibu_plugin_engine *pe,
@@ -53,11 +75,6 @@ void ibu_vl_setup(struct osm_routing_engine *re, struct ibu_plugin_engine *pe,
 {
 	re->update_sl2vl = pe->ops->sl2vl ? engine_update_sl2vl : NULL;
 	re->path_sl = pe->ops->path_sl ? engine_path_sl : NULL;
-	if (pe->ops->sl2vl && pe->plugin->eopts.vl_plan && !osm->subn.opt.qos)
-		OSM_LOG(&osm->log, OSM_LOG_INFO,
-			"WRN 5A40: %s: vl_plan=%s is configured but qos is "
-			"FALSE: OpenSM only programs SL2VL tables with "
-			"`qos TRUE` in opensm.conf; the switches keep their "
-			"SL2VL tables\n", pe->ops->name,
-			ibu_plugin_vl_plan_name(pe->plugin->opts.vl_plan));
+	if (pe->ops->sl2vl && !osm->subn.opt.qos)
+		warn_qos_options(pe, &osm->log);
 }

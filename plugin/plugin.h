@@ -77,7 +77,6 @@ struct ibu_plugin {
 	osm_opensm_t *osm;
 	osm_log_t *log;
 	struct ibu_plugin_opts opts;
-	struct ibu_engine_opts eopts;	/* opts as the engines take them */
 	int num_engines;
 	struct ibu_plugin_engine *engines;
 };

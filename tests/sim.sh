@@ -563,9 +563,13 @@ sim_start_opensm()
 	[ -f "$SIM_DIR/opensm.conf" ] || sim_write_conf
 	# SIM_OPENSM_WRAP (words, e.g. "valgrind --trace-children=yes ...")
 	# runs opensm under a tool; umad2sim is preloaded into opensm only.
+	# An empty PLUGIN_DIR leaves LD_LIBRARY_PATH alone: opensm then finds
+	# the plugin installed in the system library path (t0800).
 	# shellcheck disable=SC2086
-	(cd "$SIM_DIR" && OSM_TMP_DIR=$SIM_DIR OSM_CACHE_DIR=$SIM_DIR \
-		LD_LIBRARY_PATH=$PLUGIN_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+	(cd "$SIM_DIR" && export OSM_TMP_DIR=$SIM_DIR OSM_CACHE_DIR=$SIM_DIR &&
+		if [ -n "$PLUGIN_DIR" ]; then
+			export LD_LIBRARY_PATH=$PLUGIN_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+		fi &&
 		exec ${SIM_OPENSM_WRAP-} env LD_PRELOAD="$UMAD2SIM" "$OPENSM" \
 		-F "$SIM_DIR/opensm.conf" -f "$SIM_DIR/osm.log" \
 		-d2 "$@" >opensm.out 2>&1 </dev/null) &

@@ -43,6 +43,11 @@ START_TEST(registry)
 		ck_assert_int_eq(!!l[i]->mcast_tree, !!l[i]->mcast_state_new);
 		ck_assert_int_eq(!!l[i]->mcast_tree, !!l[i]->mcast_release);
 		ck_assert_int_eq(!!l[i]->mcast_tree, !!l[i]->mcast_prune);
+		/* what the tools pair up */
+		ck_assert_int_eq(!!l[i]->check_rule, !!l[i]->check_free);
+		ck_assert_int_eq(!!l[i]->port_number, !!l[i]->port_numbering);
+		ck_assert_int_eq(!!l[i]->path_sl, !!l[i]->sl2vl);
+		ck_assert_int_eq(l[i]->num_options > 0, l[i]->options != NULL);
 	}
 	ck_assert_int_ge(i, 2);
 }
@@ -129,6 +134,32 @@ START_TEST(run_cyclic)
 }
 END_TEST
 
+/* The notes of a degraded tree, worded by the engine: one warning per
+ * fault, their count, then the entries left unrouted. */
+static void notes_of_degraded(const struct ibu_fabric *f,
+			      const struct ibu_engine_result *r, long unrouted)
+{
+	const struct ibu_engine_ops *ops = r->ops;
+	struct ibu_engine_note note;
+	char want[64];
+	int n = ops->num_notes(r->topo);
+
+	ck_assert_int_eq(n, 3);		/* 1 fault, the count, unrouted */
+	ops->note(f, r->topo, 0, &note);
+	ck_assert_int_eq(note.kind, IBU_NOTE_FAULT);
+	ck_assert_int_eq(note.severity, IBU_NOTE_SEV_WARNING);
+	ck_assert_msg(!strncmp(note.text, "fault 1 of 1: missing link ", 27),
+		      "%s", note.text);
+	ops->note(f, r->topo, 1, &note);
+	ck_assert_int_eq(note.kind, IBU_NOTE_FAULTS);
+	ck_assert_str_eq(note.text,
+			 "1 faults (missing links and switches) routed around");
+	ops->note(f, r->topo, 2, &note);
+	ck_assert_int_eq(note.kind, IBU_NOTE_UNROUTED);
+	snprintf(want, sizeof(want), "%ld (leaf switch, LID) entries", unrouted);
+	ck_assert_msg(!strncmp(note.text, want, strlen(want)), "%s", note.text);
+}
+
 /*
  * A degraded tree: the engine leaves a leaf without an entry where no
  * up*|down* path is left (never elsewhere), the check stage lets it pass,
@@ -174,6 +205,7 @@ START_TEST(run_cyclic_degraded)
 	snprintf(want, sizeof(want), ", %ld left unrouted at leaves", unrouted);
 	ck_assert_msg(strstr(what, "degraded: 1 faults") && strstr(what, want),
 		      "%s", what);
+	notes_of_degraded(&f, &r, unrouted);
 	ibu_engine_result_free(&r);
 	ibu_fabric_free(&f);
 }
@@ -211,7 +243,7 @@ END_TEST
  * the check stage refuses the tables. */
 static int bad_mode;
 
-static int bad_route(const struct ibu_fabric *f, const void *topo,
+static int bad_route(const struct ibu_fabric *f, void *topo,
 		     const struct ibu_lidmap *map,
 		     const struct ibu_engine_opts *o, struct ibu_lft *lft,
 		     struct ibu_err *e)
@@ -249,6 +281,87 @@ START_TEST(check_refuses_incomplete_tables)
 }
 END_TEST
 
+/* A mesh is not a fat tree: the result says so, in the engine's words,
+ * with the kind the plugin logs as ERR 5A01; a tree has no notes. */
+START_TEST(decline_kind_and_words)
+{
+	struct ibu_gen_opts go;
+	struct ibu_engine_result r;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+
+	memset(&go, 0, sizeof(go));
+	ck_assert_int_eq(ibu_gen_mesh(&f, 3, 3, 1, &go, &e), 0);
+	ck_assert_int_eq(ibu_engine_run(ibu_engine_find("cyclic"), &f, NULL,
+					&r, &e), IBU_ETOPO);
+	ck_assert_int_eq(r.decline.kind, IBU_DECLINE_TOPOLOGY);
+	ck_assert_msg(!strncmp(r.decline.text, "not an IBFT(m,n): ", 18),
+		      "%s", r.decline.text);
+	ck_assert_ptr_null(r.topo);
+	ibu_fabric_free(&f);
+	fattree(&f, 4, 2, 0);
+	ck_assert_int_eq(ibu_engine_run(ibu_engine_find("cyclic"), &f, NULL,
+					&r, &e), 0);
+	ck_assert_int_eq(r.decline.kind, IBU_DECLINE_NONE);
+	ck_assert_int_eq(r.ops->num_notes(r.topo), 0);
+	ibu_engine_result_free(&r);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+/* The ops the tools use in place of the fat-tree calls: ranks, end-port
+ * order and labels, advised DLIDs and the drawing layout agree with each
+ * other on a shuffled tree. */
+START_TEST(cyclic_tool_ops)
+{
+	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
+	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
+				   .seed = 5 };
+	struct ibu_engine_opts eo;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	char lab[64];
+	int seen[16] = { 0 }, n, p, row, used, leaves = 0, tops = 0;
+	double key;
+	void *topo;
+
+	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &go, &e), 0);
+	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &e), 0);
+	ck_assert_int_eq(ops->assign_lids(&f, topo, 2, 0, &used, &e), 0);
+	ibu_engine_opts_default(&eo);
+	for (n = 0; n < f.num_nodes; n++) {
+		ck_assert_int_eq(ops->layout(&f, topo, n, &row, &key), 0);
+		if (ibu_node_is_switch(&f.nodes[n])) {
+			ck_assert_int_eq(row, ops->rank(topo, n));
+			tops += row == 0;
+			leaves += row == 2;
+			continue;
+		}
+		ck_assert_int_eq(row, 3);	/* end ports below the leaves */
+		for (p = 1; p <= f.nodes[n].num_ports; p++) {
+			int i = ops->endport_index(topo, n, p);
+			long off;
+
+			if (i < 0)
+				continue;
+			ck_assert_int_lt(i, 16);
+			seen[i]++;
+			ck_assert_int_eq((int)key, i);
+			ops->endport_label(topo, n, p, lab, sizeof(lab));
+			ck_assert_msg(lab[0] == 'P' && lab[1] == '(', "%s", lab);
+			off = ops->advised_offset(&f, topo, &eo, n, p, n, p);
+			ck_assert(off >= 0 && off < 4);
+		}
+	}
+	ck_assert_int_eq(tops, 4);	/* IBFT(4,3): 4 + 8 + 8 switches */
+	ck_assert_int_eq(leaves, 8);
+	for (n = 0; n < 16; n++)
+		ck_assert_int_eq(seen[n], 1);
+	ops->topo_free(topo);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 START_TEST(tree_alloc)
 {
 	struct ibu_engine_tree t;
@@ -276,6 +389,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, run_cyclic_degraded);
 	tcase_add_test(tc, stage_named_on_failure);
 	tcase_add_loop_test(tc, check_refuses_incomplete_tables, 0, 2);
+	tcase_add_test(tc, decline_kind_and_words);
+	tcase_add_test(tc, cyclic_tool_ops);
 	tcase_add_test(tc, tree_alloc);
 	suite_add_tcase(s, tc);
 	return s;

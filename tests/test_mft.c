@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* MFT model + dump_mfts reader/writer (lib/mft.c), member files (mcmembers). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "unit.h"
 #include "gen.h"
 #include "mcmembers.h"
@@ -141,9 +143,9 @@ START_TEST(bad_dumps)
 		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
 		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\nrandom words\n"
 		"0 valid mlids dumped \n",
-		/* garbage after the last table */
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
-		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n0 valid mlids dumped \nrandom words\n",
+		/* garbage after the last table (parenthesised: one string) */
+		("Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
+		 "     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n0 valid mlids dumped \nrandom words\n"),
 	};
 	struct ibu_fabric f;
 	struct ibu_mft t;
@@ -297,6 +299,167 @@ START_TEST(member_files)
 }
 END_TEST
 
+/* One block of `saquery -m --smkey KEY` output for a port GUID. */
+static void sa_block(FILE *out, unsigned mlid, uint64_t guid, unsigned state)
+{
+	fprintf(out, "MCMemberRecord member dump:\n"
+		"\t\tMGID....................ff12:601b:ffff::1\n"
+		"\t\tMlid....................0x%X\n"
+		"\t\tPortGid.................fe80:0:0:0:%x:%x:%x:%x\n"
+		"\t\tScopeState..............0x%X\n"
+		"\t\tProxyJoin...............0x0\n"
+		"\t\tNodeDescription.........<unknown>\n", mlid,
+		(unsigned)(guid >> 48 & 0xffff), (unsigned)(guid >> 32 & 0xffff),
+		(unsigned)(guid >> 16 & 0xffff), (unsigned)(guid & 0xffff), state);
+}
+
+static int read_members(const char *text, const struct ibu_fabric *f,
+		     struct ibu_mcmembers *mm, struct ibu_err *e)
+{
+	FILE *io = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	ck_assert_ptr_nonnull(io);
+	rc = ibu_mcmembers_read_stream(io, "sa", f, mm, e);
+	fclose(io);
+	return rc;
+}
+
+/* issue 16: saquery -m output is a members file (join state from
+ * ScopeState: full and non-member receive, send-only does not). */
+START_TEST(saquery_members)
+{
+	static const char *const bad[] = {
+		/* without --smkey OpenSM hides the PortGID */
+		"MCMemberRecord member dump:\n\t\tMlid....................0xC001\n"
+		"\t\tPortGid.................::\n\t\tScopeState..............0x0\n",
+		"MCMemberRecord member dump:\n\t\tMlid....................0xC001\n",
+		"MCMemberRecord member dump:\n\t\tMlid....................0xBFFF\n",
+		"MCMemberRecord member dump:\n\t\tPortGid.................fe80::zz\n",
+		"MCMemberRecord member dump:\n\t\tMlid....................0xC001\n"
+		"\t\tPortGid.................fe80::dead:beef\n",
+		/* saquery -m MLID: PortGid lines only */
+		"\t\tPortGid.................fe80::10:1 (hca-0.0.0)\n",
+		"MCMemberRecord group dump:\n",
+	};
+	struct ibu_fabric f;
+	struct ibu_mcmembers mm;
+	const struct ibu_mcgroup *g;
+	struct ibu_err e = { 0 };
+	int h1, h2, h3, h4;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *io;
+
+	load_net("2sw2path4hca.net", &f);
+	h1 = ibu_fabric_find_name(&f, "Hca1");
+	h2 = ibu_fabric_find_name(&f, "Hca2");
+	h3 = ibu_fabric_find_name(&f, "Hca3");
+	h4 = ibu_fabric_find_name(&f, "Hca4");
+	io = open_memstream(&buf, &len);
+	sa_block(io, 0xC001, f.nodes[h3].ports[1].guid, 0x4);	/* send-only */
+	sa_block(io, 0xC001, f.nodes[h1].ports[1].guid, 0x1);	/* full */
+	sa_block(io, 0xC002, f.nodes[h2].ports[1].guid, 0x2);	/* non-member */
+	sa_block(io, 0xC002, f.nodes[h4].ports[1].guid, 0x8);	/* send-only full */
+	fclose(io);
+	ck_assert_msg(read_members(buf, &f, &mm, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(mm.num_groups, 2);
+	g = ibu_mcmembers_find(&mm, 0xc001);
+	ck_assert_int_eq(g->num, 2);
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(g->m[i].port, 1);
+		ck_assert_int_eq(g->m[i].send_only, g->m[i].node == h3);
+	}
+	g = ibu_mcmembers_find(&mm, 0xc002);
+	ck_assert_int_eq(g->num, 2);
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(g->m[i].send_only, g->m[i].node == h4);
+	ibu_mcmembers_free(&mm);
+	free(buf);
+
+	/* saquery MCMR --smkey KEY: mlid and JoinState fields */
+	io = open_memstream(&buf, &len);
+	fprintf(io, "MCMember Record dump:\n"
+		"\t\tMGID....................ff12:601b:ffff::1\n"
+		"\t\tPortGid.................fe80::%x:%x\n"
+		"\t\tqkey....................0x0\n"
+		"\t\tmlid....................0xc003\n"
+		"\t\tJoinState...............0x4\n",
+		(unsigned)(f.nodes[h2].ports[1].guid >> 16 & 0xffff),
+		(unsigned)(f.nodes[h2].ports[1].guid & 0xffff));
+	fclose(io);
+	ck_assert_msg(read_members(buf, &f, &mm, &e) == 0, "%s", e.msg);
+	g = ibu_mcmembers_find(&mm, 0xc003);
+	ck_assert_int_eq(g->num, 1);
+	ck_assert_int_eq(g->m[0].node, h2);
+	ck_assert_int_eq(g->m[0].send_only, 1);
+	ibu_mcmembers_free(&mm);
+	free(buf);
+	buf = NULL;
+	len = 0;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(read_members(bad[i], &f, &mm, &e) < 0, "case %zu", i);
+		ck_assert_msg(!strncmp(e.msg, "sa:", 3), "case %zu: %s", i, e.msg);
+	}
+	ck_assert_msg(read_members(bad[0], &f, &mm, &e) < 0, "PortGid ::");
+	ck_assert_msg(strstr(e.msg, "--smkey"), "%s", e.msg);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+/* issue 16: `ibunion diff` of two MFT dumps without a fabric: the dump's
+ * headers give the switches, and sniffing tells an MFT dump from others. */
+START_TEST(switches_from_headers)
+{
+	static const char text[] =
+		"ibwarn: noise first\n"
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 7 guid 0x0000000000000b0b (leaf one):\n"
+		"     Ports: 0 1 2 3 4 \n MLid\n0xc001        x x   \n1 valid mlids dumped \n"
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 8 guid 0x0000000000000a0a (top):\n"
+		"     Ports: 0 1 2 3 4 \n MLid\n0 valid mlids dumped \n";
+	char path[] = "/tmp/test_mft.XXXXXX", lft[] = "/tmp/test_mft.XXXXXX";
+	struct ibu_fabric f;
+	struct ibu_mft t;
+	struct ibu_err e = { 0 };
+	FILE *out;
+	int fd, n;
+
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	out = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(out);
+	fputs(text, out);
+	ck_assert_int_eq(fclose(out), 0);
+	fd = mkstemp(lft);
+	ck_assert_int_ge(fd, 0);
+	out = fdopen(fd, "w");
+	fputs("Unicast lids [0x0-0x8] of switch Lid 7 guid 0x0000000000000b0b (x):\n", out);
+	ck_assert_int_eq(fclose(out), 0);
+
+	ck_assert_int_eq(ibu_mft_sniff(path, &e), 1);
+	ck_assert_int_eq(ibu_mft_sniff(lft, &e), 0);
+	ck_assert_int_lt(ibu_mft_sniff("/nonexistent/dump", &e), 0);
+	ck_assert_int_eq(ibu_fabric_init(&f, "headers"), 0);
+	ck_assert_msg(ibu_mft_add_switches(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ibu_mft_add_switches(path, &f, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(f.num_nodes, 2);	/* once each */
+	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
+	n = ibu_fabric_find_guid(&f, 0xb0b);
+	ck_assert_int_ge(n, 0);
+	ck_assert_str_eq(f.nodes[n].name, "leaf one");
+	ck_assert(ibu_node_is_switch(&f.nodes[n]));
+	ck_assert_msg(ibu_mft_read(path, &f, &t, &e) == 0, "%s", e.msg);
+	ck_assert(ibu_pm_test(ibu_mft_get(&t, 0xc001, n), 1));
+	ck_assert(ibu_pm_test(ibu_mft_get(&t, 0xc001, n), 2));
+	ck_assert_int_eq(ibu_pm_count(ibu_mft_get(&t, 0xc001, n)), 2);
+	ibu_mft_free(&t);
+	ibu_fabric_free(&f);
+	unlink(path);
+	unlink(lft);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("mft");
@@ -307,6 +470,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, bad_dumps);
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, member_files);
+	tcase_add_test(tc, saquery_members);
+	tcase_add_test(tc, switches_from_headers);
 	tcase_add_test(tc, nul_byte);
 	suite_add_tcase(s, tc);
 	return s;

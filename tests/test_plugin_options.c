@@ -5,6 +5,25 @@
 #include "unit.h"
 #include "err.h"
 #include "options.h"
+#include "cyclic.h"
+
+/* An engine option's value, looked up by key in the engines' tables. */
+static int opt(const struct ibu_plugin_opts *o, const char *key)
+{
+	const struct ibu_engine_option *d = ibu_engine_option_find(key);
+
+	ck_assert_ptr_nonnull(d);
+	return ibu_engine_opt(&o->engine, d);
+}
+
+/* The name of vl_plan value v, as the xy engine's table formats it. */
+static const char *vl_plan_name(int v)
+{
+	static char buf[32];
+
+	ibu_engine_option_find("vl_plan")->format(v, buf, sizeof(buf));
+	return buf;
+}
 
 struct seen {
 	int n;
@@ -33,16 +52,16 @@ START_TEST(defaults)
 
 	memset(&o, 0x5a, sizeof(o));
 	ibu_plugin_opts_default(&o);
-	ck_assert_int_eq(o.mcast_apex, IBU_MCAST_BALANCED);
+	ck_assert_int_eq(o.engine.mcast_policy, IBU_MCAST_BALANCED);
 	ck_assert_int_eq(o.verbose, 0);
-	ck_assert_int_eq(o.offsets, IBU_OFFSETS_ROTATED);
+	ck_assert_int_eq(opt(&o, "offsets"), IBU_OFFSETS_ROTATED);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
 	ck_assert_int_eq(o.lid_matrices, 0);
 	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0 lid_matrices=none vl_plan=1 max_faults=default offsets=rotated");
 	/* no option line at all */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, NULL, record, NULL), 0);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "  \t", record, NULL), 0);
-	ck_assert_int_eq(o.mcast_apex, IBU_MCAST_BALANCED);
+	ck_assert_int_eq(o.engine.mcast_policy, IBU_MCAST_BALANCED);
 }
 END_TEST
 
@@ -68,7 +87,7 @@ START_TEST(all_values)
 		ck_assert_int_eq(ibu_plugin_opts_parse(&o, cases[i].text,
 						       record, &s), 0);
 		ck_assert_int_eq(s.n, 0);
-		ck_assert_int_eq(o.mcast_apex, cases[i].apex);
+		ck_assert_int_eq(o.engine.mcast_policy, cases[i].apex);
 		ck_assert_int_eq(o.verbose, cases[i].verbose);
 	}
 }
@@ -106,11 +125,11 @@ START_TEST(vl_plans)
 		ibu_plugin_opts_default(&o);
 		snprintf(word, sizeof(word), "vl_plan=%s", names[i]);
 		ck_assert_int_eq(ibu_plugin_opts_parse(&o, word, record, &s), 0);
-		ck_assert_int_eq(o.vl_plan, i);
-		ck_assert_str_eq(ibu_plugin_vl_plan_name(i), names[i]);
+		ck_assert_int_eq(opt(&o, "vl_plan"), i);
+		ck_assert_str_eq(vl_plan_name(i), names[i]);
 	}
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "vl_plan=3", record, &s), 1);
-	ck_assert_int_eq(o.vl_plan, 4);	/* kept */
+	ck_assert_int_eq(opt(&o, "vl_plan"), 4);	/* kept */
 }
 END_TEST
 
@@ -123,18 +142,18 @@ START_TEST(offsets)
 	ibu_plugin_opts_default(&o);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "offsets=paper", record,
 					       &s), 0);
-	ck_assert_int_eq(o.offsets, IBU_OFFSETS_PAPER);
+	ck_assert_int_eq(opt(&o, "offsets"), IBU_OFFSETS_PAPER);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
 	ck_assert_ptr_nonnull(strstr(buf, " offsets=paper"));
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "verbose=1,offsets=rotated",
 					       record, &s), 0);
-	ck_assert_int_eq(o.offsets, IBU_OFFSETS_ROTATED);
+	ck_assert_int_eq(opt(&o, "offsets"), IBU_OFFSETS_ROTATED);
 	ck_assert_int_eq(s.n, 0);
 	/* bad values keep the previous one and name what is accepted */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "offsets=paper offsets=Paper "
 					       "offsets= offsets=eq2", record,
 					       &s), 3);
-	ck_assert_int_eq(o.offsets, IBU_OFFSETS_PAPER);
+	ck_assert_int_eq(opt(&o, "offsets"), IBU_OFFSETS_PAPER);
 	ck_assert_int_eq(s.n, 3);
 	ck_assert_int_eq(s.what[0], IBU_PLUGIN_OPT_BAD_VALUE);
 	ck_assert_str_eq(s.word[0], "offsets=Paper");
@@ -151,19 +170,19 @@ START_TEST(max_faults)
 	char buf[200];
 
 	ibu_plugin_opts_default(&o);
-	ck_assert_int_eq(o.max_faults, -1);
+	ck_assert_int_eq(opt(&o, "max_faults"), -1);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "max_faults=0", record, &s), 0);
-	ck_assert_int_eq(o.max_faults, 0);
+	ck_assert_int_eq(opt(&o, "max_faults"), 0);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "max_faults=40", record, &s), 0);
-	ck_assert_int_eq(o.max_faults, 40);
+	ck_assert_int_eq(opt(&o, "max_faults"), 40);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
 	ck_assert(strstr(buf, " max_faults=40"));
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "max_faults=-1", record, &s), 1);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "max_faults=x", record, &s), 1);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "max_faults=", record, &s), 1);
-	ck_assert_int_eq(o.max_faults, 40);	/* kept */
+	ck_assert_int_eq(opt(&o, "max_faults"), 40);	/* kept */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "max_faults=default", record, &s), 0);
-	ck_assert_int_eq(o.max_faults, -1);
+	ck_assert_int_eq(opt(&o, "max_faults"), -1);
 }
 END_TEST
 
@@ -193,7 +212,7 @@ START_TEST(problems_keep_defaults)
 	ck_assert_int_eq(s.what[5], IBU_PLUGIN_OPT_UNKNOWN_KEY);
 	ck_assert_str_eq(s.word[5], "Verbose=0");
 	/* the bad words left the defaults, the good one applied */
-	ck_assert_int_eq(o.mcast_apex, IBU_MCAST_BALANCED);
+	ck_assert_int_eq(o.engine.mcast_policy, IBU_MCAST_BALANCED);
 	ck_assert_int_eq(o.verbose, 1);
 	/* a NULL callback is allowed */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "x=1 y", NULL, NULL), 2);

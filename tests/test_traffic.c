@@ -66,7 +66,7 @@ static void net_make(struct net *x, int lmc)
 			x->lft.row[here][lid] = (uint8_t)(1 + (i & 1));
 			x->lft.row[there][lid] = (uint8_t)(3 + o);
 		}
-	ck_assert_int_eq(ibu_endports_build(&x->f, NULL, &x->ep, &e), 0);
+	ck_assert_int_eq(ibu_endports_build(&x->f, NULL, NULL, &x->ep, &e), 0);
 }
 
 static void net_free(struct net *x)
@@ -102,7 +102,7 @@ START_TEST(order_and_parsing)
 
 	net_make(&x, 0);
 	ck_assert_int_eq(x.ep.num, 4);
-	ck_assert_int_eq(x.ep.by_pid, 0);
+	ck_assert_int_eq(x.ep.by_engine, 0);
 	ck_assert_int_eq(x.ep.node[0], D);
 	ck_assert_int_eq(x.ep.node[3], A);
 	ck_assert_int_eq(ibu_endports_find(&x.ep, B, 1), 2);
@@ -126,12 +126,12 @@ START_TEST(order_and_parsing)
 	ck_assert_int_eq(ibu_dlid_mode_parse("pairs", &m), 0);
 	ck_assert_int_eq(m, IBU_DLIDS_PAIRS);
 	ck_assert_int_eq(ibu_dlid_mode_parse("lmc", &m), IBU_EINVAL);
-	ck_assert_str_eq(ibu_dlid_mode_name(IBU_DLIDS_CYCLIC), "cyclic");
+	ck_assert_str_eq(ibu_dlid_mode_name(IBU_DLIDS_ADVISED), "cyclic");
 	net_free(&x);
 }
 END_TEST
 
-static unsigned always_one(void *ctx, int sn, int sp, int dn, int dp)
+static long always_one(void *ctx, int sn, int sp, int dn, int dp)
 {
 	(void)ctx; (void)sn; (void)sp; (void)dn; (void)dp;
 	return 1;
@@ -186,8 +186,8 @@ START_TEST(all_to_all_dlids)
 	ck_assert(r.time_ns > 1459.9 && r.time_ns < 1460.1);
 
 	/* cyclic DLIDs from the advice function: offset 1, cable 4 */
-	in.dlids = IBU_DLIDS_CYCLIC;
-	in.cyclic = always_one;
+	in.dlids = IBU_DLIDS_ADVISED;
+	in.advised = always_one;
 	run(&in, "all-to-all", &ll, &r);
 	ck_assert_int_eq(r.unit, 1);
 	ck_assert_int_eq(ibu_linkload_get(&ll, S1, 3), 0);
@@ -371,7 +371,13 @@ struct ft {
 	enum ibu_cyclic_offsets mode;
 };
 
-static unsigned advised_offset(void *ctx, int sn, int sp, int dn, int dp)
+/* The fat tree's PID order, as the cyclic engine's endport_index. */
+static int ibft_index(const void *ctx, int node, int port)
+{
+	return ibu_ibft_ep(ctx, node, port);
+}
+
+static long advised_offset(void *ctx, int sn, int sp, int dn, int dp)
 {
 	const struct ft *x = ctx;
 
@@ -399,8 +405,8 @@ static void ft_make(struct ft *x, enum ibu_cyclic_offsets mode)
 	rc = ibu_cyclic_tables(&x->f, mode, &x->t, &x->plan,
 			       &x->lft, &e);
 	ck_assert_msg(rc == 0, "%s", e.msg);
-	ck_assert_int_eq(ibu_endports_build(&x->f, &x->t, &x->ep, &e), 0);
-	ck_assert_int_eq(x->ep.by_pid, 1);
+	ck_assert_int_eq(ibu_endports_build(&x->f, ibft_index, &x->t, &x->ep, &e), 0);
+	ck_assert_int_eq(x->ep.by_engine, 1);
 	ck_assert_int_eq(x->ep.num, 16);
 	ck_assert_int_eq(ibu_ibft_ep(&x->t, x->ep.node[5], x->ep.port[5]), 5);
 }
@@ -439,8 +445,8 @@ START_TEST(fat_tree_paper_tables)
 	in.f = &x.f;
 	in.lft = &x.lft;
 	in.ep = &x.ep;
-	in.cyclic = advised_offset;
-	in.cyclic_ctx = &x;
+	in.advised = advised_offset;
+	in.advised_ctx = &x;
 	ck_assert_int_eq(ibu_linkload_init(&ll, &x.f, &e), 0);
 
 	run(&in, "all-to-all", &ll, &r);
@@ -449,7 +455,7 @@ START_TEST(fat_tree_paper_tables)
 	ck_assert_int_eq(r.st.max_sw, 48);
 	ck_assert_int_eq(r.st.max_hca, 15);
 
-	in.dlids = IBU_DLIDS_CYCLIC;
+	in.dlids = IBU_DLIDS_ADVISED;
 	run(&in, "all-to-all", &ll, &r);
 	ck_assert_int_eq(r.unrouted, 0);
 	ck_assert_int_eq(r.st.max_any, 15);
@@ -499,8 +505,8 @@ START_TEST(fat_tree_rotated_tables)
 	in.f = &x.f;
 	in.lft = &x.lft;
 	in.ep = &x.ep;
-	in.cyclic = advised_offset;
-	in.cyclic_ctx = &x;
+	in.advised = advised_offset;
+	in.advised_ctx = &x;
 	ck_assert_int_eq(ibu_linkload_init(&ll, &x.f, &e), 0);
 	run(&in, "all-to-all", &ll, &r);
 	ck_assert_int_eq(r.unrouted, 0);
@@ -508,7 +514,7 @@ START_TEST(fat_tree_rotated_tables)
 	ck_assert_int_eq(r.st.max_hca, 15);
 	ck_assert_int_eq(r.st.max_sw, 14);
 	for (d = 0; d < 2; d++) {
-		in.dlids = d ? IBU_DLIDS_CYCLIC : IBU_DLIDS_BASE;
+		in.dlids = d ? IBU_DLIDS_ADVISED : IBU_DLIDS_BASE;
 		for (k = 1; k < 16; k++) {
 			snprintf(pat, sizeof(pat), "shift:%d", k);
 			run(&in, pat, &ll, &r);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * ibunion check [--cyclic [--offsets rotated|paper] [--dlids FILE]] [--updown]
- *               [--max-errors N] [--climb-sources N] [-q] FABRIC LFTDUMP
+ * ibunion check [--engine NAME|none] [-O KEY=VALUE]... [--dlids FILE]
+ *               [--updown] [--max-errors N] [--climb-sources N] [-q]
+ *               FABRIC LFTDUMP
+ * (--cyclic = --engine cyclic, --xy = --engine xy, --offsets M =
+ * -O offsets=M)
  * ibunion check --mcast MFTDUMP [--members FILE] FABRIC [LFTDUMP]
  * Validates the LFTs of a dump (dump_lfts, ibroute, opensm-lfts.dump)
  * against a fabric (ibsim net file or ibnetdiscover output).
@@ -14,14 +17,12 @@
 #include "fabric_open.h"
 #include "netfile.h"
 #include "dump.h"
-#include "ibft.h"
-#include "lidplan.h"
 #include "verify.h"
-#include "cyclic_verify.h"
-#include "xy_verify.h"
+#include "engine_pick.h"
 #include "deadlock_report.h"
 #include "mcast_report.h"
 #include "progress_line.h"
+#include "json_out.h"
 
 void ibu_cmd_check_usage(FILE *out)
 {
@@ -33,39 +34,45 @@ void ibu_cmd_check_usage(FILE *out)
 		"  against FABRIC (ibsim net file or ibnetdiscover output): every\n"
 		"  end port must reach every LID of every port, without loops, on a\n"
 		"  shortest path. The dump's LIDs are taken as the truth.\n"
+		"  By default the tables must also follow the rule of the engine that\n"
+		"  recognises FABRIC (cyclic on a fat tree: every entry, and each\n"
+		"  source's routes share one ascending path; xy on a 2-D mesh: X first,\n"
+		"  then Y, then the HCA port).\n"
 		"options:\n"
-		"  --cyclic              also check every entry of the fat tree against\n"
-		"                        the cyclic rule, and that each source's routes\n"
-		"                        share one ascending path on its cyclic DLIDs;\n"
-		"                        on a degraded tree, the entries the engine\n"
-		"                        re-routes around the faults (implies --updown)\n"
-		"  --offsets MODE        with --cyclic: rotated (default, what the plugin\n"
-		"                        programs by default) or paper (Eq. 2 exactly,\n"
-		"                        event_plugin_options offsets=paper)\n"
-		"  --dlids FILE          with --cyclic: check the ascending paths on the\n"
-		"                        DLIDs of FILE ('0xSLID 0xDLID' lines, as\n"
-		"                        ibunion path --format pairs writes them)\n"
-		"                        instead of the computed cyclic DLIDs\n"
-		"  --updown              a fat tree (degraded or not): routes must be\n"
-		"                        up*/down* by switch level (a route that goes\n"
-		"                        down, then up again is an error: a credit-loop\n"
-		"                        risk), shortest among those; a pair with no\n"
-		"                        up*/down* path left unrouted is no error\n"
-		"  --xy                  also check every entry of the 2-D mesh against XY\n"
-		"                        routing (X first, then Y, then the HCA port)\n"
+		"  --engine NAME         the rule of this engine (it must recognise\n"
+		"                        FABRIC); none: topology-free checks only\n"
+		"  --cyclic, --xy        = --engine cyclic, --engine xy\n"
+		"  -O KEY=VALUE          an engine option the tables were built with,\n"
+		"                        as event_plugin_options (e.g. offsets=paper)\n"
+		"  --offsets MODE        = -O offsets=MODE\n"
+		"  --dlids FILE          check the rule's ascending paths on the DLIDs\n"
+		"                        of FILE ('0xSLID 0xDLID' lines, as ibunion\n"
+		"                        path --format pairs writes them)\n"
+		"  --updown              routes must be up*/down* in the engine's ranks\n"
+		"                        (a route that goes down, then up again is an\n"
+		"                        error: a credit-loop risk), shortest among\n"
+		"                        those; a pair with no up*/down* path left\n"
+		"                        unrouted is no error (implied by the rule of an\n"
+		"                        engine that has ranks, as cyclic)\n"
 		"  --deadlock            build the channel dependency graph of every\n"
 		"                        unicast route (and, with --mcast, of every MLID\n"
 		"                        flooded from every member) and print one cycle\n"
 		"                        (a possible credit loop) if there is any\n"
 		"  --sl2vl FILE          with --deadlock: per VL, SL2VL tables from FILE\n"
 		"                        (OpenSM's opensm-sl2vl.dump)\n"
-		"  --vl-plan PLAN        with --deadlock on a mesh: SLs (and, without\n"
-		"                        --sl2vl, VLs) of the paper 001 plan 1, 2-spread,\n"
-		"                        2-direction, 4-spread or 4-direction\n"
+		"  --vl-plan PLAN        with --deadlock: SLs (and, without --sl2vl,\n"
+		"                        VLs) of the engine's VL plan PLAN (xy: paper\n"
+		"                        001's 1, 2-spread, 2-direction, 4-spread or\n"
+		"                        4-direction; = -O vl_plan=PLAN)\n"
 		"  --climb-sources N     check the ascending paths of N sources only\n"
 		"                        (default: all)\n"
 		"  --max-errors N        print at most N errors of each kind (default 20)\n"
 		"  -q, --quiet           no information lines, only problems and the summary\n"
+		"  --json                stdout: one JSON object with the verdicts and\n"
+		"                        counts (schema in ibunion(1)); the report\n"
+		"                        lines go to stderr\n"
+		"  -o, --output FILE     write the report to FILE (renamed into place\n"
+		"                        when complete) instead of stdout\n"
 		"  --mcast MFTDUMP       also (or, without LFTDUMP, only) flood every MLID\n"
 		"                        of MFTDUMP (dump_mfts / ibroute -M) from every\n"
 		"                        member: each member must get exactly one copy,\n"
@@ -75,10 +82,12 @@ void ibu_cmd_check_usage(FILE *out)
 		"                        join prints them); default: every CA port the MFTs\n"
 		"                        point at is a full member\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 bad input\n");
+	ibu_engine_opts_usage(out);
 }
 
-/* Switch levels of the fat tree as up*|down* ranks (0 = top). */
-static int updown_ranks(const struct ibu_fabric *f, const struct ibu_ibft *t,
+/* The engine's up*|down* ranks, per fabric node. */
+static int updown_ranks(const struct ibu_fabric *f,
+			const struct ibu_engine_ops *ops, const void *topo,
 			int **rank, struct ibu_err *e)
 {
 	int i;
@@ -86,11 +95,8 @@ static int updown_ranks(const struct ibu_fabric *f, const struct ibu_ibft *t,
 	*rank = malloc((f->num_nodes ? f->num_nodes : 1) * sizeof(int));
 	if (!*rank)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	for (i = 0; i < f->num_nodes; i++) {
-		int s = i < t->num_fabric_nodes ? t->sw_of_node[i] : -1;
-
-		(*rank)[i] = s >= 0 ? t->sw[s].level : t->n;
-	}
+	for (i = 0; i < f->num_nodes; i++)
+		(*rank)[i] = ops->rank(topo, i);
 	return IBU_OK;
 }
 
@@ -103,15 +109,14 @@ static void report_line(void *arg, char level, const char *text)
 }
 
 struct check_args {
-	int cyclic;
+	const char *engine;	/* NULL: the one that recognises FABRIC */
+	struct ibu_engine_opts eo;
 	int updown;
-	int offsets_given;
-	enum ibu_cyclic_offsets offsets;
-	int xy;
 	int deadlock;
 	const char *sl2vl;
 	const char *vl_plan;
 	int quiet;
+	int json;
 	long max_errors;
 	long climb_sources;
 	const char *fabric;
@@ -133,36 +138,47 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "max-errors", required_argument, NULL, 'm' },
 		{ "climb-sources", required_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "mcast", required_argument, NULL, 'M' },
 		{ "members", required_argument, NULL, 'b' },
-		{ "offsets", required_argument, NULL, 'O' },
+		{ "offsets", required_argument, NULL, 'f' },
+		{ "engine", required_argument, NULL, 'E' },
 		{ "dlids", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	memset(a, 0, sizeof(*a));
+	ibu_engine_opts_default(&a->eo);
 	a->max_errors = IBU_VERIFY_DEFAULT_MAX_ERRORS;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qO:", lo, NULL)) != -1) {
 		switch (c) {
-		case 'c': a->cyclic = 1; break;
+		case 'c': a->engine = "cyclic"; break;
 		case 'U': a->updown = 1; break;
-		case 'X': a->xy = 1; break;
+		case 'X': a->engine = "xy"; break;
+		case 'E': a->engine = optarg; break;
 		case 'K': a->deadlock = 1; break;
 		case 'V': a->sl2vl = optarg; break;
-		case 'P': a->vl_plan = optarg; break;
+		case 'P':
+			a->vl_plan = optarg;
+			if (ibu_engine_opt_alias("check", &a->eo, "vl_plan",
+						 optarg))
+				return -1;
+			break;
 		case 'q': a->quiet = 1; break;
+		case 'J': a->json = 1; break;
 		case 'M': a->mcast = optarg; break;
 		case 'b': a->members = optarg; break;
 		case 'D': a->dlids = optarg; break;
 		case 'O':
-			if (ibu_cyclic_offsets_parse(optarg, &a->offsets)) {
-				fprintf(stderr, "ibunion check: --offsets: '%s' is not rotated or paper\n",
-					optarg);
+			if (ibu_engine_opt_arg("check", &a->eo, optarg))
 				return -1;
-			}
-			a->offsets_given = 1;
+			break;
+		case 'f':
+			if (ibu_engine_opt_alias("check", &a->eo, "offsets",
+						 optarg))
+				return -1;
 			break;
 		case 'm':
 			if (ibu_opt_int("check", "--max-errors", optarg, 0,
@@ -182,7 +198,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		return -1;
 	if (a->members && !a->mcast)
 		return -1;
-	if ((a->offsets_given || a->dlids) && !a->cyclic)
+	if ((a->dlids || a->updown) && a->engine &&
+	    !strcmp(a->engine, "none"))
 		return -1;
 	if ((a->sl2vl || a->vl_plan) && !a->deadlock)
 		return -1;
@@ -227,156 +244,259 @@ static void warn_missing_tables(const struct ibu_fabric *f,
 	free(seen);
 }
 
-int ibu_cmd_check(int argc, char **argv)
+static const char *verdict(int rc)
 {
+	return rc == IBU_EXIT_OK ? "pass" : rc == IBU_EXIT_FAIL ? "problems" :
+	       "error";
+}
+
+/* --json: one object (schema: ibunion(1), JSON OUTPUT); r NULL when the
+ * unicast check did not run, mc/dl < 0 when those parts did not; rule:
+ * the engine whose rule was checked. */
+static void print_json(const struct check_args *a, const char *rule,
+		       int ret, const struct ibu_verify_result *r, int mc,
+		       int dl)
+{
+	int h, first = 1;
+
+	printf("{\"command\":\"check\",\"fabric\":");
+	ibu_json_str(stdout, a->fabric);
+	printf(",\"lfts\":");
+	ibu_json_str(stdout, a->lfts);
+	printf(",\"verdict\":\"%s\",\"exit\":%d,\"unicast\":", verdict(ret), ret);
+	if (!r) {
+		printf("null");
+	} else {
+		printf("{\"verdict\":\"%s\",\"sources\":%ld,\"lids\":%ld,\"pairs\":%ld,\"unreachable\":%ld,\"loops\":%ld,\"non_minimal\":%ld,\"down_up_turns\":%ld,\"no_updown_path\":%ld,\"rule\":",
+		       ibu_verify_problems(r) ? "problems" : "pass", r->sources,
+		       r->lids, r->pairs, r->unreachable, r->loops,
+		       r->nonminimal, r->turns, r->no_updown);
+		ibu_json_str(stdout, !r->rule ? NULL : rule);
+		printf(",\"rule_mismatches\":%ld,\"path_violations\":%ld,\"hops\":{",
+		       r->rule_mismatches, r->path_violations);
+		for (h = 0; h <= IBU_VERIFY_MAX_HOPS; h++)
+			if (r->hops[h]) {
+				printf("%s\"%d%s\":%ld", first ? "" : ",", h,
+				       h == IBU_VERIFY_MAX_HOPS ? "+" : "", r->hops[h]);
+				first = 0;
+			}
+		printf("}}");
+	}
+	printf(",\"mcast\":");
+	if (mc < 0) {
+		printf("null");
+	} else {
+		printf("{\"mfts\":");
+		ibu_json_str(stdout, a->mcast);
+		printf(",\"verdict\":\"%s\"}", verdict(mc));
+	}
+	if (dl < 0)
+		printf(",\"deadlock\":null}\n");
+	else
+		printf(",\"deadlock\":{\"verdict\":\"%s\"}}\n", verdict(dl));
+}
+
+/* One check: the inputs, the tables and the engine whose rule applies. */
+struct check_run {
 	struct check_args a;
 	struct ibu_fabric f;
 	struct ibu_dump d;
 	struct ibu_lft lft;
-	struct ibu_ibft t;
-	struct ibu_lidplan plan;
-	struct ibu_verify_opts vo;
+	int *sw_node, *rank;
+	const struct ibu_engine_ops *ops;	/* NULL: topology-free checks */
+	void *topo, *rule_state;
 	struct ibu_verify_rule rule;
-	struct ibu_cyclic_rule crule;
-	struct ibu_dlid_pairs pairs = { 0 };
-	struct ibu_xy_rule xrule;
-	struct ibu_mesh mesh;
-	int have_mesh = 0;
-	struct ibu_verify_result r;
-	struct ibu_err e = { 0 };
+	struct ibu_verify_opts vo;
 	struct ibu_tool_progress pr;
-	int *sw_node = NULL, *rank = NULL, rc, ret = IBU_EXIT_ERROR, have_t = 0,
-	    have_plan = 0;
+	struct ibu_verify_result r;	/* valid when have_r */
+	int have_r, mc, dl;		/* exit codes of --mcast, --deadlock
+					 * (-1: not run) */
+};
 
-	if (parse_args(argc, argv, &a)) {
-		ibu_cmd_check_usage(stderr);
-		return IBU_EXIT_USAGE;
+/* The dump, applied to the fabric (whose LIDs it then carries). */
+static int read_tables(struct check_run *c, struct ibu_err *e)
+{
+	int rc;
+
+	ibu_tool_progress_init(&c->pr, "check");
+	rc = ibu_dump_parse_progress(c->a.lfts, &c->d, &c->pr.cb, e);
+	ibu_tool_progress_done(&c->pr);
+	if (rc)
+		return rc;
+	c->sw_node = malloc((c->d.num_switches ? c->d.num_switches : 1) *
+			    sizeof(*c->sw_node));
+	if (!c->sw_node)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = ibu_dump_apply(&c->d, &c->f, &c->lft, c->sw_node, e);
+	if (rc)
+		return rc;
+	if (!c->a.quiet)
+		printf("-I- %s: %d switches, %d end ports; %s: %d tables, LIDs up to 0x%04x\n",
+		       c->a.fabric, ibu_fabric_count_switches(&c->f),
+		       ibu_fabric_count_endports(&c->f), c->a.lfts,
+		       c->d.num_switches, c->d.max_lid);
+	warn_missing_tables(&c->f, &c->d, c->sw_node);
+	return IBU_OK;
+}
+
+/* The engine: the one asked for (it must recognise the fabric), none, or
+ * the one that recognises the fabric (none if no engine does). */
+static int pick_engine(struct check_run *c, struct ibu_err *e)
+{
+	const char *name = c->a.engine;
+	int rc;
+
+	if (name && !strcmp(name, "none"))
+		return IBU_OK;
+	if (name) {
+		c->ops = ibu_engine_pick("check", &c->f, name, &c->a.eo,
+					 &c->topo);
+		return c->ops ? IBU_OK : IBU_ETOPO;	/* already printed */
 	}
-	memset(&lft, 0, sizeof(lft));
-	memset(&d, 0, sizeof(d));
-	rc = ibu_fabric_open(a.fabric, &f, NULL, &e);
-	if (rc) {
+	c->ops = ibu_engine_detect(&c->f, &c->a.eo, &c->topo, e);
+	rc = c->ops || e->code == IBU_ETOPO ? IBU_OK : e->code;
+	ibu_err_clear(e);
+	return rc;
+}
+
+/* The engine's rule and up*|down* ranks into c->vo. */
+static int engine_rule(struct check_run *c, struct ibu_err *e)
+{
+	const struct ibu_engine_check_in in = {
+		.dlids = c->a.dlids, .climb_sources = (int)c->a.climb_sources,
+	};
+	char info[256] = "";
+	int rc;
+
+	if (c->ops && c->ops->check_rule) {
+		rc = c->ops->check_rule(&c->f, c->topo, &c->a.eo, &in,
+					&c->rule, &c->rule_state, info,
+					sizeof(info), e);
+		if (rc) {
+			ibu_err_prefix(e, "%s rule on the LIDs of %s",
+				       c->ops->name, c->a.lfts);
+			return rc;
+		}
+		c->vo.rule = &c->rule;
+		if (!c->a.quiet && info[0])
+			printf("-I- %s: %s\n", c->ops->name, info);
+	}
+	if (!c->a.updown && !c->vo.rule)
+		return IBU_OK;
+	if (!c->ops || !c->ops->rank) {
+		if (!c->a.updown)
+			return IBU_OK;	/* the rule has no ranks */
+		return ibu_err_set(e, IBU_ETOPO,
+				   "--updown: no engine with up*/down* ranks recognises %s",
+				   c->a.fabric);
+	}
+	rc = updown_ranks(&c->f, c->ops, c->topo, &c->rank, e);
+	c->vo.rank = c->rank;
+	return rc;
+}
+
+/* The table checks, then --mcast and --deadlock: the worst exit code. */
+static int run_checks(struct check_run *c, struct ibu_err *e)
+{
+	struct ibu_verify_result r;
+	int rc, ret;
+
+	c->vo.max_errors = c->a.max_errors ? (int)c->a.max_errors : -1;
+	c->vo.quiet = c->a.quiet;
+	c->vo.progress = &c->pr.cb;
+	rc = ibu_verify_lft(&c->f, &c->lft, &c->vo, report_line, &c->pr, &r,
+			    e);
+	ibu_tool_progress_done(&c->pr);
+	if (rc)
+		return -1;
+	ibu_verify_print_summary(stdout, "check", &r);
+	c->r = r;
+	c->have_r = 1;
+	ret = ibu_verify_problems(&r) ? IBU_EXIT_FAIL : IBU_EXIT_OK;
+	if (c->a.mcast) {
+		rc = c->mc = check_mcast(&c->a, &c->f);
+		if (rc > ret)
+			ret = rc;
+	}
+	if (c->a.deadlock) {
+		struct ibu_deadlock_opts dopt = {
+			.mcast = c->a.mcast, .members = c->a.members,
+			.sl2vl = c->a.sl2vl, .topo = c->topo, .eo = &c->a.eo,
+			.quiet = c->a.quiet,
+		};
+
+		if (c->a.vl_plan && (!c->ops || !c->ops->sl2vl ||
+				     !c->ops->path_sl)) {
+			ibu_err_set(e, IBU_ETOPO,
+				    "--vl-plan: no engine with a VL plan recognises %s",
+				    c->a.fabric);
+			return -1;
+		}
+		dopt.vl_engine = c->a.vl_plan ? c->ops : NULL;
+		rc = c->dl = ibu_deadlock_report(stdout, &c->f, &c->lft, &dopt);
+		if (rc > ret)
+			ret = rc;
+	}
+	return ret;
+}
+
+static void check_run_free(struct check_run *c)
+{
+	if (c->rule_state)
+		c->ops->check_free(c->rule_state);
+	if (c->topo)
+		c->ops->topo_free(c->topo);
+	free(c->sw_node);
+	free(c->rank);
+	ibu_lft_free(&c->lft);
+	ibu_dump_free(&c->d);
+	ibu_fabric_free(&c->f);
+}
+
+/* The check itself, its verdict as an exit code. */
+static int check(struct check_run *c)
+{
+	struct ibu_err e = { 0 };
+	int ret = IBU_EXIT_ERROR;
+
+	if (ibu_fabric_open(c->a.fabric, &c->f, NULL, &e)) {
 		ibu_opt_report("check", &e);
 		return IBU_EXIT_ERROR;
 	}
-	if (!a.lfts) {
-		ret = check_mcast(&a, &f);
-		ibu_fabric_free(&f);
-		return ret;
+	if (!c->a.lfts)
+		return c->mc = check_mcast(&c->a, &c->f);
+	if (!read_tables(c, &e) && !pick_engine(c, &e) && !engine_rule(c, &e))
+		ret = run_checks(c, &e);
+	if (ret < 0 || (ret == IBU_EXIT_ERROR && e.code)) {
+		fflush(stdout);
+		ibu_opt_report("check", &e);
+		ret = IBU_EXIT_ERROR;
 	}
-	ibu_tool_progress_init(&pr, "check");
-	rc = ibu_dump_parse_progress(a.lfts, &d, &pr.cb, &e);
-	ibu_tool_progress_done(&pr);
-	if (rc)
-		goto fail;
-	sw_node = malloc(d.num_switches * sizeof(*sw_node));
-	if (!sw_node) {
-		rc = ibu_err_set(&e, IBU_ENOMEM, "out of memory");
-		goto fail;
-	}
-	rc = ibu_dump_apply(&d, &f, &lft, sw_node, &e);
-	if (rc)
-		goto fail;
-	if (!a.quiet)
-		printf("-I- %s: %d switches, %d end ports; %s: %d tables, LIDs up to 0x%04x\n",
-		       a.fabric, ibu_fabric_count_switches(&f),
-		       ibu_fabric_count_endports(&f), a.lfts, d.num_switches,
-		       d.max_lid);
-	warn_missing_tables(&f, &d, sw_node);
-	memset(&vo, 0, sizeof(vo));
-	vo.max_errors = a.max_errors ? (int)a.max_errors : -1;
-	vo.quiet = a.quiet;
-	vo.progress = &pr.cb;
-	if (a.cyclic || a.updown) {
-		rc = ibu_ibft_recognize(&f, &t, &e);
-		if (rc) {
-			ibu_err_prefix(&e, "--%s: %s is not an m-port n-tree",
-				       a.cyclic ? "cyclic" : "updown", a.fabric);
-			goto fail;
-		}
-		have_t = 1;
-	}
-	if (a.updown || a.cyclic) {	/* cyclic routes are up*|down* */
-		rc = updown_ranks(&f, &t, &rank, &e);
-		if (rc)
-			goto fail;
-		vo.rank = rank;
-	}
-	if (a.cyclic) {
-		rc = ibu_lidplan_build(&f, &t, &plan, &e);
-		if (rc) {
-			ibu_err_prefix(&e, "--cyclic: LIDs of %s", a.lfts);
-			goto fail;
-		}
-		have_plan = 1;
-		if (!a.quiet)
-			printf("-I- cyclic: IBFT(%d,%d), LMC %d in use (%d needed), %d up-digits from the LID offset, offsets %s\n",
-			       t.m, t.n, plan.lmc, plan.lmc_needed,
-			       plan.offset_digits,
-			       ibu_cyclic_offsets_name(a.offsets));
-		memset(&crule, 0, sizeof(crule));
-		crule.offsets = a.offsets;
-		if (a.dlids) {
-			rc = ibu_dlid_pairs_read(a.dlids, &pairs, &e);
-			if (rc)
-				goto fail;
-			crule.dlids = &pairs;
-		}
-		crule.t = &t;
-		crule.p = &plan;
-		crule.climb_sources = (int)a.climb_sources;
-		ibu_cyclic_verify_rule(&rule, &crule);
-		vo.rule = &rule;
-	}
-	if (a.xy && !a.cyclic) {
-		rc = ibu_mesh_recognize(&f, &mesh, &e);
-		if (rc) {
-			ibu_err_prefix(&e, "--xy: %s", a.fabric);
-			goto fail;
-		}
-		have_mesh = 1;
-		xrule.t = &mesh;
-		ibu_xy_verify_rule(&rule, &xrule);
-		vo.rule = &rule;
-	}
-	rc = ibu_verify_lft(&f, &lft, &vo, report_line, &pr, &r, &e);
-	ibu_tool_progress_done(&pr);
-	if (rc)
-		goto fail;
-	ibu_verify_print_summary(stdout, "check", &r);
-	ret = ibu_verify_problems(&r) ? IBU_EXIT_FAIL : IBU_EXIT_OK;
-	if (a.mcast) {
-		rc = check_mcast(&a, &f);
-		if (rc > ret)
-			ret = rc;
-	}
-	if (a.deadlock) {
-		struct ibu_deadlock_opts dopt = {
-			.mcast = a.mcast, .members = a.members, .sl2vl = a.sl2vl,
-			.vl_plan = a.vl_plan, .quiet = a.quiet,
-		};
+	return ret;
+}
 
-		rc = ibu_deadlock_report(stdout, &f, &lft, &dopt);
-		if (rc > ret)
-			ret = rc;
+int ibu_cmd_check(int argc, char **argv)
+{
+	struct check_run c;
+	int ret, json_saved = -1;
+
+	memset(&c, 0, sizeof(c));
+	c.mc = c.dl = -1;
+	if (parse_args(argc, argv, &c.a)) {
+		ibu_cmd_check_usage(stderr);
+		return IBU_EXIT_USAGE;
 	}
-	goto out;
-fail:
-	fflush(stdout);
-	ibu_opt_report("check", &e);
-	ret = IBU_EXIT_ERROR;
-out:
-	ibu_dlid_pairs_free(&pairs);
-	if (have_mesh)
-		ibu_mesh_free(&mesh);
-	if (have_plan)
-		ibu_lidplan_free(&plan);
-	if (have_t)
-		ibu_ibft_free(&t);
-	free(sw_node);
-	free(rank);
-	ibu_lft_free(&lft);
-	ibu_dump_free(&d);
-	ibu_fabric_free(&f);
+	if (c.a.json) {
+		json_saved = ibu_json_stdout_begin("check");
+		if (json_saved < 0)
+			return IBU_EXIT_ERROR;
+	}
+	ret = check(&c);
+	if (c.a.json) {
+		ibu_json_stdout_end(json_saved);
+		print_json(&c.a, c.ops ? c.ops->name : NULL, ret,
+			   c.have_r ? &c.r : NULL, c.mc, c.dl);
+	}
+	check_run_free(&c);
 	return ret;
 }

@@ -15,18 +15,25 @@
 #include "fabric_open.h"
 #include "netfile.h"
 #include "dump.h"
+#include "mft.h"
+#include "json_out.h"
 
 void ibu_cmd_diff_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ibunion diff [options] DUMP_A DUMP_B\n"
 		"  compares two LFT dumps (dump_lfts / ibroute / opensm-lfts.dump)\n"
-		"  switch by switch and lists the LIDs whose out port differs\n"
+		"  switch by switch and lists the LIDs whose out port differs; or\n"
+		"  two MFT dumps (dump_mfts / ibroute -M) and the MLIDs whose port\n"
+		"  set differs (told apart by their content)\n"
 		"options:\n"
 		"  --fabric FABRIC   match both dumps to FABRIC (ibsim net file or\n"
 		"                    ibnetdiscover output) by GUID, else by name\n"
 		"  --show N          list at most N differing LIDs per switch (default 8)\n"
 		"  -q, --quiet       only the summary line\n"
+		"  --json            only one JSON object with the counts (schema\n"
+		"                    in ibunion(1))\n"
+		"  -o, --output FILE  write the report to FILE instead of stdout\n"
 		"exit status: 0 identical, 1 different, 2 usage, 3 bad input\n");
 }
 
@@ -34,6 +41,7 @@ struct diff_args {
 	const char *a, *b, *fabric;
 	long show;
 	int quiet;
+	int json;
 };
 
 struct totals {
@@ -256,12 +264,170 @@ out:
 	return rc;
 }
 
+/* ---------------------------------------------------------------- MFTs */
+
+static void mask_str(const struct ibu_portmask *m, char *buf, size_t len)
+{
+	size_t o = 0;
+	int p, n = 0;
+
+	buf[0] = '\0';
+	for (p = 0; p < 256 && o + 5 < len; p++)
+		if (m && ibu_pm_test(m, p))
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", n++ ? "," : "", p);
+	if (!n)
+		snprintf(buf, len, "-");
+}
+
+static int same_mask(const struct ibu_portmask *x, const struct ibu_portmask *y)
+{
+	static const struct ibu_portmask none;
+
+	return !memcmp(x ? x : &none, y ? y : &none, sizeof(none));
+}
+
+/* Every MLID either dump holds at switch n; prints unless quiet. */
+static void diff_mft_switch(const struct diff_args *a, struct totals *t,
+			    const struct ibu_fabric *f, int n,
+			    const struct ibu_mft *ma, const struct ibu_mft *mb)
+{
+	char x[400], y[400];
+	long diff = 0, shown = 0;
+	int i = 0, j = 0;
+
+	t->switches++;
+	while (i < ma->num_groups || j < mb->num_groups) {
+		uint16_t mlid = j >= mb->num_groups ||
+			(i < ma->num_groups && ma->g[i].mlid <= mb->g[j].mlid) ?
+			ma->g[i].mlid : mb->g[j].mlid;
+		const struct ibu_portmask *pa = ibu_mft_get(ma, mlid, n);
+		const struct ibu_portmask *pb = ibu_mft_get(mb, mlid, n);
+
+		i += i < ma->num_groups && ma->g[i].mlid == mlid;
+		j += j < mb->num_groups && mb->g[j].mlid == mlid;
+		if (same_mask(pa, pb))
+			continue;
+		if (!diff++ && !a->quiet)
+			printf("switch 0x%016" PRIx64 " ('%s'): MLIDs differ:",
+			       f->nodes[n].guid, f->nodes[n].name);
+		if (a->quiet || shown++ >= a->show)
+			continue;
+		mask_str(pa, x, sizeof(x));
+		mask_str(pb, y, sizeof(y));
+		printf(" 0x%04x {%s}->{%s}", mlid, x, y);
+	}
+	if (!diff)
+		return;
+	t->switches_differ++;
+	t->entries += diff;
+	if (!a->quiet)
+		printf("%s (%ld)\n", shown < diff ? " ..." : "", diff);
+}
+
+/* Both MFT dumps on FABRIC, or on the switches their headers name. */
+static int diff_mfts(const struct diff_args *a, struct totals *t,
+		     struct ibu_err *e)
+{
+	struct ibu_fabric f;
+	struct ibu_mft ma, mb;
+	int rc, n;
+
+	if (a->fabric)
+		rc = ibu_fabric_open(a->fabric, &f, NULL, e);
+	else
+		rc = ibu_fabric_init(&f, "the switches of both dumps");
+	if (rc)
+		return rc;
+	if (!a->fabric) {
+		rc = ibu_mft_add_switches(a->a, &f, e);
+		if (!rc)
+			rc = ibu_mft_add_switches(a->b, &f, e);
+	}
+	if (!rc)
+		rc = ibu_fabric_index(&f, e);
+	if (rc || (rc = ibu_mft_read(a->a, &f, &ma, e))) {
+		ibu_fabric_free(&f);
+		return rc;
+	}
+	rc = ibu_mft_read(a->b, &f, &mb, e);
+	if (rc) {
+		ibu_mft_free(&ma);
+		ibu_fabric_free(&f);
+		return rc;
+	}
+	for (n = 0; n < f.num_nodes; n++) {
+		if (!ma.dumped[n] && !mb.dumped[n])
+			continue;
+		if (ma.dumped[n] != mb.dumped[n]) {
+			*(ma.dumped[n] ? &t->only_a : &t->only_b) += 1;
+			if (!a->quiet)
+				printf("switch 0x%016" PRIx64 " ('%s'): only in %s\n",
+				       f.nodes[n].guid, f.nodes[n].name,
+				       ma.dumped[n] ? a->a : a->b);
+			continue;
+		}
+		diff_mft_switch(a, t, &f, n, &ma, &mb);
+	}
+	ibu_mft_free(&ma);
+	ibu_mft_free(&mb);
+	ibu_fabric_free(&f);
+	return IBU_OK;
+}
+
+/* --json: the verdict as one object (schema: ibunion(1), JSON OUTPUT). */
+static void json_verdict(const struct diff_args *a, const struct totals *t,
+			 int mfts, int identical)
+{
+	printf("{\"command\":\"diff\",\"kind\":\"%s\",\"a\":", mfts ? "mft" : "lft");
+	ibu_json_str(stdout, a->a);
+	printf(",\"b\":");
+	ibu_json_str(stdout, a->b);
+	printf(",\"fabric\":");
+	ibu_json_str(stdout, a->fabric);
+	printf(",\"identical\":%s,\"switches\":%ld,\"switches_differ\":%ld,\"entries_differ\":%ld,\"only_a\":%ld,\"only_b\":%ld",
+	       identical ? "true" : "false", t->switches, t->switches_differ,
+	       t->entries, t->only_a, t->only_b);
+	if (!mfts)
+		printf(",\"%s\":%ld", a->fabric ? "ports_other_lids" : "lids_other_owners",
+		       t->owners);
+	printf("}\n");
+}
+
+/* Prints the verdict; the exit status. */
+static int diff_verdict(const struct diff_args *a, const struct totals *t,
+			int mfts)
+{
+	int identical = !t->switches_differ && !t->only_a && !t->only_b &&
+			!t->owners;
+
+	if (a->json) {
+		json_verdict(a, t, mfts, identical);
+		return identical ? IBU_EXIT_OK : IBU_EXIT_FAIL;
+	}
+	if (!t->switches_differ && !t->only_a && !t->only_b && !t->owners) {
+		printf("-I- diff: identical: %ld switches, same %s\n",
+		       t->switches, mfts ? "MFTs" : "LFTs and LIDs");
+		return IBU_EXIT_OK;
+	}
+	if (mfts)
+		printf("-I- diff: %ld of %ld switches differ in %ld MLIDs; %ld switches only in %s, %ld only in %s\n",
+		       t->switches_differ, t->switches, t->entries, t->only_a,
+		       a->a, t->only_b, a->b);
+	else
+		printf("-I- diff: %ld of %ld switches differ in %ld entries; %ld switches only in %s, %ld only in %s; %ld %s\n",
+		       t->switches_differ, t->switches, t->entries, t->only_a,
+		       a->a, t->only_b, a->b, t->owners,
+		       a->fabric ? "ports with other LIDs" : "LIDs with other owners");
+	return IBU_EXIT_FAIL;
+}
+
 int ibu_cmd_diff(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "fabric", required_argument, NULL, 'f' },
 		{ "show", required_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct diff_args a = { .show = 8 };
@@ -275,6 +441,7 @@ int ibu_cmd_diff(int argc, char **argv)
 		switch (c) {
 		case 'f': a.fabric = optarg; break;
 		case 'q': a.quiet = 1; break;
+		case 'J': a.json = a.quiet = 1; break;
 		case 's':
 			if (ibu_opt_int("diff", "--show", optarg, 0, 1000000,
 					&a.show))
@@ -291,6 +458,21 @@ int ibu_cmd_diff(int argc, char **argv)
 	}
 	a.a = argv[optind];
 	a.b = argv[optind + 1];
+	memset(&t, 0, sizeof(t));
+	rc = ibu_mft_sniff(a.a, &e);
+	if (rc > 0) {
+		rc = diff_mfts(&a, &t, &e);
+		if (rc) {
+			fflush(stdout);
+			ibu_opt_report("diff", &e);
+			return IBU_EXIT_ERROR;
+		}
+		return diff_verdict(&a, &t, 1);
+	}
+	if (rc < 0) {
+		ibu_opt_report("diff", &e);
+		return IBU_EXIT_ERROR;
+	}
 	rc = ibu_dump_parse(a.a, &da, &e);
 	if (rc) {
 		ibu_opt_report("diff", &e);
@@ -302,7 +484,6 @@ int ibu_cmd_diff(int argc, char **argv)
 		ibu_opt_report("diff", &e);
 		return IBU_EXIT_ERROR;
 	}
-	memset(&t, 0, sizeof(t));
 	if (a.fabric)
 		rc = diff_fabric(&a, &t, &da, &db, &e);
 	else
@@ -314,14 +495,5 @@ int ibu_cmd_diff(int argc, char **argv)
 		ibu_opt_report("diff", &e);
 		return IBU_EXIT_ERROR;
 	}
-	if (!t.switches_differ && !t.only_a && !t.only_b && !t.owners) {
-		printf("-I- diff: identical: %ld switches, same LFTs and LIDs\n",
-		       t.switches);
-		return IBU_EXIT_OK;
-	}
-	printf("-I- diff: %ld of %ld switches differ in %ld entries; %ld switches only in %s, %ld only in %s; %ld %s\n",
-	       t.switches_differ, t.switches, t.entries, t.only_a, a.a,
-	       t.only_b, a.b, t.owners,
-	       a.fabric ? "ports with other LIDs" : "LIDs with other owners");
-	return IBU_EXIT_FAIL;
+	return diff_verdict(&a, &t, 0);
 }

@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "engine_pick.h"
-#include "lidplan.h"
+#include "guid2lid.h"
 #include "fabric_open.h"
 #include "netfile.h"
 
@@ -27,6 +27,8 @@ void ibu_cmd_lids_usage(FILE *out)
 		"                      aligned, so OpenSM ignores it: offline use only\n"
 		"  --engine NAME       the engine's numbering (default: the engine that\n"
 		"                      recognises the fabric; a mesh gets row-major LIDs)\n"
+		"  -O KEY=VALUE        an engine option, as event_plugin_options (e.g.\n"
+		"                      max_faults=N for a degraded tree)\n"
 		"  use the same LMC in opensm.conf (lmc L).\n");
 }
 
@@ -48,12 +50,17 @@ int ibu_cmd_lids(int argc, char **argv)
 	long lmc = -1;
 	int c, rc, exact = 0, used = 0;
 	struct ibu_atomicfile af;
+	char what[512];
 
 	ibu_engine_opts_default(&eo);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:O:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': outpath = optarg; break;
+		case 'O':
+			if (ibu_engine_opt_arg("lids", &eo, optarg))
+				return IBU_EXIT_USAGE;
+			break;
 		case 'l':
 			if (ibu_opt_int("lids", "--lmc", optarg, 0, IBU_MAX_LMC, &lmc))
 				return IBU_EXIT_USAGE;
@@ -78,6 +85,7 @@ int ibu_cmd_lids(int argc, char **argv)
 		ibu_fabric_free(&f);
 		return IBU_EXIT_ERROR;
 	}
+	ibu_engine_topology_name(ops, &f, topo, what, sizeof(what));
 	rc = ops->assign_lids ?
 		ops->assign_lids(&f, topo, (int)lmc, exact, &used, &e) :
 		ibu_err_set(&e, IBU_EINVAL, "engine %s has no LID numbering",
@@ -89,13 +97,13 @@ int ibu_cmd_lids(int argc, char **argv)
 		rc = IBU_EIO;
 		goto done;
 	}
-	rc = ibu_lidplan_write_guid2lid(af.fp, &f, &e);
+	rc = ibu_guid2lid_write(af.fp, &f, &e);
 	if (ibu_opt_out_close("lids", &af, rc, &e)) {
 		rc = IBU_EIO;
 		goto done;
 	}
 	fprintf(stderr, "-I- lids: %s: %d end ports and %d switches at LMC %d, "
-		"LIDs up to 0x%04x%s\n", ops->topology,
+		"LIDs up to 0x%04x%s\n", what,
 		ibu_fabric_count_endports(&f), ibu_fabric_count_switches(&f),
 		used, ibu_fabric_max_lid(&f),
 		exact ? " (paper-exact numbering, not for OpenSM)" : "");

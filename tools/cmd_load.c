@@ -2,8 +2,9 @@
 /*
  * ibunion load FABRIC LFTDUMP [--mcast MFTDUMP --members FILE]
  *              --pattern P[,P..] [--dlids base|pairs|cyclic[,..]]
- *              [--offsets rotated|paper] [--size BYTES] [--seed S]
- *              [--policy P] [--svg FILE] [-q]
+ *              [-O KEY=VALUE].. [--size BYTES] [--seed S] [--svg FILE]
+ *              [-q]   (--offsets M = -O offsets=M, --policy P =
+ *              -O mcast_apex=P)
  * The link load of traffic patterns on a fabric's tables (lib/traffic.h,
  * lib/linkload.h): busiest link, busiest switch-to-switch link, link
  * traversals and paper 000's estimated completion time, per pattern and
@@ -15,18 +16,16 @@
 #include <string.h>
 #include "commands.h"
 #include "opts.h"
-#include "cyclic.h"
 #include "dump.h"
-#include "ibft.h"
-#include "lidplan.h"
+#include "engine_pick.h"
 #include "linkload.h"
-#include "mcast.h"
 #include "mcmembers.h"
 #include "mft.h"
 #include "fabric_open.h"
 #include "netfile.h"
 #include "traffic.h"
 #include "load_svg.h"
+#include "json_out.h"
 
 #define MAX_PATTERNS 64
 #define CASE_MLID_BASE 0xc001
@@ -59,18 +58,23 @@ void ibu_cmd_load_usage(FILE *out)
 		"                      message split over the 2^LMC LIDs, offset k to k),\n"
 		"                      cyclic (the DLID the cyclic scheme advises, as ibunion\n"
 		"                      path prints it; fat tree)\n"
-		"  --offsets rotated|paper  the rule the cyclic tables follow, for --dlids\n"
-		"                      cyclic (default rotated, the plugin's default;\n"
-		"                      paper with event_plugin_options offsets=paper)\n"
+		"  -O KEY=VALUE        an engine option the tables were built with, as\n"
+		"                      event_plugin_options (offsets=paper for --dlids\n"
+		"                      cyclic on paper tables; mcast_apex= for mcast:S:G)\n"
+		"  --offsets rotated|paper  = -O offsets=...\n"
 		"  --mcast MFTDUMP     multicast tables (dump_mfts / ibroute -M)\n"
 		"  --members FILE      members of each MLID (as ibunion mcast join prints)\n"
-		"  --policy P          apex policy of the offline trees of mcast:S:G\n"
-		"                      (balanced, source, lowest-guid; default balanced)\n"
+		"  --policy P          = -O mcast_apex=P: apex policy of the offline\n"
+		"                      trees of mcast:S:G (balanced, source, lowest-guid)\n"
 		"  --size BYTES        message size (default 4096)\n"
 		"  --seed S            seed of random and mcast/ucast cases (default 1)\n"
 		"  --svg FILE          draw the fabric by level, every link's load of the\n"
 		"                      first pattern and DLID choice as colour and width\n"
 		"  -q, --quiet         only the table\n"
+		"  --json              stdout: one JSON object, a row per pattern and\n"
+		"                      DLID choice (schema in ibunion(1)); the text\n"
+		"                      goes to stderr\n"
+		"  -o, --output FILE   write the report to FILE instead of stdout\n"
 		"exit status: 0 every walk arrived, 1 some did not, 2 usage, 3 bad input\n");
 }
 
@@ -80,11 +84,11 @@ struct load_args {
 	int num_pat;
 	enum ibu_dlid_mode dlids[3];
 	int num_dlids;
-	enum ibu_mcast_policy policy;
-	enum ibu_cyclic_offsets offsets;
+	struct ibu_engine_opts eo;	/* -O, --offsets, --policy */
 	long size;
 	uint64_t seed;
 	int quiet;
+	int json;
 };
 
 static int parse_list(char *s, struct load_args *a, int patterns)
@@ -124,22 +128,23 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		{ "mcast", required_argument, NULL, 'M' },
 		{ "members", required_argument, NULL, 'b' },
 		{ "policy", required_argument, NULL, 'P' },
-		{ "offsets", required_argument, NULL, 'O' },
+		{ "offsets", required_argument, NULL, 'f' },
 		{ "size", required_argument, NULL, 's' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "svg", required_argument, NULL, 'g' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, i;
 	long v;
 
 	memset(a, 0, sizeof(*a));
-	a->offsets = IBU_OFFSETS_ROTATED;
+	ibu_engine_opts_default(&a->eo);
 	a->size = 4096;
 	a->seed = 1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qO:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 		case 'd':
@@ -150,17 +155,20 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		case 'b': a->members = optarg; break;
 		case 'g': a->svg = optarg; break;
 		case 'q': a->quiet = 1; break;
+		case 'J': a->json = 1; break;
 		case 'P':
-			if (ibu_mcast_policy_parse(optarg, &a->policy)) {
-				fprintf(stderr, "ibunion load: --policy must be balanced, source or lowest-guid\n");
+			if (ibu_engine_opt_alias("load", &a->eo, "mcast_apex",
+						 optarg))
 				return -1;
-			}
+			break;
+		case 'f':
+			if (ibu_engine_opt_alias("load", &a->eo, "offsets",
+						 optarg))
+				return -1;
 			break;
 		case 'O':
-			if (ibu_cyclic_offsets_parse(optarg, &a->offsets)) {
-				fprintf(stderr, "ibunion load: --offsets must be rotated or paper\n");
+			if (ibu_engine_opt_arg("load", &a->eo, optarg))
 				return -1;
-			}
 			break;
 		case 's':
 			if (ibu_opt_int("load", "--size", optarg, 1,
@@ -218,26 +226,30 @@ struct load_ctx {
 	struct load_args a;
 	struct ibu_fabric f;
 	struct ibu_lft lft;
-	struct ibu_ibft t;
-	struct ibu_lidplan plan;
+	const struct ibu_engine_ops *ops;	/* recognises f, or NULL */
+	void *topo;
 	struct ibu_endports ep;
 	struct ibu_mft mft;		/* --mcast */
 	struct ibu_mcmembers mm;	/* --members */
 	struct ibu_mflows senders;	/* of the groups of mm */
-	int have_f, have_lft, have_t, have_plan, have_ep, have_mft, have_mm;
+	int have_f, have_lft, have_ep, have_mft, have_mm;
 };
 
-/* --dlids cyclic: the DLID offset ibunion path advises (lib/cyclic.h) for
- * the rule the tables follow. */
-static unsigned cyclic_offset(void *arg, int sn, int sp, int dn, int dp)
+/* --dlids cyclic: the DLID offset the engine advises (cyclic: what
+ * ibunion path prints) for the rule the tables follow. */
+static long advised_offset(void *arg, int sn, int sp, int dn, int dp)
+{
+	struct load_ctx *c = arg;
+
+	return c->ops->advised_offset(&c->f, c->topo, &c->a.eo, sn, sp, dn,
+				      dp);
+}
+
+static int endport_index(const void *arg, int node, int port)
 {
 	const struct load_ctx *c = arg;
-	int s = ibu_ibft_ep(&c->t, sn, sp), d = ibu_ibft_ep(&c->t, dn, dp);
 
-	if (s < 0 || d < 0)
-		return 0;
-	return ibu_cyclic_offset(&c->t, c->plan.offset_digits, c->a.offsets,
-				 (uint32_t)s, (uint32_t)d);
+	return c->ops->endport_index(c->topo, node, port);
 }
 
 static void ctx_free(struct load_ctx *c)
@@ -249,10 +261,8 @@ static void ctx_free(struct load_ctx *c)
 	ibu_mflows_free(&c->senders);
 	if (c->have_ep)
 		ibu_endports_free(&c->ep);
-	if (c->have_plan)
-		ibu_lidplan_free(&c->plan);
-	if (c->have_t)
-		ibu_ibft_free(&c->t);
+	if (c->topo)
+		c->ops->topo_free(c->topo);
 	if (c->have_lft)
 		ibu_lft_free(&c->lft);
 	if (c->have_f)
@@ -274,13 +284,10 @@ static int ctx_read(struct load_ctx *c, struct ibu_err *e)
 	if (rc)
 		return rc;
 	c->have_lft = 1;
-	if (!ibu_ibft_recognize(&c->f, &c->t, e)) {
-		c->have_t = 1;
-		if (!ibu_lidplan_build(&c->f, &c->t, &c->plan, e))
-			c->have_plan = 1;
-	}
-	ibu_err_clear(e);
-	rc = ibu_endports_build(&c->f, c->have_t ? &c->t : NULL, &c->ep, e);
+	c->ops = ibu_engine_detect(&c->f, &c->a.eo, &c->topo, e);
+	ibu_err_clear(e);	/* no engine: GUID order, base LIDs */
+	rc = ibu_endports_build(&c->f, c->ops && c->ops->endport_index ?
+				endport_index : NULL, c, &c->ep, e);
 	if (rc)
 		return rc;
 	c->have_ep = 1;
@@ -302,41 +309,55 @@ static int ctx_read(struct load_ctx *c, struct ibu_err *e)
 	return IBU_OK;
 }
 
+/* The engine's trees of every group of mm into mft, the load carried
+ * from group to group (as the plugin builds them). */
+static int offline_trees(struct load_ctx *c, const struct ibu_mcmembers *mm,
+			 struct ibu_mft *mft, struct ibu_err *e)
+{
+	const struct ibu_engine_ops *ops = c->ops;
+	void *state = NULL;
+	int rc, gi, i, p;
+
+	rc = ops->mcast_state_new(&c->f, c->topo, &state, e);
+	for (gi = 0; gi < mm->num_groups && !rc; gi++) {
+		const struct ibu_mcgroup *g = &mm->g[gi];
+		struct ibu_engine_tree tree;
+
+		memset(&tree, 0, sizeof(tree));
+		rc = ops->mcast_tree(&c->f, c->topo, state, g->m, g->num,
+				     &c->a.eo, g->mlid, &tree, e);
+		for (i = 0; !rc && i < tree.num_switches; i++)
+			for (p = 0; !rc && p < 256; p++)
+				if (ibu_pm_test(&tree.ports[i], p))
+					rc = ibu_mft_set(mft, g->mlid,
+							 tree.nodes[i], p, e);
+		ibu_engine_tree_free(&tree);
+	}
+	if (state)
+		ops->mcast_state_free(state);
+	return rc;
+}
+
 /* The paper's case of p: members, senders and (mcast) offline trees. */
 static int make_case(struct load_ctx *c, const struct ibu_pattern *p,
 		     struct ibu_mcmembers *mm, struct ibu_mflows *snd,
 		     struct ibu_mft *mft, int *have_mft, struct ibu_err *e)
 {
-	struct ibu_mcast_load load;
-	int rc, gi;
+	int rc;
 
 	rc = ibu_traffic_mcast_case(&c->ep, p, c->a.seed, CASE_MLID_BASE, mm,
 				    snd, e);
 	if (rc || p->kind != IBU_PAT_MCAST)
 		return rc;
-	if (!c->have_t)
+	if (!c->ops || !c->ops->mcast_tree)
 		return ibu_err_set(e, IBU_ETOPO,
-				   "%s: offline multicast trees need a fat tree (%s is not an IBFT(m,n))",
+				   "%s: offline multicast trees need an engine with multicast that recognises %s",
 				   p->name, c->a.fabric);
 	rc = ibu_mft_init(mft, c->f.num_nodes, e);
 	if (rc)
 		return rc;
 	*have_mft = 1;
-	rc = ibu_mcast_load_init(&load, &c->t, e);
-	if (rc)
-		return rc;
-	for (gi = 0; gi < mm->num_groups && !rc; gi++) {
-		struct ibu_mcast_tree tree;
-		const struct ibu_mcgroup *g = &mm->g[gi];
-
-		rc = ibu_mcast_tree_build(&c->f, &c->t, g->m, g->num,
-					  c->a.policy, &load, g->mlid, &tree, e);
-		if (!rc)
-			rc = ibu_mcast_tree_to_mft(&c->t, &tree, g->mlid, mft, e);
-		ibu_mcast_tree_free(&tree);
-	}
-	ibu_mcast_load_free(&load);
-	return rc;
+	return offline_trees(c, mm, mft, e);
 }
 
 /* ------------------------------------------------------------ printing */
@@ -349,23 +370,33 @@ static void fmt_load(char *buf, size_t len, uint64_t v, uint64_t unit)
 		snprintf(buf, len, "%.2f", (double)v / (double)unit);
 }
 
+/* The engine's label of a switch or an end port, "" if it has none. */
+static void label(const struct load_ctx *c, int node, int port, char *buf,
+		  size_t len)
+{
+	const struct ibu_engine_ops *ops = c->ops;
+
+	buf[0] = '\0';
+	if (!ops)
+		return;
+	if (ibu_node_is_switch(&c->f.nodes[node]) && ops->node_label)
+		ops->node_label(c->topo, node, buf, len);
+	else if (ops->endport_index && ops->endport_label &&
+		 ops->endport_index(c->topo, node, port) >= 0)
+		ops->endport_label(c->topo, node, port, buf, len);
+	if (!strcmp(buf, "-"))
+		buf[0] = '\0';
+}
+
 static void link_name(const struct load_ctx *c, int node, int port, char *buf,
 		      size_t len)
 {
 	const struct ibu_node *nd = &c->f.nodes[node];
 	const struct ibu_port *p = &nd->ports[port];
-	char a[80] = "", b[80] = "";
-	int s;
+	char a[80], b[80];
 
-	if (c->have_t && (s = ibu_ibft_sw(&c->t, node)) >= 0)
-		ibu_ibft_sw_label(&c->t, s, a, sizeof(a));
-	else if (c->have_t && (s = ibu_ibft_ep(&c->t, node, port)) >= 0)
-		ibu_ibft_ep_label(&c->t, s, a, sizeof(a));
-	if (c->have_t && (s = ibu_ibft_sw(&c->t, p->peer_node)) >= 0)
-		ibu_ibft_sw_label(&c->t, s, b, sizeof(b));
-	else if (c->have_t &&
-		 (s = ibu_ibft_ep(&c->t, p->peer_node, p->peer_port)) >= 0)
-		ibu_ibft_ep_label(&c->t, s, b, sizeof(b));
+	label(c, node, port, a, sizeof(a));
+	label(c, p->peer_node, p->peer_port, b, sizeof(b));
 	snprintf(buf, len, "%s%s'%s' port %d -> %s%s'%s' port %d", a,
 		 a[0] ? " " : "", nd->name, port, b, b[0] ? " " : "",
 		 c->f.nodes[p->peer_node].name, p->peer_port);
@@ -420,6 +451,21 @@ static void print_detail(const struct load_ctx *c, const struct ibu_pattern *p,
 		       p->name, dl, r->unrouted, r->first_unrouted);
 }
 
+/* --json: one element of "rows" (schema: ibunion(1), JSON OUTPUT). */
+static void json_row(FILE *out, int first, const struct ibu_pattern *p,
+		     enum ibu_dlid_mode m, const struct ibu_traffic_result *r)
+{
+	double u = r->unit ? (double)r->unit : 1.0;
+
+	fprintf(out, "%s{\"pattern\":", first ? "" : ",");
+	ibu_json_str(out, p->name);
+	fprintf(out, ",\"dlids\":");
+	ibu_json_str(out, ibu_pattern_is_mcast(p) ? NULL : ibu_dlid_mode_name(m));
+	fprintf(out, ",\"messages\":%ld,\"busiest\":%.6g,\"busiest_sw\":%.6g,\"traversals\":%.6g,\"time_us\":%.3f,\"unrouted\":%ld}",
+		r->messages, (double)r->st.max_any / u, (double)r->st.max_sw / u,
+		(double)r->st.total / u, r->time_ns / 1000.0, r->unrouted);
+}
+
 /* ------------------------------------------------------------ main */
 
 static int run_one(struct load_ctx *c, const struct ibu_pattern *p,
@@ -435,9 +481,9 @@ static int run_one(struct load_ctx *c, const struct ibu_pattern *p,
 	struct ibu_mft cmft;
 	int have_cmft = 0, rc;
 
-	if (m == IBU_DLIDS_CYCLIC) {
-		in.cyclic = cyclic_offset;
-		in.cyclic_ctx = c;
+	if (m == IBU_DLIDS_ADVISED) {
+		in.advised = advised_offset;
+		in.advised_ctx = c;
 	}
 	ibu_mcmembers_init(&cmm);
 	if (p->kind == IBU_PAT_MCAST || p->kind == IBU_PAT_MCAST_UCAST) {
@@ -461,12 +507,35 @@ out:
 	return rc;
 }
 
+/* ", cyclic: IBFT(8,3): ...; advised DLIDs with offsets=rotated" */
+static void print_engine(const struct load_ctx *c)
+{
+	char what[512], opts[256];
+	int j;
+
+	if (!c->ops)
+		return;
+	c->ops->describe(&c->f, c->topo, what, sizeof(what));
+	printf(", %s: %s", c->ops->name, what);
+	for (j = 0; j < c->a.num_dlids; j++)
+		if (c->a.dlids[j] == IBU_DLIDS_ADVISED) {
+			ibu_engine_opts_line(c->ops, &c->a.eo, opts,
+					     sizeof(opts));
+			printf("; %s DLIDs for %s", c->ops->name, opts);
+			break;
+		}
+}
+
 int ibu_cmd_load(int argc, char **argv)
 {
 	struct load_ctx *c;
 	struct ibu_linkload ll;
 	struct ibu_err e = { 0 };
 	int i, j, ret = IBU_EXIT_ERROR, unrouted = 0, drew = 0, have_ll = 0;
+	int saved = -1, rows = 0;
+	char *jbuf = NULL;
+	size_t jlen = 0;
+	FILE *jrows = NULL;
 
 	c = calloc(1, sizeof(*c));
 	if (!c) {
@@ -478,12 +547,28 @@ int ibu_cmd_load(int argc, char **argv)
 		free(c);
 		return IBU_EXIT_USAGE;
 	}
+	if (c->a.json) {
+		jrows = open_memstream(&jbuf, &jlen);
+		if (!jrows) {
+			fprintf(stderr, "ibunion load: out of memory\n");
+			free(c);
+			return IBU_EXIT_ERROR;
+		}
+		saved = ibu_json_stdout_begin("load");
+		if (saved < 0) {
+			fclose(jrows);
+			free(jbuf);
+			free(c);
+			return IBU_EXIT_ERROR;
+		}
+	}
 	if (ctx_read(c, &e))
 		goto fail;
 	for (j = 0; j < c->a.num_dlids; j++)
-		if (c->a.dlids[j] == IBU_DLIDS_CYCLIC && !c->have_plan) {
+		if (c->a.dlids[j] == IBU_DLIDS_ADVISED &&
+		    (!c->ops || !c->ops->advised_offset)) {
 			ibu_err_set(&e, IBU_ETOPO,
-				    "--dlids cyclic: %s is not an IBFT(m,n) with LIDs the cyclic scheme can use",
+				    "--dlids cyclic: no engine that advises DLIDs recognises %s",
 				    c->a.fabric);
 			goto fail;
 		}
@@ -493,16 +578,10 @@ int ibu_cmd_load(int argc, char **argv)
 	if (!c->a.quiet) {
 		printf("-I- %s: %d switches, %d end ports (%s%s); %s: LIDs up to 0x%04x",
 		       c->a.fabric, ibu_fabric_count_switches(&c->f), c->ep.num,
-		       c->ep.by_pid ? "fat tree, PID order" : "port GUID order",
-		       "", c->a.lfts, c->lft.max_lid);
-		if (c->have_t)
-			printf(", IBFT(%d,%d)", c->t.m, c->t.n);
-		if (c->have_plan)
-			printf(" LMC %d", c->plan.lmc);
-		for (j = 0; j < c->a.num_dlids; j++)
-			if (c->a.dlids[j] == IBU_DLIDS_CYCLIC)
-				printf("; cyclic DLIDs for offsets=%s",
-				       ibu_cyclic_offsets_name(c->a.offsets));
+		       c->ep.by_engine ? c->ops->name : "port GUID",
+		       c->ep.by_engine ? " order" : " order", c->a.lfts,
+		       c->lft.max_lid);
+		print_engine(c);
 		printf("\n-I- message %ld bytes; paper 000's model: 20 ns per link, 100 ns per switch, 4 ns per byte; loads in messages\n",
 		       c->a.size);
 	}
@@ -520,6 +599,8 @@ int ibu_cmd_load(int argc, char **argv)
 				goto fail;
 			}
 			print_row(p, c->a.dlids[j], &r);
+			if (jrows)
+				json_row(jrows, !rows++, p, c->a.dlids[j], &r);
 			if (!c->a.quiet)
 				print_detail(c, p, c->a.dlids[j], &r);
 			unrouted |= r.unrouted > 0;
@@ -530,9 +611,9 @@ int ibu_cmd_load(int argc, char **argv)
 					 "%s on %s, %s DLIDs", p->name,
 					 c->a.lfts, ibu_pattern_is_mcast(p) ?
 					 "multicast" : ibu_dlid_mode_name(c->a.dlids[j]));
-				if (ibu_load_svg_write(c->a.svg, &c->f,
-						       c->have_t ? &c->t : NULL,
-						       &ll, r.unit, title, &e))
+				if (ibu_load_svg_write(c->a.svg, &c->f, c->ops,
+						       c->topo, &ll, r.unit,
+						       title, &e))
 					goto fail;
 				drew = 1;
 			}
@@ -547,6 +628,20 @@ fail:
 	ibu_opt_report("load", &e);
 	ret = IBU_EXIT_ERROR;
 out:
+	if (jrows) {
+		int bad = fclose(jrows) != 0;
+
+		ibu_json_stdout_end(saved);
+		printf("{\"command\":\"load\",\"fabric\":");
+		ibu_json_str(stdout, c->a.fabric);
+		printf(",\"lfts\":");
+		ibu_json_str(stdout, c->a.lfts);
+		printf(",\"size\":%ld,\"exit\":%d,\"rows\":[%s]}\n", c->a.size,
+		       bad ? IBU_EXIT_ERROR : ret, bad || !jbuf ? "" : jbuf);
+		free(jbuf);
+		if (bad)
+			ret = IBU_EXIT_ERROR;
+	}
 	if (have_ll)
 		ibu_linkload_free(&ll);
 	ctx_free(c);

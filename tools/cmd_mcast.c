@@ -11,8 +11,7 @@
 #include <string.h>
 #include "commands.h"
 #include "opts.h"
-#include "ibft.h"
-#include "mcast.h"
+#include "engine_pick.h"
 #include "mcmembers.h"
 #include "mft.h"
 #include "fabric_open.h"
@@ -48,6 +47,8 @@ void ibu_cmd_mcast_usage(FILE *out)
 		"  write their MFTs in dump_mfts format (-o). Fat trees (cyclic) and 2-D\n"
 		"  meshes (xy: roots on one common row, or the source's switch)\n"
 		"  --policy balanced|source|lowest-guid   apex policy (default balanced)\n"
+		"  -O KEY=VALUE  an engine option, as event_plugin_options (--policy P\n"
+		"                is -O mcast_apex=P)\n"
 		"check: flood every MLID of MFTDUMP (dump_mfts / ibroute -M) from every\n"
 		"  member with the real replication rule; members from --members, else\n"
 		"  every CA port the tables point at. Same as ibunion check --mcast.\n"
@@ -162,57 +163,74 @@ static int read_fabric(const char *path, struct ibu_fabric *f)
 	return 0;
 }
 
-static void print_tree(const struct ibu_fabric *f, const struct ibu_ibft *t,
-		       const struct ibu_mcast_tree *tree, uint16_t mlid)
+/* One tree: its header, then each switch with its ports (and the
+ * engine's own numbers of them, when it has some). */
+static void print_tree(const struct ibu_engine_ops *ops, const void *topo,
+		       const struct ibu_fabric *f,
+		       const struct ibu_engine_tree *tree, uint16_t mlid)
 {
 	char lab[64];
 	int i, p;
 
-	if (tree->apex >= 0)
-		ibu_ibft_sw_label(t, tree->apex, lab, sizeof(lab));
-	else
-		strcpy(lab, "none");
-	printf("-I- MLID 0x%04x: %d members (%d receive), apex %s (%s, level %d, %d candidates), %d switches\n",
-	       mlid, tree->num_members, tree->num_receivers, lab,
-	       ibu_mcast_policy_name(tree->policy), tree->apex_level,
-	       tree->num_candidates, tree->num_switches);
+	printf("-I- MLID 0x%04x: %d members (%d receive), %s, %d switches\n",
+	       mlid, tree->num_members, tree->num_receivers, tree->info,
+	       tree->num_switches);
 	for (i = 0; i < tree->num_switches; i++) {
-		int s = tree->switches[i];
+		const struct ibu_portmask *pm = &tree->ports[i];
+		int n = tree->nodes[i];
 
-		ibu_ibft_sw_label(t, s, lab, sizeof(lab));
-		printf("      %s '%s': ports", lab, f->nodes[t->sw[s].node].name);
+		if (ops->node_label)
+			ops->node_label(topo, n, lab, sizeof(lab));
+		else
+			snprintf(lab, sizeof(lab), "-");
+		printf("      %s '%s': ports", lab, f->nodes[n].name);
 		for (p = 0; p < 256; p++)
-			if (ibu_pm_test(&tree->ports[s], p))
+			if (ibu_pm_test(pm, p))
 				printf(" %d", p);
-		printf(" (paper");
-		for (p = 1; p < 256; p++)
-			if (ibu_pm_test(&tree->ports[s], p))
-				printf(" %d", t->sw[s].k_of_phys[p]);
-		printf(")\n");
+		if (ops->port_number && ops->port_numbering) {
+			printf(" (%s", ops->port_numbering);
+			for (p = 1; p < 256; p++)
+				if (ibu_pm_test(pm, p))
+					printf(" %d", ops->port_number(topo, n, p));
+			printf(")");
+		}
+		printf("\n");
 	}
 }
 
+/* The tree of one group into the MFTs. */
+static int tree_to_mft(const struct ibu_engine_tree *tree, uint16_t mlid,
+		       struct ibu_mft *mft, struct ibu_err *e)
+{
+	int i, p;
+
+	for (i = 0; i < tree->num_switches; i++)
+		for (p = 0; p < 256; p++)
+			if (ibu_pm_test(&tree->ports[i], p) &&
+			    ibu_mft_set(mft, mlid, tree->nodes[i], p, e))
+				return e->code;
+	return IBU_OK;
+}
+
 /*
- * The trees of a fabric some other engine recognises (a 2-D mesh: xy),
- * through the engine's multicast ops, the load carried from group to group.
+ * The trees of every group through the multicast ops of the engine that
+ * recognises the fabric, the load carried from group to group.
  */
 static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
-			  const char *members, enum ibu_mcast_policy pol,
+			  const char *members,
+			  const struct ibu_engine_opts *eo,
 			  const char *outpath, int quiet)
 {
 	const struct ibu_engine_ops *ops;
-	struct ibu_engine_opts eo;
 	struct ibu_mcmembers mm;
 	struct ibu_mft mft = { 0 };
 	struct ibu_err e = { 0 };
 	void *topo = NULL, *state = NULL;
-	int gi, i, p, ret = IBU_EXIT_ERROR;
-	char desc[512], lab[32];
+	int gi, ret = IBU_EXIT_ERROR;
+	char desc[512];
 
-	ibu_engine_opts_default(&eo);
-	eo.mcast_policy = pol;
 	ibu_mcmembers_init(&mm);
-	ops = ibu_engine_detect(f, &eo, &topo, &e);
+	ops = ibu_engine_detect(f, eo, &topo, &e);
 	if (!ops || !ops->mcast_tree) {
 		if (ops)
 			ibu_err_set(&e, IBU_EINVAL, "engine %s builds no multicast trees",
@@ -235,36 +253,19 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 		const struct ibu_mcgroup *g = &mm.g[gi];
 		struct ibu_engine_tree tree;
 
-		if (ops->mcast_tree(f, topo, state, g->m, g->num, &eo, g->mlid,
+		if (ops->mcast_tree(f, topo, state, g->m, g->num, eo, g->mlid,
 				    &tree, &e)) {
 			ibu_err_prefix(&e, "MLID 0x%04x", g->mlid);
 			ibu_opt_report("mcast", &e);
 			goto out;
 		}
-		for (i = 0; i < tree.num_switches; i++)
-			for (p = 0; p < 256; p++)
-				if (ibu_pm_test(&tree.ports[i], p) &&
-				    ibu_mft_set(&mft, g->mlid, tree.nodes[i], p, &e)) {
-					ibu_opt_report("mcast", &e);
-					ibu_engine_tree_free(&tree);
-					goto out;
-				}
-		if (!quiet) {
-			printf("-I- MLID 0x%04x: %d members (%d receive), %s, %d switches\n",
-			       g->mlid, tree.num_members, tree.num_receivers,
-			       tree.info, tree.num_switches);
-			for (i = 0; i < tree.num_switches; i++) {
-				if (ops->node_label)
-					ops->node_label(topo, tree.nodes[i], lab, sizeof(lab));
-				else
-					snprintf(lab, sizeof(lab), "-");
-				printf("      %s '%s': ports", lab, f->nodes[tree.nodes[i]].name);
-				for (p = 0; p < 256; p++)
-					if (ibu_pm_test(&tree.ports[i], p))
-						printf(" %d", p);
-				printf("\n");
-			}
+		if (tree_to_mft(&tree, g->mlid, &mft, &e)) {
+			ibu_opt_report("mcast", &e);
+			ibu_engine_tree_free(&tree);
+			goto out;
 		}
+		if (!quiet)
+			print_tree(ops, topo, f, &tree, g->mlid);
 		ibu_engine_tree_free(&tree);
 	}
 	ret = IBU_EXIT_OK;
@@ -298,25 +299,23 @@ static int cmd_tree(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum ibu_mcast_policy pol = IBU_MCAST_BALANCED;
+	struct ibu_engine_opts eo;
 	const char *outpath = NULL;
-	struct ibu_mcast_load load;
-	struct ibu_mcmembers mm;
 	struct ibu_fabric f;
-	struct ibu_ibft t;
-	struct ibu_mft mft;
-	struct ibu_err e = { 0 };
-	int c, quiet = 0, gi, ret = IBU_EXIT_ERROR;
-	struct ibu_atomicfile af;
+	int c, quiet = 0, ret;
 
+	ibu_engine_opts_default(&eo);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:q", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:qO:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (ibu_mcast_policy_parse(optarg, &pol)) {
-				fprintf(stderr, "ibunion mcast: --policy must be balanced, source or lowest-guid\n");
+			if (ibu_engine_opt_alias("mcast", &eo, "mcast_apex",
+						 optarg))
 				return IBU_EXIT_USAGE;
-			}
+			break;
+		case 'O':
+			if (ibu_engine_opt_arg("mcast", &eo, optarg))
+				return IBU_EXIT_USAGE;
 			break;
 		case 'o': outpath = optarg; break;
 		case 'q': quiet = 1; break;
@@ -331,56 +330,8 @@ static int cmd_tree(int argc, char **argv)
 	}
 	if (read_fabric(argv[optind], &f))
 		return IBU_EXIT_ERROR;
-	if (ibu_ibft_recognize(&f, &t, &e)) {
-		/* not a fat tree: the engine that recognises it (a mesh: xy) */
-		ret = tree_by_engine(&f, argv[optind], argv[optind + 1], pol,
-				     outpath, quiet);
-		ibu_fabric_free(&f);
-		return ret;
-	}
-	if (ibu_mcmembers_read(argv[optind + 1], &f, &mm, &e)) {
-		ibu_opt_report("mcast", &e);
-		goto out_t;
-	}
-	if (ibu_mft_init(&mft, f.num_nodes, &e) ||
-	    ibu_mcast_load_init(&load, &t, &e)) {
-		ibu_opt_report("mcast", &e);
-		goto out_mm;
-	}
-	for (gi = 0; gi < mm.num_groups; gi++) {
-		struct ibu_mcast_tree tree;
-		const struct ibu_mcgroup *g = &mm.g[gi];
-
-		if (ibu_mcast_tree_build(&f, &t, g->m, g->num, pol, &load,
-					 g->mlid, &tree, &e) ||
-		    ibu_mcast_tree_to_mft(&t, &tree, g->mlid, &mft, &e)) {
-			ibu_err_prefix(&e, "MLID 0x%04x", g->mlid);
-			ibu_opt_report("mcast", &e);
-			ibu_mcast_tree_free(&tree);
-			goto out_all;
-		}
-		if (!quiet)
-			print_tree(&f, &t, &tree, g->mlid);
-		ibu_mcast_tree_free(&tree);
-	}
-	ret = IBU_EXIT_OK;
-	if (outpath) {
-		if (ibu_opt_out_open("mcast", outpath, &af)) {
-			ret = IBU_EXIT_ERROR;
-		} else {
-			int wrc = ibu_mft_write(af.fp, &f, &mft, &e);
-
-			if (ibu_opt_out_close("mcast", &af, wrc, &e))
-				ret = IBU_EXIT_ERROR;
-		}
-	}
-out_all:
-	ibu_mcast_load_free(&load);
-	ibu_mft_free(&mft);
-out_mm:
-	ibu_mcmembers_free(&mm);
-out_t:
-	ibu_ibft_free(&t);
+	ret = tree_by_engine(&f, argv[optind], argv[optind + 1], &eo, outpath,
+			     quiet);
 	ibu_fabric_free(&f);
 	return ret;
 }
@@ -422,6 +373,7 @@ static int cmd_report(int argc, char **argv, int load)
 	}
 	if (read_fabric(argv[optind], &f))
 		return IBU_EXIT_ERROR;
+	o.cmd = load ? "mcast load" : "mcast check";
 	ret = load ? ibu_mcast_report_load(stdout, &f, argv[optind + 1], &o) :
 		     ibu_mcast_report_check(stdout, &f, argv[optind + 1], &o);
 	ibu_fabric_free(&f);

@@ -6,6 +6,7 @@
  * toward each destination so that its routes climb one chain (its cyclic
  * path, lib/cyclic.h): a readable table, or "0xSLID 0xDLID" pairs.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "lidplan.h"
 #include "cyclic.h"
 #include "dlids.h"
+#include "json_out.h"
 
 void ibu_cmd_path_usage(FILE *out)
 {
@@ -35,15 +37,20 @@ void ibu_cmd_path_usage(FILE *out)
 		"                      OpenSM assigned); default: the LIDs in FABRIC\n"
 		"  --offsets MODE      rotated (default, the plugin's default) or paper\n"
 		"                      (event_plugin_options offsets=paper)\n"
-		"  --from PORT         only this source (node name or port GUID)\n"
-		"  --to PORT           only this destination (node name or port GUID)\n"
+		"  --from PORT         only this source (node name, port GUID, node\n"
+		"                      GUID or LID)\n"
+		"  --to PORT           only this destination (the same forms)\n"
 		"  --format FMT        table (default): names, GUIDs, LIDs, offset and\n"
 		"                      the switch the path climbs to; pairs: one line\n"
 		"                      '0xSLID 0xDLID' per ordered pair of end ports\n"
 		"                      (SLID = the source's base LID)\n"
+		"  --json              one JSON object: the fabric, then every pair\n"
+		"                      (same as --format json; schema in ibunion(1))\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
 		"exit status: 0 done, 2 usage, 3 bad input\n");
 }
+
+#define PATH_JSON 2	/* path_args.pairs: --json */
 
 struct path_args {
 	const char *fabric, *dump, *from, *to, *output;
@@ -60,6 +67,7 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 		{ "to", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -72,6 +80,7 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 		case 'f': a->from = optarg; break;
 		case 't': a->to = optarg; break;
 		case 'o': a->output = optarg; break;
+		case 'J': a->pairs = PATH_JSON; break;
 		case 'O':
 			if (ibu_cyclic_offsets_parse(optarg, &a->offsets)) {
 				fprintf(stderr, "ibunion path: --offsets: '%s' is not rotated or paper\n",
@@ -80,7 +89,9 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 			}
 			break;
 		case 'F':
-			if (!strcmp(optarg, "pairs")) {
+			if (!strcmp(optarg, "json")) {
+				a->pairs = PATH_JSON;
+			} else if (!strcmp(optarg, "pairs")) {
 				a->pairs = 1;
 			} else if (!strcmp(optarg, "table")) {
 				a->pairs = 0;
@@ -100,38 +111,73 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 	return 0;
 }
 
+/* Node and port whose LID set holds lid (after load_lids); -1 if none. */
+static int find_lid(const struct ibu_fabric *f, unsigned long lid, int *port)
+{
+	int n, p;
+
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 0; p <= f->nodes[n].num_ports; p++) {
+			const struct ibu_port *pt = &f->nodes[n].ports[p];
+
+			if (pt->lid && lid >= pt->lid &&
+			    lid < (unsigned long)pt->lid + (1ul << pt->lmc)) {
+				*port = p;
+				return n;
+			}
+		}
+	return -1;
+}
+
+/* A node's first port that is an end port of the tree, or -1. */
+static int first_ep(const struct ibu_fabric *f, const struct ibu_ibft *t,
+		    int node)
+{
+	int p, pid = -1;
+
+	for (p = 1; node >= 0 && p <= f->nodes[node].num_ports && pid < 0; p++)
+		pid = ibu_ibft_ep(t, node, p);
+	return pid;
+}
+
 /*
- * PORT: a port GUID (0x..., a CA port's) or a node name (its first port
- * that is an end port of the tree). Returns the PID or -1 with a message.
+ * PORT, as infiniband-diags tools take a port: a node name, a port GUID,
+ * a node GUID (its first end port) or a LID (any of a port's LMC set),
+ * tried in that order. Returns the PID or -1 with a message.
  */
 static int resolve_port(const struct ibu_fabric *f, const struct ibu_ibft *t,
 			const char *what, const char *text)
 {
-	int node = -1, port = 0, pid = -1, p;
+	int node, port = 0, pid = -1, hex;
+	unsigned long long v = 0;
+	char *end = NULL;
 
-	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-		char *end;
-		unsigned long long g;
-
-		errno = 0;
-		g = strtoull(text, &end, 16);
-		if (!errno && !*end && end != text + 2)
-			node = ibu_fabric_find_port_guid(f, (uint64_t)g, &port);
-		if (node >= 0)
-			pid = ibu_ibft_ep(t, node, port);
-	}
-	if (node < 0) {
-		node = ibu_fabric_find_name(f, text);
-		for (p = 1; node >= 0 && p <= f->nodes[node].num_ports &&
-		     pid < 0; p++)
-			pid = ibu_ibft_ep(t, node, p);
+	hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+	errno = 0;
+	if (isdigit((unsigned char)text[0]))
+		v = strtoull(text, &end, hex ? 16 : 10);
+	if (errno || !end || *end || (hex && end == text + 2))
+		end = NULL;	/* not a number */
+	node = ibu_fabric_find_name(f, text);
+	if (node >= 0) {
+		pid = first_ep(f, t, node);
+	} else if (end && hex && ibu_fabric_find_port_guid(f, (uint64_t)v, &port) >= 0 &&
+		   port > 0) {	/* a CA port's GUID (port 0: a switch's) */
+		node = ibu_fabric_find_port_guid(f, (uint64_t)v, &port);
+		pid = ibu_ibft_ep(t, node, port);
+	} else if (end && hex &&
+		   (node = ibu_fabric_find_guid(f, (uint64_t)v)) >= 0) {
+		pid = first_ep(f, t, node);
+	} else if (end && v >= 1 && v <= 0xBFFF &&
+		   (node = find_lid(f, (unsigned long)v, &port)) >= 0) {
+		pid = port ? ibu_ibft_ep(t, node, port) : -1;
 	}
 	if (node < 0)
-		fprintf(stderr, "ibunion path: %s: no node named '%s' and no port with that GUID in the fabric\n",
+		fprintf(stderr, "ibunion path: %s: '%s' is no node name, port GUID, node GUID or LID of the fabric\n",
 			what, text);
 	else if (pid < 0)
-		fprintf(stderr, "ibunion path: %s: '%s' is not an end port of the fat tree\n",
-			what, text);
+		fprintf(stderr, "ibunion path: %s: '%s' is '%s', not an end port of the fat tree\n",
+			what, text, f->nodes[node].name);
 	return pid;
 }
 
@@ -173,6 +219,10 @@ static const struct ibu_port *ep_port(const struct path_ctx *c, int pid)
 
 static int print_header(struct path_ctx *c)
 {
+	if (c->pairs == PATH_JSON)
+		return fprintf(c->out, "{\"command\":\"path\",\"topology\":\"IBFT(%d,%d)\",\"lmc\":%d,\"offsets\":\"%s\",\"pairs\":[",
+			       c->t->m, c->t->n, c->p->lmc,
+			       ibu_cyclic_offsets_name(c->mode)) < 0 ? IBU_EIO : IBU_OK;
 	if (c->pairs)
 		return 0;
 	return fprintf(c->out,
@@ -182,6 +232,29 @@ static int print_header(struct path_ctx *c)
 		       ibu_cyclic_offsets_name(c->mode), "source", "source GUID",
 		       "SLID", "destination", "destination GUID", "base",
 		       "DLID", "off", "climbs to") < 0 ? IBU_EIO : IBU_OK;
+}
+
+/* One element of "pairs" (schema: ibunion(1), JSON OUTPUT). */
+static int json_pair(struct path_ctx *c, int src, int dst, const char *sl,
+		     const char *dl, int turn, const char *tl, uint32_t dlid,
+		     unsigned off)
+{
+	const struct ibu_ibft *t = c->t;
+	const struct ibu_port *sp = ep_port(c, src), *dp = ep_port(c, dst);
+	FILE *o = c->out;
+	int rc = fprintf(o, "%s{\"src\":", c->lines > 1 ? "," : "") < 0;
+
+	rc |= ibu_json_str(o, c->f->nodes[t->ep[src].node].name);
+	rc |= fprintf(o, ",\"src_label\":\"%s\",\"src_guid\":\"0x%016llx\",\"slid\":%u,\"dst\":",
+		      sl, (unsigned long long)sp->guid, sp->lid) < 0;
+	rc |= ibu_json_str(o, c->f->nodes[t->ep[dst].node].name);
+	rc |= fprintf(o, ",\"dst_label\":\"%s\",\"dst_guid\":\"0x%016llx\",\"base_lid\":%u,\"dlid\":%u,\"offset\":%u,\"climbs_to\":",
+		      dl, (unsigned long long)dp->guid, dp->lid, dlid, off) < 0;
+	rc |= ibu_json_str(o, turn >= 0 ? tl : NULL);
+	rc |= fprintf(o, ",\"climbs_to_name\":") < 0;
+	rc |= ibu_json_str(o, turn >= 0 ? c->f->nodes[t->sw[turn].node].name : NULL);
+	rc |= fputc('}', o) == EOF;
+	return rc ? IBU_EIO : IBU_OK;
 }
 
 static int print_pair(struct path_ctx *c, int src, int dst)
@@ -201,7 +274,7 @@ static int print_pair(struct path_ctx *c, int src, int dst)
 				(uint32_t)src, (uint32_t)dst);
 	dlid = dp->lid + off;
 	c->lines++;
-	if (c->pairs)
+	if (c->pairs == 1)
 		return ibu_dlid_pair_write(c->out, sp->lid, (uint16_t)dlid,
 					   NULL);
 	turn = ibu_cyclic_turn_switch(t, c->p->offset_digits, c->mode,
@@ -212,6 +285,8 @@ static int print_pair(struct path_ctx *c, int src, int dst)
 		ibu_ibft_sw_label(t, turn, tl, sizeof(tl));
 	else
 		snprintf(tl, sizeof(tl), "?");
+	if (c->pairs == PATH_JSON)
+		return json_pair(c, src, dst, sl, dl, turn, tl, dlid, off);
 	snprintf(sname, sizeof(sname), "%s %s",
 		 c->f->nodes[t->ep[src].node].name, sl);
 	snprintf(dname, sizeof(dname), "%s %s",
@@ -238,6 +313,10 @@ static int print_all(struct path_ctx *c, int from, int to)
 			rc = print_pair(c, s, d);
 		}
 	}
+	if (!rc && c->pairs == PATH_JSON &&
+	    fprintf(c->out, "],\"count\":%ld,\"skipped\":%ld}\n", c->lines,
+		    c->skipped) < 0)
+		rc = IBU_EIO;
 	return rc ? IBU_EIO : IBU_OK;
 }
 

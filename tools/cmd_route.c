@@ -1,18 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* ibunion route FABRIC [--engine E] [--lids-from DUMP | --lmc L
- * [--paper-exact]] [--offsets rotated|paper] [-o FILE]: the LFTs of the engine that recognises the
+ * [--paper-exact]] [-O KEY=VALUE]... [-o FILE]: the LFTs of the engine that recognises the
  * fabric (cyclic, xy), computed offline exactly as the plugin computes
  * them (same lib/ driver), in dump_lfts format. */
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 #include "commands.h"
 #include "opts.h"
 #include "engine_pick.h"
-#include "lidplan.h"
 #include "dump.h"
 #include "fabric_open.h"
 #include "netfile.h"
-#include "cyclic.h"
 #include "progress_line.h"
 
 void ibu_cmd_route_usage(FILE *out)
@@ -32,9 +31,10 @@ void ibu_cmd_route_usage(FILE *out)
 		"  -o, --output FILE   write to FILE instead of stdout\n"
 		"  --engine NAME       use this engine (default: the one that\n"
 		"                      recognises the fabric)\n"
-		"  --offsets MODE      cyclic: rotated (default: offset 0 spreads as\n"
-		"                      D-mod-k) or paper (the paper's Eq. 2), as the\n"
-		"                      plugin's offsets= option\n");
+		"  -O KEY=VALUE        an engine option, exactly as the plugin's\n"
+		"                      event_plugin_options takes it (repeatable)\n"
+		"  --offsets MODE      = -O offsets=MODE\n");
+	ibu_engine_opts_usage(out);
 }
 
 /* LIDs from a dump, else the fabric's own, else the engine's numbering. */
@@ -60,6 +60,22 @@ static int load_lids(struct ibu_fabric *f, const struct ibu_engine_ops *ops,
 	return ops->assign_lids(f, topo, (int)lmc, paper_exact, &used, e);
 }
 
+/* What the engine says after routing, as the plugin logs it. */
+static void print_notes(const struct ibu_engine_ops *ops,
+			const struct ibu_fabric *f, const void *topo)
+{
+	struct ibu_engine_note note;
+	int i, n = ops->num_notes ? ops->num_notes(topo) : 0;
+
+	for (i = 0; i < n; i++) {
+		memset(&note, 0, sizeof(note));
+		ops->note(f, topo, i, &note);
+		fprintf(stderr, "-%c- route: %s: %s\n",
+			note.severity == IBU_NOTE_SEV_WARNING ? 'W' : 'I',
+			ops->name, note.text);
+	}
+}
+
 int ibu_cmd_route(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -68,7 +84,7 @@ int ibu_cmd_route(int argc, char **argv)
 		{ "lmc", required_argument, NULL, 'l' },
 		{ "paper-exact", no_argument, NULL, 'x' },
 		{ "engine", required_argument, NULL, 'E' },
-		{ "offsets", required_argument, NULL, 'O' },
+		{ "offsets", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *outpath = NULL, *dump = NULL, *engine = NULL;
@@ -79,6 +95,7 @@ int ibu_cmd_route(int argc, char **argv)
 	struct ibu_fabric f;
 	struct ibu_err e = { 0 };
 	char what[512];	/* a degraded tree's summary is long */
+	char options[256];
 	void *topo;
 	long lmc = -1;
 	int c, rc, exact = 0;
@@ -86,7 +103,7 @@ int ibu_cmd_route(int argc, char **argv)
 
 	ibu_engine_opts_default(&eo);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:O:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': outpath = optarg; break;
 		case 'd': dump = optarg; break;
@@ -96,17 +113,14 @@ int ibu_cmd_route(int argc, char **argv)
 			break;
 		case 'x': exact = 1; break;
 		case 'E': engine = optarg; break;
-		case 'O': {
-			enum ibu_cyclic_offsets m;
-
-			if (ibu_cyclic_offsets_parse(optarg, &m)) {
-				fprintf(stderr, "ibunion route: --offsets: '%s' is not rotated or paper\n",
-					optarg);
+		case 'O':
+			if (ibu_engine_opt_arg("route", &eo, optarg))
 				return IBU_EXIT_USAGE;
-			}
-			eo.offsets = (int)m;
 			break;
-		}
+		case 'f':
+			if (ibu_engine_opt_alias("route", &eo, "offsets", optarg))
+				return IBU_EXIT_USAGE;
+			break;
 		default:
 			ibu_cmd_route_usage(stderr);
 			return IBU_EXIT_USAGE;
@@ -145,11 +159,11 @@ int ibu_cmd_route(int argc, char **argv)
 	}
 	if (!rc) {
 		ops->describe(&f, res.topo, what, sizeof(what));
+		ibu_engine_opts_line(ops, &eo, options, sizeof(options));
 		fprintf(stderr, "-I- route: %s: %s, max LID 0x%04x%s%s\n",
 			ops->name, what, res.map.max_lid,
-			ops == &ibu_engine_cyclic ? ", offsets " : "",
-			ops == &ibu_engine_cyclic ? ibu_cyclic_offsets_name(
-				(enum ibu_cyclic_offsets)eo.offsets) : "");
+			options[0] ? ", options " : "", options);
+		print_notes(ops, &f, res.topo);
 	}
 	ibu_engine_result_free(&res);
 	ibu_fabric_free(&f);

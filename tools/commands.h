@@ -38,5 +38,7 @@ int ibu_cmd_load(int argc, char **argv);
 void ibu_cmd_load_usage(FILE *out);
 int ibu_cmd_trace(int argc, char **argv);
 void ibu_cmd_trace_usage(FILE *out);
+int ibu_cmd_options(int argc, char **argv);
+void ibu_cmd_options_usage(FILE *out);
 
 #endif

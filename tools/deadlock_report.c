@@ -7,16 +7,14 @@
 #include "cdg.h"
 #include "lidmap.h"
 #include "mcmembers.h"
-#include "mesh.h"
 #include "mft.h"
 #include "sl2vl.h"
-#include "vlplan.h"
 
 struct vlctx {
 	const struct ibu_fabric *f;
 	const struct ibu_sl2vl *tables;
-	struct ibu_vlplan_cdg plan;
-	int have_plan;
+	const struct ibu_lidmap *map;
+	const struct ibu_deadlock_opts *o;	/* o->vl_engine: the plan */
 };
 
 static int file_vl(void *arg, int node, int in, int out, int sl)
@@ -26,15 +24,70 @@ static int file_vl(void *arg, int node, int in, int out, int sl)
 	return ibu_sl2vl_get(c->tables, c->f, node, in, out, sl);
 }
 
+/* The SL the engine's plan gives a route (0 for multicast, or none). */
 static int plan_sl(void *arg, int node, int port, uint32_t dlid)
 {
-	struct vlctx *c = arg;
-	struct ibu_cdg_vl v;
+	const struct vlctx *c = arg;
+	const struct ibu_deadlock_opts *o = c->o;
+	int sl;
 
-	if (!c->have_plan)
+	if (!o->vl_engine || dlid >= 0xC000)
 		return 0;
-	ibu_vlplan_cdg_vl(&v, &c->plan);
-	return v.path_sl(v.ctx, node, port, dlid);
+	sl = o->vl_engine->path_sl(c->f, o->topo, c->map, o->eo,
+				   (uint16_t)c->f->nodes[node].ports[port].lid,
+				   (uint16_t)dlid);
+	return sl < 0 ? 0 : sl;
+}
+
+static int plan_vl(void *arg, int node, int in, int out, int sl)
+{
+	const struct vlctx *c = arg;
+	const struct ibu_deadlock_opts *o = c->o;
+	uint8_t v[16];
+
+	if (o->vl_engine->sl2vl(c->f, o->topo, o->eo, node, in, out, v))
+		return -1;
+	return v[sl & 15];
+}
+
+/* VLs the plan uses: the highest its SL2VL tables name, plus one. */
+static int plan_num_vls(const struct vlctx *c)
+{
+	const struct ibu_fabric *f = c->f;
+	int n, in, out, sl, v, top = 0;
+
+	for (n = 0; n < f->num_nodes; n++) {
+		if (!ibu_node_is_switch(&f->nodes[n]))
+			continue;
+		for (in = 0; in <= f->nodes[n].num_ports; in++)
+			for (out = 1; out <= f->nodes[n].num_ports; out++)
+				for (sl = 0; sl < 16; sl++) {
+					v = plan_vl((void *)c, n, in, out, sl);
+					if (v > top && v < 15)
+						top = v;
+				}
+	}
+	return top + 1;
+}
+
+/* ", plan 2-direction": the engine's VL option, as the user gave it. */
+static void plan_name(const struct ibu_deadlock_opts *o, char *buf,
+		      size_t len)
+{
+	const struct ibu_engine_ops *ops = o->vl_engine;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; ops && i < ops->num_options; i++)
+		if (ops->options[i].needs_qos) {
+			int n = snprintf(buf, len, ", plan ");
+
+			if (n > 0 && (size_t)n < len)
+				ops->options[i].format(
+					ibu_engine_opt(o->eo, &ops->options[i]),
+					buf + n, len - (size_t)n);
+			return;
+		}
 }
 
 static void print_channel(FILE *out, const struct ibu_fabric *f,
@@ -56,12 +109,12 @@ int ibu_deadlock_report(FILE *out, struct ibu_fabric *f,
 	struct ibu_sl2vl tables = { 0 };
 	struct ibu_mcmembers mm;
 	struct ibu_mft mft = { 0 };
-	struct ibu_mesh t = { 0 };
 	struct ibu_cdg g = { 0 };
 	struct ibu_cdg_vl vl, *vlp = NULL;
 	struct ibu_cdg_channel *cyc = NULL;
 	struct ibu_err e = { 0 };
 	struct vlctx ctx;
+	char plan[64];
 	int rc, len = 0, i, ret = IBU_EXIT_ERROR, have_mm = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -72,25 +125,14 @@ int ibu_deadlock_report(FILE *out, struct ibu_fabric *f,
 		rc = ibu_lidmap_build(f, &map, &e);
 	if (rc)
 		goto fail;
-	if (o->vl_plan) {
-		enum ibu_vlplan_kind k;
-
-		if (ibu_vlplan_parse(o->vl_plan, &k)) {
-			rc = ibu_err_set(&e, IBU_EINVAL,
-					 "--vl-plan: '%s' is not 1, 2-spread, 2-direction, 4-spread or 4-direction",
-					 o->vl_plan);
-			goto fail;
-		}
-		rc = ibu_mesh_recognize(f, &t, &e);
-		if (rc) {
-			ibu_err_prefix(&e, "--vl-plan needs a 2-D mesh");
-			goto fail;
-		}
-		ctx.plan.kind = k;
-		ctx.plan.t = &t;
-		ctx.plan.map = &map;
-		ctx.have_plan = 1;
-		ibu_vlplan_cdg_vl(&vl, &ctx.plan);
+	ctx.map = &map;
+	ctx.o = o;
+	if (o->vl_engine) {
+		memset(&vl, 0, sizeof(vl));
+		vl.num_vls = plan_num_vls(&ctx);
+		vl.path_sl = plan_sl;
+		vl.vl = plan_vl;
+		vl.ctx = &ctx;
 		vlp = &vl;
 	}
 	if (o->sl2vl) {
@@ -100,8 +142,8 @@ int ibu_deadlock_report(FILE *out, struct ibu_fabric *f,
 		ctx.tables = &tables;
 		memset(&vl, 0, sizeof(vl));
 		vl.num_vls = tables.max_vl + 1;
-		if (ctx.have_plan && ibu_vlplan_num_vls(ctx.plan.kind) > vl.num_vls)
-			vl.num_vls = ibu_vlplan_num_vls(ctx.plan.kind);
+		if (o->vl_engine && plan_num_vls(&ctx) > vl.num_vls)
+			vl.num_vls = plan_num_vls(&ctx);
 		vl.path_sl = plan_sl;
 		vl.vl = file_vl;
 		vl.ctx = &ctx;
@@ -132,9 +174,9 @@ int ibu_deadlock_report(FILE *out, struct ibu_fabric *f,
 		if (o->mcast)
 			fprintf(out, ", %ld multicast groups flooded from every member (%ld floods)",
 				g.groups, g.floods);
-		fprintf(out, "; %d VL%s%s%s%s%s\n", g.vl.num_vls,
-			g.vl.num_vls > 1 ? "s" : "",
-			o->vl_plan ? ", plan " : "", o->vl_plan ? o->vl_plan : "",
+		plan_name(o, plan, sizeof(plan));
+		fprintf(out, "; %d VL%s%s%s%s\n", g.vl.num_vls,
+			g.vl.num_vls > 1 ? "s" : "", plan,
 			o->sl2vl ? ", SL2VL from " : "", o->sl2vl ? o->sl2vl : "");
 		fprintf(out, "-I- deadlock: channel dependency graph: %ld channels, %zu dependencies\n",
 			ibu_cdg_num_channels(&g), g.num_deps);
@@ -159,7 +201,6 @@ out:
 	ibu_mcmembers_free(&mm);
 	ibu_mft_free(&mft);
 	ibu_sl2vl_free(&tables);
-	ibu_mesh_free(&t);
 	ibu_lidmap_free(&map);
 	return ret;
 }

@@ -10,12 +10,17 @@
 #include <stdio.h>
 #include "fabric.h"
 #include "lft.h"
+#include "engine.h"
 
 struct ibu_deadlock_opts {
 	const char *mcast;	/* MFT dump, NULL: unicast only */
 	const char *members;	/* member file, NULL: inferred from the MFTs */
 	const char *sl2vl;	/* opensm-sl2vl.dump, NULL: none */
-	const char *vl_plan;	/* paper 001 plan (mesh only), NULL: none */
+	/* non-NULL: SLs (and, without sl2vl, VLs) of this engine's VL plan
+	 * (ops->path_sl, ops->sl2vl) with the options eo */
+	const struct ibu_engine_ops *vl_engine;
+	const void *topo;
+	const struct ibu_engine_opts *eo;
 	int quiet;
 };
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include <stdio.h>
+#include <string.h>
 #include "engine_pick.h"
 #include "opts.h"
 
@@ -43,4 +44,88 @@ void ibu_engine_names(char *buf, size_t len)
 	for (i = 0; l[i] && n < (int)len; i++)
 		n += snprintf(buf + n, len - (size_t)n, "%s%s", i ? ", " : "",
 			      l[i]->name);
+}
+
+void ibu_engine_topology_name(const struct ibu_engine_ops *ops,
+			      const struct ibu_fabric *f, const void *topo,
+			      char *buf, size_t len)
+{
+	char *colon;
+
+	if (!len)
+		return;
+	ops->describe(f, topo, buf, len);
+	colon = strchr(buf, ':');
+	if (colon)
+		*colon = '\0';
+}
+
+int ibu_engine_opt_arg(const char *cmd, struct ibu_engine_opts *o,
+		       const char *word)
+{
+	const char *expected = NULL;
+	char keys[256];
+	int rc = ibu_engine_opts_parse_word(o, word, &expected);
+
+	if (!rc)
+		return 0;
+	if (rc == IBU_ENOTFOUND) {
+		const struct ibu_engine_option *opt;
+		int i, n = 0;
+
+		keys[0] = '\0';
+		for (i = 0; (opt = ibu_engine_option_at(i, NULL)) &&
+		     n < (int)sizeof(keys); i++)
+			n += snprintf(keys + n, sizeof(keys) - (size_t)n, "%s%s",
+				      i ? ", " : "", opt->key);
+		fprintf(stderr, "ibunion %s: -O '%s': no such option (options: %s)\n",
+			cmd, word, keys);
+	} else if (expected) {
+		fprintf(stderr, "ibunion %s: -O '%s': bad value (expected %s)\n",
+			cmd, word, expected);
+	} else {
+		fprintf(stderr, "ibunion %s: -O '%s': not key=value\n", cmd,
+			word);
+	}
+	return -1;
+}
+
+int ibu_engine_opt_alias(const char *cmd, struct ibu_engine_opts *o,
+			 const char *key, const char *value)
+{
+	char word[128];
+
+	snprintf(word, sizeof(word), "%s=%s", key, value);
+	return ibu_engine_opt_arg(cmd, o, word);
+}
+
+void ibu_engine_opts_line(const struct ibu_engine_ops *ops,
+			  const struct ibu_engine_opts *o, char *buf,
+			  size_t len)
+{
+	char word[96];
+	int i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ops->num_options && n < (int)len; i++) {
+		ibu_engine_opt_format(o, &ops->options[i], word, sizeof(word));
+		n += snprintf(buf + n, len - (size_t)n, "%s%s", i ? " " : "",
+			      word);
+	}
+}
+
+void ibu_engine_opts_usage(FILE *out)
+{
+	const struct ibu_engine_option *opt;
+	const char *engine;
+	char def[64];
+	int i;
+
+	fprintf(out, "engine options (-O KEY=VALUE, as event_plugin_options):\n");
+	for (i = 0; (opt = ibu_engine_option_at(i, &engine)); i++) {
+		opt->format(opt->def, def, sizeof(def));
+		fprintf(out, "  %s=%s  (%s; default %s)\n      %s\n", opt->key,
+			opt->values, engine ? engine : "every engine", def,
+			opt->help);
+	}
 }

@@ -8,6 +8,7 @@
 #include <infiniband/ibnetdisc.h>
 #include "fabric_open.h"
 #include "ibnd_cache.h"
+#include "nodemap.h"
 #include "netfile.h"
 #include "subnet_lst.h"
 
@@ -151,8 +152,31 @@ fail:
 	return rc;
 }
 
+static const char *name_map;	/* --node-name-map, set once by main() */
+
+void ibu_fabric_open_name_map(const char *path)
+{
+	name_map = path;
+}
+
+static int open_format(const char *path, struct ibu_fabric *f,
+		       enum ibu_fabric_format *fmt, struct ibu_err *e);
+
 int ibu_fabric_open(const char *path, struct ibu_fabric *f,
 		    enum ibu_fabric_format *fmt, struct ibu_err *e)
+{
+	int rc = open_format(path, f, fmt, e);
+
+	if (rc || !name_map)
+		return rc;
+	rc = ibu_nodemap_apply(name_map, f, NULL, e);
+	if (rc)
+		ibu_fabric_free(f);
+	return rc;
+}
+
+static int open_format(const char *path, struct ibu_fabric *f,
+		       enum ibu_fabric_format *fmt, struct ibu_err *e)
 {
 	enum ibu_fabric_format k;
 	FILE *in = fopen(path, "rb");

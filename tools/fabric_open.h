@@ -24,6 +24,11 @@ enum ibu_fabric_format {
 int ibu_fabric_open(const char *path, struct ibu_fabric *f,
 		    enum ibu_fabric_format *fmt, struct ibu_err *e);
 const char *ibu_fabric_format_name(enum ibu_fabric_format fmt);
+/* --node-name-map FILE (infiniband-diags' format, lib/nodemap.h): every
+ * fabric ibu_fabric_open() reads from then on has its nodes renamed. The
+ * option is global to a run (main() takes it for every command), hence a
+ * setting here rather than an argument of every command's reader. */
+void ibu_fabric_open_name_map(const char *path);
 
 struct ibnd_fabric;
 /* A libibnetdisc fabric (discovered live; caches are read by

@@ -2,21 +2,26 @@
 /* ibunion: the offline toolkit beside the OpenSM routing engine. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "config.h"
 #include "commands.h"
+#include "report_output.h"
+#include "fabric_open.h"
+#include "opts.h"
 #include "live_args.h"
 
 static const struct ibu_command commands[] = {
 	{ "gen", "write ibsim net files (fat trees, 2-D meshes)", ibu_cmd_gen, ibu_cmd_gen_usage },
 	{ "lids", "write a guid2lid file with the paper's LID sets", ibu_cmd_lids, ibu_cmd_lids_usage },
-	{ "route", "compute the cyclic LFTs offline, in dump_lfts format", ibu_cmd_route, ibu_cmd_route_usage },
+	{ "route", "compute an engine's LFTs offline, in dump_lfts format", ibu_cmd_route, ibu_cmd_route_usage },
 	{ "check", "validate LFT/MFT dumps against a fabric", ibu_cmd_check, ibu_cmd_check_usage },
 	{ "diff", "compare two LFT dumps switch by switch", ibu_cmd_diff, ibu_cmd_diff_usage },
 	{ "path", "the DLID each source should use toward each destination (cyclic path)", ibu_cmd_path, ibu_cmd_path_usage },
 	{ "mcast", "join/leave multicast groups from a simulated HCA", ibu_cmd_mcast, ibu_cmd_mcast_usage },
 	{ "load", "link load of traffic patterns on LFT/MFT dumps", ibu_cmd_load, ibu_cmd_load_usage },
 	{ "trace", "hop-by-hop route between two ports (as ibtracert), from dumps or live", ibu_cmd_trace, ibu_cmd_trace_usage },
+	{ "options", "the engines and their options (event_plugin_options, -O)", ibu_cmd_options, ibu_cmd_options_usage },
 };
 #define NCMD (sizeof(commands) / sizeof(commands[0]))
 
@@ -30,7 +35,11 @@ static void usage(FILE *out)
 	fprintf(out, "\nEvery command that takes FABRIC or a dump reads the live fabric instead\n"
 		"with --live, or -C CA / -P PORT (as infiniband-diags), [--live-save DIR]\n"
 		"[--smkey KEY] (man ibunion: LIVE FABRIC).\n"
-		"\n'ibunion <command> --help' describes one command.\n"
+		"\n'ibunion <command> --help' describes one command;\n"
+		"'ibunion -V' (--version) prints the version.\n"
+		"every command takes --node-name-map FILE (node GUID -> name, the\n"
+		"file ibnetdiscover reads); check, diff, load, trace take -o FILE;\n"
+		"-v (--verbose) lists every problem (check, diff, mcast check).\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 cannot run\n");
 }
 
@@ -55,6 +64,66 @@ static int stdout_checked(const char *cmd, int rc)
 	return IBU_EXIT_ERROR;
 }
 
+/* -V/--version, as every infiniband-diags tool has it (also after the
+ * command: `ibunion check -V`). */
+static int is_version(const char *arg)
+{
+	return !strcmp(arg, "-V") || !strcmp(arg, "--version");
+}
+
+static void print_version(void)
+{
+	printf("ibunion %s\n", PACKAGE_VERSION);
+}
+
+/* The commands whose output is a report on stdout take -o FILE here. */
+static int takes_report_output(const char *name)
+{
+	return !strcmp(name, "check") || !strcmp(name, "diff") ||
+	       !strcmp(name, "load") || !strcmp(name, "trace");
+}
+
+/*
+ * -v / --verbose: every problem listed, none cut at the default limits:
+ * the command's own option for it is put in its place (check and mcast:
+ * --max-errors, diff: --show, with the largest N they take).
+ */
+static int take_verbose(const char *name, int argc, char **argv,
+			char **extra)
+{
+	int i, n = 1, v = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+			v = 1;
+		else
+			argv[n++] = argv[i];
+	}
+	for (; i < argc; i++)
+		argv[n++] = argv[i];
+	argv[n] = NULL;
+	if (!v)
+		return n;
+	if (!strcmp(name, "check") || (!strcmp(name, "mcast") && n > 1 &&
+	    (!strcmp(argv[1], "check") || !strcmp(argv[1], "load")))) {
+		extra[0] = "--max-errors";
+		extra[1] = "1000000000";
+	} else if (!strcmp(name, "diff")) {
+		extra[0] = "--show";
+		extra[1] = "1000000";
+	} else {
+		return n;	/* nothing is cut there */
+	}
+	/* after the action word of mcast, before the other arguments */
+	i = !strcmp(name, "mcast") ? 2 : 1;
+	memmove(argv + i + 2, argv + i, (size_t)(n - i + 1) * sizeof(*argv));
+	argv[i] = extra[0];
+	argv[i + 1] = extra[1];
+	return n + 2;
+}
+
 /* --live / -C / -P (tools/live_args.c) replace FABRIC and the dumps by a
  * snapshot of the live fabric before the command parses its arguments. */
 static int run_command(const struct ibu_command *c, int argc, char **argv)
@@ -67,6 +136,56 @@ static int run_command(const struct ibu_command *c, int argc, char **argv)
 	else if (rc < 0)	/* the live fabric left nothing to do */
 		rc = IBU_EXIT_OK;
 	ibu_live_session_end(&s);
+	return rc;
+}
+
+/* The options main() takes for every command (-v, --node-name-map, -o),
+ * then the live fabric's (run_command), then the command. */
+static int run_args(const struct ibu_command *c, int argc, char **argv)
+{
+	struct ibu_report_output out;
+	const char *path, *map;
+	char *extra[2];
+	int rc;
+
+	argc = take_verbose(c->name, argc, argv, extra);
+	/* every command that reads a FABRIC names its nodes by the map */
+	argc = ibu_opt_take(c->name, argc, argv, NULL, "--node-name-map", &map);
+	if (argc < 0)
+		return IBU_EXIT_USAGE;
+	ibu_fabric_open_name_map(map);
+	if (!takes_report_output(c->name))
+		return run_command(c, argc, argv);
+	argc = ibu_report_output_take(c->name, argc, argv, &path);
+	if (argc < 0)
+		return IBU_EXIT_USAGE;
+	if (!path)
+		return run_command(c, argc, argv);
+	if (ibu_report_output_begin(c->name, path, &out))
+		return IBU_EXIT_ERROR;
+	rc = run_command(c, argc, argv);
+	/* a report was written (all holds, or problems found): keep it */
+	if (ibu_report_output_end(c->name, &out,
+				  rc == IBU_EXIT_OK || rc == IBU_EXIT_FAIL))
+		return IBU_EXIT_ERROR;
+	return rc;
+}
+
+/* The options main() handles rewrite argv: on a copy with room for the
+ * two words -v may add. */
+static int run(const struct ibu_command *c, int argc, char **argv)
+{
+	char **copy = malloc(((size_t)argc + 3) * sizeof(*copy));
+	int rc;
+
+	if (!copy) {
+		fprintf(stderr, "ibunion %s: out of memory\n", c->name);
+		return IBU_EXIT_ERROR;
+	}
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+	copy[argc] = NULL;
+	rc = run_args(c, argc, copy);
+	free(copy);
 	return rc;
 }
 
@@ -83,8 +202,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return stdout_checked(NULL, IBU_EXIT_OK);
 	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("ibunion %s\n", PACKAGE_VERSION);
+	if (is_version(argv[1])) {
+		print_version();
 		return stdout_checked(NULL, IBU_EXIT_OK);
 	}
 	for (i = 0; i < NCMD; i++) {
@@ -95,8 +214,12 @@ int main(int argc, char **argv)
 			commands[i].usage(stdout);
 			return stdout_checked(argv[1], IBU_EXIT_OK);
 		}
-		return stdout_checked(argv[1], run_command(&commands[i],
-							   argc - 1, argv + 1));
+		if (argc > 2 && is_version(argv[2])) {
+			print_version();
+			return stdout_checked(argv[1], IBU_EXIT_OK);
+		}
+		return stdout_checked(argv[1],
+				      run(&commands[i], argc - 1, argv + 1));
 	}
 	fprintf(stderr, "ibunion: unknown command '%s'\n", argv[1]);
 	usage(stderr);

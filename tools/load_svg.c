@@ -63,37 +63,21 @@ static int sort_nodes(struct layout *l, const struct ibu_fabric *f)
 	return IBU_OK;
 }
 
-/* Fat tree: rows are the levels, end ports below the leaves; order by
- * label (switches) and PID (end ports). */
-static void layout_ibft(struct layout *l, const struct ibu_fabric *f,
-			const struct ibu_ibft *t)
+/* The engine's own drawing: rows and keys from its layout op. */
+static void layout_engine(struct layout *l, const struct ibu_fabric *f,
+			  const struct ibu_engine_ops *ops, const void *topo)
 {
-	int s, n, p;
+	int n, row;
+	double key;
 
-	l->rows = t->n + 1;
-	for (s = 0; s < t->num_switches; s++) {
-		int lv = t->sw[s].level, k;
-		double key = 0;
-
-		for (k = 0; k < t->n - 1; k++)
-			key = key * 256 + t->sw[s].w[k];
-		l->row[t->sw[s].node] = lv;
-		l->key[t->sw[s].node] = key;
-	}
+	l->rows = 1;
 	for (n = 0; n < f->num_nodes; n++) {
-		const struct ibu_node *nd = &f->nodes[n];
-		double best = -1;
-
-		if (ibu_node_is_switch(nd))
+		if (ops->layout(f, topo, n, &row, &key))
 			continue;
-		for (p = 1; p <= nd->num_ports; p++) {
-			int pid = ibu_ibft_ep(t, n, p);
-
-			if (pid >= 0 && (best < 0 || pid < best))
-				best = pid;
-		}
-		l->row[n] = t->n;
-		l->key[n] = best >= 0 ? best : 1e12;
+		l->row[n] = row;
+		l->key[n] = key;
+		if (row + 1 > l->rows)
+			l->rows = row + 1;
 	}
 }
 
@@ -208,21 +192,27 @@ static void esc(FILE *o, const char *s)
 	}
 }
 
+/* The node's name, then the engine's label for it (a switch's, else
+ * that of its first end port the engine knows). */
 static void node_label(FILE *o, const struct ibu_fabric *f,
-		       const struct ibu_ibft *t, int n)
+		       const struct ibu_engine_ops *ops, const void *topo,
+		       int n)
 {
 	char lab[80] = "";
-	int s, p;
+	int p;
 
-	if (t && (s = ibu_ibft_sw(t, n)) >= 0) {
-		ibu_ibft_sw_label(t, s, lab, sizeof(lab));
-	} else if (t) {
+	if (ops && ibu_node_is_switch(&f->nodes[n]) && ops->node_label) {
+		ops->node_label(topo, n, lab, sizeof(lab));
+	} else if (ops && ops->endport_index && ops->endport_label) {
 		for (p = 1; p <= f->nodes[n].num_ports; p++)
-			if ((s = ibu_ibft_ep(t, n, p)) >= 0) {
-				ibu_ibft_ep_label(t, s, lab, sizeof(lab));
+			if (ops->endport_index(topo, n, p) >= 0) {
+				ops->endport_label(topo, n, p, lab,
+						   sizeof(lab));
 				break;
 			}
 	}
+	if (!strcmp(lab, "-"))
+		lab[0] = '\0';
 	esc(o, f->nodes[n].name);
 	if (lab[0]) {
 		fputc(' ', o);
@@ -279,8 +269,9 @@ static double bend_of(const struct ibu_fabric *f, int n, int p, int q,
 	return (idx - (cnt - 1) / 2.0) * 16.0 + (same_row ? 40.0 : 0.0);
 }
 
-static int draw(FILE *o, const struct ibu_fabric *f, const struct ibu_ibft *t,
-		 const struct ibu_linkload *ll, uint64_t unit,
+static int draw(FILE *o, const struct ibu_fabric *f,
+		const struct ibu_engine_ops *ops, const void *topo,
+		const struct ibu_linkload *ll, uint64_t unit,
 		 const char *title, const struct layout *l)
 {
 	int *count = calloc(l->rows + 1, sizeof(int));
@@ -368,9 +359,9 @@ static int draw(FILE *o, const struct ibu_fabric *f, const struct ibu_ibft *t,
 					(y1 + y2) / 2 + dx / len * bend, x2, y2,
 					col, w);
 			}
-			node_label(o, f, t, n);
+			node_label(o, f, ops, topo, n);
 			fprintf(o, " port %d -&gt; ", p);
-			node_label(o, f, t, q);
+			node_label(o, f, ops, topo, q);
 			fprintf(o, " port %d: %s; back: %s</title></%s>\n", qp,
 				a, b, bend == 0 ? "line" : "path");
 		}
@@ -387,7 +378,7 @@ static int draw(FILE *o, const struct ibu_fabric *f, const struct ibu_ibft *t,
 		else
 			fprintf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#f2c14e\"><title>",
 				x, y);
-		node_label(o, f, t, n);
+		node_label(o, f, ops, topo, n);
 		fprintf(o, "</title></%s>\n",
 			ibu_node_is_switch(&f->nodes[n]) ? "rect" : "circle");
 	}
@@ -398,8 +389,9 @@ static int draw(FILE *o, const struct ibu_fabric *f, const struct ibu_ibft *t,
 }
 
 int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
-		       const struct ibu_ibft *t, const struct ibu_linkload *ll,
-		       uint64_t unit, const char *title, struct ibu_err *e)
+		       const struct ibu_engine_ops *ops, const void *topo,
+		       const struct ibu_linkload *ll, uint64_t unit,
+		       const char *title, struct ibu_err *e)
 {
 	struct layout l = { 0 };
 	int nn = f->num_nodes ? f->num_nodes : 1, rc = IBU_OK, n;
@@ -416,8 +408,8 @@ int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
 	}
 	for (n = 0; n < f->num_nodes; n++)
 		l.row[n] = -1;
-	if (t) {
-		layout_ibft(&l, f, t);
+	if (ops && ops->layout) {
+		layout_engine(&l, f, ops, topo);
 		rc = sort_nodes(&l, f);
 	} else {
 		rc = layout_bfs(&l, f);
@@ -430,7 +422,7 @@ int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
 	if (rc)
 		goto out;
 	o = af.fp;
-	rc = draw(o, f, t, ll, unit ? unit : 1, title, &l);
+	rc = draw(o, f, ops, topo, ll, unit ? unit : 1, title, &l);
 	if (rc || ferror(o)) {
 		int err = errno;
 

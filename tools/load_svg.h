@@ -13,13 +13,16 @@
 
 #include <stdint.h>
 #include "fabric.h"
-#include "ibft.h"
+#include "engine.h"
 #include "linkload.h"
 
 /* Writes path atomically (a temporary name, renamed after a successful
- * fclose). t may be NULL; loads are shown divided by unit. */
+ * fclose). ops (may be NULL: a generic layout) is the engine that
+ * recognised f, topo its topology: its layout and labels are drawn;
+ * loads are shown divided by unit. */
 int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
-		       const struct ibu_ibft *t, const struct ibu_linkload *ll,
-		       uint64_t unit, const char *title, struct ibu_err *e);
+		       const struct ibu_engine_ops *ops, const void *topo,
+		       const struct ibu_linkload *ll, uint64_t unit,
+		       const char *title, struct ibu_err *e);
 
 #endif

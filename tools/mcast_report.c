@@ -5,7 +5,7 @@
 #include <string.h>
 #include "commands.h"
 #include "opts.h"
-#include "ibft.h"
+#include "engine.h"
 #include "mcflood.h"
 #include "mcmembers.h"
 #include "mft.h"
@@ -139,6 +139,7 @@ static const char *const kind_names[IBU_MCF_KINDS] = {
 int ibu_mcast_report_check(FILE *out, struct ibu_fabric *f, const char *mfts,
 			   const struct ibu_mcast_report_opts *o)
 {
+	const char *cmd = o->cmd ? o->cmd : "check";
 	struct printer pr = { .out = out, .f = f, .max = o->max_errors,
 			      .members = o->members };
 	struct ibu_mcf_stats st;
@@ -146,7 +147,7 @@ int ibu_mcast_report_check(FILE *out, struct ibu_fabric *f, const char *mfts,
 	struct inputs in;
 	int n, tables = 0, k;
 
-	if (read_inputs("check", f, mfts, o, &in))
+	if (read_inputs(cmd, f, mfts, o, &in))
 		return IBU_EXIT_ERROR;
 	pr.mm = in.have_mm ? &in.mm : NULL;
 	for (n = 0; n < f->num_nodes; n++) {
@@ -164,7 +165,7 @@ int ibu_mcast_report_check(FILE *out, struct ibu_fabric *f, const char *mfts,
 			o->members ? "from " : "inferred from the tables",
 			o->members ? o->members : "");
 	if (ibu_mcf_run(f, &in.mft, pr.mm, on_issue, &pr, &st, NULL, &e)) {
-		ibu_opt_report("check", &e);
+		ibu_opt_report(cmd, &e);
 		inputs_free(&in);
 		return IBU_EXIT_ERROR;
 	}
@@ -190,79 +191,141 @@ int ibu_mcast_report_check(FILE *out, struct ibu_fabric *f, const char *mfts,
 
 /* ------------------------------------------------------------ load */
 
-static void sw_label(const struct ibu_fabric *f, const struct ibu_ibft *t,
+/* The engine that labels and ranks the switches (NULL: names only). */
+struct ranked {
+	const struct ibu_engine_ops *ops;
+	void *topo;
+};
+
+static int rank_of(const void *ctx, int node)
+{
+	const struct ranked *r = ctx;
+
+	return r->ops->rank(r->topo, node);
+}
+
+static void sw_label(const struct ibu_fabric *f, const struct ranked *r,
 		     int node, char *buf, size_t len)
 {
-	int s = t ? ibu_ibft_sw(t, node) : -1;
+	char lab[64] = "";
 
-	if (s >= 0) {
-		char lab[64];
-
-		ibu_ibft_sw_label(t, s, lab, sizeof(lab));
+	if (r->ops && r->ops->node_label)
+		r->ops->node_label(r->topo, node, lab, sizeof(lab));
+	if (lab[0] && strcmp(lab, "-"))
 		snprintf(buf, len, "%s '%s'", lab, f->nodes[node].name);
-	} else {
+	else
 		snprintf(buf, len, "'%s'", f->nodes[node].name);
+}
+
+/* One switch of a tree: its ports, and the engine's numbers of them. */
+static void print_switch(FILE *out, const struct ibu_fabric *f,
+			 const struct ranked *r,
+			 const struct ibu_portmask *m, int n)
+{
+	char lab[400];
+	int p;
+
+	sw_label(f, r, n, lab, sizeof(lab));
+	fprintf(out, "      %s: ports", lab);
+	for (p = 0; p < 256; p++)
+		if (ibu_pm_test(m, p))
+			fprintf(out, " %d", p);
+	if (r->ops && r->ops->port_number && r->ops->port_numbering &&
+	    r->ops->port_number(r->topo, n, 1) >= 0) {
+		fprintf(out, " (%s", r->ops->port_numbering);
+		for (p = 1; p < 256; p++)
+			if (ibu_pm_test(m, p))
+				fprintf(out, " %d", r->ops->port_number(r->topo, n, p));
+		fprintf(out, ")");
+	}
+	fputc('\n', out);
+}
+
+/* The switches of group gi, top rank first (in fabric order without
+ * ranks). */
+static void print_tree(FILE *out, const struct ibu_fabric *f,
+		       const struct ranked *r, const struct ibu_mft *mft,
+		       int gi, int ranks)
+{
+	int level, n;
+
+	for (level = 0; level < (r->ops ? ranks : 1); level++)
+		for (n = 0; n < f->num_nodes; n++) {
+			const struct ibu_portmask *m = &mft->g[gi].mask[n];
+
+			if (ibu_pm_empty(m) ||
+			    (r->ops && rank_of(r, n) != level))
+				continue;
+			print_switch(out, f, r, m, n);
+		}
+}
+
+/* Switches with rank 0, how many carry a tree top, the most on one. */
+static void count_tops(const struct ibu_fabric *f, const struct ranked *r,
+		       const int *top_count, int *total, int *used, int *most)
+{
+	int n;
+
+	for (n = 0; r->ops && n < f->num_nodes; n++) {
+		if (!ibu_node_is_switch(&f->nodes[n]) || rank_of(r, n) != 0)
+			continue;
+		(*total)++;
+		*used += top_count && top_count[n] > 0;
+		if (top_count && top_count[n] > *most)
+			*most = top_count[n];
 	}
 }
 
-static void print_tree(FILE *out, const struct ibu_fabric *f,
-		       const struct ibu_ibft *t, const struct ibu_mft *mft,
-		       int gi)
+/* The highest switch rank + 1: the levels print_tree walks. */
+static int num_ranks(const struct ibu_fabric *f, const struct ranked *r)
 {
-	int level, n, p;
+	int n, top = 0;
 
-	for (level = 0; level < (t ? t->n : 1); level++)
-		for (n = 0; n < f->num_nodes; n++) {
-			const struct ibu_portmask *m = &mft->g[gi].mask[n];
-			int s = t ? ibu_ibft_sw(t, n) : -1;
-			char lab[400];
-
-			if (ibu_pm_empty(m) || (t && (s < 0 || t->sw[s].level != level)))
-				continue;
-			sw_label(f, t, n, lab, sizeof(lab));
-			fprintf(out, "      %s: ports", lab);
-			for (p = 0; p < 256; p++)
-				if (ibu_pm_test(m, p))
-					fprintf(out, " %d", p);
-			if (s >= 0) {
-				fprintf(out, " (paper");
-				for (p = 1; p < 256; p++)
-					if (ibu_pm_test(m, p))
-						fprintf(out, " %d", t->sw[s].k_of_phys[p]);
-				fprintf(out, ")");
-			}
-			fputc('\n', out);
-		}
+	for (n = 0; r->ops && n < f->num_nodes; n++)
+		if (ibu_node_is_switch(&f->nodes[n]) && rank_of(r, n) >= top)
+			top = rank_of(r, n) + 1;
+	return top;
 }
 
 int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 			  const struct ibu_mcast_report_opts *o)
 {
+	const char *cmd = o->cmd ? o->cmd : "mcast load";
 	struct ibu_linkload ll;
 	struct ibu_linkload_stats ls;
 	struct ibu_mcf_stats st;
 	struct ibu_err e = { 0 };
-	struct ibu_ibft t;
+	struct ranked rk = { NULL, NULL };
 	struct inputs in;
 	int have_t, gi, n, p, tops_total = 0, tops_used = 0, max_top_trees = 0;
+	int ranks;
 	int *top_count = NULL;
 	long links = 0, hist[17] = { 0 }, over = 0;
 	char a[400], b[400];
 
-	if (read_inputs("mcast", f, mfts, o, &in))
+	if (read_inputs(cmd, f, mfts, o, &in))
 		return IBU_EXIT_ERROR;
 	if (ibu_mcf_run(f, &in.mft, in.have_mm ? &in.mm : NULL, NULL, NULL,
 			&st, &ll, &e)) {
-		ibu_opt_report("mcast", &e);
+		ibu_opt_report(cmd, &e);
 		inputs_free(&in);
 		return IBU_EXIT_ERROR;
 	}
-	have_t = ibu_ibft_recognize(f, &t, &e) == 0;
+	rk.ops = ibu_engine_detect(f, NULL, &rk.topo, &e);
+	if (rk.ops && !rk.ops->rank) {
+		rk.ops->topo_free(rk.topo);
+		rk.ops = NULL;
+		rk.topo = NULL;
+		ibu_err_set(&e, IBU_ETOPO, "its engine has no up*/down* ranks");
+	}
+	have_t = rk.ops != NULL;
 	if (!have_t)
-		fprintf(out, "-W- %s is not an IBFT(m,n) (%s): no labels, no tree tops\n",
+		fprintf(out, "-W- %s: no labels, no tree tops (%s)\n",
 			f->source ? f->source : "fabric", e.msg);
 	else
-		top_count = calloc(t.num_switches ? t.num_switches : 1, sizeof(*top_count));
+		top_count = calloc(f->num_nodes ? f->num_nodes : 1,
+				   sizeof(*top_count));
+	ranks = num_ranks(f, &rk);
 
 	for (gi = 0; gi < in.mft.num_groups; gi++) {
 		int tops[8], level = -1, cnt = 0, sws = 0, i;
@@ -272,7 +335,8 @@ int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 		for (n = 0; n < f->num_nodes; n++)
 			sws += !ibu_pm_empty(&in.mft.g[gi].mask[n]);
 		if (have_t) {
-			cnt = ibu_mcf_tops(&t, &in.mft, gi, tops, 8, &level);
+			cnt = ibu_mcf_tops(&in.mft, gi, rank_of, &rk, tops, 8,
+					   &level);
 			for (i = 0; i < cnt && i < 8; i++)
 				if (top_count)
 					top_count[tops[i]]++;
@@ -283,9 +347,11 @@ int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 		if (have_t && cnt > 0) {
 			fprintf(out, ", top%s at level %d:", cnt > 1 ? "s" : "", level);
 			for (i = 0; i < cnt && i < 8; i++) {
-				char lab[64];
+				char lab[64] = "-";
 
-				ibu_ibft_sw_label(&t, tops[i], lab, sizeof(lab));
+				if (rk.ops->node_label)
+					rk.ops->node_label(rk.topo, tops[i], lab,
+							   sizeof(lab));
 				fprintf(out, " %s", lab);
 			}
 			if (cnt > 8)
@@ -293,18 +359,9 @@ int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 		}
 		fputc('\n', out);
 		if (o->trees)
-			print_tree(out, f, have_t ? &t : NULL, &in.mft, gi);
+			print_tree(out, f, &rk, &in.mft, gi, ranks);
 	}
-	if (have_t) {
-		for (n = 0; n < t.num_switches; n++) {
-			if (t.sw[n].level != 0)
-				continue;
-			tops_total++;
-			tops_used += top_count && top_count[n] > 0;
-			if (top_count && top_count[n] > max_top_trees)
-				max_top_trees = top_count[n];
-		}
-	}
+	count_tops(f, &rk, top_count, &tops_total, &tops_used, &max_top_trees);
 	for (n = 0; n < f->num_nodes; n++) {
 		const struct ibu_node *nd = &f->nodes[n];
 
@@ -335,8 +392,8 @@ int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 	if (ls.max_sw_node >= 0) {
 		const struct ibu_port *pt = &f->nodes[ls.max_sw_node].ports[ls.max_sw_port];
 
-		sw_label(f, have_t ? &t : NULL, ls.max_sw_node, a, sizeof(a));
-		sw_label(f, have_t ? &t : NULL, pt->peer_node, b, sizeof(b));
+		sw_label(f, &rk, ls.max_sw_node, a, sizeof(a));
+		sw_label(f, &rk, pt->peer_node, b, sizeof(b));
 		fprintf(out, "-I- busiest switch-to-switch link: %s port %d <-> %s port %d, %" PRIu64 " trees\n",
 			a, ls.max_sw_port, b, pt->peer_port, ls.max_sw);
 	}
@@ -350,8 +407,8 @@ int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 		fprintf(out, "-W- these tables fail the flood check (%ld problems): see ibunion check --mcast\n",
 			ibu_mcf_problems(&st));
 	free(top_count);
-	if (have_t)
-		ibu_ibft_free(&t);
+	if (rk.topo)
+		rk.ops->topo_free(rk.topo);
 	ibu_linkload_free(&ll);
 	inputs_free(&in);
 	return IBU_EXIT_OK;

@@ -15,6 +15,7 @@ struct ibu_mcast_report_opts {
 	long max_errors;	/* per kind; < 0 unlimited */
 	int quiet;		/* only problems and the summary */
 	int trees;		/* load: print every tree's switches */
+	const char *cmd;	/* error prefix ("mcast check"); NULL: "check" */
 };
 
 /*

@@ -128,3 +128,34 @@ int ibu_opt_out_close(const char *cmd, struct ibu_atomicfile *af, int wrc,
 	}
 	return 0;
 }
+
+int ibu_opt_take(const char *cmd, int argc, char **argv, const char *shopt,
+		 const char *lopt, const char **val)
+{
+	size_t ll = strlen(lopt);
+	int i, n = 1, done = 0;
+
+	*val = NULL;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (done || !strcmp(a, "--")) {
+			done = 1;
+			argv[n++] = argv[i];
+		} else if ((shopt && !strcmp(a, shopt)) || !strcmp(a, lopt)) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "ibunion %s: %s needs a value\n", cmd, a);
+				return -1;
+			}
+			*val = argv[++i];
+		} else if (!strncmp(a, lopt, ll) && a[ll] == '=') {
+			*val = a + ll + 1;
+		} else if (shopt && !strncmp(a, shopt, strlen(shopt))) {
+			*val = a + strlen(shopt);
+		} else {
+			argv[n++] = argv[i];
+		}
+	}
+	argv[n] = NULL;
+	return n;
+}

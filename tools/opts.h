@@ -29,4 +29,14 @@ int ibu_opt_out_open(const char *cmd, const char *path,
 int ibu_opt_out_close(const char *cmd, struct ibu_atomicfile *af, int wrc,
 		      const struct ibu_err *e);
 
+/*
+ * Takes an option with a value out of argv (before any "--"), for the
+ * options main() handles for every command: short ("-o FILE", "-oFILE";
+ * NULL: none) and long ("--output FILE", "--output=FILE"). argv is
+ * compacted; *val is the last value given, NULL when none. Returns the new
+ * argc, or -1 after "ibunion CMD: OPT needs a value".
+ */
+int ibu_opt_take(const char *cmd, int argc, char **argv, const char *shopt,
+		 const char *lopt, const char **val);
+
 #endif

@@ -7,7 +7,8 @@
 # counted from automake's .trs results; exits non-zero on any failure.
 #
 # Environment: BUILD_DIR (default _build in the source tree), JOBS (2),
-# IBU_NO_DISTCHECK=1 to skip distcheck, IBU_NO_SANITIZE=1 to skip the
+# IBU_NO_DISTCHECK=1 to skip distcheck, IBU_NO_PACKAGE=1 to skip building
+# and installing the Debian package, IBU_NO_SANITIZE=1 to skip the
 # ASan + UBSan build of the unit tests, IBU_FULL_DISTCHECK=1 to run every
 # test inside distcheck too (by default distcheck runs the unit tests and
 # the harness self-test: the full suite has just run).
@@ -79,6 +80,49 @@ if ! make -C "$build" -j"$jobs" check; then
 fi
 
 units=$(make -s -C "$build" print-unit-tests 2>/dev/null)
+
+# The Debian package, built from the dist tarball (so debian/ and all it
+# needs are in EXTRA_DIST) with dpkg-buildpackage, installed with dpkg -i,
+# then t0800 runs opensm + ibsim with the installed plugin and no
+# LD_LIBRARY_PATH (its result replaces the skip make check recorded).  The
+# package is removed afterwards unless it was installed before.  Needs
+# root; IBU_NO_PACKAGE=1 skips it.
+deb_step()
+{
+	local dir deb was_installed=
+
+	if [ -n "${IBU_NO_PACKAGE-}" ]; then
+		echo "SKIP: Debian package (IBU_NO_PACKAGE set); t0800 stays skipped"
+		return 0
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		echo "SKIP: Debian package: not root (dpkg -i needs root); t0800 stays skipped"
+		return 0
+	fi
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/ibunion-deb.XXXXXX") || return 1
+	make -s -C "$build" dist || { failed_steps+=(deb-dist); return 1; }
+	tar -C "$dir" -xzf "$build"/ibunion-*.tar.gz || { failed_steps+=(deb-dist); return 1; }
+	# The unit tests already ran above: nocheck.
+	if ! (cd "$dir"/ibunion-*/ && DEB_BUILD_OPTIONS="nocheck parallel=$jobs" \
+		dpkg-buildpackage -us -uc -b); then
+		failed_steps+=(deb-build)
+		return 1
+	fi
+	deb=$(ls "$dir"/ibunion_*.deb) || { failed_steps+=(deb-build); return 1; }
+	echo "built $deb:"
+	dpkg-deb -I "$deb" | grep -E '^ (Version|Depends):'
+	dpkg -s ibunion >/dev/null 2>&1 && was_installed=1
+	if ! dpkg -i "$deb"; then
+		failed_steps+=(deb-install)
+		return 1
+	fi
+	IBU_TEST_PACKAGE=1 make -C "$build" check TESTS=tests/t0800-deb-installed.sh ||
+		cat "$build/tests/t0800-deb-installed.log"
+	[ -n "$was_installed" ] || dpkg -r ibunion || failed_steps+=(deb-remove)
+	rm -rf "$dir"
+}
+step "Debian package: dpkg-buildpackage, dpkg -i, t0800 on the installed plugin"
+deb_step
 
 # The unit tests again, built with AddressSanitizer + UndefinedBehavior-
 # Sanitizer (any report fails the test), in $build/asan; IBU_NO_SANITIZE=1

@@ -3,7 +3,10 @@
 # Install, on Debian (12 or later), everything ibunion needs to build and to
 # run its tests: toolchain, Check, OpenSM and its headers, ibsim with
 # libumad2sim, infiniband-diags, the rdma-core MAD libraries, valgrind,
-# clang with its fuzzer runtime (the fuzz smoke test, t0310).
+# clang with its fuzzer runtime (the fuzz smoke test, t0310), and what
+# builds the Debian package (dpkg-buildpackage, which insists on
+# build-essential, and debhelper; man-db indexes
+# the installed man pages, t0800 looks them up with man -k).
 # Does nothing when all of it is installed; uses sudo only when not root.
 set -euo pipefail
 
@@ -13,6 +16,7 @@ packages=(
 	opensm libopensm-dev ibsim-utils infiniband-diags
 	libibumad-dev libibmad-dev libibnetdisc-dev
 	clang libclang-rt-dev
+	build-essential dpkg-dev debhelper man-db
 )
 
 missing=()

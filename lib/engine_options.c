@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Engine option tables: lookup, parsing, formatting (engine_options.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+
+static int parse_apex(const char *text, int *value)
+{
+	enum ibu_mcast_policy p;
+
+	if (ibu_mcast_policy_parse(text, &p))
+		return IBU_EINVAL;
+	*value = (int)p;
+	return IBU_OK;
+}
+
+static void format_apex(int value, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s",
+		 ibu_mcast_policy_name((enum ibu_mcast_policy)value));
+}
+
+const struct ibu_engine_option ibu_engine_opt_mcast_apex = {
+	.key = "mcast_apex",
+	.values = "balanced|source|lowest-guid",
+	.def = IBU_MCAST_BALANCED,
+	.help = "where a multicast tree's apex (root) goes: balanced spreads "
+		"the trees over the top switches, source puts it above a "
+		"sender, lowest-guid on the lowest-GUID candidate",
+	.parse = parse_apex,
+	.format = format_apex,
+};
+
+void ibu_engine_opts_default(struct ibu_engine_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mcast_policy = (enum ibu_mcast_policy)ibu_engine_opt_mcast_apex.def;
+}
+
+int ibu_engine_opt(const struct ibu_engine_opts *o,
+		   const struct ibu_engine_option *opt)
+{
+	int i;
+
+	if (!o)
+		return opt->def;
+	/* mcast_apex lives in its own field: callers set it directly */
+	if (opt == &ibu_engine_opt_mcast_apex)
+		return (int)o->mcast_policy;
+	for (i = 0; i < o->num_set; i++)
+		if (o->set[i].opt == opt)
+			return o->set[i].value;
+	return opt->def;
+}
+
+int ibu_engine_opt_put(struct ibu_engine_opts *o,
+		       const struct ibu_engine_option *opt, int value)
+{
+	int i;
+
+	if (opt == &ibu_engine_opt_mcast_apex) {
+		o->mcast_policy = (enum ibu_mcast_policy)value;
+		return IBU_OK;
+	}
+	for (i = 0; i < o->num_set; i++)
+		if (o->set[i].opt == opt) {
+			o->set[i].value = value;
+			return IBU_OK;
+		}
+	if (o->num_set >= IBU_ENGINE_MAX_SET)
+		return IBU_EINVAL;
+	o->set[o->num_set].opt = opt;
+	o->set[o->num_set].value = value;
+	o->num_set++;
+	return IBU_OK;
+}
+
+/* Was key listed by an engine before engine k, option j? */
+static int listed_before(const struct ibu_engine_ops *const *l, int k, int j)
+{
+	int a, b;
+
+	for (a = 0; a <= k; a++)
+		for (b = 0; b < l[a]->num_options && (a < k || b < j); b++)
+			if (!strcmp(l[a]->options[b].key, l[k]->options[j].key))
+				return 1;
+	return 0;
+}
+
+const struct ibu_engine_option *ibu_engine_option_at(int i,
+						     const char **engine)
+{
+	const struct ibu_engine_ops *const *l = ibu_engine_list();
+	int k, j;
+
+	if (engine)
+		*engine = NULL;
+	if (i == 0)
+		return &ibu_engine_opt_mcast_apex;
+	for (k = 0; l[k]; k++)
+		for (j = 0; j < l[k]->num_options; j++) {
+			if (listed_before(l, k, j) || --i > 0)
+				continue;
+			if (engine)
+				*engine = l[k]->name;
+			return &l[k]->options[j];
+		}
+	return NULL;
+}
+
+const struct ibu_engine_option *ibu_engine_option_find(const char *key)
+{
+	const struct ibu_engine_option *opt;
+	int i;
+
+	for (i = 0; (opt = ibu_engine_option_at(i, NULL)); i++)
+		if (!strcmp(opt->key, key))
+			return opt;
+	return NULL;
+}
+
+int ibu_engine_opts_parse_word(struct ibu_engine_opts *o, const char *word,
+			       const char **expected)
+{
+	const char *eq = strchr(word, '=');
+	const struct ibu_engine_option *opt;
+	char key[64];
+	int value;
+
+	if (expected)
+		*expected = NULL;
+	if (!eq || eq == word || (size_t)(eq - word) >= sizeof(key))
+		return eq && eq != word ? IBU_ENOTFOUND : IBU_EINVAL;
+	memcpy(key, word, (size_t)(eq - word));
+	key[eq - word] = '\0';
+	opt = ibu_engine_option_find(key);
+	if (!opt)
+		return IBU_ENOTFOUND;
+	if (expected)
+		*expected = opt->values;
+	if (opt->parse(eq + 1, &value))
+		return IBU_EINVAL;
+	return ibu_engine_opt_put(o, opt, value);
+}
+
+void ibu_engine_opt_format(const struct ibu_engine_opts *o,
+			   const struct ibu_engine_option *opt, char *buf,
+			   size_t len)
+{
+	char val[64];
+
+	opt->format(ibu_engine_opt(o, opt), val, sizeof(val));
+	snprintf(buf, len, "%s=%s", opt->key, val);
+}
+
+int ibu_engine_opt_parse_count(const char *text, int *value)
+{
+	char *end;
+	long v;
+
+	if (!strcmp(text, "default")) {
+		*value = -1;
+		return IBU_OK;
+	}
+	if (!*text || *text == '-' || *text == '+')
+		return IBU_EINVAL;
+	v = strtol(text, &end, 10);
+	if (*end || v < 0 || v > 1000000)
+		return IBU_EINVAL;
+	*value = (int)v;
+	return IBU_OK;
+}
+
+void ibu_engine_opt_format_count(int value, char *buf, size_t len)
+{
+	if (value < 0)
+		snprintf(buf, len, "default");
+	else
+		snprintf(buf, len, "%d", value);
+}

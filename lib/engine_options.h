@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Engine options: one table per engine (key, values, default, help), read
+ * by everything that takes options, so that they cannot drift apart:
+ *
+ *   the plugin's event_plugin_options parser and its registration line,
+ *   the tool's -O key=value on every command that runs an engine,
+ *   the option list of `ibunion options` (what the man pages show).
+ *
+ * A value is an int: the index of a name (offsets=rotated|paper) or a
+ * number (max_faults=). The framework's own option (mcast_apex, the
+ * multicast apex policy every engine's trees follow) comes first.
+ * An engine reads its values with ibu_engine_opt(o, &its_option); a value
+ * never set is the option's default, so a new engine adds its table and
+ * nothing here.
+ */
+#ifndef IBU_ENGINE_OPTIONS_H
+#define IBU_ENGINE_OPTIONS_H
+
+#include <stddef.h>
+#include "mcgroup.h"
+
+struct ibu_engine_option {
+	const char *key;		/* "offsets" */
+	const char *values;		/* what it accepts: "rotated|paper" */
+	int def;			/* the default value */
+	const char *help;		/* one sentence: what it changes */
+	/* text -> value: IBU_OK or IBU_EINVAL (value untouched) */
+	int (*parse)(const char *text, int *value);
+	/* value -> text ("rotated", "default") */
+	void (*format)(int value, char *buf, size_t len);
+	int needs_qos;			/* 1: only takes effect with OpenSM's
+					 * `qos TRUE` (SL2VL programming) */
+};
+
+#define IBU_ENGINE_MAX_SET 16
+
+struct ibu_engine_opts {
+	enum ibu_mcast_policy mcast_policy;	/* option mcast_apex */
+	int num_set;			/* values set, the rest are defaults */
+	struct {
+		const struct ibu_engine_option *opt;
+		int value;
+	} set[IBU_ENGINE_MAX_SET];
+};
+
+/* mcast_apex: the framework option, first of ibu_engine_option_at(). */
+extern const struct ibu_engine_option ibu_engine_opt_mcast_apex;
+
+void ibu_engine_opts_default(struct ibu_engine_opts *o);
+/* The value of opt in o (o NULL, or opt never set: its default). */
+int ibu_engine_opt(const struct ibu_engine_opts *o,
+		   const struct ibu_engine_option *opt);
+/* Sets opt's value (the last of several settings wins). IBU_EINVAL when
+ * o already holds IBU_ENGINE_MAX_SET other options. */
+int ibu_engine_opt_put(struct ibu_engine_opts *o,
+		       const struct ibu_engine_option *opt, int value);
+
+/*
+ * Every option: i = 0 the framework's, then each engine's table in
+ * registry order (an option two engines share by key is listed once);
+ * NULL past the end. *engine (may be NULL) receives the owning engine's
+ * name, or NULL for the framework's option.
+ */
+const struct ibu_engine_option *ibu_engine_option_at(int i,
+						     const char **engine);
+/* The option of that key, or NULL. */
+const struct ibu_engine_option *ibu_engine_option_find(const char *key);
+
+/*
+ * "key=value": IBU_OK; IBU_ENOTFOUND for an unknown key; IBU_EINVAL for a
+ * bad value (*expected, if given, receives what the key accepts) or a word
+ * without '=' (*expected = NULL). o keeps its previous value on error.
+ */
+int ibu_engine_opts_parse_word(struct ibu_engine_opts *o, const char *word,
+			       const char **expected);
+/* "key=value" of opt's current value in o, into buf (NUL-terminated). */
+void ibu_engine_opt_format(const struct ibu_engine_opts *o,
+			   const struct ibu_engine_option *opt, char *buf,
+			   size_t len);
+
+/* Helpers for option tables: a count 0..1000000 where -1 is "default". */
+int ibu_engine_opt_parse_count(const char *text, int *value);
+void ibu_engine_opt_format_count(int value, char *buf, size_t len);
+
+#endif

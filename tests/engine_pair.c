@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The engine "pair", for tests only: two switches joined by one or more
+ * parallel links, each with its end ports. It exists to show that a new
+ * engine is its own file plus one registry line
+ * (tests/engine_registry_pair.c): recognition, routing, the rule `ibunion
+ * check` verifies, multicast trees, notes and an option all reach the
+ * plugin and the tool without an edit to plugin/ or tools/.
+ *
+ * Routing: an end port on the same switch through its own port; anything
+ * on the other switch over link (LID mod k) of the k parallel links
+ * (option pair_spread=lid), or always over the first one
+ * (pair_spread=first). Links are ordered by their local port: a choice of
+ * route, not of structure (which comes from the link graph alone).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+
+enum { SPREAD_LID = 0, SPREAD_FIRST = 1 };
+
+struct pair_topo {
+	int sw[2];		/* fabric nodes of the two switches */
+	int k;			/* parallel links between them */
+	int *link[2];		/* [side][i] local port of link i */
+	int endports[2];	/* end ports cabled to each switch */
+};
+
+static int parse_spread(const char *text, int *value)
+{
+	if (!strcmp(text, "lid"))
+		*value = SPREAD_LID;
+	else if (!strcmp(text, "first"))
+		*value = SPREAD_FIRST;
+	else
+		return IBU_EINVAL;
+	return IBU_OK;
+}
+
+static void format_spread(int value, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", value == SPREAD_FIRST ? "first" : "lid");
+}
+
+static const struct ibu_engine_option options[] = {
+	{ .key = "pair_spread", .values = "lid|first", .def = SPREAD_LID,
+	  .help = "which of the parallel links a LID on the other switch "
+		  "takes: lid (LID mod the number of links) or first",
+	  .parse = parse_spread, .format = format_spread },
+};
+
+static void topo_free(void *topo)
+{
+	struct pair_topo *t = topo;
+
+	if (!t)
+		return;
+	free(t->link[0]);
+	free(t->link[1]);
+	free(t);
+}
+
+/* The two switches, or IBU_ETOPO in the engine's own words. */
+static int find_switches(const struct ibu_fabric *f, struct pair_topo *t,
+			 struct ibu_err *e)
+{
+	int i, n = 0;
+
+	for (i = 0; i < f->num_nodes; i++)
+		if (ibu_node_is_switch(&f->nodes[i])) {
+			if (n < 2)
+				t->sw[n] = i;
+			n++;
+		}
+	if (n != 2)
+		return ibu_err_set(e, IBU_ETOPO,
+				   "not a switch pair: %d switches, not 2", n);
+	return IBU_OK;
+}
+
+/* Every cabled port of side s: a link to the other switch or an end
+ * port; anything else (a third switch) is not a pair. */
+static int count_ports(const struct ibu_fabric *f, struct pair_topo *t,
+		       int s, struct ibu_err *e)
+{
+	const struct ibu_node *n = &f->nodes[t->sw[s]];
+	int p, links = 0;
+
+	for (p = 1; p <= n->num_ports; p++) {
+		int peer = n->ports[p].peer_node;
+
+		if (peer < 0)
+			continue;
+		if (peer == t->sw[!s]) {
+			if (t->link[s])
+				t->link[s][links] = p;
+			links++;
+		} else if (!ibu_node_is_switch(&f->nodes[peer])) {
+			t->endports[s]++;
+		}
+	}
+	if (!t->link[s])
+		t->k = links;
+	return IBU_OK;
+}
+
+static int recognise(const struct ibu_fabric *f,
+		     const struct ibu_engine_opts *o, void **topo,
+		     struct ibu_err *e)
+{
+	struct pair_topo *t = calloc(1, sizeof(*t));
+	int rc, s;
+
+	(void)o;
+	*topo = NULL;
+	if (!t)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = find_switches(f, t, e);
+	if (!rc)
+		rc = count_ports(f, t, 0, e);
+	if (!rc && t->k == 0)
+		rc = ibu_err_set(e, IBU_ETOPO,
+				 "not a switch pair: '%s' and '%s' share no link",
+				 f->nodes[t->sw[0]].name, f->nodes[t->sw[1]].name);
+	for (s = 0; !rc && s < 2; s++) {
+		t->link[s] = calloc((size_t)t->k, sizeof(int));
+		t->endports[s] = 0;
+		if (!t->link[s])
+			rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		else
+			rc = count_ports(f, t, s, e);
+	}
+	if (rc) {
+		topo_free(t);
+		return rc;
+	}
+	*topo = t;
+	return IBU_OK;
+}
+
+static int side_of(const struct pair_topo *t, int node)
+{
+	return node == t->sw[0] ? 0 : node == t->sw[1] ? 1 : -1;
+}
+
+/* The port switch side s forwards LID lid (owned by o) through. */
+static int port_for(const struct ibu_fabric *f, const struct pair_topo *t,
+		    int spread, int s, uint32_t lid,
+		    const struct ibu_lid_owner *o)
+{
+	int node = t->sw[s], dest_side;
+
+	if (o->node == node)
+		return 0;
+	if (ibu_node_is_switch(&f->nodes[o->node]))
+		dest_side = side_of(t, o->node);
+	else
+		dest_side = side_of(t, f->nodes[o->node].ports[o->port].peer_node);
+	if (dest_side == s)
+		return f->nodes[o->node].ports[o->port].peer_port;
+	return t->link[s][spread == SPREAD_FIRST ? 0 : (int)(lid % (uint32_t)t->k)];
+}
+
+static int route(const struct ibu_fabric *f, void *topo,
+		 const struct ibu_lidmap *map, const struct ibu_engine_opts *o,
+		 struct ibu_lft *lft, struct ibu_err *e)
+{
+	const struct pair_topo *t = topo;
+	int spread = ibu_engine_opt(o, &options[0]), s;
+	uint32_t lid;
+
+	(void)e;
+	for (s = 0; s < 2; s++)
+		for (lid = 1; lid <= map->max_lid; lid++) {
+			const struct ibu_lid_owner *ow = ibu_lidmap_get(map, lid);
+
+			if (ow)
+				lft->row[t->sw[s]][lid] =
+					(uint8_t)port_for(f, t, spread, s, lid, ow);
+		}
+	return IBU_OK;
+}
+
+static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
+		     size_t len)
+{
+	const struct pair_topo *t = topo;
+
+	(void)f;
+	snprintf(buf, len, "switch pair: %d parallel links, %d + %d end ports",
+		 t->k, t->endports[0], t->endports[1]);
+}
+
+static int num_notes(const void *topo)
+{
+	const struct pair_topo *t = topo;
+
+	return t->k == 1;
+}
+
+static void note(const struct ibu_fabric *f, const void *topo, int i,
+		 struct ibu_engine_note *out)
+{
+	(void)f;
+	(void)topo;
+	(void)i;
+	out->severity = IBU_NOTE_SEV_INFO;
+	out->kind = IBU_NOTE_INFO;
+	snprintf(out->text, sizeof(out->text),
+		 "one link between the switches: no spreading");
+}
+
+static void node_label(const void *topo, int node, char *buf, size_t len)
+{
+	int s = side_of(topo, node);
+
+	if (s >= 0)
+		snprintf(buf, len, "PAIR-%c", 'A' + s);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* --- the rule ibunion check verifies --- */
+
+struct rule_state {
+	const struct pair_topo *t;
+	int spread;
+};
+
+static int rule_run(void *arg, const struct ibu_fabric *f,
+		    const struct ibu_lft *lft, const struct ibu_lidmap *map,
+		    struct ibu_verify_report *rp, struct ibu_verify_result *r,
+		    struct ibu_err *e)
+{
+	const struct rule_state *st = arg;
+	uint32_t lid;
+	int s;
+
+	(void)e;
+	for (s = 0; s < 2; s++)
+		for (lid = 1; lid <= map->max_lid && lid <= lft->max_lid;
+		     lid++) {
+			const struct ibu_lid_owner *ow = ibu_lidmap_get(map, lid);
+			int want, have;
+
+			if (!ow)
+				continue;
+			want = port_for(f, st->t, st->spread, s, lid, ow);
+			have = lft->row[st->t->sw[s]][lid];
+			r->rule_entries++;
+			if (want == have)
+				continue;
+			r->rule_mismatches++;
+			ibu_verify_error(rp, IBU_VK_RULE,
+					 "pair: PAIR-%c: LID 0x%04x: expected port %d, found port %d",
+					 'A' + s, lid, want, have);
+		}
+	return IBU_OK;
+}
+
+static void check_free(void *state)
+{
+	free(state);
+}
+
+static int check_rule(const struct ibu_fabric *f, void *topo,
+		      const struct ibu_engine_opts *o,
+		      const struct ibu_engine_check_in *in,
+		      struct ibu_verify_rule *rule, void **state, char *info,
+		      size_t len, struct ibu_err *e)
+{
+	struct rule_state *st = calloc(1, sizeof(*st));
+
+	(void)in;
+	*state = st;
+	if (!st)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	st->t = topo;
+	st->spread = ibu_engine_opt(o, &options[0]);
+	memset(rule, 0, sizeof(*rule));
+	rule->name = "pair";
+	rule->mismatch_name = "pair mismatches";
+	rule->arg = st;
+	rule->run = rule_run;
+	describe(f, topo, info, len);
+	return IBU_OK;
+}
+
+/* --- multicast: both switches when members sit on both --- */
+
+/* Nothing to balance, but the contract wants a state (non-NULL). */
+static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
+			   void **state, struct ibu_err *e)
+{
+	(void)f;
+	(void)topo;
+	*state = calloc(1, sizeof(int));
+	return *state ? IBU_OK : ibu_err_set(e, IBU_ENOMEM, "out of memory");
+}
+
+static void mcast_state_free(void *state)
+{
+	free(state);
+}
+
+static void mcast_release(void *state, uint32_t key)
+{
+	(void)state;
+	(void)key;
+}
+
+static void mcast_prune(void *state, int (*alive)(void *ctx, uint32_t key),
+			void *ctx)
+{
+	(void)state;
+	(void)alive;
+	(void)ctx;
+}
+
+/* Which sides hold members ([s] bit 1) and receivers ([s] bit 2). */
+static void member_sides(const struct ibu_fabric *f,
+			 const struct pair_topo *t,
+			 const struct ibu_mcast_member *m, int n, int use[2],
+			 struct ibu_engine_tree *tree)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int sw = ibu_node_is_switch(&f->nodes[m[i].node]) ? m[i].node :
+			 f->nodes[m[i].node].ports[m[i].port].peer_node;
+		int s = side_of(t, sw);
+
+		if (s < 0)
+			continue;
+		use[s] |= 1;
+		tree->num_members++;
+		if (!m[i].send_only) {
+			use[s] |= 2;
+			tree->num_receivers++;
+		}
+	}
+}
+
+static int mcast_tree(const struct ibu_fabric *f, const void *topo,
+		      void *state, const struct ibu_mcast_member *m, int n,
+		      const struct ibu_engine_opts *o, uint32_t key,
+		      struct ibu_engine_tree *tree, struct ibu_err *e)
+{
+	const struct pair_topo *t = topo;
+	int use[2] = { 0, 0 }, i, s, rc, link;
+
+	(void)state;
+	link = t->link[0][ibu_engine_opt(o, &options[0]) == SPREAD_FIRST ? 0 :
+			  (int)(key % (uint32_t)t->k)];
+	rc = ibu_engine_tree_alloc(tree, 2, e);
+	if (rc)
+		return rc;
+	member_sides(f, t, m, n, use, tree);
+	tree->num_switches = 0;
+	for (s = 0; s < 2; s++) {
+		if (!use[s])
+			continue;
+		tree->nodes[tree->num_switches] = t->sw[s];
+		for (i = 0; i < n; i++)
+			if (!m[i].send_only &&
+			    !ibu_node_is_switch(&f->nodes[m[i].node]) &&
+			    f->nodes[m[i].node].ports[m[i].port].peer_node == t->sw[s])
+				ibu_pm_set(&tree->ports[tree->num_switches],
+					   f->nodes[m[i].node].ports[m[i].port].peer_port);
+		if (use[0] && use[1])	/* both ends of one link */
+			ibu_pm_set(&tree->ports[tree->num_switches],
+				   s == 0 ? link :
+				   f->nodes[t->sw[0]].ports[link].peer_port);
+		tree->num_switches++;
+	}
+	tree->root = tree->num_switches ? tree->nodes[0] : -1;
+	snprintf(tree->info, sizeof(tree->info), "root %s",
+		 tree->root == t->sw[1] ? "PAIR-B" :
+		 tree->root == t->sw[0] ? "PAIR-A" : "none");
+	return IBU_OK;
+}
+
+const struct ibu_engine_ops ibu_engine_pair = {
+	.name = "pair",
+	.topology = "switch pair",
+	.options = options,
+	.num_options = (int)(sizeof(options) / sizeof(options[0])),
+	.recognise = recognise,
+	.topo_free = topo_free,
+	.route = route,
+	.describe = describe,
+	.num_notes = num_notes,
+	.note = note,
+	.node_label = node_label,
+	.check_rule = check_rule,
+	.check_free = check_free,
+	.mcast_state_new = mcast_state_new,
+	.mcast_state_free = mcast_state_free,
+	.mcast_release = mcast_release,
+	.mcast_prune = mcast_prune,
+	.mcast_tree = mcast_tree,
+};

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Engine option tables (lib/engine_options.c): the list every consumer
+ * reads, parsing words, values kept per option, formatting. */
+#include <stdio.h>
+#include <string.h>
+#include "unit.h"
+#include "engine.h"
+
+/* Every option of every registered engine is listed once, the
+ * framework's first, each with what its consumers need. */
+START_TEST(every_option_listed_once)
+{
+	const struct ibu_engine_ops *const *l = ibu_engine_list();
+	const struct ibu_engine_option *opt;
+	const char *engine;
+	int i, j, k, seen;
+
+	ck_assert_ptr_eq(ibu_engine_option_at(0, &engine),
+			 &ibu_engine_opt_mcast_apex);
+	ck_assert_ptr_null(engine);
+	for (i = 0; (opt = ibu_engine_option_at(i, &engine)); i++) {
+		ck_assert_ptr_nonnull(opt->key);
+		ck_assert_ptr_nonnull(opt->values);
+		ck_assert_ptr_nonnull(opt->help);
+		ck_assert_ptr_nonnull(opt->parse);
+		ck_assert_ptr_nonnull(opt->format);
+		ck_assert_ptr_eq(ibu_engine_option_find(opt->key), opt);
+		for (j = 0; j < i; j++)
+			ck_assert_str_ne(ibu_engine_option_at(j, NULL)->key,
+					 opt->key);
+	}
+	/* each engine's table is there, under its engine */
+	for (k = 0; l[k]; k++)
+		for (j = 0; j < l[k]->num_options; j++) {
+			seen = 0;
+			for (i = 0; (opt = ibu_engine_option_at(i, &engine)); i++)
+				seen += opt == &l[k]->options[j] &&
+					!strcmp(engine, l[k]->name);
+			ck_assert_int_eq(seen, 1);
+		}
+	ck_assert_ptr_null(ibu_engine_option_find("no_such_option"));
+}
+END_TEST
+
+/* A word sets its option; a value never set is the default; the last
+ * setting wins; errors leave the value alone and say what is expected. */
+START_TEST(parse_words)
+{
+	const struct ibu_engine_option *off = ibu_engine_option_find("offsets");
+	const struct ibu_engine_option *mf = ibu_engine_option_find("max_faults");
+	struct ibu_engine_opts o;
+	const char *expected;
+	char buf[64];
+
+	ck_assert_ptr_nonnull(off);
+	ck_assert_ptr_nonnull(mf);
+	ibu_engine_opts_default(&o);
+	ck_assert_int_eq(ibu_engine_opt(&o, off), off->def);
+	ck_assert_int_eq(ibu_engine_opt(NULL, mf), -1);
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "max_faults=7",
+						    &expected), IBU_OK);
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "max_faults=9", NULL),
+			 IBU_OK);
+	ck_assert_int_eq(ibu_engine_opt(&o, mf), 9);
+	ck_assert_int_eq(o.num_set, 1);
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "max_faults=-2",
+						    &expected), IBU_EINVAL);
+	ck_assert_str_eq(expected, "default|0..1000000");
+	ck_assert_int_eq(ibu_engine_opt(&o, mf), 9);
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "bogus=1", &expected),
+			 IBU_ENOTFOUND);
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "offsets", &expected),
+			 IBU_EINVAL);
+	ck_assert_ptr_null(expected);
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "=paper", NULL),
+			 IBU_EINVAL);
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "mcast_apex=source",
+						    NULL), IBU_OK);
+	ck_assert_int_eq(o.mcast_policy, IBU_MCAST_SOURCE);
+	ibu_engine_opt_format(&o, mf, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "max_faults=9");
+	ibu_engine_opt_format(&o, off, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "offsets=rotated");
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "max_faults=default",
+						    NULL), IBU_OK);
+	ibu_engine_opt_format(&o, mf, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "max_faults=default");
+}
+END_TEST
+
+/* mcast_apex lives in its own field: a caller that sets the field
+ * directly is what the option reads back. */
+START_TEST(mcast_apex_field)
+{
+	struct ibu_engine_opts o;
+
+	ibu_engine_opts_default(&o);
+	ck_assert_int_eq(ibu_engine_opt(&o, &ibu_engine_opt_mcast_apex),
+			 IBU_MCAST_BALANCED);
+	o.mcast_policy = IBU_MCAST_LOWEST_GUID;
+	ck_assert_int_eq(ibu_engine_opt(&o, &ibu_engine_opt_mcast_apex),
+			 IBU_MCAST_LOWEST_GUID);
+	ck_assert_int_eq(o.num_set, 0);
+}
+END_TEST
+
+/* More distinct options than the set holds: refused, nothing lost. */
+START_TEST(set_is_bounded)
+{
+	static struct ibu_engine_option many[IBU_ENGINE_MAX_SET + 1];
+	struct ibu_engine_opts o;
+	int i;
+
+	ibu_engine_opts_default(&o);
+	for (i = 0; i < IBU_ENGINE_MAX_SET; i++)
+		ck_assert_int_eq(ibu_engine_opt_put(&o, &many[i], i + 1), 0);
+	ck_assert_int_eq(ibu_engine_opt_put(&o, &many[i], 99), IBU_EINVAL);
+	for (i = 0; i < IBU_ENGINE_MAX_SET; i++)
+		ck_assert_int_eq(ibu_engine_opt(&o, &many[i]), i + 1);
+	ck_assert_int_eq(ibu_engine_opt_put(&o, &many[3], 42), 0);
+	ck_assert_int_eq(ibu_engine_opt(&o, &many[3]), 42);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("engine_options");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, every_option_listed_once);
+	tcase_add_test(tc, parse_words);
+	tcase_add_test(tc, mcast_apex_field);
+	tcase_add_test(tc, set_is_bounded);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBU_UNIT_MAIN
