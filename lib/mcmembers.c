@@ -211,8 +211,8 @@ static int sa_line(char *line, int lineno, const char *name, struct sa_rec *r,
 		   struct ibu_err *e)
 {
 	unsigned char gid[16];
-	char *key, *val, *end;
-	unsigned long v;
+	char *key, *val;
+	uint64_t v;
 	int i;
 
 	if (strstr(line, "MCMemberRecord group dump:"))
@@ -237,10 +237,7 @@ static int sa_line(char *line, int lineno, const char *name, struct sa_rec *r,
 			    "saquery field outside a record (saquery -m MLID prints neither MLID nor join state: use saquery -m --smkey KEY, or saquery MCMR --smkey KEY --mlid MLID)",
 			    NULL);
 	if (!strcmp(key, "Mlid") || !strcmp(key, "mlid")) {
-		errno = 0;
-		v = strtoul(val, &end, 16);
-		if (!isxdigit((unsigned char)*val) || errno || *end ||
-		    v < IBU_MCAST_LID_BASE || v > 0xFFFE)
+		if (ibu_num(val, IBU_NUM_HEX, IBU_MCAST_LID_BASE, 0xFFFE, &v, NULL))
 			return perr(e, name, lineno, "bad Mlid", val);
 		r->mlid = (long)v;
 	} else if (!strcmp(key, "PortGid")) {
@@ -251,15 +248,11 @@ static int sa_line(char *line, int lineno, const char *name, struct sa_rec *r,
 			r->guid = r->guid << 8 | gid[i];
 		r->have_gid = 1;
 	} else if (!strcmp(key, "ScopeState")) {
-		errno = 0;
-		v = strtoul(val, &end, 16);
-		if (!isxdigit((unsigned char)*val) || errno || *end || v > 0xFF)
+		if (ibu_num(val, IBU_NUM_HEX, 0, 0xFF, &v, NULL))
 			return perr(e, name, lineno, "bad ScopeState", val);
 		r->join = (int)(v & 0x0F);
 	} else if (!strcmp(key, "JoinState")) {	/* saquery MCMR */
-		errno = 0;
-		v = strtoul(val, &end, 16);
-		if (!isxdigit((unsigned char)*val) || errno || *end || v > 0x0F)
+		if (ibu_num(val, IBU_NUM_HEX, 0, 0x0F, &v, NULL))
 			return perr(e, name, lineno, "bad JoinState", val);
 		r->join = (int)v;
 	}

@@ -427,14 +427,9 @@ int ibu_mft_read(const char *path, const struct ibu_fabric *f,
 static int header_switch(const char *line, uint64_t *guid, char *name,
 			 size_t len)
 {
-	const char *g = strstr(line, " guid 0x"), *open, *close;
-	char *end;
+	const char *g = strstr(line, " guid 0x"), *open, *close, *end;
 
-	if (!g)
-		return -1;
-	errno = 0;
-	*guid = strtoull(g + 6, &end, 16);
-	if (errno || end == g + 8)
+	if (!g || ibu_num_guid(g + 6, guid, &end))
 		return -1;
 	name[0] = '\0';
 	open = strchr(end, '(');
