@@ -241,6 +241,10 @@ static int engine_compute(void *context)
 			err.code = rc;
 		return routing_failed(pe, 1, IBU_STAGE_RECOGNISE, NULL, &err);
 	}
+	/* xy on a damaged mesh needs SL2VL tables: OpenSM programs them
+	 * only with `qos TRUE`, and the VLs the switches hold */
+	ctx->opts.engine.qos = ctx->osm->subn.opt.qos ? 1 : 0;
+	ctx->opts.engine.max_vls = ibu_osm_max_data_vls(&ctx->osm->subn);
 	rc = ibu_engine_run(pe->ops, &r->fabric, &ctx->opts.engine, &r->res, &err);
 	if (rc) {
 		enum ibu_engine_stage st = r->res.stage;

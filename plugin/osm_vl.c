@@ -78,3 +78,39 @@ void ibu_vl_setup(struct osm_routing_engine *re, struct ibu_plugin_engine *pe,
 	if (pe->ops->sl2vl && !osm->subn.opt.qos)
 		warn_qos_options(pe, &osm->log);
 }
+
+/* VLCap / OperationalVLs code -> data VLs (IBA 14.2.5.6) */
+static int vls_of_code(int code)
+{
+	static const int vls[] = { 0, 1, 2, 4, 8, 15 };
+
+	return code >= 1 && code <= 5 ? vls[code] : 0;
+}
+
+int ibu_osm_max_data_vls(osm_subn_t *subn)
+{
+	int best = vls_of_code(subn->opt.max_op_vls), p;
+	cl_map_item_t *it;
+
+	if (best <= 0)
+		best = 15;
+	for (it = cl_qmap_head(&subn->sw_guid_tbl);
+	     it != cl_qmap_end(&subn->sw_guid_tbl); it = cl_qmap_next(it)) {
+		osm_switch_t *sw = (osm_switch_t *)it;
+
+		for (p = 1; p < sw->num_ports; p++) {
+			osm_physp_t *ph = osm_node_get_physp_ptr(sw->p_node,
+								 (uint32_t)p);
+			osm_physp_t *rem;
+			int v;
+
+			if (!ph || !(rem = osm_physp_get_remote(ph)) ||
+			    osm_node_get_type(rem->p_node) != IB_NODE_TYPE_SWITCH)
+				continue;
+			v = vls_of_code(ib_port_info_get_vl_cap(&ph->port_info));
+			if (v > 0 && v < best)
+				best = v;
+		}
+	}
+	return best;
+}

@@ -54,7 +54,7 @@ t_grep "valgrind finished (ERROR SUMMARY written)" 'ERROR SUMMARY' "$vglog"
 # valgrind's log: error blocks are separated by "==PID== " lines.  A block
 # is ours when a frame is in libibunion.so, in an ibu_ function, or in one
 # of our source files (with debug info valgrind names file:line, not the .so)
-srcs=$(cd "$top_srcdir" && ls lib/*.c plugin/*.c | sed 's|.*/||; s|\.c$||' |
+srcs=$(cd "$top_srcdir" && find lib plugin -name '*.c' | sed 's|.*/||; s|\.c$||' |
 	grep -vx err | paste -sd '|')
 ours_re="libibunion|[ (]ibu_[a-z0-9_]+ |\\(($srcs)\\.c:[0-9]+\\)"
 blocks() { OURS_RE=$ours_re awk -v print_them="$1" '

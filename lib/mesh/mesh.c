@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mesh.h"
+#include "mesh_faults.h"
 
 struct rec {
 	const struct ibu_fabric *f;
@@ -318,8 +319,12 @@ static int ep_cmp(const void *a, const void *b)
 /* End ports by switch, then port GUID; port directions. */
 static int step_endports(struct rec *r)
 {
-	const struct ibu_fabric *f = r->f;
-	struct ibu_mesh *t = r->t;
+	return ibu_mesh_endports(r->f, r->t, r->e);
+}
+
+int ibu_mesh_endports(const struct ibu_fabric *f, struct ibu_mesh *t,
+		      struct ibu_err *e)
+{
 	struct ep_key *k;
 	int i, p, s, d, cnt = 0, slots = 0;
 
@@ -331,7 +336,7 @@ static int step_endports(struct rec *r)
 	t->dir_of_port = malloc((slots + 1) * sizeof(int));
 	t->ep_of_port = malloc((slots + 1) * sizeof(int));
 	if (!t->dir_of_port || !t->ep_of_port)
-		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++) {
 		const struct ibu_node *n = &f->nodes[i];
 		int sw = t->sw_of_node[i];
@@ -356,7 +361,7 @@ static int step_endports(struct rec *r)
 	t->ep = calloc(cnt ? cnt : 1, sizeof(*t->ep));
 	if (!k || !t->ep) {
 		free(k);
-		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	}
 	cnt = 0;
 	for (i = 0; i < f->num_nodes; i++) {
@@ -438,6 +443,8 @@ void ibu_mesh_free(struct ibu_mesh *t)
 	free(t->dir_of_port);
 	free(t->ep_of_port);
 	free(t->port_base);
+	ibu_mesh_damage_free(t->dmg);
+	free(t->dmg);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -36,11 +36,17 @@ int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
  * GUIDs follow record order (as ibsim and the net-file reader give
  * them); unshuffled, switches come in column-major order so that the
  * canonical orientation of lib/mesh.h recognises the generator's x and y.
- * The first record is an HCA (when there are any). remove_links works
- * as for fat trees.
+ * The first record is an HCA (when there are any). remove_links,
+ * remove_switches and remove_hosts work as for fat trees (a removed
+ * switch's HCAs stay, uncabled).
  */
 int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
 		 const struct ibu_gen_opts *o, struct ibu_err *e);
+
+/* Removes random switch and end-node records (seeded), as the
+ * remove_switches / remove_hosts options do. */
+int ibu_gen_remove_nodes(struct ibu_fabric *f, int switches, int hosts,
+			 uint64_t seed, struct ibu_err *e);
 
 /* Removes count random switch-to-switch links (seeded). */
 int ibu_gen_remove_links(struct ibu_fabric *f, int count, uint64_t seed,

@@ -227,6 +227,12 @@ static int remove_nodes(struct ibu_fabric *f, int nsw, int nhosts,
 	return rc;
 }
 
+int ibu_gen_remove_nodes(struct ibu_fabric *f, int switches, int hosts,
+			 uint64_t seed, struct ibu_err *e)
+{
+	return remove_nodes(f, switches, hosts, seed, e);
+}
+
 int ibu_gen_remove_links(struct ibu_fabric *f, int count, uint64_t seed,
 			 struct ibu_err *e)
 {

@@ -112,6 +112,9 @@ int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
 		/* remove_links reuses the fat-tree helper's semantics */
 		rc = ibu_gen_remove_links(f, o->remove_links, o->seed, e);
 	}
+	if (!rc && (o->remove_switches > 0 || o->remove_hosts > 0))
+		rc = ibu_gen_remove_nodes(f, o->remove_switches,
+					  o->remove_hosts, o->seed, e);
 	if (!rc)
 		rc = ibu_fabric_index(f, e);
 out:

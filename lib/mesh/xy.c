@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "xy.h"
+#include "xy_detour.h"
 
 int ibu_xy_dir(const struct ibu_mesh *t, int sw, int dst)
 {
@@ -39,6 +40,16 @@ static uint8_t port_for(const struct ibu_mesh *t, int sw, int dst, int last)
 	int d = ibu_xy_dir(t, sw, dst);
 
 	return (uint8_t)(d == IBU_DIR_LOCAL ? last : t->sw[sw].port[d]);
+}
+
+/* damaged mesh: the detour plan's port (lib/xy_detour.h) */
+static int detour_port(const struct ibu_mesh *t, int sw, int dst, int last)
+{
+	int d = ibu_xy_detour_dir(t, sw, dst);
+
+	if (d == IBU_DIR_LOCAL)
+		return last;
+	return d < 0 ? IBU_NO_PATH : t->sw[sw].port[d];
 }
 
 uint8_t ibu_xy_port(const struct ibu_mesh *t, const struct ibu_lidmap *map,
@@ -119,7 +130,8 @@ int ibu_xy_assign_lids(struct ibu_fabric *f, const struct ibu_mesh *t,
 		pt->lmc = (uint8_t)lmc;
 	}
 	for (s = 0; s < t->num_switches; s++)
-		f->nodes[t->sw[s].node].ports[0].lid = (uint16_t)next++;
+		if (t->sw[s].node >= 0)	/* a damaged mesh's missing switch */
+			f->nodes[t->sw[s].node].ports[0].lid = (uint16_t)next++;
 	return IBU_OK;
 }
 
@@ -147,10 +159,13 @@ int ibu_xy_verify(const struct ibu_mesh *t, const struct ibu_lidmap *map,
 		for (s = 0; s < t->num_switches; s++) {
 			struct ibu_xy_mismatch mm;
 
+			if (t->sw[s].node < 0)
+				continue;	/* a damaged mesh's missing switch */
 			mm.node = t->sw[s].node;
 			mm.lid = lid;
 			mm.have = ibu_lft_get(lft, mm.node, lid);
-			mm.want = port_for(t, s, dst, last);
+			mm.want = t->dmg ? detour_port(t, s, dst, last) :
+					   port_for(t, s, dst, last);
 			(*entries)++;
 			if (mm.have == mm.want)
 				continue;

@@ -37,6 +37,7 @@ void ibu_engine_opts_default(struct ibu_engine_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->mcast_policy = (enum ibu_mcast_policy)ibu_engine_opt_mcast_apex.def;
+	o->qos = -1;
 }
 
 int ibu_engine_opt(const struct ibu_engine_opts *o,

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "xy_verify.h"
 #include "xy.h"
+#include "xy_detour.h"
 
 struct ctx {
 	const struct ibu_fabric *f;
@@ -31,6 +32,34 @@ static void mismatch(void *arg, const struct ibu_xy_mismatch *mm)
 				 ibu_dir_name(ibu_mesh_port_dir(c->t, mm->node, mm->want)));
 }
 
+/* Detour pairs shown one per line (then only counted). */
+#define DETOUR_LINES 20
+
+/* Which switch pairs take a detour, and why (the fault on their XY path). */
+static void report_detours(struct ibu_verify_report *rp,
+			   const struct ibu_mesh *t)
+{
+	char why[160];
+	long n = 0, pairs = 0;
+	int s, d;
+
+	for (s = 0; s < t->num_switches; s++)
+		for (d = 0; d < t->num_switches; d++) {
+			if (s == d || !ibu_mesh_present(t, s) ||
+			    !ibu_mesh_present(t, d))
+				continue;
+			pairs++;
+			if (!ibu_xy_detour_why(t, s, d, why, sizeof(why)))
+				continue;
+			if (n++ < DETOUR_LINES)
+				ibu_verify_info(rp, "xy: detour: %s: shortest surviving path, layer %d",
+						why, ibu_xy_detour_layer(t, s, d));
+		}
+	ibu_verify_info(rp, "xy: %ld of %ld switch pairs take a detour (%s), %d SL layers",
+			n, pairs, n > DETOUR_LINES ? "the first 20 listed" : "all listed",
+			t->dmg->num_layers);
+}
+
 static int run(void *arg, const struct ibu_fabric *f,
 	       const struct ibu_lft *lft, const struct ibu_lidmap *map,
 	       struct ibu_verify_report *rp, struct ibu_verify_result *r,
@@ -39,9 +68,15 @@ static int run(void *arg, const struct ibu_fabric *f,
 	const struct ibu_xy_rule *xr = arg;
 	struct ctx c = { f, xr->t, rp };
 
-	ibu_verify_info(rp, "xy: %d x %d mesh, %d switches, %d end ports: every entry against XY",
-			xr->t->m, xr->t->n, xr->t->num_switches,
-			xr->t->num_endports);
+	if (xr->t->dmg) {
+		ibu_verify_info(rp, "xy: damaged %d x %d mesh, %d faults: every entry against XY where the XY path survives, else the shortest detour",
+				xr->t->m, xr->t->n, xr->t->dmg->num_faults);
+		report_detours(rp, xr->t);
+	} else {
+		ibu_verify_info(rp, "xy: %d x %d mesh, %d switches, %d end ports: every entry against XY",
+				xr->t->m, xr->t->n, xr->t->num_switches,
+				xr->t->num_endports);
+	}
 	return ibu_xy_verify(xr->t, map, lft, mismatch, &c, &r->rule_entries,
 			     &r->rule_mismatches, e);
 }

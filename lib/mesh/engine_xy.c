@@ -11,6 +11,8 @@
 #include "engine.h"
 #include "mesh.h"
 #include "xy.h"
+#include "mesh_faults.h"
+#include "xy_detour.h"
 #include "xy_mcast.h"
 #include "vlplan.h"
 #include "xy_verify.h"
@@ -48,6 +50,37 @@ static void topo_free(void *topo)
 	free(topo);
 }
 
+/* max_faults= (the option cyclic's table defines; the key is shared):
+ * the most missing grid links of a damaged mesh, < 0 the default. */
+static int max_faults(const struct ibu_engine_opts *o)
+{
+	const struct ibu_engine_option *opt =
+		ibu_engine_option_find("max_faults");
+
+	return opt ? ibu_engine_opt(o, opt) : -1;
+}
+
+/* A damaged mesh routes around its faults with SL layers (xy_detour.h):
+ * they need SL2VL tables (qos) and VLs for layers x plan. */
+static int damaged_plan(struct ibu_mesh *t, const struct ibu_engine_opts *o,
+			struct ibu_err *e)
+{
+	enum ibu_vlplan_kind k =
+		(enum ibu_vlplan_kind)ibu_engine_opt(o, OPT_VL_PLAN);
+	int P = ibu_vlplan_num_vls(k), vls = o && o->max_vls > 0 ?
+					     o->max_vls : 15, rc;
+
+	if (o && o->qos == 0)
+		return ibu_err_set(e, IBU_ETOPO,
+				   "damaged %d x %d mesh (%d faults): its detours need SL layers, and OpenSM programs SL2VL tables only with `qos TRUE`",
+				   t->m, t->n, t->dmg->num_faults);
+	rc = ibu_xy_detour_plan(t, (vls < 16 ? vls : 16) / P, e);
+	if (rc)
+		ibu_err_prefix(e, "damaged %d x %d mesh, vl_plan=%s, %d data VLs: ",
+			       t->m, t->n, ibu_vlplan_name(k), vls);
+	return rc;
+}
+
 static int recognise(const struct ibu_fabric *f,
 		     const struct ibu_engine_opts *o, void **topo,
 		     struct ibu_err *e)
@@ -55,12 +88,14 @@ static int recognise(const struct ibu_fabric *f,
 	struct ibu_mesh *t = calloc(1, sizeof(*t));
 	int rc;
 
-	(void)o;
 	*topo = NULL;
 	if (!t)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = ibu_mesh_recognize(f, t, e);
+	rc = ibu_mesh_recognize_damaged(f, t, max_faults(o), e);
+	if (!rc && t->dmg)
+		rc = damaged_plan(t, o, e);
 	if (rc) {
+		ibu_mesh_free(t);
 		free(t);
 		return rc;
 	}
@@ -72,8 +107,12 @@ static int route(const struct ibu_fabric *f, void *topo,
 		 const struct ibu_lidmap *map, const struct ibu_engine_opts *o,
 		 struct ibu_lft *lft, struct ibu_err *e)
 {
+	const struct ibu_mesh *t = topo;
+
 	(void)o;
-	return ibu_xy_route(f, topo, map, lft, e);
+	if (t->dmg)
+		return ibu_xy_detour_route(f, t, map, lft, e);
+	return ibu_xy_route(f, t, map, lft, e);
 }
 
 /* XY needs one LID per end port: LMC 0 unless asked for more. */
@@ -90,9 +129,12 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 		     size_t len)
 {
 	const struct ibu_mesh *t = topo;
-	int s, lo = -1, hi = 0, lmc = -1, i;
+	int s, lo = -1, hi = 0, lmc = -1, i, present = 0;
 
 	for (s = 0; s < t->num_switches; s++) {
+		if (t->sw[s].node < 0)
+			continue;	/* a damaged mesh's missing switch */
+		present++;
 		if (lo < 0 || t->sw[s].num_eps < lo)
 			lo = t->sw[s].num_eps;
 		if (t->sw[s].num_eps > hi)
@@ -107,13 +149,55 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 	if (lo == hi)
 		snprintf(buf, len,
 			 "%d x %d mesh: %d switches, %d end ports (%d per switch), LMC %d",
-			 t->m, t->n, t->num_switches, t->num_endports, lo,
+			 t->m, t->n, present, t->num_endports, lo,
 			 lmc < 0 ? 0 : lmc);
 	else
 		snprintf(buf, len,
 			 "%d x %d mesh: %d switches, %d end ports (%d to %d per switch), LMC %d",
-			 t->m, t->n, t->num_switches, t->num_endports, lo, hi,
+			 t->m, t->n, present, t->num_endports, lo, hi,
 			 lmc < 0 ? 0 : lmc);
+	if (t->dmg) {
+		size_t o = strlen(buf);
+
+		snprintf(buf + o, len > o ? len - o : 0,
+			 "; damaged: %d faults (%d missing switches, %d missing links, limit %d), %ld of %ld switch pairs on detours, %d SL layers",
+			 t->dmg->num_faults, t->dmg->missing_switches,
+			 t->dmg->missing_links, t->dmg->max_faults,
+			 t->dmg->detour_pairs,
+			 (long)(t->num_switches - t->dmg->missing_switches) *
+				 (t->num_switches - t->dmg->missing_switches - 1),
+			 t->dmg->num_layers);
+	}
+}
+
+/* One note per fault of a damaged mesh, then their count. */
+static int num_notes(const void *topo)
+{
+	const struct ibu_mesh *t = topo;
+
+	return t->dmg && t->dmg->num_faults ? t->dmg->num_faults + 1 : 0;
+}
+
+static void note(const struct ibu_fabric *f, const void *topo, int i,
+		 struct ibu_engine_note *out)
+{
+	const struct ibu_mesh *t = topo;
+	int n = t->dmg ? t->dmg->num_faults : 0, o;
+
+	out->severity = IBU_NOTE_SEV_WARNING;
+	if (i < n) {
+		out->kind = IBU_NOTE_FAULT;
+		o = snprintf(out->text, sizeof(out->text), "fault %d of %d: ",
+			     i + 1, n);
+		if (o > 0 && (size_t)o < sizeof(out->text))
+			ibu_mesh_fault_text(f, t, i, out->text + o,
+					    sizeof(out->text) - (size_t)o);
+	} else {
+		out->kind = IBU_NOTE_FAULTS;
+		snprintf(out->text, sizeof(out->text),
+			 "%d faults (missing links and switches) routed around: detours on %d SL layers",
+			 n, t->dmg ? t->dmg->num_layers : 0);
+	}
 }
 
 static void node_label(const void *topo, int node, char *buf, size_t len)
@@ -158,8 +242,11 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
-	rc = ibu_xy_mcast_tree_build(f, t, m, n, o->mcast_policy, state, key,
-				     &xt, e);
+	if (t->dmg)
+		rc = ibu_xy_detour_mcast_tree(f, t, m, n, &xt, e);
+	else
+		rc = ibu_xy_mcast_tree_build(f, t, m, n, o->mcast_policy,
+					     state, key, &xt, e);
 	if (rc)
 		return rc;
 	rc = ibu_engine_tree_alloc(tree, xt.num_switches, e);
@@ -177,7 +264,11 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 		tree->ports[i] = xt.ports[xt.switches[i]];
 	}
 	ibu_mesh_sw_label(t, xt.root, lab, sizeof(lab));
-	if (xt.policy == IBU_MCAST_SOURCE)
+	if (t->dmg)
+		snprintf(tree->info, sizeof(tree->info),
+			 "root %s (damaged mesh: part of the one spanning tree, its flooding in SL layer 0)",
+			 lab);
+	else if (xt.policy == IBU_MCAST_SOURCE)
 		snprintf(tree->info, sizeof(tree->info),
 			 "root %s (source: the send-only member's switch)", lab);
 	else
@@ -202,9 +293,15 @@ static int path_sl(const struct ibu_fabric *f, const void *topo,
 		   const struct ibu_engine_opts *o, uint16_t slid,
 		   uint16_t dlid)
 {
+	const struct ibu_mesh *t = topo;
+	const struct ibu_lid_owner *so = ibu_lidmap_get(map, slid);
 	int a = point_of(topo, map, slid), b = point_of(topo, map, dlid);
 
 	(void)f;
+	if (t->dmg)
+		return so ? ibu_xy_detour_path_sl(t, ibu_engine_opt(o, OPT_VL_PLAN),
+						  map, so->node,
+						  so->port, dlid) : 0;
 	if (a < 0 || b < 0)
 		return 0;
 	return ibu_vlplan_path_sl(ibu_engine_opt(o, OPT_VL_PLAN), (unsigned)a,
@@ -215,7 +312,12 @@ static int sl2vl(const struct ibu_fabric *f, const void *topo,
 		 const struct ibu_engine_opts *o, int node, int in_port,
 		 int out_port, uint8_t vl_of_sl[16])
 {
+	const struct ibu_mesh *t = topo;
+
 	(void)f;
+	if (t->dmg)
+		return ibu_xy_detour_sl2vl(ibu_engine_opt(o, OPT_VL_PLAN), t,
+					   node, in_port, out_port, vl_of_sl);
 	return ibu_vlplan_sl2vl(ibu_engine_opt(o, OPT_VL_PLAN), topo, node,
 				in_port, out_port, vl_of_sl);
 }
@@ -259,6 +361,8 @@ const struct ibu_engine_ops ibu_engine_xy = {
 	.route = route,
 	.assign_lids = assign_lids,
 	.describe = describe,
+	.num_notes = num_notes,
+	.note = note,
 	.node_label = node_label,
 	.mcast_state_new = mcast_state_new,
 	/* the load state begins with its struct ibu_mcload */

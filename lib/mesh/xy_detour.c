@@ -1,0 +1,761 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Detour next hops and SL layers on a damaged mesh (see xy_detour.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "xy.h"
+#include "xy_detour.h"
+
+/* neighbour of sw through a surviving cable toward d, -1 if none */
+static int hop(const struct ibu_mesh *t, int sw, int d)
+{
+	if (d < 0 || d >= IBU_DIRS || !t->sw[sw].port[d])
+		return -1;
+	return ibu_mesh_neighbour(t, sw, d);
+}
+
+static int xy_survives(const struct ibu_mesh *t, int s, int d)
+{
+	while (s != d) {
+		s = hop(t, s, ibu_xy_dir(t, s, d));
+		if (s < 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* BFS distances to d over the surviving graph (links are symmetric). */
+static int distances(const struct ibu_mesh *t, int d, int *dist, int *queue)
+{
+	int head = 0, tail = 0, s, k;
+
+	for (s = 0; s < t->num_switches; s++)
+		dist[s] = -1;
+	dist[d] = 0;
+	queue[tail++] = d;
+	while (head < tail) {
+		s = queue[head++];
+		for (k = 0; k < IBU_DIRS; k++) {
+			int q = hop(t, s, k);
+
+			if (q >= 0 && dist[q] < 0) {
+				dist[q] = dist[s] + 1;
+				queue[tail++] = q;
+			}
+		}
+	}
+	return tail;
+}
+
+/* Next hops toward d, switches in BFS order (queue from distances()). */
+static void tree(struct ibu_mesh *t, int d, const int *dist,
+		 const int *queue, int reached, int *turns)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	static const int PREF[IBU_DIRS] = { IBU_DIR_E, IBU_DIR_W, IBU_DIR_N,
+					    IBU_DIR_S };
+	int S = t->num_switches, i, j;
+
+	for (i = 0; i < S; i++)
+		g->dir[i * S + d] = -1;
+	g->dir[d * S + d] = IBU_DIR_LOCAL;
+	turns[d] = 0;
+	for (i = 1; i < reached; i++) {
+		int s = queue[i], best = -1, bt = 0;
+
+		g->xy[s * S + d] = (unsigned char)xy_survives(t, s, d);
+		for (j = 0; j < IBU_DIRS; j++) {
+			int k = PREF[j], q = hop(t, s, k), tr;
+
+			if (q < 0 || dist[q] != dist[s] - 1)
+				continue;
+			if (g->xy[s * S + d] && k != ibu_xy_dir(t, s, d))
+				continue;
+			tr = turns[q] + (q != d && g->dir[q * S + d] != k);
+			if (best < 0 || tr < bt) {
+				best = k;
+				bt = tr;
+			}
+		}
+		g->dir[s * S + d] = (signed char)best;
+		turns[s] = bt;
+	}
+}
+
+/* One layer's dependencies: succ[channel] bit k = channel -> (next, k);
+ * channel = switch * 4 + direction. */
+struct layers {
+	int S, num;
+	unsigned char *succ;		/* [layer * 4S + channel] */
+	unsigned char *color;		/* DFS state */
+	unsigned *seen;			/* reach(): visit stamps */
+	unsigned stamp;
+	int *stack;
+};
+
+/* 1 when channel target is reachable from channel src in succ. */
+static int reach(struct layers *L, const unsigned char *succ,
+		 const struct ibu_mesh *t, int src, int target)
+{
+	int top = 0, k;
+
+	if (++L->stamp == 0) {
+		memset(L->seen, 0, 4 * (size_t)L->S * sizeof(unsigned));
+		L->stamp = 1;
+	}
+	L->seen[src] = L->stamp;
+	L->stack[top++] = src;
+	while (top > 0) {
+		int c = L->stack[--top], q;
+
+		if (c == target)
+			return 1;
+		q = ibu_mesh_neighbour(t, c / 4, c % 4);
+		for (k = 0; k < IBU_DIRS; k++) {
+			int nc = q * 4 + k;
+
+			if ((succ[c] & (1u << k)) && L->seen[nc] != L->stamp) {
+				L->seen[nc] = L->stamp;
+				L->stack[top++] = nc;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The layer was acyclic before add_route() changed the n channels ch
+ * (old bytes in saved): a cycle now runs through one of the new
+ * dependencies a -> b, i.e. b reaches a. */
+static int closes_cycle(struct layers *L, const unsigned char *succ,
+			const struct ibu_mesh *t, const int *ch,
+			const unsigned char *saved, int n)
+{
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		unsigned nb = succ[ch[i]] & ~saved[i] & 0xfu;
+		int q = ibu_mesh_neighbour(t, ch[i] / 4, ch[i] % 4);
+
+		for (k = 0; k < IBU_DIRS; k++)
+			if ((nb & (1u << k)) && reach(L, succ, t, q * 4 + k, ch[i]))
+				return 1;
+	}
+	return 0;
+}
+
+static int cyclic_from(const struct layers *L, const unsigned char *succ,
+		       const struct ibu_mesh *t, int c)
+{
+	int k;
+
+	L->color[c] = 1;
+	for (k = 0; k < IBU_DIRS; k++) {
+		int q, nc;
+
+		if (!(succ[c] & (1u << k)))
+			continue;
+		q = ibu_mesh_neighbour(t, c / 4, c % 4);
+		nc = q * 4 + k;
+		if (L->color[nc] == 1)
+			return 1;
+		if (!L->color[nc] && cyclic_from(L, succ, t, nc))
+			return 1;
+	}
+	L->color[c] = 2;
+	return 0;
+}
+
+static int cyclic(const struct layers *L, const unsigned char *succ,
+		  const struct ibu_mesh *t)
+{
+	int c;
+
+	memset(L->color, 0, 4 * (size_t)L->S);
+	for (c = 0; c < 4 * L->S; c++)
+		if (!L->color[c] && cyclic_from(L, succ, t, c))
+			return 1;
+	return 0;
+}
+
+/* Adds the hops of (s, d) to succ; saved receives the old bytes of the
+ * channels touched (the route visits each channel at most once). */
+static int add_route(const struct ibu_mesh *t, unsigned char *succ, int s,
+		     int d, int *ch, unsigned char *saved)
+{
+	const struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, n = 0, prev = -1;
+
+	while (s != d) {
+		int k = g->dir[s * S + d];
+
+		if (prev >= 0) {
+			ch[n] = prev;
+			saved[n++] = succ[prev];
+			succ[prev] |= (unsigned char)(1u << k);
+		}
+		prev = s * 4 + k;
+		s = ibu_mesh_neighbour(t, s, k);
+	}
+	return n;
+}
+
+static int assign(struct ibu_mesh *t, struct layers *L, int max_layers,
+		  int s, int d, int *ch, unsigned char *saved,
+		  struct ibu_err *e)
+{
+	int S = t->num_switches, l, n, i;
+
+	for (l = 0; l < max_layers; l++) {
+		unsigned char *succ = L->succ + (size_t)l * 4 * S;
+
+		n = add_route(t, succ, s, d, ch, saved);
+		if (!closes_cycle(L, succ, t, ch, saved, n)) {
+			t->dmg->layer[s * S + d] = (unsigned char)l;
+			if (l + 1 > L->num)
+				L->num = l + 1;
+			return IBU_OK;
+		}
+		for (i = n - 1; i >= 0; i--)
+			succ[ch[i]] = saved[i];
+	}
+	return ibu_err_set(e, IBU_ETOPO,
+			   "the detours need more than %d SL layers (N(%d,%d) to N(%d,%d) fits none)",
+			   max_layers, t->sw[s].x, t->sw[s].y, t->sw[d].x,
+			   t->sw[d].y);
+}
+
+/* Every dependency flooding the multicast spanning tree can make: in from
+ * one tree neighbour, out to any other (a superset of every group's). */
+static void add_mcast_tree(const struct ibu_mesh *t, unsigned char *succ)
+{
+	const struct ibu_mesh_damage *g = t->dmg;
+	int s, a, b;
+
+	for (s = 0; s < t->num_switches; s++) {
+		unsigned char nb = 0;
+
+		if (!g->mup || g->mup[s] < 0)
+			continue;
+		for (a = 0; a < IBU_DIRS; a++) {
+			int q = hop(t, s, a);
+
+			if (q >= 0 && (g->mup[s] == a ||
+				       g->mup[q] == (a + 2) % IBU_DIRS))
+				nb |= (unsigned char)(1u << a);
+		}
+		for (a = 0; a < IBU_DIRS; a++)
+			for (b = 0; b < IBU_DIRS; b++)
+				if (a != b && (nb & (1u << a)) &&
+				    (nb & (1u << b)))
+					succ[ibu_mesh_neighbour(t, s, a) * 4 +
+					     (a + 2) % IBU_DIRS] |=
+						(unsigned char)(1u << b);
+	}
+}
+
+/* The multicast tree's flooding into the lowest layer of from..to-1 it
+ * keeps acyclic (its SL 0 maps to that layer's VLs). */
+static int assign_mcast(struct ibu_mesh *t, struct layers *L, int from,
+			int to, unsigned char *keep, struct ibu_err *e)
+{
+	size_t C = 4 * (size_t)L->S;
+	int l;
+
+	for (l = from; l < to; l++) {
+		unsigned char *succ = L->succ + (size_t)l * C;
+
+		memcpy(keep, succ, C);
+		add_mcast_tree(t, succ);
+		if (!cyclic(L, succ, t)) {
+			t->dmg->mlayer = l;
+			if (l + 1 > L->num)
+				L->num = l + 1;
+			return IBU_OK;
+		}
+		memcpy(succ, keep, C);
+	}
+	return ibu_err_set(e, IBU_ETOPO,
+			   "the multicast tree's flooding fits none of %d SL layers",
+			   to);
+}
+
+/* pass 0: the XY pairs (1) or the detour pairs (0), lowest layer each */
+static int assign_pass(struct ibu_mesh *t, struct layers *L, int max_layers,
+		       int xy, int by_dst, int *ch, unsigned char *saved,
+		       struct ibu_err *e)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, i, j, rc = IBU_OK;
+
+	for (i = 0; i < S && !rc; i++)
+		for (j = 0; j < S && !rc; j++) {
+			/* source-major or destination-major order */
+			int s = by_dst ? j : i, d = by_dst ? i : j;
+
+			if (s == d || g->dir[s * S + d] < 0 ||
+			    !ibu_mesh_present(t, s) || g->xy[s * S + d] != xy)
+				continue;
+			if (!xy)
+				g->detour_pairs++;
+			rc = assign(t, L, max_layers, s, d, ch, saved, e);
+		}
+	return rc;
+}
+
+/* Layer 0 first holds every XY pair at once (XY alone is acyclic), then
+ * each detour pair and last the multicast flooding take the lowest layer
+ * they keep acyclic. */
+static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
+		     int by_dst, struct ibu_err *e)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, s, d, rc = IBU_OK;
+	struct layers L = { S, 1, NULL, NULL, NULL, 0, NULL };
+	int *ch = malloc((size_t)(S + 1) * sizeof(int));
+	unsigned char *saved = malloc((size_t)S + 1), *keep = malloc(4 * (size_t)S);
+
+	L.succ = calloc((size_t)max_layers * 4 * S, 1);
+	L.color = malloc(4 * (size_t)S);
+	L.seen = calloc(4 * (size_t)S, sizeof(unsigned));
+	L.stack = malloc(4 * (size_t)S * sizeof(int) + sizeof(int));
+	if (!ch || !saved || !keep || !L.succ || !L.color || !L.seen ||
+	    !L.stack)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	g->detour_pairs = 0;
+	g->mlayer = 0;
+	memset(g->layer, 0, (size_t)S * S);
+	if (!rc && mcast_at >= 0)
+		rc = assign_mcast(t, &L, mcast_at, mcast_at + 1, keep, e);
+	if (!rc) {
+		memcpy(keep, L.succ, 4 * (size_t)S);
+		for (s = 0; s < S; s++)
+			for (d = 0; d < S; d++)
+				if (s != d && g->xy[s * S + d] &&
+				    ibu_mesh_present(t, s))
+					add_route(t, L.succ, s, d, ch, saved);
+		if (cyclic(&L, L.succ, t)) {
+			memcpy(L.succ, keep, 4 * (size_t)S);
+			rc = assign_pass(t, &L, max_layers, 1, by_dst, ch, saved,
+					 e);
+		}
+	}
+	if (!rc)
+		rc = assign_pass(t, &L, max_layers, 0, by_dst, ch, saved, e);
+	if (!rc && mcast_at < 0)
+		rc = assign_mcast(t, &L, 0, max_layers, keep, e);
+	g->num_layers = L.num;
+	free(ch);
+	free(saved);
+	free(keep);
+	free(L.succ);
+	free(L.color);
+	free(L.seen);
+	free(L.stack);
+	return rc;
+}
+
+/*
+ * Three placements of the multicast flooding, each with the pairs in
+ * source-major and in destination-major order (a destination's routing
+ * tree placed together); the fewest layers win (the first on ties).
+ * Placements:
+ * the multicast flooding first into layer 0 (where XY + trees from a
+ * middle-row root are acyclic on an intact mesh), first into layer 1
+ * (with the detours rather than the XY pairs), or after every unicast
+ * pair into the lowest layer it fits.
+ */
+static int best_layers(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
+{
+	static const int order[] = { 0, 1, -1 };
+	struct ibu_mesh_damage *g = t->dmg;
+	size_t n = (size_t)t->num_switches * t->num_switches;
+	unsigned char *best = malloc(n);
+	int i, bl = -1, bm = 0, rc = IBU_OK;
+	long bd = 0;
+
+	if (!best)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < 6; i++) {
+		struct ibu_err e2 = { 0 };
+
+		if (order[i % 3] >= max_layers)
+			continue;
+		rc = layer_all(t, max_layers, order[i % 3], i / 3, &e2);
+		if (rc == IBU_ENOMEM)
+			break;
+		if (rc) {
+			if (bl < 0)
+				*e = e2;
+			continue;
+		}
+		if (bl < 0 || g->num_layers < bl) {
+			memcpy(best, g->layer, n);
+			bl = g->num_layers;
+			bm = g->mlayer;
+			bd = g->detour_pairs;
+		}
+	}
+	if (rc == IBU_ENOMEM) {
+		ibu_err_set(e, rc, "out of memory");
+	} else if (bl >= 0) {
+		memcpy(g->layer, best, n);
+		g->num_layers = bl;
+		g->mlayer = bm;
+		g->detour_pairs = bd;
+		ibu_err_clear(e);
+		rc = IBU_OK;
+	}
+	free(best);
+	return rc;
+}
+
+/* Root of the multicast tree: a switch of the middle row (the intact
+ * mesh's root row) as close to the middle column as possible. */
+static int mcast_root(const struct ibu_mesh *t, int nth)
+{
+	int off, dy, x0 = (t->m - 1) / 2, y0 = (t->n - 1) / 2;
+
+	for (dy = 0; dy < t->n; dy++)
+		for (off = 0; off < t->m; off++) {
+			int k, y = y0 + ((dy & 1) ? (dy + 1) / 2 : -dy / 2);
+
+			for (k = 0; k < 2; k++) {
+				int x = x0 + (k ? -off : off);
+
+				if (k && !off)
+					continue;
+				if (x >= 0 && x < t->m && y >= 0 && y < t->n &&
+				    ibu_mesh_present(t, ibu_mesh_index(t, x, y)) &&
+				    nth-- == 0)
+					return ibu_mesh_index(t, x, y);
+			}
+		}
+	return -1;
+}
+
+/* Attaches q to the tree through its neighbour in direction up. */
+static void attach(struct ibu_mesh_damage *g, int q, int up, int *queue,
+		   int *tail)
+{
+	g->mup[q] = (signed char)up;
+	queue[(*tail)++] = q;
+}
+
+/* Walks from s in direction k while the cables survive, attaching every
+ * switch not yet in the tree. */
+static void walk(const struct ibu_mesh *t, int s, int k, int *queue,
+		 int *tail)
+{
+	int q;
+
+	while ((q = hop(t, s, k)) >= 0 && t->dmg->mup[q] < 0) {
+		attach(t->dmg, q, (k + 2) % IBU_DIRS, queue, tail);
+		s = q;
+	}
+}
+
+/*
+ * The spanning tree: first the union of the XY paths from the root that
+ * survive (along the root's row both ways, then up and down each column
+ * from it: the intact mesh's tree, whose flooding is free of cycles with
+ * XY), then every other switch attached breadth first from the tree.
+ */
+static void mcast_tree(struct ibu_mesh *t, int r, int *queue)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, tail = 0, head, row, k;
+
+	memset(g->mup, -1, (size_t)S);
+	g->mroot = r;
+	attach(g, r, IBU_DIR_LOCAL, queue, &tail);
+	walk(t, r, IBU_DIR_E, queue, &tail);
+	walk(t, r, IBU_DIR_W, queue, &tail);
+	row = tail;
+	for (head = 0; head < row; head++) {
+		walk(t, queue[head], IBU_DIR_N, queue, &tail);
+		walk(t, queue[head], IBU_DIR_S, queue, &tail);
+	}
+	for (head = 0; head < tail; head++)
+		for (k = 0; k < IBU_DIRS; k++) {
+			int q = hop(t, queue[head], k);
+
+			if (q >= 0 && g->mup[q] < 0)
+				attach(g, q, (k + 2) % IBU_DIRS, queue, &tail);
+		}
+}
+
+/* Multicast roots tried: the switches nearest the middle of the middle
+ * row first; the one giving the fewest layers wins (the first on ties). */
+#define ROOT_CANDIDATES 16
+/* ... on meshes of up to this many switches; larger ones try 2 (the plan
+ * runs inside an OpenSM sweep: 16x16 with 8 cuts takes about 2 s) */
+#define ROOT_CANDIDATES_UPTO 100
+
+static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
+		     struct ibu_err *e)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	size_t S = (size_t)t->num_switches;
+	unsigned char *layer = malloc(S * S);
+	signed char *mup = malloc(S);
+	int i, r, best = -1, bl = 0, bm = 0, rc = IBU_OK;
+	long bd = 0;
+
+	if (!layer || !mup)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; !rc && i < (S <= ROOT_CANDIDATES_UPTO ? ROOT_CANDIDATES : 2) &&
+		    (r = mcast_root(t, i)) >= 0; i++) {
+		struct ibu_err e2 = { 0 };
+
+		mcast_tree(t, r, queue);
+		if (best_layers(t, max_layers, &e2)) {
+			if (e2.code == IBU_ENOMEM)
+				rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+			else if (best < 0)
+				*e = e2;
+			continue;
+		}
+		if (best < 0 || g->num_layers < bl) {
+			best = r;
+			bl = g->num_layers;
+			bm = g->mlayer;
+			bd = g->detour_pairs;
+			memcpy(layer, g->layer, S * S);
+			memcpy(mup, g->mup, S);
+		}
+	}
+	if (!rc && best < 0 && !e->code)
+		rc = ibu_err_set(e, IBU_ETOPO, "no multicast root: no switch present");
+	else if (!rc && best < 0)
+		rc = e->code;
+	if (!rc) {
+		ibu_err_clear(e);
+		g->mroot = best;
+		g->num_layers = bl;
+		g->mlayer = bm;
+		g->detour_pairs = bd;
+		memcpy(g->layer, layer, S * S);
+		memcpy(g->mup, mup, S);
+	}
+	free(layer);
+	free(mup);
+	return rc;
+}
+
+int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	size_t S = (size_t)t->num_switches;
+	int *dist = malloc(S * sizeof(int)), *queue = malloc(S * sizeof(int)),
+	    *turns = malloc(S * sizeof(int)), d, rc = IBU_OK;
+
+	if (!g)
+		return ibu_err_set(e, IBU_EINVAL, "the mesh is not damaged");
+	if (max_layers < 1 || max_layers > 15)
+		max_layers = 15;
+	free(g->dir);
+	free(g->xy);
+	free(g->layer);
+	free(g->mup);
+	g->mup = malloc(S + 1);
+	g->dir = malloc(S * S);
+	g->xy = calloc(S * S, 1);
+	g->layer = calloc(S * S, 1);
+	g->detour_pairs = 0;
+	if (!dist || !queue || !turns || !g->dir || !g->xy || !g->layer ||
+	    !g->mup)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (d = 0; !rc && d < (int)S; d++) {
+		if (!ibu_mesh_present(t, d))
+			continue;
+		tree(t, d, dist, queue, distances(t, d, dist, queue), turns);
+	}
+	/* missing destinations: nothing reaches them */
+	for (d = 0; !rc && d < (int)S; d++)
+		if (!ibu_mesh_present(t, d)) {
+			size_t s;
+
+			for (s = 0; s < S; s++)
+				g->dir[s * S + d] = -1;
+		}
+	if (!rc)
+		rc = best_root(t, max_layers, queue, e);
+	free(dist);
+	free(queue);
+	free(turns);
+	return rc;
+}
+
+int ibu_xy_detour_dir(const struct ibu_mesh *t, int sw, int dst)
+{
+	int S = t->num_switches;
+
+	if (!t->dmg || !t->dmg->dir || sw < 0 || sw >= S || dst < 0 ||
+	    dst >= S)
+		return -1;
+	return t->dmg->dir[sw * S + dst];
+}
+
+int ibu_xy_detour_layer(const struct ibu_mesh *t, int src, int dst)
+{
+	int S = t->num_switches;
+
+	if (!t->dmg || !t->dmg->layer || src < 0 || src >= S || dst < 0 ||
+	    dst >= S)
+		return 0;
+	return t->dmg->layer[src * S + dst];
+}
+
+int ibu_xy_detour_route(const struct ibu_fabric *f, const struct ibu_mesh *t,
+			const struct ibu_lidmap *map, struct ibu_lft *lft,
+			struct ibu_err *e)
+{
+	uint32_t lid;
+	int s;
+
+	if (lft->max_lid < map->max_lid)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "forwarding tables hold LIDs up to %u, the map %u",
+				   lft->max_lid, map->max_lid);
+	for (lid = 1; lid <= map->max_lid; lid++) {
+		const struct ibu_lid_owner *o = ibu_lidmap_get(map, lid);
+		int dst, last;
+
+		if (!o)
+			continue;
+		dst = ibu_xy_owner_switch(t, o, &last);
+		if (dst < 0)
+			return ibu_err_set(e, IBU_ETOPO,
+					   "LID %u belongs to '%s' port %d, which is not cabled to the mesh",
+					   lid, f->nodes[o->node].name, o->port);
+		for (s = 0; s < t->num_switches; s++) {
+			uint8_t *row;
+			int k;
+
+			if (!ibu_mesh_present(t, s))
+				continue;
+			row = lft->row[t->sw[s].node];
+			if (!row)
+				return ibu_err_set(e, IBU_EINVAL,
+						   "no forwarding table for switch '%s'",
+						   f->nodes[t->sw[s].node].name);
+			k = ibu_xy_detour_dir(t, s, dst);
+			row[lid] = (uint8_t)(k == IBU_DIR_LOCAL ? last :
+					     k < 0 ? IBU_NO_PATH :
+					     t->sw[s].port[k]);
+		}
+	}
+	return IBU_OK;
+}
+
+int ibu_xy_detour_num_vls(const struct ibu_mesh *t, enum ibu_vlplan_kind k)
+{
+	int l = t->dmg && t->dmg->num_layers > 0 ? t->dmg->num_layers : 1;
+
+	return l * ibu_vlplan_num_vls(k);
+}
+
+/* switch of an end point: the switch itself or the one its port hangs on */
+static int switch_of(const struct ibu_mesh *t, int node, int port)
+{
+	int s = ibu_mesh_sw(t, node), ep;
+
+	if (s >= 0)
+		return s;
+	ep = ibu_mesh_ep(t, node, port);
+	return ep < 0 ? -1 : t->ep[ep].sw;
+}
+
+int ibu_xy_detour_path_sl(const struct ibu_mesh *t, enum ibu_vlplan_kind k,
+			  const struct ibu_lidmap *map, int src_node,
+			  int src_port, uint32_t dlid)
+{
+	const struct ibu_lid_owner *o;
+	int a, b, P = ibu_vlplan_num_vls(k), psl;
+
+	if (dlid >= IBU_MCAST_LID_BASE)
+		return 0;	/* multicast runs in layer 0 */
+	o = ibu_lidmap_get(map, dlid);
+	a = ibu_vlplan_point(t, src_node, src_port);
+	b = o ? ibu_vlplan_point(t, o->node, o->port) : -1;
+	if (a < 0 || b < 0)
+		return 0;
+	psl = ibu_vlplan_path_sl(k, (unsigned)a, (unsigned)b);
+	return 1 + ibu_xy_detour_layer(t, switch_of(t, src_node, src_port),
+				       switch_of(t, o->node, o->port)) * P + psl;
+}
+
+int ibu_xy_detour_sl2vl(enum ibu_vlplan_kind k, const struct ibu_mesh *t,
+			int node, int in_port, int out_port,
+			uint8_t vl_of_sl[16])
+{
+	int P = ibu_vlplan_num_vls(k), L = ibu_xy_detour_num_vls(t, k) / P,
+	    sl, rc;
+	uint8_t plan[16];
+
+	rc = ibu_vlplan_sl2vl(k, t, node, in_port, out_port, plan);
+	if (rc)
+		return rc;
+	vl_of_sl[0] = (uint8_t)((t->dmg ? t->dmg->mlayer : 0) * P + plan[0]);
+	for (sl = 1; sl < 16; sl++) {
+		int u = sl - 1, layer = u / P < L ? u / P : 0;
+
+		vl_of_sl[sl] = (uint8_t)(layer * P + plan[u % P]);
+	}
+	return IBU_OK;
+}
+
+static int cdg_sl(void *arg, int src_node, int src_port, uint32_t dlid)
+{
+	const struct ibu_vlplan_cdg *c = arg;
+
+	return ibu_xy_detour_path_sl(c->t, c->kind, c->map, src_node, src_port,
+				     dlid);
+}
+
+static int cdg_vl(void *arg, int node, int in_port, int out_port, int sl)
+{
+	const struct ibu_vlplan_cdg *c = arg;
+	uint8_t v[16];
+
+	if (ibu_xy_detour_sl2vl(c->kind, c->t, node, in_port, out_port, v))
+		return -1;
+	return v[sl & 15];
+}
+
+void ibu_xy_detour_cdg_vl(struct ibu_cdg_vl *vl, struct ibu_vlplan_cdg *ctx)
+{
+	memset(vl, 0, sizeof(*vl));
+	vl->num_vls = ibu_xy_detour_num_vls(ctx->t, ctx->kind);
+	vl->path_sl = cdg_sl;
+	vl->vl = cdg_vl;
+	vl->ctx = ctx;
+}
+
+int ibu_xy_detour_why(const struct ibu_mesh *t, int src, int dst, char *buf,
+		      size_t len)
+{
+	char a[32], b[32], c[32], n[32];
+	int s = src;
+
+	ibu_mesh_sw_label(t, src, a, sizeof(a));
+	ibu_mesh_sw_label(t, dst, b, sizeof(b));
+	while (s != dst) {
+		int k = ibu_xy_dir(t, s, dst), q = ibu_mesh_neighbour(t, s, k);
+
+		if (hop(t, s, k) < 0) {
+			ibu_mesh_sw_label(t, s, c, sizeof(c));
+			ibu_mesh_sw_label(t, q, n, sizeof(n));
+			if (!ibu_mesh_present(t, q))
+				snprintf(buf, len, "the XY path %s -> %s meets missing switch %s",
+					 a, b, n);
+			else
+				snprintf(buf, len, "the XY path %s -> %s meets missing cable %s %s - %s",
+					 a, b, c, ibu_dir_name(k), n);
+			return 1;
+		}
+		s = q;
+	}
+	snprintf(buf, len, "the XY path %s -> %s survives", a, b);
+	return 0;
+}

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Damaged meshes: recognition (mesh_faults), detour routes, SL layers and
+ * multicast (xy_detour), on shuffled generated meshes. */
+#include "mesh_util.h"
+#include "cdg.h"
+#include "lidmap.h"
+#include "mcflood.h"
+#include "mcmembers.h"
+#include "mesh_faults.h"
+#include "xy.h"
+#include "xy_detour.h"
+#include "engine.h"
+
+struct dfix {
+	struct ibu_fabric f;
+	struct ibu_mesh t;
+	struct ibu_lidmap map;
+	struct ibu_lft lft;
+	struct ibu_mft mft;
+	struct ibu_mcmembers mm;
+};
+
+/* An X x Y mesh, shuffled, minus cuts cables and sws switches; 0 when the
+ * damage left it recognised and routed, -1 when it cut the graph apart
+ * (the reason must say so). */
+static int dfix_up(struct dfix *x, int X, int Y, int hcas, int cuts, int sws,
+		   uint64_t seed)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .remove_links = cuts,
+				  .remove_switches = sws, .seed = seed };
+	struct ibu_err e = { 0 };
+	int rc;
+
+	memset(x, 0, sizeof(*x));
+	ck_assert_msg(ibu_gen_mesh(&x->f, X, Y, hcas, &o, &e) == 0, "%s", e.msg);
+	rc = ibu_mesh_recognize_damaged(&x->f, &x->t, -1, &e);
+	if (rc) {
+		ck_assert_msg(strstr(e.msg, "not connected"), "%dx%d cuts %d switches %d seed %llu: %s",
+			      X, Y, cuts, sws, (unsigned long long)seed, e.msg);
+		ibu_fabric_free(&x->f);
+		return -1;
+	}
+	ck_assert_msg(ibu_xy_detour_plan(&x->t, 15, &e) == 0 || !x->t.dmg,
+		      "%s", e.msg);
+	ck_assert_int_eq(ibu_xy_assign_lids(&x->f, &x->t, 0, 0, &e), 0);
+	ck_assert_int_eq(ibu_lidmap_build(&x->f, &x->map, &e), 0);
+	ck_assert_int_eq(ibu_lft_init(&x->lft, &x->f, x->map.max_lid, &e), 0);
+	if (x->t.dmg)
+		ck_assert_msg(ibu_xy_detour_route(&x->f, &x->t, &x->map, &x->lft, &e) == 0,
+			      "%s", e.msg);
+	else
+		ck_assert_int_eq(ibu_xy_route(&x->f, &x->t, &x->map, &x->lft, &e), 0);
+	ck_assert_int_eq(ibu_mft_init(&x->mft, x->f.num_nodes, &e), 0);
+	ibu_mcmembers_init(&x->mm);
+	return 0;
+}
+
+static void dfix_down(struct dfix *x)
+{
+	ibu_mcmembers_free(&x->mm);
+	ibu_mft_free(&x->mft);
+	ibu_lft_free(&x->lft);
+	ibu_lidmap_free(&x->map);
+	ibu_mesh_free(&x->t);
+	ibu_fabric_free(&x->f);
+}
+
+static int switches_of(const struct ibu_fabric *f)
+{
+	int i, n = 0;
+
+	for (i = 0; i < f->num_nodes; i++)
+		n += ibu_node_is_switch(&f->nodes[i]);
+	return n;
+}
+
+/* hop distances between switches from the fabric's cables alone */
+static void bfs(const struct ibu_fabric *f, int src, int *dist, int *q)
+{
+	int head = 0, tail = 0, i, p;
+
+	for (i = 0; i < f->num_nodes; i++)
+		dist[i] = -1;
+	dist[src] = 0;
+	q[tail++] = src;
+	while (head < tail) {
+		const struct ibu_node *n = &f->nodes[q[head]];
+		int s = q[head++];
+
+		for (p = 1; p <= n->num_ports; p++) {
+			int peer = n->ports[p].peer_node;
+
+			if (peer >= 0 && ibu_node_is_switch(&f->nodes[peer]) &&
+			    dist[peer] < 0) {
+				dist[peer] = dist[s] + 1;
+				q[tail++] = peer;
+			}
+		}
+	}
+}
+
+/* The recognised damage matches the fabric: every grid link with a cable
+ * has its port, every missing-cable fault really has none. */
+static void assert_damage(const struct dfix *x, int sws)
+{
+	const struct ibu_mesh *t = &x->t;
+	int s, i, present = 0;
+
+	ck_assert_ptr_nonnull(t->dmg);
+	for (s = 0; s < t->num_switches; s++)
+		present += ibu_mesh_present(t, s);
+	ck_assert_int_eq(present, switches_of(&x->f));
+	ck_assert_int_le(t->dmg->missing_switches, sws);
+	for (i = 0; i < t->dmg->num_faults; i++) {
+		const struct ibu_mesh_fault *ft = &t->dmg->faults[i];
+
+		if (ft->kind == IBU_MESH_MISSING_LINK) {
+			int q = ibu_mesh_neighbour(t, ft->sw, ft->dir), p;
+			const struct ibu_node *n = &x->f.nodes[t->sw[ft->sw].node];
+
+			ck_assert(ibu_mesh_present(t, q));
+			for (p = 1; p <= n->num_ports; p++)
+				ck_assert_int_ne(n->ports[p].peer_node, t->sw[q].node);
+		} else {
+			ck_assert(!ibu_mesh_present(t, ft->sw));
+		}
+	}
+	ck_assert_int_le(t->dmg->missing_links, t->dmg->max_faults);
+}
+
+/*
+ * Every end port reaches every LID whose owner it is connected to, on a
+ * shortest path of the surviving graph; pairs whose XY path survives take
+ * it. Returns the routes followed.
+ */
+static long assert_routes(const struct dfix *x)
+{
+	const struct ibu_fabric *f = &x->f;
+	const struct ibu_mesh *t = &x->t;
+	int *dist = malloc(f->num_nodes * sizeof(int)),
+	    *q = malloc(f->num_nodes * sizeof(int)), i;
+	long routes = 0;
+	uint32_t lid;
+
+	ck_assert_ptr_nonnull(dist);
+	ck_assert_ptr_nonnull(q);
+	for (lid = 1; lid <= x->map.max_lid; lid++) {
+		const struct ibu_lid_owner *o = ibu_lidmap_get(&x->map, lid);
+		int last, dst;
+
+		if (!o)
+			continue;
+		dst = ibu_xy_owner_switch(t, o, &last);
+		ck_assert_int_ge(dst, 0);
+		bfs(f, t->sw[dst].node, dist, q);
+		for (i = 0; i < t->num_endports; i++) {
+			int node = t->sw[t->ep[i].sw].node, hops = 0, s = t->ep[i].sw;
+			int xy = t->dmg ? t->dmg->xy[s * t->num_switches + dst] : 1;
+
+			if (dist[node] < 0)
+				continue;
+			for (;;) {
+				int p = ibu_lft_get(&x->lft, node, lid), sw;
+
+				ck_assert_int_ne(p, IBU_NO_PATH);
+				if (node == t->sw[dst].node) {
+					ck_assert_int_eq(p, last);
+					break;
+				}
+				sw = ibu_mesh_sw(t, node);
+				if (xy)
+					ck_assert_int_eq(ibu_mesh_port_dir(t, node, p),
+							 ibu_xy_dir(t, sw, dst));
+				node = f->nodes[node].ports[p].peer_node;
+				ck_assert_int_ge(node, 0);
+				ck_assert(ibu_node_is_switch(&f->nodes[node]));
+				ck_assert_int_le(++hops, t->num_switches);
+			}
+			/* minimal: as many hops as the surviving graph needs */
+			ck_assert_int_eq(hops, dist[t->sw[t->ep[i].sw].node]);
+			routes++;
+		}
+	}
+	free(dist);
+	free(q);
+	return routes;
+}
+
+/* `groups` random groups, 1 in 4 members send-only, through the engine's
+ * damaged-mesh trees; every member sends: exact delivery. */
+static void add_groups(struct dfix *x, int groups, uint64_t seed)
+{
+	struct ibu_err e = { 0 };
+	struct ibu_mcast_member *m = malloc((x->t.num_endports + 1) * sizeof(*m));
+	struct ibu_mcf_stats st;
+	uint64_t r = seed;
+	int g, i;
+
+	ck_assert_ptr_nonnull(m);
+	for (g = 0; g < groups; g++) {
+		struct ibu_xy_mcast_tree tr;
+		uint16_t mlid = (uint16_t)(0xc001 + g);
+		int n = 0;
+
+		for (i = 0; i < x->t.num_endports; i++)
+			if (ibu_gen_rand(&r) % 3 == 0) {
+				m[n].node = x->t.ep[i].node;
+				m[n].port = x->t.ep[i].port;
+				m[n].send_only = ibu_gen_rand(&r) % 4 == 0;
+				ck_assert_int_eq(ibu_mcmembers_add(&x->mm, mlid, &m[n], &e), 0);
+				n++;
+			}
+		ck_assert_msg(ibu_xy_detour_mcast_tree(&x->f, &x->t, m, n, &tr, &e) == 0,
+			      "%s", e.msg);
+		ck_assert_int_eq(ibu_xy_mcast_tree_to_mft(&x->t, &tr, mlid, &x->mft, &e), 0);
+		ibu_xy_mcast_tree_free(&tr);
+	}
+	free(m);
+	ck_assert_int_eq(ibu_mcf_run(&x->f, &x->mft, &x->mm, NULL, NULL, &st, NULL, &e), 0);
+	ck_assert_int_eq(st.groups, groups);
+	ck_assert_int_eq(ibu_mcf_problems(&st), 0);
+}
+
+/* unicast + multicast with every member sending: no cycle on any VL */
+static void assert_acyclic(struct dfix *x)
+{
+	struct ibu_vlplan_cdg ctx = { IBU_VLPLAN_1, &x->t, &x->map };
+	struct ibu_cdg_vl vl;
+	struct ibu_cdg g;
+	struct ibu_cdg_channel *c = NULL;
+	struct ibu_err e = { 0 };
+	int len;
+
+	ibu_xy_detour_cdg_vl(&vl, &ctx);
+	ck_assert_int_eq(vl.num_vls, x->t.dmg->num_layers);
+	ck_assert_int_eq(ibu_cdg_init(&g, &x->f, &vl, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_unicast(&g, &x->lft, &x->map, &e), 0);
+	ck_assert_msg(ibu_cdg_add_mcast(&g, &x->mft, &x->mm, &e) == 0, "%s", e.msg);
+	ck_assert_int_gt(g.num_deps, 0);
+	if (ibu_cdg_find_cycle(&g, &c, &len, &e) != 0) {
+		int i;
+
+		for (i = 0; i < len; i++) {
+			char lab[32];
+
+			ibu_mesh_sw_label(&x->t, ibu_mesh_sw(&x->t, c[i].node), lab, sizeof(lab));
+			fprintf(stderr, "%s %s vl %d | ", lab,
+				ibu_dir_name(ibu_mesh_port_dir(&x->t, c[i].node, c[i].port)), c[i].vl);
+		}
+		fprintf(stderr, " layers %d mlayer %d\n", x->t.dmg->num_layers, x->t.dmg->mlayer);
+		ck_abort_msg("a cycle on VL %d (%d channels)", c[0].vl, len);
+	}
+	free(c);
+	ibu_cdg_free(&g);
+}
+
+static void run_case(int X, int Y, int hcas, int cuts, int sws, uint64_t seed,
+		     int *max_layers)
+{
+	struct dfix x;
+
+	if (dfix_up(&x, X, Y, hcas, cuts, sws, seed))
+		return;
+	assert_damage(&x, sws);
+	ck_assert_int_eq(x.t.m * x.t.n, X * Y);
+	ck_assert_int_gt(assert_routes(&x), 0);
+	add_groups(&x, 6, seed);
+	assert_acyclic(&x);
+	if (x.t.dmg->num_layers > *max_layers)
+		*max_layers = x.t.dmg->num_layers;
+	dfix_down(&x);
+}
+
+START_TEST(test_6x6_cuts)
+{
+	int cuts, seed, maxl = 0;
+
+	for (cuts = 1; cuts <= 8; cuts++)
+		for (seed = 1; seed <= 3; seed++)
+			run_case(6, 6, 1, cuts, 0, (uint64_t)(cuts * 31 + seed), &maxl);
+	ck_assert_int_ge(maxl, 1);
+}
+END_TEST
+
+START_TEST(test_8x8_cuts)
+{
+	int cuts, maxl = 0;
+
+	for (cuts = 1; cuts <= 8; cuts++)
+		run_case(8, 8, 1, cuts, 0, (uint64_t)(cuts * 7 + 1), &maxl);
+	ck_assert_int_ge(maxl, 1);
+}
+END_TEST
+
+/* a missing switch (and a few cuts), several HCAs, a non-square mesh */
+START_TEST(test_missing_switch)
+{
+	int cuts, seed, maxl = 0;
+
+	for (cuts = 0; cuts <= 3; cuts++)
+		for (seed = 1; seed <= 3; seed++) {
+			run_case(6, 6, 1, cuts, 1, (uint64_t)(cuts * 13 + seed), &maxl);
+			run_case(5, 7, 2, cuts, 1, (uint64_t)(cuts * 17 + seed), &maxl);
+		}
+	run_case(8, 8, 1, 2, 1, 5, &maxl);
+	ck_assert_int_ge(maxl, 1);
+}
+END_TEST
+
+/* torus, ring, too much damage: declined with a reason */
+START_TEST(test_declined)
+{
+	struct ibu_fabric f;
+	struct ibu_mesh t;
+	struct ibu_err e = { 0 };
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .remove_links = 3,
+				  .seed = 4 };
+
+	tm_grid(&f, 4, 4, 1, 1, 1);
+	ck_assert_int_eq(ibu_mesh_recognize_damaged(&f, &t, -1, &e), IBU_ETOPO);
+	ck_assert_msg(strstr(e.msg, "nor a damaged mesh"), "%s", e.msg);
+	ibu_fabric_free(&f);
+	tm_grid(&f, 8, 1, 1, 0, 1);	/* a ring of 8 */
+	ck_assert_int_eq(ibu_mesh_recognize_damaged(&f, &t, -1, &e), IBU_ETOPO);
+	ibu_fabric_free(&f);
+	tm_grid(&f, 12, 1, 1, 0, 1);	/* a ring of 12 */
+	ck_assert_int_eq(ibu_mesh_recognize_damaged(&f, &t, -1, &e), IBU_ETOPO);
+	ibu_fabric_free(&f);
+	/* 3 cuts: fine by default, not with max_faults 2 */
+	ck_assert_int_eq(ibu_gen_mesh(&f, 6, 6, 1, &o, &e), 0);
+	ck_assert_msg(ibu_mesh_recognize_damaged(&f, &t, -1, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(t.dmg->missing_links, 3);
+	ibu_mesh_free(&t);
+	ck_assert_int_eq(ibu_mesh_recognize_damaged(&f, &t, 2, &e), IBU_ETOPO);
+	ibu_fabric_free(&f);
+	/* an intact mesh stays intact */
+	tm_grid(&f, 4, 3, 0, 0, 1);
+	ck_assert_int_eq(ibu_mesh_recognize_damaged(&f, &t, -1, &e), 0);
+	ck_assert_ptr_null(t.dmg);
+	ibu_mesh_free(&t);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+/* the engine: routes a damaged mesh with qos (unknown or on), declines
+ * without qos and when the VLs cannot hold the layers, names the faults */
+START_TEST(test_engine_damaged)
+{
+	const struct ibu_engine_ops *ops = ibu_engine_find("xy");
+	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
+				   .remove_links = 4, .seed = 7 };
+	struct ibu_engine_opts o;
+	struct ibu_engine_result r;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	const struct ibu_mesh *t;
+	struct ibu_engine_note nt;
+	void *topo;
+	int used, layers;
+
+	ck_assert_int_eq(ibu_gen_mesh(&f, 6, 6, 1, &go, &e), 0);
+	ibu_engine_opts_default(&o);
+	ck_assert_msg(ops->recognise(&f, &o, &topo, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(ops->assign_lids(&f, topo, 0, 0, &used, &e), 0);
+	ops->topo_free(topo);
+	o.qos = 1;
+	ck_assert_msg(ibu_engine_run(ops, &f, &o, &r, &e) == 0, "%s", e.msg);
+	t = r.topo;
+	ck_assert_ptr_nonnull(t->dmg);
+	/* a note per fault, then their count */
+	ck_assert_int_eq(ops->num_notes(r.topo), t->dmg->num_faults + 1);
+	ck_assert_int_ge(t->dmg->num_faults, 1);
+	ops->note(&f, r.topo, 0, &nt);
+	ck_assert_int_eq(nt.kind, IBU_NOTE_FAULT);
+	ck_assert_msg(strstr(nt.text, "missing cable N("), "%s", nt.text);
+	ops->note(&f, r.topo, t->dmg->num_faults, &nt);
+	ck_assert_int_eq(nt.kind, IBU_NOTE_FAULTS);
+	layers = t->dmg->num_layers;
+	ibu_engine_result_free(&r);
+	o.qos = 0;
+	ck_assert_int_eq(ibu_engine_run(ops, &f, &o, &r, &e), IBU_ETOPO);
+	ck_assert_msg(strstr(e.msg, "qos TRUE"), "%s", e.msg);
+	ck_assert_int_ge(layers, 2);	/* this damage needs a detour layer */
+	{
+		o.qos = 1;
+		o.max_vls = layers - 1;
+		ck_assert_int_eq(ibu_engine_run(ops, &f, &o, &r, &e), IBU_ETOPO);
+		ck_assert_msg(strstr(e.msg, "SL layers"), "%s", e.msg);
+	}
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("xy_detour");
+	TCase *tc = tcase_create("damaged");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_declined);
+	tcase_add_test(tc, test_engine_damaged);
+	tcase_add_test(tc, test_6x6_cuts);
+	tcase_add_test(tc, test_8x8_cuts);
+	tcase_add_test(tc, test_missing_switch);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBU_UNIT_MAIN
