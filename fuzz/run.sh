@@ -26,7 +26,7 @@ done
 shift $((OPTIND - 1))
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(netfile ibnetdiscover lft_dump mft_dump members guid2lid plugin_options
-	subnet_lst sl2vl dlids ibnd_cache)
+	path subnet_lst sl2vl dlids ibnd_cache)
 fz=$top_builddir/fuzz
 status=0
 for t in "${targets[@]}"; do

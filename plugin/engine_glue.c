@@ -288,6 +288,7 @@ static int engine_build_fwd_tables(void *context)
 	pe->ops->describe(&r->fabric, r->res.topo, what, sizeof(what));
 	OSM_LOG(pe->plugin->log, OSM_LOG_INFO, "%s: %s, routed in %.3f ms\n",
 		pe->ops->name, what, r->route_ms);
+	ibu_plugin_write_host_order(pe);
 	return 0;
 }
 

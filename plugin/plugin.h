@@ -108,6 +108,9 @@ int ibu_engine_setup(struct osm_routing_engine *re, osm_opensm_t *osm);
 /* Frees an engine's routing state and marks it invalid. */
 void ibu_plugin_routing_clear(struct ibu_plugin_engine *pe);
 
+/* ---- host_order.c: ibunion-host-order.dump after each routing ---- */
+void ibu_plugin_write_host_order(struct ibu_plugin_engine *pe);
+
 /* ---- osm_vl.c: path_sl / update_sl2vl of engines with a VL plan ---- */
 void ibu_vl_setup(struct osm_routing_engine *re, struct ibu_plugin_engine *pe,
 		  osm_opensm_t *osm);

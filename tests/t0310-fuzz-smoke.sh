@@ -12,7 +12,7 @@ if [ ! -x "$top_builddir/fuzz/fuzz_netfile" ]; then
 	exit 77
 fi
 targets=(netfile ibnetdiscover lft_dump mft_dump members guid2lid plugin_options
-	subnet_lst sl2vl dlids ibnd_cache)
+	path subnet_lst sl2vl dlids ibnd_cache)
 echo "1..${#targets[@]}"
 status=0
 for t in "${targets[@]}"; do

@@ -22,6 +22,8 @@
 #include "lidplan.h"
 #include "cyclic.h"
 #include "dlids.h"
+#include "pgft.h"
+#include "pgft_verify.h"
 #include "json_out.h"
 
 void ibu_cmd_path_usage(FILE *out)
@@ -299,16 +301,21 @@ static int print_pair(struct path_ctx *c, int src, int dst)
 		IBU_EIO : IBU_OK;
 }
 
-/* Every ordered pair (PID order), or those --from / --to select. */
+/*
+ * Every ordered pair (PID order), or those --from / --to select. A
+ * degraded tree leaves PIDs without an end port (ep[pid].node == -1):
+ * absent hosts are neither sources nor destinations.
+ */
 static int print_all(struct path_ctx *c, int from, int to)
 {
 	int N = c->t->num_endports, s, d, rc = print_header(c);
 
 	for (s = 0; s < N && !rc; s++) {
-		if (from >= 0 && s != from)
+		if ((from >= 0 && s != from) || c->t->ep[s].node < 0)
 			continue;
 		for (d = 0; d < N && !rc; d++) {
-			if (d == s || (to >= 0 && d != to))
+			if (d == s || (to >= 0 && d != to) ||
+			    c->t->ep[d].node < 0)
 				continue;
 			rc = print_pair(c, s, d);
 		}
@@ -318,6 +325,100 @@ static int print_all(struct path_ctx *c, int from, int to)
 		    c->skipped) < 0)
 		rc = IBU_EIO;
 	return rc ? IBU_EIO : IBU_OK;
+}
+
+/* PORT as a compute host of the PGFT (node name: its first one). */
+static int pgft_port(const struct ibu_fabric *f, const struct ibu_pgft *g,
+		     const char *what, const char *text)
+{
+	int node = -1, port = 0, D = -2, p;
+
+	if (!text)
+		return -1;
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+		node = ibu_fabric_find_port_guid(f, strtoull(text, NULL, 16), &port);
+	if (node >= 0)
+		D = ibu_pgft_host(g, node, port);
+	if (node < 0) {
+		node = ibu_fabric_find_name(f, text);
+		for (p = 1; node >= 0 && p <= f->nodes[node].num_ports && D < 0; p++)
+			D = ibu_pgft_host(g, node, p);
+	}
+	if (D < 0)
+		fprintf(stderr, "ibunion path: %s: '%s' is not a compute host of the PGFT\n",
+			what, text);
+	return D < 0 ? -2 : D;
+}
+
+static int pgft_pair(FILE *out, const struct ibu_fabric *f,
+		     const struct ibu_pgft *g, int lmc, int pairs, int S, int D,
+		     long *skipped)
+{
+	const struct ibu_port *sp = &f->nodes[g->host[S].node].ports[g->host[S].port];
+	const struct ibu_port *dp = &f->nodes[g->host[D].node].ports[g->host[D].port];
+	unsigned off = ibu_pgft_offset(g, lmc, S, D);
+	int turn;
+
+	if (!sp->lid || !dp->lid) {
+		(*skipped)++;
+		return IBU_OK;
+	}
+	if (pairs)
+		return ibu_dlid_pair_write(out, sp->lid,
+					   (uint16_t)(dp->lid + off), NULL);
+	turn = ibu_pgft_turn_switch(f, g, lmc, S, D);
+	return fprintf(out, "%-20s 0x%016llx 0x%04x  %-20s 0x%016llx 0x%04x 0x%04x %-3u L%d '%s'\n",
+		       f->nodes[g->host[S].node].name,
+		       (unsigned long long)sp->guid, sp->lid,
+		       f->nodes[g->host[D].node].name,
+		       (unsigned long long)dp->guid, dp->lid, dp->lid + off, off,
+		       turn >= 0 ? g->level[turn] : 0,
+		       turn >= 0 ? f->nodes[turn].name : "?") < 0 ? IBU_EIO : IBU_OK;
+}
+
+/*
+ * A PGFT that is not an IBFT: the generalised rule's advice
+ * (ibu_pgft_offset) for every ordered pair of compute hosts in host
+ * order, or those --from / --to select.
+ */
+static int path_pgft(const struct path_args *a, struct ibu_fabric *f,
+		     const struct ibu_pgft *g)
+{
+	struct ibu_atomicfile af;
+	struct ibu_err e = { 0 };
+	char txt[160];
+	long skipped = 0;
+	int lmc = ibu_pgft_hosts_lmc(f, g), S, D, rc = IBU_OK;
+	int from = a->from ? pgft_port(f, g, "--from", a->from) : -1;
+	int to = a->to ? pgft_port(f, g, "--to", a->to) : -1;
+
+	if (from < -1 || to < -1)
+		return IBU_EXIT_ERROR;
+	if (ibu_opt_out_open("path", a->output, &af))
+		return IBU_EXIT_ERROR;
+	ibu_pgft_params_text(&g->P, txt, sizeof(txt));
+	if (!a->pairs && fprintf(af.fp,
+			"# %s, LMC %d: DLID = destination base LID + offset; every route of a source climbs one chain\n"
+			"%-20s %-18s %-6s  %-20s %-18s %-6s %-6s %-3s %s\n",
+			txt, lmc, "source", "source GUID", "SLID", "destination",
+			"destination GUID", "base", "DLID", "off", "turns at") < 0)
+		rc = IBU_EIO;
+	for (S = 0; S < g->num_hosts && !rc; S++)
+		for (D = 0; D < g->num_hosts && !rc; D++)
+			if (S != D && (from < 0 || S == from) && (to < 0 || D == to))
+				rc = pgft_pair(af.fp, f, g, lmc, a->pairs, S, D, &skipped);
+	if (rc && !ferror(af.fp))
+		ibu_err_set(&e, rc, "%s", ibu_strerror(rc));
+	if (ibu_opt_out_close("path", &af, rc, &e))
+		return IBU_EXIT_ERROR;
+	if (skipped)
+		fprintf(stderr, "-W- path: %ld pairs skipped: end ports without a LID\n",
+			skipped);
+	if (ibu_pgft_offset_levels(g, lmc) < g->P.h - 1)
+		fprintf(stderr, "-W- path: LMC %d decides %d of %d up levels: above them the destination decides (LMC %d needed for one chain all the way up)\n",
+			lmc, ibu_pgft_offset_levels(g, lmc), g->P.h - 1,
+			ibu_pgft_needed_lmc(g));
+	return IBU_EXIT_OK;
 }
 
 int ibu_cmd_path(int argc, char **argv)
@@ -345,7 +446,19 @@ int ibu_cmd_path(int argc, char **argv)
 		ibu_fabric_free(&f);
 		return IBU_EXIT_ERROR;
 	}
-	rc = ibu_ibft_recognize(&f, &t, &e);
+	if (ibu_ibft_recognize_limit(&f, &t, 0, &e)) {
+		struct ibu_pgft g;
+
+		if (!ibu_pgft_recognize(&f, &g, &e)) {
+			ret = path_pgft(&a, &f, &g);
+			ibu_pgft_free(&g);
+			ibu_fabric_free(&f);
+			return ret;
+		}
+		rc = ibu_ibft_recognize(&f, &t, &e);
+	} else {
+		rc = IBU_OK;
+	}
 	if (rc) {
 		ibu_err_prefix(&e, "%s is not an m-port n-tree", a.fabric);
 		ibu_opt_report("path", &e);

@@ -36,6 +36,8 @@ int ibu_cmd_mcast(int argc, char **argv);
 void ibu_cmd_mcast_usage(FILE *out);
 int ibu_cmd_load(int argc, char **argv);
 void ibu_cmd_load_usage(FILE *out);
+int ibu_cmd_order(int argc, char **argv);
+void ibu_cmd_order_usage(FILE *out);
 int ibu_cmd_trace(int argc, char **argv);
 void ibu_cmd_trace_usage(FILE *out);
 int ibu_cmd_options(int argc, char **argv);

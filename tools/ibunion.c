@@ -18,6 +18,7 @@ static const struct ibu_command commands[] = {
 	{ "check", "validate LFT/MFT dumps against a fabric", ibu_cmd_check, ibu_cmd_check_usage },
 	{ "diff", "compare two LFT dumps switch by switch", ibu_cmd_diff, ibu_cmd_diff_usage },
 	{ "path", "the DLID each source should use toward each destination (cyclic path)", ibu_cmd_path, ibu_cmd_path_usage },
+	{ "order", "the compute hosts in the engine's order (a host list for mpirun)", ibu_cmd_order, ibu_cmd_order_usage },
 	{ "mcast", "join/leave multicast groups from a simulated HCA", ibu_cmd_mcast, ibu_cmd_mcast_usage },
 	{ "load", "link load of traffic patterns on LFT/MFT dumps", ibu_cmd_load, ibu_cmd_load_usage },
 	{ "trace", "hop-by-hop route between two ports (as ibtracert), from dumps or live", ibu_cmd_trace, ibu_cmd_trace_usage },

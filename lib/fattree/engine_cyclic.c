@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The engine "cyclic" (paper 000): IBFT(m,n) recognition, the paper's LID
- * plan, cyclic unicast and union multicast trees, as one ops table.
+ * plan, cyclic unicast and union multicast trees, as one ops table. A PGFT
+ * that is not exactly an IBFT goes through lib/fattree/cyclic_pgft.h
+ * (c->pgft): every op below first asks which of the two it holds.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -11,12 +13,16 @@
 #include "cyclic.h"
 #include "mcast.h"
 #include "cyclic_verify.h"
+#include "cyclic_pgft.h"
+#include "pgft_mcast.h"
+#include "pgft_verify.h"
 
 struct cyclic_topo {
 	struct ibu_ibft t;
 	struct ibu_lidplan p;
 	int planned;
 	struct ibu_cyclic_stats stats;	/* of the last route */
+	struct ibu_cyclic_pgft *pgft;	/* a PGFT, not an IBFT: t unused */
 };
 
 static int parse_offsets(const char *text, int *value)
@@ -60,7 +66,38 @@ static void topo_free(void *topo)
 		return;
 	ibu_lidplan_free(&c->p);
 	ibu_ibft_free(&c->t);
+	ibu_cyclic_pgft_free(c->pgft);
 	free(c);
+}
+
+/*
+ * An exact IBFT keeps the IBFT path (labels, paper mode); else an exact
+ * PGFT (fewer pods, parallel cables, blocking, hosts on spines are its
+ * planned shape, not faults); else a degraded IBFT within the limit.
+ */
+static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
+			  int max_faults, struct ibu_err *e)
+{
+	struct ibu_err pe = { 0 }, ie = { 0 };
+	int rc;
+
+	if (!ibu_ibft_recognize_limit(f, &c->t, 0, e))
+		return IBU_OK;
+	rc = ibu_cyclic_pgft_recognise(f, &c->pgft, &pe);
+	if (!rc || rc == IBU_ENOMEM)
+		return rc ? ibu_err_set(e, rc, "%s", pe.msg) : IBU_OK;
+	/* the IBFT's reason first (admins and tests read it), then why it is
+	 * no PGFT either; e's text is copied, not formatted into itself */
+	rc = max_faults == 0 ? IBU_ETOPO :
+	     ibu_ibft_recognize_limit(f, &c->t, max_faults, &ie);
+	if (max_faults != 0 && !rc)
+		return IBU_OK;
+	if (max_faults != 0)
+		*e = ie;
+	ie = *e;
+	if (rc != IBU_ENOMEM)
+		ibu_err_set(e, rc, "%s; %s", ie.msg, pe.msg);
+	return rc;
 }
 
 static int recognise(const struct ibu_fabric *f,
@@ -73,7 +110,7 @@ static int recognise(const struct ibu_fabric *f,
 	*topo = NULL;
 	if (!c)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = ibu_ibft_recognize_limit(f, &c->t, ibu_engine_opt(o, OPT_MAX_FAULTS), e);
+	rc = recognise_tree(f, c, ibu_engine_opt(o, OPT_MAX_FAULTS), e);
 	if (rc) {
 		free(c);
 		return rc;
@@ -89,6 +126,11 @@ static int plan(const struct ibu_fabric *f, void *topo,
 	int rc;
 
 	(void)map;
+	if (c->pgft) {
+		rc = ibu_cyclic_pgft_plan(f, c->pgft, e);
+		c->planned = !rc;
+		return rc;
+	}
 	rc = ibu_lidplan_build(f, &c->t, &c->p, e);
 	c->planned = !rc;
 	return rc;
@@ -103,6 +145,8 @@ static int route(const struct ibu_fabric *f, void *topo,
 	(void)map;
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
+	if (c->pgft)
+		return ibu_cyclic_pgft_route(f, c->pgft, map, lft, e);
 	return ibu_cyclic_route_stats(f, &c->t, &c->p,
 				      ibu_engine_opt(o, OPT_OFFSETS) ==
 				      IBU_OFFSETS_PAPER ? IBU_OFFSETS_PAPER :
@@ -116,8 +160,12 @@ static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
 	const struct cyclic_topo *c = topo;
 	enum ibu_lid_numbering how = paper_exact ? IBU_LIDS_PAPER_EXACT :
 						   IBU_LIDS_ALIGNED;
-	int want = lmc >= 0 ? lmc : ibu_lid_needed_lmc(c->t.m, c->t.n);
-	int fit = ibu_lidplan_fit_lmc(&c->t, want, how);
+	int want, fit;
+
+	if (c->pgft)
+		return ibu_cyclic_pgft_assign_lids(f, c->pgft, lmc, lmc_used, e);
+	want = lmc >= 0 ? lmc : ibu_lid_needed_lmc(c->t.m, c->t.n);
+	fit = ibu_lidplan_fit_lmc(&c->t, want, how);
 
 	if (fit < 0)
 		return ibu_err_set(e, IBU_ELID,
@@ -137,7 +185,8 @@ static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
 	const struct cyclic_topo *c = topo;
 	int s = node >= 0 && node < c->t.num_fabric_nodes ? c->t.sw_of_node[node] : -1;
 
-	(void)lid;
+	if (c->pgft)
+		return ibu_cyclic_pgft_may_leave_unrouted(c->pgft, lid);
 	return c->t.num_faults && s >= 0 && c->t.sw[s].level == c->t.n - 1;
 }
 
@@ -148,6 +197,14 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 	int o;
 
 	(void)f;
+	if (c->pgft && !c->planned) {
+		ibu_pgft_describe(&c->pgft->g, buf, len);
+		return;
+	}
+	if (c->pgft) {
+		ibu_cyclic_pgft_describe(c->pgft, buf, len);
+		return;
+	}
 	if (!c->planned) {	/* recognised only (mcast tree): no LIDs yet */
 		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports",
 			 c->t.m, c->t.n, c->t.num_switches,
@@ -205,8 +262,13 @@ static void note(const struct ibu_fabric *f, const void *topo, int i,
 static void node_label(const void *topo, int node, char *buf, size_t len)
 {
 	const struct cyclic_topo *c = topo;
-	int s = ibu_ibft_sw(&c->t, node);
+	int s;
 
+	if (c->pgft) {
+		ibu_cyclic_pgft_node_label(c->pgft, node, buf, len);
+		return;
+	}
+	s = ibu_ibft_sw(&c->t, node);
 	if (s >= 0)
 		ibu_ibft_sw_label(&c->t, s, buf, len);
 	else
@@ -221,11 +283,15 @@ static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 			   void **state, struct ibu_err *e)
 {
 	const struct cyclic_topo *c = topo;
-	struct ibu_mcast_load *l = calloc(1, sizeof(*l));
+	struct ibu_mcast_load *l;
 	int rc;
 
 	(void)f;
 	*state = NULL;
+	if (c->pgft)
+		return ibu_pgft_mcast_load_new(&c->pgft->g,
+					       (struct ibu_pgft_mcast_load **)state, e);
+	l = calloc(1, sizeof(*l));
 	if (!l)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	rc = ibu_mcast_load_init(l, &c->t, e);
@@ -268,6 +334,39 @@ static int export_tree(const struct cyclic_topo *c,
 	return IBU_OK;
 }
 
+/* A PGFT's tree (lib/fattree/pgft_mcast.h) as the engine-neutral tree. */
+static int pgft_tree(const struct ibu_fabric *f, const struct cyclic_topo *c,
+		     struct ibu_pgft_mcast_load *l,
+		     const struct ibu_mcast_member *m, int n, uint32_t key,
+		     struct ibu_engine_tree *tree, struct ibu_err *e)
+{
+	struct ibu_pgft_mcast_tree pt;
+	char label[64];
+	int i, rc;
+
+	rc = ibu_pgft_mcast_tree_build(f, &c->pgft->g, m, n, l, key, &pt, e);
+	if (rc)
+		return rc;
+	rc = ibu_engine_tree_alloc(tree, pt.num_switches, e);
+	if (!rc) {
+		tree->root = pt.apex;
+		tree->num_members = n;
+		for (i = 0; i < n; i++)
+			tree->num_receivers += !m[i].send_only;
+		for (i = 0; i < pt.num_switches; i++) {
+			tree->nodes[i] = pt.nodes[i];
+			tree->ports[i] = pt.ports[i];
+		}
+		ibu_cyclic_pgft_node_label(c->pgft, pt.apex, label, sizeof(label));
+		snprintf(tree->info, sizeof(tree->info),
+			 "apex %s (PGFT top with the fewest trees)", label);
+	} else if (l) {
+		ibu_mcload_release(&l->core, key);
+	}
+	ibu_pgft_mcast_tree_free(&pt);
+	return rc;
+}
+
 static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 		      void *state, const struct ibu_mcast_member *m, int n,
 		      const struct ibu_engine_opts *o, uint32_t key,
@@ -279,6 +378,8 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
+	if (c->pgft)
+		return pgft_tree(f, c, state, m, n, key, tree, e);
 	rc = ibu_mcast_tree_build(f, &c->t, m, n, o->mcast_policy, state, key,
 				  &mt, e);
 	if (rc)
@@ -296,7 +397,7 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 static int port_number(const void *topo, int node, int port)
 {
 	const struct cyclic_topo *c = topo;
-	int s = ibu_ibft_sw(&c->t, node);
+	int s = c->pgft ? -1 : ibu_ibft_sw(&c->t, node);
 
 	return s >= 0 && port > 0 ? c->t.sw[s].k_of_phys[port] : -1;
 }
@@ -305,8 +406,15 @@ static int port_number(const void *topo, int node, int port)
 static int rank(const void *topo, int node)
 {
 	const struct cyclic_topo *c = topo;
-	int s = ibu_ibft_sw(&c->t, node);
+	int s;
 
+	if (c->pgft) {
+		const struct ibu_pgft *g = &c->pgft->g;
+		int l = node >= 0 && node < g->num_nodes ? g->level[node] : 0;
+
+		return l >= 1 ? g->P.h - l : g->P.h;
+	}
+	s = ibu_ibft_sw(&c->t, node);
 	return s >= 0 ? c->t.sw[s].level : c->t.n;
 }
 
@@ -314,6 +422,8 @@ static int endport_index(const void *topo, int node, int port)
 {
 	const struct cyclic_topo *c = topo;
 
+	if (c->pgft)
+		return ibu_cyclic_pgft_endport_index(c->pgft, node, port);
 	return ibu_ibft_ep(&c->t, node, port);
 }
 
@@ -321,8 +431,17 @@ static void endport_label(const void *topo, int node, int port, char *buf,
 			  size_t len)
 {
 	const struct cyclic_topo *c = topo;
-	int pid = ibu_ibft_ep(&c->t, node, port);
+	int pid;
 
+	if (c->pgft) {
+		pid = ibu_cyclic_pgft_endport_index(c->pgft, node, port);
+		if (pid >= 0)
+			snprintf(buf, len, "H%d", pid);
+		else
+			snprintf(buf, len, "-");
+		return;
+	}
+	pid = ibu_ibft_ep(&c->t, node, port);
 	if (pid >= 0)
 		ibu_ibft_ep_label(&c->t, pid, buf, len);
 	else
@@ -335,10 +454,18 @@ static long advised_offset(const struct ibu_fabric *f, void *topo,
 			   int dn, int dp)
 {
 	struct cyclic_topo *c = topo;
-	int s = ibu_ibft_ep(&c->t, sn, sp), d = ibu_ibft_ep(&c->t, dn, dp);
+	int s, d;
 
 	if (!c->planned && plan(f, topo, NULL, NULL))
 		return -1;
+	if (c->pgft) {
+		s = ibu_pgft_host(&c->pgft->g, sn, sp);
+		d = ibu_pgft_host(&c->pgft->g, dn, dp);
+		return s >= 0 && d >= 0 ? (long)ibu_pgft_offset(&c->pgft->g,
+						c->pgft->lmc, s, d) : -1;
+	}
+	s = ibu_ibft_ep(&c->t, sn, sp);
+	d = ibu_ibft_ep(&c->t, dn, dp);
 	if (s < 0 || d < 0)
 		return -1;
 	return (long)ibu_cyclic_offset(&c->t, c->p.offset_digits,
@@ -353,9 +480,12 @@ static int layout(const struct ibu_fabric *f, const void *topo, int node,
 		  int *row, double *key)
 {
 	const struct cyclic_topo *c = topo;
-	int s = ibu_ibft_sw(&c->t, node), k, p;
+	int s, k, p;
 	double best = -1;
 
+	if (c->pgft)
+		return ibu_cyclic_pgft_layout(f, c->pgft, node, row, key);
+	s = ibu_ibft_sw(&c->t, node);
 	if (s >= 0) {
 		*row = c->t.sw[s].level;
 		*key = 0;
@@ -378,6 +508,7 @@ static int layout(const struct ibu_fabric *f, const void *topo, int node,
 
 struct check_state {
 	struct ibu_cyclic_rule crule;
+	struct ibu_pgft_rule prule;
 	struct ibu_dlid_pairs pairs;
 };
 
@@ -417,6 +548,15 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 		}
 		st->crule.dlids = &st->pairs;
 	}
+	if (c->pgft) {
+		st->prule.g = &c->pgft->g;
+		st->prule.lmc = c->pgft->lmc;
+		st->prule.dlids = st->crule.dlids;
+		ibu_pgft_verify_rule(rule, &st->prule);
+		ibu_cyclic_pgft_describe(c->pgft, info, len);
+		*state = st;
+		return IBU_OK;
+	}
 	st->crule.t = &c->t;
 	st->crule.p = &c->p;
 	st->crule.climb_sources = in ? in->climb_sources : 0;
@@ -431,7 +571,7 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 
 const struct ibu_engine_ops ibu_engine_cyclic = {
 	.name = "cyclic",
-	.topology = "IBFT(m,n)",
+	.topology = "IBFT(m,n) or PGFT",
 	.options = options,
 	.num_options = (int)(sizeof(options) / sizeof(options[0])),
 	.recognise = recognise,

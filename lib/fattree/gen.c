@@ -15,7 +15,7 @@ uint64_t ibu_gen_rand(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-static void shuffle_ints(int *a, int n, uint64_t *st)
+void ibu_gen_shuffle(int *a, int n, uint64_t *st)
 {
 	int i;
 
@@ -94,7 +94,7 @@ static int build_nodes(struct gen *g, struct ibu_fabric *f,
 	for (i = 1; i < g->num_ep; i++)
 		order[g->num_sw + i] = -(int)(i + 1);
 	if (o->shuffle_records)
-		shuffle_ints(order + 1, (int)total - 1, &st);
+		ibu_gen_shuffle(order + 1, (int)total - 1, &st);
 	for (i = 0; i < total && !rc; i++) {
 		char name[128], head[32];
 		int idx;
@@ -144,7 +144,7 @@ static int build_ports(struct gen *g, const struct ibu_gen_opts *o,
 		for (k = 0; k <= nports; k++)
 			perm[k] = k;
 		if (o->shuffle_ports)
-			shuffle_ints(perm + 1, nports, &st);
+			ibu_gen_shuffle(perm + 1, nports, &st);
 		g->phys[s] = perm;
 	}
 	return IBU_OK;
@@ -195,10 +195,8 @@ static int wire(struct gen *g, struct ibu_fabric *f, struct ibu_err *e)
 	return IBU_OK;
 }
 
-/* Removes random switches and end nodes (never the first record, which is
- * ibsim's SM port). */
-static int remove_nodes(struct ibu_fabric *f, int nsw, int nhosts,
-			uint64_t seed, struct ibu_err *e)
+int ibu_gen_remove_nodes(struct ibu_fabric *f, int nsw, int nhosts,
+			 uint64_t seed, struct ibu_err *e)
 {
 	uint64_t st = seed ^ 0xd0d0ull;
 	uint8_t *drop = calloc(f->num_nodes ? f->num_nodes : 1, 1);
@@ -225,12 +223,6 @@ static int remove_nodes(struct ibu_fabric *f, int nsw, int nhosts,
 	rc = ibu_fabric_remove_nodes(f, drop, e);
 	free(drop);
 	return rc;
-}
-
-int ibu_gen_remove_nodes(struct ibu_fabric *f, int switches, int hosts,
-			 uint64_t seed, struct ibu_err *e)
-{
-	return remove_nodes(f, switches, hosts, seed, e);
 }
 
 int ibu_gen_remove_links(struct ibu_fabric *f, int count, uint64_t seed,
@@ -323,8 +315,8 @@ int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
 	if (!rc && o->remove_links > 0)
 		rc = ibu_gen_remove_links(f, o->remove_links, o->seed, e);
 	if (!rc && (o->remove_switches > 0 || o->remove_hosts > 0))
-		rc = remove_nodes(f, o->remove_switches, o->remove_hosts,
-				  o->seed, e);
+		rc = ibu_gen_remove_nodes(f, o->remove_switches,
+					  o->remove_hosts, o->seed, e);
 	if (!rc)
 		rc = ibu_fabric_index(f, e);
 out:

@@ -43,10 +43,28 @@ int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
 int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
 		 const struct ibu_gen_opts *o, struct ibu_err *e);
 
+/*
+ * Builds PGFT(P) (lib/pgft.h): compute hosts "hca-<a_h..a_1>", level-l
+ * switches "sw<l>-<digits>" (level 1 = leaves), every cable of the rule
+ * (p_l parallel cables between a node and each of its w_l parents; w_1 =
+ * p_1 = 1: one cable per host). radix > 0: every switch has that many
+ * ports (the uncabled ones stay empty), else each switch has the ports
+ * its level needs. hosts_on_spines extra single-port CAs "spine-hca-<k>"
+ * are cabled to the top switches, round robin, on free ports. The first
+ * record is compute host 0 (ibsim's SM port). o: shuffles, removed
+ * hosts/links/switches and the seed as for ibu_gen_fattree.
+ */
+struct ibu_pgft_params;
+int ibu_gen_pgft(struct ibu_fabric *f, const struct ibu_pgft_params *P,
+		 int radix, int hosts_on_spines, const struct ibu_gen_opts *o,
+		 struct ibu_err *e);
+
 /* Removes random switch and end-node records (seeded), as the
  * remove_switches / remove_hosts options do. */
 int ibu_gen_remove_nodes(struct ibu_fabric *f, int switches, int hosts,
 			 uint64_t seed, struct ibu_err *e);
+/* Fisher-Yates with ibu_gen_rand. */
+void ibu_gen_shuffle(int *a, int n, uint64_t *st);
 
 /* Removes count random switch-to-switch links (seeded). */
 int ibu_gen_remove_links(struct ibu_fabric *f, int count, uint64_t seed,

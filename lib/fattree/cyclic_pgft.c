@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <stdio.h>
+#include <stdlib.h>
+#include "cyclic_pgft.h"
+
+int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
+			      struct ibu_cyclic_pgft **out, struct ibu_err *e)
+{
+	struct ibu_cyclic_pgft *c = calloc(1, sizeof(*c));
+	int rc;
+
+	*out = NULL;
+	if (!c)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = ibu_pgft_recognize(f, &c->g, e);
+	if (rc) {
+		free(c);
+		return rc;
+	}
+	c->f = f;
+	c->lmc_needed = ibu_pgft_needed_lmc(&c->g);
+	*out = c;
+	return IBU_OK;
+}
+
+void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c)
+{
+	if (!c)
+		return;
+	ibu_pgft_free(&c->g);
+	free(c);
+}
+
+int ibu_cyclic_pgft_plan(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
+			 struct ibu_err *e)
+{
+	int d, lmc = -1;
+
+	for (d = 0; d < c->g.num_hosts; d++) {
+		const struct ibu_port *p = &f->nodes[c->g.host[d].node]
+					    .ports[c->g.host[d].port];
+
+		if (!p->lid)
+			return ibu_err_set(e, IBU_ELID, "end port '%s' port %d has no LID",
+					   f->nodes[c->g.host[d].node].name,
+					   c->g.host[d].port);
+		if (lmc < 0 || p->lmc < lmc)
+			lmc = p->lmc;
+	}
+	c->lmc = lmc < 0 ? 0 : lmc;
+	c->offset_levels = ibu_pgft_offset_levels(&c->g, c->lmc);
+	return IBU_OK;
+}
+
+int ibu_cyclic_pgft_route(const struct ibu_fabric *f,
+			  const struct ibu_cyclic_pgft *c,
+			  const struct ibu_lidmap *map, struct ibu_lft *lft,
+			  struct ibu_err *e)
+{
+	/* the engine driver allocated lft (every entry IBU_NO_PATH) */
+	return ibu_pgft_route_into(f, &c->g, map, c->lmc, lft, e);
+}
+
+int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
+				const struct ibu_cyclic_pgft *c, int lmc,
+				int *lmc_used, struct ibu_err *e)
+{
+	int want = lmc >= 0 ? lmc : c->lmc_needed;
+	int fit = ibu_pgft_fit_lmc(&c->g, want);
+
+	if (fit < 0 || (lmc >= 0 && fit < lmc))
+		return ibu_err_set(e, IBU_ELID,
+				   "%d end ports and %d switches at LMC %d need more LIDs than the unicast space 0x0001-0xBFFF holds; the largest LMC that fits is %d",
+				   c->g.num_hosts + c->g.num_spine_hosts,
+				   c->g.num_switches, want, fit);
+	*lmc_used = fit;
+	return ibu_pgft_assign_lids(f, &c->g, fit, e);
+}
+
+int ibu_cyclic_pgft_may_leave_unrouted(const struct ibu_cyclic_pgft *c,
+				       uint32_t lid)
+{
+	int i;
+
+	/* switch LIDs: left where no up*|down* path exists (pgft.h) */
+	for (i = 0; i < c->f->num_nodes && c->g.num_spine_hosts; i++)
+		if (ibu_node_is_switch(&c->f->nodes[i]) &&
+		    c->f->nodes[i].ports[0].lid == lid)
+			return 1;
+	for (i = 0; i < c->g.num_spine_hosts; i++) {
+		const struct ibu_port *p = &c->f->nodes[c->g.spine_host[i].node]
+					    .ports[c->g.spine_host[i].port];
+
+		if (p->lid && lid >= p->lid && lid < p->lid + (1u << p->lmc))
+			return 1;
+	}
+	return 0;
+}
+
+void ibu_cyclic_pgft_describe(const struct ibu_cyclic_pgft *c, char *buf,
+			      size_t len)
+{
+	char head[192];
+
+	ibu_pgft_describe(&c->g, head, sizeof(head));
+	snprintf(buf, len, "%s, LMC in use %d (needs %d%s)", head, c->lmc,
+		 c->lmc_needed, c->offset_levels < c->g.P.h - 1 ?
+		 "; up-digits beyond the offset from the destination" : "");
+}
+
+void ibu_cyclic_pgft_node_label(const struct ibu_cyclic_pgft *c, int node,
+				char *buf, size_t len)
+{
+	if (node < 0 || node >= c->g.num_nodes || c->g.level[node] < 1)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "L%d#%d", c->g.level[node], c->g.col[node]);
+}
+
+int ibu_cyclic_pgft_endport_index(const struct ibu_cyclic_pgft *c, int node,
+				  int port)
+{
+	int D = ibu_pgft_host(&c->g, node, port), i;
+
+	if (D != -1)
+		return D >= 0 ? D : -1;
+	for (i = 0; i < c->g.num_spine_hosts; i++)
+		if (c->g.spine_host[i].node == node &&
+		    c->g.spine_host[i].port == port)
+			return c->g.num_hosts + i;
+	return -1;
+}
+
+int ibu_cyclic_pgft_layout(const struct ibu_fabric *f,
+			   const struct ibu_cyclic_pgft *c, int node, int *row,
+			   double *key)
+{
+	const struct ibu_pgft *g = &c->g;
+	double best = -1;
+	int p, i;
+
+	if (node < 0 || node >= g->num_nodes)
+		return -1;
+	if (g->level[node] >= 1) {
+		*row = g->P.h - g->level[node];
+		*key = g->col[node];
+		return 0;
+	}
+	if (ibu_node_is_switch(&f->nodes[node]))
+		return -1;
+	for (p = 1; p <= f->nodes[node].num_ports; p++) {
+		i = ibu_cyclic_pgft_endport_index(c, node, p);
+		if (i >= 0 && (best < 0 || i < best))
+			best = i;
+	}
+	*row = g->P.h;
+	*key = best >= 0 ? best : 1e12;
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The cyclic engine on PGFTs that are not exactly an IBFT(m,n): the
+ * recognised tree (lib/pgft.h), the LMC its hosts carry, and the stages
+ * lib/engine_cyclic.c runs on it (the IBFT path stays as it is).
+ */
+#ifndef IBU_CYCLIC_PGFT_H
+#define IBU_CYCLIC_PGFT_H
+
+#include "pgft.h"
+#include "lft.h"
+#include "lidmap.h"
+
+struct ibu_cyclic_pgft {
+	struct ibu_pgft g;
+	const struct ibu_fabric *f;	/* the fabric recognised */
+	int lmc;			/* smallest LMC of the compute hosts */
+	int lmc_needed;			/* ceil(log2 prod U_l) */
+	int offset_levels;		/* up levels the offset decides */
+};
+
+int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
+			      struct ibu_cyclic_pgft **out, struct ibu_err *e);
+void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c);
+int ibu_cyclic_pgft_plan(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
+			 struct ibu_err *e);
+int ibu_cyclic_pgft_route(const struct ibu_fabric *f,
+			  const struct ibu_cyclic_pgft *c,
+			  const struct ibu_lidmap *map, struct ibu_lft *lft,
+			  struct ibu_err *e);
+/* lmc < 0: the LMC the scheme needs, capped to what fits */
+int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
+				const struct ibu_cyclic_pgft *c, int lmc,
+				int *lmc_used, struct ibu_err *e);
+/* 1 for a LID of a host above the leaves (no up*|down* path from some
+ * switches: left unrouted there) */
+int ibu_cyclic_pgft_may_leave_unrouted(const struct ibu_cyclic_pgft *c,
+				       uint32_t lid);
+/* "PGFT(2; 8,12; 1,4; 1,2): 16 switches, 96 end ports, LMC in use 3
+ * (needs 3)" */
+void ibu_cyclic_pgft_describe(const struct ibu_cyclic_pgft *c, char *buf,
+			      size_t len);
+/* D of a compute host, then the hosts above the leaves after them; -1 */
+int ibu_cyclic_pgft_endport_index(const struct ibu_cyclic_pgft *c, int node,
+				  int port);
+/* Rows: 0 = the tops .. h-1 = the leaves, h = end ports; keys: column,
+ * end port index. -1 for a node outside the tree. */
+int ibu_cyclic_pgft_layout(const struct ibu_fabric *f,
+			   const struct ibu_cyclic_pgft *c, int node, int *row,
+			   double *key);
+/* "L2#5": level 2, column 5 */
+void ibu_cyclic_pgft_node_label(const struct ibu_cyclic_pgft *c, int node,
+				char *buf, size_t len);
+
+#endif

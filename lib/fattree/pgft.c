@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "pgft.h"
+
+/* "a,b,c" -> v[1..n]; returns n, or -1 with a message. */
+static int parse_list(const char *what, const char *text, int *v,
+		      struct ibu_err *e)
+{
+	const char *s = text;
+	int n = 0;
+
+	for (;;) {
+		char *end;
+		long x;
+
+		errno = 0;
+		x = strtol(s, &end, 10);
+		if (end == s || errno || x < 1 || x > 254)
+			return ibu_err_set(e, IBU_EINVAL,
+					   "%s '%s': item %d is not a number in 1..254",
+					   what, text, n + 1), -1;
+		if (n == IBU_PGFT_MAX_H)
+			return ibu_err_set(e, IBU_EINVAL,
+					   "%s '%s': more than %d levels",
+					   what, text, IBU_PGFT_MAX_H), -1;
+		v[++n] = (int)x;
+		if (!*end)
+			return n;
+		if (*end != ',')
+			return ibu_err_set(e, IBU_EINVAL,
+					   "%s '%s': '%c' where a ',' or the end was expected",
+					   what, text, *end), -1;
+		s = end + 1;
+	}
+}
+
+int ibu_pgft_params_parse(const char *m, const char *w, const char *p,
+			  struct ibu_pgft_params *P, struct ibu_err *e)
+{
+	int hm, hw, hp;
+
+	hm = parse_list("--m", m, P->m, e);
+	if (hm < 0)
+		return IBU_EINVAL;
+	hw = parse_list("--w", w, P->w, e);
+	if (hw < 0)
+		return IBU_EINVAL;
+	hp = parse_list("--p", p, P->p, e);
+	if (hp < 0)
+		return IBU_EINVAL;
+	if (hm != hw || hm != hp)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "--m, --w and --p give %d, %d and %d levels: one number per level each",
+				   hm, hw, hp);
+	if (hm < 1)
+		return ibu_err_set(e, IBU_EINVAL, "a PGFT has at least one level");
+	P->h = hm;
+	P->m[0] = P->w[0] = P->p[0] = 0;
+	return IBU_OK;
+}
+
+static size_t put_list(char *buf, size_t len, size_t o, const int *v, int h)
+{
+	int l;
+
+	for (l = 1; l <= h && o < len; l++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%d", l > 1 ? "," : "",
+				      v[l]);
+	return o;
+}
+
+void ibu_pgft_params_text(const struct ibu_pgft_params *P, char *buf,
+			  size_t len)
+{
+	size_t o;
+
+	if (!len)
+		return;
+	o = (size_t)snprintf(buf, len, "PGFT(%d; ", P->h);
+	o = put_list(buf, len, o, P->m, P->h);
+	if (o < len)
+		o += (size_t)snprintf(buf + o, len - o, "; ");
+	o = put_list(buf, len, o, P->w, P->h);
+	if (o < len)
+		o += (size_t)snprintf(buf + o, len - o, "; ");
+	o = put_list(buf, len, o, P->p, P->h);
+	if (o < len)
+		snprintf(buf + o, len - o, ")");
+}
+
+long ibu_pgft_level_size(const struct ibu_pgft_params *P, int l, long limit)
+{
+	long n = 1;
+	int i;
+
+	for (i = 1; i <= P->h; i++) {
+		n *= i <= l ? P->w[i] : P->m[i];
+		if (n > limit)
+			return -1;
+	}
+	return n;
+}
+
+int ibu_pgft_down_ports(const struct ibu_pgft_params *P, int l)
+{
+	return l >= 1 && l <= P->h ? P->m[l] * P->p[l] : 0;
+}
+
+int ibu_pgft_up_ports(const struct ibu_pgft_params *P, int l)
+{
+	return l >= 0 && l < P->h ? P->w[l + 1] * P->p[l + 1] : 0;
+}

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Parallel-ports generalised fat trees PGFT(h; m_1..m_h; w_1..w_h;
+ * p_1..p_h) (Zahavi, "D-Mod-K routing providing non-blocking traffic for
+ * shift permutations on real life fat trees"): level 0 hosts, levels 1..h
+ * switches; a level-l switch has m_l children, a level-(l-1) node has w_l
+ * parents and p_l parallel cables to each. IBFT(m,n) is
+ * PGFT(n; m/2,..,m/2, m; 1, m/2,..,m/2; 1,..,1).
+ *
+ * Node at level l: digits d[0..h-1]; d[i] for i < l is b_(i+1) (which of
+ * the w_(i+1) parents was taken at level i+1), d[i] for i >= l is a_(i+1)
+ * (which of the m_(i+1) children of its level-(i+1) ancestor it is). A
+ * level-(l-1) node d' is cabled, p_l times, to the w_l level-l nodes that
+ * equal d' but for d[l-1] = b_l in 0..w_l-1.
+ */
+#ifndef IBU_PGFT_H
+#define IBU_PGFT_H
+
+#include <stddef.h>
+#include "fabric.h"
+
+#define IBU_PGFT_MAX_H 8
+
+struct ibu_pgft_params {
+	int h;				/* switch levels */
+	int m[IBU_PGFT_MAX_H + 1];	/* [1..h] children per level-l switch */
+	int w[IBU_PGFT_MAX_H + 1];	/* [1..h] parents of a level-(l-1) node */
+	int p[IBU_PGFT_MAX_H + 1];	/* [1..h] cables to each parent */
+};
+
+/* Fills P from three comma-separated lists of h positive numbers each
+ * ("8,12" "1,4" "1,2"); the message names the list and the problem. */
+int ibu_pgft_params_parse(const char *m, const char *w, const char *p,
+			  struct ibu_pgft_params *P, struct ibu_err *e);
+/* "PGFT(2; 8,12; 1,4; 1,2)" */
+void ibu_pgft_params_text(const struct ibu_pgft_params *P, char *buf,
+			  size_t len);
+/* Nodes at level l (0 = hosts): prod m_(l+1..h) * prod w_(1..l); -1 when
+ * larger than limit. */
+long ibu_pgft_level_size(const struct ibu_pgft_params *P, int l, long limit);
+/* Cabled ports of a level-l switch: m_l p_l down, w_(l+1) p_(l+1) up. */
+int ibu_pgft_down_ports(const struct ibu_pgft_params *P, int l);
+int ibu_pgft_up_ports(const struct ibu_pgft_params *P, int l);
+
+/*
+ * Recognition from the link graph alone (never names, GUID order of the
+ * records or port numbers), as a chain of named steps, each with a reason
+ * when it rejects:
+ *  1. classes: switches, end ports (CA ports cabled to a switch);
+ *  2. leaves: the switch graph is connected and bipartite (levels
+ *     alternate); the leaves are the switches with end ports in the colour
+ *     class that holds most end ports (hosts on spines of the other class
+ *     are allowed: end ports above the leaves);
+ *  3. levels: 1 + distance to the nearest leaf; every switch-to-switch
+ *     cable joins levels l and l+1;
+ *  4. parameters: parallel cables grouped by peer; every level-l switch
+ *     has the same number of parents (w_(l+1)) and cables to each
+ *     (p_(l+1)), every level-l switch above the leaves the same number of
+ *     children (m_l; m_h = the tops' children: fewer pods is a smaller
+ *     m_h), m_1 = the most end ports of a leaf (empty leaf ports are the
+ *     planned shape); the number of switches per level must be the PGFT's;
+ *  5. columns: the switches of a level that share their parents form a
+ *     column; columns are ranked level by level from the top (tops by
+ *     node GUID, lower columns by their parents' ranks), and every
+ *     switch's up-ports are ordered by (parent's column, port): sibling
+ *     switches then agree on which parent index i means;
+ *  6. host order: compute hosts (end ports at leaves) numbered 0..N-1 by
+ *     sub-tree (pods, level by level), leaf, port GUID; no gaps.
+ * A missing cable or switch is not (yet) handled here: such a fabric is
+ * rejected, and the IBFT recognition's degraded-tree machinery applies
+ * where the tree is an IBFT.
+ */
+struct ibu_pgft_host {
+	int node, port;		/* the end port */
+	int leaf;		/* fabric node of its switch */
+};
+
+struct ibu_pgft {
+	struct ibu_pgft_params P;
+	int num_nodes;		/* of the fabric */
+	int num_switches;
+	int *level;		/* [node]: 1..h switches, 0 end nodes, -1 none */
+	int *col;		/* [node]: column rank inside its level */
+	int **up;		/* [node]: U_l physical up-ports, in order */
+	int num_hosts;		/* compute hosts (D-mod-K numbered) */
+	struct ibu_pgft_host *host;	/* [D] */
+	int num_spine_hosts;	/* end ports above the leaves */
+	struct ibu_pgft_host *spine_host;
+	uint64_t *host_sub;	/* [D (h+1) + l]: id of D's level-l sub-tree
+				 * (l = 1: its leaf; equal ids = one sub-tree) */
+	int *host_base;		/* [node]: first slot of host_of_port */
+	int *host_of_port;	/* (node, port) -> D, -1 spine host, -2 none */
+};
+
+int ibu_pgft_recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
+		       struct ibu_err *e);
+void ibu_pgft_free(struct ibu_pgft *g);
+/* D of the end port at (node, port): >= 0 compute host, -1 host above the
+ * leaves, -2 not an end port of the tree. */
+int ibu_pgft_host(const struct ibu_pgft *g, int node, int port);
+/* "PGFT(2; 8,12; 1,4; 1,2): 16 switches, 96 end ports[, 2 above the
+ * leaves]" */
+void ibu_pgft_describe(const struct ibu_pgft *g, char *buf, size_t len);
+
+/*
+ * The cyclic rule generalised (DESIGN.md, "Real-life fat trees: PGFT"),
+ * with U_l = w_(l+1) p_(l+1), W_l = w_1 p_1 .. w_l p_l (the up-choices
+ * below level l: DESIGN.md's w_1..w_l, which is the same without parallel
+ * cables; with them, w alone reuses a digit and two levels collide),
+ * R_l = U_1..U_(l-1):
+ *  - toward compute host D on LID base + o, a level-l switch not above D
+ *    takes up-port (d_l(o) + r_l(D)) mod U_l of its ordered up-ports,
+ *    r_l(D) = floor(D / W_l) mod U_l, d_l(o) = floor(o / R_l) mod U_l
+ *    while R_l U_l <= 2^lmc, else 0 (the destination alone: offset 0 is
+ *    D-mod-K);
+ *  - a level-l switch above D goes down to the child above D, on the
+ *    parallel cable floor(D / W_(l-1)) mod p_l (cables by port number):
+ *    the cable digit D's climbs use, so the hosts of a child spread;
+ *  - toward a host above the leaves or a switch: the shortest up*|down*
+ *    path, ties spread by LID; a switch with no such path gets no entry
+ *    for a host's LID (0xFF: no legal path exists) and, for a switch's
+ *    LID, the plain shortest path when no host is above the leaves (only
+ *    switch-own traffic uses it), else no entry either (hosts on spines
+ *    would close credit loops through such turns).
+ * lmc: the LMC of the compute hosts (the smallest in use).
+ */
+struct ibu_lft;
+struct ibu_lidmap;
+int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
+		   const struct ibu_lidmap *map, int lmc, struct ibu_lft *lft,
+		   struct ibu_err *e);
+/* The same into tables the caller allocated (ibu_lft_init: every entry
+ * IBU_NO_PATH, up to at least map's highest LID), e.g. the engine
+ * driver's. */
+int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			const struct ibu_lidmap *map, int lmc,
+			struct ibu_lft *lft, struct ibu_err *e);
+/* Offset digits the LID carries at LMC lmc (levels 1..n take theirs from
+ * the offset), and the LMC that covers every up level. */
+int ibu_pgft_offset_levels(const struct ibu_pgft *g, int lmc);
+int ibu_pgft_needed_lmc(const struct ibu_pgft *g);
+
+/*
+ * x[1..h]: what of host D is left to choose level l's up-port (r_l(D) =
+ * x[l] mod U_l). An up-port is (parent b, cable k); the parent consumes
+ * its digit, the cable digit stays for the levels above: x[l+1] =
+ * floor(x[l] / U_l) p_(l+1) + (x[l] mod p_(l+1)). Without parallel
+ * cables this is floor(D / (w_1..w_l)), Zahavi's D-mod-K; with them, the
+ * destinations that reach one switch through different cables of a bundle
+ * still take different up-ports above it.
+ */
+void ibu_pgft_digits(const struct ibu_pgft *g, long D, long *x);
+/* Level of the lowest switches above both compute hosts (1: one leaf). */
+int ibu_pgft_lca_level(const struct ibu_pgft *g, int S, int D);
+/*
+ * The DLID offset that gives source S one climbing chain (DESIGN.md):
+ * o = sum over the levels l below the lca that the offset decides of
+ * ((c_l(S) - r_l(D)) mod U_l) R_l, c_l(S) = x_l(S) mod U_l: the up-port
+ * (d_l(o) + r_l(D)) mod U_l is then c_l(S) whatever D is. For MPI/UCX
+ * integrators: DLID = D's base LID + this offset.
+ */
+unsigned ibu_pgft_offset(const struct ibu_pgft *g, int lmc, int S, int D);
+/* The switch (fabric node) where S's route toward D on that offset turns
+ * down: its chain's switch at the lca level; -1 if none. */
+int ibu_pgft_turn_switch(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			 int lmc, int S, int D);
+
+#define IBU_PGFT_MAX_LMC 7
+/* LIDs for offline use (ibunion lids / route --lmc): compute hosts in D
+ * order, base (D + 1) 2^lmc (aligned as OpenSM requires), hosts above the
+ * leaves after them, then one LID per switch. fit_lmc: the largest LMC
+ * <= want whose numbering fits the unicast space, -1 if none. */
+int ibu_pgft_fit_lmc(const struct ibu_pgft *g, int want);
+int ibu_pgft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
+			 int lmc, struct ibu_err *e);
+
+#endif

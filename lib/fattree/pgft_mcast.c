@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Union multicast trees on a PGFT (see pgft_mcast.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "pgft_mcast.h"
+
+int ibu_pgft_mcast_load_new(const struct ibu_pgft *g,
+			    struct ibu_pgft_mcast_load **out, struct ibu_err *e)
+{
+	struct ibu_pgft_mcast_load *l = calloc(1, sizeof(*l));
+	int size = g->num_nodes ? g->num_nodes : 1, rc;
+
+	*out = NULL;
+	if (!l)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = ibu_mcload_init(&l->core, 1, &size, e);
+	if (rc) {
+		free(l);
+		return rc;
+	}
+	*out = l;
+	return IBU_OK;
+}
+
+static long trees_at(const struct ibu_pgft_mcast_load *l, int node)
+{
+	return node < l->core.size[0] ? (long)l->core.count[0][node] : 0;
+}
+
+static int load_add(struct ibu_pgft_mcast_load *l, uint32_t key, int apex,
+		    struct ibu_err *e)
+{
+	const int *items[1] = { &apex };
+	int n[1] = { 1 };
+
+	return ibu_mcload_add(&l->core, key, items, n, e);
+}
+
+struct build {
+	const struct ibu_fabric *f;
+	const struct ibu_pgft *g;
+	uint32_t key;
+	struct ibu_portmask *mask;	/* [node] */
+	char *in;			/* [node] switch in the tree */
+	int *mark, *prev, *queue;
+	int stamp;
+};
+
+static int sw(const struct build *b, int n)
+{
+	return n >= 0 && ibu_node_is_switch(&b->f->nodes[n]);
+}
+
+/* Both ends of the cable at (s, p) join the tree. */
+static void add_cable(struct build *b, int s, int p)
+{
+	int q = b->f->nodes[s].ports[p].peer_node;
+
+	ibu_pm_set(&b->mask[s], p);
+	ibu_pm_set(&b->mask[q], b->f->nodes[s].ports[p].peer_port);
+	b->in[s] = b->in[q] = 1;
+}
+
+/* Up-closure of switch t (stamp). */
+static void mark_up(struct build *b, int t)
+{
+	int head = 0, tail = 0, n, p, q;
+
+	b->stamp++;
+	b->mark[t] = b->stamp;
+	b->queue[tail++] = t;
+	while (head < tail) {
+		n = b->queue[head++];
+		for (p = 1; p <= b->f->nodes[n].num_ports; p++) {
+			q = b->f->nodes[n].ports[p].peer_node;
+			if (sw(b, q) && b->g->level[q] == b->g->level[n] + 1 &&
+			    b->mark[q] != b->stamp) {
+				b->mark[q] = b->stamp;
+				b->queue[tail++] = q;
+			}
+		}
+	}
+}
+
+/* From apex down to t (apex above t): one cable per (switch, child). */
+static void walk_down(struct build *b, int apex, int t)
+{
+	int s = apex;
+
+	while (s != t) {
+		int p, k = 0, cab[IBU_MAX_PORTS], child = -1;
+
+		for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
+			int q = b->f->nodes[s].ports[p].peer_node;
+
+			if (!sw(b, q) || b->g->level[q] != b->g->level[s] - 1 ||
+			    b->mark[q] != b->stamp || (child >= 0 && q != child))
+				continue;
+			child = q;
+			cab[k++] = p;
+		}
+		if (child < 0)
+			return;		/* cannot happen: apex is above t */
+		add_cable(b, s, cab[(b->key + (uint32_t)b->g->col[child]) % (uint32_t)k]);
+		s = child;
+	}
+}
+
+/* Shortest path from the tree to switch t, added. */
+static void attach(struct build *b, int t)
+{
+	int head = 0, tail = 0, n, p, q;
+
+	b->stamp++;
+	for (n = 0; n < b->f->num_nodes; n++)
+		if (b->in[n]) {
+			b->mark[n] = b->stamp;
+			b->prev[n] = -1;
+			b->queue[tail++] = n;
+		}
+	while (head < tail && b->mark[t] != b->stamp) {
+		n = b->queue[head++];
+		for (p = 1; p <= b->f->nodes[n].num_ports; p++) {
+			q = b->f->nodes[n].ports[p].peer_node;
+			if (sw(b, q) && b->mark[q] != b->stamp) {
+				b->mark[q] = b->stamp;
+				b->prev[q] = b->f->nodes[n].ports[p].peer_port;
+				b->queue[tail++] = q;
+			}
+		}
+	}
+	for (n = t; b->mark[t] == b->stamp && b->prev[n] >= 0;) {
+		int back = b->prev[n];
+
+		q = b->f->nodes[n].ports[back].peer_node;
+		add_cable(b, n, back);
+		n = q;
+	}
+}
+
+static int member_switch(const struct ibu_fabric *f,
+			 const struct ibu_mcast_member *m)
+{
+	if (m->node < 0 || m->node >= f->num_nodes)
+		return -1;
+	if (ibu_node_is_switch(&f->nodes[m->node]))
+		return m->node;
+	if (m->port < 1 || m->port > f->nodes[m->node].num_ports)
+		return -1;
+	return f->nodes[m->node].ports[m->port].peer_node;
+}
+
+/* A top a member sits on, else the top with the fewest trees. */
+static int pick_apex(const struct build *b, const struct ibu_mcast_member *m,
+		     int n, const struct ibu_pgft_mcast_load *load)
+{
+	int i, s, best = -1;
+
+	for (i = 0; i < n; i++) {
+		s = member_switch(b->f, &m[i]);
+		if (sw(b, s) && b->g->level[s] == b->g->P.h)
+			return s;
+	}
+	for (s = 0; s < b->f->num_nodes; s++) {
+		if (!sw(b, s) || b->g->level[s] != b->g->P.h)
+			continue;
+		if (best < 0 || (load && trees_at(load, s) < trees_at(load, best)) ||
+		    ((!load || trees_at(load, s) == trees_at(load, best)) &&
+		     b->g->col[s] < b->g->col[best]))
+			best = s;
+	}
+	return best;
+}
+
+static void add_members(struct build *b, const struct ibu_mcast_member *m,
+			int n, int apex)
+{
+	int i, s;
+
+	for (i = 0; i < n; i++) {
+		s = member_switch(b->f, &m[i]);
+		if (!sw(b, s))
+			continue;
+		if (!b->in[s]) {
+			mark_up(b, s);
+			if (b->mark[apex] == b->stamp)
+				walk_down(b, apex, s);
+			else
+				attach(b, s);
+		}
+		b->in[s] = 1;
+		if (m[i].node == s)
+			ibu_pm_set(&b->mask[s], 0);
+		else if (!m[i].send_only)
+			ibu_pm_set(&b->mask[s], b->f->nodes[m[i].node]
+						 .ports[m[i].port].peer_port);
+	}
+}
+
+static int export(const struct build *b, int apex,
+		  struct ibu_pgft_mcast_tree *t, struct ibu_err *e)
+{
+	int n, k = 0;
+
+	for (n = 0; n < b->f->num_nodes; n++)
+		k += b->in[n];
+	t->apex = apex;
+	t->num_switches = 0;
+	t->nodes = malloc((size_t)(k ? k : 1) * sizeof(int));
+	t->ports = malloc((size_t)(k ? k : 1) * sizeof(*t->ports));
+	if (!t->nodes || !t->ports) {
+		ibu_pgft_mcast_tree_free(t);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	for (n = 0; n < b->f->num_nodes; n++)
+		if (b->in[n]) {
+			t->nodes[t->num_switches] = n;
+			t->ports[t->num_switches++] = b->mask[n];
+		}
+	return IBU_OK;
+}
+
+int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
+			      const struct ibu_pgft *g,
+			      const struct ibu_mcast_member *m, int n,
+			      struct ibu_pgft_mcast_load *load, uint32_t key,
+			      struct ibu_pgft_mcast_tree *t, struct ibu_err *e)
+{
+	struct build b = { .f = f, .g = g, .key = key };
+	size_t N = (size_t)(f->num_nodes ? f->num_nodes : 1);
+	int apex, rc;
+
+	memset(t, 0, sizeof(*t));
+	t->apex = -1;
+	if (load)
+		ibu_mcload_release(&load->core, key);
+	b.mask = calloc(N, sizeof(*b.mask));
+	b.in = calloc(N, 1);
+	b.mark = calloc(N, sizeof(int));
+	b.prev = calloc(N, sizeof(int));
+	b.queue = calloc(N, sizeof(int));
+	if (!b.mask || !b.in || !b.mark || !b.prev || !b.queue) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto out;
+	}
+	apex = n ? pick_apex(&b, m, n, load) : -1;
+	if (apex >= 0) {
+		b.in[apex] = 1;
+		add_members(&b, m, n, apex);
+	}
+	rc = export(&b, apex, t, e);
+	if (!rc && load && apex >= 0)
+		rc = load_add(load, key, apex, e);
+	if (rc)
+		ibu_pgft_mcast_tree_free(t);
+out:
+	free(b.mask);
+	free(b.in);
+	free(b.mark);
+	free(b.prev);
+	free(b.queue);
+	return rc;
+}
+
+void ibu_pgft_mcast_tree_free(struct ibu_pgft_mcast_tree *t)
+{
+	free(t->nodes);
+	free(t->ports);
+	memset(t, 0, sizeof(*t));
+	t->apex = -1;
+}

@@ -1,0 +1,567 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* PGFT recognition from the link graph (see pgft.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pgft.h"
+
+#define NOT_PGFT(e, ...) ibu_err_set(e, IBU_ETOPO, "not a PGFT: " __VA_ARGS__)
+
+struct rec {
+	const struct ibu_fabric *f;
+	struct ibu_pgft *g;
+	int *colour;		/* [node] 0/1 switches, -1 else */
+	int *eps;		/* [node] end ports cabled to a switch */
+	int *queue;
+};
+
+static int is_sw(const struct ibu_fabric *f, int n)
+{
+	return n >= 0 && ibu_node_is_switch(&f->nodes[n]);
+}
+
+/* an end port: a non-switch port cabled to a switch */
+static int is_ep(const struct ibu_fabric *f, int n, int p)
+{
+	int peer = f->nodes[n].ports[p].peer_node;
+
+	return !ibu_node_is_switch(&f->nodes[n]) && is_sw(f, peer);
+}
+
+static const char *nm(const struct rec *r, int n)
+{
+	return r->f->nodes[n].name ? r->f->nodes[n].name : "?";
+}
+
+/* Steps 1-2: 2-colour the switch graph from any switch; connected. */
+static int colour(struct rec *r, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	int n, p, head = 0, tail = 0, start = -1, seen = 0;
+
+	for (n = 0; n < f->num_nodes; n++) {
+		r->colour[n] = -1;
+		if (is_sw(f, n)) {
+			r->g->num_switches++;
+			if (start < 0)
+				start = n;
+		} else {
+			for (p = 1; p <= f->nodes[n].num_ports; p++)
+				if (is_ep(f, n, p))
+					r->eps[f->nodes[n].ports[p].peer_node]++;
+		}
+	}
+	if (start < 0)
+		return NOT_PGFT(e, "no switch");
+	r->colour[start] = 0;
+	r->queue[tail++] = start;
+	while (head < tail) {
+		n = r->queue[head++];
+		seen++;
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			int q = f->nodes[n].ports[p].peer_node;
+
+			if (!is_sw(f, q))
+				continue;
+			if (q == n)
+				return NOT_PGFT(e, "switch '%s' is cabled to itself", nm(r, n));
+			if (r->colour[q] == r->colour[n])
+				return NOT_PGFT(e, "switches '%s' and '%s' are cabled but cannot be on adjacent levels (odd cycle)",
+						nm(r, n), nm(r, q));
+			if (r->colour[q] < 0) {
+				r->colour[q] = !r->colour[n];
+				r->queue[tail++] = q;
+			}
+		}
+	}
+	if (seen != r->g->num_switches)
+		return NOT_PGFT(e, "the switches form more than one connected fabric");
+	return IBU_OK;
+}
+
+/* Steps 2-3: leaves, then levels by distance to them. */
+static int levels(struct rec *r, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	long per[2] = { 0, 0 };
+	int n, p, leafc, head = 0, tail = 0, h = 0;
+
+	for (n = 0; n < f->num_nodes; n++)
+		if (r->colour[n] >= 0)
+			per[r->colour[n]] += r->eps[n];
+	if (!per[0] && !per[1])
+		return NOT_PGFT(e, "no end port");
+	leafc = per[1] > per[0];
+	for (n = 0; n < f->num_nodes; n++) {
+		r->g->level[n] = is_sw(f, n) ? -1 : 0;
+		if (r->colour[n] == leafc && r->eps[n]) {
+			r->g->level[n] = 1;
+			r->queue[tail++] = n;
+		}
+	}
+	while (head < tail) {
+		n = r->queue[head++];
+		if (r->g->level[n] > h)
+			h = r->g->level[n];
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			int q = f->nodes[n].ports[p].peer_node;
+
+			if (is_sw(f, q) && r->g->level[q] < 0) {
+				r->g->level[q] = r->g->level[n] + 1;
+				r->queue[tail++] = q;
+			}
+		}
+	}
+	if (h < 2 || h > IBU_PGFT_MAX_H)
+		return NOT_PGFT(e, "%d switch levels (2..%d)", h, IBU_PGFT_MAX_H);
+	r->g->P.h = h;
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1; is_sw(f, n) && p <= f->nodes[n].num_ports; p++) {
+			int q = f->nodes[n].ports[p].peer_node;
+			int d = is_sw(f, q) ? r->g->level[q] - r->g->level[n] : 1;
+
+			if (d != 1 && d != -1)
+				return NOT_PGFT(e, "'%s' (level %d) and '%s' (level %d) are cabled: not adjacent levels",
+						nm(r, n), r->g->level[n], nm(r, q),
+						r->g->level[q]);
+		}
+	return IBU_OK;
+}
+
+/* Distinct switch peers of n at level lv and cables to each (uniform);
+ * returns the number of peers, -1 when bundles differ in size. */
+static int bundles(const struct rec *r, int n, int lv, int *cables)
+{
+	const struct ibu_fabric *f = r->f;
+	int p, q, peers = 0, c = -1;
+
+	for (p = 1; p <= f->nodes[n].num_ports; p++) {
+		int a = f->nodes[n].ports[p].peer_node, k = 0, first = 1;
+
+		if (!is_sw(f, a) || r->g->level[a] != lv)
+			continue;
+		for (q = 1; q <= f->nodes[n].num_ports; q++)
+			if (f->nodes[n].ports[q].peer_node == a) {
+				if (q < p)
+					first = 0;
+				k++;
+			}
+		if (!first)
+			continue;
+		peers++;
+		if (c >= 0 && c != k)
+			return -1;
+		c = k;
+	}
+	*cables = c < 0 ? 0 : c;
+	return peers;
+}
+
+/* Step 4: h, m, w, p from the bundles; sizes per level. */
+static int params(struct rec *r, struct ibu_err *e)
+{
+	struct ibu_pgft *g = r->g;
+	struct ibu_pgft_params *P = &g->P;
+	const struct ibu_fabric *f = r->f;
+	long count[IBU_PGFT_MAX_H + 1] = { 0 };
+	int n, l, up, down, cu, cd;
+
+	P->w[1] = P->p[1] = 1;
+	P->m[1] = 0;
+	for (l = 2; l <= P->h; l++)
+		P->m[l] = P->w[l] = P->p[l] = -1;
+	for (n = 0; n < f->num_nodes; n++) {
+		if (!is_sw(f, n))
+			continue;
+		l = g->level[n];
+		count[l]++;
+		if (l == 1 && r->eps[n] > P->m[1])
+			P->m[1] = r->eps[n];
+		if (l < P->h) {
+			up = bundles(r, n, l + 1, &cu);
+			if (up < 0 || (P->w[l + 1] >= 0 &&
+				       (P->w[l + 1] != up || P->p[l + 1] != cu)))
+				return NOT_PGFT(e, "'%s' (level %d) has %d parents with %d cables each, its level-%d peers %d with %d",
+						nm(r, n), l, up, cu, l, P->w[l + 1],
+						P->p[l + 1]);
+			P->w[l + 1] = up;
+			P->p[l + 1] = cu;
+		}
+		if (l > 1) {
+			down = bundles(r, n, l - 1, &cd);
+			if (down < 0 || (P->m[l] >= 0 && P->m[l] != down))
+				return NOT_PGFT(e, "'%s' (level %d) has %d children, its level-%d peers %d",
+						nm(r, n), l, down, l, P->m[l]);
+			P->m[l] = down;
+		}
+	}
+	/* a lone leaf or a level with one child per switch is no tree of
+	 * sub-trees: another engine's fabric (two switches cabled twice) */
+	if (count[1] < 2)
+		return NOT_PGFT(e, "%ld leaf switch: a fat tree has at least two",
+				count[1]);
+	for (l = 2; l < P->h; l++)
+		if (P->m[l] < 2)
+			return NOT_PGFT(e, "level-%d switches have %d child: not a fat tree",
+					l, P->m[l]);
+	for (l = 1; l <= P->h; l++) {
+		long want = ibu_pgft_level_size(P, l, 1L << 30);
+
+		if (want != count[l]) {
+			char txt[128];
+
+			ibu_pgft_params_text(P, txt, sizeof(txt));
+			return NOT_PGFT(e, "%s has %ld level-%d switches, the fabric %ld (a missing switch?)",
+					txt, want, l, count[l]);
+		}
+	}
+	return IBU_OK;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Step 5: column ranks from the top down, then every up-port list. */
+static int columns(struct rec *r, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	struct ibu_pgft *g = r->g;
+	uint64_t *key = malloc((size_t)f->num_nodes * sizeof(uint64_t));
+	int n, p, l, i, cnt;
+
+	if (!key)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (l = g->P.h; l >= 1; l--) {
+		/* key: tops their GUID, others the least column of a parent;
+		 * rank = index of the key among the level's distinct keys */
+		cnt = 0;
+		for (n = 0; n < f->num_nodes; n++) {
+			uint64_t k = UINT64_MAX;
+
+			if (!is_sw(f, n) || g->level[n] != l)
+				continue;
+			if (l == g->P.h)
+				k = f->nodes[n].guid;
+			for (p = 1; l < g->P.h && p <= f->nodes[n].num_ports; p++) {
+				int q = f->nodes[n].ports[p].peer_node;
+
+				if (is_sw(f, q) && g->level[q] == l + 1 &&
+				    (uint64_t)g->col[q] < k)
+					k = (uint64_t)g->col[q];
+			}
+			g->col[n] = -1;
+			r->queue[n] = cnt;	/* scratch: keep k below */
+			key[cnt++] = k;
+		}
+		{
+			uint64_t *sorted = malloc((size_t)(cnt ? cnt : 1) * sizeof(uint64_t));
+			int u = 0;
+
+			if (!sorted) {
+				free(key);
+				return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+			}
+			memcpy(sorted, key, (size_t)cnt * sizeof(uint64_t));
+			qsort(sorted, (size_t)cnt, sizeof(uint64_t), cmp_u64);
+			for (i = 0; i < cnt; i++)
+				if (!u || sorted[u - 1] != sorted[i])
+					sorted[u++] = sorted[i];
+			for (n = 0; n < f->num_nodes; n++) {
+				uint64_t *hit;
+
+				if (!is_sw(f, n) || g->level[n] != l)
+					continue;
+				hit = bsearch(&key[r->queue[n]], sorted, (size_t)u,
+					      sizeof(uint64_t), cmp_u64);
+				g->col[n] = (int)(hit - sorted);
+			}
+			free(sorted);
+		}
+	}
+	free(key);
+	return IBU_OK;
+}
+
+struct upport {
+	int col, port;
+};
+
+static int cmp_upport(const void *a, const void *b)
+{
+	const struct upport *x = a, *y = b;
+
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return (x->port > y->port) - (x->port < y->port);
+}
+
+/* Step 5 (end): U_l up-ports of every switch, by (parent column, port). */
+static int up_lists(struct rec *r, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	struct ibu_pgft *g = r->g;
+	struct upport tmp[IBU_MAX_PORTS + 1];
+	int n, p, k, l;
+
+	for (n = 0; n < f->num_nodes; n++) {
+		if (!is_sw(f, n) || g->level[n] >= g->P.h)
+			continue;
+		l = g->level[n];
+		k = 0;
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			int q = f->nodes[n].ports[p].peer_node;
+
+			if (is_sw(f, q) && g->level[q] == l + 1) {
+				tmp[k].col = g->col[q];
+				tmp[k++].port = p;
+			}
+		}
+		qsort(tmp, (size_t)k, sizeof(tmp[0]), cmp_upport);
+		g->up[n] = malloc((size_t)(k ? k : 1) * sizeof(int));
+		if (!g->up[n])
+			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		for (p = 0; p < k; p++)
+			g->up[n][p] = tmp[p].port;
+	}
+	return IBU_OK;
+}
+
+struct hostkey {
+	uint64_t key[IBU_PGFT_MAX_H + 1];	/* sub-trees top down, leaf, port */
+	struct ibu_pgft_host h;
+};
+
+static int cmp_hostkey(const void *a, const void *b)
+{
+	const struct hostkey *x = a, *y = b;
+	int i;
+
+	for (i = 0; i <= IBU_PGFT_MAX_H; i++)
+		if (x->key[i] != y->key[i])
+			return x->key[i] < y->key[i] ? -1 : 1;
+	return 0;
+}
+
+static int uf_find(int *uf, int x)
+{
+	while (uf[x] != x)
+		x = uf[x] = uf[uf[x]];
+	return x;
+}
+
+/* sub[l][node]: least node GUID of the level-<=l sub-tree holding node */
+static int subtrees(struct rec *r, uint64_t **sub, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	struct ibu_pgft *g = r->g;
+	int *uf = malloc((size_t)f->num_nodes * sizeof(int));
+	int n, p, l, a, b;
+
+	if (!uf)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (n = 0; n < f->num_nodes; n++)
+		uf[n] = n;
+	for (l = 2; l < g->P.h; l++) {
+		for (n = 0; n < f->num_nodes; n++)
+			for (p = 1; is_sw(f, n) && g->level[n] == l &&
+			     p <= f->nodes[n].num_ports; p++) {
+				int q = f->nodes[n].ports[p].peer_node;
+
+				if (!is_sw(f, q) || g->level[q] != l - 1)
+					continue;
+				a = uf_find(uf, n);
+				b = uf_find(uf, q);
+				if (a != b)
+					uf[a] = b;
+			}
+		for (n = 0; n < f->num_nodes; n++)
+			sub[l][n] = UINT64_MAX;
+		for (n = 0; n < f->num_nodes; n++) {
+			a = uf_find(uf, n);
+			if (is_sw(f, n) && g->level[n] >= 1 && g->level[n] <= l &&
+			    f->nodes[n].guid < sub[l][a])
+				sub[l][a] = f->nodes[n].guid;
+		}
+		for (n = 0; n < f->num_nodes; n++)
+			sub[l][n] = sub[l][uf_find(uf, n)];
+	}
+	free(uf);
+	return IBU_OK;
+}
+
+static int host_keys(struct rec *r, struct hostkey *hk, uint64_t **sub)
+{
+	const struct ibu_fabric *f = r->f;
+	struct ibu_pgft *g = r->g;
+	int n, p, l, k = 0;
+
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			int leaf = f->nodes[n].ports[p].peer_node;
+
+			if (!is_ep(f, n, p) || g->level[leaf] != 1)
+				continue;
+			memset(&hk[k], 0, sizeof(hk[k]));
+			for (l = g->P.h - 1; l >= 2; l--)
+				hk[k].key[g->P.h - 1 - l] = sub[l][leaf];
+			hk[k].key[g->P.h - 2] = f->nodes[leaf].guid;
+			hk[k].key[g->P.h - 1] = f->nodes[n].ports[p].guid;
+			hk[k].h.node = n;
+			hk[k].h.port = p;
+			hk[k++].h.leaf = leaf;
+		}
+	return k;
+}
+
+/* Step 6: compute hosts in sub-tree order; hosts above the leaves. */
+static int hosts(struct rec *r, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	struct ibu_pgft *g = r->g;
+	uint64_t *sub[IBU_PGFT_MAX_H + 1] = { NULL };
+	struct hostkey *hk = NULL;
+	long total = 0;
+	int n, p, l, k, rc = IBU_OK;
+
+	for (n = 0; n < f->num_nodes; n++) {
+		g->host_base[n] = (int)total;
+		total += f->nodes[n].num_ports + 1;
+	}
+	g->host_of_port = malloc((size_t)total * sizeof(int));
+	hk = malloc((size_t)total * sizeof(*hk));	/* total >= end ports */
+	for (l = 2; l < g->P.h; l++)
+		sub[l] = malloc((size_t)f->num_nodes * sizeof(uint64_t));
+	for (l = 2; l < g->P.h; l++)
+		if (!sub[l])
+			rc = IBU_ENOMEM;
+	if (rc || !g->host_of_port || !hk) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < total; k++)
+		g->host_of_port[k] = -2;
+	rc = subtrees(r, sub, e);
+	if (rc)
+		goto out;
+	k = host_keys(r, hk, sub);
+	qsort(hk, (size_t)k, sizeof(*hk), cmp_hostkey);
+	g->host = malloc((size_t)(k ? k : 1) * sizeof(*g->host));
+	g->spine_host = malloc((size_t)total * sizeof(*g->spine_host));
+	if (!g->host || !g->spine_host) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto out;
+	}
+	g->host_sub = malloc((size_t)(k ? k : 1) * (size_t)(g->P.h + 1) *
+			     sizeof(uint64_t));
+	if (!g->host_sub) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (n = 0; n < k; n++)
+		for (l = 0; l <= g->P.h; l++)
+			g->host_sub[n * (g->P.h + 1) + l] =
+				l == 1 ? (uint64_t)hk[n].h.leaf :
+				l > 1 && l < g->P.h ? sub[l][hk[n].h.leaf] : 0;
+	for (g->num_hosts = 0; g->num_hosts < k; g->num_hosts++) {
+		g->host[g->num_hosts] = hk[g->num_hosts].h;
+		g->host_of_port[g->host_base[hk[g->num_hosts].h.node] +
+				hk[g->num_hosts].h.port] = g->num_hosts;
+	}
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			int s = f->nodes[n].ports[p].peer_node;
+
+			if (!is_ep(f, n, p) || g->level[s] == 1)
+				continue;
+			g->spine_host[g->num_spine_hosts].node = n;
+			g->spine_host[g->num_spine_hosts].port = p;
+			g->spine_host[g->num_spine_hosts++].leaf = s;
+			g->host_of_port[g->host_base[n] + p] = -1;
+		}
+out:
+	for (l = 2; l < g->P.h; l++)
+		free(sub[l]);
+	free(hk);
+	return rc;
+}
+
+void ibu_pgft_free(struct ibu_pgft *g)
+{
+	int n;
+
+	if (g->up)
+		for (n = 0; n < g->num_nodes; n++)
+			free(g->up[n]);
+	free(g->up);
+	free(g->level);
+	free(g->col);
+	free(g->host);
+	free(g->host_sub);
+	free(g->spine_host);
+	free(g->host_base);
+	free(g->host_of_port);
+	memset(g, 0, sizeof(*g));
+}
+
+int ibu_pgft_recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
+		       struct ibu_err *e)
+{
+	struct rec r = { .f = f, .g = g };
+	int N = f->num_nodes ? f->num_nodes : 1, rc;
+
+	memset(g, 0, sizeof(*g));
+	g->num_nodes = f->num_nodes;
+	g->level = malloc((size_t)N * sizeof(int));
+	g->col = malloc((size_t)N * sizeof(int));
+	g->up = calloc((size_t)N, sizeof(int *));
+	g->host_base = malloc((size_t)N * sizeof(int));
+	r.colour = malloc((size_t)N * sizeof(int));
+	r.eps = calloc((size_t)N, sizeof(int));
+	r.queue = malloc((size_t)N * sizeof(int));
+	if (!g->level || !g->col || !g->up || !g->host_base || !r.colour ||
+	    !r.eps || !r.queue)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	else
+		rc = colour(&r, e);
+	if (!rc)
+		rc = levels(&r, e);
+	if (!rc)
+		rc = params(&r, e);
+	if (!rc)
+		rc = columns(&r, e);
+	if (!rc)
+		rc = up_lists(&r, e);
+	if (!rc)
+		rc = hosts(&r, e);
+	free(r.colour);
+	free(r.eps);
+	free(r.queue);
+	if (rc)
+		ibu_pgft_free(g);
+	return rc;
+}
+
+int ibu_pgft_host(const struct ibu_pgft *g, int node, int port)
+{
+	if (node < 0 || node >= g->num_nodes)
+		return -2;
+	return g->host_of_port[g->host_base[node] + port];
+}
+
+void ibu_pgft_describe(const struct ibu_pgft *g, char *buf, size_t len)
+{
+	char txt[128];
+
+	ibu_pgft_params_text(&g->P, txt, sizeof(txt));
+	if (g->num_spine_hosts)
+		snprintf(buf, len, "%s: %d switches, %d end ports (%d above the leaves)",
+			 txt, g->num_switches, g->num_hosts + g->num_spine_hosts,
+			 g->num_spine_hosts);
+	else
+		snprintf(buf, len, "%s: %d switches, %d end ports", txt,
+			 g->num_switches, g->num_hosts);
+}

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* The generalised cyclic rule on a recognised PGFT (see pgft.h). */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pgft.h"
+#include "lft.h"
+#include "lidmap.h"
+
+struct router {
+	const struct ibu_fabric *f;
+	const struct ibu_pgft *g;
+	const struct ibu_lidmap *map;
+	struct ibu_lft *lft;
+	int levels;		/* offset digits in use */
+	long R[IBU_PGFT_MAX_H + 2];
+	int U[IBU_PGFT_MAX_H + 1];
+	int *above;		/* [node] stamp: switch above the target */
+	int *child;		/* [node] port toward the target (down) */
+	int *dist;		/* [node] up*|down* / plain distance */
+	int *queue;
+	int stamp;
+	int **by_level;		/* switches of each level */
+	int *nlevel;
+};
+
+static int sw(const struct router *r, int n)
+{
+	return n >= 0 && ibu_node_is_switch(&r->f->nodes[n]);
+}
+
+static int lvl(const struct router *r, int n)
+{
+	return r->g->level[n];
+}
+
+int ibu_pgft_offset_levels(const struct ibu_pgft *g, int lmc)
+{
+	long R = 1;
+	int l, n = 0;
+
+	for (l = 1; l < g->P.h; l++) {
+		R *= ibu_pgft_up_ports(&g->P, l);
+		if (R > (1L << lmc))
+			break;
+		n = l;
+	}
+	return n;
+}
+
+int ibu_pgft_needed_lmc(const struct ibu_pgft *g)
+{
+	long R = 1;
+	int l, lmc = 0;
+
+	for (l = 1; l < g->P.h; l++)
+		R *= ibu_pgft_up_ports(&g->P, l);
+	while ((1L << lmc) < R)
+		lmc++;
+	return lmc;
+}
+
+/*
+ * Marks the switches above target switch t (its up-closure, a new stamp)
+ * and for each the port down toward t: among the parallel cables to the
+ * child it was reached from, number spread[level] mod their count.
+ */
+static void mark_above(struct router *r, int t, const long *spread)
+{
+	const struct ibu_fabric *f = r->f;
+	int head = 0, tail = 0, n, p, q, c, k, cab[IBU_MAX_PORTS];
+
+	r->stamp++;
+	r->above[t] = r->stamp;
+	r->dist[t] = 0;
+	r->queue[tail++] = t;
+	while (head < tail) {
+		n = r->queue[head++];
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			q = f->nodes[n].ports[p].peer_node;
+			if (!sw(r, q) || lvl(r, q) != lvl(r, n) + 1 ||
+			    r->above[q] == r->stamp)
+				continue;
+			r->above[q] = r->stamp;
+			r->dist[q] = r->dist[n] + 1;
+			r->queue[tail++] = q;
+			for (k = 0, c = 1; c <= f->nodes[q].num_ports; c++)
+				if (f->nodes[q].ports[c].peer_node == n)
+					cab[k++] = c;
+			r->child[q] = cab[spread[lvl(r, q)] % k];
+		}
+	}
+}
+
+/* Toward compute host D at (node, port), LIDs base..base+2^lmc-1. */
+static void route_host(struct router *r, long D, int node, int port,
+		       uint32_t base, int nlids)
+{
+	const struct ibu_pgft *g = r->g;
+	long spread[IBU_PGFT_MAX_H + 1], x[IBU_PGFT_MAX_H + 1];
+	int leaf = r->f->nodes[node].ports[port].peer_node, l, i, s, o;
+
+	ibu_pgft_digits(g, D, x);
+	for (l = 2; l <= g->P.h; l++)
+		spread[l] = x[l - 1];	/* the cable digit of D's climb */
+	mark_above(r, leaf, spread);
+	r->child[leaf] = r->f->nodes[node].ports[port].peer_port;
+	for (l = 1; l <= g->P.h; l++)
+		for (i = 0; i < r->nlevel[l]; i++) {
+			s = r->by_level[l][i];
+			for (o = 0; o < nlids; o++) {
+				uint8_t out;
+
+				if (base + (uint32_t)o > r->lft->max_lid)
+					break;
+				if (r->above[s] == r->stamp) {
+					out = (uint8_t)r->child[s];
+				} else if (!r->U[l]) {
+					out = IBU_NO_PATH;	/* a top not above D */
+				} else {
+					long rd = x[l] % r->U[l];
+					long dg = l <= r->levels ?
+						  (o / r->R[l]) % r->U[l] : 0;
+
+					out = (uint8_t)g->up[s][(dg + rd) % r->U[l]];
+				}
+				r->lft->row[s][base + (uint32_t)o] = out;
+			}
+		}
+}
+
+/* Plain BFS distances from switch t over the switch graph into r->dist2. */
+static void plain_dist(struct router *r, int t, int *d)
+{
+	const struct ibu_fabric *f = r->f;
+	int head = 0, tail = 0, n, p, q;
+
+	for (n = 0; n < f->num_nodes; n++)
+		d[n] = INT_MAX;
+	d[t] = 0;
+	r->queue[tail++] = t;
+	while (head < tail) {
+		n = r->queue[head++];
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			q = f->nodes[n].ports[p].peer_node;
+			if (sw(r, q) && d[q] == INT_MAX) {
+				d[q] = d[n] + 1;
+				r->queue[tail++] = q;
+			}
+		}
+	}
+}
+
+/* Port of switch s to a neighbour with dist == want, the lid-th of them. */
+static int pick(const struct router *r, int s, const int *dist, int want,
+		int up_only, uint32_t lid)
+{
+	const struct ibu_fabric *f = r->f;
+	int p, q, k = 0, cand[IBU_MAX_PORTS];
+
+	for (p = 1; p <= f->nodes[s].num_ports; p++) {
+		q = f->nodes[s].ports[p].peer_node;
+		if (sw(r, q) && dist[q] == want &&
+		    (!up_only || lvl(r, q) == lvl(r, s) + 1))
+			cand[k++] = p;
+	}
+	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
+}
+
+/*
+ * Toward a switch t (its own LID, port 0) or a host above the leaves on t:
+ * above t: down as marked; else up to the nearest switch above t (levels
+ * top-down: updist = 1 + the least updist of a parent); none: a host's LID
+ * stays unrouted, a switch's takes the plain shortest path.
+ */
+static void route_other(struct router *r, int t, int host_port,
+			uint32_t lid, int *plain)
+{
+	const struct ibu_pgft *g = r->g;
+	long spread[IBU_PGFT_MAX_H + 1];
+	int l, i, s, have_plain = 0;
+
+	for (l = 0; l <= g->P.h; l++)
+		spread[l] = lid;
+	mark_above(r, t, spread);
+	r->child[t] = host_port;	/* 0 for the switch's own LID */
+	for (l = g->P.h; l >= 1; l--)
+		for (i = 0; i < r->nlevel[l]; i++) {
+			int best = INT_MAX, p;
+
+			s = r->by_level[l][i];
+			if (r->above[s] == r->stamp) {
+				r->lft->row[s][lid] = (uint8_t)r->child[s];
+				continue;
+			}
+			for (p = 1; p <= r->f->nodes[s].num_ports; p++) {
+				int q = r->f->nodes[s].ports[p].peer_node;
+
+				if (sw(r, q) && lvl(r, q) == l + 1 &&
+				    r->dist[q] < best && r->dist[q] >= 0)
+					best = r->dist[q];
+			}
+			r->dist[s] = best == INT_MAX ? -1 : best + 1;
+			if (best != INT_MAX) {
+				r->lft->row[s][lid] = (uint8_t)pick(r, s, r->dist, best, 1, lid);
+			} else if (!host_port && !r->g->num_spine_hosts) {
+				/* switch-own traffic only: no end port sends
+				 * through a switch without an up*|down* path */
+				if (!have_plain++)
+					plain_dist(r, t, plain);
+				r->lft->row[s][lid] = (uint8_t)pick(r, s, plain, plain[s] - 1, 0, lid);
+			}
+		}
+}
+
+static int setup(struct router *r, int lmc, struct ibu_err *e)
+{
+	const struct ibu_pgft *g = r->g;
+	int n = r->f->num_nodes ? r->f->num_nodes : 1, l, s;
+
+	r->R[1] = 1;
+	for (l = 1; l <= g->P.h; l++) {
+		r->U[l] = ibu_pgft_up_ports(&g->P, l);
+		r->R[l + 1] = r->R[l] * (r->U[l] ? r->U[l] : 1);
+	}
+	r->levels = ibu_pgft_offset_levels(g, lmc);
+	r->above = calloc((size_t)n, sizeof(int));
+	r->child = calloc((size_t)n, sizeof(int));
+	r->dist = calloc((size_t)n, sizeof(int));
+	r->queue = calloc((size_t)n, sizeof(int));
+	r->nlevel = calloc((size_t)g->P.h + 1, sizeof(int));
+	r->by_level = calloc((size_t)g->P.h + 1, sizeof(int *));
+	if (!r->above || !r->child || !r->dist || !r->queue || !r->nlevel ||
+	    !r->by_level)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (l = 1; l <= g->P.h; l++) {
+		r->by_level[l] = calloc((size_t)n, sizeof(int));
+		if (!r->by_level[l])
+			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	for (s = 0; s < r->f->num_nodes; s++)
+		if (sw(r, s) && g->level[s] >= 1)
+			r->by_level[g->level[s]][r->nlevel[g->level[s]]++] = s;
+	return IBU_OK;
+}
+
+static void teardown(struct router *r)
+{
+	int l;
+
+	for (l = 0; r->by_level && l <= r->g->P.h; l++)
+		free(r->by_level[l]);
+	free(r->by_level);
+	free(r->nlevel);
+	free(r->above);
+	free(r->child);
+	free(r->dist);
+	free(r->queue);
+}
+
+/* Every LID a port owns: compute hosts in closed form, the rest by
+ * up*|down* distances. */
+static void route_all(struct router *r, int *plain)
+{
+	const struct ibu_fabric *f = r->f;
+	uint32_t lid;
+
+	for (lid = 1; lid <= r->map->max_lid; lid++) {
+		const struct ibu_lid_owner *o = ibu_lidmap_get(r->map, lid);
+		int D, n;
+
+		if (!o)
+			continue;
+		n = o->node;
+		if (sw(r, n)) {
+			route_other(r, n, 0, lid, plain);
+			continue;
+		}
+		D = ibu_pgft_host(r->g, n, o->port);
+		if (D >= 0 && o->offset == 0)
+			route_host(r, D, n, o->port, lid,
+				   1 << f->nodes[n].ports[o->port].lmc);
+		else if (D == -1)
+			route_other(r, f->nodes[n].ports[o->port].peer_node,
+				    f->nodes[n].ports[o->port].peer_port, lid,
+				    plain);
+	}
+}
+
+int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			const struct ibu_lidmap *map, int lmc,
+			struct ibu_lft *lft, struct ibu_err *e)
+{
+	struct router r;
+	int *plain = NULL, rc;
+
+	memset(&r, 0, sizeof(r));
+	r.f = f;
+	r.g = g;
+	r.map = map;
+	r.lft = lft;
+	if (lft->max_lid < map->max_lid)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "tables up to LID 0x%04x, LIDs up to 0x%04x",
+				   lft->max_lid, map->max_lid);
+	rc = setup(&r, lmc, e);
+	plain = malloc((size_t)(f->num_nodes ? f->num_nodes : 1) * sizeof(int));
+	if (!rc && !plain)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	if (!rc)
+		route_all(&r, plain);
+	free(plain);
+	teardown(&r);
+	return rc;
+}
+
+int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
+		   const struct ibu_lidmap *map, int lmc, struct ibu_lft *lft,
+		   struct ibu_err *e)
+{
+	int rc = ibu_lft_init(lft, f, map->max_lid, e);
+
+	if (rc)
+		return rc;
+	rc = ibu_pgft_route_into(f, g, map, lmc, lft, e);
+	if (rc)
+		ibu_lft_free(lft);
+	return rc;
+}
+
+/* Highest LID of the numbering below at LMC lmc. */
+static long lid_top(const struct ibu_pgft *g, int lmc)
+{
+	return ((long)g->num_hosts + g->num_spine_hosts + 1) * (1L << lmc) +
+	       g->num_switches - 1;
+}
+
+int ibu_pgft_fit_lmc(const struct ibu_pgft *g, int want)
+{
+	int lmc = want > IBU_PGFT_MAX_LMC ? IBU_PGFT_MAX_LMC : want;
+
+	while (lmc >= 0 && lid_top(g, lmc) > IBU_MAX_UCAST_LID)
+		lmc--;
+	return lmc;
+}
+
+int ibu_pgft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
+			 int lmc, struct ibu_err *e)
+{
+	uint32_t next;
+	int i, p;
+
+	if (lmc < 0 || lmc > IBU_PGFT_MAX_LMC || lid_top(g, lmc) > IBU_MAX_UCAST_LID)
+		return ibu_err_set(e, IBU_ELID,
+				   "%d end ports and %d switches at LMC %d: beyond the unicast LID space 0xBFFF",
+				   g->num_hosts + g->num_spine_hosts,
+				   g->num_switches, lmc);
+	for (i = 0; i < f->num_nodes; i++)
+		for (p = 0; p <= f->nodes[i].num_ports; p++) {
+			f->nodes[i].ports[p].lid = 0;
+			f->nodes[i].ports[p].lmc = 0;
+		}
+	/* compute hosts in D order, then hosts above the leaves: aligned
+	 * sets; then the switches */
+	next = 1u << lmc;
+	for (i = 0; i < g->num_hosts + g->num_spine_hosts; i++) {
+		const struct ibu_pgft_host *h = i < g->num_hosts ? &g->host[i] :
+			&g->spine_host[i - g->num_hosts];
+
+		f->nodes[h->node].ports[h->port].lid = (uint16_t)next;
+		f->nodes[h->node].ports[h->port].lmc = (uint8_t)lmc;
+		next += 1u << lmc;
+	}
+	for (i = 0; i < f->num_nodes; i++)
+		if (ibu_node_is_switch(&f->nodes[i]))
+			f->nodes[i].ports[0].lid = (uint16_t)next++;
+	return IBU_OK;
+}

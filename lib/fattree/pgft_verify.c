@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <stdlib.h>
+#include <string.h>
+#include "pgft_verify.h"
+#include "lft.h"
+#include "lidmap.h"
+
+int ibu_pgft_hosts_lmc(const struct ibu_fabric *f, const struct ibu_pgft *g)
+{
+	int d, lmc = -1;
+
+	for (d = 0; d < g->num_hosts; d++) {
+		int l = f->nodes[g->host[d].node].ports[g->host[d].port].lmc;
+
+		if (lmc < 0 || l < lmc)
+			lmc = l;
+	}
+	return lmc < 0 ? 0 : lmc;
+}
+
+int ibu_pgft_ranks(const struct ibu_fabric *f, const struct ibu_pgft *g,
+		   int **rank, struct ibu_err *e)
+{
+	int i;
+
+	*rank = malloc((size_t)(f->num_nodes ? f->num_nodes : 1) * sizeof(int));
+	if (!*rank)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < f->num_nodes; i++)
+		(*rank)[i] = g->level[i] >= 1 ? g->P.h - g->level[i] : g->P.h;
+	return IBU_OK;
+}
+
+static void mismatch(struct ibu_verify_report *rp, const struct ibu_fabric *f,
+		     const struct ibu_pgft *g, int s, uint32_t lid, int D,
+		     int want, int got)
+{
+	if (!rp->fn || rp->max_errors < 0 ||
+	    rp->printed[IBU_VK_RULE] >= rp->max_errors) {
+		rp->total[IBU_VK_RULE]++;
+		return;
+	}
+	ibu_verify_error(rp, IBU_VK_RULE,
+			 "cyclic: level-%d switch '%s': LID 0x%04x of host %d '%s': expected port %d, found %d",
+			 g->level[s], f->nodes[s].name, lid, D,
+			 f->nodes[g->host[D].node].name, want, got);
+}
+
+struct climb {
+	const struct ibu_fabric *f;
+	const struct ibu_pgft *g;
+	const struct ibu_lft *lft;
+	int *out;			/* [node] port, valid when stamp */
+	long *stamp, now;
+	int bad;			/* this source broke its chain */
+};
+
+/* One route of source S on dlid: every climbing hop against the chain. */
+static void climb(struct climb *c, struct ibu_verify_report *rp, int S,
+		  uint32_t dlid, const char *where)
+{
+	const struct ibu_fabric *f = c->f;
+	int n = c->g->host[S].leaf, hops, p, q;
+
+	for (hops = 0; hops < 64; hops++) {
+		p = ibu_lft_get(c->lft, n, dlid);
+		if (p == IBU_NO_PATH || p < 1 || p > f->nodes[n].num_ports)
+			return;
+		q = f->nodes[n].ports[p].peer_node;
+		if (q < 0 || c->g->level[q] <= c->g->level[n])
+			return;		/* no longer climbing */
+		if (c->stamp[n] == c->now && c->out[n] != p) {
+			if (!c->bad++)
+				ibu_verify_error(rp, IBU_VK_PATH,
+						 "cyclic: host %d '%s' climbs through '%s' on port %d and, toward DLID 0x%04x%s, on port %d",
+						 S, f->nodes[c->g->host[S].node].name,
+						 f->nodes[n].name, c->out[n], dlid,
+						 where, p);
+			return;
+		}
+		c->stamp[n] = c->now;
+		c->out[n] = p;
+		n = q;
+	}
+}
+
+static int climbs(const struct ibu_pgft_rule *r, struct climb *c,
+		  struct ibu_verify_report *rp, struct ibu_verify_result *res,
+		  struct ibu_err *e)
+{
+	const struct ibu_fabric *f = c->f;
+	const struct ibu_dlid_pairs *dp = r->dlids;
+	char where[300];
+	long i;
+	int S, D;
+
+	for (S = 0; S < c->g->num_hosts; S++) {
+		const struct ibu_port *sp = &f->nodes[c->g->host[S].node]
+					     .ports[c->g->host[S].port];
+
+		c->now++;
+		c->bad = 0;
+		for (D = 0; !dp && D < c->g->num_hosts; D++) {
+			const struct ibu_port *tp = &f->nodes[c->g->host[D].node]
+						     .ports[c->g->host[D].port];
+
+			if (D != S && tp->lid)
+				climb(c, rp, S, tp->lid +
+				      ibu_pgft_offset(c->g, r->lmc, S, D), "");
+		}
+		for (i = 0; dp && i < dp->num; i++) {
+			if (dp->pair[i].slid != sp->lid)
+				continue;
+			snprintf(where, sizeof(where), " (%s:%d)",
+				 dp->source ? dp->source : "DLIDs",
+				 dp->pair[i].line);
+			climb(c, rp, S, dp->pair[i].dlid, where);
+		}
+		res->path_sources++;
+		res->path_violations += c->bad > 0;
+	}
+	for (i = 0; dp && i < dp->num; i++) {
+		const struct ibu_lid_owner *o = NULL;
+
+		for (S = 0; S < c->g->num_hosts && !o; S++)
+			if (f->nodes[c->g->host[S].node].ports[c->g->host[S].port].lid ==
+			    dp->pair[i].slid)
+				o = (const void *)1;
+		if (!o)
+			return ibu_err_set(e, IBU_EPARSE,
+					   "%s:%d: SLID 0x%04x is no compute host's base LID",
+					   dp->source ? dp->source : "DLIDs",
+					   dp->pair[i].line, dp->pair[i].slid);
+	}
+	res->path_levels = ibu_pgft_offset_levels(c->g, r->lmc);
+	return IBU_OK;
+}
+
+static int check_climbs(const struct ibu_pgft_rule *r,
+			const struct ibu_fabric *f, const struct ibu_lft *lft,
+			struct ibu_verify_report *rp,
+			struct ibu_verify_result *res, struct ibu_err *e)
+{
+	struct climb c = { .f = f, .g = r->g, .lft = lft };
+	size_t n = (size_t)(f->num_nodes ? f->num_nodes : 1);
+	int rc;
+
+	c.out = malloc(n * sizeof(int));
+	c.stamp = calloc(n, sizeof(long));
+	if (!c.out || !c.stamp)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	else
+		rc = climbs(r, &c, rp, res, e);
+	free(c.out);
+	free(c.stamp);
+	if (!rc && !res->path_violations)
+		ibu_verify_info(rp, "cyclic: every source's routes share one ascending path on %s (%ld sources, %d of %d up levels decided by the LID)",
+				r->dlids ? "the given DLIDs" : "its advised DLIDs",
+				res->path_sources, res->path_levels,
+				r->g->P.h - 1);
+	return rc;
+}
+
+static int run(void *arg, const struct ibu_fabric *f, const struct ibu_lft *lft,
+	       const struct ibu_lidmap *map, struct ibu_verify_report *rp,
+	       struct ibu_verify_result *r, struct ibu_err *e)
+{
+	const struct ibu_pgft_rule *c = arg;
+	struct ibu_lft exp;
+	uint32_t lid;
+	int s, rc;
+
+	rc = ibu_pgft_route(f, c->g, map, c->lmc, &exp, e);
+	if (rc)
+		return rc;
+	for (lid = 1; lid <= map->max_lid; lid++) {
+		const struct ibu_lid_owner *o = ibu_lidmap_get(map, lid);
+		int D = o ? ibu_pgft_host(c->g, o->node, o->port) : -2;
+
+		if (D < 0)
+			continue;
+		for (s = 0; s < f->num_nodes; s++) {
+			int want, got;
+
+			if (c->g->level[s] < 1)
+				continue;
+			want = ibu_lft_get(&exp, s, lid);
+			got = ibu_lft_get(lft, s, lid);
+			r->rule_entries++;
+			if (want != got) {
+				r->rule_mismatches++;
+				mismatch(rp, f, c->g, s, lid, D, want, got);
+			}
+		}
+	}
+	ibu_lft_free(&exp);
+	ibu_verify_info(rp, "cyclic: %ld entries of %d switches compared with the generalised rule (PGFT, LMC %d, %d of %d up levels from the offset): %ld mismatches",
+			r->rule_entries, c->g->num_switches, c->lmc,
+			ibu_pgft_offset_levels(c->g, c->lmc), c->g->P.h - 1,
+			r->rule_mismatches);
+	return check_climbs(c, f, lft, rp, r, e);
+}
+
+void ibu_pgft_verify_rule(struct ibu_verify_rule *rule,
+			  struct ibu_pgft_rule *arg)
+{
+	memset(rule, 0, sizeof(*rule));
+	rule->name = "cyclic";
+	rule->mismatch_name = "cyclic mismatches";
+	rule->path_name = "sources without one ascending path";
+	rule->path_short = "climb violations";
+	rule->arg = arg;
+	rule->run = run;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The generalised cyclic rule on a PGFT (lib/pgft.h) as a verify hook:
+ * every entry of every switch for every LID of a compute host is compared
+ * with what ibu_pgft_route() computes for the same LIDs.
+ */
+#ifndef IBU_PGFT_VERIFY_H
+#define IBU_PGFT_VERIFY_H
+
+#include "verify.h"
+#include "pgft.h"
+#include "dlids.h"
+
+/*
+ * Then each source's climbs: on the DLIDs of dlids ("0xSLID 0xDLID", as
+ * `ibunion path --format pairs` writes them; a SLID that is no compute
+ * host's base LID is an IBU_EPARSE file:line error), else on the advised
+ * ones (ibu_pgft_offset), every switch a source's routes climb through
+ * must be left by one port.
+ */
+struct ibu_pgft_rule {
+	const struct ibu_pgft *g;
+	int lmc;		/* the compute hosts' LMC (smallest in use) */
+	const struct ibu_dlid_pairs *dlids;	/* NULL: the advised DLIDs */
+};
+
+void ibu_pgft_verify_rule(struct ibu_verify_rule *rule,
+			  struct ibu_pgft_rule *arg);
+/* The smallest LMC of the compute hosts' ports. */
+int ibu_pgft_hosts_lmc(const struct ibu_fabric *f, const struct ibu_pgft *g);
+/* up*|down* ranks for ibu_verify_opts.rank: h - level, end nodes h. */
+int ibu_pgft_ranks(const struct ibu_fabric *f, const struct ibu_pgft *g,
+		   int **rank, struct ibu_err *e);
+
+#endif

@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Every subcommand on damaged and partial fat trees, offline: IBFT(6,3)
+# with hosts missing, with switches missing, with cut cables and hosts
+# missing, with a whole pod missing (records, names and ports shuffled;
+# the pod-less tree is the PGFT it is now, not a degraded IBFT), a PGFT
+# with parallel cables and hosts missing, a 2-D mesh with a cut cable
+# (xy's detours) and a PGFT with a cut cable (no engine takes it yet).  A tree the engine accepts: route,
+# lids, path (table, pairs, --from/--to; under valgrind when installed),
+# order,
+# check --cyclic/--updown/--dlids/--deadlock, load, mcast tree/check, diff
+# all succeed with outputs that agree with each other.  A fabric no engine
+# accepts: every subcommand exits 3 with a reason, never a crash.
+. "$(dirname "$0")/sim.sh"
+sim_setup
+plan 92
+
+: "${VALGRIND:=$(command -v valgrind)}"
+VG=()
+[ -n "$VALGRIND" ] && [ -x "$VALGRIND" ] &&
+	VG=("$VALGRIND" -q --error-exitcode=99 --leak-check=full
+	    --errors-for-leak-kinds=definite)
+
+# drop_nodes ERE < NET: the net file without the records of the nodes whose
+# name matches ERE, nor the cables to them (a pod that was never bought).
+drop_nodes()
+{
+	awk -v re="$1" 'BEGIN { RS = ""; ORS = "\n\n" }
+		$0 ~ "^[A-Za-z]+[ \t]+[0-9]+[ \t]+\"" re { next }
+		{ n = split($0, L, "\n"); out = ""
+		  for (i = 1; i <= n; i++)
+			if (L[i] !~ "\"" re) out = out L[i] "\n"
+		  printf "%s", out }'
+}
+
+hosts_of() { grep -Eo '^(Hca|Ca)[[:space:]].*"[^"]*"' "$1" | sed 's/.*"\(.*\)"/\1/'; }
+
+# tree NAME NET: every subcommand on an accepted (possibly degraded) tree.
+tree()
+{
+	local b=$SIM_DIR/$1 net=$2 n h1 h2 want rsum
+	h1=$(hosts_of "$net" | sed -n 2p)
+	h2=$(hosts_of "$net" | tail -n 1)
+	t_expect "$1: route" "$IBUNION" route "$net" -o "$b.lft"
+	# end ports of the tree (hosts behind a missing leaf are not in it)
+	rsum=$(cat "$SIM_DIR/cmd-$tap__count.out")
+	echo "$rsum" >"$b.route"
+	n=$(sed -n 's/.*switches, \([0-9]*\) end ports.*/\1/p' <<<"$rsum")
+	t_expect "$1: lids" "$IBUNION" lids "$net" -o "$b.g2l"
+	t_expect "$1: path (table)" "${VG[@]}" "$IBUNION" path "$net" \
+		--lids-from "$b.lft" -o "$b.path"
+	want=$((n * (n - 1)))
+	t_equal "$1: path: one line per ordered pair of the $n present hosts" \
+		"$(grep -vc '^#\|^source' "$b.path")" "$want"
+	t_expect "$1: path --format pairs" "${VG[@]}" "$IBUNION" path "$net" \
+		--lids-from "$b.lft" --format pairs -o "$b.pairs"
+	t_equal "$1: pairs: '0xSLID 0xDLID', one per ordered pair" \
+		"$(grep -Ec '^0x[0-9a-f]{4} 0x[0-9a-f]{4}$' "$b.pairs")" "$want"
+	"$IBUNION" path "$net" --lids-from "$b.lft" --from "$h1" --to "$h2" \
+		>"$b.one" 2>&1
+	t_equal "$1: path --from --to: one pair" \
+		"$?:$(grep -c "^$h1 .* $h2 " "$b.one")" "0:1"
+	t_expect_code 3 "$1: path --from an absent host: exit 3" \
+		"$IBUNION" path "$net" --lids-from "$b.lft" --from no-such-host
+	t_expect "$1: check --cyclic" "$IBUNION" check -q --cyclic "$net" "$b.lft"
+	# a tree with faults re-routes around them: one climbing chain per
+	# source only holds on a tree without faults (hosts missing are none)
+	if grep -q degraded <<<"$rsum"; then
+		"$IBUNION" check -q --cyclic --dlids "$b.pairs" "$net" "$b.lft" \
+			>"$b.climb" 2>&1
+		t_grep "$1: check --cyclic on path's DLIDs: every route valid, as the engine re-routes" \
+			' 0 unreachable, 0 loops, 0 non-minimal, (0 down-up turns, .*)?0 cyclic mismatches' \
+			"$b.climb"
+	else
+		t_expect "$1: check --cyclic on path's DLIDs: one chain per source" \
+			"$IBUNION" check -q --cyclic --dlids "$b.pairs" "$net" "$b.lft"
+	fi
+	hosts_of "$net" | head -n 7 | sed 's/^/0xc000 /' >"$b.members"
+	hosts_of "$net" | tail -n 4 | sed 's/^/0xc001 /' >>"$b.members"
+	t_expect "$1: mcast tree" "$IBUNION" mcast tree -q "$net" "$b.members" \
+		-o "$b.mft"
+	t_expect "$1: check --updown --deadlock --mcast: exact, no credit loop" \
+		"$IBUNION" check -q --updown --deadlock --mcast "$b.mft" \
+		--members "$b.members" "$net" "$b.lft"
+	t_expect "$1: load: every walk arrives" "$IBUNION" load -q "$net" \
+		"$b.lft" --pattern all-to-all,shift --dlids "${DLIDS:-base,cyclic}"
+	t_expect "$1: load groups" "$IBUNION" load -q "$net" "$b.lft" \
+		--mcast "$b.mft" --members "$b.members" --pattern groups
+	t_expect "$1: diff with itself" "$IBUNION" diff -q --fabric "$net" \
+		"$b.lft" "$b.lft"
+	"$IBUNION" order "$net" -o "$b.order"
+	t_equal "$1: order: every end port once, a leaf's hosts together" \
+		"$(sort -u "$b.order" | wc -l):$(sed 's/\.[0-9]*$//' "$b.order" | uniq | sort | uniq -d | wc -l)" \
+		"$n:0"
+}
+
+# refused NAME NET: no engine accepts NET; every subcommand says so, exit 3.
+refused()
+{
+	local b=$SIM_DIR/$1 net=$2 cmd
+	"$IBUNION" route "$net" -o "$b.lft" >"$b.err" 2>&1
+	t_equal "$1: route refuses, naming the file's problem" \
+		"$?:$(grep -c 'no engine recognises' "$b.err")" "3:1"
+	"$IBUNION" gen fattree 4 2 -o "$b.other.net"
+	"$IBUNION" route "$b.other.net" -o "$b.other.lft" >/dev/null 2>&1
+	for cmd in "lids $net" "path $net --lids-from $b.other.lft" \
+		   "check --cyclic $net $b.other.lft"; do
+		# shellcheck disable=SC2086
+		t_expect_code 3 "$1: ${cmd%% *} exits 3" "$IBUNION" $cmd
+	done
+}
+
+g=$SIM_DIR/gen
+"$IBUNION" gen fattree 6 3 --shuffle-ports --shuffle-records --seed 11 \
+	--remove-hosts 5 -o "$g-hosts.net"
+"$IBUNION" gen fattree 6 3 --shuffle-ports --shuffle-records --seed 5 \
+	--remove-switches 2 -o "$g-switches.net"
+"$IBUNION" gen fattree 6 3 --shuffle-ports --shuffle-records --seed 9 \
+	--remove-links 3 --remove-hosts 2 -o "$g-links.net"
+"$IBUNION" gen fattree 6 3 --shuffle-ports --shuffle-records --seed 3 \
+	-o "$g-full.net"
+# pod 5: its middle and leaf switches (sw1-5.*, sw2-5.*) and hosts hca-5.*
+drop_nodes '(sw[12]-5\.|hca-5\.)' <"$g-full.net" >"$g-pod.net"
+"$IBUNION" gen mesh 4 4 --remove-links 1 --seed 2 -o "$g-mesh.net"
+"$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --remove-hosts 3 --shuffle-ports \
+	--shuffle-records --seed 4 -o "$g-pgft.net"
+"$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --radix 16 --hosts-on-spines 2 \
+	--remove-hosts 3 --shuffle-ports --shuffle-records --seed 4 -o "$g-spine.net"
+"$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --remove-links 1 --shuffle-ports \
+	--seed 4 -o "$g-pgft-cut.net"
+
+tree hosts "$g-hosts.net"
+tree switches "$g-switches.net"
+tree links "$g-links.net"
+tree pod "$g-pod.net"
+t_grep "pod: a PGFT, not a degraded IBFT" \
+	'cyclic: PGFT\(3; 3,3,5; 1,3,3; 1,1,1\): 39 switches, 45 end ports' \
+	"$SIM_DIR/pod.route"
+# (load --dlids cyclic knows IBFT only; path's DLIDs are checked above)
+DLIDS=base,pairs tree pgft "$g-pgft.net"
+# hosts on two spines: no up*/down* path between them (left unrouted)
+"$IBUNION" route "$g-spine.net" -o "$SIM_DIR/spine.lft" 2>"$SIM_DIR/spine.route"
+t_grep "spine: routed, the hosts above the leaves counted" \
+	'cyclic: PGFT\(2; 6,4; 1,3; 1,2\): 7 switches, 23 end ports \(2 above the leaves\)' \
+	"$SIM_DIR/spine.route"
+t_expect "spine: check --cyclic --updown --deadlock" "$IBUNION" check -q --cyclic \
+	--updown --deadlock "$g-spine.net" "$SIM_DIR/spine.lft"
+t_expect "spine: path" "${VG[@]}" "$IBUNION" path "$g-spine.net" \
+	--lids-from "$SIM_DIR/spine.lft" -o "$SIM_DIR/spine.path"
+# a mesh with a cut cable: xy routes it around the cut; path is for fat
+# trees and says so
+m=$SIM_DIR/mesh
+t_expect "mesh: route (xy, around the cut)" "$IBUNION" route "$g-mesh.net" -o "$m.lft"
+t_expect "mesh: check --xy" "$IBUNION" check -q --xy "$g-mesh.net" "$m.lft"
+hosts_of "$g-mesh.net" | head -n 5 | sed 's/^/0xc000 /' >"$m.members"
+t_expect "mesh: mcast tree, exact for every sender" eval \
+	"'$IBUNION' mcast tree -q '$g-mesh.net' '$m.members' -o '$m.mft' &&
+	 '$IBUNION' check -q --mcast '$m.mft' --members '$m.members' '$g-mesh.net'"
+"$IBUNION" path "$g-mesh.net" --lids-from "$m.lft" >"$m.path" 2>&1
+t_equal "mesh: path exits 3 naming why (fat trees only)" \
+	"$?:$(grep -c 'not an m-port n-tree' "$m.path")" "3:1"
+refused pgft-cut "$g-pgft-cut.net"
+done_testing

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <string.h>
+#include "unit.h"
+#include "pgft.h"
+#include "gen.h"
+
+START_TEST(params_parse_and_text)
+{
+	struct ibu_pgft_params P;
+	struct ibu_err e = { 0 };
+	char buf[96];
+
+	ck_assert_int_eq(ibu_pgft_params_parse("8,12", "1,4", "1,2", &P, &e), 0);
+	ck_assert_int_eq(P.h, 2);
+	ck_assert_int_eq(P.m[2], 12);
+	ck_assert_int_eq(P.w[2], 4);
+	ck_assert_int_eq(P.p[2], 2);
+	ibu_pgft_params_text(&P, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "PGFT(2; 8,12; 1,4; 1,2)");
+	/* hosts, leaves, tops; ports of a leaf: 8 down, 4 x 2 up */
+	ck_assert_int_eq(ibu_pgft_level_size(&P, 0, 1000), 96);
+	ck_assert_int_eq(ibu_pgft_level_size(&P, 1, 1000), 12);
+	ck_assert_int_eq(ibu_pgft_level_size(&P, 2, 1000), 4);
+	ck_assert_int_eq(ibu_pgft_level_size(&P, 0, 50), -1);
+	ck_assert_int_eq(ibu_pgft_down_ports(&P, 1), 8);
+	ck_assert_int_eq(ibu_pgft_up_ports(&P, 1), 8);
+	ck_assert_int_eq(ibu_pgft_down_ports(&P, 2), 24);
+	ck_assert_int_eq(ibu_pgft_up_ports(&P, 2), 0);
+	ibu_pgft_params_text(&P, buf, 8);	/* cut, terminated */
+	ck_assert_int_eq((int)strlen(buf), 7);
+}
+END_TEST
+
+START_TEST(params_refused)
+{
+	static const char *bad[][3] = {
+		{ "8,12", "1,4", "1" },		/* levels differ */
+		{ "8,x", "1,4", "1,2" },
+		{ "8,,12", "1,4", "1,2" },
+		{ "8,0", "1,4", "1,2" },
+		{ "8,255", "1,4", "1,2" },
+		{ "8;12", "1,4", "1,2" },
+		{ "", "", "" },
+		{ "1,1,1,1,1,1,1,1,1", "1,1,1,1,1,1,1,1,1", "1,1,1,1,1,1,1,1,1" },
+	};
+	struct ibu_pgft_params P;
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_pgft_params_parse(bad[_i][0], bad[_i][1],
+					       bad[_i][2], &P, &e), IBU_EINVAL);
+	ck_assert(e.msg[0]);
+}
+END_TEST
+
+static const struct {
+	const char *m, *w, *p;
+	int radix, spine, removed;
+} shapes[] = {
+	{ "8,12", "1,4", "1,2", 0, 0, 0 },	/* parallel cables */
+	{ "18,8", "1,3", "1,1", 36, 0, 0 },	/* blocking 18:3, empty ports */
+	{ "4,4,5", "1,4,4", "1,1,1", 0, 0, 0 },	/* 5 of 8 pods */
+	{ "4,2,3", "1,2,2", "1,2,2", 0, 0, 0 },	/* 3 levels, parallel */
+	{ "8,12", "1,4", "1,2", 36, 3, 5 },	/* spine hosts, hosts missing */
+	{ "2,2,2,4", "1,2,2,2", "1,1,1,1", 0, 0, 0 },	/* IBFT(4,4) */
+};
+
+/* Generated, shuffled PGFTs are found with their parameters; the host
+ * order keeps every leaf's hosts together, no gaps. */
+START_TEST(recognise_generated)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 11 + (uint64_t)_i };
+	struct ibu_pgft_params P;
+	struct ibu_fabric f;
+	struct ibu_pgft g;
+	struct ibu_err e = { 0 };
+	char want[96], got[96];
+	int l, d, changes = 0;
+
+	o.remove_hosts = shapes[_i].removed;
+	ck_assert_int_eq(ibu_pgft_params_parse(shapes[_i].m, shapes[_i].w,
+					       shapes[_i].p, &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, shapes[_i].radix,
+				      shapes[_i].spine, &o, &e), 0);
+	ck_assert_msg(ibu_pgft_recognize(&f, &g, &e) == 0, "%s", e.msg);
+	ibu_pgft_params_text(&P, want, sizeof(want));
+	ibu_pgft_params_text(&g.P, got, sizeof(got));
+	ck_assert_str_eq(got, want);
+	ck_assert_int_eq(g.num_spine_hosts, shapes[_i].spine);
+	ck_assert_int_eq(g.num_hosts + g.num_spine_hosts,
+			 ibu_fabric_count_endports(&f));
+	for (d = 0; d < g.num_hosts; d++) {
+		ck_assert_int_eq(ibu_pgft_host(&g,
+					       g.host[d].node, g.host[d].port), d);
+		changes += d && g.host[d].leaf != g.host[d - 1].leaf;
+	}
+	ck_assert_int_eq(changes + 1, (int)ibu_pgft_level_size(&P, 1, 1 << 20));
+	for (l = 1; l < P.h; l++)
+		ck_assert_int_eq(ibu_pgft_up_ports(&g.P, l),
+				 P.w[l + 1] * P.p[l + 1]);
+	ibu_pgft_free(&g);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+/* Not PGFTs: a mesh (odd cycles), a cut cable (a switch with one parent
+ * less than its peers), a missing switch. */
+START_TEST(recognise_refused)
+{
+	struct ibu_gen_opts o = { .seed = 2 };
+	struct ibu_pgft_params P;
+	struct ibu_fabric f;
+	struct ibu_pgft g;
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_gen_mesh(&f, 3, 3, 1, &o, &e), 0);
+	ck_assert_int_eq(ibu_pgft_recognize(&f, &g, &e), IBU_ETOPO);
+	ibu_fabric_free(&f);
+	ck_assert_int_eq(ibu_pgft_params_parse("8,12", "1,4", "1,2", &P, &e), 0);
+	o.remove_links = 1;
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
+	ck_assert_int_eq(ibu_pgft_recognize(&f, &g, &e), IBU_ETOPO);
+	ck_assert_ptr_nonnull(strstr(e.msg, "parents"));
+	ibu_fabric_free(&f);
+	ck_assert_int_eq(ibu_pgft_params_parse("4,4,4", "1,2,2", "1,1,1", &P, &e), 0);
+	o.remove_links = 0;
+	o.remove_switches = 1;
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
+	ck_assert_int_eq(ibu_pgft_recognize(&f, &g, &e), IBU_ETOPO);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("pgft");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, params_parse_and_text);
+	tcase_add_loop_test(tc, params_refused, 0, 8);
+	tcase_add_loop_test(tc, recognise_generated, 0, 6);
+	tcase_add_test(tc, recognise_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBU_UNIT_MAIN

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The generalised cyclic rule on shuffled PGFTs (lib/pgft_route.c,
+ * lib/pgft_path.c), judged by the generic checks: every pair reachable,
+ * minimal and up*|down* (lib/verify), no credit loop (lib/cdg), base-LID
+ * shift permutations in host order and all-to-all at the bounds of
+ * DESIGN.md (walked here on the tables), one climbing chain per source on
+ * the advised DLIDs.
+ */
+#include <string.h>
+#include "unit.h"
+#include "gen.h"
+#include "pgft.h"
+#include "pgft_verify.h"
+#include "lft.h"
+#include "lidmap.h"
+#include "verify.h"
+#include "cdg.h"
+
+static const struct {
+	const char *m, *w, *p;
+	int radix;
+	long shift, a2a;	/* bounds: busiest cable, base LIDs */
+} shapes[] = {
+	{ "8,12", "1,4", "1,2", 0, 1, 95 },	/* parallel cables */
+	{ "4,4,3", "1,4,4", "1,1,1", 0, 1, 47 },	/* 3 of 8 pods */
+	{ "4,2,3", "1,2,2", "1,2,2", 0, 1, 23 },	/* parallel, 3 levels */
+	{ "4,4,4", "1,2,2", "1,1,1", 0, 4, 192 },	/* blocking 2:1 twice */
+	{ "6,4", "1,3", "1,1", 16, 2, 36 },	/* blocking 6:3, empty ports */
+};
+
+struct fixture {
+	struct ibu_fabric f;
+	struct ibu_pgft g;
+	struct ibu_lidmap map;
+	struct ibu_lft lft;
+	int lmc;
+};
+
+static void setup_shape(struct fixture *x, int i)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 21 + (uint64_t)i };
+	struct ibu_pgft_params P;
+	struct ibu_err e = { 0 };
+	int used;
+
+	ck_assert_int_eq(ibu_pgft_params_parse(shapes[i].m, shapes[i].w,
+					       shapes[i].p, &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&x->f, &P, shapes[i].radix, 0, &o, &e), 0);
+	ck_assert_msg(ibu_pgft_recognize(&x->f, &x->g, &e) == 0, "%s", e.msg);
+	used = ibu_pgft_fit_lmc(&x->g, ibu_pgft_needed_lmc(&x->g));
+	ck_assert_int_eq(used, ibu_pgft_needed_lmc(&x->g));
+	ck_assert_int_eq(ibu_pgft_assign_lids(&x->f, &x->g, used, &e), 0);
+	x->lmc = used;
+	ck_assert_int_eq(ibu_lidmap_build(&x->f, &x->map, &e), 0);
+	ck_assert_msg(ibu_pgft_route(&x->f, &x->g, &x->map, used, &x->lft, &e) == 0,
+		      "%s", e.msg);
+}
+
+static void teardown_shape(struct fixture *x)
+{
+	ibu_lft_free(&x->lft);
+	ibu_lidmap_free(&x->map);
+	ibu_pgft_free(&x->g);
+	ibu_fabric_free(&x->f);
+}
+
+START_TEST(valid_minimal_updown_no_credit_loop)
+{
+	struct fixture x;
+	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
+	struct ibu_verify_result r;
+	struct ibu_pgft_rule pr = { 0 };
+	struct ibu_verify_rule rule;
+	struct ibu_cdg cdg;
+	struct ibu_cdg_channel *cyc = NULL;
+	struct ibu_err e = { 0 };
+	int *rank, len = 0;
+
+	setup_shape(&x, _i);
+	ck_assert_int_eq(ibu_pgft_ranks(&x.f, &x.g, &rank, &e), 0);
+	vo.rank = rank;
+	pr.g = &x.g;
+	pr.lmc = x.lmc;
+	ibu_pgft_verify_rule(&rule, &pr);
+	vo.rule = &rule;
+	ck_assert_int_eq(ibu_verify_lft(&x.f, &x.lft, &vo, NULL, NULL, &r, &e), 0);
+	ck_assert_int_eq(r.unreachable, 0);
+	ck_assert_int_eq(r.loops, 0);
+	ck_assert_int_eq(r.nonminimal, 0);
+	ck_assert_int_eq(r.turns, 0);
+	ck_assert_int_eq(r.rule_mismatches, 0);
+	ck_assert_int_gt(r.rule_entries, 0);
+	ck_assert_int_eq(r.pairs, r.ok);
+	ck_assert_int_eq(ibu_cdg_init(&cdg, &x.f, NULL, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_unicast(&cdg, &x.lft, &x.map, &e), 0);
+	ck_assert_int_eq(ibu_cdg_find_cycle(&cdg, &cyc, &len, &e), 0);
+	ck_assert_int_eq(len, 0);
+	free(cyc);
+	ibu_cdg_free(&cdg);
+	free(rank);
+	teardown_shape(&x);
+}
+END_TEST
+
+/* Cable loads of base-LID messages S -> D (each counted once per cable
+ * direction): walks the tables from S's switch. */
+static void walk(const struct fixture *x, long *load, int S, int D)
+{
+	const struct ibu_fabric *f = &x->f;
+	int n = x->g.host[S].leaf;
+	uint16_t lid = f->nodes[x->g.host[D].node].ports[x->g.host[D].port].lid;
+	int hops = 0;
+
+	while (hops++ < 16) {
+		int p = ibu_lft_get(&x->lft, n, lid);
+
+		ck_assert_int_ne(p, IBU_NO_PATH);
+		load[n * (IBU_MAX_PORTS + 1) + p]++;
+		n = f->nodes[n].ports[p].peer_node;
+		if (!ibu_node_is_switch(&f->nodes[n]))
+			break;
+	}
+	ck_assert_int_eq(n, x->g.host[D].node);
+}
+
+static long busiest(const struct fixture *x, int shift)
+{
+	long *load = calloc((size_t)x->f.num_nodes * (IBU_MAX_PORTS + 1),
+			    sizeof(long)), max = 0;
+	int N = x->g.num_hosts, S, k, i;
+
+	ck_assert_ptr_nonnull(load);
+	for (k = 1; k < N; k++) {
+		if (shift && shift != k)
+			continue;
+		for (S = 0; S < N; S++)
+			walk(x, load, S, (S + k) % N);
+	}
+	for (i = 0; i < x->f.num_nodes * (IBU_MAX_PORTS + 1); i++)
+		if (load[i] > max)
+			max = load[i];
+	free(load);
+	return max;
+}
+
+START_TEST(loads_at_the_bounds)
+{
+	struct fixture x;
+	long worst = 0, b;
+	int k;
+
+	setup_shape(&x, _i);
+	for (k = 1; k < x.g.num_hosts; k++) {
+		b = busiest(&x, k);
+		if (b > worst)
+			worst = b;
+	}
+	ck_assert_int_eq(worst, shapes[_i].shift);
+	ck_assert_int_eq(busiest(&x, 0), shapes[_i].a2a);
+	teardown_shape(&x);
+}
+END_TEST
+
+/* On the advised DLIDs every climb of a source leaves each switch by one
+ * port, whatever the destination. */
+START_TEST(one_climbing_chain_per_source)
+{
+	struct fixture x;
+	int S, D, n, p, hops, *out;
+
+	setup_shape(&x, _i);
+	out = malloc((size_t)x.f.num_nodes * sizeof(int));
+	ck_assert_ptr_nonnull(out);
+	for (S = 0; S < x.g.num_hosts; S++) {
+		for (n = 0; n < x.f.num_nodes; n++)
+			out[n] = -1;
+		for (D = 0; D < x.g.num_hosts; D++) {
+			const struct ibu_port *dp = &x.f.nodes[x.g.host[D].node]
+						     .ports[x.g.host[D].port];
+			uint32_t lid = dp->lid + ibu_pgft_offset(&x.g, x.lmc, S, D);
+
+			if (D == S)
+				continue;
+			ck_assert_uint_lt(lid, dp->lid + (1u << dp->lmc));
+			n = x.g.host[S].leaf;
+			for (hops = 0; hops < 16; hops++) {
+				int q;
+
+				p = ibu_lft_get(&x.lft, n, lid);
+				q = x.f.nodes[n].ports[p].peer_node;
+				if (!ibu_node_is_switch(&x.f.nodes[q]) ||
+				    x.g.level[q] < x.g.level[n])
+					break;	/* no longer climbing */
+				ck_assert_msg(out[n] < 0 || out[n] == p,
+					      "host %d climbs through node %d on ports %d and %d",
+					      S, n, out[n], p);
+				out[n] = p;
+				n = q;
+			}
+			ck_assert_int_eq(n, ibu_pgft_turn_switch(&x.f, &x.g, x.lmc,
+								  S, D));
+		}
+	}
+	free(out);
+	teardown_shape(&x);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("pgft_route");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, valid_minimal_updown_no_credit_loop, 0, 5);
+	tcase_add_loop_test(tc, loads_at_the_bounds, 0, 5);
+	tcase_add_loop_test(tc, one_climbing_chain_per_source, 0, 5);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBU_UNIT_MAIN
