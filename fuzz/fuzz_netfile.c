@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * libFuzzer target: the net-file reader (lib/netfile.c), fed ibsim net
- * files (fuzz_netfile) or ibnetdiscover output (fuzz_ibnetdiscover, the
- * same reader with its own corpus). Property: a fabric the reader accepts
+ * files (ibnetdiscover output has its own harness, fuzz_ibnetdiscover.c,
+ * through the fabric entry point). Property: a fabric the reader accepts
  * and the writer writes reads back with the same nodes and cables.
  */
 #include "fuzz.h"

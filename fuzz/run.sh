@@ -25,7 +25,8 @@ while getopts t:j: o; do
 done
 shift $((OPTIND - 1))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(netfile ibnetdiscover lft_dump mft_dump members guid2lid plugin_options path)
+[ ${#targets[@]} -gt 0 ] || targets=(netfile ibnetdiscover lft_dump mft_dump members guid2lid plugin_options
+	path subnet_lst sl2vl dlids ibnd_cache)
 fz=$top_builddir/fuzz
 status=0
 for t in "${targets[@]}"; do

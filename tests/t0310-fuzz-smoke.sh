@@ -11,7 +11,8 @@ if [ ! -x "$top_builddir/fuzz/fuzz_netfile" ]; then
 	echo "1..0 # SKIP libFuzzer targets not built (configure: libFuzzer targets: no)"
 	exit 77
 fi
-targets=(netfile ibnetdiscover lft_dump mft_dump members guid2lid plugin_options path)
+targets=(netfile ibnetdiscover lft_dump mft_dump members guid2lid plugin_options
+	path subnet_lst sl2vl dlids ibnd_cache)
 echo "1..${#targets[@]}"
 status=0
 for t in "${targets[@]}"; do

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 42
+plan 43
 
 # ---- lids names the fabric
 net=$SIM_DIR/ibft43.net
@@ -45,7 +45,7 @@ printf '0xc001 no-such-node\n' >"$SIM_DIR/bad.members"
 	>/dev/null 2>"$SIM_DIR/mcast-check.err"
 diag_file "$SIM_DIR/mcast-check.err" 3
 t_grep "mcast check errors are prefixed 'ibunion mcast check:'" \
-	"^ibunion mcast check: .*bad.members:1: no port GUID or node named 'no-such-node'" \
+	"^-E- ibunion mcast check: .*bad.members:1: no port GUID or node named 'no-such-node'" \
 	"$SIM_DIR/mcast-check.err"
 
 # sa_members TAG MFTS: check --mcast with the members file TAG.members
@@ -195,6 +195,19 @@ row=$(awk '$1 == "all-to-all" { printf "\"messages\":%s,\"busiest\":%s,", $3, $4
 t_expect "load --json: a row per pattern, the table's figures ($row)" \
 	eval '[ "$(grep -o "\"pattern\":" "$SIM_DIR/load.json" | wc -l)" = 2 ] &&
 	      grep -q "\"pattern\":\"all-to-all\",\"dlids\":\"base\",$row" "$SIM_DIR/load.json"'
+# trace --json: the hops of the text report, one by one (out port, name)
+tl=$(awk '/Channel Adapter/ { print $1 }' "$SIM_DIR/live.lfts" | tail -n1)
+"$IBUNION" trace "$SIM_DIR/live.ibnd" "$SIM_DIR/live.lfts" "$lid" "$tl" >"$SIM_DIR/trace.txt"
+"$IBUNION" trace "$SIM_DIR/live.ibnd" "$SIM_DIR/live.lfts" "$lid" "$tl" --json \
+	>"$SIM_DIR/trace.json" 2>"$SIM_DIR/trace.json.err"
+diag_file "$SIM_DIR/trace.json" 1
+thops=$(sed -nE 's/^\[([0-9]+)\] -> .* "(.*)"$/\1 \2/p' "$SIM_DIR/trace.txt")
+t_expect "trace --json $lid -> $tl: reached, the text report's $(wc -l <<<"$thops") hops" \
+	eval '[ "$(wc -l <"$SIM_DIR/trace.json")" = 1 ] &&
+	      grep -q "^{\"command\":\"trace\",.*\"verdict\":\"reached\",\"exit\":0,.*\"hop_count\":$(wc -l <<<"$thops"),\"broken_at\":null}\$" "$SIM_DIR/trace.json" &&
+	      [ "$(grep -oE "\"out_port\":[0-9]+,\"name\":\"[^\"]*\"" "$SIM_DIR/trace.json" |
+		   sed -E "s/\"out_port\":([0-9]+),\"name\":\"(.*)\"/\1 \2/")" = "$thops" ] &&
+	      grep -q "^-I- trace: LID $((tl)) reached" "$SIM_DIR/trace.json.err"'
 # ---- -v: every problem listed (check cuts each kind at 20 by default)
 awk '/^Unicast lids/ { n = 0 } /^0x[0-9a-f]+ [0-9]+ : \(Channel Adapter/ && n++ < 3 { $2 = "000" } 1' \
 	"$SIM_DIR/live.lfts" >"$SIM_DIR/broken.lfts"

@@ -347,7 +347,7 @@ START_TEST(round_trip_edited)
 }
 END_TEST
 
-#define HDR "Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n" \
+#define HDR "Unicast lids [0x0-0x8] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n" \
 	"  Lid  Out   Destination\n" \
 	"       Port     Info \n"
 #define L1 "0x0001 000 : (Switch portguid 0x0000000000200000: 'Switch1')\n"
@@ -388,6 +388,20 @@ static const struct {
 	{ HDR L1 "1 valid lids dumped \n" HDR "0 valid lids dumped \n",
 	  IBU_EPARSE, "t.dump:6:" },
 	{ "", IBU_EPARSE, "t.dump:1: no switch table" },
+	/* issue 18: reversed header range, LID 0, a 17-digit GUID, an
+	 * entry outside the header's range, octal-looking and signed LIDs */
+	{ "Unicast lids [0x6b-0x0] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n"
+	  L1 "1 valid lids dumped \n", IBU_EPARSE, "t.dump:1: LID range of the table header reversed" },
+	{ HDR "0x0000 001 : (Switch portguid 0x0000000000200000: 'Switch1')\n"
+	  "1 valid lids dumped \n", IBU_EPARSE, "t.dump:4: an entry for LID 0" },
+	{ "Unicast lids [0x0-0x6] of switch Lid 1 guid 0x00000000002000000 (Switch1):\n"
+	  L1 "1 valid lids dumped \n", IBU_EPARSE, "t.dump:1: bad switch GUID" },
+	{ "Unicast lids [0x2-0x6] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n"
+	  L1 "1 valid lids dumped \n", IBU_EPARSE, "t.dump:2: LID outside the range" },
+	{ "Unicast lids [-0x0-0x6] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n"
+	  L1 "1 valid lids dumped \n", IBU_EPARSE, "t.dump:1: bad LID range" },
+	{ "Unicast lids [0x0-0x100000006] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n"
+	  L1 "1 valid lids dumped \n", IBU_EPARSE, "t.dump:1: bad LID range" },
 	/* tables without a single entry: no records (a failed dump_lfts) */
 	{ HDR "0 valid lids dumped \n" , IBU_EPARSE, "t.dump:1: no LFT entry" },
 };
@@ -504,10 +518,12 @@ START_TEST(dump_does_not_fit_fabric)
 	ck_assert_int_eq(rc, IBU_ENOTFOUND);
 	ck_assert_msg(strstr(e.msg, "t.dump:1:") && strstr(e.msg, "SwitchX"),
 		      "%s", e.msg);
-	/* unknown GUID but a known name: matched by name */
+	/* unknown GUID but a known name: a name is no identity (issue 18) */
 	rc = apply_text("Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000290000 (Switch1):\n"
 			L1 "1 valid lids dumped \n", &f, &e);
-	ck_assert_msg(rc == 0, "%s", e.msg);
+	ck_assert_int_eq(rc, IBU_ENOTFOUND);
+	ck_assert_msg(strstr(e.msg, "t.dump:1: switch GUID 0x0000000000290000 is not in") &&
+		      strstr(e.msg, "'Switch1' there is 0x0000000000200000"), "%s", e.msg);
 	/* an owner that is not in the fabric */
 	rc = apply_text(HDR L1 "0x0002 001 : (Channel Adapter portguid 0x0000000000190001: 'Nobody')\n"
 			"2 valid lids dumped \n", &f, &e);

@@ -356,6 +356,89 @@ START_TEST(canonical_under_permutation)
 }
 END_TEST
 
+/*
+ * Issue 18: a top or middle switch keeps any number of its m cables (1 to
+ * m-1); the tree stays recognised, every switch keeps its level and label,
+ * and each lost cable is one missing link. The cables kept are chosen by
+ * their far end's level (a middle switch keeps its up links first, so
+ * 1..m/2 leaves it with up links only), never by port number.
+ */
+static void cut_to(struct ibu_fabric *f, const struct ibu_ibft *t, int sw,
+		   int keep)
+{
+	struct ibu_node *n = &f->nodes[t->sw[sw].node];
+	int order[2 * 256], k = 0, up, p;
+
+	/* up links first, then down links */
+	for (up = 1; up >= 0; up--)
+		for (p = 1; p <= n->num_ports; p++) {
+			int c = n->ports[p].peer_node;
+
+			if (c < 0 || t->sw_of_node[c] < 0)
+				continue;
+			if ((t->sw[t->sw_of_node[c]].level < t->sw[sw].level) == up)
+				order[k++] = p;
+		}
+	for (p = keep; p < k; p++) {
+		struct ibu_port *a = &n->ports[order[p]];
+
+		f->nodes[a->peer_node].ports[a->peer_port].peer_node = -1;
+		a->peer_node = -1;
+	}
+}
+
+static void degrade_one(int m, int level, int keep, int seed)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = (uint64_t)seed };
+	struct ibu_fabric f;
+	struct ibu_ibft a, b;
+	struct ibu_err e = { 0 };
+	int s, victim = -1;
+
+	ck_assert_int_eq(ibu_gen_fattree(&f, m, 3, &o, &e), 0);
+	ck_assert_msg(ibu_ibft_recognize(&f, &a, &e) == 0, "%s", e.msg);
+	for (s = 0; s < a.num_switches && victim < 0; s++)
+		if (a.sw[s].level == level)
+			victim = s;
+	cut_to(&f, &a, victim, keep);
+	ck_assert_msg(ibu_ibft_recognize_limit(&f, &b, 1000, &e) == 0,
+		      "IBFT(%d,3), level-%d switch keeping %d cables: %s", m,
+		      level, keep, e.msg);
+	ck_assert_int_eq(b.num_faults, m - keep);
+	for (s = 0; s < a.num_switches; s++) {
+		int t = b.sw_of_node[a.sw[s].node];
+
+		ck_assert_int_eq(b.sw[t].level, a.sw[s].level);
+		ck_assert(!memcmp(b.sw[t].w, a.sw[s].w, sizeof(a.sw[s].w)));
+	}
+	ibu_ibft_free(&a);
+	ibu_ibft_free(&b);
+	ibu_fabric_free(&f);
+}
+
+START_TEST(degraded_top_any_cables)
+{
+	int keep;
+
+	for (keep = 1; keep < 8; keep++)
+		degrade_one(8, 0, keep, 3 + _i);
+	for (keep = 1; keep < 4; keep++)
+		degrade_one(4, 0, keep, 3 + _i);
+}
+END_TEST
+
+START_TEST(degraded_middle_any_cables)
+{
+	int keep;
+
+	for (keep = 1; keep < 8; keep++)
+		degrade_one(8, 1, keep, 3 + _i);
+	for (keep = 1; keep < 4; keep++)
+		degrade_one(4, 1, keep, 3 + _i);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ibft");
@@ -371,6 +454,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, reject_example_fabric);
 	tcase_add_test(tc, lca_and_below);
 	tcase_add_loop_test(tc, canonical_under_permutation, 0, ns);
+	tcase_add_loop_test(tc, degraded_top_any_cables, 0, 3);
+	tcase_add_loop_test(tc, degraded_middle_any_cables, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

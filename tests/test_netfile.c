@@ -113,6 +113,21 @@ static const struct bad bad_inputs[] = {
 	{ "switchguid=0x77\nSwitch 2 \"s\"\n[1] \"h1\"[1]\n\ncaguid=0x50\nCa 1 \"h1\"\n[1](77) \"s\"[1]\n",
 	  "t.net:7: port GUID 0x0000000000000077 of 'h1' is already used by 's' (line 2)" },
 	{ "switchguid=zz\nSwitch 2 \"s\"\n", "t.net:1: GUID directive without a number" },
+	/* issue 18: strict numbers, no GUID 0, no junk */
+	{ "Switch 4294967300 \"a\"\n", "t.net:1: port count out of range" },
+	{ "Switch 4 \"a\"\n[4294967297] \"b\"[1]\n", "t.net:2: bad port number" },
+	{ "Switch 4 \"a\"\n[1] \"b\"[4294967297]\n", "t.net:2: bad remote port number" },
+	{ "Switch 4 \"a\"\n[+1] \"b\"[1]\n", "t.net:2: bad port number" },
+	{ "switchguid=0x0\nSwitch 2 \"s\"\n", "t.net:1: GUID 0 in a GUID directive" },
+	{ "switchguid=0x10000000000000000\nSwitch 2 \"s\"\n", "t.net:1: bad number in GUID directive" },
+	{ "Ca 1 \"h\"\n[1](00000000000000077) \"s\"[1]\n", "t.net:2: bad port GUID" },
+	{ "Ca 1 \"h\"\n[1](77) \"s\"[1] # lid 99999999999 lmc 0\n", "t.net:2: bad LID in comment" },
+	{ "Ca 1 \"h\"\n[1](77) \"s\"[1] # lid 5 lmc 9\n", "t.net:2: bad LMC in comment" },
+	{ "junk\nSwitch 2 \"s\"\n", "t.net:1: no node records (not a net file?)" },
+	/* found by fuzz_ibnetdiscover: an error in a switch header's comment
+	 * left the node without its id, and the clean-up read past them */
+	{ "Hca 1 \"h\"\n[1] \"s\"[1]\n\nSwitch 2 \"s\" # \"d\" lid 99999999999\n", "t.net:4: bad LID in comment" },
+	{ "Switch 2 \"s\"\n\njunk\n", "t.net:3: not a net file line" },
 	{ "switchguid=0x1g\nSwitch 2 \"s\"\n", "t.net:1: bad number in GUID directive" },
 	{ "Ca 1 \"h\"\n[1](zz) \"s\"[1]\n", "t.net:2: bad port GUID" },
 };
@@ -178,6 +193,19 @@ START_TEST(errors_name_file_and_line)
 }
 END_TEST
 
+/* issue 18: a UTF-8 byte order mark is no junk line */
+START_TEST(byte_order_mark)
+{
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+
+	ck_assert_msg(parse("\xef\xbb\xbfSwitch 2 \"a\"\n[1] \"b\"[1]\n\nSwitch 2 \"b\"\n[1] \"a\"[1]\n",
+			    &f, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(f.num_nodes, 2);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 START_TEST(missing_file)
 {
 	struct ibu_fabric f;
@@ -229,6 +257,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, errors_name_file_and_line, 0,
 			    sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, byte_order_mark);
 	tcase_add_test(tc, write_read_round_trip);
 	tcase_add_test(tc, nul_byte);
 	tcase_add_test(tc, write_refuses_unreadable_names);

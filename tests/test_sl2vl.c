@@ -142,6 +142,46 @@ START_TEST(test_hostile)
 }
 END_TEST
 
+/* issue 18: strict table lines and headers, each with file:line */
+START_TEST(test_strict)
+{
+	static const struct { const char *text, *want; } bad[] = {
+		{ "4294967297 1 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", "t.dump:2: expected 'IN OUT : 16 VLs'" },
+		{ "-1 1 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", "t.dump:2: expected 'IN OUT : 16 VLs'" },
+		{ "1 2 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 7\n", "t.dump:2: more than 16 VLs" },
+		{ "1 2 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 15\n", "t.dump:2: SL 15 mapped to VL 15" },
+		{ "1 2 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 16\n", "t.dump:2: expected" },
+		{ "1 2 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1x\n", "t.dump:2: expected" },
+		{ "1 2 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+		  "Switch 0x0000000000200000, base LID 1, \"x\"\n"
+		  "1 2 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", "t.dump:4: 'sw-0.0': the table 1 -> 2 is given twice" },
+	};
+	struct ibu_fabric f;
+	struct ibu_sl2vl s;
+	struct ibu_err e = { 0 };
+	char text[512];
+	size_t i;
+
+	ck_assert_int_eq(ibu_gen_mesh(&f, 2, 2, 1, NULL, &e), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "Switch 0x0000000000200000, base LID 1, \"x\"\n%s", bad[i].text);
+		ck_assert_int_eq(parse(text, &f, &s, &e), IBU_EPARSE);
+		ck_assert_msg(strstr(e.msg, bad[i].want), "case %zu: '%s' lacks '%s'",
+			      i, e.msg, bad[i].want);
+	}
+	ck_assert_int_eq(parse("Switch 0x0000000000200000, base LID 99999999999, \"x\"\n"
+			       "1 2 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", &f, &s, &e),
+			 IBU_EPARSE);
+	ck_assert_msg(strstr(e.msg, "t.dump:1: bad base LID"), "%s", e.msg);
+	ck_assert_int_eq(parse("Switch 0x00000000000200000, base LID 1, \"x\"\n"
+			       "1 2 : 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", &f, &s, &e),
+			 IBU_EPARSE);
+	ck_assert_msg(strstr(e.msg, "t.dump:1: bad GUID"), "%s", e.msg);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sl2vl");
@@ -149,6 +189,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_read);
 	tcase_add_test(tc, test_hostile);
+	tcase_add_test(tc, test_strict);
 	tcase_add_test(tc, test_write_roundtrip);
 	suite_add_tcase(s, tc);
 	return s;

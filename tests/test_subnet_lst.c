@@ -93,6 +93,38 @@ START_TEST(broken_lines)
 }
 END_TEST
 
+/* issue 18: every field a strict hex number in its range, one LID a port */
+static void expect_field_error(const char *from, const char *to,
+			       const char *needle)
+{
+	char a[sizeof(END_A) + 64], line[2 * sizeof(a) + 16];
+	const char *at = strstr(END_A, from);
+
+	ck_assert_ptr_nonnull(at);
+	snprintf(a, sizeof(a), "%.*s%s%s", (int)(at - END_A), END_A, to,
+		 at + strlen(from));
+	snprintf(line, sizeof(line), "%s %s\n", a, END_B);
+	expect_error(line, needle);
+}
+
+START_TEST(strict_fields)
+{
+	expect_field_error("PN:01", "PN:100000001", "x.lst:1: not an opensm-subnet.lst link line: bad PN");
+	expect_field_error("PN:01", "PN:01zz", "x.lst:1: not an opensm-subnet.lst link line: bad PN");
+	expect_field_error("Ports:04", "Ports:100000004", "x.lst:1: not an opensm-subnet.lst link line: bad Ports");
+	expect_field_error("LID:0002", "LID:FFFF", "bad LID");
+	expect_field_error("LID:0002", "LID:C000", "bad LID");
+	expect_field_error("LID:0002", "LID:0000", "bad LID");
+	expect_field_error("NodeGUID:0000000000200000", "NodeGUID:00000000002000000", "bad NodeGUID");
+	expect_field_error("PortGUID:0000000000200000", "PortGUID:10000000000200000", "bad NodeGUID/PortGUID");
+	/* the switch again with another LID */
+	expect_error(END_A " " END_B "\n"
+		     "{ SW Ports:04 SystemGUID:0000000000200000 NodeGUID:0000000000200000 PortGUID:0000000000200000 VenID:000000 DevID:0000 Rev:000000A1 {s0} LID:0003 PN:02 } "
+		     "{ CA Ports:01 SystemGUID:0000000000100002 NodeGUID:0000000000100002 PortGUID:0000000000100003 VenID:000000 DevID:0000 Rev:000000A1 {h1} LID:0004 PN:01 }\n",
+		     "x.lst:2: 's0' port 0 has LID 0003 here, 0002 on line 1");
+}
+END_TEST
+
 START_TEST(sniff)
 {
 	ck_assert(ibu_subnet_lst_sniff("  " END_A " " END_B));
@@ -108,6 +140,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, same_fabric_as_the_net_file);
 	tcase_add_test(tc, broken_lines);
+	tcase_add_test(tc, strict_fields);
 	tcase_add_test(tc, sniff);
 	suite_add_tcase(s, tc);
 	return s;

@@ -192,7 +192,7 @@ int ibu_cmd_gen(int argc, char **argv)
 		    ibu_opt_int("gen", "Y", argv[optind + 2], 1, 16384, &n))
 			return IBU_EXIT_USAGE;
 		if (o.extra_ports) {
-			fprintf(stderr, "ibunion gen: --extra-ports is for fat trees\n");
+			fprintf(stderr, "-E- ibunion gen: --extra-ports is for fat trees\n");
 			return IBU_EXIT_USAGE;
 		}
 		rc = ibu_gen_mesh(&f, (int)m, (int)n, (int)hcas, &o, &e);

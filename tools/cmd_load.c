@@ -99,7 +99,7 @@ static int parse_list(char *s, struct load_args *a, int patterns)
 	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (patterns) {
 			if (a->num_pat == MAX_PATTERNS) {
-				fprintf(stderr, "ibunion load: at most %d patterns\n",
+				fprintf(stderr, "-E- ibunion load: at most %d patterns\n",
 					MAX_PATTERNS);
 				return -1;
 			}
@@ -111,7 +111,7 @@ static int parse_list(char *s, struct load_args *a, int patterns)
 		} else {
 			if (a->num_dlids == 3 ||
 			    ibu_dlid_mode_parse(tok, &a->dlids[a->num_dlids])) {
-				fprintf(stderr, "ibunion load: --dlids takes base, pairs, cyclic\n");
+				fprintf(stderr, "-E- ibunion load: --dlids takes base, pairs, cyclic\n");
 				return -1;
 			}
 			a->num_dlids++;
@@ -187,7 +187,7 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 	}
 	if (argc - optind != 2 || !a->num_pat) {
 		if (!a->num_pat)
-			fprintf(stderr, "ibunion load: --pattern is required\n");
+			fprintf(stderr, "-E- ibunion load: --pattern is required\n");
 		return -1;
 	}
 	if (!a->num_dlids)
@@ -197,12 +197,12 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 
 		if ((k == IBU_PAT_GROUPS || k == IBU_PAT_GROUPS_UCAST) &&
 		    !a->members) {
-			fprintf(stderr, "ibunion load: pattern %s needs --members%s\n",
+			fprintf(stderr, "-E- ibunion load: pattern %s needs --members%s\n",
 				a->pat[i].name, k == IBU_PAT_GROUPS ? " and --mcast" : "");
 			return -1;
 		}
 		if (k == IBU_PAT_GROUPS && !a->mcast) {
-			fprintf(stderr, "ibunion load: pattern groups needs --mcast\n");
+			fprintf(stderr, "-E- ibunion load: pattern groups needs --mcast\n");
 			return -1;
 		}
 	}
@@ -211,7 +211,7 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 			if (a->pat[i].kind == IBU_PAT_GROUPS_UCAST)
 				break;
 		if (i == a->num_pat) {
-			fprintf(stderr, "ibunion load: --members goes with --mcast or groups-ucast\n");
+			fprintf(stderr, "-E- ibunion load: --members goes with --mcast or groups-ucast\n");
 			return -1;
 		}
 	}
@@ -539,7 +539,7 @@ int ibu_cmd_load(int argc, char **argv)
 
 	c = calloc(1, sizeof(*c));
 	if (!c) {
-		fprintf(stderr, "ibunion load: out of memory\n");
+		fprintf(stderr, "-E- ibunion load: out of memory\n");
 		return IBU_EXIT_ERROR;
 	}
 	if (parse_args(argc, argv, &c->a)) {
@@ -550,7 +550,7 @@ int ibu_cmd_load(int argc, char **argv)
 	if (c->a.json) {
 		jrows = open_memstream(&jbuf, &jlen);
 		if (!jrows) {
-			fprintf(stderr, "ibunion load: out of memory\n");
+			fprintf(stderr, "-E- ibunion load: out of memory\n");
 			free(c);
 			return IBU_EXIT_ERROR;
 		}

@@ -118,18 +118,18 @@ static int cmd_join(int argc, char **argv, int leave)
 		}
 	}
 	if (optind != argc || !mgid) {
-		fprintf(stderr, "ibunion mcast: %s needs --mgid and no other arguments\n",
+		fprintf(stderr, "-E- ibunion mcast: %s needs --mgid and no other arguments\n",
 			leave ? "leave" : "join");
 		return IBU_EXIT_USAGE;
 	}
 	if (ibu_sa_parse_mgid(mgid, r.mgid) || r.mgid[0] != 0xff) {
-		fprintf(stderr, "ibunion mcast: --mgid '%s' is not a multicast GID\n", mgid);
+		fprintf(stderr, "-E- ibunion mcast: --mgid '%s' is not a multicast GID\n", mgid);
 		return IBU_EXIT_USAGE;
 	}
 	ibu_sa_format_mgid(r.mgid, gtext, sizeof(gtext));
 	if (ibu_sa_mcm_call(ca, (int)ca_port, leave, (int)timeout, &r, err,
 			    sizeof(err))) {
-		fprintf(stderr, "ibunion mcast: %s %s: %s\n",
+		fprintf(stderr, "-E- ibunion mcast: %s %s: %s\n",
 			leave ? "leave" : "join", gtext, err);
 		return IBU_EXIT_ERROR;
 	}
@@ -396,7 +396,7 @@ int ibu_cmd_mcast(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1, 0);
 	if (!strcmp(argv[1], "load"))
 		return cmd_report(argc - 1, argv + 1, 1);
-	fprintf(stderr, "ibunion mcast: unknown action '%s'\n", argv[1]);
+	fprintf(stderr, "-E- ibunion mcast: unknown action '%s'\n", argv[1]);
 	ibu_cmd_mcast_usage(stderr);
 	return IBU_EXIT_USAGE;
 }

@@ -85,7 +85,7 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 		case 'J': a->pairs = PATH_JSON; break;
 		case 'O':
 			if (ibu_cyclic_offsets_parse(optarg, &a->offsets)) {
-				fprintf(stderr, "ibunion path: --offsets: '%s' is not rotated or paper\n",
+				fprintf(stderr, "-E- ibunion path: --offsets: '%s' is not rotated or paper\n",
 					optarg);
 				return -1;
 			}
@@ -98,7 +98,7 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 			} else if (!strcmp(optarg, "table")) {
 				a->pairs = 0;
 			} else {
-				fprintf(stderr, "ibunion path: --format: '%s' is not table or pairs\n",
+				fprintf(stderr, "-E- ibunion path: --format: '%s' is not table or pairs\n",
 					optarg);
 				return -1;
 			}
@@ -175,10 +175,10 @@ static int resolve_port(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		pid = port ? ibu_ibft_ep(t, node, port) : -1;
 	}
 	if (node < 0)
-		fprintf(stderr, "ibunion path: %s: '%s' is no node name, port GUID, node GUID or LID of the fabric\n",
+		fprintf(stderr, "-E- ibunion path: %s: '%s' is no node name, port GUID, node GUID or LID of the fabric\n",
 			what, text);
 	else if (pid < 0)
-		fprintf(stderr, "ibunion path: %s: '%s' is '%s', not an end port of the fat tree\n",
+		fprintf(stderr, "-E- ibunion path: %s: '%s' is '%s', not an end port of the fat tree\n",
 			what, text, f->nodes[node].name);
 	return pid;
 }
@@ -475,7 +475,7 @@ int ibu_cmd_path(int argc, char **argv)
 	    (a.to && (to = resolve_port(&f, &t, "--to", a.to)) < 0))
 		goto out;
 	if (from >= 0 && from == to) {
-		fprintf(stderr, "ibunion path: --from and --to name the same end port\n");
+		fprintf(stderr, "-E- ibunion path: --from and --to name the same end port\n");
 		goto out;
 	}
 	if (ibu_opt_out_open("path", a.output, &af))

@@ -6,6 +6,7 @@
  * live fabric.
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "opts.h"
 #include "fabric_open.h"
 #include "dump.h"
+#include "json_out.h"
 
 void ibu_cmd_trace_usage(FILE *out)
 {
@@ -31,6 +33,9 @@ void ibu_cmd_trace_usage(FILE *out)
 		"  -C CA, -P PORT      the same, from this CA / port\n"
 		"  --live-save DIR     keep what was read in DIR (fabric cache, dumps)\n"
 		"  -q, --quiet         no hop lines, only the verdict\n"
+		"  --json              stdout: one JSON object with the ends, every hop\n"
+		"                      and the verdict (schema in ibunion(1)); the\n"
+		"                      text report goes to stderr\n"
 		"exit status: 0 DST reached, 1 the route breaks (no entry, dead end,\n"
 		"loop), 2 usage, 3 bad input\n");
 }
@@ -38,6 +43,13 @@ void ibu_cmd_trace_usage(FILE *out)
 struct endpoint {
 	int node, port;		/* port 0 for a switch */
 	uint16_t lid;		/* the LID to follow (DST) */
+};
+
+/* The hops walk() took, kept for --json. */
+struct trace_log {
+	int n, cap;
+	struct trace_hop { int out, node, port; } *hop;
+	char why[256];		/* where the route broke, "" when reached */
 };
 
 struct lid_find {
@@ -159,11 +171,23 @@ static void print_hop(const struct ibu_fabric *f, int out, int node, int port)
 	       type_str(n), g ? g : n->guid, port, a, b, n->name);
 }
 
+/* Prints where the route broke (the -E- line) and keeps it for --json. */
+__attribute__((format(printf, 2, 3)))
+static void broke(struct trace_log *log, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(log->why, sizeof(log->why), fmt, ap);
+	va_end(ap);
+	printf("-E- trace: %s\n", log->why);
+}
+
 /* Follows the LFTs; returns IBU_EXIT_OK when dst is reached, else prints
  * where the route broke and returns IBU_EXIT_FAIL. */
 static int walk(const struct ibu_fabric *f, const struct ibu_lft *lft,
 		const struct endpoint *src, const struct endpoint *dst,
-		int quiet)
+		int quiet, struct trace_log *log)
 {
 	int node = src->node, port = src->port, hops = 0, out;
 	const struct ibu_node *n = &f->nodes[node];
@@ -174,37 +198,39 @@ static int walk(const struct ibu_fabric *f, const struct ibu_lft *lft,
 				       ibu_node_is_switch(&f->nodes[node])))) {
 		n = &f->nodes[node];
 		if (++hops > f->num_nodes + 1) {
-			printf("-E- trace: a loop: more than %d hops toward LID %u\n",
-			       f->num_nodes + 1, dst->lid);
+			broke(log, "a loop: more than %d hops toward LID %u",
+			      f->num_nodes + 1, dst->lid);
 			return IBU_EXIT_FAIL;
 		}
 		if (!ibu_node_is_switch(n)) {
 			if (hops > 1) {
-				printf("-E- trace: reached %s '%s', not the destination\n",
-				       type_str(n), n->name);
+				broke(log, "reached %s '%s', not the destination",
+				      type_str(n), n->name);
 				return IBU_EXIT_FAIL;
 			}
 			out = port;	/* the source CA sends on its port */
 		} else {
 			out = ibu_lft_get(lft, node, dst->lid);
 			if (out == IBU_NO_PATH || out > n->num_ports) {
-				printf("-E- trace: switch '%s' (0x%016" PRIx64 ") has no entry for LID %u\n",
-				       n->name, n->guid, dst->lid);
+				broke(log, "switch '%s' (0x%016" PRIx64 ") has no entry for LID %u",
+				      n->name, n->guid, dst->lid);
 				return IBU_EXIT_FAIL;
 			}
 			if (out == 0) {
-				printf("-E- trace: switch '%s' (0x%016" PRIx64 ") sends LID %u to itself (port 0)\n",
-				       n->name, n->guid, dst->lid);
+				broke(log, "switch '%s' (0x%016" PRIx64 ") sends LID %u to itself (port 0)",
+				      n->name, n->guid, dst->lid);
 				return IBU_EXIT_FAIL;
 			}
 		}
 		if (n->ports[out].peer_node < 0) {
-			printf("-E- trace: '%s' port %d toward LID %u is not cabled\n",
-			       n->name, out, dst->lid);
+			broke(log, "'%s' port %d toward LID %u is not cabled",
+			      n->name, out, dst->lid);
 			return IBU_EXIT_FAIL;
 		}
 		port = n->ports[out].peer_port;
 		node = n->ports[out].peer_node;
+		if (log->n < log->cap)	/* cap: the loop bound above */
+			log->hop[log->n++] = (struct trace_hop){ out, node, port };
 		if (!quiet)
 			print_hop(f, out, node, port);
 	}
@@ -214,32 +240,119 @@ static int walk(const struct ibu_fabric *f, const struct ibu_lft *lft,
 	return IBU_EXIT_OK;
 }
 
-static int run(const char *fabric, const char *lfts, const char *s,
-	       const char *d, int quiet)
+static void json_end(const struct ibu_fabric *f, const struct endpoint *ep)
+{
+	const struct ibu_node *n;
+
+	if (!ep) {
+		printf("null");
+		return;
+	}
+	n = &f->nodes[ep->node];
+	printf("{\"name\":");
+	ibu_json_str(stdout, n->name);
+	printf(",\"type\":\"%s\",\"guid\":\"0x%016" PRIx64 "\",\"port\":%d,\"lid\":%u}",
+	       type_str(n), n->guid, ep->port, ep->lid);
+}
+
+static void json_hop(const struct ibu_fabric *f, const struct trace_hop *h)
+{
+	const struct ibu_node *n = &f->nodes[h->node];
+
+	printf("{\"out_port\":%d,\"name\":", h->out);
+	ibu_json_str(stdout, n->name);
+	printf(",\"type\":\"%s\",\"guid\":\"0x%016" PRIx64 "\",\"port\":%d}",
+	       type_str(n), n->guid, h->port);
+}
+
+struct trace_run {
+	const char *fabric, *lfts, *src, *dst;
+	int quiet, json;
+};
+
+/* --json: one object (schema: ibunion(1), JSON OUTPUT); the ends are null
+ * when the run stopped before they were known. */
+static void print_json(const struct trace_run *a, const struct ibu_fabric *f,
+		       const struct endpoint *src, const struct endpoint *dst,
+		       const struct trace_log *log, int ret)
+{
+	int i;
+
+	printf("{\"command\":\"trace\",\"fabric\":");
+	ibu_json_str(stdout, a->fabric);
+	printf(",\"lfts\":");
+	ibu_json_str(stdout, a->lfts);
+	printf(",\"verdict\":\"%s\",\"exit\":%d,\"src\":",
+	       ret == IBU_EXIT_OK ? "reached" :
+	       ret == IBU_EXIT_FAIL ? "broken" : "error", ret);
+	json_end(f, src);
+	printf(",\"dst\":");
+	json_end(f, dst);
+	printf(",\"hops\":[");
+	for (i = 0; i < log->n; i++) {
+		if (i)
+			putchar(',');
+		json_hop(f, &log->hop[i]);
+	}
+	printf("],\"hop_count\":%d,\"broken_at\":", log->n);
+	ibu_json_str(stdout, ret == IBU_EXIT_FAIL ? log->why : NULL);
+	printf("}\n");
+}
+
+static int run(const struct trace_run *a)
 {
 	struct ibu_fabric f;
 	struct ibu_lft lft;
 	struct endpoint src, dst;
+	struct trace_log log = { 0 };
 	struct ibu_err e = { 0 };
-	int rc, ret = IBU_EXIT_ERROR;
+	int rc, ret = IBU_EXIT_ERROR, have = 0, saved = -1;
 
 	memset(&lft, 0, sizeof(lft));
-	rc = ibu_fabric_open(fabric, &f, NULL, &e);
+	if (a->json) {
+		saved = ibu_json_stdout_begin("trace");
+		if (saved < 0)
+			return IBU_EXIT_ERROR;
+	}
+	rc = ibu_fabric_open(a->fabric, &f, NULL, &e);
 	if (rc) {
 		ibu_opt_report("trace", &e);
+		if (a->json) {
+			ibu_json_stdout_end(saved);
+			printf("{\"command\":\"trace\",\"fabric\":");
+			ibu_json_str(stdout, a->fabric);
+			printf(",\"lfts\":");
+			ibu_json_str(stdout, a->lfts);
+			printf(",\"verdict\":\"error\",\"exit\":%d,\"src\":null,"
+			       "\"dst\":null,\"hops\":[],\"hop_count\":0,"
+			       "\"broken_at\":null}\n", IBU_EXIT_ERROR);
+		}
 		return IBU_EXIT_ERROR;
 	}
-	rc = ibu_dump_read_lfts(lfts, &f, &lft, &e);
+	log.cap = f.num_nodes + 2;	/* walk() stops past num_nodes + 1 */
+	log.hop = calloc((size_t)log.cap, sizeof(*log.hop));
+	if (!log.hop)
+		rc = ibu_err_set(&e, IBU_ENOMEM, "out of memory");
+	if (!rc)
+		rc = ibu_dump_read_lfts(a->lfts, &f, &lft, &e);
 	if (!rc)
 		rc = ibu_fabric_index(&f, &e);
 	if (!rc)
-		rc = resolve(&f, s, &src, &e);
+		rc = resolve(&f, a->src, &src, &e);
 	if (!rc)
-		rc = resolve(&f, d, &dst, &e);
+		rc = resolve(&f, a->dst, &dst, &e);
 	if (rc)
 		ibu_opt_report("trace", &e);
-	else
-		ret = walk(&f, &lft, &src, &dst, quiet);
+	else {
+		have = 1;
+		ret = walk(&f, &lft, &src, &dst, a->quiet, &log);
+	}
+	if (a->json) {
+		ibu_json_stdout_end(saved);
+		print_json(a, &f, have ? &src : NULL, have ? &dst : NULL, &log,
+			   ret);
+	}
+	free(log.hop);
 	ibu_lft_free(&lft);
 	ibu_fabric_free(&f);
 	return ret;
@@ -249,22 +362,30 @@ int ibu_cmd_trace(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, quiet = 0;
+	struct trace_run a = { 0 };
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "q", lo, NULL)) != -1) {
-		if (c != 'q') {
+		if (c == 'q')
+			a.quiet = 1;
+		else if (c == 'J')
+			a.json = 1;
+		else {
 			ibu_cmd_trace_usage(stderr);
 			return IBU_EXIT_USAGE;
 		}
-		quiet = 1;
 	}
 	if (argc - optind != 4) {
 		ibu_cmd_trace_usage(stderr);
 		return IBU_EXIT_USAGE;
 	}
-	return run(argv[optind], argv[optind + 1], argv[optind + 2],
-		   argv[optind + 3], quiet);
+	a.fabric = argv[optind];
+	a.lfts = argv[optind + 1];
+	a.src = argv[optind + 2];
+	a.dst = argv[optind + 3];
+	return run(&a);
 }

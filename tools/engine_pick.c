@@ -24,7 +24,7 @@ const struct ibu_engine_ops *ibu_engine_pick(const char *cmd,
 	ops = ibu_engine_find(name);
 	if (!ops) {
 		ibu_engine_names(names, sizeof(names));
-		fprintf(stderr, "ibunion %s: no engine '%s' (engines: %s)\n",
+		fprintf(stderr, "-E- ibunion %s: no engine '%s' (engines: %s)\n",
 			cmd, name, names);
 		return NULL;
 	}
@@ -78,13 +78,13 @@ int ibu_engine_opt_arg(const char *cmd, struct ibu_engine_opts *o,
 		     n < (int)sizeof(keys); i++)
 			n += snprintf(keys + n, sizeof(keys) - (size_t)n, "%s%s",
 				      i ? ", " : "", opt->key);
-		fprintf(stderr, "ibunion %s: -O '%s': no such option (options: %s)\n",
+		fprintf(stderr, "-E- ibunion %s: -O '%s': no such option (options: %s)\n",
 			cmd, word, keys);
 	} else if (expected) {
-		fprintf(stderr, "ibunion %s: -O '%s': bad value (expected %s)\n",
+		fprintf(stderr, "-E- ibunion %s: -O '%s': bad value (expected %s)\n",
 			cmd, word, expected);
 	} else {
-		fprintf(stderr, "ibunion %s: -O '%s': not key=value\n", cmd,
+		fprintf(stderr, "-E- ibunion %s: -O '%s': not key=value\n", cmd,
 			word);
 	}
 	return -1;

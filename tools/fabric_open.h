@@ -4,8 +4,9 @@
  * detected from the content:
  *   - ibsim net files and `ibnetdiscover` text output (lib/netfile.c);
  *   - OpenSM's opensm-subnet.lst (lib/subnet_lst.c; no LMC in it);
- *   - `ibnetdiscover --cache` files (binary), loaded through libibnetdisc's
- *     ibnd_load_fabric (tools side only: lib/ has no external dependency).
+ *   - `ibnetdiscover --cache` files (binary), read by lib/ibnd_cache.c, our
+ *     own bounded reader (libibnetdisc's loader trusts the file: a damaged
+ *     count or LMC made it loop while its memory grew without limit).
  */
 #ifndef IBU_FABRIC_OPEN_H
 #define IBU_FABRIC_OPEN_H
@@ -30,7 +31,8 @@ const char *ibu_fabric_format_name(enum ibu_fabric_format fmt);
 void ibu_fabric_open_name_map(const char *path);
 
 struct ibnd_fabric;
-/* A libibnetdisc fabric (discovered live or loaded from a cache) as a
+/* A libibnetdisc fabric (discovered live; caches are read by
+ * lib/ibnd_cache.c, never loaded through libibnetdisc) as a
  * model: node i is the i-th node of fab->nodes; source names it. */
 int ibu_fabric_from_ibnd(struct ibnd_fabric *fab, const char *source,
 			 struct ibu_fabric *f, struct ibu_err *e);

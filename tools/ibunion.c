@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* ibunion: the offline toolkit beside the OpenSM routing engine. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,27 @@ static void usage(FILE *out)
 		"file ibnetdiscover reads); check, diff, load, trace take -o FILE;\n"
 		"-v (--verbose) lists every problem (check, diff, mcast check).\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 cannot run\n");
+}
+
+/*
+ * Every report goes to stdout: a full disk or a closed pipe must not pass
+ * for a clean run, whatever the command returned (it may have printed its
+ * last lines after its own checks).
+ */
+static int stdout_checked(const char *cmd, int rc)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	if (rc == IBU_EXIT_ERROR)	/* the command said why already */
+		return rc;
+	err = errno;
+	fprintf(stderr, "ibunion%s%s: stdout: write failed%s%s\n",
+		cmd ? " " : "", cmd ? cmd : "", err ? ": " : "",
+		err ? strerror(err) : "");
+	return IBU_EXIT_ERROR;
 }
 
 /* -V/--version, as every infiniband-diags tool has it (also after the
@@ -158,7 +180,7 @@ static int run(const struct ibu_command *c, int argc, char **argv)
 	int rc;
 
 	if (!copy) {
-		fprintf(stderr, "ibunion %s: out of memory\n", c->name);
+		fprintf(stderr, "-E- ibunion %s: out of memory\n", c->name);
 		return IBU_EXIT_ERROR;
 	}
 	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
@@ -179,11 +201,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return IBU_EXIT_OK;
+		return stdout_checked(NULL, IBU_EXIT_OK);
 	}
 	if (is_version(argv[1])) {
 		print_version();
-		return IBU_EXIT_OK;
+		return stdout_checked(NULL, IBU_EXIT_OK);
 	}
 	for (i = 0; i < NCMD; i++) {
 		if (strcmp(argv[1], commands[i].name))
@@ -191,15 +213,16 @@ int main(int argc, char **argv)
 		if (argc > 2 && (!strcmp(argv[2], "-h") ||
 				 !strcmp(argv[2], "--help"))) {
 			commands[i].usage(stdout);
-			return IBU_EXIT_OK;
+			return stdout_checked(argv[1], IBU_EXIT_OK);
 		}
 		if (argc > 2 && is_version(argv[2])) {
 			print_version();
-			return IBU_EXIT_OK;
+			return stdout_checked(argv[1], IBU_EXIT_OK);
 		}
-		return run(&commands[i], argc - 1, argv + 1);
+		return stdout_checked(argv[1],
+				      run(&commands[i], argc - 1, argv + 1));
 	}
-	fprintf(stderr, "ibunion: unknown command '%s'\n", argv[1]);
+	fprintf(stderr, "-E- ibunion: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return IBU_EXIT_USAGE;
 }

@@ -38,7 +38,7 @@ int ibu_json_stdout_begin(const char *cmd)
 		saved = -1;
 	}
 	if (saved < 0)
-		fprintf(stderr, "ibunion %s: --json: cannot redirect the report: %s\n",
+		fprintf(stderr, "-E- ibunion %s: --json: cannot redirect the report: %s\n",
 			cmd, strerror(errno));
 	return saved;
 }

@@ -128,7 +128,7 @@ static int take_option(const char *cmd, int argc, char **argv, int *i,
 	if (!found)
 		return 0;
 	if (!val || !*val) {
-		fprintf(stderr, "ibunion %s: %s needs a value\n", cmd, argv[*i]);
+		fprintf(stderr, "-E- ibunion %s: %s needs a value\n", cmd, argv[*i]);
 		return -1;
 	}
 	r->live = 1;
@@ -143,7 +143,7 @@ static int split_args(const char *cmd, int argc, char **argv,
 
 	r->rest = calloc((size_t)argc + 1, sizeof(char *));
 	if (!r->rest) {
-		fprintf(stderr, "ibunion %s: out of memory\n", cmd);
+		fprintf(stderr, "-E- ibunion %s: out of memory\n", cmd);
 		return IBU_EXIT_ERROR;
 	}
 	for (i = 0; i < argc; i++) {
@@ -189,7 +189,7 @@ static int snapshot_dir(const char *cmd, const struct live_req *r,
 
 	if (r->save) {
 		if (mkdir(r->save, 0777) && errno != EEXIST) {
-			fprintf(stderr, "ibunion %s: --live-save: %s: %s\n", cmd,
+			fprintf(stderr, "-E- ibunion %s: --live-save: %s: %s\n", cmd,
 				r->save, strerror(errno));
 			return IBU_EXIT_ERROR;
 		}
@@ -200,7 +200,7 @@ static int snapshot_dir(const char *cmd, const struct live_req *r,
 	snprintf(s->dir, sizeof(s->dir), "%s/ibunion-live.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(s->dir)) {
-		fprintf(stderr, "ibunion %s: cannot create a temporary directory in %s: %s\n",
+		fprintf(stderr, "-E- ibunion %s: cannot create a temporary directory in %s: %s\n",
 			cmd, tmp && *tmp ? tmp : "/tmp", strerror(errno));
 		s->dir[0] = '\0';
 		return IBU_EXIT_ERROR;
@@ -253,7 +253,7 @@ static int read_and_save(const char *cmd, struct live_req *r,
 	fprintf(stderr, ", read in %.2f s\n", now() - t0);
 	if ((r->lc->in & (IN_LFTS | IN_LFTS_ONLY | IN_LIDS_FROM)) &&
 	    !lft_entries(&lv.lft)) {
-		fprintf(stderr, "ibunion %s: live: no switch holds an LFT entry (no subnet manager has routed this fabric yet?)\n",
+		fprintf(stderr, "-E- ibunion %s: live: no switch holds an LFT entry (no subnet manager has routed this fabric yet?)\n",
 			cmd);
 		ibu_live_free(&lv);
 		return IBU_EXIT_ERROR;
@@ -278,7 +278,7 @@ static int build_argv(const char *cmd, const struct live_req *r,
 	int n = 0, i;
 
 	if (!v) {
-		fprintf(stderr, "ibunion %s: out of memory\n", cmd);
+		fprintf(stderr, "-E- ibunion %s: out of memory\n", cmd);
 		return IBU_EXIT_ERROR;
 	}
 	for (i = 0; i < r->skip; i++)

@@ -57,7 +57,7 @@ int ibu_opt_int(const char *cmd, const char *what, const char *text, long lo,
 		ok = v >= lo && v <= hi;
 	}
 	if (!ok) {
-		fprintf(stderr, "ibunion %s: %s must be an integer in %ld..%ld, not '%s'\n",
+		fprintf(stderr, "-E- ibunion %s: %s must be an integer in %ld..%ld, not '%s'\n",
 			cmd, what, lo, hi, text ? text : "");
 		return -1;
 	}
@@ -72,7 +72,7 @@ int ibu_opt_u64(const char *cmd, const char *what, const char *text,
 	int neg;
 
 	if (strict_number(text, 0, &neg, &v)) {
-		fprintf(stderr, "ibunion %s: %s must be an unsigned integer in 0..%llu (decimal or 0x hex), not '%s'\n",
+		fprintf(stderr, "-E- ibunion %s: %s must be an unsigned integer in 0..%llu (decimal or 0x hex), not '%s'\n",
 			cmd, what, (unsigned long long)UINT64_MAX, text ? text : "");
 		return -1;
 	}
@@ -82,7 +82,7 @@ int ibu_opt_u64(const char *cmd, const char *what, const char *text,
 
 void ibu_opt_report(const char *cmd, const struct ibu_err *e)
 {
-	fprintf(stderr, "ibunion %s: %s\n", cmd,
+	fprintf(stderr, "-E- ibunion %s: %s\n", cmd,
 		e->msg[0] ? e->msg : ibu_strerror(e->code));
 }
 
@@ -113,7 +113,7 @@ int ibu_opt_out_close(const char *cmd, struct ibu_atomicfile *af, int wrc,
 			errno = 0;
 			fputc('\n', af->fp);
 			fflush(af->fp);
-			fprintf(stderr, "ibunion %s: %s: write failed: %s\n", cmd,
+			fprintf(stderr, "-E- ibunion %s: %s: write failed: %s\n", cmd,
 				af->path ? af->path : "standard output",
 				strerror(errno ? errno : EIO));
 		} else if (e) {
@@ -144,7 +144,7 @@ int ibu_opt_take(const char *cmd, int argc, char **argv, const char *shopt,
 			argv[n++] = argv[i];
 		} else if ((shopt && !strcmp(a, shopt)) || !strcmp(a, lopt)) {
 			if (i + 1 >= argc) {
-				fprintf(stderr, "ibunion %s: %s needs a value\n", cmd, a);
+				fprintf(stderr, "-E- ibunion %s: %s needs a value\n", cmd, a);
 				return -1;
 			}
 			*val = argv[++i];

@@ -22,12 +22,12 @@ static void show(void *arg, const char *what, uint64_t done, uint64_t total)
 				      (!total || done < total)))
 		return;
 	if (total)
-		fprintf(p->out, "\ribunion %s: %s %llu/%llu (%llu%%), %.1f s\033[K",
+		fprintf(p->out, "\r-I- ibunion %s: %s %llu/%llu (%llu%%), %.1f s\033[K",
 			p->cmd, what, (unsigned long long)done,
 			(unsigned long long)total,
 			(unsigned long long)(done * 100 / total), t - p->t0);
 	else
-		fprintf(p->out, "\ribunion %s: %s %llu, %.1f s\033[K", p->cmd,
+		fprintf(p->out, "\r-I- ibunion %s: %s %llu, %.1f s\033[K", p->cmd,
 			what, (unsigned long long)done, t - p->t0);
 	fflush(p->out);
 	p->shown = 1;

@@ -23,7 +23,7 @@ int ibu_report_output_begin(const char *cmd, const char *path,
 	fflush(r->af.fp);
 	r->saved_fd = dup(STDOUT_FILENO);
 	if (r->saved_fd < 0 || dup2(fileno(r->af.fp), STDOUT_FILENO) < 0) {
-		fprintf(stderr, "ibunion %s: %s: cannot redirect the output: %s\n",
+		fprintf(stderr, "-E- ibunion %s: %s: cannot redirect the output: %s\n",
 			cmd, path, strerror(errno));
 		if (r->saved_fd >= 0)
 			close(r->saved_fd);
@@ -51,7 +51,7 @@ int ibu_report_output_end(const char *cmd, struct ibu_report_output *r,
 		r->saved_fd = -1;
 	}
 	if (keep && (werr || err)) {
-		fprintf(stderr, "ibunion %s: %s: write failed: %s\n", cmd,
+		fprintf(stderr, "-E- ibunion %s: %s: write failed: %s\n", cmd,
 			r->af.path ? r->af.path : "standard output",
 			strerror(werr ? werr : err));
 		keep = 0;

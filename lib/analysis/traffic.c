@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "num.h"
 #include "traffic.h"
 
 /* ------------------------------------------------------------ end ports */
@@ -124,21 +125,21 @@ const char *ibu_dlid_mode_name(enum ibu_dlid_mode m)
 /* "1" -> count 1; "40%" -> percent 40. */
 static int parse_amount(const char *s, int *count, int *pct)
 {
-	char *end;
-	long v = strtol(s, &end, 10);
+	const char *end;
+	int v;
 
-	if (end == s || v < 0)
+	if (ibu_num_int(s, IBU_NUM_DEC, 1, 1000000, &v, &end))
 		return -1;
 	if (*end == '%' && !end[1]) {
-		if (v < 1 || v > 100)
+		if (v > 100)
 			return -1;
-		*pct = (int)v;
+		*pct = v;
 		*count = 0;
 		return 0;
 	}
-	if (*end || v < 1 || v > 1000000)
+	if (*end)
 		return -1;
-	*count = (int)v;
+	*count = v;
 	*pct = 0;
 	return 0;
 }
@@ -158,13 +159,12 @@ int ibu_pattern_parse(const char *s, struct ibu_pattern *p,
 	} else if (!strcmp(s, "shift")) {
 		p->kind = IBU_PAT_SHIFT;
 	} else if (!strncmp(s, "shift:", 6)) {
-		char *end;
-		long k = strtol(s + 6, &end, 10);
+		int k;
 
-		if (end == s + 6 || *end || k < 1 || k > 1000000)
+		if (ibu_num_int(s + 6, IBU_NUM_DEC, 1, 1000000, &k, NULL))
 			goto bad;
 		p->kind = IBU_PAT_SHIFT;
-		p->k = (int)k;
+		p->k = k;
 	} else if (!strcmp(s, "random")) {
 		p->kind = IBU_PAT_RANDOM;
 	} else if (!strcmp(s, "groups")) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Line reading shared by every text reader in lib/: one line at a time,
- * counted, with the trailing "\n" / "\r\n" removed. A NUL byte inside a
+ * counted, with the trailing "\n" / "\r\n" removed. A line longer than
+ * IBU_LINE_MAX bytes is a parse error naming file:line. A NUL byte inside a
  * line is a parse error naming file:line (C string functions would
  * otherwise see a shorter line than the file holds), and a read error is
  * an I/O error, so no reader mistakes a damaged file for a short one.
@@ -11,6 +12,11 @@
 
 #include <stdio.h>
 #include "err.h"
+
+/* The longest line any format has is a few KB (an MFT grid of 254 ports);
+ * a longer one is an error, so a file without newlines cannot grow the
+ * buffer without limit. */
+#define IBU_LINE_MAX (1 << 20)
 
 struct ibu_lines {
 	FILE *in;

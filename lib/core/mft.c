@@ -7,6 +7,7 @@
 #include <string.h>
 #include "lineio.h"
 #include "mft.h"
+#include "num.h"
 
 int ibu_pm_count(const struct ibu_portmask *m)
 {
@@ -176,17 +177,22 @@ static int perr(struct mreader *r, int line, const char *fmt, const char *s)
 
 static int header(struct mreader *r, char *line, int lineno)
 {
-	char *g = strstr(line, " guid 0x");
-	char *end;
-	uint64_t guid;
+	char *g = strstr(line, " guid 0x"), *b = strchr(line, '[');
+	const char *end;
+	uint64_t guid, lo, hi;
 	int node;
 
+	/* "[0xc000-0xc3ff]": both ends MLIDs, in order */
+	if (!b || ibu_num(b + 1, IBU_NUM_AUTO, IBU_MCAST_LID_BASE, IBU_MAX_MLID,
+			  &lo, &end) || *end != '-' ||
+	    ibu_num(end + 1, IBU_NUM_AUTO, lo, IBU_MAX_MLID, &hi, &end) ||
+	    *end != ']')
+		return perr(r, lineno, "bad MLID range in MFT header (0xc000..0xfffe, low-high)",
+			    line);
 	if (!g)
 		return perr(r, lineno, "MFT header without a switch GUID", line);
-	errno = 0;
-	guid = strtoull(g + 6, &end, 16);
-	if (errno || end == g + 8)
-		return perr(r, lineno, "bad GUID in MFT header", line);
+	if (ibu_num_guid(g + 6, &guid, &end) || *end != ' ')
+		return perr(r, lineno, "bad GUID in MFT header (1-16 hex digits)", line);
 	node = ibu_fabric_find_guid(r->f, guid);
 	if (node < 0)
 		return ibu_err_set(r->e, IBU_ENOTFOUND,
@@ -228,18 +234,16 @@ static int ports_line(struct mreader *r, char *line, int lineno)
 static int row(struct mreader *r, char *line, int lineno)
 {
 	const struct ibu_node *nd = &r->f->nodes[r->node];
-	unsigned long mlid;
-	char *end;
+	uint64_t mlid;
+	const char *end;
 	int rc, i, len;
 
-	errno = 0;
-	mlid = strtoul(line, &end, 16);
-	if (errno || end == line + 2 || mlid < IBU_MCAST_LID_BASE ||
-	    mlid > IBU_MAX_MLID)
+	if (ibu_num(line, IBU_NUM_HEX, IBU_MCAST_LID_BASE, IBU_MAX_MLID, &mlid,
+		    &end) || (*end && *end != ' ' && *end != '\t'))
 		return perr(r, lineno, "bad MLID", line);
 	len = (int)strlen(line);
 	if (r->brief) {
-		char *s = end;
+		const char *s = end;
 		int word = 0;
 
 		while (*s == ' ' || *s == '\t')
@@ -312,12 +316,10 @@ static int tens_line(const char *s)
 
 static int trailer(struct mreader *r, const char *s, int lineno)
 {
-	char *end;
-	unsigned long n;
+	const char *end;
+	uint64_t n;
 
-	errno = 0;
-	n = strtoul(s, &end, 10);
-	if (errno || end == s)
+	if (ibu_num(s, IBU_NUM_DEC, 0, UINT32_MAX, &n, &end))
 		return perr(r, lineno, "bad trailer", s);
 	while (*end == ' ')
 		end++;
@@ -329,10 +331,10 @@ static int trailer(struct mreader *r, const char *s, int lineno)
 		;
 	if (*end)
 		return perr(r, lineno, "bad trailer", s);
-	if (n != (unsigned long)r->rows)
+	if (n != (uint64_t)r->rows)
 		return ibu_err_set(r->e, IBU_EPARSE,
-				   "%s:%d: trailer says %lu MLIDs but the table of line %d has %d (truncated dump?)",
-				   r->name, lineno, n, r->header_line, r->rows);
+				   "%s:%d: trailer says %llu MLIDs but the table of line %d has %d (truncated dump?)",
+				   r->name, lineno, (unsigned long long)n, r->header_line, r->rows);
 	r->node = -1;
 	return IBU_OK;
 }
@@ -425,14 +427,9 @@ int ibu_mft_read(const char *path, const struct ibu_fabric *f,
 static int header_switch(const char *line, uint64_t *guid, char *name,
 			 size_t len)
 {
-	const char *g = strstr(line, " guid 0x"), *open, *close;
-	char *end;
+	const char *g = strstr(line, " guid 0x"), *open, *close, *end;
 
-	if (!g)
-		return -1;
-	errno = 0;
-	*guid = strtoull(g + 6, &end, 16);
-	if (errno || end == g + 8)
+	if (!g || ibu_num_guid(g + 6, guid, &end))
 		return -1;
 	name[0] = '\0';
 	open = strchr(end, '(');

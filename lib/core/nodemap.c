@@ -6,6 +6,7 @@
 #include <string.h>
 #include "lineio.h"
 #include "nodemap.h"
+#include "num.h"
 
 /* Splits "GUID name" into its parts; 0 blank or comment, 1 a record, < 0
  * error (message in e). The name is NUL-terminated in place. */
@@ -13,17 +14,17 @@ static int parse(char *line, const char *file, int lineno, uint64_t *guid,
 		 char **name, struct ibu_err *e)
 {
 	char *s = line, *end;
+	const char *g;
 
 	while (isspace((unsigned char)*s))
 		s++;
 	if (!*s || *s == '#')
 		return 0;
-	errno = 0;
-	*guid = strtoull(s, &end, 16);
-	if (!isxdigit((unsigned char)*s) || errno || end == s ||
-	    !isspace((unsigned char)*end))
+	/* a GUID is 1-16 hex digits (an optional 0x) */
+	if (ibu_num_guid(s, guid, &g) || !isspace((unsigned char)*g))
 		return ibu_err_set(e, IBU_EPARSE, "%s:%d: expected 'GUID name', not '%s'",
 				   file, lineno, line);
+	end = (char *)g;
 	for (s = end; isspace((unsigned char)*s); s++)
 		;
 	if (*s == '"') {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "num.h"
 #include "engine.h"
 
 static int parse_apex(const char *text, int *value)
@@ -157,19 +158,15 @@ void ibu_engine_opt_format(const struct ibu_engine_opts *o,
 
 int ibu_engine_opt_parse_count(const char *text, int *value)
 {
-	char *end;
-	long v;
+	int v;
 
 	if (!strcmp(text, "default")) {
 		*value = -1;
 		return IBU_OK;
 	}
-	if (!*text || *text == '-' || *text == '+')
+	if (ibu_num_int(text, IBU_NUM_DEC, 0, 1000000, &v, NULL))
 		return IBU_EINVAL;
-	v = strtol(text, &end, 10);
-	if (*end || v < 0 || v > 1000000)
-		return IBU_EINVAL;
-	*value = (int)v;
+	*value = v;
 	return IBU_OK;
 }
 

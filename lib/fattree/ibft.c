@@ -219,6 +219,51 @@ static int has_endport(const struct rec *r, int s)
 	return 0;
 }
 
+/* How many switch neighbours of s are at distance d. */
+static int count_at(const struct rec *r, const int *dist, int s, int d)
+{
+	int p, c, k = 0;
+
+	for (p = 1; p <= num_ports(r, s); p++) {
+		c = peer_sw(r, s, p);
+		if (c >= 0 && dist[c] == d)
+			k++;
+	}
+	return k;
+}
+
+/*
+ * A switch that lost every down link (a middle switch left with up links
+ * only) lies 2 further from the leaves than its level says. When one of
+ * its neighbours has more than m/2 down links, that neighbour is a top
+ * (no other switch has room for them), so s sits below it: at the
+ * distance of the neighbour's other children. s is on no shortest path
+ * (all its neighbours are nearer), so no other distance changes.
+ */
+static void lower_orphans(struct rec *r, int *dist)
+{
+	int S = r->t->num_switches, s, p, c;
+
+	for (s = 0; s < S; s++) {
+		int any = 0, top = 0, ok = 1;
+
+		if (dist[s] < 3 || has_endport(r, s))
+			continue;
+		for (p = 1; p <= num_ports(r, s) && ok; p++) {
+			c = peer_sw(r, s, p);
+			if (c < 0)
+				continue;
+			any = 1;
+			if (dist[c] != dist[s] - 1)
+				ok = 0;
+			else if (count_at(r, dist, c, dist[s] - 2) > r->t->half)
+				top = 1;
+		}
+		if (ok && any && top)
+			dist[s] -= 2;
+	}
+}
+
 /*
  * A switch without end ports at distance 2 whose switch neighbours are all
  * at distance 1 and lie in one component of the distance-0/1 switches is a
@@ -248,7 +293,9 @@ static void find_empty_leaves(struct rec *r, int *dist)
 			if (c < 0)
 				continue;
 			any = 1;
-			if (dist[c] != 1)
+			/* a neighbour with m/2 leaves already has no room for
+			 * another: s is a top left with cables to it only */
+			if (dist[c] != 1 || count_at(r, dist, c, 0) >= r->t->half)
 				ok = 0;
 			else if (root < 0)
 				root = uf_find(r->uf, c);
@@ -339,6 +386,8 @@ static int find_levels(struct rec *r)
 				r->level[s] = -1;
 		tail = bfs_distances(r, queue);
 	}
+	if (tail == S)
+		lower_orphans(r, r->level);
 	free(queue);
 	if (!tail)
 		return NOT_IBFT(r, "%s", "no switch carries an end port");
@@ -452,6 +501,56 @@ static long prefix_value(const struct ibu_ibft *t, int s, int len)
 }
 
 /*
+ * A level-j switch that lost every down link is a component of its own,
+ * without a leaf. Its parent has one child in each sub-tree below its own:
+ * the one sub-tree (same prefix, with leaves) the parent reaches through
+ * no other child is the orphan's. Left alone when no parent tells.
+ */
+static void adopt_orphans(struct rec *r, int j)
+{
+	int S = r->t->num_switches, s, p, q, c, g, x, home;
+
+	for (s = 0; s < S; s++) {
+		if (r->level[s] != j || uf_find(r->uf, s) != s ||
+		    r->ufkey[s] < S)
+			continue;
+		for (home = -1, p = 1; p <= num_ports(r, s) && home < 0; p++) {
+			c = peer_sw(r, s, p);
+			if (c < 0 || r->level[c] != j - 1)
+				continue;
+			/* sub-trees with leaves under s's prefix, not reached
+			 * through another child of c */
+			for (x = 0; x < S; x++) {
+				int reached = 0;
+
+				if (r->level[x] < j || uf_find(r->uf, x) != x ||
+				    r->ufkey[x] >= S ||
+				    prefix_value(r->t, x, j - 1) !=
+				    prefix_value(r->t, s, j - 1))
+					continue;
+				for (q = 1; q <= num_ports(r, c) && !reached; q++) {
+					g = peer_sw(r, c, q);
+					reached = g >= 0 && g != s &&
+						  r->level[g] == j &&
+						  uf_find(r->uf, g) == x;
+				}
+				if (reached)
+					continue;
+				if (home >= 0) {	/* two candidates: no answer */
+					home = -2;
+					break;
+				}
+				home = x;
+			}
+			if (home == -2)
+				home = -1;
+		}
+		if (home >= 0)
+			uf_union(r, home, s);
+	}
+}
+
+/*
  * Prefix digits: the sub-trees at level j are the connected components of
  * the switches at levels >= j; under one parent sub-tree they are numbered
  * in the order of their smallest leaf (GUID rank).
@@ -482,6 +581,7 @@ static int assign_prefixes(struct rec *r)
 					uf_union(r, s, c);
 			}
 		}
+		adopt_orphans(r, j);
 		/* one entry per component: (parent prefix, smallest leaf) */
 		for (s = 0; s < S; s++)
 			if (r->level[s] >= j && uf_find(r->uf, s) == s) {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "dlids.h"
 #include "lineio.h"
+#include "num.h"
 #include "fabric.h"
 
 static int perr(struct ibu_err *e, const char *name, int line,
@@ -17,14 +18,9 @@ static int perr(struct ibu_err *e, const char *name, int line,
 /* A whole unicast LID token: 0x-hex or decimal, 1..0xBFFF. */
 static int lid_token(const char *tok, uint16_t *lid)
 {
-	unsigned long v;
-	char *end;
+	uint64_t v;
 
-	if (!tok || !*tok || *tok == '-' || *tok == '+')
-		return -1;
-	errno = 0;
-	v = strtoul(tok, &end, 0);
-	if (errno || *end || v < 1 || v > IBU_MAX_UCAST_LID)
+	if (!tok || ibu_num(tok, IBU_NUM_AUTO, 1, IBU_MAX_UCAST_LID, &v, NULL))
 		return -1;
 	*lid = (uint16_t)v;
 	return 0;

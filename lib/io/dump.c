@@ -12,6 +12,7 @@
 #include "dump.h"
 #include "lineio.h"
 #include "lidmap.h"
+#include "num.h"
 
 #define IBU_DUMP_MAX_LMC 7
 
@@ -32,6 +33,7 @@ struct parser {
 	uint32_t hash_size;
 	/* the open table */
 	int cur;		/* switch index, -1 when none is open */
+	uint32_t start;		/* first LID of the open table's header range */
 	uint32_t row_cap;	/* entries allocated in the open table */
 	int osm;		/* the open table is in opensm-lfts.dump format */
 	long entries;		/* entry lines of the open table */
@@ -269,28 +271,20 @@ static int claim(struct parser *p, int line, uint32_t lid, uint64_t guid,
 
 static int parse_u32(const char **s, int base, uint32_t *v)
 {
-	char *end;
-	unsigned long x;
+	uint64_t x;
 
-	if (!isxdigit((unsigned char)**s))
-		return -1;
-	x = strtoul(*s, &end, base);
-	if (end == *s || x > 0xFFFFFFFFul)
+	if (ibu_num(*s, base, 0, UINT32_MAX, &x, s))
 		return -1;
 	*v = (uint32_t)x;
-	*s = end;
 	return 0;
 }
 
+/* "0x" and 1-16 hex digits */
 static int parse_guid(const char **s, uint64_t *v)
 {
-	char *end;
-
-	if (!starts(*s, "0x") || !isxdigit((unsigned char)(*s)[2]))
+	if (!starts(*s, "0x"))
 		return -1;
-	*v = strtoull(*s + 2, &end, 16);
-	*s = end;
-	return 0;
+	return ibu_num_guid(*s, v, s);
 }
 
 static enum ibu_node_type type_of_text(const char *s, size_t len)
@@ -400,6 +394,8 @@ static int open_switch(struct parser *p, char *line, int lineno)
 	s++;
 	if (parse_u32(&s, 0, &top) || !starts(s, "] of switch "))
 		return perr(p, lineno, "bad LID range in table header", line);
+	if (start > top || start > IBU_MAX_UCAST_LID)
+		return perr(p, lineno, "LID range of the table header reversed or beyond 0xbfff", line);
 	if (top > IBU_MAX_UCAST_LID)
 		top = IBU_MAX_UCAST_LID;	/* as ibroute truncates */
 	addr = s + 12;
@@ -476,7 +472,7 @@ static int open_switch(struct parser *p, char *line, int lineno)
 	}
 	p->entries = 0;
 	p->trailer = 0;
-	(void)start;
+	p->start = start;
 	return IBU_OK;
 }
 
@@ -578,6 +574,10 @@ static int entry(struct parser *p, char *line, size_t line_len, int lineno)
 		return perr(p, lineno, "out port beyond 255", line);
 	if (lid > IBU_MAX_UCAST_LID)
 		return perr(p, lineno, "LID beyond the unicast range", line);
+	if (!lid)
+		return perr(p, lineno, "an entry for LID 0 (reserved, never routed)", line);
+	if (lid < p->start || lid > sw->top)
+		return perr(p, lineno, "LID outside the range of the table header", line);
 	s = skip_ws(s);
 	rest = line_len - (size_t)(s - line);
 	if (lid && lid < p->seen_cap && p->seen_len[lid] == rest + 1 &&
@@ -1137,8 +1137,20 @@ int ibu_dump_apply(const struct ibu_dump *d, struct ibu_fabric *f,
 		const struct ibu_dump_switch *sw = &d->sw[i];
 		int node = ibu_fabric_find_guid(f, sw->guid);
 
-		if (node < 0 || !ibu_node_is_switch(&f->nodes[node]))
+		if (node < 0 || !ibu_node_is_switch(&f->nodes[node])) {
 			node = sw->name[0] ? ibu_fabric_find_name(f, sw->name) : -1;
+			/* a name is a hint, not an identity: a table names its
+			 * switch by GUID, and that GUID must be the fabric's */
+			if (node >= 0 && ibu_node_is_switch(&f->nodes[node])) {
+				rc = ibu_err_set(e, IBU_ENOTFOUND,
+						 "%s:%d: switch GUID 0x%016" PRIx64
+						 " is not in %s ('%s' there is 0x%016" PRIx64 ")",
+						 d->source, sw->line, sw->guid,
+						 f->source ? f->source : "the fabric",
+						 sw->name, f->nodes[node].guid);
+				goto fail;
+			}
+		}
 		if (node < 0 || !ibu_node_is_switch(&f->nodes[node])) {
 			rc = ibu_err_set(e, IBU_ENOTFOUND,
 					 "%s:%d: switch 0x%016" PRIx64 " ('%s') is not in %s",

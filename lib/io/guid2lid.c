@@ -8,27 +8,24 @@
 #include "fabric.h"
 #include "guid2lid.h"
 #include "lineio.h"
+#include "num.h"
 
-/* One whole number at *s (0x hex or decimal), at most max. */
+/* One whole number at *s (0x hex or decimal), at most max; a GUID
+ * (max UINT64_MAX) in hex has 1-16 digits. */
 static int number(char **s, uint64_t max, uint64_t *v)
 {
-	char *p = *s, *end;
-	int base = 10;
+	char *p = *s;
+	const char *end;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		if (!isxdigit((unsigned char)p[2]))
-			return -1;
-	} else if (!isdigit((unsigned char)*p)) {
+	if (max == UINT64_MAX && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ?
+	    ibu_num_guid(p, v, &end) :
+	    ibu_num(p, IBU_NUM_AUTO, 0, max, v, &end))
 		return -1;
-	}
-	errno = 0;
-	*v = strtoull(p, &end, base);
-	if (errno || *v > max || (*end && *end != ' ' && *end != '\t'))
+	if (*end && *end != ' ' && *end != '\t')
 		return -1;
-	*s = end;
+	*s = (char *)end;
 	return 0;
 }
 

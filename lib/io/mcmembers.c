@@ -8,6 +8,7 @@
 #include <string.h>
 #include "lineio.h"
 #include "mcmembers.h"
+#include "num.h"
 
 void ibu_mcmembers_init(struct ibu_mcmembers *mm)
 {
@@ -107,12 +108,9 @@ static int resolve(const struct ibu_fabric *f, const char *tok, int port_opt,
 	int node = -1, port = 0;
 
 	if (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) {
-		char *end;
 		uint64_t guid;
 
-		errno = 0;
-		guid = strtoull(tok, &end, 16);
-		if (!errno && !*end)
+		if (!ibu_num_guid(tok, &guid, NULL))
 			node = ibu_fabric_find_port_guid(f, guid, &port);
 	}
 	if (node < 0) {
@@ -213,8 +211,8 @@ static int sa_line(char *line, int lineno, const char *name, struct sa_rec *r,
 		   struct ibu_err *e)
 {
 	unsigned char gid[16];
-	char *key, *val, *end;
-	unsigned long v;
+	char *key, *val;
+	uint64_t v;
 	int i;
 
 	if (strstr(line, "MCMemberRecord group dump:"))
@@ -239,10 +237,7 @@ static int sa_line(char *line, int lineno, const char *name, struct sa_rec *r,
 			    "saquery field outside a record (saquery -m MLID prints neither MLID nor join state: use saquery -m --smkey KEY, or saquery MCMR --smkey KEY --mlid MLID)",
 			    NULL);
 	if (!strcmp(key, "Mlid") || !strcmp(key, "mlid")) {
-		errno = 0;
-		v = strtoul(val, &end, 16);
-		if (!isxdigit((unsigned char)*val) || errno || *end ||
-		    v < IBU_MCAST_LID_BASE || v > 0xFFFE)
+		if (ibu_num(val, IBU_NUM_HEX, IBU_MCAST_LID_BASE, 0xFFFE, &v, NULL))
 			return perr(e, name, lineno, "bad Mlid", val);
 		r->mlid = (long)v;
 	} else if (!strcmp(key, "PortGid")) {
@@ -253,15 +248,11 @@ static int sa_line(char *line, int lineno, const char *name, struct sa_rec *r,
 			r->guid = r->guid << 8 | gid[i];
 		r->have_gid = 1;
 	} else if (!strcmp(key, "ScopeState")) {
-		errno = 0;
-		v = strtoul(val, &end, 16);
-		if (!isxdigit((unsigned char)*val) || errno || *end || v > 0xFF)
+		if (ibu_num(val, IBU_NUM_HEX, 0, 0xFF, &v, NULL))
 			return perr(e, name, lineno, "bad ScopeState", val);
 		r->join = (int)(v & 0x0F);
 	} else if (!strcmp(key, "JoinState")) {	/* saquery MCMR */
-		errno = 0;
-		v = strtoul(val, &end, 16);
-		if (!isxdigit((unsigned char)*val) || errno || *end || v > 0x0F)
+		if (ibu_num(val, IBU_NUM_HEX, 0, 0x0F, &v, NULL))
 			return perr(e, name, lineno, "bad JoinState", val);
 		r->join = (int)v;
 	}
@@ -280,9 +271,9 @@ int ibu_mcmembers_read_stream(FILE *in, const char *name,
 	ibu_mcmembers_init(mm);
 	ibu_lines_init(&lines, in, name);
 	while ((got = ibu_lines_next(&lines, e)) > 0) {
-		char *tok[5], *s, *save = NULL, *end;
+		char *tok[5], *s, *save = NULL;
 		struct ibu_mcast_member m = { 0 };
-		unsigned long mlid;
+		uint64_t mlid;
 		int nt = 0, i, port = -1, r;
 
 		line = lines.line;
@@ -307,23 +298,21 @@ int ibu_mcmembers_read_stream(FILE *in, const char *name,
 				  NULL);
 			break;
 		}
-		errno = 0;
-		mlid = strtoul(tok[0], &end, 0);
-		if (!isdigit((unsigned char)tok[0][0]) || errno || *end ||
-		    mlid < IBU_MCAST_LID_BASE || mlid > 0xFFFE) {
+		if (ibu_num(tok[0], IBU_NUM_AUTO, IBU_MCAST_LID_BASE, 0xFFFE,
+			    &mlid, NULL)) {
 			rc = perr(e, name, lineno, "bad MLID", tok[0]);
 			break;
 		}
 		for (i = 2; i < nt; i++) {
 			if (!strncmp(tok[i], "port=", 5)) {
-				long v = strtol(tok[i] + 5, &end, 0);
+				int v;
 
-				if (!isdigit((unsigned char)tok[i][5]) || *end ||
-				    v < 0 || v > IBU_MAX_PORTS) {
+				if (ibu_num_int(tok[i] + 5, IBU_NUM_AUTO, 0,
+						IBU_MAX_PORTS, &v, NULL)) {
 					rc = perr(e, name, lineno, "bad port", tok[i]);
 					break;
 				}
-				port = (int)v;
+				port = v;
 			} else if (!strcmp(tok[i], "full")) {
 				m.send_only = 0;
 			} else if (!strcmp(tok[i], "send-only")) {

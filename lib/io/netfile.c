@@ -7,17 +7,21 @@
  *   Hca|Ca|Rt 2 "id" [# "description"]
  *   [port](port guid)  "remote id"[remote port]  [# lid N lmc L ...]
  *   switchguid=0x.. / caguid=0x.. / hcaguids=0x.. / rtguid=0x.. (= absolute,
- *   + relative), other key=value lines and # comments are ignored.
+ *   + relative), other key=value lines, "ibwarn:" lines (stderr captured
+ *   with the output) and # comments are ignored; any other line is an
+ *   error, so a file that is not a net file is not read as an empty one.
  * A record ends at the first line that is not a port line or comment.
  * Records are read first and cabled afterwards, so links may point forward.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lineio.h"
 #include "netfile.h"
+#include "num.h"
 
 enum { GUID_CA, GUID_SW, GUID_RT, GUID_KINDS };
 
@@ -36,6 +40,8 @@ struct reader {
 	uint64_t abs_guid[GUID_KINDS];
 	uint64_t next_guid[GUID_KINDS];
 	char **ids;			/* node index -> record id */
+	int num_ids;			/* ids set (an error may leave the
+					 * last node without one) */
 	struct pending_link *links;
 	int num_links, cap_links;
 	int cur;			/* node of the open record, -1 none */
@@ -72,29 +78,39 @@ static int perr(struct reader *r, int line, const char *what, const char *text)
 			   text ? "'" : "");
 }
 
-/* "lid N" and "lmc L" in a comment */
-static void comment_lid(const char *c, uint16_t *lid, uint8_t *lmc)
+/* "lid N" and "lmc L" in a comment: a number there is routing data, so a
+ * damaged one is an error; "lid" followed by a word is just text. */
+static int comment_lid(struct reader *r, int lineno, const char *c,
+		       uint16_t *lid, uint8_t *lmc)
 {
-	const char *s = strstr(c, "lid ");
-	unsigned long v;
+	const char *s = strstr(c, "lid "), *end;
+	uint64_t v;
 
-	if (!s)
-		return;
-	v = strtoul(s + 4, NULL, 0);
-	if (v > 0 && v <= IBU_MAX_UCAST_LID)
-		*lid = (uint16_t)v;
-	s = strstr(s, "lmc ");
-	if (s) {
-		v = strtoul(s + 4, NULL, 0);
-		if (v <= 7)
-			*lmc = (uint8_t)v;
+	if (!s || !isdigit((unsigned char)s[4]))
+		return IBU_OK;
+	if (ibu_num(s + 4, IBU_NUM_AUTO, 0, IBU_MAX_UCAST_LID, &v, &end) ||
+	    (*end && !isspace((unsigned char)*end)))
+		return ibu_err_set(r->e, IBU_EPARSE,
+				   "%s:%d: bad LID in comment (0..0xbfff): '%.20s'",
+				   r->name, lineno, s + 4);
+	*lid = (uint16_t)v;
+	s = strstr(end, "lmc ");
+	if (s && isdigit((unsigned char)s[4])) {
+		if (ibu_num(s + 4, IBU_NUM_DEC, 0, 7, &v, &end) ||
+		    (*end && !isspace((unsigned char)*end)))
+			return ibu_err_set(r->e, IBU_EPARSE,
+					   "%s:%d: bad LMC in comment (0..7): '%.20s'",
+					   r->name, lineno, s + 4);
+		*lmc = (uint8_t)v;
 	}
+	return IBU_OK;
 }
 
 static int guid_directive(struct reader *r, char *line, int lineno)
 {
 	int kind;
-	char *s, *t, *end;
+	char *s, *t;
+	const char *end;
 	uint64_t v;
 
 	if (!strncmp(line, "switchguid", 10))
@@ -111,10 +127,13 @@ static int guid_directive(struct reader *r, char *line, int lineno)
 	t = skip_ws(s + 1);
 	if (!isdigit((unsigned char)*t))
 		return perr(r, lineno, "GUID directive without a number", line);
-	errno = 0;
-	v = strtoull(t, &end, 0);
-	if (errno || (*end && *end != '(' && !isspace((unsigned char)*end)))
-		return perr(r, lineno, "bad number in GUID directive", line);
+	if ((t[0] == '0' && (t[1] == 'x' || t[1] == 'X') ?
+	     ibu_num_guid(t, &v, &end) :
+	     ibu_num(t, IBU_NUM_DEC, 0, UINT64_MAX, &v, &end)) ||
+	    (*end && *end != '(' && !isspace((unsigned char)*end)))
+		return perr(r, lineno, "bad number in GUID directive (a GUID is 1-16 hex digits)", line);
+	if (*s == '=' && !v)
+		return perr(r, lineno, "GUID 0 in a GUID directive", line);
 	if (*s == '+') {
 		r->next_guid[kind] = r->abs_guid[kind] + v;
 	} else {
@@ -155,6 +174,7 @@ static int node_header(struct reader *r, char *line, int lineno)
 	enum ibu_node_type type;
 	int kind, idx, rc, nports;
 	char *s = line, *id, *rest, *desc = NULL, **ids;
+	const char *end;
 	uint64_t guid;
 	struct ibu_node *n;
 
@@ -174,10 +194,10 @@ static int node_header(struct reader *r, char *line, int lineno)
 	s = skip_ws(s);
 	if (!isdigit((unsigned char)*s))
 		return perr(r, lineno, "node header without a port count", line);
-	nports = (int)strtol(s, &s, 10);
-	if (nports < 1 || nports > IBU_MAX_PORTS)
+	if (ibu_num_int(s, IBU_NUM_DEC, 1, IBU_MAX_PORTS, &nports, &end) ||
+	    !isspace((unsigned char)*end))
 		return perr(r, lineno, "port count out of range 1..254", line);
-	id = quoted(s, &rest);
+	id = quoted((char *)end, &rest);
 	if (!id)
 		return perr(r, lineno, "node header without a quoted id", line);
 	s = strchr(rest, '#');
@@ -196,8 +216,7 @@ static int node_header(struct reader *r, char *line, int lineno)
 	r->next_guid[kind] += type == IBU_NODE_SWITCH ? 1 : (uint64_t)nports + 1;
 	n = &r->f->nodes[idx];
 	n->line = lineno;
-	if (type == IBU_NODE_SWITCH && s)
-		comment_lid(rest, &n->ports[0].lid, &n->ports[0].lmc);
+	/* the id first: the clean-up frees one id per node */
 	ids = realloc(r->ids, (idx + 1) * sizeof(*ids));
 	if (!ids)
 		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
@@ -205,7 +224,11 @@ static int node_header(struct reader *r, char *line, int lineno)
 	r->ids[idx] = strdup(id);
 	if (!r->ids[idx])
 		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
+	r->num_ids = idx + 1;
 	r->cur = idx;
+	if (type == IBU_NODE_SWITCH && s)
+		return comment_lid(r, lineno, rest, &n->ports[0].lid,
+				   &n->ports[0].lmc);
 	return IBU_OK;
 }
 
@@ -213,27 +236,22 @@ static int port_line(struct reader *r, char *line, int lineno)
 {
 	struct ibu_node *n = &r->f->nodes[r->cur];
 	char *s = line + 1, *remote, *rest, *c;
-	long port, rport = 1;
+	const char *end;
+	int port, rport = 1;
 
-	if (!isdigit((unsigned char)*s))
-		return perr(r, lineno, "bad port number", line);
-	port = strtol(s, &s, 10);
-	if (*s != ']')
+	if (ibu_num_int(s, IBU_NUM_DEC, 0, INT_MAX, &port, &end) ||
+	    *end != ']')
 		return perr(r, lineno, "bad port number", line);
 	if (port < 1 || port > n->num_ports)
 		return ibu_err_set(r->e, IBU_EPARSE,
-				   "%s:%d: port %ld of '%s' is outside 1..%d",
+				   "%s:%d: port %d of '%s' is outside 1..%d",
 				   r->name, lineno, port, n->name, n->num_ports);
-	s++;
+	s = (char *)end + 1;
 	if (*s == '(') {	/* ibnetdiscover: local port GUID */
-		char *end;
 		uint64_t g;
 
-		if (!isxdigit((unsigned char)s[1]))
-			return perr(r, lineno, "bad port GUID", line);
-		g = strtoull(s + 1, &end, 16);
-		if (*end != ')')
-			return perr(r, lineno, "bad port GUID", line);
+		if (ibu_num_guid(s + 1, &g, &end) || *end != ')')
+			return perr(r, lineno, "bad port GUID (1-16 hex digits)", line);
 		if (!ibu_node_is_switch(n) && g) {
 			n->ports[port].guid = g;
 			n->ports[port].line = lineno;
@@ -247,15 +265,31 @@ static int port_line(struct reader *r, char *line, int lineno)
 	if (!remote)
 		return perr(r, lineno, "port line without a quoted remote id",
 			    line);
-	if (*rest == '[') {
-		rport = strtol(rest + 1, &s, 10);
-		if (*s != ']' || rport < 1 || rport > IBU_MAX_PORTS)
-			return perr(r, lineno, "bad remote port number", line);
-	}
+	if (*rest == '[' &&
+	    (ibu_num_int(rest + 1, IBU_NUM_DEC, 1, IBU_MAX_PORTS, &rport, &end) ||
+	     *end != ']'))
+		return perr(r, lineno, "bad remote port number", line);
 	c = strchr(rest, '#');
-	if (c && !ibu_node_is_switch(n))
-		comment_lid(c, &n->ports[port].lid, &n->ports[port].lmc);
-	return add_pending(r, r->cur, (int)port, remote, (int)rport, lineno);
+	if (c && !ibu_node_is_switch(n)) {
+		int rc = comment_lid(r, lineno, c, &n->ports[port].lid,
+				     &n->ports[port].lmc);
+
+		if (rc)
+			return rc;
+	}
+	return add_pending(r, r->cur, port, remote, rport, lineno);
+}
+
+/* key=value or key+value (ibsim's relative GUIDs), key a C identifier */
+static int is_directive(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	while (isalnum((unsigned char)*s) || *s == '_')
+		s++;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s == '=' || *s == '+';
 }
 
 static int parse_line(struct reader *r, char *line, int lineno)
@@ -282,7 +316,17 @@ static int parse_line(struct reader *r, char *line, int lineno)
 		return node_header(r, s, lineno);
 	if (guid_directive(r, s, lineno) < 0)
 		return r->e ? r->e->code : IBU_EPARSE;
-	/* vendid=, devid=, sysimgguid=, width=, speed=, ... : no routing meaning */
+	/* vendid=, devid=, sysimgguid=, width=, speed=, ... : no routing
+	 * meaning; libibumad's "ibwarn:" lines land in captures made with
+	 * 2>&1; anything else is not a net file line */
+	if (!is_directive(s) && strncmp(s, "ibwarn:", 7) && !r->f->num_nodes)
+		return ibu_err_set(r->e, IBU_EPARSE,
+				   "%s:%d: no node records (not a net file?): '%.40s'",
+				   r->name, lineno, s);
+	if (!is_directive(s) && strncmp(s, "ibwarn:", 7))
+		return ibu_err_set(r->e, IBU_EPARSE,
+				   "%s:%d: not a net file line (record, port line, key=value or # comment): '%.40s'",
+				   r->name, lineno, s);
 	return IBU_OK;
 }
 
@@ -366,7 +410,7 @@ int ibu_netfile_read_stream(FILE *in, const char *name, struct ibu_fabric *f,
 {
 	struct reader r;
 	struct ibu_lines lines;
-	int rc, i, nodes;
+	int rc, i;
 
 	rc = ibu_fabric_init(f, name);
 	if (rc)
@@ -382,7 +426,11 @@ int ibu_netfile_read_stream(FILE *in, const char *name, struct ibu_fabric *f,
 	r.abs_guid[GUID_RT] = r.next_guid[GUID_RT] = 0x300000;
 	ibu_lines_init(&lines, in, name);
 	while ((rc = ibu_lines_next(&lines, e)) > 0) {
-		rc = parse_line(&r, lines.line, lines.lineno);
+		char *line = lines.line;
+
+		if (lines.lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3))
+			line += 3;	/* a UTF-8 byte order mark */
+		rc = parse_line(&r, line, lines.lineno);
 		if (rc)
 			goto out;
 	}
@@ -400,8 +448,7 @@ int ibu_netfile_read_stream(FILE *in, const char *name, struct ibu_fabric *f,
 		rc = ibu_fabric_check_guids(f, e);
 out:
 	ibu_lines_free(&lines);
-	nodes = f->num_nodes;
-	for (i = 0; i < nodes && r.ids; i++)
+	for (i = 0; i < r.num_ids && r.ids; i++)
 		free(r.ids[i]);
 	free(r.ids);
 	for (i = 0; i < r.num_links; i++)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lineio.h"
+#include "num.h"
 #include "sl2vl.h"
 
 void ibu_sl2vl_free(struct ibu_sl2vl *s)
@@ -24,47 +26,135 @@ static size_t tbl_size(const struct ibu_node *n)
 	return ibu_node_is_switch(n) ? p * p * 16 : p * 16;
 }
 
+static const char *skip_blank(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* "Switch 0x<GUID>, base LID <n>, ...": the node and port of the table */
+static int header(const char *p, const char *name, int lineno,
+		  const struct ibu_fabric *f, int *node, int *port,
+		  struct ibu_err *e)
+{
+	const char *g = strstr(p, "0x"), *end, *b;
+	uint64_t guid, lid;
+
+	if (!g)
+		return ibu_err_set(e, IBU_EPARSE, "%s:%d: no GUID in the header",
+				   name, lineno);
+	if (ibu_num_guid(g, &guid, &end) || (*end && *end != ',' && *end != ' '))
+		return ibu_err_set(e, IBU_EPARSE,
+				   "%s:%d: bad GUID in the header (1-16 hex digits)",
+				   name, lineno);
+	b = strstr(end, "base LID ");
+	if (b && (ibu_num(b + 9, IBU_NUM_AUTO, 0, IBU_MAX_UCAST_LID, &lid, &end) ||
+		  (*end && *end != ',' && *end != ' ')))
+		return ibu_err_set(e, IBU_EPARSE,
+				   "%s:%d: bad base LID (a unicast LID, 0..49151)",
+				   name, lineno);
+	*node = ibu_fabric_find_port_guid(f, guid, port);
+	if (*node < 0)
+		return ibu_err_set(e, IBU_EPARSE,
+				   "%s:%d: port GUID 0x%016" PRIx64 " is not in the fabric",
+				   name, lineno, guid);
+	return IBU_OK;
+}
+
+/* "IN OUT : v0 .. v15": the ports, then 16 data VLs and nothing else */
+static int table_line(const char *p, const char *name, int lineno,
+		      const struct ibu_node *n, int *inp, int *outp,
+		      uint8_t vl[16], struct ibu_err *e)
+{
+	const char *end;
+	int sl, v;
+
+	if (ibu_num_int(p, IBU_NUM_DEC, 0, INT_MAX, inp, &end) ||
+	    (*end != ' ' && *end != '\t'))
+		goto bad;
+	p = skip_blank(end);
+	if (ibu_num_int(p, IBU_NUM_DEC, 0, INT_MAX, outp, &end))
+		goto bad;
+	p = skip_blank(end);
+	if (*p++ != ':')
+		goto bad;
+	if (*inp > n->num_ports || *outp > n->num_ports)
+		return ibu_err_set(e, IBU_EPARSE, "%s:%d: '%s' has no port %d",
+				   name, lineno, n->name,
+				   *inp > *outp ? *inp : *outp);
+	for (sl = 0; sl < 16; sl++) {
+		p = skip_blank(p);
+		if (ibu_num_int(p, IBU_NUM_DEC, 0, 15, &v, &end) ||
+		    (*end && *end != ' ' && *end != '\t'))
+			goto bad;
+		if (v == 15)	/* VL15 carries only SMPs: never a data VL */
+			return ibu_err_set(e, IBU_EPARSE,
+					   "%s:%d: SL %d mapped to VL 15 (the management VL)",
+					   name, lineno, sl);
+		vl[sl] = (uint8_t)v;
+		p = end;
+	}
+	if (*skip_blank(p))
+		return ibu_err_set(e, IBU_EPARSE,
+				   "%s:%d: more than 16 VLs: '%.20s'", name,
+				   lineno, skip_blank(p));
+	return IBU_OK;
+bad:
+	return ibu_err_set(e, IBU_EPARSE,
+			   "%s:%d: expected 'IN OUT : 16 VLs' (decimal, no sign)",
+			   name, lineno);
+}
+
+/* One byte per table entry: the line that gave it, so a table repeated
+ * (a second header for the same switch, a line twice) is an error. */
+static int first_time(uint8_t **seen, int node, size_t entry, size_t n)
+{
+	if (!seen[node]) {
+		seen[node] = calloc(n, 1);
+		if (!seen[node])
+			return -1;
+	}
+	if (seen[node][entry])
+		return 0;
+	seen[node][entry] = 1;
+	return 1;
+}
+
 int ibu_sl2vl_read_stream(FILE *in, const char *name,
 			  const struct ibu_fabric *f, struct ibu_sl2vl *s,
 			  struct ibu_err *e)
 {
 	struct ibu_lines lines;
-	int lineno = 0, node = -1, port = 0, rc = IBU_OK, got;
+	int lineno = 0, node = -1, port = 0, rc = IBU_OK, got, i;
+	uint8_t **seen;
 
 	memset(s, 0, sizeof(*s));
 	s->num_nodes = f->num_nodes;
 	s->tbl = calloc(f->num_nodes ? f->num_nodes : 1, sizeof(*s->tbl));
-	if (!s->tbl)
+	seen = calloc(f->num_nodes ? f->num_nodes : 1, sizeof(*seen));
+	if (!s->tbl || !seen) {
+		free(s->tbl);
+		free(seen);
+		s->tbl = NULL;
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
 	ibu_lines_init(&lines, in, name);
 	while ((got = ibu_lines_next(&lines, e)) > 0) {
-		char *p = lines.line, *end;
-		uint64_t guid;
-		int inp, outp, sl;
+		const char *p = skip_blank(lines.line);
 		const struct ibu_node *n;
-		uint8_t *t;
+		uint8_t vl[16];
+		int inp, outp;
+		size_t entry;
 
 		lineno = lines.lineno;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '#' || *p == '\n' || !*p)
+		if (*p == '#' || !*p)
 			continue;
 		if (!strncmp(p, "Switch ", 7) || !strncmp(p, "Channel Adapter ", 16) ||
 		    !strncmp(p, "Router ", 7)) {
-			char *g = strstr(p, "0x");
-
-			if (!g) {
-				rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: no GUID in the header", name, lineno);
+			rc = header(p, name, lineno, f, &node, &port, e);
+			if (rc)
 				break;
-			}
-			guid = strtoull(g, &end, 16);
-			node = ibu_fabric_find_port_guid(f, guid, &port);
-			if (node < 0) {
-				rc = ibu_err_set(e, IBU_EPARSE,
-						 "%s:%d: port GUID 0x%016" PRIx64 " is not in the fabric",
-						 name, lineno, guid);
-				break;
-			}
 			continue;
 		}
 		if (node < 0) {
@@ -73,24 +163,9 @@ int ibu_sl2vl_read_stream(FILE *in, const char *name,
 			break;
 		}
 		n = &f->nodes[node];
-		inp = (int)strtol(p, &end, 10);
-		if (end == p)
-			goto bad;
-		p = end;
-		outp = (int)strtol(p, &end, 10);
-		if (end == p)
-			goto bad;
-		p = end;
-		while (*p == ' ')
-			p++;
-		if (*p++ != ':')
-			goto bad;
-		if (inp < 0 || outp < 0 || inp > n->num_ports || outp > n->num_ports) {
-			rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: '%s' has no port %d",
-					 name, lineno, n->name,
-					 inp > outp ? inp : outp);
+		rc = table_line(p, name, lineno, n, &inp, &outp, vl, e);
+		if (rc)
 			break;
-		}
 		if (!s->tbl[node]) {
 			s->tbl[node] = calloc(tbl_size(n), 1);
 			if (!s->tbl[node]) {
@@ -98,25 +173,21 @@ int ibu_sl2vl_read_stream(FILE *in, const char *name,
 				break;
 			}
 		}
-		t = ibu_node_is_switch(n) ?
-			s->tbl[node] + ((size_t)inp * (n->num_ports + 1) + outp) * 16 :
-			s->tbl[node] + (size_t)port * 16;
-		for (sl = 0; sl < 16; sl++) {
-			long v = strtol(p, &end, 10);
-
-			if (end == p || v < 0 || v > 15)
-				goto bad;
-			p = end;
-			t[sl] = (uint8_t)v;
-			if (v < 15 && v > s->max_vl)
-				s->max_vl = (int)v;
+		entry = ibu_node_is_switch(n) ?
+			(size_t)inp * (n->num_ports + 1) + outp : (size_t)port;
+		got = first_time(seen, node, entry, tbl_size(n) / 16);
+		if (got <= 0) {
+			rc = got < 0 ? ibu_err_set(e, IBU_ENOMEM, "out of memory") :
+			     ibu_err_set(e, IBU_EPARSE,
+					 "%s:%d: '%s': the table %d -> %d is given twice",
+					 name, lineno, n->name, inp, outp);
+			break;
 		}
+		memcpy(s->tbl[node] + entry * 16, vl, 16);
+		for (i = 0; i < 16; i++)
+			if (vl[i] > s->max_vl)
+				s->max_vl = vl[i];
 		s->tables++;
-		continue;
-bad:
-		rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: expected 'IN OUT : 16 VLs'",
-				 name, lineno);
-		break;
 	}
 	if (!rc && got < 0)
 		rc = got;
@@ -124,6 +195,9 @@ bad:
 		rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: no SL2VL table (not an opensm-sl2vl.dump?)",
 				 name, lineno ? lineno : 1);
 	ibu_lines_free(&lines);
+	for (i = 0; i < f->num_nodes; i++)
+		free(seen[i]);
+	free(seen);
 	if (rc)
 		ibu_sl2vl_free(s);
 	return rc;

@@ -4,6 +4,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lineio.h"
+#include "num.h"
 #include "subnet_lst.h"
 
 struct end {
@@ -33,24 +35,26 @@ static const char *field(const char *s, const char *end, const char *key)
 	return NULL;
 }
 
+/* The hex number after key, within [min, max] (a GUID when max is 0),
+ * ending at a blank or the closing brace. */
 static int hex_at(const char *s, const char *end, const char *key,
-		  uint64_t *v)
+		  uint64_t min, uint64_t max, uint64_t *v)
 {
-	const char *p = field(s, end, key);
-	char *q;
+	const char *p = field(s, end, key), *q;
 
-	if (!p || !isxdigit((unsigned char)*p))
+	if (!p || (max ? ibu_num(p, IBU_NUM_HEX, min, max, v, &q) :
+		   ibu_num_guid(p, v, &q)))
 		return -1;
-	*v = strtoull(p, &q, 16);
-	return q > end ? -1 : 0;
+	return q > end || (*q != ' ' && *q != '}') ? -1 : 0;
 }
 
-/* One "{ ... }" at *s; *s moves past it. */
-static int parse_end(const char **s, struct end *x)
+/* One "{ ... }" at *s; *s moves past it. On failure *why says what. */
+static int parse_end(const char **s, struct end *x, const char **why)
 {
 	const char *b = strchr(*s, '{'), *d, *de, *e;
 	uint64_t v;
 
+	*why = NULL;
 	if (!b)
 		return -1;
 	b++;
@@ -72,22 +76,22 @@ static int parse_end(const char **s, struct end *x)
 		x->type = IBU_NODE_ROUTER;
 	else
 		return -1;
-	if (hex_at(b, e, "NodeGUID:", &x->node_guid) ||
-	    hex_at(b, e, "PortGUID:", &x->port_guid) ||
-	    hex_at(b, e, "LID:", &v) || v > 0xffff)
+	*why = "bad NodeGUID/PortGUID (1-16 hex digits)";
+	if (hex_at(b, e, "NodeGUID:", 0, 0, &x->node_guid) ||
+	    hex_at(b, e, "PortGUID:", 0, 0, &x->port_guid))
+		return -1;
+	*why = "bad LID (a unicast LID, 0001..BFFF)";
+	if (hex_at(b, e, "LID:", 1, IBU_MAX_UCAST_LID, &v))
 		return -1;
 	x->lid = (unsigned)v;
-	d = field(b, e, "Ports:");
-	if (!d)
+	*why = "bad Ports (01..FE)";
+	if (hex_at(b, e, "Ports:", 1, IBU_MAX_PORTS, &v))
 		return -1;
-	x->ports = (int)strtol(d, NULL, 16);
-	d = field(b, e, " PN:");
-	if (!d)
+	x->ports = (int)v;
+	*why = "bad PN (a port 01..Ports)";
+	if (hex_at(b, e, " PN:", 1, (uint64_t)x->ports, &v))
 		return -1;
-	x->pn = (int)strtol(d, NULL, 16);
-	if (x->ports < 1 || x->ports > IBU_MAX_PORTS || x->pn < 1 ||
-	    x->pn > x->ports)
-		return -1;
+	x->pn = (int)v;
 	d = strstr(b, "Rev:");
 	d = d ? strchr(d, '{') : NULL;
 	de = d ? strstr(d, "} LID:") : NULL;
@@ -119,49 +123,59 @@ static int node_of(struct ibu_fabric *f, const struct end *x, int *idx,
 	return rc;
 }
 
-static int apply_end(struct ibu_fabric *f, const struct end *x, int idx)
+static int apply_end(struct ibu_fabric *f, const struct end *x, int idx,
+		     const char *name, int lineno, struct ibu_err *e)
 {
 	struct ibu_node *n = &f->nodes[idx];
 	struct ibu_port *lp = ibu_node_is_switch(n) ? &n->ports[0] :
 						       &n->ports[x->pn];
 
 	if (x->pn > n->num_ports)
-		return -1;
+		return ibu_err_set(e, IBU_EPARSE,
+				   "%s:%d: port number beyond the node's ports",
+				   name, lineno);
+	/* a port (a switch: its port 0) has one LID, the same on every line */
+	if (lp->lid && lp->lid != x->lid)
+		return ibu_err_set(e, IBU_EPARSE,
+				   "%s:%d: '%s' port %d has LID %04X here, %04X on line %d",
+				   name, lineno, n->name,
+				   lp == &n->ports[0] ? 0 : x->pn, x->lid, lp->lid,
+				   lp->line);
 	if (!ibu_node_is_switch(n))
 		n->ports[x->pn].guid = x->port_guid;
-	if (x->lid)
-		lp->lid = (uint16_t)x->lid;
+	if (!lp->lid)
+		lp->line = lineno;
+	lp->lid = (uint16_t)x->lid;
 	return 0;
 }
 
 int ibu_subnet_lst_read_stream(FILE *in, const char *name,
 			       struct ibu_fabric *f, struct ibu_err *e)
 {
-	char line[2048];
-	int lineno = 0, rc, links = 0;
+	struct ibu_lines lines;
+	int lineno = 0, rc, links = 0, got;
 
 	rc = ibu_fabric_init(f, name);
 	if (rc)
 		return ibu_err_set(e, rc, "out of memory");
-	while (fgets(line, sizeof(line), in)) {
-		const char *s = line;
+	ibu_lines_init(&lines, in, name);
+	while ((got = ibu_lines_next(&lines, e)) > 0) {
+		const char *s = lines.line, *why = NULL;
 		struct end a, b;
 		int ia, ib;
 
-		lineno++;
-		if (!strchr(line, '\n') && !feof(in)) {
-			rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: line too long",
-					 name, lineno);
-			goto fail;
-		}
+		lineno = lines.lineno;
+		if (lineno == 1 && !strncmp(s, "\xef\xbb\xbf", 3))
+			s += 3;		/* a UTF-8 byte order mark */
 		while (isspace((unsigned char)*s))
 			s++;
 		if (!*s)
 			continue;
-		if (parse_end(&s, &a) || parse_end(&s, &b)) {
+		if (parse_end(&s, &a, &why) || parse_end(&s, &b, &why)) {
 			rc = ibu_err_set(e, IBU_EPARSE,
-					 "%s:%d: not an opensm-subnet.lst link line",
-					 name, lineno);
+					 "%s:%d: not an opensm-subnet.lst link line%s%s",
+					 name, lineno, why ? ": " : "",
+					 why ? why : "");
 			goto fail;
 		}
 		rc = node_of(f, &a, &ia, e);
@@ -169,12 +183,11 @@ int ibu_subnet_lst_read_stream(FILE *in, const char *name,
 			rc = node_of(f, &b, &ib, e);
 		if (rc)
 			goto fail;
-		if (apply_end(f, &a, ia) || apply_end(f, &b, ib)) {
-			rc = ibu_err_set(e, IBU_EPARSE,
-					 "%s:%d: port number beyond the node's ports",
-					 name, lineno);
+		rc = apply_end(f, &a, ia, name, lineno, e);
+		if (!rc)
+			rc = apply_end(f, &b, ib, name, lineno, e);
+		if (rc)
 			goto fail;
-		}
 		f->nodes[ia].line = f->nodes[ia].line ? f->nodes[ia].line : lineno;
 		f->nodes[ib].line = f->nodes[ib].line ? f->nodes[ib].line : lineno;
 		if (f->nodes[ia].ports[a.pn].peer_node == ib &&
@@ -192,8 +205,8 @@ int ibu_subnet_lst_read_stream(FILE *in, const char *name,
 			goto fail;
 		links++;
 	}
-	if (ferror(in)) {
-		rc = ibu_err_set(e, IBU_EIO, "%s: read error", name);
+	if (got < 0) {
+		rc = got;
 		goto fail;
 	}
 	if (!links) {
@@ -203,8 +216,10 @@ int ibu_subnet_lst_read_stream(FILE *in, const char *name,
 	rc = ibu_fabric_index(f, e);
 	if (rc)
 		goto fail;
+	ibu_lines_free(&lines);
 	return IBU_OK;
 fail:
+	ibu_lines_free(&lines);
 	ibu_fabric_free(f);
 	return rc;
 }
