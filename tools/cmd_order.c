@@ -1,80 +1,118 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * ibunion order FABRIC [-o FILE]
- * The order the cyclic engine numbers the compute hosts in (D-mod-K on a
- * PGFT, the label order P(p) on an IBFT), as a host list mpirun accepts:
- * node descriptions, one a line. Shift permutations of ranks placed in
- * this order stay within the blocking bound.
+ * ibunion order FABRIC [--engine NAME] [-O KEY=VALUE]... [-o FILE]
+ * The order the engine that recognises FABRIC numbers its end ports in
+ * (its endport_index op; cyclic: D-mod-K on a PGFT, the label order P(p)
+ * on an IBFT), as a host list mpirun accepts: node descriptions, one a
+ * line. Shift permutations of ranks placed in this order stay within the
+ * blocking bound.
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "opts.h"
 #include "fabric_open.h"
-#include "ibft.h"
-#include "pgft.h"
+#include "engine_pick.h"
 
 void ibu_cmd_order_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ibunion order FABRIC [-o FILE]\n"
-		"  prints the compute hosts of the fat tree FABRIC in the order the\n"
-		"  cyclic engine numbers them (the destination order of D-mod-K),\n"
-		"  node descriptions one a line: a host list for mpirun, so that\n"
-		"  shift permutations of ranks in this order stay within the blocking\n"
-		"  bound. Hosts above the leaves (on spines) are not in it.\n"
+		"usage: ibunion order FABRIC [--engine NAME] [-O KEY=VALUE]... [-o FILE]\n"
+		"  prints the compute hosts of FABRIC in the order the engine that\n"
+		"  recognises it numbers them (cyclic: the destination order of\n"
+		"  D-mod-K), node descriptions one a line: a host list for mpirun, so\n"
+		"  that shift permutations of ranks in this order stay within the\n"
+		"  blocking bound. Hosts above the leaves (on spines) are not in it.\n"
 		"options:\n"
+		"  --engine NAME       this engine's order (it must recognise FABRIC)\n"
+		"  -O KEY=VALUE        an engine option, as event_plugin_options\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
 		"exit status: 0 done, 2 usage, 3 bad input\n");
 }
 
-static int print_ibft(FILE *out, const struct ibu_fabric *f,
-		      const struct ibu_ibft *t)
+/* End-port node of each place in the engine's order, -1 for a gap. */
+static int order_nodes(const struct ibu_fabric *f,
+		       const struct ibu_engine_ops *ops, const void *topo,
+		       int **node_at, int *num)
 {
-	int pid;
+	int i, p, idx, max = -1;
 
-	for (pid = 0; pid < t->num_endports; pid++)
-		if (t->ep[pid].node >= 0 &&
-		    fprintf(out, "%s\n", f->nodes[t->ep[pid].node].name) < 0)
+	for (i = 0; i < f->num_nodes; i++)
+		for (p = 1; !ibu_node_is_switch(&f->nodes[i]) &&
+		     p <= f->nodes[i].num_ports; p++) {
+			idx = ops->endport_index(topo, i, p);
+			if (idx > max)
+				max = idx;
+		}
+	*num = max + 1;
+	*node_at = malloc((*num ? (size_t)*num : 1) * sizeof(int));
+	if (!*node_at)
+		return IBU_ENOMEM;
+	for (idx = 0; idx < *num; idx++)
+		(*node_at)[idx] = -1;
+	for (i = 0; i < f->num_nodes; i++)
+		for (p = 1; !ibu_node_is_switch(&f->nodes[i]) &&
+		     p <= f->nodes[i].num_ports; p++) {
+			idx = ops->endport_index(topo, i, p);
+			if (idx >= 0)
+				(*node_at)[idx] = i;
+		}
+	return IBU_OK;
+}
+
+static int print_order(FILE *out, const struct ibu_fabric *f,
+		       const int *node_at, int num)
+{
+	int idx;
+
+	for (idx = 0; idx < num; idx++)
+		if (node_at[idx] >= 0 &&
+		    fprintf(out, "%s\n", f->nodes[node_at[idx]].name) < 0)
 			return IBU_EIO;
 	return IBU_OK;
 }
 
-static int print_pgft(FILE *out, const struct ibu_fabric *f,
-		      const struct ibu_pgft *g)
+static int parse_args(int argc, char **argv, const char **engine,
+		      struct ibu_engine_opts *eo, const char **output)
 {
-	int D;
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "engine", required_argument, NULL, 'E' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
 
-	for (D = 0; D < g->num_hosts; D++)
-		if (fprintf(out, "%s\n", f->nodes[g->host[D].node].name) < 0)
-			return IBU_EIO;
-	return IBU_OK;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:O:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o': *output = optarg; break;
+		case 'E': *engine = optarg; break;
+		case 'O':
+			if (ibu_engine_opt_arg("order", eo, optarg))
+				return -1;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return argc - optind == 1 ? 0 : -1;
 }
 
 int ibu_cmd_order(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *output = NULL;
+	const char *output = NULL, *engine = NULL;
+	const struct ibu_engine_ops *ops;
+	struct ibu_engine_opts eo;
 	struct ibu_fabric f;
-	struct ibu_ibft t;
-	struct ibu_pgft g;
-	struct ibu_err e = { 0 }, pe = { 0 };
+	struct ibu_err e = { 0 };
 	struct ibu_atomicfile af;
-	int c, rc, pgft = 0;
+	void *topo = NULL;
+	int *node_at = NULL, num = 0, rc = IBU_EXIT_ERROR, w;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
-		if (c != 'o') {
-			ibu_cmd_order_usage(stderr);
-			return IBU_EXIT_USAGE;
-		}
-		output = optarg;
-	}
-	if (argc - optind != 1) {
+	ibu_engine_opts_default(&eo);
+	if (parse_args(argc, argv, &engine, &eo, &output)) {
 		ibu_cmd_order_usage(stderr);
 		return IBU_EXIT_USAGE;
 	}
@@ -82,32 +120,31 @@ int ibu_cmd_order(int argc, char **argv)
 		ibu_opt_report("order", &e);
 		return IBU_EXIT_ERROR;
 	}
-	/* as the engine: an exact IBFT, else a PGFT, else a degraded IBFT */
-	rc = ibu_ibft_recognize_limit(&f, &t, 0, &e);
-	if (rc && !ibu_pgft_recognize(&f, &g, &pe))
-		pgft = 1;
-	else if (rc)
-		rc = ibu_ibft_recognize(&f, &t, &e);
-	if (rc && !pgft) {
-		ibu_err_prefix(&e, "%s is no fat tree (PGFT: %s)", argv[optind],
-			       pe.msg);
+	ops = ibu_engine_pick("order", &f, engine, &eo, &topo);
+	if (!ops)
+		goto out;
+	if (!ops->endport_index) {
+		ibu_err_set(&e, IBU_ETOPO, "the %s engine numbers no hosts",
+			    ops->name);
 		ibu_opt_report("order", &e);
-		ibu_fabric_free(&f);
-		return IBU_EXIT_ERROR;
+		goto out;
 	}
-	rc = IBU_EXIT_ERROR;
+	if (order_nodes(&f, ops, topo, &node_at, &num)) {
+		ibu_err_set(&e, IBU_ENOMEM, "out of memory");
+		ibu_opt_report("order", &e);
+		goto out;
+	}
 	if (!ibu_opt_out_open("order", output, &af)) {
-		int w = pgft ? print_pgft(af.fp, &f, &g) : print_ibft(af.fp, &f, &t);
-
+		w = print_order(af.fp, &f, node_at, num);
 		if (w && !ferror(af.fp))
 			ibu_err_set(&e, w, "%s", ibu_strerror(w));
 		if (!ibu_opt_out_close("order", &af, w, &e))
 			rc = IBU_EXIT_OK;
 	}
-	if (pgft)
-		ibu_pgft_free(&g);
-	else
-		ibu_ibft_free(&t);
+out:
+	free(node_at);
+	if (topo)
+		ops->topo_free(topo);
 	ibu_fabric_free(&f);
 	return rc;
 }
