@@ -110,8 +110,6 @@ static int route(const struct ibu_fabric *f, void *topo,
 	const struct ibu_mesh *t = topo;
 
 	(void)o;
-	if (t->dmg)
-		return ibu_xy_detour_route(f, t, map, lft, e);
 	return ibu_xy_route(f, t, map, lft, e);
 }
 

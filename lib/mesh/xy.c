@@ -89,13 +89,17 @@ int ibu_xy_route(const struct ibu_fabric *f, const struct ibu_mesh *t,
 					   "LID %u belongs to '%s' port %d, which is not cabled to the mesh",
 					   lid, f->nodes[o->node].name, o->port);
 		for (s = 0; s < t->num_switches; s++) {
-			uint8_t *row = lft->row[t->sw[s].node];
+			uint8_t *row;
 
+			if (t->sw[s].node < 0)
+				continue;	/* a damaged mesh's missing switch */
+			row = lft->row[t->sw[s].node];
 			if (!row)
 				return ibu_err_set(e, IBU_EINVAL,
 						   "no forwarding table for switch '%s'",
 						   f->nodes[t->sw[s].node].name);
-			row[lid] = port_for(t, s, dst, last);
+			row[lid] = (uint8_t)(t->dmg ? detour_port(t, s, dst, last) :
+					     port_for(t, s, dst, last));
 		}
 	}
 	return IBU_OK;

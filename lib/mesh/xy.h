@@ -43,7 +43,9 @@ uint8_t ibu_xy_port(const struct ibu_mesh *t, const struct ibu_lidmap *map,
 		    int sw, uint32_t lid);
 
 /* Fills lft (initialised to at least map->max_lid) for every mesh switch
- * and every LID with an owner. IBU_ETOPO if an owner is outside the mesh. */
+ * and every LID with an owner: XY on an intact mesh, the detour plan
+ * (lib/mesh/xy_detour.h) on a damaged one, where LIDs of a cut-off part
+ * stay IBU_NO_PATH. IBU_ETOPO if an owner is outside the mesh. */
 int ibu_xy_route(const struct ibu_fabric *f, const struct ibu_mesh *t,
 		 const struct ibu_lidmap *map, struct ibu_lft *lft,
 		 struct ibu_err *e);

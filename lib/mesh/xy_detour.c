@@ -606,48 +606,6 @@ int ibu_xy_detour_layer(const struct ibu_mesh *t, int src, int dst)
 	return t->dmg->layer[src * S + dst];
 }
 
-int ibu_xy_detour_route(const struct ibu_fabric *f, const struct ibu_mesh *t,
-			const struct ibu_lidmap *map, struct ibu_lft *lft,
-			struct ibu_err *e)
-{
-	uint32_t lid;
-	int s;
-
-	if (lft->max_lid < map->max_lid)
-		return ibu_err_set(e, IBU_EINVAL,
-				   "forwarding tables hold LIDs up to %u, the map %u",
-				   lft->max_lid, map->max_lid);
-	for (lid = 1; lid <= map->max_lid; lid++) {
-		const struct ibu_lid_owner *o = ibu_lidmap_get(map, lid);
-		int dst, last;
-
-		if (!o)
-			continue;
-		dst = ibu_xy_owner_switch(t, o, &last);
-		if (dst < 0)
-			return ibu_err_set(e, IBU_ETOPO,
-					   "LID %u belongs to '%s' port %d, which is not cabled to the mesh",
-					   lid, f->nodes[o->node].name, o->port);
-		for (s = 0; s < t->num_switches; s++) {
-			uint8_t *row;
-			int k;
-
-			if (!ibu_mesh_present(t, s))
-				continue;
-			row = lft->row[t->sw[s].node];
-			if (!row)
-				return ibu_err_set(e, IBU_EINVAL,
-						   "no forwarding table for switch '%s'",
-						   f->nodes[t->sw[s].node].name);
-			k = ibu_xy_detour_dir(t, s, dst);
-			row[lid] = (uint8_t)(k == IBU_DIR_LOCAL ? last :
-					     k < 0 ? IBU_NO_PATH :
-					     t->sw[s].port[k]);
-		}
-	}
-	return IBU_OK;
-}
-
 int ibu_xy_detour_num_vls(const struct ibu_mesh *t, enum ibu_vlplan_kind k)
 {
 	int l = t->dmg && t->dmg->num_layers > 0 ? t->dmg->num_layers : 1;

@@ -48,11 +48,6 @@ int ibu_xy_detour_why(const struct ibu_mesh *t, int src, int dst, char *buf,
 /* Layer of the pair (src switch, dst switch), 0 if either is unknown. */
 int ibu_xy_detour_layer(const struct ibu_mesh *t, int src, int dst);
 
-/* Fills lft like ibu_xy_route() does on an intact mesh; LIDs whose owner
- * is unreachable (a cut-off part) stay IBU_NO_PATH. */
-int ibu_xy_detour_route(const struct ibu_fabric *f, const struct ibu_mesh *t,
-			const struct ibu_lidmap *map, struct ibu_lft *lft,
-			struct ibu_err *e);
 
 
 /*
