@@ -247,4 +247,11 @@ for cmd in "check $fx.net $fx.lfts" "diff $fx.lfts $fx.lfts" \
 	t_grep "... saying stdout failed" 'write failed: No space left' full.err
 done
 
+# a switch as a multicast member is legal (port 0) but said, never silent
+sw=$(awk '/^Switch/ { sub(/^[^"]*"/, ""); sub(/".*/, ""); print; exit }' "$FIXTURES/ibft43-gen.net")
+{ head -n 2 "$FIXTURES/ibft43-fig7.members"; echo "0xc000 $sw"; } >swmember.members
+"$IBUNION" mcast tree "$FIXTURES/ibft43-gen.net" swmember.members -q >swmember.out 2>&1
+t_equal "mcast tree: a switch member is accepted" "$?" 0
+t_grep "... with a -W- line naming the switch" "^-W- MLID 0x[0-9a-f]+: member '$sw' .* is a switch" swmember.out
+
 done_testing

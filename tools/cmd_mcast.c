@@ -212,6 +212,24 @@ static int tree_to_mft(const struct ibu_engine_tree *tree, uint16_t mlid,
 	return IBU_OK;
 }
 
+/* A switch as a member is legal (its port 0 joins, as for the SMA) but
+ * rare in a members file: more often a mistyped GUID, so say so. */
+static void warn_switch_members(const struct ibu_fabric *f,
+				const struct ibu_mcmembers *mm)
+{
+	int gi, i;
+
+	for (gi = 0; gi < mm->num_groups; gi++)
+		for (i = 0; i < mm->g[gi].num; i++) {
+			const struct ibu_mcast_member *m = &mm->g[gi].m[i];
+
+			if (ibu_node_is_switch(&f->nodes[m->node]))
+				printf("-W- MLID 0x%04x: member '%s' (0x%016llx) is a switch: its port 0 joins the group\n",
+				       mm->g[gi].mlid, f->nodes[m->node].name,
+				       (unsigned long long)f->nodes[m->node].guid);
+		}
+}
+
 /*
  * The trees of every group through the multicast ops of the engine that
  * recognises the fabric, the load carried from group to group.
@@ -249,6 +267,7 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 		ops->describe(f, topo, desc, sizeof(desc));
 		printf("-I- %s: %s\n", ops->name, desc);
 	}
+	warn_switch_members(f, &mm);
 	for (gi = 0; gi < mm.num_groups; gi++) {
 		const struct ibu_mcgroup *g = &mm.g[gi];
 		struct ibu_engine_tree tree;
