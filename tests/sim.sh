@@ -685,3 +685,28 @@ t_cyclic_holds()
 	t_expect "$tag: the switches hold exactly what ibunion route computes" \
 		"$IBUNION" diff --fabric "$net" "$SIM_DIR/$tag.expected" "$dump"
 }
+
+# sim_valgrind_ours LOG: the assertion "no valgrind error in a libibunion
+# frame" on valgrind's LOG, with the blocks at fault as diagnostics.  Error
+# blocks are separated by "==PID== " lines; a block is ours when a frame is
+# in libibunion.so, in an ibu_ function, or in one of our source files (with
+# debug info valgrind names file:line, not the .so).
+sim_valgrind_ours()
+{
+	local srcs ours_re ours
+
+	srcs=$(cd "$top_srcdir" && find lib plugin -name '*.c' | sed 's|.*/||; s|\.c$||' |
+		grep -vx err | paste -sd '|')
+	ours_re="libibunion|[ (]ibu_[a-z0-9_]+ |\\(($srcs)\\.c:[0-9]+\\)"
+	sim__vg_blocks() { OURS_RE=$ours_re awk -v print_them="$1" '
+		BEGIN { re = ENVIRON["OURS_RE"] }
+		/^==[0-9]+== *$/ { if (blk ~ re) { n++; if (print_them) print blk } blk = ""; next }
+		{ blk = blk "\n" $0 }
+		END { if (blk ~ re) { n++; if (print_them) print blk } if (!print_them) print n + 0 }' "$2"; }
+	ours=$(sim__vg_blocks 0 "$1")
+	t_equal "no valgrind error in a libibunion frame" "$ours" 0
+	if [ "$ours" != 0 ]; then
+		sim__vg_blocks 1 "$1" | head -n 80 | while IFS= read -r l; do diag "$l"; done
+	fi
+	diag "$(grep -E 'ERROR SUMMARY|definitely lost|possibly lost' "$1" | tail -n 3)"
+}

@@ -51,21 +51,5 @@ t_expect "opensm exits on SIGTERM" sim_wait_for "opensm to exit" "$SIM_TIMEOUT" 
 wait "$OPENSM_PID" 2>/dev/null
 t_grep "valgrind finished (ERROR SUMMARY written)" 'ERROR SUMMARY' "$vglog"
 
-# valgrind's log: error blocks are separated by "==PID== " lines.  A block
-# is ours when a frame is in libibunion.so, in an ibu_ function, or in one
-# of our source files (with debug info valgrind names file:line, not the .so)
-srcs=$(cd "$top_srcdir" && find lib plugin -name '*.c' | sed 's|.*/||; s|\.c$||' |
-	grep -vx err | paste -sd '|')
-ours_re="libibunion|[ (]ibu_[a-z0-9_]+ |\\(($srcs)\\.c:[0-9]+\\)"
-blocks() { OURS_RE=$ours_re awk -v print_them="$1" '
-	BEGIN { re = ENVIRON["OURS_RE"] }
-	/^==[0-9]+== *$/ { if (blk ~ re) { n++; if (print_them) print blk } blk = ""; next }
-	{ blk = blk "\n" $0 }
-	END { if (blk ~ re) { n++; if (print_them) print blk } if (!print_them) print n + 0 }' "$vglog"; }
-ours=$(blocks 0)
-t_equal "no valgrind error in a libibunion frame" "$ours" 0
-if [ "$ours" != 0 ]; then
-	blocks 1 | head -n 80 | while IFS= read -r l; do diag "$l"; done
-fi
-diag "$(grep -E 'ERROR SUMMARY|definitely lost|possibly lost' "$vglog" | tail -n 3)"
+sim_valgrind_ours "$vglog"
 done_testing
