@@ -48,6 +48,9 @@ for t in "${targets[@]}"; do
 		-artifact_prefix="$art/" "$corpus" "$seeds" >"$log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{s += $1} END {print s + 0}')
+	# -fork prints no final stats; its last "#N:" progress line has the total
+	[ "$execs" -eq 0 ] &&
+		execs=$(sed -n 's/^#\([0-9][0-9]*\):.*/\1/p' "$log" | tail -n 1) && execs=${execs:-0}
 	if [ $rc -eq 0 ]; then
 		echo "ok - fuzz_$t: $execs executions in ${secs}s, no finding"
 	else
