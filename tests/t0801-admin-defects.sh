@@ -13,7 +13,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 43
+plan 45
 
 # ---- lids names the fabric
 net=$SIM_DIR/ibft43.net
@@ -208,6 +208,15 @@ t_expect "trace --json $lid -> $tl: reached, the text report's $(wc -l <<<"$thop
 	      [ "$(grep -oE "\"out_port\":[0-9]+,\"name\":\"[^\"]*\"" "$SIM_DIR/trace.json" |
 		   sed -E "s/\"out_port\":([0-9]+),\"name\":\"(.*)\"/\1 \2/")" = "$thops" ] &&
 	      grep -q "^-I- trace: LID $((tl)) reached" "$SIM_DIR/trace.json.err"'
+# trace's LIDs: decimal or 0x hex, never octal ("0NN" is decimal) or signed
+"$IBUNION" trace -q "$SIM_DIR/live.ibnd" "$SIM_DIR/live.lfts" "$lid" "0$((tl))" \
+	>"$SIM_DIR/trace-dec.txt" 2>&1
+t_grep "trace: DST 0$((tl)) is decimal LID $((tl)), not octal" \
+	"^-I- trace: LID $((tl)) reached" "$SIM_DIR/trace-dec.txt"
+"$IBUNION" trace -q "$SIM_DIR/live.ibnd" "$SIM_DIR/live.lfts" -- "$lid" -1 \
+	>"$SIM_DIR/trace-neg.txt" 2>&1
+t_grep "trace: DST -1 is refused, not read as a huge number" \
+	"^-E- ibunion trace: '-1' is no node name" "$SIM_DIR/trace-neg.txt"
 # ---- -v: every problem listed (check cuts each kind at 20 by default)
 awk '/^Unicast lids/ { n = 0 } /^0x[0-9a-f]+ [0-9]+ : \(Channel Adapter/ && n++ < 3 { $2 = "000" } 1' \
 	"$SIM_DIR/live.lfts" >"$SIM_DIR/broken.lfts"

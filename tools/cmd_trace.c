@@ -14,6 +14,7 @@
 #include "opts.h"
 #include "fabric_open.h"
 #include "dump.h"
+#include "num.h"
 #include "json_out.h"
 
 void ibu_cmd_trace_usage(FILE *out)
@@ -88,8 +89,7 @@ static int first_port(const struct ibu_fabric *f, int node)
 static int resolve(const struct ibu_fabric *f, const char *text,
 		   struct endpoint *ep, struct ibu_err *e)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 	struct lid_find q = { 0, -1, -1 };
 	const struct ibu_port *lp;
 
@@ -99,8 +99,8 @@ static int resolve(const struct ibu_fabric *f, const char *text,
 		ep->port = first_port(f, ep->node);
 		goto found;
 	}
-	v = strtoull(text, &end, 0);
-	if (*text && !*end) {
+	/* ibu_num: "0x" hex or decimal, never octal or signed ("-1") */
+	if (!ibu_num(text, IBU_NUM_AUTO, 1, UINT64_MAX, &v, NULL)) {
 		ep->node = ibu_fabric_find_port_guid(f, v, &ep->port);
 		if (ep->node >= 0)
 			goto found;
