@@ -16,29 +16,30 @@
 #include "commands.h"
 #include "opts.h"
 #include "fabric_open.h"
-#include "netfile.h"
 #include "dump.h"
-#include "ibft.h"
-#include "lidplan.h"
-#include "cyclic.h"
 #include "dlids.h"
-#include "pgft.h"
-#include "pgft_verify.h"
+#include "num.h"
+#include "engine_pick.h"
 #include "json_out.h"
 
 void ibu_cmd_path_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ibunion path FABRIC [--lids-from LFTDUMP] [options]\n"
-		"  prints the DLID each end port of the fat tree FABRIC should use\n"
-		"  toward each other end port to get its cyclic path: all routes of a\n"
-		"  source then climb one chain of switches (its routes form a tree).\n"
-		"  DLID = the destination's base LID + the cyclic offset.\n"
+		"  prints the DLID each end port of FABRIC should use toward each\n"
+		"  other end port, as the engine that routes FABRIC advises (cyclic,\n"
+		"  on fat trees and PGFTs: all routes of a source then climb one\n"
+		"  chain of switches, its routes form a tree).\n"
+		"  DLID = the destination's base LID + the advised offset.\n"
 		"options:\n"
 		"  --lids-from DUMP    the LIDs a dump_lfts/ibroute dump shows (what\n"
 		"                      OpenSM assigned); default: the LIDs in FABRIC\n"
 		"  --offsets MODE      rotated (default, the plugin's default) or paper\n"
-		"                      (event_plugin_options offsets=paper)\n"
+		"                      (the same as -O offsets=MODE)\n"
+		"  --engine NAME       this engine's advice (it must recognise FABRIC);\n"
+		"                      default: the first engine that advises DLIDs\n"
+		"                      and recognises FABRIC\n"
+		"  -O KEY=VALUE        an engine option, as event_plugin_options\n"
 		"  --from PORT         only this source (node name, port GUID, node\n"
 		"                      GUID or LID)\n"
 		"  --to PORT           only this destination (the same forms)\n"
@@ -55,50 +56,61 @@ void ibu_cmd_path_usage(FILE *out)
 #define PATH_JSON 2	/* path_args.pairs: --json */
 
 struct path_args {
-	const char *fabric, *dump, *from, *to, *output;
-	enum ibu_cyclic_offsets offsets;
+	const char *fabric, *dump, *from, *to, *output, *engine;
+	struct ibu_engine_opts eo;
 	int pairs;
 };
+
+static int parse_format(const char *text, int *pairs)
+{
+	if (!strcmp(text, "json"))
+		*pairs = PATH_JSON;
+	else if (!strcmp(text, "pairs"))
+		*pairs = 1;
+	else if (!strcmp(text, "table"))
+		*pairs = 0;
+	else
+		return -1;
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct path_args *a)
 {
 	static const struct option lo[] = {
 		{ "lids-from", required_argument, NULL, 'd' },
-		{ "offsets", required_argument, NULL, 'O' },
+		{ "offsets", required_argument, NULL, 'M' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "to", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "engine", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	memset(a, 0, sizeof(*a));
+	ibu_engine_opts_default(&a->eo);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:O:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd': a->dump = optarg; break;
 		case 'f': a->from = optarg; break;
 		case 't': a->to = optarg; break;
 		case 'o': a->output = optarg; break;
+		case 'E': a->engine = optarg; break;
 		case 'J': a->pairs = PATH_JSON; break;
-		case 'O':
-			if (ibu_cyclic_offsets_parse(optarg, &a->offsets)) {
-				fprintf(stderr, "-E- ibunion path: --offsets: '%s' is not rotated or paper\n",
-					optarg);
+		case 'M':
+			if (ibu_engine_opt_alias("path", &a->eo, "offsets", optarg))
 				return -1;
-			}
+			break;
+		case 'O':
+			if (ibu_engine_opt_arg("path", &a->eo, optarg))
+				return -1;
 			break;
 		case 'F':
-			if (!strcmp(optarg, "json")) {
-				a->pairs = PATH_JSON;
-			} else if (!strcmp(optarg, "pairs")) {
-				a->pairs = 1;
-			} else if (!strcmp(optarg, "table")) {
-				a->pairs = 0;
-			} else {
-				fprintf(stderr, "-E- ibunion path: --format: '%s' is not table or pairs\n",
+			if (parse_format(optarg, &a->pairs)) {
+				fprintf(stderr, "-E- ibunion path: --format: '%s' is not table, pairs or json\n",
 					optarg);
 				return -1;
 			}
@@ -113,8 +125,56 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 	return 0;
 }
 
-/* Node and port whose LID set holds lid (after load_lids); -1 if none. */
-static int find_lid(const struct ibu_fabric *f, unsigned long lid, int *port)
+/* An end port of the engine's order. */
+struct path_ep {
+	int node, port, index;
+};
+
+struct path_ctx {
+	const struct ibu_fabric *f;
+	const struct ibu_engine_ops *ops;
+	void *topo;
+	const struct ibu_engine_opts *eo;
+	struct ibu_engine_path_info pi;
+	struct path_ep *ep;		/* in the engine's order */
+	int num_ep;
+	FILE *out;
+	int pairs;
+	long lines, skipped, unadvised;
+};
+
+static int by_index(const void *a, const void *b)
+{
+	const struct path_ep *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The end ports the engine numbers, in its order. */
+static int collect_endports(struct path_ctx *c)
+{
+	const struct ibu_fabric *f = c->f;
+	int n, p, k = 0;
+
+	for (n = 0; n < f->num_nodes; n++)
+		k += ibu_node_is_switch(&f->nodes[n]) ? 0 : f->nodes[n].num_ports;
+	c->ep = calloc((size_t)k + 1, sizeof(*c->ep));
+	if (!c->ep)
+		return IBU_ENOMEM;
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1; !ibu_node_is_switch(&f->nodes[n]) &&
+			    p <= f->nodes[n].num_ports; p++) {
+			int i = c->ops->endport_index(c->topo, n, p);
+
+			if (i >= 0)
+				c->ep[c->num_ep++] = (struct path_ep){ n, p, i };
+		}
+	qsort(c->ep, (size_t)c->num_ep, sizeof(*c->ep), by_index);
+	return IBU_OK;
+}
+
+/* Node and port whose LID set holds lid; -1 if none. */
+static int find_lid(const struct ibu_fabric *f, uint64_t lid, int *port)
 {
 	int n, p;
 
@@ -123,7 +183,7 @@ static int find_lid(const struct ibu_fabric *f, unsigned long lid, int *port)
 			const struct ibu_port *pt = &f->nodes[n].ports[p];
 
 			if (pt->lid && lid >= pt->lid &&
-			    lid < (unsigned long)pt->lid + (1ul << pt->lmc)) {
+			    lid < (uint64_t)pt->lid + (1u << pt->lmc)) {
 				*port = p;
 				return n;
 			}
@@ -131,56 +191,54 @@ static int find_lid(const struct ibu_fabric *f, unsigned long lid, int *port)
 	return -1;
 }
 
-/* A node's first port that is an end port of the tree, or -1. */
-static int first_ep(const struct ibu_fabric *f, const struct ibu_ibft *t,
-		    int node)
+/* Place in c->ep of (node, port), or of node's first end port (port 0). */
+static int ep_of(const struct path_ctx *c, int node, int port)
 {
-	int p, pid = -1;
+	int i;
 
-	for (p = 1; node >= 0 && p <= f->nodes[node].num_ports && pid < 0; p++)
-		pid = ibu_ibft_ep(t, node, p);
-	return pid;
+	for (i = 0; i < c->num_ep; i++)
+		if (c->ep[i].node == node && (!port || c->ep[i].port == port))
+			return i;
+	return -1;
 }
 
 /*
  * PORT, as infiniband-diags tools take a port: a node name, a port GUID,
  * a node GUID (its first end port) or a LID (any of a port's LMC set),
- * tried in that order. Returns the PID or -1 with a message.
+ * tried in that order. Returns its place in c->ep or -1 with a message.
  */
-static int resolve_port(const struct ibu_fabric *f, const struct ibu_ibft *t,
-			const char *what, const char *text)
+static int resolve_port(const struct path_ctx *c, const char *what,
+			const char *text)
 {
-	int node, port = 0, pid = -1, hex;
-	unsigned long long v = 0;
-	char *end = NULL;
+	const struct ibu_fabric *f = c->f;
+	int node, port = 0, i = -1, num, hex;
+	uint64_t v = 0;
+	char topo[64];
 
 	hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-	errno = 0;
-	if (isdigit((unsigned char)text[0]))
-		v = strtoull(text, &end, hex ? 16 : 10);
-	if (errno || !end || *end || (hex && end == text + 2))
-		end = NULL;	/* not a number */
+	num = !ibu_num(text, IBU_NUM_AUTO, 0, UINT64_MAX, &v, NULL);
 	node = ibu_fabric_find_name(f, text);
 	if (node >= 0) {
-		pid = first_ep(f, t, node);
-	} else if (end && hex && ibu_fabric_find_port_guid(f, (uint64_t)v, &port) >= 0 &&
+		i = ep_of(c, node, 0);
+	} else if (num && hex && (node = ibu_fabric_find_port_guid(f, v, &port)) >= 0 &&
 		   port > 0) {	/* a CA port's GUID (port 0: a switch's) */
-		node = ibu_fabric_find_port_guid(f, (uint64_t)v, &port);
-		pid = ibu_ibft_ep(t, node, port);
-	} else if (end && hex &&
-		   (node = ibu_fabric_find_guid(f, (uint64_t)v)) >= 0) {
-		pid = first_ep(f, t, node);
-	} else if (end && v >= 1 && v <= 0xBFFF &&
-		   (node = find_lid(f, (unsigned long)v, &port)) >= 0) {
-		pid = port ? ibu_ibft_ep(t, node, port) : -1;
+		i = ep_of(c, node, port);
+	} else if (num && hex && (node = ibu_fabric_find_guid(f, v)) >= 0) {
+		i = ep_of(c, node, 0);
+	} else if (num && v >= 1 && v <= 0xBFFF &&
+		   (node = find_lid(f, v, &port)) >= 0) {
+		i = port ? ep_of(c, node, port) : -1;
+	} else {
+		node = -1;
 	}
+	ibu_engine_topology_name(c->ops, f, c->topo, topo, sizeof(topo));
 	if (node < 0)
 		fprintf(stderr, "-E- ibunion path: %s: '%s' is no node name, port GUID, node GUID or LID of the fabric\n",
 			what, text);
-	else if (pid < 0)
-		fprintf(stderr, "-E- ibunion path: %s: '%s' is '%s', not an end port of the fat tree\n",
-			what, text, f->nodes[node].name);
-	return pid;
+	else if (i < 0)
+		fprintf(stderr, "-E- ibunion path: %s: '%s' is '%s', not an end port of the %s\n",
+			what, text, f->nodes[node].name, topo);
+	return i;
 }
 
 /* LIDs from a dump, else the fabric's own. */
@@ -202,123 +260,149 @@ static int load_lids(struct ibu_fabric *f, const char *dump, struct ibu_err *e)
 	return IBU_OK;
 }
 
-struct path_ctx {
-	const struct ibu_fabric *f;
-	const struct ibu_ibft *t;
-	const struct ibu_lidplan *p;
-	enum ibu_cyclic_offsets mode;
-	FILE *out;
-	int pairs;
-	long lines, skipped;
-};
-
-static const struct ibu_port *ep_port(const struct path_ctx *c, int pid)
+static const struct ibu_port *ep_port(const struct path_ctx *c, int i)
 {
-	const struct ibu_ibft_endport *ep = &c->t->ep[pid];
+	return &c->f->nodes[c->ep[i].node].ports[c->ep[i].port];
+}
 
-	return &c->f->nodes[ep->node].ports[ep->port];
+static const char *ep_name(const struct path_ctx *c, int i)
+{
+	return c->f->nodes[c->ep[i].node].name;
 }
 
 static int print_header(struct path_ctx *c)
 {
-	if (c->pairs == PATH_JSON)
-		return fprintf(c->out, "{\"command\":\"path\",\"topology\":\"IBFT(%d,%d)\",\"lmc\":%d,\"offsets\":\"%s\",\"pairs\":[",
-			       c->t->m, c->t->n, c->p->lmc,
-			       ibu_cyclic_offsets_name(c->mode)) < 0 ? IBU_EIO : IBU_OK;
+	FILE *o = c->out;
+
+	if (c->pairs == PATH_JSON) {
+		int rc = fprintf(o, "{\"command\":\"path\",\"topology\":") < 0;
+
+		rc |= ibu_json_str(o, c->pi.topology);
+		rc |= fprintf(o, ",\"lmc\":%d,\"offsets\":", c->pi.lmc) < 0;
+		rc |= ibu_json_str(o, c->pi.offsets);
+		rc |= fprintf(o, ",\"pairs\":[") < 0;
+		return rc ? IBU_EIO : IBU_OK;
+	}
 	if (c->pairs)
 		return 0;
-	return fprintf(c->out,
-		       "# IBFT(%d,%d), LMC %d, offsets %s: DLID = destination base LID + offset; every route of a source climbs one chain\n"
+	return fprintf(o,
+		       "# %s: DLID = destination base LID + offset; every route of a source climbs one chain\n"
 		       "%-20s %-18s %-6s  %-20s %-18s %-6s %-6s %-3s %s\n",
-		       c->t->m, c->t->n, c->p->lmc,
-		       ibu_cyclic_offsets_name(c->mode), "source", "source GUID",
-		       "SLID", "destination", "destination GUID", "base",
-		       "DLID", "off", "climbs to") < 0 ? IBU_EIO : IBU_OK;
+		       c->pi.title, "source", "source GUID", "SLID",
+		       "destination", "destination GUID", "base", "DLID", "off",
+		       c->pi.turn_head ? c->pi.turn_head : "turns at") < 0 ?
+		IBU_EIO : IBU_OK;
 }
 
+/* What a row says of a pair, beyond its LIDs. */
+struct path_row {
+	char sl[64], dl[64], tl[64];	/* source, destination, turn labels */
+	int turn;			/* fabric node, -1 unknown */
+	uint32_t dlid;
+	long off;
+};
+
 /* One element of "pairs" (schema: ibunion(1), JSON OUTPUT). */
-static int json_pair(struct path_ctx *c, int src, int dst, const char *sl,
-		     const char *dl, int turn, const char *tl, uint32_t dlid,
-		     unsigned off)
+static int json_pair(struct path_ctx *c, int s, int d,
+		     const struct path_row *r)
 {
-	const struct ibu_ibft *t = c->t;
-	const struct ibu_port *sp = ep_port(c, src), *dp = ep_port(c, dst);
+	const struct ibu_port *sp = ep_port(c, s), *dp = ep_port(c, d);
 	FILE *o = c->out;
 	int rc = fprintf(o, "%s{\"src\":", c->lines > 1 ? "," : "") < 0;
 
-	rc |= ibu_json_str(o, c->f->nodes[t->ep[src].node].name);
+	rc |= ibu_json_str(o, ep_name(c, s));
 	rc |= fprintf(o, ",\"src_label\":\"%s\",\"src_guid\":\"0x%016llx\",\"slid\":%u,\"dst\":",
-		      sl, (unsigned long long)sp->guid, sp->lid) < 0;
-	rc |= ibu_json_str(o, c->f->nodes[t->ep[dst].node].name);
-	rc |= fprintf(o, ",\"dst_label\":\"%s\",\"dst_guid\":\"0x%016llx\",\"base_lid\":%u,\"dlid\":%u,\"offset\":%u,\"climbs_to\":",
-		      dl, (unsigned long long)dp->guid, dp->lid, dlid, off) < 0;
-	rc |= ibu_json_str(o, turn >= 0 ? tl : NULL);
+		      r->sl, (unsigned long long)sp->guid, sp->lid) < 0;
+	rc |= ibu_json_str(o, ep_name(c, d));
+	rc |= fprintf(o, ",\"dst_label\":\"%s\",\"dst_guid\":\"0x%016llx\",\"base_lid\":%u,\"dlid\":%u,\"offset\":%ld,\"climbs_to\":",
+		      r->dl, (unsigned long long)dp->guid, dp->lid, r->dlid,
+		      r->off) < 0;
+	rc |= ibu_json_str(o, r->turn >= 0 ? r->tl : NULL);
 	rc |= fprintf(o, ",\"climbs_to_name\":") < 0;
-	rc |= ibu_json_str(o, turn >= 0 ? c->f->nodes[t->sw[turn].node].name : NULL);
+	rc |= ibu_json_str(o, r->turn >= 0 ? c->f->nodes[r->turn].name : NULL);
 	rc |= fputc('}', o) == EOF;
 	return rc ? IBU_EIO : IBU_OK;
 }
 
-static int print_pair(struct path_ctx *c, int src, int dst)
+static void ep_label(const struct path_ctx *c, int i, char *buf, size_t len)
 {
-	const struct ibu_ibft *t = c->t;
-	const struct ibu_port *sp = ep_port(c, src), *dp = ep_port(c, dst);
-	unsigned off;
-	uint32_t dlid;
-	char sl[64], dl[64], tl[64], sname[96], dname[96];
-	int turn;
+	buf[0] = 0;
+	if (c->ops->endport_label)
+		c->ops->endport_label(c->topo, c->ep[i].node, c->ep[i].port,
+				      buf, len);
+}
+
+/* "name label", or the name alone when the engine labels no end port. */
+static void ep_title(const struct path_ctx *c, int i, const char *label,
+		     char *buf, size_t len)
+{
+	if (label[0])
+		snprintf(buf, len, "%s %s", ep_name(c, i), label);
+	else
+		snprintf(buf, len, "%s", ep_name(c, i));
+}
+
+static int print_row(struct path_ctx *c, int s, int d, struct path_row *r)
+{
+	const struct ibu_port *sp = ep_port(c, s), *dp = ep_port(c, d);
+	char sname[96], dname[96];
+
+	r->turn = c->ops->turn_node ?
+		  c->ops->turn_node(c->f, c->topo, c->eo, c->ep[s].node,
+				    c->ep[s].port, c->ep[d].node,
+				    c->ep[d].port, r->off) : -1;
+	ep_label(c, s, r->sl, sizeof(r->sl));
+	ep_label(c, d, r->dl, sizeof(r->dl));
+	snprintf(r->tl, sizeof(r->tl), "?");
+	if (r->turn >= 0 && c->ops->node_label)
+		c->ops->node_label(c->topo, r->turn, r->tl, sizeof(r->tl));
+	if (c->pairs == PATH_JSON)
+		return json_pair(c, s, d, r);
+	ep_title(c, s, r->sl, sname, sizeof(sname));
+	ep_title(c, d, r->dl, dname, sizeof(dname));
+	return fprintf(c->out,
+		       "%-20s 0x%016llx 0x%04x  %-20s 0x%016llx 0x%04x 0x%04x %-3ld %s '%s'\n",
+		       sname, (unsigned long long)sp->guid, sp->lid, dname,
+		       (unsigned long long)dp->guid, dp->lid, r->dlid, r->off,
+		       r->tl, r->turn >= 0 ? c->f->nodes[r->turn].name : "?") < 0 ?
+		IBU_EIO : IBU_OK;
+}
+
+static int print_pair(struct path_ctx *c, int s, int d)
+{
+	const struct ibu_port *sp = ep_port(c, s), *dp = ep_port(c, d);
+	struct path_row r;
 
 	if (!sp->lid || !dp->lid) {
 		c->skipped++;
 		return IBU_OK;
 	}
-	off = ibu_cyclic_offset(t, c->p->offset_digits, c->mode,
-				(uint32_t)src, (uint32_t)dst);
-	dlid = dp->lid + off;
+	r.off = c->ops->advised_offset(c->f, c->topo, c->eo, c->ep[s].node,
+				       c->ep[s].port, c->ep[d].node,
+				       c->ep[d].port);
+	if (r.off < 0) {	/* e.g. a host on a spine: no chain to advise */
+		c->unadvised++;
+		return IBU_OK;
+	}
+	r.dlid = dp->lid + (uint32_t)r.off;
 	c->lines++;
 	if (c->pairs == 1)
-		return ibu_dlid_pair_write(c->out, sp->lid, (uint16_t)dlid,
+		return ibu_dlid_pair_write(c->out, sp->lid, (uint16_t)r.dlid,
 					   NULL);
-	turn = ibu_cyclic_turn_switch(t, c->p->offset_digits, c->mode,
-				      (uint32_t)src, (uint32_t)dst, off);
-	ibu_ibft_ep_label(t, src, sl, sizeof(sl));
-	ibu_ibft_ep_label(t, dst, dl, sizeof(dl));
-	if (turn >= 0)
-		ibu_ibft_sw_label(t, turn, tl, sizeof(tl));
-	else
-		snprintf(tl, sizeof(tl), "?");
-	if (c->pairs == PATH_JSON)
-		return json_pair(c, src, dst, sl, dl, turn, tl, dlid, off);
-	snprintf(sname, sizeof(sname), "%s %s",
-		 c->f->nodes[t->ep[src].node].name, sl);
-	snprintf(dname, sizeof(dname), "%s %s",
-		 c->f->nodes[t->ep[dst].node].name, dl);
-	return fprintf(c->out,
-		       "%-20s 0x%016llx 0x%04x  %-20s 0x%016llx 0x%04x 0x%04x %-3u %s '%s'\n",
-		       sname, (unsigned long long)sp->guid, sp->lid, dname,
-		       (unsigned long long)dp->guid, dp->lid, dlid, off, tl,
-		       turn >= 0 ? c->f->nodes[t->sw[turn].node].name : "?") < 0 ?
-		IBU_EIO : IBU_OK;
+	return print_row(c, s, d, &r);
 }
 
-/*
- * Every ordered pair (PID order), or those --from / --to select. A
- * degraded tree leaves PIDs without an end port (ep[pid].node == -1):
- * absent hosts are neither sources nor destinations.
- */
+/* Every ordered pair in the engine's order, or those --from / --to select. */
 static int print_all(struct path_ctx *c, int from, int to)
 {
-	int N = c->t->num_endports, s, d, rc = print_header(c);
+	int s, d, rc = print_header(c);
 
-	for (s = 0; s < N && !rc; s++) {
-		if ((from >= 0 && s != from) || c->t->ep[s].node < 0)
+	for (s = 0; s < c->num_ep && !rc; s++) {
+		if (from >= 0 && s != from)
 			continue;
-		for (d = 0; d < N && !rc; d++) {
-			if (d == s || (to >= 0 && d != to) ||
-			    c->t->ep[d].node < 0)
-				continue;
-			rc = print_pair(c, s, d);
-		}
+		for (d = 0; d < c->num_ep && !rc; d++)
+			if (d != s && (to < 0 || d == to))
+				rc = print_pair(c, s, d);
 	}
 	if (!rc && c->pairs == PATH_JSON &&
 	    fprintf(c->out, "],\"count\":%ld,\"skipped\":%ld}\n", c->lines,
@@ -327,97 +411,103 @@ static int print_all(struct path_ctx *c, int from, int to)
 	return rc ? IBU_EIO : IBU_OK;
 }
 
-/* PORT as a compute host of the PGFT (node name: its first one). */
-static int pgft_port(const struct ibu_fabric *f, const struct ibu_pgft *g,
-		     const char *what, const char *text)
+/* "an m-port n-tree (IBFT) or a PGFT": what the advising engines take. */
+static void advising_families(char *buf, size_t len)
 {
-	int node = -1, port = 0, D = -2, p;
+	const struct ibu_engine_ops *const *l = ibu_engine_list();
+	size_t o = 0;
 
-	if (!text)
-		return -1;
-	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
-		node = ibu_fabric_find_port_guid(f, strtoull(text, NULL, 16), &port);
-	if (node >= 0)
-		D = ibu_pgft_host(g, node, port);
-	if (node < 0) {
-		node = ibu_fabric_find_name(f, text);
-		for (p = 1; node >= 0 && p <= f->nodes[node].num_ports && D < 0; p++)
-			D = ibu_pgft_host(g, node, p);
-	}
-	if (D < 0)
-		fprintf(stderr, "ibunion path: %s: '%s' is not a compute host of the PGFT\n",
-			what, text);
-	return D < 0 ? -2 : D;
-}
-
-static int pgft_pair(FILE *out, const struct ibu_fabric *f,
-		     const struct ibu_pgft *g, int lmc, int pairs, int S, int D,
-		     long *skipped)
-{
-	const struct ibu_port *sp = &f->nodes[g->host[S].node].ports[g->host[S].port];
-	const struct ibu_port *dp = &f->nodes[g->host[D].node].ports[g->host[D].port];
-	unsigned off = ibu_pgft_offset(g, lmc, S, D);
-	int turn;
-
-	if (!sp->lid || !dp->lid) {
-		(*skipped)++;
-		return IBU_OK;
-	}
-	if (pairs)
-		return ibu_dlid_pair_write(out, sp->lid,
-					   (uint16_t)(dp->lid + off), NULL);
-	turn = ibu_pgft_turn_switch(f, g, lmc, S, D);
-	return fprintf(out, "%-20s 0x%016llx 0x%04x  %-20s 0x%016llx 0x%04x 0x%04x %-3u L%d '%s'\n",
-		       f->nodes[g->host[S].node].name,
-		       (unsigned long long)sp->guid, sp->lid,
-		       f->nodes[g->host[D].node].name,
-		       (unsigned long long)dp->guid, dp->lid, dp->lid + off, off,
-		       turn >= 0 ? g->level[turn] : 0,
-		       turn >= 0 ? f->nodes[turn].name : "?") < 0 ? IBU_EIO : IBU_OK;
+	buf[0] = 0;
+	for (; *l && o < len; l++)
+		if ((*l)->advised_offset && (*l)->path_info)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s",
+					      o ? " or " : "",
+					      (*l)->topology_long ?
+					      (*l)->topology_long :
+					      (*l)->topology);
 }
 
 /*
- * A PGFT that is not an IBFT: the generalised rule's advice
- * (ibu_pgft_offset) for every ordered pair of compute hosts in host
- * order, or those --from / --to select.
+ * The engine named, else the first that advises DLIDs and recognises f;
+ * NULL after a message naming every reason.
  */
-static int path_pgft(const struct path_args *a, struct ibu_fabric *f,
-		     const struct ibu_pgft *g)
+static const struct ibu_engine_ops *pick_engine(const struct path_args *a,
+						const struct ibu_fabric *f,
+						void **topo)
+{
+	const struct ibu_engine_ops *const *l = ibu_engine_list();
+	const struct ibu_engine_ops *ops = NULL;
+	struct ibu_err e = { 0 }, why = { 0 };
+	char fam[256];
+	size_t o = 0;
+
+	if (a->engine) {
+		ops = ibu_engine_pick("path", f, a->engine, &a->eo, topo);
+		if (ops && (!ops->advised_offset || !ops->path_info ||
+			    !ops->endport_index)) {
+			fprintf(stderr, "-E- ibunion path: the %s engine advises no DLIDs\n",
+				ops->name);
+			ops->topo_free(*topo);
+			*topo = NULL;
+			ops = NULL;
+		}
+		return ops;
+	}
+	for (; *l; l++) {
+		if (!(*l)->advised_offset || !(*l)->path_info ||
+		    !(*l)->endport_index)
+			continue;
+		if (!(*l)->recognise(f, &a->eo, topo, &e))
+			return *l;
+		if (o < sizeof(why.msg))
+			o += (size_t)snprintf(why.msg + o, sizeof(why.msg) - o,
+					      "%s%s: %s", o ? "; " : "",
+					      (*l)->name, e.msg);
+	}
+	*topo = NULL;
+	advising_families(fam, sizeof(fam));
+	fprintf(stderr, "-E- ibunion path: %s is not %s (the engines that advise DLIDs): %s\n",
+		a->fabric, fam[0] ? fam : "a topology any engine advises DLIDs for",
+		why.msg);
+	return ops;
+}
+
+static void report_tail(const struct path_ctx *c)
+{
+	if (c->skipped)
+		fprintf(stderr, "-W- path: %ld pairs skipped: end ports without a LID\n",
+			c->skipped);
+	if (c->unadvised)
+		fprintf(stderr, "-W- path: %ld pairs skipped: the %s engine advises no DLID for them (end ports outside its numbering)\n",
+			c->unadvised, c->ops->name);
+	if (c->pi.warning[0])
+		fprintf(stderr, "-W- path: %s\n", c->pi.warning);
+}
+
+/* Resolves --from/--to and prints; IBU_EXIT_*. */
+static int run(const struct path_args *a, struct path_ctx *c)
 {
 	struct ibu_atomicfile af;
 	struct ibu_err e = { 0 };
-	char txt[160];
-	long skipped = 0;
-	int lmc = ibu_pgft_hosts_lmc(f, g), S, D, rc = IBU_OK;
-	int from = a->from ? pgft_port(f, g, "--from", a->from) : -1;
-	int to = a->to ? pgft_port(f, g, "--to", a->to) : -1;
+	int from = -1, to = -1, rc;
 
-	if (from < -1 || to < -1)
+	if ((a->from && (from = resolve_port(c, "--from", a->from)) < 0) ||
+	    (a->to && (to = resolve_port(c, "--to", a->to)) < 0))
 		return IBU_EXIT_ERROR;
+	if (from >= 0 && from == to) {
+		fprintf(stderr, "-E- ibunion path: --from and --to name the same end port\n");
+		return IBU_EXIT_ERROR;
+	}
 	if (ibu_opt_out_open("path", a->output, &af))
 		return IBU_EXIT_ERROR;
-	ibu_pgft_params_text(&g->P, txt, sizeof(txt));
-	if (!a->pairs && fprintf(af.fp,
-			"# %s, LMC %d: DLID = destination base LID + offset; every route of a source climbs one chain\n"
-			"%-20s %-18s %-6s  %-20s %-18s %-6s %-6s %-3s %s\n",
-			txt, lmc, "source", "source GUID", "SLID", "destination",
-			"destination GUID", "base", "DLID", "off", "turns at") < 0)
-		rc = IBU_EIO;
-	for (S = 0; S < g->num_hosts && !rc; S++)
-		for (D = 0; D < g->num_hosts && !rc; D++)
-			if (S != D && (from < 0 || S == from) && (to < 0 || D == to))
-				rc = pgft_pair(af.fp, f, g, lmc, a->pairs, S, D, &skipped);
+	c->out = af.fp;
+	c->pairs = a->pairs;
+	rc = print_all(c, from, to);
 	if (rc && !ferror(af.fp))
 		ibu_err_set(&e, rc, "%s", ibu_strerror(rc));
 	if (ibu_opt_out_close("path", &af, rc, &e))
 		return IBU_EXIT_ERROR;
-	if (skipped)
-		fprintf(stderr, "-W- path: %ld pairs skipped: end ports without a LID\n",
-			skipped);
-	if (ibu_pgft_offset_levels(g, lmc) < g->P.h - 1)
-		fprintf(stderr, "-W- path: LMC %d decides %d of %d up levels: above them the destination decides (LMC %d needed for one chain all the way up)\n",
-			lmc, ibu_pgft_offset_levels(g, lmc), g->P.h - 1,
-			ibu_pgft_needed_lmc(g));
+	report_tail(c);
 	return IBU_EXIT_OK;
 }
 
@@ -425,12 +515,9 @@ int ibu_cmd_path(int argc, char **argv)
 {
 	struct path_args a;
 	struct ibu_fabric f;
-	struct ibu_ibft t;
-	struct ibu_lidplan plan;
 	struct ibu_err e = { 0 };
 	struct path_ctx c;
-	struct ibu_atomicfile af;
-	int rc, from = -1, to = -1, ret = IBU_EXIT_ERROR;
+	int ret = IBU_EXIT_ERROR;
 
 	if (parse_args(argc, argv, &a)) {
 		ibu_cmd_path_usage(stderr);
@@ -440,70 +527,31 @@ int ibu_cmd_path(int argc, char **argv)
 		ibu_opt_report("path", &e);
 		return IBU_EXIT_ERROR;
 	}
-	rc = load_lids(&f, a.dump, &e);
-	if (rc) {
-		ibu_opt_report("path", &e);
-		ibu_fabric_free(&f);
-		return IBU_EXIT_ERROR;
-	}
-	if (ibu_ibft_recognize_limit(&f, &t, 0, &e)) {
-		struct ibu_pgft g;
-
-		if (!ibu_pgft_recognize(&f, &g, &e)) {
-			ret = path_pgft(&a, &f, &g);
-			ibu_pgft_free(&g);
-			ibu_fabric_free(&f);
-			return ret;
-		}
-		rc = ibu_ibft_recognize(&f, &t, &e);
-	} else {
-		rc = IBU_OK;
-	}
-	if (rc) {
-		ibu_err_prefix(&e, "%s is not an m-port n-tree", a.fabric);
-		ibu_opt_report("path", &e);
-		ibu_fabric_free(&f);
-		return IBU_EXIT_ERROR;
-	}
-	rc = ibu_lidplan_build(&f, &t, &plan, &e);
-	if (rc) {
-		ibu_err_prefix(&e, "LIDs of %s", a.dump ? a.dump : a.fabric);
-		ibu_opt_report("path", &e);
-		goto out_t;
-	}
-	if ((a.from && (from = resolve_port(&f, &t, "--from", a.from)) < 0) ||
-	    (a.to && (to = resolve_port(&f, &t, "--to", a.to)) < 0))
-		goto out;
-	if (from >= 0 && from == to) {
-		fprintf(stderr, "-E- ibunion path: --from and --to name the same end port\n");
-		goto out;
-	}
-	if (ibu_opt_out_open("path", a.output, &af))
-		goto out;
 	memset(&c, 0, sizeof(c));
 	c.f = &f;
-	c.t = &t;
-	c.p = &plan;
-	c.mode = a.offsets;
-	c.out = af.fp;
-	c.pairs = a.pairs;
-	rc = print_all(&c, from, to);
-	if (rc && !ferror(af.fp))
-		ibu_err_set(&e, rc, "%s", ibu_strerror(rc));
-	if (ibu_opt_out_close("path", &af, rc, &e))
+	c.eo = &a.eo;
+	if (load_lids(&f, a.dump, &e)) {
+		ibu_opt_report("path", &e);
 		goto out;
-	if (c.skipped)
-		fprintf(stderr, "-W- path: %ld pairs skipped: end ports without a LID\n",
-			c.skipped);
-	if (plan.offset_digits < t.n - 1)
-		fprintf(stderr, "-W- path: LMC %d gives %d of %d up-digits: above level %d the destination decides (LMC %d needed for one chain all the way up)\n",
-			plan.lmc, plan.offset_digits, t.n - 1,
-			t.n - 1 - plan.offset_digits, plan.lmc_needed);
-	ret = IBU_EXIT_OK;
+	}
+	c.ops = pick_engine(&a, &f, &c.topo);
+	if (!c.ops)
+		goto out;
+	if (c.ops->path_info(&f, c.topo, &a.eo, &c.pi, &e)) {
+		ibu_err_prefix(&e, "LIDs of %s", a.dump ? a.dump : a.fabric);
+		ibu_opt_report("path", &e);
+		goto out;
+	}
+	if (collect_endports(&c)) {
+		ibu_err_set(&e, IBU_ENOMEM, "out of memory");
+		ibu_opt_report("path", &e);
+		goto out;
+	}
+	ret = run(&a, &c);
 out:
-	ibu_lidplan_free(&plan);
-out_t:
-	ibu_ibft_free(&t);
+	free(c.ep);
+	if (c.topo)
+		c.ops->topo_free(c.topo);
 	ibu_fabric_free(&f);
 	return ret;
 }

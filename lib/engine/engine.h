@@ -88,6 +88,17 @@ struct ibu_engine_check_in {
 	int climb_sources;	/* sources whose paths are checked, 0 = all */
 };
 
+/* What `ibunion path` prints around an engine's advised DLIDs. */
+struct ibu_engine_path_info {
+	char title[160];	/* "IBFT(8,3), LMC 4, offsets rotated" */
+	char topology[64];	/* "IBFT(8,3)" (JSON) */
+	int lmc;		/* the LMC the advice is for */
+	const char *offsets;	/* the offset mode's name, or NULL */
+	const char *turn_head;	/* column head of turn_node: "climbs to" */
+	char warning[256];	/* "" or why the advice stops short ("LMC 2
+				 * gives 1 of 2 up-digits: ...") */
+};
+
 /* A multicast tree as the engine computed it, by fabric node. */
 struct ibu_engine_tree {
 	int root;			/* fabric node of the apex/root, -1 empty */
@@ -106,6 +117,9 @@ void ibu_engine_tree_free(struct ibu_engine_tree *t);
 struct ibu_engine_ops {
 	const char *name;		/* routing_engine name */
 	const char *topology;		/* "IBFT(m,n)", "2-D mesh" */
+	/* optional: the family in a sentence, "an m-port n-tree or a PGFT",
+	 * for "FABRIC is not ..." when no engine takes a fabric */
+	const char *topology_long;
 	/* its options (engine_options.h): the plugin, the tool's -O and the
 	 * man page read them from here */
 	const struct ibu_engine_option *options;
@@ -184,6 +198,17 @@ struct ibu_engine_ops {
 	long (*advised_offset)(const struct ibu_fabric *f, void *topo,
 			       const struct ibu_engine_opts *o, int sn, int sp,
 			       int dn, int dp);
+	/* optional, with advised_offset (ibunion path): plans the LIDs f
+	 * carries if needed and fills *pi; IBU_ELID when they do not fit */
+	int (*path_info)(const struct ibu_fabric *f, void *topo,
+			 const struct ibu_engine_opts *o,
+			 struct ibu_engine_path_info *pi, struct ibu_err *e);
+	/* optional: the switch (fabric node) where the route of the pair on
+	 * DLID offset off turns down (cyclic: the top of its climb), -1 if
+	 * unknown */
+	int (*turn_node)(const struct ibu_fabric *f, void *topo,
+			 const struct ibu_engine_opts *o, int sn, int sp,
+			 int dn, int dp, long off);
 	/* optional: where a node sits in a drawing of the topology: *row
 	 * (0 = top) and *key (order inside the row); 0, or -1 to leave it
 	 * to the generic layout */

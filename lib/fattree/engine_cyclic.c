@@ -448,6 +448,14 @@ static void endport_label(const void *topo, int node, int port, char *buf,
 		snprintf(buf, len, "-");
 }
 
+static int ensure_planned(const struct ibu_fabric *f, void *topo,
+			  struct ibu_err *e)
+{
+	const struct cyclic_topo *c = topo;
+
+	return c->planned ? IBU_OK : plan(f, topo, NULL, e);
+}
+
 /* The paper's DLID offset of a pair, for the rule the tables follow. */
 static long advised_offset(const struct ibu_fabric *f, void *topo,
 			   const struct ibu_engine_opts *o, int sn, int sp,
@@ -456,7 +464,7 @@ static long advised_offset(const struct ibu_fabric *f, void *topo,
 	struct cyclic_topo *c = topo;
 	int s, d;
 
-	if (!c->planned && plan(f, topo, NULL, NULL))
+	if (ensure_planned(f, topo, NULL))
 		return -1;
 	if (c->pgft) {
 		s = ibu_pgft_host(&c->pgft->g, sn, sp);
@@ -472,6 +480,82 @@ static long advised_offset(const struct ibu_fabric *f, void *topo,
 				       (enum ibu_cyclic_offsets)
 				       ibu_engine_opt(o, OPT_OFFSETS),
 				       (uint32_t)s, (uint32_t)d);
+}
+
+static void pgft_path_info(const struct cyclic_topo *c,
+			   struct ibu_engine_path_info *pi)
+{
+	const struct ibu_cyclic_pgft *g = c->pgft;
+
+	ibu_pgft_params_text(&g->g.P, pi->topology, sizeof(pi->topology));
+	snprintf(pi->title, sizeof(pi->title), "%s, LMC %d", pi->topology,
+		 g->lmc);
+	pi->lmc = g->lmc;
+	pi->turn_head = "turns at";
+	if (g->offset_levels < g->g.P.h - 1)
+		snprintf(pi->warning, sizeof(pi->warning),
+			 "LMC %d decides %d of %d up levels: above them the destination decides (LMC %d needed for one chain all the way up)",
+			 g->lmc, g->offset_levels, g->g.P.h - 1,
+			 g->lmc_needed);
+}
+
+/* ibunion path's frame: the tree, the LMC in use, what it leaves open. */
+static int path_info(const struct ibu_fabric *f, void *topo,
+		     const struct ibu_engine_opts *o,
+		     struct ibu_engine_path_info *pi, struct ibu_err *e)
+{
+	const struct cyclic_topo *c = topo;
+	int rc = ensure_planned(f, topo, e);
+
+	memset(pi, 0, sizeof(*pi));
+	if (rc)
+		return rc;
+	if (c->pgft) {
+		pgft_path_info(c, pi);
+		return IBU_OK;
+	}
+	pi->offsets = ibu_cyclic_offsets_name((enum ibu_cyclic_offsets)
+					      ibu_engine_opt(o, OPT_OFFSETS));
+	snprintf(pi->topology, sizeof(pi->topology), "IBFT(%d,%d)", c->t.m,
+		 c->t.n);
+	snprintf(pi->title, sizeof(pi->title), "%s, LMC %d, offsets %s",
+		 pi->topology, c->p.lmc, pi->offsets);
+	pi->lmc = c->p.lmc;
+	pi->turn_head = "climbs to";
+	if (c->p.offset_digits < c->t.n - 1)
+		snprintf(pi->warning, sizeof(pi->warning),
+			 "LMC %d gives %d of %d up-digits: above level %d the destination decides (LMC %d needed for one chain all the way up)",
+			 c->p.lmc, c->p.offset_digits, c->t.n - 1,
+			 c->t.n - 1 - c->p.offset_digits, c->p.lmc_needed);
+	return IBU_OK;
+}
+
+/* The top of the pair's climb on offset off. */
+static int turn_node(const struct ibu_fabric *f, void *topo,
+		     const struct ibu_engine_opts *o, int sn, int sp, int dn,
+		     int dp, long off)
+{
+	const struct cyclic_topo *c = topo;
+	int s, d, sw;
+
+	if (off < 0 || ensure_planned(f, topo, NULL))
+		return -1;
+	if (c->pgft) {
+		s = ibu_pgft_host(&c->pgft->g, sn, sp);
+		d = ibu_pgft_host(&c->pgft->g, dn, dp);
+		return s >= 0 && d >= 0 ?
+		       ibu_pgft_turn_switch(f, &c->pgft->g, c->pgft->lmc, s, d) :
+		       -1;
+	}
+	s = ibu_ibft_ep(&c->t, sn, sp);
+	d = ibu_ibft_ep(&c->t, dn, dp);
+	if (s < 0 || d < 0)
+		return -1;
+	sw = ibu_cyclic_turn_switch(&c->t, c->p.offset_digits,
+				    (enum ibu_cyclic_offsets)
+				    ibu_engine_opt(o, OPT_OFFSETS),
+				    (uint32_t)s, (uint32_t)d, (unsigned)off);
+	return sw >= 0 ? c->t.sw[sw].node : -1;
 }
 
 /* Rows are the levels, end ports below the leaves; switches ordered by
@@ -572,6 +656,7 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 const struct ibu_engine_ops ibu_engine_cyclic = {
 	.name = "cyclic",
 	.topology = "IBFT(m,n) or PGFT",
+	.topology_long = "an m-port n-tree (IBFT) or a PGFT",
 	.options = options,
 	.num_options = (int)(sizeof(options) / sizeof(options[0])),
 	.recognise = recognise,
@@ -590,6 +675,8 @@ const struct ibu_engine_ops ibu_engine_cyclic = {
 	.endport_index = endport_index,
 	.endport_label = endport_label,
 	.advised_offset = advised_offset,
+	.path_info = path_info,
+	.turn_node = turn_node,
 	.layout = layout,
 	.check_rule = check_rule,
 	.check_free = check_free,
