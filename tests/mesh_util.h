@@ -8,6 +8,7 @@
 #include "unit.h"
 #include "fabric.h"
 #include "gen.h"
+#include "gen_mesh.h"
 #include "mesh.h"
 
 /*

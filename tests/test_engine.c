@@ -6,6 +6,7 @@
 #include "unit.h"
 #include "engine.h"
 #include "gen.h"
+#include "gen_mesh.h"
 
 static void fattree(struct ibu_fabric *f, int m, int n, int lmc)
 {

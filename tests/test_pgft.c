@@ -3,6 +3,7 @@
 #include "unit.h"
 #include "pgft.h"
 #include "gen.h"
+#include "gen_mesh.h"
 
 START_TEST(params_parse_and_text)
 {

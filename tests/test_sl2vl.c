@@ -3,6 +3,7 @@
 #include <string.h>
 #include "unit.h"
 #include "gen.h"
+#include "gen_mesh.h"
 #include "sl2vl.h"
 
 static int parse(const char *text, const struct ibu_fabric *f,

@@ -1,33 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* ibunion gen fattree M N [--shuffle-ports] [--shuffle-records] [--seed S]
- *                        [--remove-links K] [--remove-switches K]
- *                        [--remove-hosts K] [--extra-ports E] [-o FILE]
- * ibunion gen mesh X Y [--hcas K] [--shuffle-ports] [--shuffle-records] ...
- * ibunion gen pgft --m M1,.. --w W1,.. --p P1,.. [--radix R]
- *                  [--hosts-on-spines K] [...] */
+/*
+ * ibunion gen SHAPE [POSITIONAL...] [--KEY VALUE]... [options]
+ * The shapes and their own options come from the engines (ops->gen:
+ * fattree and pgft from cyclic, mesh from xy); the options every shape
+ * shares (shuffles, seed, removals, prefix) are read here.
+ */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "opts.h"
-#include "gen.h"
+#include "engine.h"
 #include "netfile.h"
-#include "pgft.h"
+
+#define GEN_MAX_KEYS 32
+#define GEN_KEY_VAL 1000	/* getopt val of shape key i: 1000 + i */
 
 void ibu_cmd_gen_usage(FILE *out)
 {
+	const struct ibu_engine_ops *const *l;
+	int i, first = 1;
+
+	for (l = ibu_engine_list(); *l; l++)
+		for (i = 0; i < (*l)->num_gen; i++, first = 0)
+			fprintf(out, "%s ibunion gen %s %s\n",
+				first ? "usage:" : "      ",
+				(*l)->gen[i].shape, (*l)->gen[i].synopsis);
+	fprintf(out, "  writes an ibsim net file of one of these shapes:\n");
+	for (l = ibu_engine_list(); *l; l++)
+		for (i = 0; i < (*l)->num_gen; i++)
+			fputs((*l)->gen[i].help, out);
 	fprintf(out,
-		"usage: ibunion gen fattree M N [options]\n"
-		"       ibunion gen mesh X Y [--hcas K] [options]\n"
-		"       ibunion gen pgft --m M1,..,Mh --w W1,..,Wh --p P1,..,Ph [options]\n"
-		"  writes an ibsim net file of the m-port n-tree IBFT(M,N), wired by\n"
-		"  the paper's link rule (M even >= 4, N >= 2), of the 2-D mesh of\n"
-		"  X x Y switches with K HCAs per switch (default 1; switches have\n"
-		"  4 + K ports: E, N, W, S, then the HCAs unless shuffled), or of the\n"
-		"  parallel-ports generalised fat tree PGFT(h; M; W; P): a level-l\n"
-		"  switch has Ml children, a level-(l-1) node Wl parents and Pl\n"
-		"  cables to each (level 1 = leaves; W1 = P1 = 1; a smaller Mh = fewer\n"
-		"  pods, fewer up- than down-cables = a blocking level)\n"
 		"options:\n"
 		"  -o, --output FILE     write to FILE instead of stdout\n"
 		"  --shuffle-ports       permute every switch's physical port numbers\n"
@@ -37,13 +40,10 @@ void ibu_cmd_gen_usage(FILE *out)
 		"  --remove-switches K   remove K random switches (their records)\n"
 		"  --remove-hosts K      remove K random end nodes (their records)\n"
 		"  --extra-ports E       give switches E uncabled ports beyond M\n"
-		"  --hcas K              mesh: HCAs per switch (default 1, 0..250)\n"
-		"  --prefix P            prefix every node name with P\n"
-		"  --m, --w, --p LIST    pgft: the parameters, one per level\n"
-		"  --radix R             pgft: every switch has R ports (the ports\n"
-		"                        the tree does not use stay empty)\n"
-		"  --hosts-on-spines K   pgft: K more hosts cabled to the top\n"
-		"                        switches (storage, login nodes)\n");
+		"  --prefix P            prefix every node name with P\n");
+	for (l = ibu_engine_list(); *l; l++)
+		for (i = 0; i < (*l)->num_gen; i++)
+			fputs((*l)->gen[i].keys_help, out);
 }
 
 /* Writes f to outpath (stdout) under the header line head. */
@@ -70,30 +70,85 @@ static int write_fabric(struct ibu_fabric *f, const char *head,
 	return IBU_EXIT_OK;
 }
 
-static int gen_pgft(const char *pm, const char *pw, const char *pp, int radix,
-		    int spine_hosts, const struct ibu_gen_opts *o,
-		    const char *outpath)
+/* Every engine's shape keys, each once, into keys[]; their count. */
+static int shape_keys(const char **keys)
 {
-	struct ibu_pgft_params P;
-	struct ibu_fabric f;
-	struct ibu_err e = { 0 };
-	char head[160];
-	int rc;
+	const struct ibu_engine_ops *const *l;
+	int i, k, j, n = 0;
 
-	rc = ibu_pgft_params_parse(pm, pw, pp, &P, &e);
-	if (!rc)
-		rc = ibu_gen_pgft(&f, &P, radix, spine_hosts, o, &e);
-	if (rc) {
-		ibu_opt_report("gen", &e);
-		return rc == IBU_EINVAL ? IBU_EXIT_USAGE : IBU_EXIT_ERROR;
-	}
-	ibu_pgft_params_text(&P, head, sizeof(head));
-	return write_fabric(&f, head, o, outpath);
+	for (l = ibu_engine_list(); *l; l++)
+		for (i = 0; i < (*l)->num_gen; i++)
+			for (k = 0; (*l)->gen[i].keys[k]; k++) {
+				for (j = 0; j < n; j++)
+					if (!strcmp(keys[j], (*l)->gen[i].keys[k]))
+						break;
+				if (j == n && n < GEN_MAX_KEYS)
+					keys[n++] = (*l)->gen[i].keys[k];
+			}
+	return n;
 }
 
-int ibu_cmd_gen(int argc, char **argv)
+static const struct ibu_engine_gen *find_shape(const char *name)
 {
-	static const struct option lo[] = {
+	const struct ibu_engine_ops *const *l;
+	int i;
+
+	for (l = ibu_engine_list(); *l; l++)
+		for (i = 0; i < (*l)->num_gen; i++)
+			if (!strcmp((*l)->gen[i].shape, name))
+				return &(*l)->gen[i];
+	return NULL;
+}
+
+struct gen_args {
+	struct ibu_gen_opts o;
+	const char *outpath;
+	struct ibu_gen_arg args[GEN_MAX_KEYS];
+	int nargs;
+};
+
+/* A shape key's value, the last one given winning. */
+static void set_arg(struct gen_args *a, const char *key, const char *value)
+{
+	int i;
+
+	for (i = 0; i < a->nargs; i++)
+		if (!strcmp(a->args[i].key, key))
+			break;
+	if (i == a->nargs)
+		a->nargs++;
+	a->args[i] = (struct ibu_gen_arg){ key, value };
+}
+
+static int count_opt(const char *what, long hi, int *out)
+{
+	long v;
+
+	if (ibu_opt_int("gen", what, optarg, 0, hi, &v))
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int shared_opt(int c, struct gen_args *a)
+{
+	switch (c) {
+	case 'o': a->outpath = optarg; return 0;
+	case 'p': a->o.shuffle_ports = 1; return 0;
+	case 'r': a->o.shuffle_records = 1; return 0;
+	case 's': return ibu_opt_u64("gen", "--seed", optarg, &a->o.seed) ? -1 : 0;
+	case 'k': return count_opt("--remove-links", 1000000, &a->o.remove_links);
+	case 'S': return count_opt("--remove-switches", 1000000, &a->o.remove_switches);
+	case 'R': return count_opt("--remove-hosts", 1000000, &a->o.remove_hosts);
+	case 'x': return count_opt("--extra-ports", 200, &a->o.extra_ports);
+	case 'P': a->o.prefix = optarg; return 0;
+	default: return -1;
+	}
+}
+
+static int parse_args(int argc, char **argv, struct gen_args *a)
+{
+	static const struct option shared[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "shuffle-ports", no_argument, NULL, 'p' },
 		{ "shuffle-records", no_argument, NULL, 'r' },
@@ -103,113 +158,67 @@ int ibu_cmd_gen(int argc, char **argv)
 		{ "remove-hosts", required_argument, NULL, 'R' },
 		{ "extra-ports", required_argument, NULL, 'x' },
 		{ "prefix", required_argument, NULL, 'P' },
-		{ "hcas", required_argument, NULL, 'H' },
-		{ "m", required_argument, NULL, 'M' },
-		{ "w", required_argument, NULL, 'W' },
-		{ "p", required_argument, NULL, 'Q' },
-		{ "radix", required_argument, NULL, 'X' },
-		{ "hosts-on-spines", required_argument, NULL, 'T' },
-		{ NULL, 0, NULL, 0 },
 	};
-	struct ibu_gen_opts o = { .seed = 1 };
-	const char *outpath = NULL;
-	struct ibu_fabric f;
-	struct ibu_err e = { 0 };
-	long m, n, v, hcas = 1, radix = 0, spine_hosts = 0;
-	const char *pm = NULL, *pw = NULL, *pp = NULL;
-	int c, rc, mesh, pgft;
-	char head[96];
+	enum { NS = sizeof(shared) / sizeof(shared[0]) };
+	struct option lo[NS + GEN_MAX_KEYS + 1];
+	const char *keys[GEN_MAX_KEYS];
+	int nk = shape_keys(keys), i, c;
 
+	memset(a, 0, sizeof(*a));
+	a->o.seed = 1;
+	memcpy(lo, shared, sizeof(shared));
+	for (i = 0; i < nk; i++)
+		lo[NS + i] = (struct option){ keys[i], required_argument, NULL,
+					     GEN_KEY_VAL + i };
+	memset(&lo[NS + nk], 0, sizeof(lo[0]));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:", lo, NULL)) != -1) {
-		switch (c) {
-		case 'o': outpath = optarg; break;
-		case 'p': o.shuffle_ports = 1; break;
-		case 'r': o.shuffle_records = 1; break;
-		case 's':
-			if (ibu_opt_u64("gen", "--seed", optarg, &o.seed))
-				return IBU_EXIT_USAGE;
-			break;
-		case 'k':
-			if (ibu_opt_int("gen", "--remove-links", optarg, 0, 1000000, &v))
-				return IBU_EXIT_USAGE;
-			o.remove_links = (int)v;
-			break;
-		case 'S':
-			if (ibu_opt_int("gen", "--remove-switches", optarg, 0, 1000000, &v))
-				return IBU_EXIT_USAGE;
-			o.remove_switches = (int)v;
-			break;
-		case 'R':
-			if (ibu_opt_int("gen", "--remove-hosts", optarg, 0, 1000000, &v))
-				return IBU_EXIT_USAGE;
-			o.remove_hosts = (int)v;
-			break;
-		case 'x':
-			if (ibu_opt_int("gen", "--extra-ports", optarg, 0, 200, &v))
-				return IBU_EXIT_USAGE;
-			o.extra_ports = (int)v;
-			break;
-		case 'P': o.prefix = optarg; break;
-		case 'H':
-			if (ibu_opt_int("gen", "--hcas", optarg, 0, 250, &hcas))
-				return IBU_EXIT_USAGE;
-			break;
-		case 'M': pm = optarg; break;
-		case 'W': pw = optarg; break;
-		case 'Q': pp = optarg; break;
-		case 'X':
-			if (ibu_opt_int("gen", "--radix", optarg, 2, IBU_MAX_PORTS, &radix))
-				return IBU_EXIT_USAGE;
-			break;
-		case 'T':
-			if (ibu_opt_int("gen", "--hosts-on-spines", optarg, 0, 100000,
-					&spine_hosts))
-				return IBU_EXIT_USAGE;
-			break;
-		default:
-			ibu_cmd_gen_usage(stderr);
-			return IBU_EXIT_USAGE;
+		if (c >= GEN_KEY_VAL && c < GEN_KEY_VAL + nk)
+			set_arg(a, keys[c - GEN_KEY_VAL], optarg);
+		else if (shared_opt(c, a))
+			return -1;
+	}
+	return argc - optind >= 1 ? 0 : -1;
+}
+
+/* Every key given is one of the shape's own. */
+static int keys_fit(const struct ibu_engine_gen *g, const struct gen_args *a)
+{
+	int i, k;
+
+	for (i = 0; i < a->nargs; i++) {
+		for (k = 0; g->keys[k] && strcmp(g->keys[k], a->args[i].key); k++)
+			;
+		if (!g->keys[k]) {
+			fprintf(stderr, "-E- ibunion gen: --%s is not an option of %s\n",
+				a->args[i].key, g->shape);
+			return -1;
 		}
 	}
-	pgft = argc - optind == 1 && !strcmp(argv[optind], "pgft");
-	if (!pgft && (argc - optind != 3 || (strcmp(argv[optind], "fattree") &&
-					     strcmp(argv[optind], "mesh")))) {
+	return 0;
+}
+
+int ibu_cmd_gen(int argc, char **argv)
+{
+	const struct ibu_engine_gen *g;
+	struct gen_args a;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	char head[160];
+	int rc;
+
+	if (parse_args(argc, argv, &a) || !(g = find_shape(argv[optind])) ||
+	    argc - optind - 1 != g->num_positional) {
 		ibu_cmd_gen_usage(stderr);
 		return IBU_EXIT_USAGE;
 	}
-	if (pgft != (pm || pw || pp || radix || spine_hosts) ||
-	    (pgft && !(pm && pw && pp))) {
-		fprintf(stderr, "ibunion gen: pgft takes --m, --w and --p; --m, --w, --p, --radix and --hosts-on-spines are for pgft only\n");
+	if (keys_fit(g, &a))
 		return IBU_EXIT_USAGE;
-	}
-	if (pgft)
-		return gen_pgft(pm, pw, pp, (int)radix, (int)spine_hosts,
-				&o, outpath);
-	mesh = !strcmp(argv[optind], "mesh");
-	if (mesh) {
-		if (ibu_opt_int("gen", "X", argv[optind + 1], 1, 16384, &m) ||
-		    ibu_opt_int("gen", "Y", argv[optind + 2], 1, 16384, &n))
-			return IBU_EXIT_USAGE;
-		if (o.extra_ports) {
-			fprintf(stderr, "-E- ibunion gen: --extra-ports is for fat trees\n");
-			return IBU_EXIT_USAGE;
-		}
-		rc = ibu_gen_mesh(&f, (int)m, (int)n, (int)hcas, &o, &e);
-	} else {
-		if (ibu_opt_int("gen", "M", argv[optind + 1], 4, 254, &m) ||
-		    ibu_opt_int("gen", "N", argv[optind + 2], 2, 16, &n))
-			return IBU_EXIT_USAGE;
-		rc = ibu_gen_fattree(&f, (int)m, (int)n, &o, &e);
-	}
+	rc = g->make(&f, argv + optind + 1, a.args, a.nargs, &a.o, head,
+		     sizeof(head), &e);
 	if (rc) {
 		ibu_opt_report("gen", &e);
 		return rc == IBU_EINVAL ? IBU_EXIT_USAGE : IBU_EXIT_ERROR;
 	}
-	if (mesh)
-		snprintf(head, sizeof(head), "%ld x %ld mesh, %ld HCAs per switch",
-			 m, n, hcas);
-	else
-		snprintf(head, sizeof(head), "IBFT(%ld,%ld)", m, n);
-	return write_fabric(&f, head, &o, outpath);
+	return write_fabric(&f, head, &a.o, a.outpath);
 }

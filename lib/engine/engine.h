@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include "fabric.h"
+#include "fabric_gen.h"
 #include "lidmap.h"
 #include "lft.h"
 #include "mft.h"
@@ -113,6 +114,26 @@ struct ibu_engine_tree {
 int ibu_engine_tree_alloc(struct ibu_engine_tree *t, int num_switches,
 			  struct ibu_err *e);
 void ibu_engine_tree_free(struct ibu_engine_tree *t);
+
+/*
+ * A fabric shape an engine generates (ibunion gen SHAPE POSITIONAL...
+ * [--KEY VALUE]...): make() reads its positional arguments and its own
+ * options (each key once at most, only keys of its own table), builds f
+ * with the shared options o and writes the net file's title into head
+ * ("IBFT(4,3)"). IBU_EINVAL for a bad argument (a usage error).
+ */
+struct ibu_engine_gen {
+	const char *shape;		/* "fattree" */
+	const char *synopsis;		/* "M N [options]" */
+	const char *help;		/* what it builds, lines of "  ...\n" */
+	const char *const *keys;	/* its own options, NULL-terminated */
+	const char *keys_help;		/* their usage lines */
+	int num_positional;
+	int (*make)(struct ibu_fabric *f, char *const *pos,
+		    const struct ibu_gen_arg *args, int nargs,
+		    const struct ibu_gen_opts *o, char *head, size_t len,
+		    struct ibu_err *e);
+};
 
 struct ibu_engine_ops {
 	const char *name;		/* routing_engine name */
@@ -214,6 +235,10 @@ struct ibu_engine_ops {
 	 * to the generic layout */
 	int (*layout)(const struct ibu_fabric *f, const void *topo, int node,
 		      int *row, double *key);
+
+	/* optional: the shapes `ibunion gen` builds for this engine */
+	const struct ibu_engine_gen *gen;
+	int num_gen;
 
 	/* optional multicast: per-fabric load state (non-NULL on success),
 	 * then one tree per key (MLID); a key routed again first releases

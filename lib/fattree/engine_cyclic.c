@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
+#include "cyclic_gen.h"
 #include "cyclic.h"
 #include "mcast.h"
 #include "cyclic_verify.h"
@@ -677,6 +678,8 @@ const struct ibu_engine_ops ibu_engine_cyclic = {
 	.advised_offset = advised_offset,
 	.path_info = path_info,
 	.turn_node = turn_node,
+	.gen = ibu_cyclic_gen,
+	.num_gen = IBU_CYCLIC_NUM_GEN,
 	.layout = layout,
 	.check_rule = check_rule,
 	.check_free = check_free,

@@ -1,32 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gen.h"
 #include "ibft.h"
-
-uint64_t ibu_gen_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-void ibu_gen_shuffle(int *a, int n, uint64_t *st)
-{
-	int i;
-
-	for (i = n - 1; i > 0; i--) {
-		int j = (int)(ibu_gen_rand(st) % (uint64_t)(i + 1));
-		int t = a[i];
-
-		a[i] = a[j];
-		a[j] = t;
-	}
-}
 
 /* A label as digits, written with '.' between digits. */
 static void label_text(char *buf, size_t len, const char *head,
@@ -195,66 +172,6 @@ static int wire(struct gen *g, struct ibu_fabric *f, struct ibu_err *e)
 	return IBU_OK;
 }
 
-int ibu_gen_remove_nodes(struct ibu_fabric *f, int nsw, int nhosts,
-			 uint64_t seed, struct ibu_err *e)
-{
-	uint64_t st = seed ^ 0xd0d0ull;
-	uint8_t *drop = calloc(f->num_nodes ? f->num_nodes : 1, 1);
-	int tries = 0, rc;
-
-	if (!drop)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	while ((nsw > 0 || nhosts > 0) && tries++ < 1000000) {
-		int a = 1 + (int)(ibu_gen_rand(&st) % (uint64_t)(f->num_nodes - 1));
-		int sw = ibu_node_is_switch(&f->nodes[a]);
-
-		if (drop[a] || (sw ? nsw : nhosts) <= 0)
-			continue;
-		drop[a] = 1;
-		if (sw)
-			nsw--;
-		else
-			nhosts--;
-	}
-	if (nsw > 0 || nhosts > 0) {
-		free(drop);
-		return ibu_err_set(e, IBU_EINVAL, "not that many nodes to remove");
-	}
-	rc = ibu_fabric_remove_nodes(f, drop, e);
-	free(drop);
-	return rc;
-}
-
-int ibu_gen_remove_links(struct ibu_fabric *f, int count, uint64_t seed,
-			 struct ibu_err *e)
-{
-	uint64_t st = seed ^ 0xdeadull;
-	int removed = 0, tries = 0;
-
-	while (removed < count && tries < 1000000) {
-		int a = (int)(ibu_gen_rand(&st) % (uint64_t)f->num_nodes);
-		struct ibu_node *n = &f->nodes[a];
-		int p = 1 + (int)(ibu_gen_rand(&st) % (uint64_t)n->num_ports);
-		int b, q;
-
-		tries++;
-		if (!ibu_node_is_switch(n) || n->ports[p].peer_node < 0)
-			continue;
-		b = n->ports[p].peer_node;
-		if (!ibu_node_is_switch(&f->nodes[b]))
-			continue;
-		q = n->ports[p].peer_port;
-		n->ports[p].peer_node = -1;
-		f->nodes[b].ports[q].peer_node = -1;
-		removed++;
-	}
-	if (removed < count)
-		return ibu_err_set(e, IBU_EINVAL,
-				   "could only remove %d of %d links", removed,
-				   count);
-	return IBU_OK;
-}
-
 int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
 		    const struct ibu_gen_opts *o, struct ibu_err *e)
 {
@@ -269,16 +186,8 @@ int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
 		return ibu_err_set(e, IBU_EINVAL,
 				   "IBFT(%d,%d): m must be even in 4..254, n in 2..%d",
 				   m, n, IBU_IBFT_MAX_N);
-	if (o->prefix) {
-		const char *c;
-
-		/* names are written between quotes in net files */
-		for (c = o->prefix; *c; c++)
-			if (*c == '"' || *c == '#' || iscntrl((unsigned char)*c))
-				return ibu_err_set(e, IBU_EINVAL,
-						   "name prefix '%s' holds a '\"', '#' or control character",
-						   o->prefix);
-	}
+	if (ibu_gen_check_prefix(o, e))
+		return IBU_EINVAL;
 	memset(&g, 0, sizeof(g));
 	g.m = m;
 	g.n = n;
@@ -312,11 +221,8 @@ int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
 		rc = build_ports(&g, o, e);
 	if (!rc)
 		rc = wire(&g, f, e);
-	if (!rc && o->remove_links > 0)
-		rc = ibu_gen_remove_links(f, o->remove_links, o->seed, e);
-	if (!rc && (o->remove_switches > 0 || o->remove_hosts > 0))
-		rc = ibu_gen_remove_nodes(f, o->remove_switches,
-					  o->remove_hosts, o->seed, e);
+	if (!rc)
+		rc = ibu_gen_damage(f, o, e);
 	if (!rc)
 		rc = ibu_fabric_index(f, e);
 out:

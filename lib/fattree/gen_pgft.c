@@ -245,19 +245,6 @@ static int wire(struct pgen *g, struct ibu_fabric *f, struct ibu_err *e)
 	return IBU_OK;
 }
 
-static int damage(struct ibu_fabric *f, const struct ibu_gen_opts *o,
-		  struct ibu_err *e)
-{
-	int rc = IBU_OK;
-
-	if (o->remove_links > 0)
-		rc = ibu_gen_remove_links(f, o->remove_links, o->seed, e);
-	if (!rc && (o->remove_switches > 0 || o->remove_hosts > 0))
-		rc = ibu_gen_remove_nodes(f, o->remove_switches,
-					  o->remove_hosts, o->seed, e);
-	return rc;
-}
-
 int ibu_gen_pgft(struct ibu_fabric *f, const struct ibu_pgft_params *P,
 		 int radix, int hosts_on_spines, const struct ibu_gen_opts *o,
 		 struct ibu_err *e)
@@ -288,7 +275,7 @@ int ibu_gen_pgft(struct ibu_fabric *f, const struct ibu_pgft_params *P,
 	if (!rc)
 		rc = wire(&g, f, e);
 	if (!rc)
-		rc = damage(f, o, e);
+		rc = ibu_gen_damage(f, o, e);
 	if (!rc)
 		rc = ibu_fabric_index(f, e);
 	if (g.phys)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
+#include "gen_mesh.h"
 #include "mesh.h"
 #include "xy.h"
 #include "mesh_faults.h"
@@ -348,6 +349,8 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 }
 
 const struct ibu_engine_ops ibu_engine_xy = {
+	.gen = &ibu_xy_gen,
+	.num_gen = 1,
 	.name = "xy",
 	.topology = "2-D mesh",
 	.check_rule = check_rule,

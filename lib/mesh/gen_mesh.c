@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gen.h"
+#include "gen_mesh.h"
 
 static void shuffle(int *a, int n, uint64_t *st)
 {
@@ -108,13 +108,8 @@ int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
 						     node[nsw + (long)s * hcas + k],
 						     1, e);
 		}
-	if (!rc && o->remove_links > 0) {
-		/* remove_links reuses the fat-tree helper's semantics */
-		rc = ibu_gen_remove_links(f, o->remove_links, o->seed, e);
-	}
-	if (!rc && (o->remove_switches > 0 || o->remove_hosts > 0))
-		rc = ibu_gen_remove_nodes(f, o->remove_switches,
-					  o->remove_hosts, o->seed, e);
+	if (!rc)
+		rc = ibu_gen_damage(f, o, e);
 	if (!rc)
 		rc = ibu_fabric_index(f, e);
 out:
@@ -125,3 +120,36 @@ out:
 		ibu_fabric_free(f);
 	return rc;
 }
+
+static int make_mesh(struct ibu_fabric *f, char *const *pos,
+		     const struct ibu_gen_arg *args, int nargs,
+		     const struct ibu_gen_opts *o, char *head, size_t len,
+		     struct ibu_err *e)
+{
+	const char *h = ibu_gen_arg_find(args, nargs, "hcas");
+	int X, Y, hcas = 1, rc;
+
+	if (ibu_gen_arg_int("X", pos[0], 1, 16384, &X, e) ||
+	    ibu_gen_arg_int("Y", pos[1], 1, 16384, &Y, e) ||
+	    (h && ibu_gen_arg_int("--hcas", h, 0, 250, &hcas, e)))
+		return IBU_EINVAL;
+	if (o->extra_ports)
+		return ibu_err_set(e, IBU_EINVAL, "--extra-ports is for fat trees");
+	rc = ibu_gen_mesh(f, X, Y, hcas, o, e);
+	if (!rc)
+		snprintf(head, len, "%d x %d mesh, %d HCAs per switch", X, Y,
+			 hcas);
+	return rc;
+}
+
+static const char *const mesh_keys[] = { "hcas", NULL };
+
+const struct ibu_engine_gen ibu_xy_gen = {
+	.shape = "mesh", .synopsis = "X Y [--hcas K] [options]",
+	.help = "  mesh: the 2-D mesh of X x Y switches with K HCAs per switch\n"
+		"  (default 1; switches have 4 + K ports: E, N, W, S, then the HCAs\n"
+		"  unless shuffled)\n",
+	.keys = mesh_keys,
+	.keys_help = "  --hcas K              mesh: HCAs per switch (default 1, 0..250)\n",
+	.num_positional = 2, .make = make_mesh,
+};
