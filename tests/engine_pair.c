@@ -381,6 +381,111 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 	return IBU_OK;
 }
 
+/* --- ibunion path: the link a destination's LID takes, no offset --- */
+
+static int endport_index(const void *topo, int node, int port)
+{
+	(void)port;
+	/* record order: a test engine's stable order */
+	return side_of(topo, node) >= 0 ? -1 : node;
+}
+
+static long advised_offset(const struct ibu_fabric *f, void *topo,
+			   const struct ibu_engine_opts *o, int sn, int sp,
+			   int dn, int dp)
+{
+	(void)f;
+	(void)topo;
+	(void)o;
+	(void)sp;
+	(void)dp;
+	return sn == dn ? -1 : 0;
+}
+
+static int path_info(const struct ibu_fabric *f, void *topo,
+		     const struct ibu_engine_opts *o,
+		     struct ibu_engine_path_info *pi, struct ibu_err *e)
+{
+	const struct pair_topo *t = topo;
+
+	(void)f;
+	(void)o;
+	(void)e;
+	memset(pi, 0, sizeof(*pi));
+	snprintf(pi->topology, sizeof(pi->topology), "pair(%d)", t->k);
+	snprintf(pi->title, sizeof(pi->title), "pair(%d), base LIDs", t->k);
+	pi->turn_head = "crosses at";
+	return IBU_OK;
+}
+
+/* The switch of the source's side. */
+static int turn_node(const struct ibu_fabric *f, void *topo,
+		     const struct ibu_engine_opts *o, int sn, int sp, int dn,
+		     int dp, long off)
+{
+	(void)topo;
+	(void)o;
+	(void)dn;
+	(void)dp;
+	(void)off;
+	return f->nodes[sn].ports[sp].peer_node;
+}
+
+/* --- ibunion gen pair K H: K parallel links, H end ports a side --- */
+
+static int make_pair(struct ibu_fabric *f, char *const *pos,
+		     const struct ibu_gen_arg *args, int nargs,
+		     const struct ibu_gen_opts *o, char *head, size_t len,
+		     struct ibu_err *e)
+{
+	int k, h, sw[2], s, i, n, rc;
+	char name[64];
+
+	(void)args;
+	(void)nargs;
+	if (ibu_gen_arg_int("K", pos[0], 1, 16, &k, e) ||
+	    ibu_gen_arg_int("H", pos[1], 0, 16, &h, e))
+		return IBU_EINVAL;
+	rc = ibu_fabric_init(f, "generated");
+	if (rc)
+		return ibu_err_set(e, rc, "out of memory");
+	for (s = 0; s < 2 && !rc; s++) {
+		snprintf(name, sizeof(name), "%sside-%d", o->prefix ? o->prefix : "", s);
+		rc = ibu_fabric_add_node(f, IBU_NODE_SWITCH, name,
+					 0x300000ull + (uint64_t)s, k + h,
+					 &sw[s], e);
+	}
+	for (i = 0; i < k && !rc; i++)
+		rc = ibu_fabric_link(f, sw[0], 1 + i, sw[1], 1 + i, e);
+	for (s = 0; s < 2 && !rc; s++)
+		for (i = 0; i < h && !rc; i++) {
+			snprintf(name, sizeof(name), "host-%d-%d", s, i);
+			rc = ibu_fabric_add_node(f, IBU_NODE_CA, name,
+						 0x310000ull + (uint64_t)(s * 64 + i),
+						 1, &n, e);
+			if (!rc)
+				rc = ibu_fabric_link(f, sw[s], 1 + k + i, n, 1, e);
+		}
+	if (!rc)
+		rc = ibu_gen_damage(f, o, e);
+	if (!rc)
+		rc = ibu_fabric_index(f, e);
+	if (rc) {
+		ibu_fabric_free(f);
+		return rc;
+	}
+	snprintf(head, len, "switch pair, %d links, %d hosts a side", k, h);
+	return IBU_OK;
+}
+
+static const char *const pair_keys[] = { NULL };
+static const struct ibu_engine_gen pair_gen = {
+	.shape = "pair", .synopsis = "K H [options]",
+	.help = "  pair: two switches joined by K parallel links, H hosts each\n",
+	.keys = pair_keys, .keys_help = "", .num_positional = 2,
+	.make = make_pair,
+};
+
 const struct ibu_engine_ops ibu_engine_pair = {
 	.name = "pair",
 	.topology = "switch pair",
@@ -395,6 +500,12 @@ const struct ibu_engine_ops ibu_engine_pair = {
 	.node_label = node_label,
 	.check_rule = check_rule,
 	.check_free = check_free,
+	.endport_index = endport_index,
+	.advised_offset = advised_offset,
+	.path_info = path_info,
+	.turn_node = turn_node,
+	.gen = &pair_gen,
+	.num_gen = 1,
 	.mcast_state_new = mcast_state_new,
 	.mcast_state_free = mcast_state_free,
 	.mcast_release = mcast_release,

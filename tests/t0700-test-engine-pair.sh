@@ -5,14 +5,15 @@
 # built with tests/engine_registry_pair.c into the unchanged plugin
 # (tests/libibunion_pair.so) and tool (tests/ibunion-pair) sources.  It
 # goes through recognition, routing, its option (pair_spread=), its notes,
-# the rule `ibunion check` verifies by default, multicast trees and the
-# offline route, with no edit to plugin/ or tools/.  The fabric is
+# the rule `ibunion check` verifies by default, multicast trees, the
+# offline route, `path` advice and a `gen` shape, with no edit to plugin/
+# or tools/.  The fabric is
 # shuffled: names, ports, record order.
 . "$(dirname "$0")/sim.sh"
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 22
+plan 27
 
 PAIR=$top_builddir/tests/ibunion-pair
 PLUGIN_DIR=$top_builddir/tests/.libs	# libibunion_pair.so
@@ -84,6 +85,17 @@ t_grep "load: a link named by the pair engine's labels" \
 "$PAIR" options >"$SIM_DIR/options.out"
 t_grep "options: the new engine's table is listed, under its name" \
 	"pair_spread=lid\|first  \(pair; default lid\)" "$SIM_DIR/options.out"
+# path and gen reach the new engine too: its advice, its shape
+"$PAIR" path "$net" --lids-from "$SIM_DIR/lfts.dump" >"$SIM_DIR/path.out"
+t_equal "path: every ordered pair of the 5 hosts, crossing at the engine's labels" \
+	"$(grep -c "^node-.* PAIR-[AB] '" "$SIM_DIR/path.out")" 20
+t_grep "path: the engine's own title" "^# pair\\(3\\), base LIDs" "$SIM_DIR/path.out"
+t_expect "gen pair 3 2: the new engine's shape" \
+	"$PAIR" gen pair 3 2 -o "$SIM_DIR/gen.net"
+t_equal "the pair engine recognises what it generated: 4 hosts in its order" \
+	"$("$PAIR" order "$SIM_DIR/gen.net" | wc -l)" 4
+t_expect_code 2 "the real tool has no pair shape (usage error)" \
+	"$IBUNION" gen pair 3 2 -o "$SIM_DIR/none.net"
 t_expect "node-q, node-a, node-z join; node-b joins send-only" eval \
 	"mc_join_all 9 node-q node-a node-z && mc_join 9 node-b --send-only"
 mc_dump_check pair "$net"
