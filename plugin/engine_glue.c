@@ -65,7 +65,8 @@ static int routing_failed(struct ibu_plugin_engine *pe, int reading,
 		OSM_LOG(log, OSM_LOG_ERROR,
 			"ERR 5A02: %s: cannot read the subnet: %s; " FALLBACK
 			"\n", name, why);
-	else if (decline && decline->kind == IBU_DECLINE_TOPOLOGY)
+	else if (decline && (decline->kind == IBU_DECLINE_TOPOLOGY ||
+			     decline->kind == IBU_DECLINE_CONFIG))
 		OSM_LOG(log, OSM_LOG_ERROR,
 			"ERR 5A01: %s: fabric is %s; " FALLBACK "\n",
 			name, decline->text);

@@ -107,13 +107,14 @@ static int count_ports(const struct ibu_fabric *f, struct pair_topo *t,
 
 static int recognise(const struct ibu_fabric *f,
 		     const struct ibu_engine_opts *o, void **topo,
-		     struct ibu_err *e)
+		     enum ibu_engine_decline_kind *why, struct ibu_err *e)
 {
 	struct pair_topo *t = calloc(1, sizeof(*t));
 	int rc, s;
 
 	(void)o;
 	*topo = NULL;
+	*why = IBU_DECLINE_RESOURCES;
 	if (!t)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	rc = find_switches(f, t, e);
@@ -132,6 +133,8 @@ static int recognise(const struct ibu_fabric *f,
 			rc = count_ports(f, t, s, e);
 	}
 	if (rc) {
+		*why = rc == IBU_ENOMEM ? IBU_DECLINE_RESOURCES :
+		       IBU_DECLINE_TOPOLOGY;
 		topo_free(t);
 		return rc;
 	}

@@ -14,11 +14,12 @@ static void fattree(struct ibu_fabric *f, int m, int n, int lmc)
 	struct ibu_gen_opts go;
 	struct ibu_err e = { 0 };
 	void *topo;
+	enum ibu_engine_decline_kind kind;
 	int used;
 
 	memset(&go, 0, sizeof(go));
 	ck_assert_int_eq(ibu_gen_fattree(f, m, n, &go, &e), 0);
-	ck_assert_int_eq(ops->recognise(f, NULL, &topo, &e), 0);
+	ck_assert_int_eq(ops->recognise(f, NULL, &topo, &kind, &e), 0);
 	ck_assert_int_eq(ops->assign_lids(f, topo, lmc, 0, &used, &e), 0);
 	ck_assert_int_eq(used, lmc);
 	ops->topo_free(topo);
@@ -176,12 +177,13 @@ START_TEST(run_cyclic_degraded)
 	struct ibu_err e = { 0 };
 	char what[512], want[64];
 	void *topo;
+	enum ibu_engine_decline_kind kind;
 	uint32_t lid;
 	long unrouted = 0;
 	int i, p, used;
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &go, &e), 0);
-	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &e), 0);
+	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &kind, &e), 0);
 	ck_assert_int_eq(ops->assign_lids(&f, topo, 4, 0, &used, &e), 0);
 	ops->topo_free(topo);
 	ck_assert_msg(ibu_engine_run(ops, &f, NULL, &r, &e) == 0, "%s", e.msg);
@@ -313,6 +315,31 @@ END_TEST
 /* The ops the tools use in place of the fat-tree calls: ranks, end-port
  * order and labels, advised DLIDs and the drawing layout agree with each
  * other on a shuffled tree. */
+/* The engine chooses the kind: a damaged mesh is xy's topology, so qos
+ * off declines it as configuration, not as "not a mesh". */
+START_TEST(decline_kind_by_engine)
+{
+	struct ibu_gen_opts go = { .remove_links = 1, .seed = 3 };
+	struct ibu_engine_opts eo;
+	struct ibu_engine_result r;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_gen_mesh(&f, 4, 4, 1, &go, &e), 0);
+	ibu_engine_opts_default(&eo);
+	eo.qos = 0;
+	ck_assert_int_ne(ibu_engine_run(ibu_engine_find("xy"), &f, &eo, &r,
+					&e), 0);
+	ck_assert_int_eq(r.decline.kind, IBU_DECLINE_CONFIG);
+	ck_assert_msg(strstr(r.decline.text, "qos TRUE"), "%s", r.decline.text);
+	eo.qos = 1;
+	ck_assert_int_eq(ibu_engine_run(ibu_engine_find("xy"), &f, &eo, &r,
+					&e), 0);
+	ibu_engine_result_free(&r);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 START_TEST(cyclic_tool_ops)
 {
 	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
@@ -325,9 +352,10 @@ START_TEST(cyclic_tool_ops)
 	int seen[16] = { 0 }, n, p, row, used, leaves = 0, tops = 0;
 	double key;
 	void *topo;
+	enum ibu_engine_decline_kind kind;
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &go, &e), 0);
-	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &e), 0);
+	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &kind, &e), 0);
 	ck_assert_int_eq(ops->assign_lids(&f, topo, 2, 0, &used, &e), 0);
 	ibu_engine_opts_default(&eo);
 	for (n = 0; n < f.num_nodes; n++) {
@@ -391,6 +419,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, stage_named_on_failure);
 	tcase_add_loop_test(tc, check_refuses_incomplete_tables, 0, 2);
 	tcase_add_test(tc, decline_kind_and_words);
+	tcase_add_test(tc, decline_kind_by_engine);
 	tcase_add_test(tc, cyclic_tool_ops);
 	tcase_add_test(tc, tree_alloc);
 	suite_add_tcase(s, tc);

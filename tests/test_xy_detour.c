@@ -357,11 +357,12 @@ START_TEST(test_engine_damaged)
 	const struct ibu_mesh *t;
 	struct ibu_engine_note nt;
 	void *topo;
+	enum ibu_engine_decline_kind kind;
 	int used, layers;
 
 	ck_assert_int_eq(ibu_gen_mesh(&f, 6, 6, 1, &go, &e), 0);
 	ibu_engine_opts_default(&o);
-	ck_assert_msg(ops->recognise(&f, &o, &topo, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ops->recognise(&f, &o, &topo, &kind, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(ops->assign_lids(&f, topo, 0, 0, &used, &e), 0);
 	ops->topo_free(topo);
 	o.qos = 1;

@@ -438,6 +438,7 @@ static const struct ibu_engine_ops *pick_engine(const struct path_args *a,
 	const struct ibu_engine_ops *const *l = ibu_engine_list();
 	const struct ibu_engine_ops *ops = NULL;
 	struct ibu_err e = { 0 }, why = { 0 };
+	enum ibu_engine_decline_kind kind;
 	char fam[256];
 	size_t o = 0;
 
@@ -457,7 +458,7 @@ static const struct ibu_engine_ops *pick_engine(const struct path_args *a,
 		if (!(*l)->advised_offset || !(*l)->path_info ||
 		    !(*l)->endport_index)
 			continue;
-		if (!(*l)->recognise(f, &a->eo, topo, &e))
+		if (!(*l)->recognise(f, &a->eo, topo, &kind, &e))
 			return *l;
 		if (o < sizeof(why.msg))
 			o += (size_t)snprintf(why.msg + o, sizeof(why.msg) - o,

@@ -12,6 +12,7 @@ const struct ibu_engine_ops *ibu_engine_pick(const char *cmd,
 {
 	const struct ibu_engine_ops *ops;
 	struct ibu_err e = { 0 };
+	enum ibu_engine_decline_kind kind;
 	char names[128];
 
 	*topo = NULL;
@@ -28,7 +29,7 @@ const struct ibu_engine_ops *ibu_engine_pick(const char *cmd,
 			cmd, name, names);
 		return NULL;
 	}
-	if (ops->recognise(f, o, topo, &e)) {
+	if (ops->recognise(f, o, topo, &kind, &e)) {
 		ibu_opt_report(cmd, &e);
 		return NULL;
 	}

@@ -106,6 +106,7 @@ static void stage_done(struct ibu_engine_result *r, struct timespec *t0)
 }
 
 void ibu_engine_decline_set(struct ibu_engine_decline *d, int rc,
+			    enum ibu_engine_decline_kind kind,
 			    const struct ibu_err *e)
 {
 	const char *text = e && e->msg[0] ? e->msg : ibu_strerror(rc);
@@ -113,8 +114,7 @@ void ibu_engine_decline_set(struct ibu_engine_decline *d, int rc,
 	memset(d, 0, sizeof(*d));
 	if (rc == IBU_OK)
 		return;
-	d->kind = rc == IBU_ETOPO ? IBU_DECLINE_TOPOLOGY :
-		  rc == IBU_ENOMEM ? IBU_DECLINE_RESOURCES : IBU_DECLINE_ERROR;
+	d->kind = kind != IBU_DECLINE_NONE ? kind : IBU_DECLINE_ERROR;
 	snprintf(d->text, sizeof(d->text), "%s", text);
 }
 
@@ -124,6 +124,7 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 		   struct ibu_engine_result *r, struct ibu_err *e)
 {
 	struct ibu_engine_opts defaults;
+	enum ibu_engine_decline_kind why = IBU_DECLINE_NONE;
 	struct timespec t0;
 	int rc;
 
@@ -135,8 +136,8 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 	r->ops = ops;
 	r->stage = IBU_STAGE_RECOGNISE;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = ops->recognise(f, o, &r->topo, e);
-	ibu_engine_decline_set(&r->decline, rc, e);
+	rc = ops->recognise(f, o, &r->topo, &why, e);
+	ibu_engine_decline_set(&r->decline, rc, why, e);
 	if (rc)
 		goto fail;
 	stage_done(r, &t0);
@@ -206,16 +207,18 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 {
 	const struct ibu_engine_ops *const *engines = ibu_engine_list();
 	char why[IBU_ERR_MSG_LEN] = "";
+	enum ibu_engine_decline_kind kind;
 	struct ibu_err one;
 	int i, len = 0, rc;
 
 	*topo = NULL;
 	for (i = 0; engines[i]; i++) {
 		ibu_err_clear(&one);
-		rc = engines[i]->recognise(f, o, topo, &one);
+		kind = IBU_DECLINE_NONE;
+		rc = engines[i]->recognise(f, o, topo, &kind, &one);
 		if (!rc)
 			return engines[i];
-		if (rc != IBU_ETOPO) {
+		if (kind != IBU_DECLINE_TOPOLOGY && kind != IBU_DECLINE_CONFIG) {
 			ibu_err_set(e, rc, "%s", one.msg);
 			return NULL;
 		}

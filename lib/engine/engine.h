@@ -52,6 +52,9 @@ enum ibu_engine_decline_kind {
 					 * beyond what it routes around */
 	IBU_DECLINE_RESOURCES,		/* out of memory while recognising */
 	IBU_DECLINE_ERROR,		/* recognition failed otherwise */
+	IBU_DECLINE_CONFIG,		/* the engine's topology, but the
+					 * configuration cannot serve it (qos
+					 * off, too few VLs for its layers) */
 };
 
 struct ibu_engine_decline {
@@ -146,9 +149,11 @@ struct ibu_engine_ops {
 	const struct ibu_engine_option *options;
 	int num_options;
 
+	/* on failure the engine says why in *why (a kind above) and in e's
+	 * text; the driver never guesses the kind from the return code */
 	int (*recognise)(const struct ibu_fabric *f,
 			 const struct ibu_engine_opts *o, void **topo,
-			 struct ibu_err *e);
+			 enum ibu_engine_decline_kind *why, struct ibu_err *e);
 	void (*topo_free)(void *topo);
 	/* optional: check/keep what the engine needs from the LIDs */
 	int (*plan)(const struct ibu_fabric *f, void *topo,
@@ -286,8 +291,10 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 		   const struct ibu_engine_opts *o,
 		   struct ibu_engine_result *r, struct ibu_err *e);
 void ibu_engine_result_free(struct ibu_engine_result *r);
-/* d from recognise's return code rc and message e (kind NONE for 0). */
+/* d from recognise's kind and message e (NONE: d cleared; an engine that
+ * failed without a kind declines as IBU_DECLINE_ERROR). */
 void ibu_engine_decline_set(struct ibu_engine_decline *d, int rc,
+			    enum ibu_engine_decline_kind kind,
 			    const struct ibu_err *e);
 
 /* Every engine, NULL-terminated; ibu_engine_find() by name or NULL. */

@@ -103,16 +103,22 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 
 static int recognise(const struct ibu_fabric *f,
 		     const struct ibu_engine_opts *o, void **topo,
-		     struct ibu_err *e)
+		     enum ibu_engine_decline_kind *why, struct ibu_err *e)
 {
 	struct cyclic_topo *c = calloc(1, sizeof(*c));
 	int rc;
 
 	*topo = NULL;
+	*why = IBU_DECLINE_RESOURCES;
 	if (!c)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	rc = recognise_tree(f, c, ibu_engine_opt(o, OPT_MAX_FAULTS), e);
 	if (rc) {
+		/* no IBFT, PGFT or degraded IBFT within max_faults: all are
+		 * the shape of the fabric, none a failure of ours */
+		*why = rc == IBU_ENOMEM ? IBU_DECLINE_RESOURCES :
+		       rc == IBU_ETOPO ? IBU_DECLINE_TOPOLOGY :
+		       IBU_DECLINE_ERROR;
 		free(c);
 		return rc;
 	}

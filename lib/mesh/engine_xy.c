@@ -84,17 +84,26 @@ static int damaged_plan(struct ibu_mesh *t, const struct ibu_engine_opts *o,
 
 static int recognise(const struct ibu_fabric *f,
 		     const struct ibu_engine_opts *o, void **topo,
-		     struct ibu_err *e)
+		     enum ibu_engine_decline_kind *why, struct ibu_err *e)
 {
 	struct ibu_mesh *t = calloc(1, sizeof(*t));
 	int rc;
 
 	*topo = NULL;
+	*why = IBU_DECLINE_RESOURCES;
 	if (!t)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	rc = ibu_mesh_recognize_damaged(f, t, max_faults(o), e);
-	if (!rc && t->dmg)
+	*why = IBU_DECLINE_TOPOLOGY;
+	if (!rc && t->dmg) {
+		/* a damaged mesh it routes, if qos and the VLs allow */
 		rc = damaged_plan(t, o, e);
+		*why = IBU_DECLINE_CONFIG;
+	}
+	if (rc == IBU_ENOMEM)
+		*why = IBU_DECLINE_RESOURCES;
+	else if (rc && rc != IBU_ETOPO)
+		*why = IBU_DECLINE_ERROR;
 	if (rc) {
 		ibu_mesh_free(t);
 		free(t);
