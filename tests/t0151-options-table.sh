@@ -8,13 +8,18 @@
 
 [ -x "$IBUNION" ] || skip_all "no $IBUNION (build first)"
 sim_setup
-plan 6
+plan 8
 man=$top_srcdir/tools/ibunion.1
 net=$FIXTURES/ft43.net
 
 t_equal "the man page's option list is what the tables say" \
 	"$(sed -n '/^\.\\" >>> ibunion options --man/,/^\.\\" <<< ibunion options --man/p' "$man" | sed '1d;$d')" \
 	"$("$IBUNION" options --man)"
+t_equal "libibunion(8) carries the same generated list" \
+	"$(sed -n '/^\.\\" >>> ibunion options --man/,/^\.\\" <<< ibunion options --man/p' "$top_srcdir/plugin/libibunion.8" | sed '1d;$d')" \
+	"$("$IBUNION" options --man)"
+t_grep "a key two engines declare is listed once, under both" \
+	"^  max_faults=.*(xy, cyclic; default default)" <("$IBUNION" options)
 t_expect "every key of the plugin's registration line is an option" eval \
 	"for k in mcast_apex vl_plan max_faults offsets; do '$IBUNION' options | grep -q \"^  \$k=\" || exit 1; done"
 t_expect "route takes the plugin's words (-O max_faults=, -O offsets=)" \

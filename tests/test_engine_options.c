@@ -29,14 +29,19 @@ START_TEST(every_option_listed_once)
 			ck_assert_str_ne(ibu_engine_option_at(j, NULL)->key,
 					 opt->key);
 	}
-	/* each engine's table is there, under its engine */
+	/* each engine's key is there once, its engine among the owners (a
+	 * key two engines declare, max_faults, holds one value for both) */
 	for (k = 0; l[k]; k++)
 		for (j = 0; j < l[k]->num_options; j++) {
+			char owners[128];
+
 			seen = 0;
 			for (i = 0; (opt = ibu_engine_option_at(i, &engine)); i++)
-				seen += opt == &l[k]->options[j] &&
-					!strcmp(engine, l[k]->name);
+				seen += !strcmp(opt->key, l[k]->options[j].key);
 			ck_assert_int_eq(seen, 1);
+			ibu_engine_option_owners(&l[k]->options[j], owners,
+						 sizeof(owners));
+			ck_assert_ptr_nonnull(strstr(owners, l[k]->name));
 		}
 	ck_assert_ptr_null(ibu_engine_option_find("no_such_option"));
 }
@@ -90,6 +95,35 @@ END_TEST
 
 /* mcast_apex lives in its own field: a caller that sets the field
  * directly is what the option reads back. */
+/* One value per key: max_faults set once reaches both engines' entries. */
+START_TEST(shared_key_one_value)
+{
+	const struct ibu_engine_ops *cy = ibu_engine_find("cyclic");
+	const struct ibu_engine_ops *xy = ibu_engine_find("xy");
+	const struct ibu_engine_option *a = NULL, *b = NULL;
+	struct ibu_engine_opts o;
+	const char *exp;
+	int j;
+
+	for (j = 0; j < cy->num_options; j++)
+		if (!strcmp(cy->options[j].key, "max_faults"))
+			a = &cy->options[j];
+	for (j = 0; j < xy->num_options; j++)
+		if (!strcmp(xy->options[j].key, "max_faults"))
+			b = &xy->options[j];
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_ne(a, b);
+	ibu_engine_opts_default(&o);
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "max_faults=7", &exp), 0);
+	ck_assert_int_eq(ibu_engine_opt(&o, a), 7);
+	ck_assert_int_eq(ibu_engine_opt(&o, b), 7);
+	ck_assert_int_eq(ibu_engine_opt_put(&o, a, 9), 0);
+	ck_assert_int_eq(ibu_engine_opt(&o, b), 9);
+	ck_assert_int_eq(o.num_set, 1);
+}
+END_TEST
+
 START_TEST(mcast_apex_field)
 {
 	struct ibu_engine_opts o;
@@ -130,6 +164,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, every_option_listed_once);
 	tcase_add_test(tc, parse_words);
 	tcase_add_test(tc, mcast_apex_field);
+	tcase_add_test(tc, shared_key_one_value);
 	tcase_add_test(tc, set_is_bounded);
 	suite_add_tcase(s, tc);
 	return s;

@@ -20,14 +20,14 @@ void ibu_cmd_options_usage(FILE *out)
 }
 
 /* One option as a man-page paragraph. */
-static void man_option(const struct ibu_engine_option *opt,
-		       const char *engine)
+static void man_option(const struct ibu_engine_option *opt)
 {
-	char def[64];
+	char def[64], owners[128];
 
 	opt->format(opt->def, def, sizeof(def));
+	ibu_engine_option_owners(opt, owners, sizeof(owners));
 	printf(".TP\n.BI %s= \"%s\"\n%s (%s; default %s)%s\n", opt->key,
-	       opt->values, opt->help, engine ? engine : "every engine", def,
+	       opt->values, opt->help, owners, def,
 	       opt->needs_qos ? "; needs qos TRUE" : "");
 }
 
@@ -35,7 +35,6 @@ int ibu_cmd_options(int argc, char **argv)
 {
 	const struct ibu_engine_ops *const *l = ibu_engine_list();
 	const struct ibu_engine_option *opt;
-	const char *engine;
 	int i, man = argc == 2 && !strcmp(argv[1], "--man");
 
 	if (argc > 2 || (argc == 2 && !man)) {
@@ -43,8 +42,8 @@ int ibu_cmd_options(int argc, char **argv)
 		return IBU_EXIT_USAGE;
 	}
 	if (man) {
-		for (i = 0; (opt = ibu_engine_option_at(i, &engine)); i++)
-			man_option(opt, engine);
+		for (i = 0; (opt = ibu_engine_option_at(i, NULL)); i++)
+			man_option(opt);
 		return IBU_EXIT_OK;
 	}
 	printf("engines (routing_engine names, in the order they are tried):\n");

@@ -118,15 +118,14 @@ void ibu_engine_opts_line(const struct ibu_engine_ops *ops,
 void ibu_engine_opts_usage(FILE *out)
 {
 	const struct ibu_engine_option *opt;
-	const char *engine;
-	char def[64];
+	char def[64], owners[128];
 	int i;
 
 	fprintf(out, "engine options (-O KEY=VALUE, as event_plugin_options):\n");
-	for (i = 0; (opt = ibu_engine_option_at(i, &engine)); i++) {
+	for (i = 0; (opt = ibu_engine_option_at(i, NULL)); i++) {
 		opt->format(opt->def, def, sizeof(def));
+		ibu_engine_option_owners(opt, owners, sizeof(owners));
 		fprintf(out, "  %s=%s  (%s; default %s)\n      %s\n", opt->key,
-			opt->values, engine ? engine : "every engine", def,
-			opt->help);
+			opt->values, owners, def, opt->help);
 	}
 }

@@ -40,6 +40,13 @@ void ibu_engine_opts_default(struct ibu_engine_opts *o)
 	o->qos = -1;
 }
 
+/* One option, or two entries of one key (engines that share it). */
+static int same_key(const struct ibu_engine_option *a,
+		    const struct ibu_engine_option *b)
+{
+	return a == b || (a->key && b->key && !strcmp(a->key, b->key));
+}
+
 int ibu_engine_opt(const struct ibu_engine_opts *o,
 		   const struct ibu_engine_option *opt)
 {
@@ -50,8 +57,9 @@ int ibu_engine_opt(const struct ibu_engine_opts *o,
 	/* mcast_apex lives in its own field: callers set it directly */
 	if (opt == &ibu_engine_opt_mcast_apex)
 		return (int)o->mcast_policy;
+	/* a key several engines declare holds one value (max_faults) */
 	for (i = 0; i < o->num_set; i++)
-		if (o->set[i].opt == opt)
+		if (same_key(o->set[i].opt, opt))
 			return o->set[i].value;
 	return opt->def;
 }
@@ -66,7 +74,7 @@ int ibu_engine_opt_put(struct ibu_engine_opts *o,
 		return IBU_OK;
 	}
 	for (i = 0; i < o->num_set; i++)
-		if (o->set[i].opt == opt) {
+		if (same_key(o->set[i].opt, opt)) {
 			o->set[i].value = value;
 			return IBU_OK;
 		}
@@ -176,4 +184,23 @@ void ibu_engine_opt_format_count(int value, char *buf, size_t len)
 		snprintf(buf, len, "default");
 	else
 		snprintf(buf, len, "%d", value);
+}
+
+void ibu_engine_option_owners(const struct ibu_engine_option *opt, char *buf,
+			      size_t len)
+{
+	const struct ibu_engine_ops *const *l = ibu_engine_list();
+	size_t o = 0;
+	int k, j;
+
+	buf[0] = '\0';
+	for (k = 0; l[k] && o < len; k++)
+		for (j = 0; j < l[k]->num_options && o < len; j++)
+			if (!strcmp(l[k]->options[j].key, opt->key)) {
+				o += (size_t)snprintf(buf + o, len - o, "%s%s",
+						      o ? ", " : "", l[k]->name);
+				break;
+			}
+	if (!buf[0])
+		snprintf(buf, len, "every engine");
 }

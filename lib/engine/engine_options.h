@@ -72,6 +72,10 @@ const struct ibu_engine_option *ibu_engine_option_at(int i,
 						     const char **engine);
 /* The option of that key, or NULL. */
 const struct ibu_engine_option *ibu_engine_option_find(const char *key);
+/* "xy, cyclic": the engines whose tables declare opt's key (one value
+ * serves them all), "every engine" for the framework's own. */
+void ibu_engine_option_owners(const struct ibu_engine_option *opt, char *buf,
+			      size_t len);
 
 /*
  * "key=value": IBU_OK; IBU_ENOTFOUND for an unknown key; IBU_EINVAL for a

@@ -39,6 +39,13 @@ static const struct ibu_engine_option options[] = {
 	  .help = "the virtual-lane plan of paper 001, sect. 3.2 (default 1: "
 		  "one VL); programmed through SL2VL tables",
 	  .parse = parse_vl_plan, .format = format_vl_plan, .needs_qos = 1 },
+	/* the key cyclic declares too: one value serves both */
+	{ .key = "max_faults", .values = "default|0..1000000", .def = -1,
+	  .help = "how many missing links and switches a damaged fabric may "
+		  "have and still be routed (default: the engine's limit for "
+		  "its size)",
+	  .parse = ibu_engine_opt_parse_count,
+	  .format = ibu_engine_opt_format_count },
 };
 
 #define OPT_VL_PLAN (&options[0])
@@ -51,14 +58,13 @@ static void topo_free(void *topo)
 	free(topo);
 }
 
-/* max_faults= (the option cyclic's table defines; the key is shared):
- * the most missing grid links of a damaged mesh, < 0 the default. */
+#define OPT_MAX_FAULTS (&options[1])
+
+/* max_faults=: the most missing grid links of a damaged mesh, < 0 the
+ * default. */
 static int max_faults(const struct ibu_engine_opts *o)
 {
-	const struct ibu_engine_option *opt =
-		ibu_engine_option_find("max_faults");
-
-	return opt ? ibu_engine_opt(o, opt) : -1;
+	return ibu_engine_opt(o, OPT_MAX_FAULTS);
 }
 
 /* A damaged mesh routes around its faults with SL layers (xy_detour.h):
