@@ -308,6 +308,32 @@ START_TEST(test_missing_switch)
 }
 END_TEST
 
+/* The bound of issue 17: up to 4 cut cables, or a missing switch with up
+ * to 3 more cuts, route on at most 2 layers (VLs) with multicast; square
+ * and not, 1-3 HCAs a switch, shuffled, several seeds each. */
+START_TEST(test_two_layers_bound)
+{
+	static const int shape[][3] = { { 6, 6, 1 }, { 8, 8, 1 }, { 5, 7, 2 },
+					 { 7, 4, 3 } };
+	int i, cuts, seed;
+
+	for (i = 0; i < 4; i++)
+		for (cuts = 1; cuts <= 4; cuts++)
+			for (seed = 1; seed <= 4; seed++) {
+				int maxl = 0, sws = cuts == 4 ? 0 : seed % 2;
+
+				run_case(shape[i][0], shape[i][1], shape[i][2],
+					 cuts, sws,
+					 (uint64_t)(1000 * i + 10 * cuts + seed),
+					 &maxl);
+				ck_assert_msg(maxl <= 2,
+					      "%dx%d, %d HCAs, %d cuts, %d switches, seed %d: %d layers",
+					      shape[i][0], shape[i][1], shape[i][2],
+					      cuts, sws, seed, maxl);
+			}
+}
+END_TEST
+
 /* torus, ring, too much damage: declined with a reason */
 START_TEST(test_declined)
 {
@@ -404,6 +430,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_6x6_cuts);
 	tcase_add_test(tc, test_8x8_cuts);
 	tcase_add_test(tc, test_missing_switch);
+	tcase_add_test(tc, test_two_layers_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -91,6 +91,9 @@ struct layers {
 	unsigned *seen;			/* reach(): visit stamps */
 	unsigned stamp;
 	int *stack;
+	const unsigned char *prio;	/* [s * S + d] 1: a detour pair that
+					 * ended high in an earlier try, placed
+					 * before the others; NULL: none */
 };
 
 /* 1 when channel target is reachable from channel src in succ. */
@@ -279,38 +282,87 @@ static int assign_mcast(struct ibu_mesh *t, struct layers *L, int from,
 			   to);
 }
 
-/* pass 0: the XY pairs (1) or the detour pairs (0), lowest layer each */
+/* The XY pairs (xy 1) or the detour pairs (xy 0), lowest layer each;
+ * detour pairs marked in L->prio go first (pass 0), the rest after. */
 static int assign_pass(struct ibu_mesh *t, struct layers *L, int max_layers,
 		       int xy, int by_dst, int *ch, unsigned char *saved,
 		       struct ibu_err *e)
 {
 	struct ibu_mesh_damage *g = t->dmg;
-	int S = t->num_switches, i, j, rc = IBU_OK;
+	int S = t->num_switches, i, j, pass, rc = IBU_OK;
 
-	for (i = 0; i < S && !rc; i++)
-		for (j = 0; j < S && !rc; j++) {
-			/* source-major or destination-major order */
-			int s = by_dst ? j : i, d = by_dst ? i : j;
+	for (pass = xy || !L->prio; pass < 2 && !rc; pass++)
+		for (i = 0; i < S && !rc; i++)
+			for (j = 0; j < S && !rc; j++) {
+				/* source-major or destination-major order */
+				int s = by_dst ? j : i, d = by_dst ? i : j;
 
-			if (s == d || g->dir[s * S + d] < 0 ||
-			    !ibu_mesh_present(t, s) || g->xy[s * S + d] != xy)
-				continue;
-			if (!xy)
-				g->detour_pairs++;
-			rc = assign(t, L, max_layers, s, d, ch, saved, e);
-		}
+				if (s == d || g->dir[s * S + d] < 0 ||
+				    !ibu_mesh_present(t, s) ||
+				    g->xy[s * S + d] != xy ||
+				    (L->prio && !xy &&
+				     L->prio[s * S + d] != (pass == 0)))
+					continue;
+				if (!xy)
+					g->detour_pairs++;
+				rc = assign(t, L, max_layers, s, d, ch, saved,
+					    e);
+			}
 	return rc;
 }
 
 /* Layer 0 first holds every XY pair at once (XY alone is acyclic), then
  * each detour pair and last the multicast flooding take the lowest layer
  * they keep acyclic. */
+static void mcast_tree(struct ibu_mesh *t, int r, int cols_first,
+		       int *queue);
+
+/*
+ * After the unicast pairs: the multicast flooding into layer 0 or 1 with
+ * the current tree, else with the tree from any other root (row-first or
+ * column-first), else (the tree restored) into the lowest layer it fits.
+ * The unicast layers no longer depend on the tree here, so only the
+ * tree's own dependencies are tried against them.
+ */
+static int place_mcast_last(struct ibu_mesh *t, struct layers *L,
+			    int max_layers, unsigned char *keep,
+			    struct ibu_err *e)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, two = max_layers < 2 ? max_layers : 2;
+	int root = g->mroot, r, kind, rc = IBU_ENOMEM;
+	signed char *mup = malloc((size_t)S + 1);
+	int *queue = malloc(((size_t)S + 1) * sizeof(int));
+	struct ibu_err e2 = { 0 };
+
+	if (mup && queue) {
+		memcpy(mup, g->mup, (size_t)S);
+		rc = assign_mcast(t, L, 0, two, keep, &e2);
+		for (r = 0; rc && r < S; r++)
+			for (kind = 0; rc && kind < 2; kind++)
+				if (ibu_mesh_present(t, r)) {
+					mcast_tree(t, r, kind, queue);
+					rc = assign_mcast(t, L, 0, two, keep, &e2);
+				}
+		if (rc) {
+			g->mroot = root;
+			memcpy(g->mup, mup, (size_t)S);
+			rc = assign_mcast(t, L, 0, max_layers, keep, e);
+		}
+	} else {
+		ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	free(mup);
+	free(queue);
+	return rc;
+}
+
 static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
-		     int by_dst, struct ibu_err *e)
+		     int by_dst, const unsigned char *prio, struct ibu_err *e)
 {
 	struct ibu_mesh_damage *g = t->dmg;
 	int S = t->num_switches, s, d, rc = IBU_OK;
-	struct layers L = { S, 1, NULL, NULL, NULL, 0, NULL };
+	struct layers L = { S, 1, NULL, NULL, NULL, 0, NULL, prio };
 	int *ch = malloc((size_t)(S + 1) * sizeof(int));
 	unsigned char *saved = malloc((size_t)S + 1), *keep = malloc(4 * (size_t)S);
 
@@ -342,7 +394,7 @@ static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
 	if (!rc)
 		rc = assign_pass(t, &L, max_layers, 0, by_dst, ch, saved, e);
 	if (!rc && mcast_at < 0)
-		rc = assign_mcast(t, &L, 0, max_layers, keep, e);
+		rc = place_mcast_last(t, &L, max_layers, keep, e);
 	g->num_layers = L.num;
 	free(ch);
 	free(saved);
@@ -352,6 +404,25 @@ static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
 	free(L.seen);
 	free(L.stack);
 	return rc;
+}
+
+/* Re-runs of one placement with the hard pairs first. */
+#define RETRIES 4
+
+/* Marks the detour pairs of the top layer in prio; how many are new. */
+static int mark_top(const struct ibu_mesh *t, unsigned char *prio)
+{
+	const struct ibu_mesh_damage *g = t->dmg;
+	size_t n = (size_t)t->num_switches * t->num_switches, i;
+	int fresh = 0;
+
+	for (i = 0; i < n; i++)
+		if (!g->xy[i] && g->dir[i] >= 0 &&
+		    g->layer[i] == g->num_layers - 1 && !prio[i]) {
+			prio[i] = 1;
+			fresh++;
+		}
+	return fresh;
 }
 
 /*
@@ -369,18 +440,33 @@ static int best_layers(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 	static const int order[] = { 0, 1, -1 };
 	struct ibu_mesh_damage *g = t->dmg;
 	size_t n = (size_t)t->num_switches * t->num_switches;
-	unsigned char *best = malloc(n);
-	int i, bl = -1, bm = 0, rc = IBU_OK;
+	unsigned char *best = malloc(n), *prio = calloc(n, 1);
+	/* the tree of the best (place_mcast_last may pick another) */
+	signed char *bmup = malloc((size_t)t->num_switches + 1);
+	int i, bl = -1, bm = 0, rc = IBU_OK, retry = 0, marked, broot = 0;
 	long bd = 0;
 
-	if (!best)
+	if (!best || !prio || !bmup) {
+		free(best);
+		free(prio);
+		free(bmup);
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	for (i = 0; i < 6; i++) {
+	}
+	for (i = 0; i < 6; i += !retry) {
 		struct ibu_err e2 = { 0 };
 
 		if (order[i % 3] >= max_layers)
 			continue;
-		rc = layer_all(t, max_layers, order[i % 3], i / 3, &e2);
+		if (!retry)
+			memset(prio, 0, n);
+		rc = layer_all(t, max_layers, order[i % 3], i / 3,
+			       retry ? prio : NULL, &e2);
+		/* beyond 2 layers: the detour pairs of the top layer go
+		 * first next time, a few times over (LASH-like greedy
+		 * packing depends on the order) */
+		marked = !rc && g->num_layers > 2 && retry < RETRIES ?
+			 mark_top(t, prio) : 0;
+		retry = marked ? retry + 1 : 0;
 		if (rc == IBU_ENOMEM)
 			break;
 		if (rc) {
@@ -390,6 +476,8 @@ static int best_layers(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 		}
 		if (bl < 0 || g->num_layers < bl) {
 			memcpy(best, g->layer, n);
+			memcpy(bmup, g->mup, (size_t)t->num_switches);
+			broot = g->mroot;
 			bl = g->num_layers;
 			bm = g->mlayer;
 			bd = g->detour_pairs;
@@ -399,6 +487,8 @@ static int best_layers(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 		ibu_err_set(e, rc, "out of memory");
 	} else if (bl >= 0) {
 		memcpy(g->layer, best, n);
+		memcpy(g->mup, bmup, (size_t)t->num_switches);
+		g->mroot = broot;
 		g->num_layers = bl;
 		g->mlayer = bm;
 		g->detour_pairs = bd;
@@ -406,6 +496,8 @@ static int best_layers(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 		rc = IBU_OK;
 	}
 	free(best);
+	free(prio);
+	free(bmup);
 	return rc;
 }
 
@@ -460,20 +552,24 @@ static void walk(const struct ibu_mesh *t, int s, int k, int *queue,
  * from it: the intact mesh's tree, whose flooding is free of cycles with
  * XY), then every other switch attached breadth first from the tree.
  */
-static void mcast_tree(struct ibu_mesh *t, int r, int *queue)
+static void mcast_tree(struct ibu_mesh *t, int r, int cols_first,
+		       int *queue)
 {
 	struct ibu_mesh_damage *g = t->dmg;
 	int S = t->num_switches, tail = 0, head, row, k;
+	/* the root's row then the columns, or its column then the rows */
+	int a = cols_first ? IBU_DIR_N : IBU_DIR_E;
+	int b = cols_first ? IBU_DIR_E : IBU_DIR_N;
 
 	memset(g->mup, -1, (size_t)S);
 	g->mroot = r;
 	attach(g, r, IBU_DIR_LOCAL, queue, &tail);
-	walk(t, r, IBU_DIR_E, queue, &tail);
-	walk(t, r, IBU_DIR_W, queue, &tail);
+	walk(t, r, a, queue, &tail);
+	walk(t, r, (a + 2) % IBU_DIRS, queue, &tail);
 	row = tail;
 	for (head = 0; head < row; head++) {
-		walk(t, queue[head], IBU_DIR_N, queue, &tail);
-		walk(t, queue[head], IBU_DIR_S, queue, &tail);
+		walk(t, queue[head], b, queue, &tail);
+		walk(t, queue[head], (b + 2) % IBU_DIRS, queue, &tail);
 	}
 	for (head = 0; head < tail; head++)
 		for (k = 0; k < IBU_DIRS; k++) {
@@ -499,15 +595,28 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 	unsigned char *layer = malloc(S * S);
 	signed char *mup = malloc(S);
 	int i, r, best = -1, bl = 0, bm = 0, rc = IBU_OK;
+	int cand = S <= ROOT_CANDIDATES_UPTO ? ROOT_CANDIDATES : 2;
+
+	if (cand > (int)S)
+		cand = (int)S;
 	long bd = 0;
 
 	if (!layer || !mup)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	for (i = 0; !rc && i < (S <= ROOT_CANDIDATES_UPTO ? ROOT_CANDIDATES : 2) &&
-		    (r = mcast_root(t, i)) >= 0; i++) {
+	/* row-first trees from the first candidates; then, on small meshes
+	 * while more than 2 layers, column-first ones and every other root */
+	for (i = 0; !rc && i < 2 * (int)S; i++) {
 		struct ibu_err e2 = { 0 };
+		int nth = i < 2 * cand ? i % cand : i / 2;
+		int cols = i < 2 * cand ? i >= cand : i % 2;
 
-		mcast_tree(t, r, queue);
+		if (i >= cand && (S > ROOT_CANDIDATES_UPTO ||
+				  (best >= 0 && bl <= 2)))
+			break;
+		if ((i >= 2 * cand && nth < cand) ||
+		    (r = mcast_root(t, nth)) < 0)
+			continue;
+		mcast_tree(t, r, cols, queue);
 		if (best_layers(t, max_layers, &e2)) {
 			if (e2.code == IBU_ENOMEM)
 				rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
@@ -516,7 +625,7 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 			continue;
 		}
 		if (best < 0 || g->num_layers < bl) {
-			best = r;
+			best = g->mroot;	/* place_mcast_last may move it */
 			bl = g->num_layers;
 			bm = g->mlayer;
 			bd = g->detour_pairs;
