@@ -18,6 +18,29 @@ static void shuffle(int *a, int n, uint64_t *st)
 	}
 }
 
+/* A removed switch takes its HCAs with it (they would be records with no
+ * cable); the first record stays whatever happens: it is ibsim's SM port. */
+static int drop_orphans(struct ibu_fabric *f, struct ibu_err *e)
+{
+	uint8_t *drop = calloc((size_t)f->num_nodes + 1, 1);
+	int n, p, any = 0, rc;
+
+	if (!drop)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (n = 1; n < f->num_nodes; n++) {
+		if (ibu_node_is_switch(&f->nodes[n]))
+			continue;
+		drop[n] = 1;
+		for (p = 1; p <= f->nodes[n].num_ports; p++)
+			if (f->nodes[n].ports[p].peer_node >= 0)
+				drop[n] = 0;
+		any |= drop[n];
+	}
+	rc = any ? ibu_fabric_remove_nodes(f, drop, e) : IBU_OK;
+	free(drop);
+	return rc;
+}
+
 int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
 		 const struct ibu_gen_opts *o, struct ibu_err *e)
 {
@@ -110,6 +133,8 @@ int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
 		}
 	if (!rc)
 		rc = ibu_gen_damage(f, o, e);
+	if (!rc && o->remove_switches > 0)
+		rc = drop_orphans(f, e);
 	if (!rc)
 		rc = ibu_fabric_index(f, e);
 out:

@@ -15,8 +15,8 @@
  * them); unshuffled, switches come in column-major order so that the
  * canonical orientation of lib/mesh.h recognises the generator's x and y.
  * The first record is an HCA (when there are any). remove_links,
- * remove_switches and remove_hosts work as for fat trees (a removed
- * switch's HCAs stay, uncabled).
+ * remove_switches and remove_hosts work as for fat trees; a removed
+ * switch's HCAs go with it (but the first record, ibsim's SM port).
  */
 int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
 		 const struct ibu_gen_opts *o, struct ibu_err *e);
