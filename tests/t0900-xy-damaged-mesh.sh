@@ -21,7 +21,7 @@
 . "$(dirname "$0")/xy.sh"
 sim_require
 sim_setup
-plan 33
+plan 63
 
 net=$SIM_DIR/mesh.net
 log=$SIM_DIR/osm.log
@@ -33,7 +33,9 @@ t_expect "ibunion gen mesh 6 6, 3 cut cables, 1 missing switch" \
 awk 'BEGIN { RS = ""; ORS = "\n\n" } !/^Hca/ || /\n\[/' "$net.gen" >"$net"
 t_expect "ibsim runs it, console open" sim_start_ibsim_console "$net"
 
-sim_write_conf routing_engine xy,minhop lmc 0 qos TRUE log_flags 0x47
+# max_faults: room for the live switch cut below (its links count)
+sim_write_conf routing_engine xy,minhop lmc 0 qos TRUE log_flags 0x47 \
+	event_plugin_options max_faults=20
 sim_start_opensm
 t_expect "qos TRUE: SUBNET UP" sim_wait_subnet_up
 t_grep "xy lists each fault (WRN 5A50)" "WRN 5A50: xy: fault 1 of" "$log"
@@ -73,9 +75,17 @@ live_check()
 	t_expect "$tag: re-sweep, xy routes it" sim_resweep
 	t_expect "$tag: dump_lfts" sim_dump_lfts "$SIM_DIR/$tag.lfts"
 	t_expect "$tag: ibnetdiscover reads the fabric" sim_client ibnetdiscover "$SIM_DIR/$tag.ibnd"
-	t_expect "$tag: check --deadlock --sl2vl on ibnetdiscover's view: no credit loop on any VL" \
+	t_expect "$tag: route on ibnetdiscover's view --lids-from the dump" \
+		"$IBUNION" route "$SIM_DIR/$tag.ibnd" --lids-from "$SIM_DIR/$tag.lfts" \
+		-O max_faults=20 -o "$SIM_DIR/$tag.expected"
+	t_expect "$tag: the switches hold exactly what route computes" \
+		"$IBUNION" diff --fabric "$SIM_DIR/$tag.ibnd" "$SIM_DIR/$tag.expected" \
+		"$SIM_DIR/$tag.lfts"
+	mc_dump_check "$tag-mc" "$SIM_DIR/$tag.ibnd"
+	t_expect "$tag: check --deadlock --sl2vl on ibnetdiscover's view, every member sending: no credit loop on any VL" \
 		"$IBUNION" check "$SIM_DIR/$tag.ibnd" "$SIM_DIR/$tag.lfts" --deadlock \
-		--vl-plan 1 --sl2vl "$SIM_DIR/opensm-sl2vl.dump"
+		--vl-plan 1 --sl2vl "$SIM_DIR/opensm-sl2vl.dump" \
+		--mcast "$SIM_DIR/$tag-mc.mfts" --members "$MC_MEMBERS"
 }
 t_expect "live cut through ibsim's console" sim_ibsim_cmd "Unlink \"$cut_sw\"[$cut_port]"
 live_check cut
@@ -83,6 +93,42 @@ t_equal "cut: xy configured the tables again, no fallback" \
 	"$(grep -c 'minhop tables configured' "$log")" 0
 t_expect "cable back through ibsim's console" sim_ibsim_cmd "ReLink \"$cut_sw\"[$cut_port]"
 live_check back
+
+# live: a whole switch through the console.  Picked from the graph: a
+# switch with 4 switch neighbours that is not the SM's (the first
+# record's) and whose HCAs are in group 0x32 only; they leave it first
+# (OpenSM would drop them) and join again once it is back.
+victim= victim_hcas=
+mlid31=$(mc_mlid 0x31)
+while read -r sw hs; do
+	for h in $hs; do
+		grep -q "^$mlid31 .*# joined $h " "$MC_MEMBERS" && continue 2
+	done
+	victim=$sw victim_hcas=$hs
+	break
+done < <(awk '
+	/^(Switch|Hca)/ { split($0, q, "\""); cur = q[2]; type[cur] = $1; if (!first) first = cur }
+	/^\[/ && cur { split($0, q, "\""); peer[cur] = peer[cur] " " q[2]; if (cur == first) smsw = q[2] }
+	END {
+		for (s in type) {
+			if (type[s] != "Switch" || s == smsw) continue
+			n = split(peer[s], p, " "); k = 0; h = ""
+			for (i = 1; i <= n; i++)
+				if (type[p[i]] == "Switch") k++; else h = h " " p[i]
+			if (k == 4) print s h
+		}
+	}' "$net")
+diag "live switch cut: '$victim' (HCAs:$victim_hcas)"
+t_expect "switch cut: its HCAs leave group 0x32 first" \
+	eval '[ -n "$victim" ] && mc_leave_all 0x32 $victim_hcas'
+t_expect "switch cut through ibsim's console" sim_ibsim_cmd "Unlink \"$victim\""
+live_check swcut
+t_grep "swcut: xy counts the missing switch among its faults" \
+	"damaged: [0-9]+ faults \([2-9] missing switches" "$log"
+t_expect "switch back through ibsim's console" sim_ibsim_cmd "ReLink \"$victim\""
+t_expect "swback: re-sweep" sim_resweep
+t_expect "swback: its HCAs join group 0x32 again" mc_join_all 0x32 $victim_hcas
+live_check swback2
 
 # qos FALSE: declined with the reason, minhop takes over
 sim_stop_opensm
