@@ -104,10 +104,14 @@ int ibu_osm_max_data_vls(osm_subn_t *subn)
 			osm_physp_t *rem;
 			int v;
 
-			if (!ph || !(rem = osm_physp_get_remote(ph)) ||
-			    osm_node_get_type(rem->p_node) != IB_NODE_TYPE_SWITCH)
+			if (!ph || !(rem = osm_physp_get_remote(ph)))
 				continue;
+			/* a link runs the VLs both ends hold: an HCA's
+			 * port carries its packets' SL -> VL as well */
 			v = vls_of_code(ib_port_info_get_vl_cap(&ph->port_info));
+			if (v > 0 && v < best)
+				best = v;
+			v = vls_of_code(ib_port_info_get_vl_cap(&rem->port_info));
 			if (v > 0 && v < best)
 				best = v;
 		}

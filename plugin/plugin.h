@@ -118,8 +118,9 @@ void ibu_plugin_write_host_order(struct ibu_plugin_engine *pe);
 /* ---- osm_vl.c: path_sl / update_sl2vl of engines with a VL plan ---- */
 void ibu_vl_setup(struct osm_routing_engine *re, struct ibu_plugin_engine *pe,
 		  osm_opensm_t *osm);
-/* Data VLs every switch-to-switch port can carry: the smallest VLCap,
- * capped by max_op_vls (1, 2, 4, 8 or 15; 15 when no switch port says). */
+/* Data VLs every link of a switch can carry, HCA links included (an SL's
+ * VL must exist on the source's own link): the smallest VLCap of either
+ * end, capped by max_op_vls (1, 2, 4, 8 or 15; 15 when no port says). */
 int ibu_osm_max_data_vls(osm_subn_t *subn);
 
 /* ---- mcast_engine.c: mcast_build_stree of every engine ---- */

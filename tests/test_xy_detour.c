@@ -404,6 +404,30 @@ START_TEST(test_engine_damaged)
 	ops->note(&f, r.topo, t->dmg->num_faults, &nt);
 	ck_assert_int_eq(nt.kind, IBU_NOTE_FAULTS);
 	layers = t->dmg->num_layers;
+	{	/* trees of the damaged mesh count in the multicast load */
+		struct ibu_mcast_member m[3];
+		struct ibu_engine_tree tr;
+		void *st = NULL;
+		int k;
+
+		for (k = 0; k < 3; k++) {
+			m[k].node = t->ep[k * 5].node;
+			m[k].port = t->ep[k * 5].port;
+			m[k].send_only = 0;
+		}
+		ck_assert_int_eq(ops->mcast_state_new(&f, r.topo, &st, &e), 0);
+		ck_assert_int_eq(ops->mcast_tree(&f, r.topo, st, m, 3, &o, 0xc001,
+						 &tr, &e), 0);
+		ck_assert_ptr_nonnull(strstr(tr.info, "mcast_apex does not apply"));
+		ibu_engine_tree_free(&tr);
+		ck_assert_int_eq(ops->mcast_tree(&f, r.topo, st, m, 2, &o, 0xc002,
+						 &tr, &e), 0);
+		ibu_engine_tree_free(&tr);
+		ck_assert_int_eq(ibu_xy_mcast_load_count(st), 2);
+		ops->mcast_release(st, 0xc001);
+		ck_assert_int_eq(ibu_xy_mcast_load_count(st), 1);
+		ops->mcast_state_free(st);
+	}
 	ibu_engine_result_free(&r);
 	o.qos = 0;
 	ck_assert_int_eq(ibu_engine_run(ops, &f, &o, &r, &e), IBU_ETOPO);

@@ -41,8 +41,9 @@ struct ibu_engine_opts {
 	 * from OpenSM; xy needs both on a damaged mesh, lib/xy_detour.h) */
 	int qos;			/* 1 = SL2VL tables are programmed (qos
 					 * TRUE), 0 = not, -1 = unknown (tools) */
-	int max_vls;			/* data VLs every switch-to-switch port
-					 * holds, 0 = unknown (15) */
+	int max_vls;			/* data VLs every link of a switch
+					 * holds, HCA links too; 0 = unknown
+					 * (15) */
 	int num_set;			/* values set, the rest are defaults */
 	struct {
 		const struct ibu_engine_option *opt;

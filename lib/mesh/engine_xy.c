@@ -256,9 +256,17 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
-	if (t->dmg)
+	if (t->dmg) {
+		/* one spanning tree for all groups (its flooding is what
+		 * the layer proof covers): mcast_apex does not apply, but
+		 * the trees count in the load like the intact mesh's */
 		rc = ibu_xy_detour_mcast_tree(f, t, m, n, &xt, e);
-	else
+		if (!rc && state) {
+			rc = ibu_xy_mcast_load_record(state, key, &xt, e);
+			if (rc)
+				ibu_xy_mcast_tree_free(&xt);
+		}
+	} else
 		rc = ibu_xy_mcast_tree_build(f, t, m, n, o->mcast_policy,
 					     state, key, &xt, e);
 	if (rc)
@@ -280,8 +288,8 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 	ibu_mesh_sw_label(t, xt.root, lab, sizeof(lab));
 	if (t->dmg)
 		snprintf(tree->info, sizeof(tree->info),
-			 "root %s (damaged mesh: part of the one spanning tree, its flooding in SL layer 0)",
-			 lab);
+			 "root %s (damaged mesh: part of the one spanning tree, its flooding in SL layer %d; mcast_apex does not apply)",
+			 lab, t->dmg->mlayer);
 	else if (xt.policy == IBU_MCAST_SOURCE)
 		snprintf(tree->info, sizeof(tree->info),
 			 "root %s (source: the send-only member's switch)", lab);

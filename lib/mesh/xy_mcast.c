@@ -54,6 +54,14 @@ static int load_record(struct ibu_xy_mcast_load *l, uint32_t key,
 	return ibu_mcload_add(&l->core, key, items, n, e);
 }
 
+int ibu_xy_mcast_load_record(struct ibu_xy_mcast_load *l, uint32_t key,
+			     const struct ibu_xy_mcast_tree *tree,
+			     struct ibu_err *e)
+{
+	ibu_xy_mcast_load_release(l, key);
+	return tree->root >= 0 ? load_record(l, key, tree, e) : IBU_OK;
+}
+
 int ibu_xy_mcast_root_row(const struct ibu_mesh *t)
 {
 	return (t->n - 1) / 2;

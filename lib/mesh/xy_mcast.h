@@ -66,6 +66,12 @@ void ibu_xy_mcast_load_release(struct ibu_xy_mcast_load *l, uint32_t key);
 void ibu_xy_mcast_load_prune(struct ibu_xy_mcast_load *l,
 			     int (*alive)(void *ctx, uint32_t key), void *ctx);
 int ibu_xy_mcast_load_count(const struct ibu_xy_mcast_load *l);
+/* Records tree under key in place of the key's previous tree (trees built
+ * elsewhere, e.g. on a damaged mesh, count in the load as well). */
+struct ibu_xy_mcast_tree;
+int ibu_xy_mcast_load_record(struct ibu_xy_mcast_load *l, uint32_t key,
+			     const struct ibu_xy_mcast_tree *tree,
+			     struct ibu_err *e);
 
 /* The common root row y0 = (n - 1) / 2. */
 int ibu_xy_mcast_root_row(const struct ibu_mesh *t);
