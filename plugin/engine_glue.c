@@ -16,6 +16,7 @@
  */
 #undef HAVE_CONFIG_H
 #include "plugin.h"
+#include "guid_order.h"
 
 #include <inttypes.h>
 #include <malloc.h>
@@ -42,6 +43,23 @@ static double elapsed_ms(const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* OpenSM's guid_routing_order_file, read as the engines take it; a file
+ * that cannot be read is logged and the engine's own order used. */
+static void read_host_order(struct ibu_plugin_engine *pe,
+			   struct ibu_guid_order *order)
+{
+	const char *path = pe->plugin->osm->subn.opt.guid_routing_order_file;
+	struct ibu_err e = { 0 };
+
+	memset(order, 0, sizeof(*order));
+	if (!path || !*path)
+		return;
+	if (ibu_guid_order_read(path, order, &e))
+		OSM_LOG(pe->plugin->log, OSM_LOG_INFO,
+			"WRN 5A55: %s: guid_routing_order_file not used: %s; hosts numbered in the engine's own order\n",
+			pe->ops->name, e.msg);
 }
 
 #define FALLBACK "falling back to the next routing engine"
@@ -256,6 +274,7 @@ static int engine_compute(void *context)
 	struct ibu_plugin_routing *r = &pe->routing;
 	struct ibu_err err;
 	struct timespec t0, t1;
+	struct ibu_guid_order order;
 	size_t heap0;
 	int rc;
 
@@ -275,7 +294,14 @@ static int engine_compute(void *context)
 	 * only with `qos TRUE`, and the VLs the switches hold */
 	ctx->opts.engine.qos = ctx->osm->subn.opt.qos ? 1 : 0;
 	ctx->opts.engine.max_vls = ibu_osm_max_data_vls(&ctx->osm->subn);
+	read_host_order(pe, &order);
+	ctx->opts.engine.host_order = order.num ? order.guid : NULL;
+	ctx->opts.engine.num_host_order = order.num;
 	rc = ibu_engine_run(pe->ops, &r->fabric, &ctx->opts.engine, &r->res, &err);
+	/* the engine copied what it needs; the file is read every sweep */
+	ctx->opts.engine.host_order = NULL;
+	ctx->opts.engine.num_host_order = 0;
+	ibu_guid_order_free(&order);
 	if (rc) {
 		enum ibu_engine_stage st = r->res.stage;
 		struct ibu_engine_decline d = r->res.decline;

@@ -19,7 +19,7 @@
 void ibu_cmd_order_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ibunion order FABRIC [--engine NAME] [-O KEY=VALUE]... [-o FILE]\n"
+		"usage: ibunion order FABRIC [--engine NAME] [-O KEY=VALUE]... [--guids] [-o FILE]\n"
 		"  prints the compute hosts of FABRIC in the order the engine that\n"
 		"  recognises it numbers them (cyclic: the destination order of\n"
 		"  D-mod-K), node descriptions one a line: a host list for mpirun, so\n"
@@ -27,15 +27,20 @@ void ibu_cmd_order_usage(FILE *out)
 		"  blocking bound. Hosts above the leaves (on spines) are not in it.\n"
 		"options:\n"
 		"  --engine NAME       this engine's order (it must recognise FABRIC)\n"
-		"  -O KEY=VALUE        an engine option, as event_plugin_options\n"
+		"  -O KEY=VALUE        an engine option, as event_plugin_options;\n"
+		"                      -O guid_routing_order_file=FILE numbers the\n"
+		"                      hosts in OpenSM's order file, as the plugin does\n"
+		"  --guids             port GUIDs instead of names, one a line: a\n"
+		"                      guid_routing_order_file to edit and give OpenSM\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
 		"exit status: 0 done, 2 usage, 3 bad input\n");
 }
 
-/* End-port node of each place in the engine's order, -1 for a gap. */
+/* End-port node (and port, in port_at) of each place in the engine's
+ * order, -1 for a gap. */
 static int order_nodes(const struct ibu_fabric *f,
 		       const struct ibu_engine_ops *ops, const void *topo,
-		       int **node_at, int *num)
+		       int **node_at, int **port_at, int *num)
 {
 	int i, p, idx, max = -1;
 
@@ -48,7 +53,8 @@ static int order_nodes(const struct ibu_fabric *f,
 		}
 	*num = max + 1;
 	*node_at = malloc((*num ? (size_t)*num : 1) * sizeof(int));
-	if (!*node_at)
+	*port_at = malloc((*num ? (size_t)*num : 1) * sizeof(int));
+	if (!*node_at || !*port_at)
 		return IBU_ENOMEM;
 	for (idx = 0; idx < *num; idx++)
 		(*node_at)[idx] = -1;
@@ -56,30 +62,43 @@ static int order_nodes(const struct ibu_fabric *f,
 		for (p = 1; !ibu_node_is_switch(&f->nodes[i]) &&
 		     p <= f->nodes[i].num_ports; p++) {
 			idx = ops->endport_index(topo, i, p);
-			if (idx >= 0)
+			if (idx >= 0) {
 				(*node_at)[idx] = i;
+				(*port_at)[idx] = p;
+			}
 		}
 	return IBU_OK;
 }
 
 static int print_order(FILE *out, const struct ibu_fabric *f,
-		       const int *node_at, int num)
+		       const int *node_at, const int *port_at, int num,
+		       int guids)
 {
-	int idx;
+	int idx, rc;
 
-	for (idx = 0; idx < num; idx++)
-		if (node_at[idx] >= 0 &&
-		    fprintf(out, "%s\n", f->nodes[node_at[idx]].name) < 0)
+	for (idx = 0; idx < num; idx++) {
+		const struct ibu_node *n = &f->nodes[node_at[idx] < 0 ? 0 :
+						     node_at[idx]];
+
+		if (node_at[idx] < 0)
+			continue;
+		rc = guids ? fprintf(out, "0x%016llx\n", (unsigned long long)
+				     n->ports[port_at[idx]].guid) :
+			     fprintf(out, "%s\n", n->name);
+		if (rc < 0)
 			return IBU_EIO;
+	}
 	return IBU_OK;
 }
 
 static int parse_args(int argc, char **argv, const char **engine,
-		      struct ibu_engine_opts *eo, const char **output)
+		      struct ibu_engine_opts *eo, const char **output,
+		      int *guids)
 {
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "engine", required_argument, NULL, 'E' },
+		{ "guids", no_argument, NULL, 'G' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -89,6 +108,7 @@ static int parse_args(int argc, char **argv, const char **engine,
 		switch (c) {
 		case 'o': *output = optarg; break;
 		case 'E': *engine = optarg; break;
+		case 'G': *guids = 1; break;
 		case 'O':
 			if (ibu_engine_opt_arg("order", eo, optarg))
 				return -1;
@@ -109,10 +129,11 @@ int ibu_cmd_order(int argc, char **argv)
 	struct ibu_err e = { 0 };
 	struct ibu_atomicfile af;
 	void *topo = NULL;
-	int *node_at = NULL, num = 0, rc = IBU_EXIT_ERROR, w;
+	int *node_at = NULL, *port_at = NULL, num = 0, rc = IBU_EXIT_ERROR, w;
+	int guids = 0;
 
 	ibu_engine_opts_default(&eo);
-	if (parse_args(argc, argv, &engine, &eo, &output)) {
+	if (parse_args(argc, argv, &engine, &eo, &output, &guids)) {
 		ibu_cmd_order_usage(stderr);
 		return IBU_EXIT_USAGE;
 	}
@@ -129,13 +150,13 @@ int ibu_cmd_order(int argc, char **argv)
 		ibu_opt_report("order", &e);
 		goto out;
 	}
-	if (order_nodes(&f, ops, topo, &node_at, &num)) {
+	if (order_nodes(&f, ops, topo, &node_at, &port_at, &num)) {
 		ibu_err_set(&e, IBU_ENOMEM, "out of memory");
 		ibu_opt_report("order", &e);
 		goto out;
 	}
 	if (!ibu_opt_out_open("order", output, &af)) {
-		w = print_order(af.fp, &f, node_at, num);
+		w = print_order(af.fp, &f, node_at, port_at, num, guids);
 		if (w && !ferror(af.fp))
 			ibu_err_set(&e, w, "%s", ibu_strerror(w));
 		if (!ibu_opt_out_close("order", &af, w, &e))
@@ -143,6 +164,7 @@ int ibu_cmd_order(int argc, char **argv)
 	}
 out:
 	free(node_at);
+	free(port_at);
 	if (topo)
 		ops->topo_free(topo);
 	ibu_fabric_free(&f);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "engine_pick.h"
+#include "guid_order.h"
+#include "commands.h"
 #include "opts.h"
 
 const struct ibu_engine_ops *ibu_engine_pick(const char *cmd,
@@ -61,13 +64,44 @@ void ibu_engine_topology_name(const struct ibu_engine_ops *ops,
 		*colon = '\0';
 }
 
+/* The order file of this run (one a process: the tools exit after it). */
+static struct ibu_guid_order host_order;
+
+static void host_order_free(void)
+{
+	ibu_guid_order_free(&host_order);
+}
+
+/* -O guid_routing_order_file=FILE: OpenSM's own option, read as OpenSM
+ * hands it to the plugin; a bad file is bad input (exit 3). */
+static int order_file(const char *cmd, struct ibu_engine_opts *o,
+		      const char *path)
+{
+	struct ibu_err e = { 0 };
+
+	ibu_guid_order_free(&host_order);
+	if (ibu_guid_order_read(path, &host_order, &e)) {
+		fprintf(stderr, "-E- ibunion %s: guid_routing_order_file: %s\n",
+			cmd, e.msg);
+		exit(IBU_EXIT_ERROR);
+	}
+	atexit(host_order_free);
+	o->host_order = host_order.guid;
+	o->num_host_order = host_order.num;
+	return 0;
+}
+
 int ibu_engine_opt_arg(const char *cmd, struct ibu_engine_opts *o,
 		       const char *word)
 {
+	static const char order_key[] = "guid_routing_order_file=";
 	const char *expected = NULL;
 	char keys[256];
-	int rc = ibu_engine_opts_parse_word(o, word, &expected);
+	int rc;
 
+	if (!strncmp(word, order_key, sizeof(order_key) - 1))
+		return order_file(cmd, o, word + sizeof(order_key) - 1);
+	rc = ibu_engine_opts_parse_word(o, word, &expected);
 	if (!rc)
 		return 0;
 	if (rc == IBU_ENOTFOUND) {

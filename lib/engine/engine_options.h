@@ -18,6 +18,7 @@
 #define IBU_ENGINE_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "mcgroup.h"
 
 struct ibu_engine_option {
@@ -44,6 +45,11 @@ struct ibu_engine_opts {
 	int max_vls;			/* data VLs every link of a switch
 					 * holds, HCA links too; 0 = unknown
 					 * (15) */
+	/* the admin's host order (OpenSM's guid_routing_order_file): port
+	 * GUIDs in the order compute hosts are numbered; NULL: the
+	 * engine's own order. Owned by the caller. */
+	const uint64_t *host_order;
+	int num_host_order;
 	int num_set;			/* values set, the rest are defaults */
 	struct {
 		const struct ibu_engine_option *opt;

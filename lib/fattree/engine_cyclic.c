@@ -24,6 +24,9 @@ struct cyclic_topo {
 	int planned;
 	struct ibu_cyclic_stats stats;	/* of the last route */
 	struct ibu_cyclic_pgft *pgft;	/* a PGFT, not an IBFT: t unused */
+	int ordered;			/* 1: hosts in the admin's order */
+	int order_ignored;		/* 1: an order file on an IBFT */
+	struct ibu_pgft_order_stats order;
 };
 
 static int parse_offsets(const char *text, int *value)
@@ -101,6 +104,22 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 	return rc;
 }
 
+/* The admin's host order on a PGFT; an IBFT keeps its labels (PIDs). */
+static int apply_order(const struct ibu_fabric *f, struct cyclic_topo *c,
+		       const struct ibu_engine_opts *o, struct ibu_err *e)
+{
+	int rc;
+
+	if (!c->pgft) {
+		c->order_ignored = 1;
+		return IBU_OK;
+	}
+	rc = ibu_pgft_apply_order(f, &c->pgft->g, o->host_order,
+				  o->num_host_order, &c->order, e);
+	c->ordered = !rc;
+	return rc;
+}
+
 static int recognise(const struct ibu_fabric *f,
 		     const struct ibu_engine_opts *o, void **topo,
 		     enum ibu_engine_decline_kind *why, struct ibu_err *e)
@@ -113,13 +132,15 @@ static int recognise(const struct ibu_fabric *f,
 	if (!c)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	rc = recognise_tree(f, c, ibu_engine_opt(o, OPT_MAX_FAULTS), e);
+	if (!rc && o && o->host_order)
+		rc = apply_order(f, c, o, e);
 	if (rc) {
 		/* no IBFT, PGFT or degraded IBFT within max_faults: all are
 		 * the shape of the fabric, none a failure of ours */
 		*why = rc == IBU_ENOMEM ? IBU_DECLINE_RESOURCES :
 		       rc == IBU_ETOPO ? IBU_DECLINE_TOPOLOGY :
 		       IBU_DECLINE_ERROR;
-		free(c);
+		topo_free(c);	/* a PGFT whose order failed is allocated */
 		return rc;
 	}
 	*topo = c;
@@ -236,7 +257,27 @@ static int num_notes(const void *topo)
 	const struct cyclic_topo *c = topo;
 
 	return c->t.num_faults + (c->t.num_faults > 0) +
-	       (c->stats.unrouted > 0);
+	       (c->stats.unrouted > 0) + (c->ordered || c->order_ignored);
+}
+
+/* The last note: what became of the admin's host order. */
+static void order_note(const struct cyclic_topo *c, struct ibu_engine_note *out)
+{
+	const struct ibu_pgft_order_stats *s = &c->order;
+
+	out->kind = IBU_NOTE_INFO;
+	out->severity = IBU_NOTE_SEV_INFO;
+	if (c->order_ignored) {
+		snprintf(out->text, sizeof(out->text),
+			 "host order: guid_routing_order_file not applied: an IBFT(m,n) numbers its end ports by the paper's labels");
+		return;
+	}
+	if (s->absent || s->unknown || s->reordered)
+		out->severity = IBU_NOTE_SEV_WARNING;
+	snprintf(out->text, sizeof(out->text),
+		 "host order: guid_routing_order_file, %d compute hosts listed, %d not listed (numbered after them), %d GUIDs no compute host, %d listed hosts moved to keep sub-trees together%s",
+		 s->listed, s->absent, s->unknown, s->reordered,
+		 s->reordered ? " (the file interleaves sub-trees: shifts in its order are not all contention-free)" : "");
 }
 
 static void note(const struct ibu_fabric *f, const void *topo, int i,
@@ -245,6 +286,10 @@ static void note(const struct ibu_fabric *f, const void *topo, int i,
 	const struct cyclic_topo *c = topo;
 	int n = c->t.num_faults, o;
 
+	if (i >= n + (n > 0) + (c->stats.unrouted > 0)) {
+		order_note(c, out);
+		return;
+	}
 	out->severity = IBU_NOTE_SEV_WARNING;
 	if (i < n) {
 		out->kind = IBU_NOTE_FAULT;

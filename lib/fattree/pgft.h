@@ -98,6 +98,26 @@ void ibu_pgft_free(struct ibu_pgft *g);
 /* D of the end port at (node, port): >= 0 compute host, -1 host above the
  * leaves, -2 not an end port of the tree. */
 int ibu_pgft_host(const struct ibu_pgft *g, int node, int port);
+/* What ibu_pgft_apply_order() did with an order file. */
+struct ibu_pgft_order_stats {
+	int listed;		/* compute hosts the file lists */
+	int absent;		/* compute hosts it omits (numbered after) */
+	int unknown;		/* its GUIDs that are no compute host */
+	int reordered;		/* listed hosts that had to move because the
+				 * file interleaves sub-trees (0: the file's
+				 * order is kept exactly) */
+};
+
+/*
+ * Numbers g's compute hosts in the order of the port GUIDs guid[0..num-1]
+ * (lib/fattree/pgft_order.c): sub-trees ranked by their first listed host,
+ * top level first, then hosts in file order; omitted hosts after the
+ * listed ones in the engine's order.
+ */
+int ibu_pgft_apply_order(const struct ibu_fabric *f, struct ibu_pgft *g,
+			 const uint64_t *guid, int num,
+			 struct ibu_pgft_order_stats *st, struct ibu_err *e);
+
 /* "PGFT(2; 8,12; 1,4; 1,2): 16 switches, 96 end ports[, 2 above the
  * leaves]" */
 void ibu_pgft_describe(const struct ibu_pgft *g, char *buf, size_t len);
