@@ -34,6 +34,16 @@ struct ibu_engine_option {
 					 * `qos TRUE` (SL2VL programming) */
 };
 
+/* max_faults=, a key several engines declare (one value serves them all):
+ * the initializer of their table entries. */
+#define IBU_ENGINE_OPTION_MAX_FAULTS					\
+	{ .key = "max_faults", .values = "default|0..1000000", .def = -1,	\
+	  .help = "how many missing links and switches a damaged fabric "	\
+		  "may have and still be routed (default: the engine's "	\
+		  "limit for its size)",					\
+	  .parse = ibu_engine_opt_parse_count,				\
+	  .format = ibu_engine_opt_format_count }
+
 #define IBU_ENGINE_MAX_SET 16
 
 struct ibu_engine_opts {

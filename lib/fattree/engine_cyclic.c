@@ -46,12 +46,7 @@ static void format_offsets(int value, char *buf, size_t len)
 }
 
 static const struct ibu_engine_option options[] = {
-	{ .key = "max_faults", .values = "default|0..1000000", .def = -1,
-	  .help = "how many missing links and switches a damaged fabric may "
-		  "have and still be routed (default: the engine's limit for "
-		  "its size)",
-	  .parse = ibu_engine_opt_parse_count,
-	  .format = ibu_engine_opt_format_count },
+	IBU_ENGINE_OPTION_MAX_FAULTS,
 	{ .key = "offsets", .values = "rotated|paper",
 	  .def = IBU_OFFSETS_ROTATED,
 	  .help = "how LID offsets become up-ports: rotated (offset 0 "

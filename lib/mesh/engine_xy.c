@@ -40,12 +40,7 @@ static const struct ibu_engine_option options[] = {
 		  "one VL); programmed through SL2VL tables",
 	  .parse = parse_vl_plan, .format = format_vl_plan, .needs_qos = 1 },
 	/* the key cyclic declares too: one value serves both */
-	{ .key = "max_faults", .values = "default|0..1000000", .def = -1,
-	  .help = "how many missing links and switches a damaged fabric may "
-		  "have and still be routed (default: the engine's limit for "
-		  "its size)",
-	  .parse = ibu_engine_opt_parse_count,
-	  .format = ibu_engine_opt_format_count },
+	IBU_ENGINE_OPTION_MAX_FAULTS,
 };
 
 #define OPT_VL_PLAN (&options[0])

@@ -5,19 +5,6 @@
 #include <string.h>
 #include "gen_mesh.h"
 
-static void shuffle(int *a, int n, uint64_t *st)
-{
-	int i;
-
-	for (i = n - 1; i > 0; i--) {
-		int j = (int)(ibu_gen_rand(st) % (uint64_t)(i + 1));
-		int t = a[i];
-
-		a[i] = a[j];
-		a[j] = t;
-	}
-}
-
 /* A removed switch takes its HCAs with it (they would be records with no
  * cable); the first record stays whatever happens: it is ibsim's SM port. */
 static int drop_orphans(struct ibu_fabric *f, struct ibu_err *e)
@@ -80,7 +67,7 @@ int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
 		order[i++] = (int)nsw + k;
 	st = o->seed ^ 0x5eedull;
 	if (o->shuffle_records)
-		shuffle(order + (hcas ? 1 : 0), (int)total - (hcas ? 1 : 0), &st);
+		ibu_gen_shuffle(order + (hcas ? 1 : 0), (int)total - (hcas ? 1 : 0), &st);
 	for (i = 0; i < total && !rc; i++) {
 		char name[96];
 		int idx, slot = order[i];
@@ -110,7 +97,7 @@ int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
 		for (j = 0; j <= nports; j++)
 			p[j] = j;
 		if (o->shuffle_ports)
-			shuffle(p + 1, nports, &st);
+			ibu_gen_shuffle(p + 1, nports, &st);
 	}
 	/* paper ports: E = 1, N = 2, W = 3, S = 4, HCA k = 5 + k */
 	for (y = 0; y < Y && !rc; y++)
