@@ -64,31 +64,57 @@ static int positions(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	return IBU_OK;
 }
 
+/* (sub-tree id, least pos of its hosts), sorted by id */
+struct idpos {
+	uint64_t id, pos;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct idpos *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int cmp_idpos(const void *a, const void *b)
+{
+	const struct idpos *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
 /* key[D]: each level's sub-tree ranked by its least pos, then pos. */
 static int keys(const struct ibu_pgft *g, const uint64_t *pos,
 		struct okey *k)
 {
-	int H = g->P.h, D, l, j, i = 0;
+	int H = g->P.h, n = g->num_hosts, D, l, i = 0;
+	struct idpos *t = malloc(((size_t)n + 1) * sizeof(*t)), q, *hit;
 
-	for (D = 0; D < g->num_hosts; D++) {
+	if (!t)
+		return IBU_ENOMEM;
+	for (D = 0; D < n; D++) {
 		memset(&k[D], 0, sizeof(k[D]));
 		k[D].D = D;
 	}
-	for (l = H - 1; l >= 1; l--, i++)
-		for (D = 0; D < g->num_hosts; D++) {
-			uint64_t id = g->host_sub[(size_t)D * (H + 1) + l];
-			uint64_t best = pos[D];
-
-			/* quadratic, but only once a routing: a few thousand
-			 * hosts at most share the loop */
-			for (j = 0; j < g->num_hosts; j++)
-				if (g->host_sub[(size_t)j * (H + 1) + l] == id &&
-				    pos[j] < best)
-					best = pos[j];
-			k[D].key[i] = best;
+	for (l = H - 1; l >= 1; l--, i++) {
+		for (D = 0; D < n; D++)
+			t[D] = (struct idpos){ g->host_sub[(size_t)D * (H + 1) + l],
+					       pos[D] };
+		/* sorted by (id, pos): an id's first entry has its least pos */
+		qsort(t, (size_t)n, sizeof(*t), cmp_idpos);
+		for (D = 0; D < n; D++) {
+			q = (struct idpos){ g->host_sub[(size_t)D * (H + 1) + l], 0 };
+			hit = bsearch(&q, t, (size_t)n, sizeof(*t), cmp_id);
+			while (hit > t && hit[-1].id == q.id)
+				hit--;
+			k[D].key[i] = hit->pos;
 		}
-	for (D = 0; D < g->num_hosts; D++)
+	}
+	for (D = 0; D < n; D++)
 		k[D].key[i] = pos[D];
+	free(t);
 	return IBU_OK;
 }
 
@@ -118,6 +144,37 @@ static int renumber(struct ibu_pgft *g, const struct okey *k)
 	return IBU_OK;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* Listed hosts whose place among the listed ones is not the file's (0:
+ * the file kept sub-trees together and its order survives), -1 ENOMEM. */
+static int moved(const struct okey *k, int n, const uint64_t *pos, int num)
+{
+	uint64_t *seq = malloc(((size_t)n + 1) * sizeof(*seq)), *srt;
+	int D, c = 0, r = 0;
+
+	srt = seq ? malloc(((size_t)n + 1) * sizeof(*srt)) : NULL;
+	if (!srt) {
+		free(seq);
+		return -1;
+	}
+	for (D = 0; D < n; D++)
+		if (pos[k[D].D] < (uint64_t)num)
+			seq[c++] = pos[k[D].D];
+	memcpy(srt, seq, (size_t)c * sizeof(*srt));
+	qsort(srt, (size_t)c, sizeof(*srt), cmp_u64);
+	for (D = 0; D < c; D++)
+		r += seq[D] != srt[D];
+	free(seq);
+	free(srt);
+	return r;
+}
+
 int ibu_pgft_apply_order(const struct ibu_fabric *f, struct ibu_pgft *g,
 			 const uint64_t *guid, int num,
 			 struct ibu_pgft_order_stats *st, struct ibu_err *e)
@@ -125,19 +182,13 @@ int ibu_pgft_apply_order(const struct ibu_fabric *f, struct ibu_pgft *g,
 	size_t n = (size_t)g->num_hosts + 1;
 	uint64_t *pos = malloc(n * sizeof(*pos));
 	struct okey *k = malloc(n * sizeof(*k));
-	int D, rc = IBU_ENOMEM;
+	int rc = IBU_ENOMEM;
 
 	memset(st, 0, sizeof(*st));
 	if (pos && k && !positions(f, g, guid, num, pos, st) && !keys(g, pos, k)) {
 		qsort(k, (size_t)g->num_hosts, sizeof(*k), cmp_okey);
-		/* the file's own order among the listed hosts survives
-		 * unless it interleaves sub-trees */
-		for (D = 1; D < g->num_hosts; D++)
-			if (pos[k[D].D] < (uint64_t)num &&
-			    pos[k[D - 1].D] < (uint64_t)num &&
-			    pos[k[D].D] < pos[k[D - 1].D])
-				st->reordered++;
-		rc = renumber(g, k);
+		st->reordered = moved(k, g->num_hosts, pos, num);
+		rc = st->reordered < 0 ? IBU_ENOMEM : renumber(g, k);
 	}
 	free(pos);
 	free(k);
