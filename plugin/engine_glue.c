@@ -2,7 +2,8 @@
 /*
  * The glue between OpenSM's osm_routing_engine_t and any engine of lib/
  * (struct ibu_engine_ops): converts the subnet, runs ibu_engine_run() and
- * writes the checked tables into every switch's new_lft.
+ * has the engine write its tables straight into every switch's new_lft
+ * (checked before OpenSM sends any of it; cleared again on failure).
  *
  * The engine runs in build_lid_matrices, before OpenSM would build its
  * all-pairs min-hop matrices: when it accepts the fabric we return 0 and
@@ -130,9 +131,69 @@ static void log_labels(struct ibu_plugin_engine *pe)
 }
 
 /*
- * What lib/ cannot know: OpenSM's own switch objects. Every switch has a
- * new_lft, every port exists on the OpenSM switch and no routed LID is
- * beyond the table OpenSM sized. Returns 0 or -1 (logged).
+ * OpenSM's new_lft of every switch, for the engine to write into: no copy
+ * of ours. OpenSM sized each to its LID top rounded up to a block
+ * (lft_size). Returns 0, or -1 (logged) when a switch has none.
+ */
+static int osm_table_rows(struct ibu_plugin_engine *pe, uint8_t ***rows,
+			  uint32_t **cap)
+{
+	const struct ibu_plugin_routing *r = &pe->routing;
+	size_t n = r->fabric.num_nodes > 0 ? (size_t)r->fabric.num_nodes : 1;
+	int i;
+
+	*rows = calloc(n, sizeof(**rows));
+	*cap = calloc(n, sizeof(**cap));
+	if (!*rows || !*cap) {
+		free(*rows);
+		free(*cap);
+		OSM_LOG(pe->plugin->log, OSM_LOG_ERROR,
+			"ERR 5A04: %s: out of memory while reading the subnet; "
+			FALLBACK "\n", pe->ops->name);
+		return -1;
+	}
+	for (i = 0; i < r->fabric.num_nodes; i++) {
+		const struct ibu_node *nd = &r->fabric.nodes[i];
+		osm_switch_t *sw = r->map.sw[i];
+
+		if (!ibu_node_is_switch(nd))
+			continue;
+		if (!sw || !sw->new_lft) {
+			OSM_LOG(pe->plugin->log, OSM_LOG_ERROR,
+				"ERR 5A06: %s: switch '%s' (0x%016" PRIx64
+				") has no forwarding table to fill; " FALLBACK
+				"\n", pe->ops->name, nd->name, nd->guid);
+			free(*rows);
+			free(*cap);
+			return -1;
+		}
+		(*rows)[i] = sw->new_lft;
+		(*cap)[i] = sw->lft_size;
+	}
+	return 0;
+}
+
+/* After a failure: new_lft as OpenSM handed it over (all OSM_NO_PATH),
+ * so the next engine of `routing_engine` starts clean. */
+static void clear_osm_tables(struct ibu_plugin_engine *pe)
+{
+	const struct ibu_plugin_routing *r = &pe->routing;
+	int i;
+
+	for (i = 0; i < r->fabric.num_nodes && i < r->map.num_nodes; i++) {
+		osm_switch_t *sw = r->map.sw[i];
+
+		if (sw && sw->new_lft)
+			memset(sw->new_lft, OSM_NO_PATH, sw->lft_size);
+	}
+}
+
+/*
+ * What lib/ cannot know: OpenSM's own switch objects. Every port exists
+ * on the OpenSM switch and no routed LID is beyond the table OpenSM
+ * sized; past our LID top, new_lft stays OSM_NO_PATH (an engine listed
+ * before us may have failed halfway through writing). Returns 0 or -1
+ * (logged).
  */
 static int check_osm_tables(struct ibu_plugin_engine *pe)
 {
@@ -146,17 +207,15 @@ static int check_osm_tables(struct ibu_plugin_engine *pe)
 	for (i = 0; i < r->fabric.num_nodes; i++) {
 		const struct ibu_node *n = &r->fabric.nodes[i];
 		osm_switch_t *sw = r->map.sw[i];
+		uint32_t from;
 
 		if (!ibu_node_is_switch(n))
 			continue;
-		if (!sw || !sw->new_lft || !lft->row[i]) {
-			OSM_LOG(log, OSM_LOG_ERROR,
-				"ERR 5A06: %s: switch '%s' (0x%016" PRIx64
-				") has no forwarding table to fill; " FALLBACK
-				"\n", name, n->name, n->guid);
-			return -1;
-		}
-		for (lid = 1; lid <= lft->max_lid; lid++) {
+		/* lib/ checked ports against n->num_ports, read from the
+		 * same node: rescan only when OpenSM's switch differs */
+		from = n->num_ports + 1 == sw->num_ports ?
+		       sw->max_lid_ho + 1u : 1u;
+		for (lid = from; lid <= lft->max_lid; lid++) {
 			uint8_t port = lft->row[i][lid];
 
 			if (port == IBU_NO_PATH)
@@ -180,29 +239,11 @@ static int check_osm_tables(struct ibu_plugin_engine *pe)
 				return -1;
 			}
 		}
+		if (sw->lft_size > lft->max_lid + 1u)
+			memset(sw->new_lft + lft->max_lid + 1, OSM_NO_PATH,
+			       sw->lft_size - lft->max_lid - 1u);
 	}
 	return 0;
-}
-
-static void write_tables(struct ibu_plugin_engine *pe)
-{
-	const struct ibu_plugin_routing *r = &pe->routing;
-	const struct ibu_lft *lft = &r->res.lft;
-	uint32_t top;
-	int i;
-
-	for (i = 0; i < r->fabric.num_nodes; i++) {
-		osm_switch_t *sw = r->map.sw[i];
-
-		if (!ibu_node_is_switch(&r->fabric.nodes[i]))
-			continue;
-		/* OpenSM did this already; an engine listed before us may
-		 * have failed halfway through writing. */
-		memset(sw->new_lft, OSM_NO_PATH, sw->max_lid_ho + 1u);
-		top = lft->max_lid < sw->max_lid_ho ? lft->max_lid :
-						      sw->max_lid_ho;
-		memcpy(sw->new_lft + 1, lft->row[i] + 1, top);
-	}
 }
 
 /* The log code of a warning note, by kind (WRN 5A50-5A53). */
@@ -258,11 +299,12 @@ static void log_split(struct ibu_plugin_engine *pe)
 
 	OSM_LOG(pe->plugin->log, OSM_LOG_VERBOSE,
 		"%s: callback split ms: read %.3f recognise %.3f plan %.3f "
-		"alloc %.3f route %.3f check %.3f osm-check %.3f write %.3f; "
+		"alloc %.3f route %.3f check %.3f osm-check %.3f (written in "
+		"place); "
 		"own memory %.2f MiB\n", pe->ops->name, r->read_ms,
 		st[IBU_STAGE_RECOGNISE], st[IBU_STAGE_PLAN],
 		st[IBU_STAGE_ALLOC], st[IBU_STAGE_ROUTE], st[IBU_STAGE_CHECK],
-		r->osm_check_ms, r->write_ms,
+		r->osm_check_ms,
 		(double)r->own_bytes / (1024.0 * 1024.0));
 }
 
@@ -275,6 +317,8 @@ static int engine_compute(void *context)
 	struct ibu_err err;
 	struct timespec t0, t1;
 	struct ibu_guid_order order;
+	uint8_t **rows;
+	uint32_t *cap;
 	size_t heap0;
 	int rc;
 
@@ -297,7 +341,15 @@ static int engine_compute(void *context)
 	read_host_order(pe, &order);
 	ctx->opts.engine.host_order = order.num ? order.guid : NULL;
 	ctx->opts.engine.num_host_order = order.num;
-	rc = ibu_engine_run(pe->ops, &r->fabric, &ctx->opts.engine, &r->res, &err);
+	if (osm_table_rows(pe, &rows, &cap)) {
+		ibu_guid_order_free(&order);
+		ibu_plugin_routing_clear(pe);
+		return -1;
+	}
+	rc = ibu_engine_run_into(pe->ops, &r->fabric, &ctx->opts.engine, rows,
+				 cap, &r->res, &err);
+	free(rows);
+	free(cap);
 	/* the engine copied what it needs; the file is read every sweep */
 	ctx->opts.engine.host_order = NULL;
 	ctx->opts.engine.num_host_order = 0;
@@ -306,6 +358,7 @@ static int engine_compute(void *context)
 		enum ibu_engine_stage st = r->res.stage;
 		struct ibu_engine_decline d = r->res.decline;
 
+		clear_osm_tables(pe);
 		ibu_plugin_routing_clear(pe);
 		if (!err.code)
 			err.code = rc;
@@ -313,6 +366,7 @@ static int engine_compute(void *context)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (check_osm_tables(pe)) {
+		clear_osm_tables(pe);
 		ibu_plugin_routing_clear(pe);
 		return -1;
 	}
@@ -335,7 +389,6 @@ static int engine_build_fwd_tables(void *context)
 	struct ibu_plugin_engine *pe = context;
 	struct ibu_plugin_routing *r = &pe->routing;
 	char what[512];	/* a degraded tree's summary is long */
-	struct timespec t0;
 
 	if (!r->res.topo) {
 		OSM_LOG(pe->plugin->log, OSM_LOG_ERROR,
@@ -343,12 +396,9 @@ static int engine_build_fwd_tables(void *context)
 			FALLBACK "\n", pe->ops->name);
 		return -1;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	write_tables(pe);
+	/* the tables are in new_lft already (engine_compute) */
 	r->valid = 1;
 	r->sweep++;
-	r->write_ms = elapsed_ms(&t0);
-	r->route_ms += r->write_ms;
 	log_split(pe);
 	pe->ops->describe(&r->fabric, r->res.topo, what, sizeof(what));
 	OSM_LOG(pe->plugin->log, OSM_LOG_INFO, "%s: %s, routed in %.3f ms\n",

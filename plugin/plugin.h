@@ -60,9 +60,9 @@ struct ibu_plugin_routing {
 	struct ibu_osm_map map;
 	struct ibu_engine_result res;	/* topology, LID map, LFTs */
 	double route_ms;	/* time of the last routing */
-	/* its split: reading the subnet, OpenSM's own table check, writing
-	 * new_lft (the stages are in res.stage_ms) */
-	double read_ms, osm_check_ms, write_ms;
+	/* its split: reading the subnet, OpenSM's own table check (the
+	 * stages are in res.stage_ms; the tables are written in place) */
+	double read_ms, osm_check_ms;
 	size_t own_bytes;	/* heap we keep after the callback */
 };
 

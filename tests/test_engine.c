@@ -136,6 +136,58 @@ START_TEST(run_cyclic)
 }
 END_TEST
 
+/*
+ * The plugin's way: tables written straight into rows the caller owns
+ * (OpenSM's new_lft, padded to a block): the same entries as the
+ * driver's own tables, what lies past the LID top untouched, the rows
+ * left alone by the free; a row too short is refused before routing.
+ */
+START_TEST(run_into_caller_rows)
+{
+	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
+	struct ibu_engine_result own, into;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	uint8_t *rows[64] = { 0 }, buf[64][128];
+	uint32_t cap[64] = { 0 };
+	int i;
+
+	fattree(&f, 4, 3, 2);
+	ck_assert_int_le(f.num_nodes, 64);
+	ck_assert_msg(ibu_engine_run(ops, &f, NULL, &own, &e) == 0, "%s", e.msg);
+	ck_assert_uint_lt(own.lft.max_lid + 1, 128);
+	memset(buf, 0x5a, sizeof(buf));
+	for (i = 0; i < f.num_nodes; i++)
+		if (ibu_node_is_switch(&f.nodes[i])) {
+			rows[i] = buf[i];
+			cap[i] = 128;
+		}
+	ck_assert_msg(ibu_engine_run_into(ops, &f, NULL, rows, cap, &into,
+					  &e) == 0, "%s", e.msg);
+	for (i = 0; i < f.num_nodes; i++) {
+		if (!rows[i])
+			continue;
+		ck_assert_ptr_eq(into.lft.row[i], rows[i]);
+		ck_assert_mem_eq(rows[i], own.lft.row[i], own.lft.max_lid + 1);
+		ck_assert_int_eq(rows[i][own.lft.max_lid + 1], 0x5a);
+	}
+	ibu_engine_result_free(&into);
+	for (i = 0; i < f.num_nodes; i++)	/* the free left them alone */
+		if (rows[i])
+			ck_assert_mem_eq(rows[i], own.lft.row[i],
+					 own.lft.max_lid + 1);
+	for (i = 0; i < f.num_nodes; i++)
+		if (rows[i])
+			cap[i] = own.lft.max_lid;	/* one entry short */
+	ck_assert_int_eq(ibu_engine_run_into(ops, &f, NULL, rows, cap, &into,
+					     &e), IBU_EINVAL);
+	ck_assert_int_eq(into.stage, IBU_STAGE_ALLOC);
+	ck_assert_msg(strstr(e.msg, "forwarding table of") != NULL, "%s", e.msg);
+	ibu_engine_result_free(&own);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 /* The notes of a degraded tree, worded by the engine: one warning per
  * fault, their count, then the entries left unrouted. */
 static void notes_of_degraded(const struct ibu_fabric *f,
@@ -422,6 +474,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, decline_kind_by_engine);
 	tcase_add_test(tc, cyclic_tool_ops);
 	tcase_add_test(tc, tree_alloc);
+	tcase_add_test(tc, run_into_caller_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }

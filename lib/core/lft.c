@@ -3,11 +3,9 @@
 #include <string.h>
 #include "lft.h"
 
-int ibu_lft_init(struct ibu_lft *l, const struct ibu_fabric *f,
-		 uint32_t max_lid, struct ibu_err *e)
+static int lft_begin(struct ibu_lft *l, const struct ibu_fabric *f,
+		     uint32_t max_lid, struct ibu_err *e)
 {
-	int i;
-
 	memset(l, 0, sizeof(*l));
 	if (max_lid > IBU_MAX_UCAST_LID)
 		return ibu_err_set(e, IBU_ELID, "LID 0x%x beyond unicast space",
@@ -17,27 +15,67 @@ int ibu_lft_init(struct ibu_lft *l, const struct ibu_fabric *f,
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	l->num_nodes = f->num_nodes;
 	l->max_lid = max_lid;
+	return IBU_OK;
+}
+
+int ibu_lft_init(struct ibu_lft *l, const struct ibu_fabric *f,
+		 uint32_t max_lid, struct ibu_err *e)
+{
+	size_t width = (size_t)max_lid + 1, switches = 0;
+	uint8_t *next;
+	int i, rc = lft_begin(l, f, max_lid, e);
+
+	if (rc)
+		return rc;
+	for (i = 0; i < f->num_nodes; i++)
+		switches += ibu_node_is_switch(&f->nodes[i]);
+	/* one block for all rows: one allocation, one memset */
+	l->block = malloc(switches ? switches * width : 1);
+	if (!l->block) {
+		ibu_lft_free(l);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	memset(l->block, IBU_NO_PATH, switches * width);
+	next = l->block;
 	for (i = 0; i < f->num_nodes; i++) {
 		if (!ibu_node_is_switch(&f->nodes[i]))
 			continue;
-		l->row[i] = malloc(max_lid + 1);
-		if (!l->row[i]) {
+		l->row[i] = next;
+		next += width;
+	}
+	return IBU_OK;
+}
+
+int ibu_lft_init_rows(struct ibu_lft *l, const struct ibu_fabric *f,
+		      uint32_t max_lid, uint8_t *const *rows,
+		      const uint32_t *cap, struct ibu_err *e)
+{
+	int i, rc = lft_begin(l, f, max_lid, e);
+
+	if (rc)
+		return rc;
+	for (i = 0; i < f->num_nodes; i++) {
+		if (!ibu_node_is_switch(&f->nodes[i]))
+			continue;
+		if (!rows[i] || cap[i] < max_lid + 1u) {
+			rc = ibu_err_set(e, IBU_EINVAL,
+					 "switch '%s' has a forwarding table of %u entries, LID %u needs %u",
+					 f->nodes[i].name, rows[i] ? cap[i] : 0,
+					 max_lid, max_lid + 1u);
 			ibu_lft_free(l);
-			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+			return rc;
 		}
-		memset(l->row[i], IBU_NO_PATH, max_lid + 1);
+		l->row[i] = rows[i];
+		memset(l->row[i], IBU_NO_PATH, (size_t)max_lid + 1);
 	}
 	return IBU_OK;
 }
 
 void ibu_lft_free(struct ibu_lft *l)
 {
-	int i;
-
-	if (!l || !l->row)
+	if (!l)
 		return;
-	for (i = 0; i < l->num_nodes; i++)
-		free(l->row[i]);
+	free(l->block);
 	free(l->row);
 	memset(l, 0, sizeof(*l));
 }

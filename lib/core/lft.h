@@ -9,11 +9,21 @@ struct ibu_lft {
 	int num_nodes;
 	uint32_t max_lid;
 	uint8_t **row;		/* [node][0..max_lid] out port; NULL for non-switches */
+	uint8_t *block;		/* the rows, one allocation; NULL when the
+				 * caller owns them (ibu_lft_init_rows) */
 };
 
 /* Allocates a row for every switch of f, all entries IBU_NO_PATH. */
 int ibu_lft_init(struct ibu_lft *l, const struct ibu_fabric *f,
 		 uint32_t max_lid, struct ibu_err *e);
+/*
+ * The same over rows the caller owns (OpenSM's own new_lft): rows[i] of
+ * switch i holds cap[i] bytes, at least max_lid + 1; entries 0..max_lid
+ * are set to IBU_NO_PATH. ibu_lft_free() leaves the rows alone.
+ */
+int ibu_lft_init_rows(struct ibu_lft *l, const struct ibu_fabric *f,
+		      uint32_t max_lid, uint8_t *const *rows,
+		      const uint32_t *cap, struct ibu_err *e);
 void ibu_lft_free(struct ibu_lft *l);
 
 static inline uint8_t ibu_lft_get(const struct ibu_lft *l, int node,

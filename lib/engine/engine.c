@@ -123,6 +123,15 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 		   const struct ibu_engine_opts *o,
 		   struct ibu_engine_result *r, struct ibu_err *e)
 {
+	return ibu_engine_run_into(ops, f, o, NULL, NULL, r, e);
+}
+
+int ibu_engine_run_into(const struct ibu_engine_ops *ops,
+			const struct ibu_fabric *f,
+			const struct ibu_engine_opts *o, uint8_t *const *rows,
+			const uint32_t *cap, struct ibu_engine_result *r,
+			struct ibu_err *e)
+{
 	struct ibu_engine_opts defaults;
 	enum ibu_engine_decline_kind why = IBU_DECLINE_NONE;
 	struct timespec t0;
@@ -149,7 +158,8 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 		goto fail;
 	stage_done(r, &t0);
 	r->stage = IBU_STAGE_ALLOC;
-	rc = ibu_lft_init(&r->lft, f, r->map.max_lid, e);
+	rc = rows ? ibu_lft_init_rows(&r->lft, f, r->map.max_lid, rows, cap, e) :
+		    ibu_lft_init(&r->lft, f, r->map.max_lid, e);
 	if (rc)
 		goto fail;
 	stage_done(r, &t0);

@@ -290,6 +290,17 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 		   const struct ibu_fabric *f,
 		   const struct ibu_engine_opts *o,
 		   struct ibu_engine_result *r, struct ibu_err *e);
+/*
+ * The same, the tables written straight into rows the caller owns (rows
+ * and cap as ibu_lft_init_rows(): OpenSM's new_lft, so the plugin keeps
+ * no copy). On failure the rows hold a partial table: the caller clears
+ * them.
+ */
+int ibu_engine_run_into(const struct ibu_engine_ops *ops,
+			const struct ibu_fabric *f,
+			const struct ibu_engine_opts *o, uint8_t *const *rows,
+			const uint32_t *cap, struct ibu_engine_result *r,
+			struct ibu_err *e);
 void ibu_engine_result_free(struct ibu_engine_result *r);
 /* d from recognise's kind and message e (NONE: d cleared; an engine that
  * failed without a kind declines as IBU_DECLINE_ERROR). */
