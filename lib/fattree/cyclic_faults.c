@@ -85,8 +85,9 @@ static int reach_init(struct reach *r, const struct ibu_fabric *f,
 }
 
 /* down_ok for destination switch `leaf`: its ancestors with a surviving
- * path down to it. The plain distances wait until a switch needs them. */
-static void reach_down(struct reach *r, int leaf)
+ * path down to it, counted (leaf included). The plain distances wait
+ * until a switch needs them. */
+static int reach_down(struct reach *r, int leaf)
 {
 	const struct ibu_ibft *t = r->t;
 	int head = 0, tail = 0, s, k;
@@ -107,6 +108,7 @@ static void reach_down(struct reach *r, int leaf)
 	}
 	r->leaf = leaf;
 	r->bfs_done = 0;
+	return tail;
 }
 
 /* Hops to r->leaf over any surviving link, for the switches no
@@ -274,18 +276,22 @@ static int lids_by_leaf(const struct ibu_fabric *f, const struct ibu_ibft *t,
  */
 static void reroute_leaf(struct reach *r, const struct ibu_lidplan *p,
 			 struct ibu_lft *lft, const uint32_t *lids, int n,
-			 int *pids, struct ibu_cyclic_stats *st)
+			 const int *visit, int num_visit, int *pids,
+			 struct ibu_cyclic_stats *st)
 {
 	const struct ibu_ibft *t = r->t;
-	int s, i;
+	int s, i, v;
 
 	for (i = 0; i < n; i++) {
 		const struct ibu_lid_owner *o = &p->map.owner[lids[i]];
 
 		pids[i] = ibu_ibft_ep(t, o->node, o->port);
 	}
-	for (s = 0; s < t->num_switches; s++) {
-		uint8_t *row = lft->row[t->sw[s].node];
+	for (v = 0; v < num_visit; v++) {
+		uint8_t *row;
+
+		s = visit ? visit[v] : v;
+		row = lft->row[t->sw[s].node];
 		int is_leaf = t->sw[s].level == t->n - 1;
 
 		if (r->down_ok[s])
@@ -313,6 +319,40 @@ static void reroute_leaf(struct reach *r, const struct ibu_lidplan *p,
 	}
 }
 
+/*
+ * The switches that lost an up-link (a cut cable or a missing parent):
+ * the only ones whose up-entries a fault outside a destination's
+ * ancestors can touch. *all_climb: every switch still has a way up to
+ * the top, so an up-then-down route exists from everywhere to any leaf
+ * whose ancestors all survive.
+ */
+static int cut_below(struct reach *r, int *cut, int *all_climb)
+{
+	const struct ibu_ibft *t = r->t;
+	int S = t->num_switches, i, k, s, n = 0;
+
+	*all_climb = 1;
+	for (i = 0; i < S; i++) {
+		int lost = 0;
+
+		s = r->by_level[i];
+		r->reach[s] = t->sw[s].level == 0;	/* climbs to the top */
+		for (k = t->half + 1; k <= t->m && t->sw[s].level > 0; k++) {
+			int q = nb_of(r, s, k);
+
+			if (q < 0)
+				lost = 1;
+			else if (r->reach[q])
+				r->reach[s] = 1;
+		}
+		if (lost)
+			cut[n++] = s;
+		if (!r->reach[s])
+			*all_climb = 0;
+	}
+	return n;
+}
+
 int ibu_cyclic_reroute_faults(const struct ibu_fabric *f,
 			      const struct ibu_ibft *t,
 			      const struct ibu_lidplan *p, struct ibu_lft *lft,
@@ -320,12 +360,16 @@ int ibu_cyclic_reroute_faults(const struct ibu_fabric *f,
 {
 	uint32_t max = p->map.max_lid < lft->max_lid ? p->map.max_lid :
 						       lft->max_lid;
-	int S = t->num_switches, leaf, rc, *start, *pids;
+	int S = t->num_switches, leaf, rc, *start, *pids, *cut = NULL;
+	int num_cut = 0, all_climb = 0, cone = 0, l, w = 1;
 	uint32_t *by_leaf;
 	struct reach r;
 
 	if (st)
 		memset(st, 0, sizeof(*st));
+	/* a leaf's ancestors in the whole tree: (m/2)^l at each level l */
+	for (l = t->n - 1; l >= 0; l--, w *= t->half)
+		cone += w;
 	if (!t->num_faults)
 		return IBU_OK;
 	rc = reach_init(&r, f, t, e);
@@ -337,19 +381,31 @@ int ibu_cyclic_reroute_faults(const struct ibu_fabric *f,
 		return rc;
 	}
 	pids = malloc(((size_t)max + 1) * sizeof(*pids));
-	if (!pids)
+	cut = malloc((size_t)(S ? S : 1) * sizeof(*cut));
+	if (!pids || !cut)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (fault routes)");
+	else
+		num_cut = cut_below(&r, cut, &all_climb);
 	/* one reachability computation per destination leaf */
 	for (leaf = 0; leaf < S && !rc; leaf++) {
 		int n = start[leaf + 1] - start[leaf];
 
 		if (!n)
 			continue;
-		reach_down(&r, leaf);
+		if (reach_down(&r, leaf) == cone && all_climb) {
+			/* the leaf's ancestors all survive and every switch
+			 * still climbs to them: only an entry through a cut
+			 * up-link can change */
+			memset(r.reach, 1, (size_t)S);
+			reroute_leaf(&r, p, lft, by_leaf + start[leaf], n, cut,
+				     num_cut, pids + start[leaf], st);
+			continue;
+		}
 		reach_up(&r);
-		reroute_leaf(&r, p, lft, by_leaf + start[leaf], n,
+		reroute_leaf(&r, p, lft, by_leaf + start[leaf], n, NULL, S,
 			     pids + start[leaf], st);
 	}
+	free(cut);
 	free(pids);
 	reach_free(&r);
 	free(by_leaf);
