@@ -33,6 +33,7 @@ struct reach {
 				 * the searches ask it millions of times */
 	int leaf;		/* the destination switch of the arrays */
 	int bfs_done;		/* bfs is for leaf */
+	const uint8_t *bfs8;	/* leaf's hops from a batch search, or NULL */
 };
 
 static inline int nb_of(const struct reach *r, int s, int k)
@@ -108,6 +109,7 @@ static int reach_down(struct reach *r, int leaf)
 	}
 	r->leaf = leaf;
 	r->bfs_done = 0;
+	r->bfs8 = NULL;
 	return tail;
 }
 
@@ -120,6 +122,12 @@ static const int *reach_bfs(struct reach *r)
 
 	if (r->bfs_done)
 		return r->bfs;
+	if (r->bfs8) {
+		for (s = 0; s < t->num_switches; s++)
+			r->bfs[s] = r->bfs8[s] == 0xFF ? -1 : r->bfs8[s];
+		r->bfs_done = 1;
+		return r->bfs;
+	}
 	for (s = 0; s < t->num_switches; s++)
 		r->bfs[s] = -1;
 	r->bfs[r->leaf] = 0;
@@ -414,6 +422,209 @@ int ibu_cyclic_reroute_faults(const struct ibu_fabric *f,
 }
 
 /*
+ * Plain hops over the surviving links from up to 64 destination switches
+ * at once, one bit each (the distances of the switches no up-then-down
+ * route serves): dist[b * S + s], 0xFF unreached. One word operation per
+ * link and hop instead of one search per destination.
+ */
+static void bfs_batch(const struct reach *r, const int *dst, int nb,
+		      uint64_t *seen, uint64_t *front, uint64_t *next,
+		      uint8_t *dist)
+{
+	const struct ibu_ibft *t = r->t;
+	int S = t->num_switches, m = t->m, s, k, b, hop, more = 1;
+
+	memset(seen, 0, (size_t)S * sizeof(*seen));
+	memset(dist, 0xFF, (size_t)nb * (size_t)S);
+	for (b = 0; b < nb; b++) {
+		seen[dst[b]] |= 1ull << b;
+		dist[(size_t)b * (size_t)S + (size_t)dst[b]] = 0;
+	}
+	memcpy(front, seen, (size_t)S * sizeof(*seen));
+	for (hop = 1; more && hop < 0xFF; hop++) {
+		more = 0;
+		for (s = 0; s < S; s++) {
+			const int *nbs = r->nb + (size_t)s * (size_t)(m + 1);
+			uint64_t got = 0;
+
+			for (k = 1; k <= m; k++)
+				if (nbs[k] >= 0)
+					got |= front[nbs[k]];
+			next[s] = got & ~seen[s];
+		}
+		for (s = 0; s < S; s++) {
+			uint64_t v = next[s];
+
+			seen[s] |= v;
+			more |= v != 0;
+			for (; v; v &= v - 1)
+				dist[(size_t)__builtin_ctzll(v) * (size_t)S +
+				     (size_t)s] = (uint8_t)hop;
+		}
+		memcpy(front, next, (size_t)S * sizeof(*next));
+	}
+}
+
+/* up-then-down hops to r->leaf (after reach_down): down_ok = hops down,
+ * then the parents' best, top level first */
+static void ud_fill(struct reach *r)
+{
+	const struct ibu_ibft *t = r->t;
+	int S = t->num_switches, head = 0, tail = 0, s, k, i;
+	int *ud = r->ud;
+
+	for (s = 0; s < S; s++)
+		ud[s] = -1;
+	ud[r->leaf] = 0;
+	r->queue[tail++] = r->leaf;
+	while (head < tail) {
+		int x = r->queue[head++];
+
+		for (k = t->half + 1; k <= t->m && t->sw[x].level > 0; k++) {
+			int q = nb_of(r, x, k);
+
+			if (q >= 0 && ud[q] < 0) {
+				ud[q] = ud[x] + 1;
+				r->queue[tail++] = q;
+			}
+		}
+	}
+	for (i = 0; i < S; i++) {
+		int x = r->by_level[i];
+		const int *nbs = r->nb + (size_t)x * (size_t)(t->m + 1);
+		int best = ud[x];
+
+		if (r->down_ok[x] || t->sw[x].level == 0)
+			continue;
+		/* the parents' best, kept in a local: ud[] stores would
+		 * otherwise reload everything */
+		for (k = t->half + 1; k <= t->m; k++) {
+			int q = nbs[k];
+
+			if (q >= 0 && ud[q] >= 0 && (best < 0 || ud[q] + 1 < best))
+				best = ud[q] + 1;
+		}
+		ud[x] = best;
+	}
+}
+
+/*
+ * The entry of switch s toward destination switch r->leaf: the current
+ * one when its neighbour is one hop closer (down the surviving ancestor
+ * chain, up toward a served parent, or for a switch no up-then-down route
+ * serves, on a shortest path); otherwise the first such neighbour,
+ * cyclically after the destination's label slot. cut_up: r->ud is not
+ * filled because every parent of s is one hop closer (see the caller).
+ */
+static int switch_entry(struct reach *r, int s, int cur, long spread,
+			int cut_up)
+{
+	const struct ibu_ibft *t = r->t;
+	const struct ibu_ibft_switch *sw = &t->sw[s];
+	const int *ud = r->ud;
+	int k, want = -1, j, lo, hi, n;
+
+	if (r->down_ok[s]) {
+		lo = 1;
+		hi = sw->level == 0 ? t->m : t->half;
+	} else if (cut_up || ud[s] > 0) {
+		lo = t->half + 1;
+		hi = t->m;
+	} else {
+		lo = 1;
+		hi = t->m;
+	}
+	n = hi - lo + 1;
+	k = cur > 0 && cur <= r->f->nodes[sw->node].num_ports ?
+	    sw->k_of_phys[cur] : 0;
+	for (j = -1; j < n && want < 0; j++) {
+		int kk = j < 0 ? k : lo + (int)((spread + j) % n);
+		int q = kk >= lo && kk <= hi ? nb_of(r, s, kk) : -1;
+
+		if (q < 0)
+			continue;
+		if (r->down_ok[s] ? r->down_ok[q] &&
+		    t->sw[q].level > sw->level && ud[q] == ud[s] - 1 :
+		    cut_up ? 1 :
+		    ud[s] > 0 ? ud[q] == ud[s] - 1 :
+		    reach_bfs(r)[q] == reach_bfs(r)[s] - 1)
+			want = kk;
+	}
+	return want > 0 ? sw->phys_of_k[want] : IBU_NO_PATH;
+}
+
+/* Writes port for the LIDs of destination switch d on switch s. */
+static void set_switch_lids(uint8_t *row, uint32_t lid, uint32_t cnt,
+			    uint32_t max, int port, struct ibu_cyclic_stats *st)
+{
+	uint32_t end = lid + cnt;
+
+	for (; lid < end && lid <= max; lid++) {
+		/* 0xFF from the closed form is a cut port: a deviation even
+		 * when it stays 0xFF */
+		if (row[lid] == port && port != IBU_NO_PATH)
+			continue;
+		row[lid] = (uint8_t)port;
+		if (st)
+			st->rerouted++;
+	}
+}
+
+struct sw_lids {
+	const struct ibu_fabric *f;
+	const struct ibu_lidplan *p;
+	struct ibu_lft *lft;
+	struct ibu_cyclic_stats *st;
+	uint32_t max;
+	const int *cut;		/* switches that lost an up-link */
+	int num_cut, all_climb, cone;
+};
+
+/*
+ * Every switch's entries toward destination switch d (reach_down done,
+ * *dist: its plain hops from bfs_batch). A leaf whose ancestors all
+ * survive, on a tree where every switch still climbs: every switch keeps
+ * its up-then-down distance and every parent of a switch outside the
+ * ancestors is one hop closer, so only a switch that lost an up-link can
+ * change.
+ */
+static void switch_lids_of(struct reach *r, const struct sw_lids *c, int d,
+			   int cone_size, const uint8_t *dist)
+{
+	const struct ibu_ibft *t = r->t;
+	const struct ibu_port *lp = &c->f->nodes[t->sw[d].node].ports[0];
+	uint32_t cnt = 1u << lp->lmc;
+	long spread = ibu_ibft_sw_slot(t, d);
+	int S = t->num_switches, s, i, fast, n;
+
+	fast = t->sw[d].level == t->n - 1 && cone_size == c->cone &&
+	       c->all_climb;
+	if (!fast)
+		ud_fill(r);
+	r->bfs8 = dist;
+	n = fast ? c->num_cut : S;
+	for (i = 0; i < n; i++) {
+		const struct ibu_ibft_switch *sw;
+		uint8_t *row;
+		int port;
+
+		s = fast ? c->cut[i] : i;
+		sw = &t->sw[s];
+		row = c->lft->row[sw->node];
+		if (s == d || (fast && r->down_ok[s]))
+			continue;
+		port = switch_entry(r, s, row[lp->lid], spread, fast);
+		if (!fast && !r->down_ok[s] && r->ud[s] < 0 &&
+		    sw->level == t->n - 1) {
+			port = IBU_NO_PATH;	/* see the top */
+			if (c->st)
+				c->st->unrouted += cnt;
+		}
+		set_switch_lids(row, lp->lid, cnt, c->max, port, c->st);
+	}
+}
+
+/*
  * Switch LIDs on a degraded tree: the closed-form entry stays when its
  * neighbour exists and is one hop closer on an up-then-down route (or, for
  * a switch no such route serves, on a shortest path); otherwise the first
@@ -426,122 +637,54 @@ int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
 				   struct ibu_cyclic_stats *st,
 				   struct ibu_err *e)
 {
-	uint32_t max = p->map.max_lid < lft->max_lid ? p->map.max_lid :
-						       lft->max_lid;
-	int S = t->num_switches, s, d, i, rc, *ud;
+	struct sw_lids c = { .f = f, .p = p, .lft = lft, .st = st };
+	int S = t->num_switches, d, nd = 0, b, l, w = 1, rc, *dst, *cut;
+	uint64_t *seen, *front, *next;
+	uint8_t *dist;
 	struct reach r;
 
 	if (!t->num_faults)
 		return IBU_OK;
+	c.max = p->map.max_lid < lft->max_lid ? p->map.max_lid : lft->max_lid;
+	for (l = t->n - 1; l >= 0; l--, w *= t->half)
+		c.cone += w;
 	rc = reach_init(&r, f, t, e);
 	if (rc)
 		return rc;
-	ud = r.ud;
+	dst = malloc((size_t)S * sizeof(*dst));
+	cut = malloc((size_t)S * sizeof(*cut));
+	seen = malloc((size_t)S * 3 * sizeof(*seen));
+	dist = malloc((size_t)S * 64);
+	if (!dst || !cut || !seen || !dist) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (fault routes)");
+		goto out;
+	}
+	front = seen + S;
+	next = front + S;
+	c.num_cut = cut_below(&r, cut, &c.all_climb);
+	c.cut = cut;
 	for (d = 0; d < S; d++) {
 		const struct ibu_port *lp = &f->nodes[t->sw[d].node].ports[0];
-		uint32_t lid, cnt = lp->lid ? 1u << lp->lmc : 0;
-		long spread = ibu_ibft_sw_slot(t, d);
 
-		if (!cnt)
-			continue;
-		reach_down(&r, d);	/* any switch works as the target */
-		/* up-then-down distances: down_ok = hops down, then parents */
-		for (s = 0; s < S; s++)
-			ud[s] = -1;
-		ud[d] = 0;
-		{
-			int head = 0, tail = 0, k;
+		if (lp->lid && lp->lid <= c.max)
+			dst[nd++] = d;
+	}
+	for (b = 0; b < nd; b += 64) {
+		int nb = nd - b < 64 ? nd - b : 64, i;
 
-			r.queue[tail++] = d;
-			while (head < tail) {
-				int x = r.queue[head++];
+		bfs_batch(&r, dst + b, nb, seen, front, next, dist);
+		for (i = 0; i < nb; i++) {
+			int size = reach_down(&r, dst[b + i]);
 
-				for (k = t->half + 1; k <= t->m &&
-				     t->sw[x].level > 0; k++) {
-					int q = nb_of(&r, x, k);
-
-					if (q >= 0 && ud[q] < 0) {
-						ud[q] = ud[x] + 1;
-						r.queue[tail++] = q;
-					}
-				}
-			}
-		}
-		for (i = 0; i < S; i++) {
-			int k, x = r.by_level[i];
-
-			const int *nbs = r.nb + (size_t)x * (size_t)(t->m + 1);
-			int best = ud[x];
-
-			if (r.down_ok[x] || t->sw[x].level == 0)
-				continue;
-			/* the parents' best, kept in a local: ud[] stores
-			 * would otherwise reload everything */
-			for (k = t->half + 1; k <= t->m; k++) {
-				int q = nbs[k];
-
-				if (q >= 0 && ud[q] >= 0 &&
-				    (best < 0 || ud[q] + 1 < best))
-					best = ud[q] + 1;
-			}
-			ud[x] = best;
-		}
-		for (s = 0; s < S; s++) {
-			const struct ibu_ibft_switch *sw = &t->sw[s];
-			uint8_t *row = lft->row[sw->node];
-			int cur, k, want = -1, j, lo, hi, port;
-
-			if (s == d || lp->lid > max)
-				continue;
-			cur = row[lp->lid];
-			/* candidates: down toward an ancestor chain, up toward
-			 * a served parent, or any neighbour on a shortest path */
-			if (r.down_ok[s]) {
-				lo = 1;
-				hi = sw->level == 0 ? t->m : t->half;
-			} else if (ud[s] > 0) {
-				lo = t->half + 1;
-				hi = t->m;
-			} else {
-				lo = 1;
-				hi = t->m;
-			}
-			k = cur > 0 && cur <= f->nodes[sw->node].num_ports ?
-			    sw->k_of_phys[cur] : 0;
-			for (j = -1; j < hi - lo + 1 && want < 0; j++) {
-				int kk = j < 0 ? k : lo + (int)((spread + j) %
-						 (hi - lo + 1));
-				int q = kk >= lo && kk <= hi ?
-					nb_of(&r, s, kk) : -1;
-
-				if (q < 0)
-					continue;
-				if (r.down_ok[s] ? r.down_ok[q] &&
-				    t->sw[q].level > sw->level &&
-				    ud[q] == ud[s] - 1 :
-				    ud[s] > 0 ? ud[q] == ud[s] - 1 :
-				    reach_bfs(&r)[q] == reach_bfs(&r)[s] - 1)
-					want = kk;
-			}
-			port = want > 0 ? sw->phys_of_k[want] : IBU_NO_PATH;
-			if (!r.down_ok[s] && ud[s] < 0 &&
-			    sw->level == t->n - 1) {
-				port = IBU_NO_PATH;	/* see the top */
-				if (st)
-					st->unrouted += cnt;
-			}
-			for (lid = lp->lid; lid < lp->lid + cnt && lid <= max;
-			     lid++) {
-				/* 0xFF from the closed form is a cut port: a
-				 * deviation even when it stays 0xFF */
-				if (row[lid] == port && port != IBU_NO_PATH)
-					continue;
-				row[lid] = (uint8_t)port;
-				if (st)
-					st->rerouted++;
-			}
+			switch_lids_of(&r, &c, dst[b + i], size,
+				       dist + (size_t)i * (size_t)S);
 		}
 	}
+out:
+	free(dst);
+	free(cut);
+	free(seen);
+	free(dist);
 	reach_free(&r);
-	return IBU_OK;
+	return rc;
 }
