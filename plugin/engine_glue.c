@@ -33,6 +33,7 @@ void ibu_plugin_routing_clear(struct ibu_plugin_engine *pe)
 	ibu_engine_result_free(&r->res);
 	ibu_osm_map_free(&r->map);
 	ibu_fabric_free(&r->fabric);
+	ibu_guid_order_free(&r->order);
 	memset(r, 0, sizeof(*r));
 	r->sweep = sweep;
 }
@@ -300,12 +301,102 @@ static void log_split(struct ibu_plugin_engine *pe)
 	OSM_LOG(pe->plugin->log, OSM_LOG_VERBOSE,
 		"%s: callback split ms: read %.3f recognise %.3f plan %.3f "
 		"alloc %.3f route %.3f check %.3f osm-check %.3f (written in "
-		"place); "
+		"place%s); "
 		"own memory %.2f MiB\n", pe->ops->name, r->read_ms,
 		st[IBU_STAGE_RECOGNISE], st[IBU_STAGE_PLAN],
 		st[IBU_STAGE_ALLOC], st[IBU_STAGE_ROUTE], st[IBU_STAGE_CHECK],
-		r->osm_check_ms,
+		r->osm_check_ms, r->reused ? ", model reused" : "",
 		(double)r->own_bytes / (1024.0 * 1024.0));
+}
+
+/*
+ * The model of the last routing serves again when the subnet, the
+ * options OpenSM feeds the engine and the host order are all unchanged
+ * (a periodic heavy sweep, a SIGHUP with nothing new): recognition and
+ * the LID plan are skipped, the tables are routed again into the new
+ * new_lft. next/next_map: the subnet just read.
+ */
+static int model_reusable(const struct ibu_plugin_engine *pe,
+			  const struct ibu_fabric *next,
+			  const struct ibu_guid_order *order)
+{
+	const struct ibu_plugin_routing *r = &pe->routing;
+	const struct ibu_engine_opts *o = &pe->plugin->opts.engine;
+
+	return r->res.topo && pe->plugin->opts.reuse_model &&
+	       r->qos == o->qos && r->max_vls == o->max_vls &&
+	       r->order.num == order->num &&
+	       (!order->num || !memcmp(r->order.guid, order->guid,
+				       (size_t)order->num *
+				       sizeof(*order->guid))) &&
+	       ibu_fabric_same(&r->fabric, next);
+}
+
+/* Takes the subnet just read: as the model's fabric (after the last
+ * routing's state is dropped), or only its OpenSM objects when the model
+ * is reused. Returns 1 when reused. */
+static int adopt_subnet(struct ibu_plugin_engine *pe, struct ibu_fabric *next,
+			struct ibu_osm_map *next_map,
+			struct ibu_guid_order *order)
+{
+	struct ibu_plugin_routing *r = &pe->routing;
+	const struct ibu_engine_opts *o = &pe->plugin->opts.engine;
+	int reuse = model_reusable(pe, next, order);
+
+	r->valid = 0;
+	if (reuse) {
+		ibu_fabric_free(next);
+		ibu_guid_order_free(order);
+	} else {
+		ibu_plugin_routing_clear(pe);
+		r->fabric = *next;
+		r->order = *order;
+		r->qos = o->qos;
+		r->max_vls = o->max_vls;
+	}
+	ibu_osm_map_free(&r->map);
+	r->map = *next_map;
+	memset(next, 0, sizeof(*next));
+	memset(next_map, 0, sizeof(*next_map));
+	memset(order, 0, sizeof(*order));
+	r->reused = reuse;
+	return reuse;
+}
+
+/* The engine's stages into OpenSM's new_lft: all of them, or from the
+ * allocation on with a reused model. */
+static int run_engine(struct ibu_plugin_engine *pe, int reuse,
+		      struct ibu_err *err)
+{
+	struct ibu_plugin_routing *r = &pe->routing;
+	struct ibu_engine_opts *o = &pe->plugin->opts.engine;
+	uint8_t **rows;
+	uint32_t *cap;
+	int rc;
+
+	if (osm_table_rows(pe, &rows, &cap))
+		return -1;
+	o->host_order = r->order.num ? r->order.guid : NULL;
+	o->num_host_order = r->order.num;
+	rc = reuse ? ibu_engine_rerun_into(&r->fabric, o, rows, cap, &r->res,
+					   err) :
+		     ibu_engine_run_into(pe->ops, &r->fabric, o, rows, cap,
+					 &r->res, err);
+	o->host_order = NULL;
+	o->num_host_order = 0;
+	free(rows);
+	free(cap);
+	if (rc) {
+		enum ibu_engine_stage st = r->res.stage;
+		struct ibu_engine_decline d = r->res.decline;
+
+		clear_osm_tables(pe);
+		ibu_plugin_routing_clear(pe);
+		if (!err->code)
+			err->code = rc;
+		return routing_failed(pe, 0, st, &d, err);
+	}
+	return 0;
 }
 
 /* build_lid_matrices: read, recognise, plan, route, check. */
@@ -314,19 +405,17 @@ static int engine_compute(void *context)
 	struct ibu_plugin_engine *pe = context;
 	struct ibu_plugin *ctx = pe->plugin;
 	struct ibu_plugin_routing *r = &pe->routing;
+	struct ibu_fabric next;
+	struct ibu_osm_map next_map;
 	struct ibu_err err;
 	struct timespec t0, t1;
 	struct ibu_guid_order order;
-	uint8_t **rows;
-	uint32_t *cap;
-	size_t heap0;
-	int rc;
+	size_t heap0 = heap_in_use(), own = r->own_bytes;
+	int rc, reuse;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ibu_err_clear(&err);
-	ibu_plugin_routing_clear(pe);	/* the last sweep's state is stale */
-	heap0 = heap_in_use();
-	rc = ibu_osm_fabric_build(&ctx->osm->subn, &r->fabric, &r->map, &err);
+	rc = ibu_osm_fabric_build(&ctx->osm->subn, &next, &next_map, &err);
 	r->read_ms = elapsed_ms(&t0);
 	if (rc) {
 		ibu_plugin_routing_clear(pe);
@@ -339,31 +428,15 @@ static int engine_compute(void *context)
 	ctx->opts.engine.qos = ctx->osm->subn.opt.qos ? 1 : 0;
 	ctx->opts.engine.max_vls = ibu_osm_max_data_vls(&ctx->osm->subn);
 	read_host_order(pe, &order);
-	ctx->opts.engine.host_order = order.num ? order.guid : NULL;
-	ctx->opts.engine.num_host_order = order.num;
-	if (osm_table_rows(pe, &rows, &cap)) {
-		ibu_guid_order_free(&order);
-		ibu_plugin_routing_clear(pe);
+	reuse = adopt_subnet(pe, &next, &next_map, &order);
+	if (reuse)
+		OSM_LOG(ctx->log, OSM_LOG_VERBOSE,
+			"%s: subnet unchanged since the last routing: its model is reused (recognition and LID plan skipped)\n",
+			pe->ops->name);
+	else
+		heap0 = heap_in_use();
+	if (run_engine(pe, reuse, &err))
 		return -1;
-	}
-	rc = ibu_engine_run_into(pe->ops, &r->fabric, &ctx->opts.engine, rows,
-				 cap, &r->res, &err);
-	free(rows);
-	free(cap);
-	/* the engine copied what it needs; the file is read every sweep */
-	ctx->opts.engine.host_order = NULL;
-	ctx->opts.engine.num_host_order = 0;
-	ibu_guid_order_free(&order);
-	if (rc) {
-		enum ibu_engine_stage st = r->res.stage;
-		struct ibu_engine_decline d = r->res.decline;
-
-		clear_osm_tables(pe);
-		ibu_plugin_routing_clear(pe);
-		if (!err.code)
-			err.code = rc;
-		return routing_failed(pe, 0, st, &d, &err);
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (check_osm_tables(pe)) {
 		clear_osm_tables(pe);
@@ -374,7 +447,8 @@ static int engine_compute(void *context)
 	{
 		size_t heap1 = heap_in_use();
 
-		r->own_bytes = heap1 > heap0 ? heap1 - heap0 : 0;
+		/* a reused model is still the memory counted when built */
+		r->own_bytes = reuse ? own : heap1 > heap0 ? heap1 - heap0 : 0;
 	}
 	log_notes(pe);
 	if (ctx->opts.verbose)

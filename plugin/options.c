@@ -14,6 +14,7 @@ void ibu_plugin_opts_default(struct ibu_plugin_opts *o)
 {
 	o->verbose = 0;
 	o->lid_matrices = 0;
+	o->reuse_model = 1;
 	ibu_engine_opts_default(&o->engine);
 }
 
@@ -44,8 +45,9 @@ void ibu_plugin_opts_format(const struct ibu_plugin_opts *o, char *buf,
 	ibu_engine_opt_format(&o->engine, &ibu_engine_opt_mcast_apex, word,
 			      sizeof(word));
 	append(buf, len, &at, word);
-	snprintf(word, sizeof(word), "verbose=%d lid_matrices=%s", o->verbose,
-		 o->lid_matrices ? "opensm" : "none");
+	snprintf(word, sizeof(word), "verbose=%d lid_matrices=%s reuse_model=%s",
+		 o->verbose, o->lid_matrices ? "opensm" : "none",
+		 o->reuse_model ? "yes" : "no");
 	append(buf, len, &at, word);
 	for (i = 1; (opt = ibu_engine_option_at(i, NULL)); i++) {
 		ibu_engine_opt_format(&o->engine, opt, word, sizeof(word));
@@ -75,6 +77,17 @@ static int parse_lid_matrices(const char *val, struct ibu_plugin_opts *o)
 	return 0;
 }
 
+static int parse_reuse_model(const char *val, struct ibu_plugin_opts *o)
+{
+	if (!strcmp(val, "yes"))
+		o->reuse_model = 1;
+	else if (!strcmp(val, "no"))
+		o->reuse_model = 0;
+	else
+		return -1;
+	return 0;
+}
+
 /* The plugin's own keys: what OpenSM does around the engines. */
 struct option_def {
 	const char *key;
@@ -85,6 +98,7 @@ struct option_def {
 static const struct option_def option_defs[] = {
 	{ "verbose", "0|1", parse_verbose },
 	{ "lid_matrices", "none|opensm", parse_lid_matrices },
+	{ "reuse_model", "yes|no", parse_reuse_model },
 };
 
 static void report_problem(ibu_plugin_opt_report_fn report, void *arg,

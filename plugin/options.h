@@ -11,6 +11,10 @@
  *	none (default): an engine that accepts the fabric tells OpenSM not
  *	to build its all-pairs min-hop matrices (the engines never read
  *	them; opensm.fdbs then says HOPS UNKNOWN); opensm: build them anyway
+ *   reuse_model=yes|no
+ *	yes (default): a sweep that finds the subnet, OpenSM's qos/VLs and
+ *	the guid_routing_order_file unchanged routes again with the last
+ *	model (recognition and LID plan skipped); no: every sweep starts over
  *
  * and every engine's options, from the engines' own tables
  * (lib/engine_options.h; `ibunion options` lists them): mcast_apex=,
@@ -29,6 +33,7 @@
 struct ibu_plugin_opts {
 	int verbose;
 	int lid_matrices;	/* 0 none, 1 opensm: build_lid_matrices' return */
+	int reuse_model;	/* 1: an unchanged subnet reuses the model */
 	struct ibu_engine_opts engine;	/* every engine's options */
 };
 

@@ -42,6 +42,7 @@
 
 #include "fabric.h"
 #include "engine.h"
+#include "guid_order.h"
 #include "options.h"
 
 
@@ -64,6 +65,11 @@ struct ibu_plugin_routing {
 	 * stages are in res.stage_ms; the tables are written in place) */
 	double read_ms, osm_check_ms;
 	size_t own_bytes;	/* heap we keep after the callback */
+	/* what the model was built with besides the fabric (it is reused
+	 * while all of it stays the same) */
+	int qos, max_vls;
+	struct ibu_guid_order order;	/* guid_routing_order_file's hosts */
+	int reused;		/* the last routing reused the model */
 };
 
 struct ibu_plugin;

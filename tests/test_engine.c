@@ -2,11 +2,13 @@
 /* The engine interface: registry, detection, the driver's stages, the
  * final table check, and the trees' allocation. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "unit.h"
 #include "engine.h"
 #include "gen.h"
 #include "gen_mesh.h"
+#include "pgft.h"
 
 static void fattree(struct ibu_fabric *f, int m, int n, int lmc)
 {
@@ -184,6 +186,124 @@ START_TEST(run_into_caller_rows)
 	ck_assert_int_eq(into.stage, IBU_STAGE_ALLOC);
 	ck_assert_msg(strstr(e.msg, "forwarding table of") != NULL, "%s", e.msg);
 	ibu_engine_result_free(&own);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+/* f with the engine's own LIDs at lmc (the plugin's LIDs come from OpenSM) */
+static void with_lids(const struct ibu_engine_ops *ops, struct ibu_fabric *f,
+		      const struct ibu_engine_opts *o, int lmc)
+{
+	struct ibu_err e = { 0 };
+	enum ibu_engine_decline_kind kind;
+	void *topo;
+	int used;
+
+	ck_assert_msg(ops->recognise(f, o, &topo, &kind, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ops->assign_lids(f, topo, lmc, 0, &used, &e) == 0, "%s",
+		      e.msg);
+	ops->topo_free(topo);
+}
+
+/*
+ * An unchanged subnet re-swept: the model of the first run routes again
+ * (recognition and plan skipped) to the very same tables, summary and
+ * notes; fabrics that differ in a cable, a LID or a name are not "same".
+ * Cases: IBFT, degraded IBFT, PGFT with parallel cables, damaged mesh.
+ */
+START_TEST(rerun_same_subnet)
+{
+	const struct ibu_engine_ops *ops;
+	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
+				   .seed = 5 };
+	struct ibu_pgft_params P = { .h = 2, .m = { 0, 4, 6 },
+				     .w = { 0, 1, 3 }, .p = { 0, 1, 2 } };
+	struct ibu_engine_opts o;
+	struct ibu_engine_result r;
+	struct ibu_fabric f, g;
+	struct ibu_err e = { 0 };
+	char before[512], after[512];
+	uint8_t *copy;
+	size_t width;
+	int i, notes, sw = 0;
+
+
+	ibu_engine_opts_default(&o);
+	ck_assert_int_eq(ibu_engine_opt_put(&o, ibu_engine_option_find("max_faults"), 20), 0);
+	switch (_i) {
+	case 0:
+		ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &go, &e), 0);
+		break;
+	case 1:
+		go.remove_links = 2;
+		ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &go, &e), 0);
+		break;
+	case 2:
+		ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &go, &e), 0);
+		break;
+	default:
+		go.remove_links = 1;
+		o.qos = 1;
+		o.max_vls = 8;
+		ck_assert_int_eq(ibu_gen_mesh(&f, 4, 4, 1, &go, &e), 0);
+		break;
+	}
+	ops = ibu_engine_find(_i == 3 ? "xy" : "cyclic");
+	with_lids(ops, &f, &o, _i == 3 ? 0 : 1);
+	ck_assert_msg(ibu_engine_run(ops, &f, &o, &r, &e) == 0, "%s", e.msg);
+	width = (size_t)r.lft.max_lid + 1;
+	copy = malloc((size_t)f.num_nodes * width);
+	ck_assert_ptr_nonnull(copy);
+	for (i = 0; i < f.num_nodes; i++)
+		if (r.lft.row[i]) {
+			memcpy(copy + (size_t)i * width, r.lft.row[i], width);
+			memset(r.lft.row[i], 0x11, width);	/* stale */
+			sw++;
+		}
+	ck_assert_int_gt(sw, 0);
+	ops->describe(&f, r.topo, before, sizeof(before));
+	notes = ops->num_notes ? ops->num_notes(r.topo) : 0;
+	ck_assert_msg(ibu_engine_rerun_into(&f, &o, NULL, NULL, &r, &e) == 0,
+		      "%s", e.msg);
+	for (i = 0; i < f.num_nodes; i++)
+		if (r.lft.row[i])
+			ck_assert_mem_eq(r.lft.row[i], copy + (size_t)i * width,
+					 width);
+	ck_assert_double_eq(r.stage_ms[IBU_STAGE_RECOGNISE], 0);
+	ops->describe(&f, r.topo, after, sizeof(after));
+	ck_assert_str_eq(after, before);
+	ck_assert_int_eq(ops->num_notes ? ops->num_notes(r.topo) : 0, notes);
+	/* what "same" means: a second build of the fabric is; a LID, a name
+	 * or a cable changed is not */
+	ck_assert(ibu_fabric_same(&f, &f));
+	ck_assert_int_eq(ibu_fabric_init(&g, "copy"), 0);
+	for (i = 0; i < f.num_nodes; i++) {
+		int idx;
+
+		ck_assert_int_eq(ibu_fabric_add_node(&g, f.nodes[i].type,
+						     f.nodes[i].name,
+						     f.nodes[i].guid,
+						     f.nodes[i].num_ports,
+						     &idx, &e), 0);
+		memcpy(g.nodes[idx].ports, f.nodes[i].ports,
+		       ((size_t)f.nodes[i].num_ports + 1) *
+		       sizeof(*f.nodes[i].ports));
+	}
+	ck_assert(ibu_fabric_same(&f, &g));
+	for (i = 0; i < f.num_nodes && f.nodes[i].ports[1].peer_node < 0; i++)
+		;
+	ck_assert_int_lt(i, f.num_nodes);
+	g.nodes[i].ports[1].lid ^= 1;
+	ck_assert(!ibu_fabric_same(&f, &g));
+	g.nodes[i].ports[1].lid ^= 1;
+	g.nodes[i].ports[1].peer_port++;
+	ck_assert(!ibu_fabric_same(&f, &g));
+	g.nodes[i].ports[1].peer_port--;
+	g.nodes[i].name[0] ^= 1;
+	ck_assert(!ibu_fabric_same(&f, &g));
+	ibu_fabric_free(&g);
+	ibu_engine_result_free(&r);
+	free(copy);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -475,6 +595,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, cyclic_tool_ops);
 	tcase_add_test(tc, tree_alloc);
 	tcase_add_test(tc, run_into_caller_rows);
+	tcase_add_loop_test(tc, rerun_same_subnet, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }

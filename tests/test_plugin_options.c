@@ -48,7 +48,7 @@ static void record(void *arg, enum ibu_plugin_opt_problem what,
 START_TEST(defaults)
 {
 	struct ibu_plugin_opts o;
-	char buf[96];
+	char buf[160];
 
 	memset(&o, 0x5a, sizeof(o));
 	ibu_plugin_opts_default(&o);
@@ -57,7 +57,7 @@ START_TEST(defaults)
 	ck_assert_int_eq(opt(&o, "offsets"), IBU_OFFSETS_ROTATED);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
 	ck_assert_int_eq(o.lid_matrices, 0);
-	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0 lid_matrices=none vl_plan=1 max_faults=default offsets=rotated");
+	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0 lid_matrices=none reuse_model=yes vl_plan=1 max_faults=default offsets=rotated");
 	/* no option line at all */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, NULL, record, NULL), 0);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "  \t", record, NULL), 0);
@@ -108,6 +108,25 @@ START_TEST(lid_matrices)
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "lid_matrices=yes",
 					       record, &s), 1);
 	ck_assert_int_eq(o.lid_matrices, 0);
+}
+END_TEST
+
+START_TEST(reuse_model)
+{
+	struct ibu_plugin_opts o;
+	struct seen s = { 0 };
+
+	ibu_plugin_opts_default(&o);
+	ck_assert_int_eq(o.reuse_model, 1);
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "reuse_model=no",
+					       record, &s), 0);
+	ck_assert_int_eq(o.reuse_model, 0);
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "reuse_model=1",
+					       record, &s), 1);
+	ck_assert_int_eq(o.reuse_model, 0);
+	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "reuse_model=yes",
+					       record, &s), 0);
+	ck_assert_int_eq(o.reuse_model, 1);
 }
 END_TEST
 
@@ -236,6 +255,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, defaults);
 	tcase_add_test(tc, all_values);
 	tcase_add_test(tc, lid_matrices);
+	tcase_add_test(tc, reuse_model);
 	tcase_add_test(tc, vl_plans);
 	tcase_add_test(tc, offsets);
 	tcase_add_test(tc, max_faults);

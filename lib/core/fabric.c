@@ -310,6 +310,32 @@ int ibu_fabric_find_port_guid(const struct ibu_fabric *f, uint64_t port_guid,
 	return -1;
 }
 
+static int ports_same(const struct ibu_port *a, const struct ibu_port *b)
+{
+	return a->peer_node == b->peer_node && a->peer_port == b->peer_port &&
+	       a->guid == b->guid && a->lid == b->lid && a->lmc == b->lmc;
+}
+
+int ibu_fabric_same(const struct ibu_fabric *a, const struct ibu_fabric *b)
+{
+	int i, p;
+
+	if (a->num_nodes != b->num_nodes)
+		return 0;
+	for (i = 0; i < a->num_nodes; i++) {
+		const struct ibu_node *x = &a->nodes[i], *y = &b->nodes[i];
+
+		if (x->type != y->type || x->guid != y->guid ||
+		    x->num_ports != y->num_ports ||
+		    strcmp(x->name ? x->name : "", y->name ? y->name : ""))
+			return 0;
+		for (p = 0; p <= x->num_ports; p++)
+			if (!ports_same(&x->ports[p], &y->ports[p]))
+				return 0;
+	}
+	return 1;
+}
+
 int ibu_fabric_count_switches(const struct ibu_fabric *f)
 {
 	int i, c = 0;

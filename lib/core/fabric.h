@@ -90,6 +90,13 @@ static inline int ibu_node_is_switch(const struct ibu_node *n)
  */
 int ibu_fabric_check_guids(const struct ibu_fabric *f, struct ibu_err *e);
 
+/*
+ * 1 when a and b are the same subnet node for node: types, GUIDs, names,
+ * ports, cables and LIDs, in the same order (what an engine's model of a
+ * re-swept, unchanged subnet may be reused for).
+ */
+int ibu_fabric_same(const struct ibu_fabric *a, const struct ibu_fabric *b);
+
 /* Number of switches and of cabled end ports (CA/router ports with a peer). */
 int ibu_fabric_count_switches(const struct ibu_fabric *f);
 int ibu_fabric_count_endports(const struct ibu_fabric *f);

@@ -189,6 +189,54 @@ fail:
 	return rc;
 }
 
+int ibu_engine_rerun_into(const struct ibu_fabric *f,
+			  const struct ibu_engine_opts *o,
+			  uint8_t *const *rows, const uint32_t *cap,
+			  struct ibu_engine_result *r, struct ibu_err *e)
+{
+	const struct ibu_engine_ops *ops = r->ops;
+	struct ibu_engine_opts defaults;
+	struct timespec t0;
+	int rc;
+
+	if (!ops || !r->topo)
+		return ibu_err_set(e, IBU_EINVAL, "no earlier run to reuse");
+	if (!o) {
+		ibu_engine_opts_default(&defaults);
+		o = &defaults;
+	}
+	ibu_lft_free(&r->lft);
+	memset(r->stage_ms, 0, sizeof(r->stage_ms));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r->stage = IBU_STAGE_ALLOC;
+	rc = rows ? ibu_lft_init_rows(&r->lft, f, r->map.max_lid, rows, cap, e) :
+		    ibu_lft_init(&r->lft, f, r->map.max_lid, e);
+	if (rc)
+		goto fail;
+	stage_done(r, &t0);
+	r->stage = IBU_STAGE_ROUTE;
+	rc = ops->route(f, r->topo, &r->map, o, &r->lft, e);
+	if (rc)
+		goto fail;
+	stage_done(r, &t0);
+	r->stage = IBU_STAGE_CHECK;
+	rc = check_tables(ops, r->topo, f, &r->map, &r->lft, e);
+	if (rc)
+		goto fail;
+	stage_done(r, &t0);
+	return IBU_OK;
+fail:
+	ibu_err_prefix(e, "%s", ibu_engine_stage_name(r->stage));
+	{
+		enum ibu_engine_stage st = r->stage;
+
+		ibu_engine_result_free(r);
+		r->ops = ops;
+		r->stage = st;
+	}
+	return rc;
+}
+
 void ibu_engine_result_free(struct ibu_engine_result *r)
 {
 	if (!r)

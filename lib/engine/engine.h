@@ -301,6 +301,16 @@ int ibu_engine_run_into(const struct ibu_engine_ops *ops,
 			const struct ibu_engine_opts *o, uint8_t *const *rows,
 			const uint32_t *cap, struct ibu_engine_result *r,
 			struct ibu_err *e);
+/*
+ * Routes again with the model of an earlier successful run r (topology
+ * and LID plan kept: recognition and planning skipped) on a fabric that
+ * ibu_fabric_same() finds equal to that run's and the same options: an
+ * unchanged subnet re-swept. Fails as ibu_engine_run_into().
+ */
+int ibu_engine_rerun_into(const struct ibu_fabric *f,
+			  const struct ibu_engine_opts *o,
+			  uint8_t *const *rows, const uint32_t *cap,
+			  struct ibu_engine_result *r, struct ibu_err *e);
 void ibu_engine_result_free(struct ibu_engine_result *r);
 /* d from recognise's kind and message e (NONE: d cleared; an engine that
  * failed without a kind declines as IBU_DECLINE_ERROR). */
