@@ -308,6 +308,44 @@ START_TEST(rerun_same_subnet)
 }
 END_TEST
 
+/* offsets=paper is the IBFT's Eq. 2: a PGFT says it keeps the rotated
+ * rule (a warning note), with the same tables as without the option. */
+START_TEST(paper_offsets_on_pgft_noted)
+{
+	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
+	struct ibu_gen_opts go = { .seed = 2 };
+	struct ibu_pgft_params P = { .h = 2, .m = { 0, 4, 4 },
+				     .w = { 0, 1, 2 }, .p = { 0, 1, 2 } };
+	struct ibu_engine_opts o;
+	struct ibu_engine_result a, b;
+	struct ibu_engine_note note;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	int i, n;
+
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &go, &e), 0);
+	with_lids(ops, &f, NULL, 2);
+	ck_assert_msg(ibu_engine_run(ops, &f, NULL, &a, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(ops->num_notes(a.topo), 0);
+	ibu_engine_opts_default(&o);
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "offsets=paper", NULL), 0);
+	ck_assert_msg(ibu_engine_run(ops, &f, &o, &b, &e) == 0, "%s", e.msg);
+	n = ops->num_notes(b.topo);
+	ck_assert_int_eq(n, 1);
+	ops->note(&f, b.topo, n - 1, &note);
+	ck_assert_int_eq(note.severity, IBU_NOTE_SEV_WARNING);
+	ck_assert_msg(!strncmp(note.text, "offsets=paper not applied", 25), "%s",
+		      note.text);
+	for (i = 0; i < f.num_nodes; i++)
+		if (a.lft.row[i])
+			ck_assert_mem_eq(a.lft.row[i], b.lft.row[i],
+					 a.lft.max_lid + 1);
+	ibu_engine_result_free(&a);
+	ibu_engine_result_free(&b);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 /* The notes of a degraded tree, worded by the engine: one warning per
  * fault, their count, then the entries left unrouted. */
 static void notes_of_degraded(const struct ibu_fabric *f,
@@ -596,6 +634,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, tree_alloc);
 	tcase_add_test(tc, run_into_caller_rows);
 	tcase_add_loop_test(tc, rerun_same_subnet, 0, 4);
+	tcase_add_test(tc, paper_offsets_on_pgft_noted);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -26,6 +26,7 @@ struct cyclic_topo {
 	struct ibu_cyclic_pgft *pgft;	/* a PGFT, not an IBFT: t unused */
 	int ordered;			/* 1: hosts in the admin's order */
 	int order_ignored;		/* 1: an order file on an IBFT */
+	int paper_ignored;		/* 1: offsets=paper on a PGFT */
 	struct ibu_pgft_order_stats order;
 };
 
@@ -129,6 +130,10 @@ static int recognise(const struct ibu_fabric *f,
 	rc = recognise_tree(f, c, ibu_engine_opt(o, OPT_MAX_FAULTS), e);
 	if (!rc && o && o->host_order)
 		rc = apply_order(f, c, o, e);
+	/* Eq. 2 is the IBFT's; a PGFT keeps the rotated rule (offset 0 =
+	 * D-mod-K), and says so rather than ignore the option silently */
+	c->paper_ignored = !rc && c->pgft &&
+			   ibu_engine_opt(o, OPT_OFFSETS) == IBU_OFFSETS_PAPER;
 	if (rc) {
 		/* no IBFT, PGFT or degraded IBFT within max_faults: all are
 		 * the shape of the fabric, none a failure of ours */
@@ -252,7 +257,8 @@ static int num_notes(const void *topo)
 	const struct cyclic_topo *c = topo;
 
 	return c->t.num_faults + (c->t.num_faults > 0) +
-	       (c->stats.unrouted > 0) + (c->ordered || c->order_ignored);
+	       (c->stats.unrouted > 0) + (c->ordered || c->order_ignored) +
+	       c->paper_ignored;
 }
 
 /* The last note: what became of the admin's host order. */
@@ -281,6 +287,13 @@ static void note(const struct ibu_fabric *f, const void *topo, int i,
 	const struct cyclic_topo *c = topo;
 	int n = c->t.num_faults, o;
 
+	if (c->paper_ignored && i == num_notes(topo) - 1) {
+		out->kind = IBU_NOTE_INFO;
+		out->severity = IBU_NOTE_SEV_WARNING;
+		snprintf(out->text, sizeof(out->text),
+			 "offsets=paper not applied: the paper's Eq. 2 is defined for IBFT(m,n); this PGFT is routed with the rotated rule (offset 0 = D-mod-K)");
+		return;
+	}
 	if (i >= n + (n > 0) + (c->stats.unrouted > 0)) {
 		order_note(c, out);
 		return;
