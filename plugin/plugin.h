@@ -64,6 +64,7 @@ struct ibu_plugin_routing {
 	/* its split: reading the subnet, OpenSM's own table check (the
 	 * stages are in res.stage_ms; the tables are written in place) */
 	double read_ms, osm_check_ms;
+	double cpu_ms;		/* the callback's CPU time (this thread) */
 	size_t own_bytes;	/* heap we keep after the callback */
 	/* what the model was built with besides the fabric (it is reused
 	 * while all of it stays the same) */
