@@ -384,8 +384,10 @@ static int run_engine(struct ibu_plugin_engine *pe, int reuse,
 	uint32_t *cap;
 	int rc;
 
-	if (osm_table_rows(pe, &rows, &cap))
+	if (osm_table_rows(pe, &rows, &cap)) {
+		ibu_plugin_routing_clear(pe);
 		return -1;
+	}
 	o->host_order = r->order.num ? r->order.guid : NULL;
 	o->num_host_order = r->order.num;
 	rc = reuse ? ibu_engine_rerun_into(&r->fabric, o, rows, cap, &r->res,
