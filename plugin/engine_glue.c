@@ -33,7 +33,7 @@ void ibu_plugin_routing_clear(struct ibu_plugin_engine *pe)
 	ibu_engine_result_free(&r->res);
 	ibu_osm_map_free(&r->map);
 	ibu_fabric_free(&r->fabric);
-	ibu_guid_order_free(&r->order);
+	ibu_plugin_inputs_free(&r->in);
 	memset(r, 0, sizeof(*r));
 	r->sweep = sweep;
 }
@@ -58,21 +58,53 @@ static double cpu_ms(const struct timespec *t0)
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* OpenSM's guid_routing_order_file, read as the engines take it; a file
- * that cannot be read is logged and the engine's own order used. */
-static void read_host_order(struct ibu_plugin_engine *pe,
-			   struct ibu_guid_order *order)
+/* OpenSM's guid_routing_order_file and root_guid_file, read every sweep
+ * as the engines take them; a file that cannot be read is logged
+ * (code, what happens instead) and not used. */
+static void read_guid_file(struct ibu_plugin_engine *pe, const char *key,
+			   const char *path, int code, const char *instead,
+			   struct ibu_guid_order *out)
 {
-	const char *path = pe->plugin->osm->subn.opt.guid_routing_order_file;
 	struct ibu_err e = { 0 };
 
-	memset(order, 0, sizeof(*order));
+	memset(out, 0, sizeof(*out));
 	if (!path || !*path)
 		return;
-	if (ibu_guid_order_read(path, order, &e))
+	if (ibu_guid_order_read(path, out, &e))
 		OSM_LOG(pe->plugin->log, OSM_LOG_INFO,
-			"WRN 5A55: %s: guid_routing_order_file not used: %s; hosts numbered in the engine's own order\n",
-			pe->ops->name, e.msg);
+			"WRN %04X: %s: %s not used: %s; %s\n", code,
+			pe->ops->name, key, e.msg, instead);
+}
+
+static void read_inputs(struct ibu_plugin_engine *pe,
+			struct ibu_plugin_inputs *in)
+{
+	const osm_subn_opt_t *opt = &pe->plugin->osm->subn.opt;
+
+	/* xy on a damaged mesh needs SL2VL tables: OpenSM programs them
+	 * only with `qos TRUE`, and the VLs the switches hold */
+	in->qos = opt->qos ? 1 : 0;
+	in->max_vls = ibu_osm_max_data_vls(&pe->plugin->osm->subn);
+	read_guid_file(pe, "guid_routing_order_file",
+		       opt->guid_routing_order_file, 0x5A55,
+		       "hosts numbered in the engine's own order", &in->order);
+	read_guid_file(pe, "root_guid_file", opt->root_guid_file, 0x5A56,
+		       "levels found from the graph alone", &in->roots);
+}
+
+static int guids_same(const struct ibu_guid_order *a,
+		      const struct ibu_guid_order *b)
+{
+	return a->num == b->num &&
+	       (!a->num || !memcmp(a->guid, b->guid,
+				   (size_t)a->num * sizeof(*a->guid)));
+}
+
+void ibu_plugin_inputs_free(struct ibu_plugin_inputs *in)
+{
+	ibu_guid_order_free(&in->order);
+	ibu_guid_order_free(&in->roots);
+	memset(in, 0, sizeof(*in));
 }
 
 #define FALLBACK "falling back to the next routing engine"
@@ -328,17 +360,14 @@ static void log_split(struct ibu_plugin_engine *pe)
  */
 static int model_reusable(const struct ibu_plugin_engine *pe,
 			  const struct ibu_fabric *next,
-			  const struct ibu_guid_order *order)
+			  const struct ibu_plugin_inputs *in)
 {
 	const struct ibu_plugin_routing *r = &pe->routing;
-	const struct ibu_engine_opts *o = &pe->plugin->opts.engine;
 
 	return r->res.topo && pe->plugin->opts.reuse_model &&
-	       r->qos == o->qos && r->max_vls == o->max_vls &&
-	       r->order.num == order->num &&
-	       (!order->num || !memcmp(r->order.guid, order->guid,
-				       (size_t)order->num *
-				       sizeof(*order->guid))) &&
+	       r->in.qos == in->qos && r->in.max_vls == in->max_vls &&
+	       guids_same(&r->in.order, &in->order) &&
+	       guids_same(&r->in.roots, &in->roots) &&
 	       ibu_fabric_same(&r->fabric, next);
 }
 
@@ -347,28 +376,25 @@ static int model_reusable(const struct ibu_plugin_engine *pe,
  * is reused. Returns 1 when reused. */
 static int adopt_subnet(struct ibu_plugin_engine *pe, struct ibu_fabric *next,
 			struct ibu_osm_map *next_map,
-			struct ibu_guid_order *order)
+			struct ibu_plugin_inputs *in)
 {
 	struct ibu_plugin_routing *r = &pe->routing;
-	const struct ibu_engine_opts *o = &pe->plugin->opts.engine;
-	int reuse = model_reusable(pe, next, order);
+	int reuse = model_reusable(pe, next, in);
 
 	r->valid = 0;
 	if (reuse) {
 		ibu_fabric_free(next);
-		ibu_guid_order_free(order);
+		ibu_plugin_inputs_free(in);
 	} else {
 		ibu_plugin_routing_clear(pe);
 		r->fabric = *next;
-		r->order = *order;
-		r->qos = o->qos;
-		r->max_vls = o->max_vls;
+		r->in = *in;
 	}
 	ibu_osm_map_free(&r->map);
 	r->map = *next_map;
 	memset(next, 0, sizeof(*next));
 	memset(next_map, 0, sizeof(*next_map));
-	memset(order, 0, sizeof(*order));
+	memset(in, 0, sizeof(*in));
 	r->reused = reuse;
 	return reuse;
 }
@@ -388,14 +414,19 @@ static int run_engine(struct ibu_plugin_engine *pe, int reuse,
 		ibu_plugin_routing_clear(pe);
 		return -1;
 	}
-	o->host_order = r->order.num ? r->order.guid : NULL;
-	o->num_host_order = r->order.num;
+	o->host_order = r->in.order.num ? r->in.order.guid : NULL;
+	o->num_host_order = r->in.order.num;
+	o->roots = r->in.roots.num ? r->in.roots.guid : NULL;
+	o->num_roots = r->in.roots.num;
+	o->qos = r->in.qos;
+	o->max_vls = r->in.max_vls;
 	rc = reuse ? ibu_engine_rerun_into(&r->fabric, o, rows, cap, &r->res,
 					   err) :
 		     ibu_engine_run_into(pe->ops, &r->fabric, o, rows, cap,
 					 &r->res, err);
-	o->host_order = NULL;
-	o->num_host_order = 0;
+	/* the engine copied what it needs; the files are read every sweep */
+	o->host_order = o->roots = NULL;
+	o->num_host_order = o->num_roots = 0;
 	free(rows);
 	free(cap);
 	if (rc) {
@@ -421,7 +452,7 @@ static int engine_compute(void *context)
 	struct ibu_osm_map next_map;
 	struct ibu_err err;
 	struct timespec t0, t1, c0;
-	struct ibu_guid_order order;
+	struct ibu_plugin_inputs in;
 	size_t heap0 = heap_in_use(), own = r->own_bytes;
 	double read_ms;
 	int rc, reuse;
@@ -437,12 +468,8 @@ static int engine_compute(void *context)
 			err.code = rc;
 		return routing_failed(pe, 1, IBU_STAGE_RECOGNISE, NULL, &err);
 	}
-	/* xy on a damaged mesh needs SL2VL tables: OpenSM programs them
-	 * only with `qos TRUE`, and the VLs the switches hold */
-	ctx->opts.engine.qos = ctx->osm->subn.opt.qos ? 1 : 0;
-	ctx->opts.engine.max_vls = ibu_osm_max_data_vls(&ctx->osm->subn);
-	read_host_order(pe, &order);
-	reuse = adopt_subnet(pe, &next, &next_map, &order);
+	read_inputs(pe, &in);
+	reuse = adopt_subnet(pe, &next, &next_map, &in);
 	r->read_ms = read_ms;	/* adopt_subnet may clear the last state */
 	if (reuse)
 		OSM_LOG(ctx->log, OSM_LOG_VERBOSE,

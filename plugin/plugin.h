@@ -53,6 +53,14 @@ struct ibu_osm_map {
 	osm_switch_t **sw;	/* [fabric node] OpenSM switch, NULL for CAs */
 };
 
+/* What OpenSM feeds an engine besides the subnet, read every sweep. */
+struct ibu_plugin_inputs {
+	int qos, max_vls;		/* `qos TRUE`, the switches' data VLs */
+	struct ibu_guid_order order;	/* guid_routing_order_file's hosts */
+	struct ibu_guid_order roots;	/* root_guid_file's top switches */
+};
+void ibu_plugin_inputs_free(struct ibu_plugin_inputs *in);
+
 /* What the last successful routing of one engine computed. */
 struct ibu_plugin_routing {
 	int valid;		/* 1 after a successful ucast routing */
@@ -68,8 +76,7 @@ struct ibu_plugin_routing {
 	size_t own_bytes;	/* heap we keep after the callback */
 	/* what the model was built with besides the fabric (it is reused
 	 * while all of it stays the same) */
-	int qos, max_vls;
-	struct ibu_guid_order order;	/* guid_routing_order_file's hosts */
+	struct ibu_plugin_inputs in;
 	int reused;		/* the last routing reused the model */
 };
 

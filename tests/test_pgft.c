@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <stdio.h>
 #include <string.h>
 #include "unit.h"
 #include "pgft.h"
@@ -132,6 +133,78 @@ START_TEST(recognise_refused)
 }
 END_TEST
 
+/* The top switches of f by the generator's names (the test knows what it
+ * built; the engine never reads names): their node GUIDs. */
+static int tops_of(const struct ibu_fabric *f, int h, uint64_t *out, int max)
+{
+	char prefix[8];
+	int i, n = 0;
+
+	snprintf(prefix, sizeof(prefix), "sw%d-", h);
+	for (i = 0; i < f->num_nodes && n < max; i++)
+		if (!strncmp(f->nodes[i].name, prefix, strlen(prefix)))
+			out[n++] = f->nodes[i].guid;
+	return n;
+}
+
+/*
+ * Hosts on the top switches of a 3-level PGFT make those tops look like
+ * leaves: the end ports alone cannot place them. Named in a
+ * root_guid_file, the tops give the levels: the same parameters as the
+ * generator's, the spine hosts above the leaves. Without hosts on
+ * spines the roots change nothing; unknown GUIDs are skipped; roots that
+ * are no tops, or none of this fabric, are refused.
+ */
+START_TEST(recognise_with_roots)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 7 };
+	struct ibu_pgft_params P;
+	struct ibu_fabric f;
+	struct ibu_pgft g, a;
+	struct ibu_err e = { 0 };
+	uint64_t roots[64];
+	char want[96], got[96];
+	int n, d;
+
+	ck_assert_int_eq(ibu_pgft_params_parse("4,4,3", "1,2,2", "1,1,1", &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 2, &o, &e), 0);
+	ck_assert_int_eq(ibu_pgft_recognize(&f, &g, &e), IBU_ETOPO);
+	n = tops_of(&f, 3, roots, 63);
+	ck_assert_int_eq(n, 4);
+	roots[n] = 0xdeadbeefull;	/* another subnet's switch */
+	ck_assert_msg(ibu_pgft_recognize_roots(&f, &g, roots, n + 1, &e) == 0,
+		      "%s", e.msg);
+	ibu_pgft_params_text(&P, want, sizeof(want));
+	ibu_pgft_params_text(&g.P, got, sizeof(got));
+	ck_assert_str_eq(got, want);
+	ck_assert_int_eq(g.num_spine_hosts, 2);
+	ck_assert_int_eq(g.num_hosts, 48);
+	ibu_pgft_free(&g);
+	/* roots that are leaves, or none of the fabric's */
+	ck_assert_int_eq(tops_of(&f, 1, roots, 63), 12);
+	ck_assert_int_eq(ibu_pgft_recognize_roots(&f, &g, roots, 12, &e), IBU_ETOPO);
+	roots[0] = 0xdeadbeefull;
+	ck_assert_int_eq(ibu_pgft_recognize_roots(&f, &g, roots, 1, &e), IBU_ETOPO);
+	ck_assert_ptr_nonnull(strstr(e.msg, "root_guid_file"));
+	ibu_fabric_free(&f);
+
+	/* no hosts on spines: the same tree either way */
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
+	ck_assert_int_eq(ibu_pgft_recognize(&f, &a, &e), 0);
+	n = tops_of(&f, 3, roots, 63);
+	ck_assert_int_eq(ibu_pgft_recognize_roots(&f, &g, roots, n, &e), 0);
+	ck_assert_int_eq(g.num_hosts, a.num_hosts);
+	for (d = 0; d < g.num_hosts; d++) {
+		ck_assert_int_eq(g.host[d].node, a.host[d].node);
+		ck_assert_int_eq(g.host[d].port, a.host[d].port);
+	}
+	ibu_pgft_free(&a);
+	ibu_pgft_free(&g);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft");
@@ -141,6 +214,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, params_refused, 0, 8);
 	tcase_add_loop_test(tc, recognise_generated, 0, 6);
 	tcase_add_test(tc, recognise_refused);
+	tcase_add_test(tc, recognise_with_roots);
 	suite_add_tcase(s, tc);
 	return s;
 }

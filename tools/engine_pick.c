@@ -64,43 +64,59 @@ void ibu_engine_topology_name(const struct ibu_engine_ops *ops,
 		*colon = '\0';
 }
 
-/* The order file of this run (one a process: the tools exit after it). */
-static struct ibu_guid_order host_order;
+/* OpenSM's GUID files of this run (one a process: the tools exit after
+ * it): guid_routing_order_file (host order), root_guid_file (tops). */
+static struct ibu_guid_order host_order, root_guids;
 
-static void host_order_free(void)
+static void guid_files_free(void)
 {
 	ibu_guid_order_free(&host_order);
+	ibu_guid_order_free(&root_guids);
 }
 
-/* -O guid_routing_order_file=FILE: OpenSM's own option, read as OpenSM
- * hands it to the plugin; a bad file is bad input (exit 3). */
-static int order_file(const char *cmd, struct ibu_engine_opts *o,
-		      const char *path)
+/* -O guid_routing_order_file=FILE, -O root_guid_file=FILE: OpenSM's own
+ * options, read as OpenSM hands them to the plugin; a bad file is bad
+ * input (exit 3). */
+static int guid_file(const char *cmd, struct ibu_engine_opts *o,
+		     const char *key, const char *path)
 {
+	static int registered;
+	int roots = !strcmp(key, "root_guid_file");
+	struct ibu_guid_order *g = roots ? &root_guids : &host_order;
 	struct ibu_err e = { 0 };
 
-	ibu_guid_order_free(&host_order);
-	if (ibu_guid_order_read(path, &host_order, &e)) {
-		fprintf(stderr, "-E- ibunion %s: guid_routing_order_file: %s\n",
-			cmd, e.msg);
+	ibu_guid_order_free(g);
+	if (ibu_guid_order_read(path, g, &e)) {
+		fprintf(stderr, "-E- ibunion %s: %s: %s\n", cmd, key, e.msg);
 		exit(IBU_EXIT_ERROR);
 	}
-	atexit(host_order_free);
-	o->host_order = host_order.guid;
-	o->num_host_order = host_order.num;
+	if (!registered++)
+		atexit(guid_files_free);
+	if (roots) {
+		o->roots = g->guid;
+		o->num_roots = g->num;
+	} else {
+		o->host_order = g->guid;
+		o->num_host_order = g->num;
+	}
 	return 0;
 }
 
 int ibu_engine_opt_arg(const char *cmd, struct ibu_engine_opts *o,
 		       const char *word)
 {
-	static const char order_key[] = "guid_routing_order_file=";
+	static const char *const files[] = { "guid_routing_order_file",
+					     "root_guid_file" };
 	const char *expected = NULL;
 	char keys[256];
+	size_t f, len;
 	int rc;
 
-	if (!strncmp(word, order_key, sizeof(order_key) - 1))
-		return order_file(cmd, o, word + sizeof(order_key) - 1);
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		len = strlen(files[f]);
+		if (!strncmp(word, files[f], len) && word[len] == '=')
+			return guid_file(cmd, o, files[f], word + len + 1);
+	}
 	rc = ibu_engine_opts_parse_word(o, word, &expected);
 	if (!rc)
 		return 0;

@@ -60,6 +60,10 @@ struct ibu_engine_opts {
 	 * engine's own order. Owned by the caller. */
 	const uint64_t *host_order;
 	int num_host_order;
+	/* the admin's top switches (OpenSM's root_guid_file): node GUIDs;
+	 * NULL: levels from the graph alone. Owned by the caller. */
+	const uint64_t *roots;
+	int num_roots;
 	int num_set;			/* values set, the rest are defaults */
 	struct {
 		const struct ibu_engine_option *opt;

@@ -4,6 +4,7 @@
 #include "cyclic_pgft.h"
 
 int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
+			      const uint64_t *roots, int num_roots,
 			      struct ibu_cyclic_pgft **out, struct ibu_err *e)
 {
 	struct ibu_cyclic_pgft *c = calloc(1, sizeof(*c));
@@ -12,7 +13,7 @@ int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 	*out = NULL;
 	if (!c)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = ibu_pgft_recognize(f, &c->g, e);
+	rc = ibu_pgft_recognize_roots(f, &c->g, roots, num_roots, e);
 	if (rc) {
 		free(c);
 		return rc;

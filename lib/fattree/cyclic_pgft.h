@@ -20,6 +20,7 @@ struct ibu_cyclic_pgft {
 };
 
 int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
+			      const uint64_t *roots, int num_roots,
 			      struct ibu_cyclic_pgft **out, struct ibu_err *e);
 void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c);
 int ibu_cyclic_pgft_plan(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,

@@ -76,14 +76,15 @@ static void topo_free(void *topo)
  * planned shape, not faults); else a degraded IBFT within the limit.
  */
 static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
-			  int max_faults, struct ibu_err *e)
+			  const struct ibu_engine_opts *o, struct ibu_err *e)
 {
 	struct ibu_err pe = { 0 }, ie = { 0 };
-	int rc;
+	int max_faults = ibu_engine_opt(o, OPT_MAX_FAULTS), rc;
 
 	if (!ibu_ibft_recognize_limit(f, &c->t, 0, e))
 		return IBU_OK;
-	rc = ibu_cyclic_pgft_recognise(f, &c->pgft, &pe);
+	rc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
+				       o ? o->num_roots : 0, &c->pgft, &pe);
 	if (!rc || rc == IBU_ENOMEM)
 		return rc ? ibu_err_set(e, rc, "%s", pe.msg) : IBU_OK;
 	/* the IBFT's reason first (admins and tests read it), then why it is
@@ -127,7 +128,7 @@ static int recognise(const struct ibu_fabric *f,
 	*why = IBU_DECLINE_RESOURCES;
 	if (!c)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = recognise_tree(f, c, ibu_engine_opt(o, OPT_MAX_FAULTS), e);
+	rc = recognise_tree(f, c, o, e);
 	if (!rc && o && o->host_order)
 		rc = apply_order(f, c, o, e);
 	/* Eq. 2 is the IBFT's; a PGFT keeps the rotated rule (offset 0 =

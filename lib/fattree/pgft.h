@@ -94,6 +94,13 @@ struct ibu_pgft {
 
 int ibu_pgft_recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
 		       struct ibu_err *e);
+/* The same with the top switches named (node GUIDs, e.g. OpenSM's
+ * root_guid_file; GUIDs of no switch here are skipped): levels count
+ * down from them instead of up from the end ports. roots NULL: as
+ * ibu_pgft_recognize. */
+int ibu_pgft_recognize_roots(const struct ibu_fabric *f, struct ibu_pgft *g,
+			     const uint64_t *roots, int num_roots,
+			     struct ibu_err *e);
 void ibu_pgft_free(struct ibu_pgft *g);
 /* D of the end port at (node, port): >= 0 compute host, -1 host above the
  * leaves, -2 not an end port of the tree. */

@@ -10,6 +10,8 @@
 struct rec {
 	const struct ibu_fabric *f;
 	struct ibu_pgft *g;
+	const uint64_t *roots;	/* node GUIDs of the top switches, or NULL */
+	int num_roots;
 	int *colour;		/* [node] 0/1 switches, -1 else */
 	int *eps;		/* [node] end ports cabled to a switch */
 	int *queue;
@@ -80,11 +82,74 @@ static int colour(struct rec *r, struct ibu_err *e)
 }
 
 /* Steps 2-3: leaves, then levels by distance to them. */
+/*
+ * Levels from the admin's top switches (OpenSM's root_guid_file), for
+ * shapes the end ports leave ambiguous: with an odd number of levels, a
+ * top switch carrying hosts (storage, login) looks like a leaf. The
+ * roots get level h, their neighbours h-1 and so on down; leaves are the
+ * switches h-1 hops below. Returns h, or -1 (e set).
+ */
+static int levels_from_roots(struct rec *r, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	int *depth = r->g->level, n, p, i, head = 0, tail = 0, d = 0;
+	long below[2] = { 0, 0 };	/* end ports above / on the leaves */
+
+	for (n = 0; n < f->num_nodes; n++)
+		depth[n] = -1;
+	for (i = 0; i < r->num_roots; i++) {
+		n = ibu_fabric_find_guid(f, r->roots[i]);
+		if (n < 0 || !is_sw(f, n))
+			continue;	/* another subnet's, or gone: not ours */
+		if (depth[n] < 0) {
+			depth[n] = 0;
+			r->queue[tail++] = n;
+		}
+	}
+	if (!tail) {
+		NOT_PGFT(e, "no switch of the fabric is a root in root_guid_file");
+		return -1;
+	}
+	while (head < tail) {
+		n = r->queue[head++];
+		if (depth[n] > d)
+			d = depth[n];
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			int q = f->nodes[n].ports[p].peer_node;
+
+			if (is_sw(f, q) && depth[q] < 0) {
+				depth[q] = depth[n] + 1;
+				r->queue[tail++] = q;
+			}
+		}
+	}
+	for (n = 0; n < f->num_nodes; n++) {
+		r->g->level[n] = is_sw(f, n) ? d + 1 - depth[n] : 0;
+		if (is_sw(f, n))
+			below[r->g->level[n] == 1] += r->eps[n];
+	}
+	/* most end ports hang on the leaves: roots that put them above
+	 * are no top switches (a tree upside down is no fat tree) */
+	if (below[1] < below[0]) {
+		NOT_PGFT(e, "the switches %d hops below the roots of root_guid_file hold %ld end ports, the switches above them %ld: the roots are not the top switches",
+			 d, below[1], below[0]);
+		return -1;
+	}
+	return d + 1;
+}
+
 static int levels(struct rec *r, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
 	long per[2] = { 0, 0 };
 	int n, p, leafc, head = 0, tail = 0, h = 0;
+
+	if (r->roots) {
+		h = levels_from_roots(r, e);
+		if (h < 0)
+			return IBU_ETOPO;
+		goto check;
+	}
 
 	for (n = 0; n < f->num_nodes; n++)
 		if (r->colour[n] >= 0)
@@ -112,6 +177,7 @@ static int levels(struct rec *r, struct ibu_err *e)
 			}
 		}
 	}
+check:
 	if (h < 2 || h > IBU_PGFT_MAX_H)
 		return NOT_PGFT(e, "%d switch levels (2..%d)", h, IBU_PGFT_MAX_H);
 	r->g->P.h = h;
@@ -507,10 +573,27 @@ void ibu_pgft_free(struct ibu_pgft *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/* e's message, and what the admin can do about it */
+static void hint_roots(struct ibu_err *e)
+{
+	size_t len = strlen(e->msg);
+
+	snprintf(e->msg + len, sizeof(e->msg) - len, "%s",
+		 " (hosts on the top switches? name those in OpenSM's root_guid_file)");
+}
+
 int ibu_pgft_recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
 		       struct ibu_err *e)
 {
-	struct rec r = { .f = f, .g = g };
+	return ibu_pgft_recognize_roots(f, g, NULL, 0, e);
+}
+
+int ibu_pgft_recognize_roots(const struct ibu_fabric *f, struct ibu_pgft *g,
+			     const uint64_t *roots, int num_roots,
+			     struct ibu_err *e)
+{
+	struct rec r = { .f = f, .g = g, .roots = roots,
+			 .num_roots = num_roots };
 	int N = f->num_nodes ? f->num_nodes : 1, rc;
 
 	memset(g, 0, sizeof(*g));
@@ -529,8 +612,10 @@ int ibu_pgft_recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
 		rc = colour(&r, e);
 	if (!rc)
 		rc = levels(&r, e);
-	if (!rc)
-		rc = params(&r, e);
+	if (!rc && (rc = params(&r, e)) == IBU_ETOPO && !roots && g->P.h % 2)
+		/* with an odd number of levels, tops carrying hosts look like
+		 * leaves: only the admin can tell them apart */
+		hint_roots(e);
 	if (!rc)
 		rc = columns(&r, e);
 	if (!rc)
