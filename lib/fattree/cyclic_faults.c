@@ -465,47 +465,65 @@ static void bfs_batch(const struct reach *r, const int *dst, int nb,
 	}
 }
 
-/* up-then-down hops to r->leaf (after reach_down): down_ok = hops down,
- * then the parents' best, top level first */
-static void ud_fill(struct reach *r)
+/*
+ * Up-then-down hops to up to 64 destination switches of one level at once
+ * (one bit each): a destination's ancestors go down to it (hops = the
+ * level difference), every other switch one hop more than its best
+ * parent, top level first. mask[x * D + k]: the destinations x is k hops
+ * from; ud8[b * S + x]: the hops, 0xFF none.
+ */
+static void ud_batch(const struct reach *r, const int *dst, int nb, int D,
+		     uint64_t *up, uint64_t *mask, uint8_t *ud8)
 {
 	const struct ibu_ibft *t = r->t;
-	int S = t->num_switches, head = 0, tail = 0, s, k, i;
-	int *ud = r->ud;
+	int S = t->num_switches, h = t->half, m = t->m, lvl = t->sw[dst[0]].level;
+	int i, b, k, x;
 
-	for (s = 0; s < S; s++)
-		ud[s] = -1;
-	ud[r->leaf] = 0;
-	r->queue[tail++] = r->leaf;
-	while (head < tail) {
-		int x = r->queue[head++];
+	memset(up, 0, (size_t)S * sizeof(*up));
+	memset(mask, 0, (size_t)S * (size_t)D * sizeof(*mask));
+	memset(ud8, 0xFF, (size_t)nb * (size_t)S);
+	for (b = 0; b < nb; b++)
+		up[dst[b]] |= 1ull << b;
+	for (i = S - 1; i >= 0; i--) {	/* the ancestors: deepest first */
+		const int *nbs;
 
-		for (k = t->half + 1; k <= t->m && t->sw[x].level > 0; k++) {
-			int q = nb_of(r, x, k);
-
-			if (q >= 0 && ud[q] < 0) {
-				ud[q] = ud[x] + 1;
-				r->queue[tail++] = q;
-			}
-		}
+		x = r->by_level[i];
+		if (!up[x] || !t->sw[x].level)
+			continue;
+		nbs = r->nb + (size_t)x * (size_t)(m + 1);
+		for (k = h + 1; k <= m; k++)
+			if (nbs[k] >= 0)
+				up[nbs[k]] |= up[x];
 	}
 	for (i = 0; i < S; i++) {
-		int x = r->by_level[i];
-		const int *nbs = r->nb + (size_t)x * (size_t)(t->m + 1);
-		int best = ud[x];
+		const int *nbs;
+		uint64_t got = up[x = r->by_level[i]], *mx = mask + (size_t)x * (size_t)D;
+		int j;
 
-		if (r->down_ok[x] || t->sw[x].level == 0)
+		if (got)
+			mx[lvl - t->sw[x].level] |= got;
+		if (!t->sw[x].level)
 			continue;
-		/* the parents' best, kept in a local: ud[] stores would
-		 * otherwise reload everything */
-		for (k = t->half + 1; k <= t->m; k++) {
-			int q = nbs[k];
+		nbs = r->nb + (size_t)x * (size_t)(m + 1);
+		for (j = 0; j + 1 < D; j++) {
+			uint64_t cand = 0;
 
-			if (q >= 0 && ud[q] >= 0 && (best < 0 || ud[q] + 1 < best))
-				best = ud[q] + 1;
+			for (k = h + 1; k <= m; k++)
+				if (nbs[k] >= 0)
+					cand |= mask[(size_t)nbs[k] * (size_t)D + (size_t)j];
+			cand &= ~got;
+			mx[j + 1] |= cand;
+			got |= cand;
 		}
-		ud[x] = best;
 	}
+	for (x = 0; x < S; x++)
+		for (k = 0; k < D; k++) {
+			uint64_t v = mask[(size_t)x * (size_t)D + (size_t)k];
+
+			for (; v; v &= v - 1)
+				ud8[(size_t)__builtin_ctzll(v) * (size_t)S +
+				    (size_t)x] = (uint8_t)k;
+		}
 }
 
 /*
@@ -589,7 +607,7 @@ struct sw_lids {
  * change.
  */
 static void switch_lids_of(struct reach *r, const struct sw_lids *c, int d,
-			   int cone_size, const uint8_t *dist)
+			   int cone_size, const uint8_t *dist, const uint8_t *ud8)
 {
 	const struct ibu_ibft *t = r->t;
 	const struct ibu_port *lp = &c->f->nodes[t->sw[d].node].ports[0];
@@ -600,7 +618,8 @@ static void switch_lids_of(struct reach *r, const struct sw_lids *c, int d,
 	fast = t->sw[d].level == t->n - 1 && cone_size == c->cone &&
 	       c->all_climb;
 	if (!fast)
-		ud_fill(r);
+		for (s = 0; s < S; s++)
+			r->ud[s] = ud8[s] == 0xFF ? -1 : ud8[s];
 	r->bfs8 = dist;
 	n = fast ? c->num_cut : S;
 	for (i = 0; i < n; i++) {
@@ -638,9 +657,9 @@ int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
 				   struct ibu_err *e)
 {
 	struct sw_lids c = { .f = f, .p = p, .lft = lft, .st = st };
-	int S = t->num_switches, d, nd = 0, b, l, w = 1, rc, *dst, *cut;
-	uint64_t *seen, *front, *next;
-	uint8_t *dist;
+	int S = t->num_switches, d, nd = 0, b, nb, l, w = 1, rc, D, *dst, *cut;
+	uint64_t *seen, *front, *next, *up, *mask;
+	uint8_t *dist, *ud8;
 	struct reach r;
 
 	if (!t->num_faults)
@@ -651,33 +670,45 @@ int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
 	rc = reach_init(&r, f, t, e);
 	if (rc)
 		return rc;
+	D = 2 * t->n + 1;	/* up-then-down hops stay below 2n */
 	dst = malloc((size_t)S * sizeof(*dst));
 	cut = malloc((size_t)S * sizeof(*cut));
-	seen = malloc((size_t)S * 3 * sizeof(*seen));
-	dist = malloc((size_t)S * 64);
+	seen = malloc((size_t)S * (4 + (size_t)D) * sizeof(*seen));
+	dist = malloc((size_t)S * 64 * 2);
 	if (!dst || !cut || !seen || !dist) {
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (fault routes)");
 		goto out;
 	}
 	front = seen + S;
 	next = front + S;
+	up = next + S;
+	mask = up + S;
+	ud8 = dist + (size_t)S * 64;
 	c.num_cut = cut_below(&r, cut, &c.all_climb);
 	c.cut = cut;
-	for (d = 0; d < S; d++) {
-		const struct ibu_port *lp = &f->nodes[t->sw[d].node].ports[0];
+	/* destinations by level (by_level), so that a batch is one level */
+	for (b = 0; b < S; b++) {
+		const struct ibu_port *lp;
 
+		d = r.by_level[b];
+		lp = &f->nodes[t->sw[d].node].ports[0];
 		if (lp->lid && lp->lid <= c.max)
 			dst[nd++] = d;
 	}
-	for (b = 0; b < nd; b += 64) {
-		int nb = nd - b < 64 ? nd - b : 64, i;
+	for (b = 0; b < nd; b += nb) {
+		int i;
 
+		for (nb = 1; nb < 64 && b + nb < nd &&
+		     t->sw[dst[b + nb]].level == t->sw[dst[b]].level; nb++)
+			;
 		bfs_batch(&r, dst + b, nb, seen, front, next, dist);
+		ud_batch(&r, dst + b, nb, D, up, mask, ud8);
 		for (i = 0; i < nb; i++) {
 			int size = reach_down(&r, dst[b + i]);
 
 			switch_lids_of(&r, &c, dst[b + i], size,
-				       dist + (size_t)i * (size_t)S);
+				       dist + (size_t)i * (size_t)S,
+				       ud8 + (size_t)i * (size_t)S);
 		}
 	}
 out:
