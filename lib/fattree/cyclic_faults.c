@@ -571,6 +571,35 @@ static int switch_entry(struct reach *r, int s, int cur, long spread,
 	return want > 0 ? sw->phys_of_k[want] : IBU_NO_PATH;
 }
 
+/*
+ * switch_entry()'s first try alone, inline: the current entry cur of s
+ * still leads one hop closer (1: nothing to write). 0 when it does not,
+ * and for a leaf no up-then-down route serves (left unrouted and counted
+ * by the caller).
+ */
+static int entry_kept(const struct reach *r, int s, int cur)
+{
+	const struct ibu_ibft *t = r->t;
+	const struct ibu_ibft_switch *sw = &t->sw[s];
+	const int *ud = r->ud;
+	int k, q;
+
+	if (cur <= 0 || cur > r->f->nodes[sw->node].num_ports ||
+	    !(k = sw->k_of_phys[cur]) || sw->phys_of_k[k] != cur ||
+	    (q = nb_of(r, s, k)) < 0)
+		return 0;
+	if (r->down_ok[s])
+		return k <= (sw->level == 0 ? t->m : t->half) &&
+		       r->down_ok[q] && t->sw[q].level > sw->level &&
+		       ud[q] == ud[s] - 1;
+	if (ud[s] > 0)
+		return k > t->half && ud[q] == ud[s] - 1;
+	if (sw->level == t->n - 1 || !r->bfs8)
+		return 0;
+	return r->bfs8[s] != 0xFF && r->bfs8[q] != 0xFF &&
+	       r->bfs8[q] + 1 == r->bfs8[s];
+}
+
 /* Writes port for the LIDs of destination switch d on switch s. */
 static void set_switch_lids(uint8_t *row, uint32_t lid, uint32_t cnt,
 			    uint32_t max, int port, struct ibu_cyclic_stats *st)
@@ -630,7 +659,8 @@ static void switch_lids_of(struct reach *r, const struct sw_lids *c, int d,
 		s = fast ? c->cut[i] : i;
 		sw = &t->sw[s];
 		row = c->lft->row[sw->node];
-		if (s == d || (fast && r->down_ok[s]))
+		if (s == d || (fast && r->down_ok[s]) ||
+		    (!fast && entry_kept(r, s, row[lp->lid])))
 			continue;
 		port = switch_entry(r, s, row[lp->lid], spread, fast);
 		if (!fast && !r->down_ok[s] && r->ud[s] < 0 &&
