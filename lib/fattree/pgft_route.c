@@ -22,6 +22,15 @@ struct router {
 	int stamp;
 	int **by_level;		/* switches of each level */
 	int *nlevel;
+	/* per switch, built once: the scans per destination then touch
+	 * only the ports that can be on its route */
+	int *pbase;		/* [node]: first slot of its ports 0..n */
+	int *upbase;		/* [node]: first slot in upp, nup entries */
+	int *nup;
+	int *upp;		/* ports to the level above, by port number */
+	int *gstart;		/* [pbase + port]: its parallel group in gports */
+	int *glen;		/* [pbase + port]: cables in that group */
+	int *gports;		/* ports grouped by peer, by port number */
 };
 
 static int sw(const struct router *r, int n)
@@ -68,7 +77,7 @@ int ibu_pgft_needed_lmc(const struct ibu_pgft *g)
 static void mark_above(struct router *r, int t, const long *spread)
 {
 	const struct ibu_fabric *f = r->f;
-	int head = 0, tail = 0, n, p, q, c, k, cab[IBU_MAX_PORTS];
+	int head = 0, tail = 0, n, i, q, c;
 
 	r->stamp++;
 	r->above[t] = r->stamp;
@@ -76,18 +85,19 @@ static void mark_above(struct router *r, int t, const long *spread)
 	r->queue[tail++] = t;
 	while (head < tail) {
 		n = r->queue[head++];
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			q = f->nodes[n].ports[p].peer_node;
-			if (!sw(r, q) || lvl(r, q) != lvl(r, n) + 1 ||
-			    r->above[q] == r->stamp)
+		for (i = 0; i < r->nup[n]; i++) {
+			const struct ibu_port *pt =
+				&f->nodes[n].ports[r->upp[r->upbase[n] + i]];
+
+			q = pt->peer_node;
+			if (r->above[q] == r->stamp)
 				continue;
 			r->above[q] = r->stamp;
 			r->dist[q] = r->dist[n] + 1;
 			r->queue[tail++] = q;
-			for (k = 0, c = 1; c <= f->nodes[q].num_ports; c++)
-				if (f->nodes[q].ports[c].peer_node == n)
-					cab[k++] = c;
-			r->child[q] = cab[spread[lvl(r, q)] % k];
+			c = r->pbase[q] + pt->peer_port;
+			r->child[q] = r->gports[r->gstart[c] +
+						spread[lvl(r, q)] % r->glen[c]];
 		}
 	}
 }
@@ -151,19 +161,32 @@ static void plain_dist(struct router *r, int t, int *d)
 	}
 }
 
-/* Port of switch s to a neighbour with dist == want, the lid-th of them. */
-static int pick(const struct router *r, int s, const int *dist, int want,
-		int up_only, uint32_t lid)
+/* Port of switch s to a neighbour with plain dist == want, the lid-th of
+ * them. */
+static int pick_plain(const struct router *r, int s, const int *dist,
+		      int want, uint32_t lid)
 {
 	const struct ibu_fabric *f = r->f;
 	int p, q, k = 0, cand[IBU_MAX_PORTS];
 
 	for (p = 1; p <= f->nodes[s].num_ports; p++) {
 		q = f->nodes[s].ports[p].peer_node;
-		if (sw(r, q) && dist[q] == want &&
-		    (!up_only || lvl(r, q) == lvl(r, s) + 1))
+		if (sw(r, q) && dist[q] == want)
 			cand[k++] = p;
 	}
+	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
+}
+
+/* Up-port of switch s to a parent with dist == want, the lid-th of them. */
+static int pick_up(const struct router *r, int s, int want, uint32_t lid)
+{
+	const struct ibu_port *pt = r->f->nodes[s].ports;
+	const int *up = &r->upp[r->upbase[s]];
+	int i, k = 0, cand[IBU_MAX_PORTS];
+
+	for (i = 0; i < r->nup[s]; i++)
+		if (r->dist[pt[up[i]].peer_node] == want)
+			cand[k++] = up[i];
 	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
 }
 
@@ -193,24 +216,82 @@ static void route_other(struct router *r, int t, int host_port,
 				r->lft->row[s][lid] = (uint8_t)r->child[s];
 				continue;
 			}
-			for (p = 1; p <= r->f->nodes[s].num_ports; p++) {
-				int q = r->f->nodes[s].ports[p].peer_node;
+			for (p = 0; p < r->nup[s]; p++) {
+				int q = r->f->nodes[s].ports[r->upp[r->upbase[s] + p]].peer_node;
 
-				if (sw(r, q) && lvl(r, q) == l + 1 &&
-				    r->dist[q] < best && r->dist[q] >= 0)
+				if (r->dist[q] < best && r->dist[q] >= 0)
 					best = r->dist[q];
 			}
 			r->dist[s] = best == INT_MAX ? -1 : best + 1;
 			if (best != INT_MAX) {
-				r->lft->row[s][lid] = (uint8_t)pick(r, s, r->dist, best, 1, lid);
+				r->lft->row[s][lid] = (uint8_t)pick_up(r, s, best, lid);
 			} else if (!host_port && !r->g->num_spine_hosts) {
 				/* switch-own traffic only: no end port sends
 				 * through a switch without an up*|down* path */
 				if (!have_plain++)
 					plain_dist(r, t, plain);
-				r->lft->row[s][lid] = (uint8_t)pick(r, s, plain, plain[s] - 1, 0, lid);
+				r->lft->row[s][lid] = (uint8_t)pick_plain(r, s, plain, plain[s] - 1, lid);
 			}
 		}
+}
+
+/* Groups switch q's cables by peer switch (ascending ports each): the
+ * parallel cables mark_above chooses among. */
+static void group_cables(struct router *r, int q, int *next)
+{
+	const struct ibu_node *nd = &r->f->nodes[q];
+	int *len = &r->glen[r->pbase[q]], *start = &r->gstart[r->pbase[q]];
+	int c, c2, first;
+
+	for (c = 1; c <= nd->num_ports; c++) {
+		if (len[c] || !sw(r, nd->ports[c].peer_node))
+			continue;
+		first = *next;
+		for (c2 = c; c2 <= nd->num_ports; c2++)
+			if (nd->ports[c2].peer_node == nd->ports[c].peer_node)
+				r->gports[(*next)++] = c2;
+		for (c2 = first; c2 < *next; c2++) {
+			start[r->gports[c2]] = first;
+			len[r->gports[c2]] = *next - first;
+		}
+	}
+}
+
+/* The per-switch port indexes (up-ports, parallel groups). */
+static int index_ports(struct router *r, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	int n = f->num_nodes ? f->num_nodes : 1, i, p, total = 0, nu = 0, ng = 0;
+
+	r->pbase = calloc((size_t)n, sizeof(int));
+	r->upbase = calloc((size_t)n, sizeof(int));
+	r->nup = calloc((size_t)n, sizeof(int));
+	if (!r->pbase || !r->upbase || !r->nup)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < f->num_nodes; i++) {
+		r->pbase[i] = total;
+		total += f->nodes[i].num_ports + 1;
+	}
+	r->upp = calloc((size_t)total + 1, sizeof(int));
+	r->gstart = calloc((size_t)total + 1, sizeof(int));
+	r->glen = calloc((size_t)total + 1, sizeof(int));
+	r->gports = calloc((size_t)total + 1, sizeof(int));
+	if (!r->upp || !r->gstart || !r->glen || !r->gports)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < f->num_nodes; i++) {
+		if (!sw(r, i))
+			continue;
+		r->upbase[i] = nu;
+		for (p = 1; p <= f->nodes[i].num_ports; p++) {
+			int q = f->nodes[i].ports[p].peer_node;
+
+			if (sw(r, q) && lvl(r, q) == lvl(r, i) + 1)
+				r->upp[nu++] = p;
+		}
+		r->nup[i] = nu - r->upbase[i];
+		group_cables(r, i, &ng);
+	}
+	return IBU_OK;
 }
 
 static int setup(struct router *r, int lmc, struct ibu_err *e)
@@ -241,7 +322,7 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	for (s = 0; s < r->f->num_nodes; s++)
 		if (sw(r, s) && g->level[s] >= 1)
 			r->by_level[g->level[s]][r->nlevel[g->level[s]]++] = s;
-	return IBU_OK;
+	return index_ports(r, e);
 }
 
 static void teardown(struct router *r)
@@ -256,6 +337,13 @@ static void teardown(struct router *r)
 	free(r->child);
 	free(r->dist);
 	free(r->queue);
+	free(r->pbase);
+	free(r->upbase);
+	free(r->nup);
+	free(r->upp);
+	free(r->gstart);
+	free(r->glen);
+	free(r->gports);
 }
 
 /* Every LID a port owns: compute hosts in closed form, the rest by
