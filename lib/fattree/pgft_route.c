@@ -28,6 +28,11 @@ struct router {
 	int *upbase;		/* [node]: first slot in upp, nup entries */
 	int *nup;
 	int *upp;		/* ports to the level above, by port number */
+	int *upn;		/* their peer switches */
+	int *nbbase;		/* [node]: first slot in nbp, nnb entries */
+	int *nnb;
+	int *nbp;		/* ports to any switch, by port number */
+	int *nbn;		/* their peer switches */
 	int *gstart;		/* [pbase + port]: its parallel group in gports */
 	int *glen;		/* [pbase + port]: cables in that group */
 	int *gports;		/* ports grouped by peer, by port number */
@@ -85,11 +90,10 @@ static void mark_above(struct router *r, int t, const long *spread)
 	r->queue[tail++] = t;
 	while (head < tail) {
 		n = r->queue[head++];
-		for (i = 0; i < r->nup[n]; i++) {
-			const struct ibu_port *pt =
-				&f->nodes[n].ports[r->upp[r->upbase[n] + i]];
+		for (i = r->upbase[n]; i < r->upbase[n] + r->nup[n]; i++) {
+			const struct ibu_port *pt = &f->nodes[n].ports[r->upp[i]];
 
-			q = pt->peer_node;
+			q = r->upn[i];
 			if (r->above[q] == r->stamp)
 				continue;
 			r->above[q] = r->stamp;
@@ -139,21 +143,20 @@ static void route_host(struct router *r, long D, int node, int port,
 		}
 }
 
-/* Plain BFS distances from switch t over the switch graph into r->dist2. */
+/* Plain BFS distances from switch t over the switch graph into d. */
 static void plain_dist(struct router *r, int t, int *d)
 {
-	const struct ibu_fabric *f = r->f;
-	int head = 0, tail = 0, n, p, q;
+	int head = 0, tail = 0, n, i, q;
 
-	for (n = 0; n < f->num_nodes; n++)
+	for (n = 0; n < r->f->num_nodes; n++)
 		d[n] = INT_MAX;
 	d[t] = 0;
 	r->queue[tail++] = t;
 	while (head < tail) {
 		n = r->queue[head++];
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			q = f->nodes[n].ports[p].peer_node;
-			if (sw(r, q) && d[q] == INT_MAX) {
+		for (i = r->nbbase[n]; i < r->nbbase[n] + r->nnb[n]; i++) {
+			q = r->nbn[i];
+			if (d[q] == INT_MAX) {
 				d[q] = d[n] + 1;
 				r->queue[tail++] = q;
 			}
@@ -166,27 +169,34 @@ static void plain_dist(struct router *r, int t, int *d)
 static int pick_plain(const struct router *r, int s, const int *dist,
 		      int want, uint32_t lid)
 {
-	const struct ibu_fabric *f = r->f;
-	int p, q, k = 0, cand[IBU_MAX_PORTS];
+	int i, k = 0, cand[IBU_MAX_PORTS];
 
-	for (p = 1; p <= f->nodes[s].num_ports; p++) {
-		q = f->nodes[s].ports[p].peer_node;
-		if (sw(r, q) && dist[q] == want)
-			cand[k++] = p;
-	}
+	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++)
+		if (dist[r->nbn[i]] == want)
+			cand[k++] = r->nbp[i];
 	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
 }
 
-/* Up-port of switch s to a parent with dist == want, the lid-th of them. */
-static int pick_up(const struct router *r, int s, int want, uint32_t lid)
+/*
+ * Up-port of switch s not above the target, the lid-th of those to a
+ * parent with the least up*|down* distance; sets s's distance (-1: no
+ * parent has one).
+ */
+static int pick_up(struct router *r, int s, uint32_t lid)
 {
-	const struct ibu_port *pt = r->f->nodes[s].ports;
-	const int *up = &r->upp[r->upbase[s]];
-	int i, k = 0, cand[IBU_MAX_PORTS];
+	int i, d, best = INT_MAX, k = 0, cand[IBU_MAX_PORTS];
 
-	for (i = 0; i < r->nup[s]; i++)
-		if (r->dist[pt[up[i]].peer_node] == want)
-			cand[k++] = up[i];
+	for (i = r->upbase[s]; i < r->upbase[s] + r->nup[s]; i++) {
+		d = r->dist[r->upn[i]];
+		if (d < 0 || d > best)
+			continue;
+		if (d < best) {
+			best = d;
+			k = 0;
+		}
+		cand[k++] = r->upp[i];
+	}
+	r->dist[s] = k ? best + 1 : -1;
 	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
 }
 
@@ -209,22 +219,16 @@ static void route_other(struct router *r, int t, int host_port,
 	r->child[t] = host_port;	/* 0 for the switch's own LID */
 	for (l = g->P.h; l >= 1; l--)
 		for (i = 0; i < r->nlevel[l]; i++) {
-			int best = INT_MAX, p;
+			int out;
 
 			s = r->by_level[l][i];
 			if (r->above[s] == r->stamp) {
 				r->lft->row[s][lid] = (uint8_t)r->child[s];
 				continue;
 			}
-			for (p = 0; p < r->nup[s]; p++) {
-				int q = r->f->nodes[s].ports[r->upp[r->upbase[s] + p]].peer_node;
-
-				if (r->dist[q] < best && r->dist[q] >= 0)
-					best = r->dist[q];
-			}
-			r->dist[s] = best == INT_MAX ? -1 : best + 1;
-			if (best != INT_MAX) {
-				r->lft->row[s][lid] = (uint8_t)pick_up(r, s, best, lid);
+			out = pick_up(r, s, lid);
+			if (out != IBU_NO_PATH) {
+				r->lft->row[s][lid] = (uint8_t)out;
 			} else if (!host_port && !r->g->num_spine_hosts) {
 				/* switch-own traffic only: no end port sends
 				 * through a switch without an up*|down* path */
@@ -262,11 +266,14 @@ static int index_ports(struct router *r, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
 	int n = f->num_nodes ? f->num_nodes : 1, i, p, total = 0, nu = 0, ng = 0;
+	int nn = 0;
 
 	r->pbase = calloc((size_t)n, sizeof(int));
 	r->upbase = calloc((size_t)n, sizeof(int));
 	r->nup = calloc((size_t)n, sizeof(int));
-	if (!r->pbase || !r->upbase || !r->nup)
+	r->nbbase = calloc((size_t)n, sizeof(int));
+	r->nnb = calloc((size_t)n, sizeof(int));
+	if (!r->pbase || !r->upbase || !r->nup || !r->nbbase || !r->nnb)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++) {
 		r->pbase[i] = total;
@@ -276,19 +283,31 @@ static int index_ports(struct router *r, struct ibu_err *e)
 	r->gstart = calloc((size_t)total + 1, sizeof(int));
 	r->glen = calloc((size_t)total + 1, sizeof(int));
 	r->gports = calloc((size_t)total + 1, sizeof(int));
-	if (!r->upp || !r->gstart || !r->glen || !r->gports)
+	r->upn = calloc((size_t)total + 1, sizeof(int));
+	r->nbp = calloc((size_t)total + 1, sizeof(int));
+	r->nbn = calloc((size_t)total + 1, sizeof(int));
+	if (!r->upp || !r->gstart || !r->glen || !r->gports || !r->upn ||
+	    !r->nbp || !r->nbn)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++) {
 		if (!sw(r, i))
 			continue;
 		r->upbase[i] = nu;
+		r->nbbase[i] = nn;
 		for (p = 1; p <= f->nodes[i].num_ports; p++) {
 			int q = f->nodes[i].ports[p].peer_node;
 
-			if (sw(r, q) && lvl(r, q) == lvl(r, i) + 1)
-				r->upp[nu++] = p;
+			if (!sw(r, q))
+				continue;
+			r->nbp[nn] = p;
+			r->nbn[nn++] = q;
+			if (lvl(r, q) == lvl(r, i) + 1) {
+				r->upp[nu] = p;
+				r->upn[nu++] = q;
+			}
 		}
 		r->nup[i] = nu - r->upbase[i];
+		r->nnb[i] = nn - r->nbbase[i];
 		group_cables(r, i, &ng);
 	}
 	return IBU_OK;
@@ -344,6 +363,11 @@ static void teardown(struct router *r)
 	free(r->gstart);
 	free(r->glen);
 	free(r->gports);
+	free(r->upn);
+	free(r->nbbase);
+	free(r->nnb);
+	free(r->nbp);
+	free(r->nbn);
 }
 
 /* Every LID a port owns: compute hosts in closed form, the rest by
