@@ -7,6 +7,18 @@
 #include "lft.h"
 #include "lidmap.h"
 
+/* A compute host waiting in the batch. */
+struct host_job {
+	long x[IBU_PGFT_MAX_H + 1];	/* ibu_pgft_digits */
+	uint32_t base;
+	int nlids;
+	int leaf, port;		/* its switch and the port there */
+	int seq;		/* arrival: ties keep it */
+	int rd;			/* r_l(D) of the level being written */
+};
+
+#define HOST_BATCH 64
+
 struct router {
 	const struct ibu_fabric *f;
 	const struct ibu_pgft *g;
@@ -36,6 +48,11 @@ struct router {
 	int *gstart;		/* [pbase + port]: its parallel group in gports */
 	int *glen;		/* [pbase + port]: cables in that group */
 	int *gports;		/* ports grouped by peer, by port number */
+	struct host_job jobs[HOST_BATCH];
+	int njobs;
+	int *clos_q;		/* leaf_closure() of clos_leaf */
+	int *clos_c;
+	int nclos, clos_leaf;
 };
 
 static int sw(const struct router *r, int n)
@@ -106,41 +123,112 @@ static void mark_above(struct router *r, int t, const long *spread)
 	}
 }
 
-/* Toward compute host D at (node, port), LIDs base..base+2^lmc-1. */
-static void route_host(struct router *r, long D, int node, int port,
-		       uint32_t base, int nlids)
+/* The switches above leaf t (its up-closure, without t) in the order
+ * mark_above reaches them, each with the slot of the cable it came down
+ * (pbase + port): the part of a host's routes its leaf alone decides. */
+static void leaf_closure(struct router *r, int t)
+{
+	int head = 0, tail = 0, n, i, q;
+
+	r->stamp++;
+	r->above[t] = r->stamp;
+	r->queue[tail++] = t;
+	r->nclos = 0;
+	while (head < tail) {
+		n = r->queue[head++];
+		for (i = r->upbase[n]; i < r->upbase[n] + r->nup[n]; i++) {
+			q = r->upn[i];
+			if (r->above[q] == r->stamp)
+				continue;
+			r->above[q] = r->stamp;
+			r->queue[tail++] = q;
+			r->clos_q[r->nclos] = q;
+			r->clos_c[r->nclos++] = r->pbase[q] +
+				r->f->nodes[n].ports[r->upp[i]].peer_port;
+		}
+	}
+	r->clos_leaf = t;
+}
+
+/* Entries base..base+nlids-1 of row s (those that exist) = port. */
+static void fill(struct router *r, int s, uint32_t base, int nlids,
+		 uint8_t port)
+{
+	int o;
+
+	for (o = 0; o < nlids && base + (uint32_t)o <= r->lft->max_lid; o++)
+		r->lft->row[s][base + (uint32_t)o] = port;
+}
+
+static int cmp_job_leaf(const void *a, const void *b)
+{
+	const struct host_job *x = a, *y = b;
+
+	if (x->leaf != y->leaf)
+		return x->leaf < y->leaf ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * Toward the compute hosts of the batch (each: LIDs base..base+nlids-1).
+ * Every switch not above a host's leaf takes the up-rule; switches above
+ * it go down toward the leaf, on the parallel cable the host's digit
+ * picks. Row by row over the batch, so the tables are written in runs
+ * rather than one byte per switch row per LID; hosts of one leaf share
+ * its up-closure.
+ */
+static void route_hosts(struct router *r)
 {
 	const struct ibu_pgft *g = r->g;
-	long spread[IBU_PGFT_MAX_H + 1], x[IBU_PGFT_MAX_H + 1];
-	int leaf = r->f->nodes[node].ports[port].peer_node, l, i, s, o;
+	int l, i, j, s, o, k;
 
-	ibu_pgft_digits(g, D, x);
-	for (l = 2; l <= g->P.h; l++)
-		spread[l] = x[l - 1];	/* the cable digit of D's climb */
-	mark_above(r, leaf, spread);
-	r->child[leaf] = r->f->nodes[node].ports[port].peer_port;
-	for (l = 1; l <= g->P.h; l++)
+	for (l = 1; l <= g->P.h; l++) {
+		int U = r->U[l];
+
+		for (j = 0; j < r->njobs; j++)
+			r->jobs[j].rd = U ? (int)(r->jobs[j].x[l] % U) : 0;
 		for (i = 0; i < r->nlevel[l]; i++) {
+			const int *up;
+			uint8_t *row;
+
 			s = r->by_level[l][i];
-			for (o = 0; o < nlids; o++) {
-				uint8_t out;
+			up = g->up[s];
+			row = r->lft->row[s];
+			for (j = 0; j < r->njobs; j++) {
+				const struct host_job *jb = &r->jobs[j];
 
-				if (base + (uint32_t)o > r->lft->max_lid)
-					break;
-				if (r->above[s] == r->stamp) {
-					out = (uint8_t)r->child[s];
-				} else if (!r->U[l]) {
-					out = IBU_NO_PATH;	/* a top not above D */
-				} else {
-					long rd = x[l] % r->U[l];
-					long dg = l <= r->levels ?
-						  (o / r->R[l]) % r->U[l] : 0;
-
-					out = (uint8_t)g->up[s][(dg + rd) % r->U[l]];
+				if (!U) {	/* a top not above D */
+					fill(r, s, jb->base, jb->nlids, IBU_NO_PATH);
+					continue;
 				}
-				r->lft->row[s][base + (uint32_t)o] = out;
+				for (o = 0; o < jb->nlids &&
+				     jb->base + (uint32_t)o <= r->lft->max_lid; o++) {
+					int k2 = jb->rd + (l <= r->levels ?
+						 (int)((o / r->R[l]) % U) : 0);
+
+					row[jb->base + (uint32_t)o] =
+						(uint8_t)up[k2 < U ? k2 : k2 - U];
+				}
 			}
 		}
+	}
+	qsort(r->jobs, (size_t)r->njobs, sizeof(r->jobs[0]), cmp_job_leaf);
+	for (j = 0; j < r->njobs; j++) {
+		const struct host_job *jb = &r->jobs[j];
+
+		if (r->clos_leaf != jb->leaf)
+			leaf_closure(r, jb->leaf);
+		for (k = 0; k < r->nclos; k++) {
+			int q = r->clos_q[k], c = r->clos_c[k];
+			/* the cable digit of D's climb into q's level */
+			long spread = jb->x[lvl(r, q) - 1];
+
+			fill(r, q, jb->base, jb->nlids,
+			     (uint8_t)r->gports[r->gstart[c] + spread % r->glen[c]]);
+		}
+		fill(r, jb->leaf, jb->base, jb->nlids, (uint8_t)jb->port);
+	}
+	r->njobs = 0;
 }
 
 /* Plain BFS distances from switch t over the switch graph into d. */
@@ -328,10 +416,13 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	r->child = calloc((size_t)n, sizeof(int));
 	r->dist = calloc((size_t)n, sizeof(int));
 	r->queue = calloc((size_t)n, sizeof(int));
+	r->clos_q = calloc((size_t)n, sizeof(int));
+	r->clos_c = calloc((size_t)n, sizeof(int));
+	r->clos_leaf = -1;
 	r->nlevel = calloc((size_t)g->P.h + 1, sizeof(int));
 	r->by_level = calloc((size_t)g->P.h + 1, sizeof(int *));
 	if (!r->above || !r->child || !r->dist || !r->queue || !r->nlevel ||
-	    !r->by_level)
+	    !r->by_level || !r->clos_q || !r->clos_c)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (l = 1; l <= g->P.h; l++) {
 		r->by_level[l] = calloc((size_t)n, sizeof(int));
@@ -356,6 +447,8 @@ static void teardown(struct router *r)
 	free(r->child);
 	free(r->dist);
 	free(r->queue);
+	free(r->clos_q);
+	free(r->clos_c);
 	free(r->pbase);
 	free(r->upbase);
 	free(r->nup);
@@ -389,14 +482,23 @@ static void route_all(struct router *r, int *plain)
 			continue;
 		}
 		D = ibu_pgft_host(r->g, n, o->port);
-		if (D >= 0 && o->offset == 0)
-			route_host(r, D, n, o->port, lid,
-				   1 << f->nodes[n].ports[o->port].lmc);
-		else if (D == -1)
+		if (D >= 0 && o->offset == 0) {
+			struct host_job *jb = &r->jobs[r->njobs];
+
+			ibu_pgft_digits(r->g, D, jb->x);
+			jb->base = lid;
+			jb->nlids = 1 << f->nodes[n].ports[o->port].lmc;
+			jb->leaf = f->nodes[n].ports[o->port].peer_node;
+			jb->port = f->nodes[n].ports[o->port].peer_port;
+			jb->seq = r->njobs;
+			if (++r->njobs == HOST_BATCH)
+				route_hosts(r);
+		} else if (D == -1)
 			route_other(r, f->nodes[n].ports[o->port].peer_node,
 				    f->nodes[n].ports[o->port].peer_port, lid,
 				    plain);
 	}
+	route_hosts(r);
 }
 
 int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
