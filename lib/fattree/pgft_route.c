@@ -201,6 +201,10 @@ static void route_hosts(struct router *r)
 					fill(r, s, jb->base, jb->nlids, IBU_NO_PATH);
 					continue;
 				}
+				if (jb->nlids == 1) {	/* base <= max_lid */
+					row[jb->base] = (uint8_t)up[jb->rd];
+					continue;
+				}
 				for (o = 0; o < jb->nlids &&
 				     jb->base + (uint32_t)o <= r->lft->max_lid; o++) {
 					int k2 = jb->rd + (l <= r->levels ?
