@@ -180,7 +180,7 @@ static int cmp_job_leaf(const void *a, const void *b)
 static void route_hosts(struct router *r)
 {
 	const struct ibu_pgft *g = r->g;
-	int l, i, j, s, o, k;
+	int l, i, j, s, o, k, end;
 
 	for (l = 1; l <= g->P.h; l++) {
 		int U = r->U[l];
@@ -217,20 +217,23 @@ static void route_hosts(struct router *r)
 		}
 	}
 	qsort(r->jobs, (size_t)r->njobs, sizeof(r->jobs[0]), cmp_job_leaf);
-	for (j = 0; j < r->njobs; j++) {
-		const struct host_job *jb = &r->jobs[j];
+	for (j = 0; j < r->njobs; j = end) {
+		int leaf = r->jobs[j].leaf;
 
-		if (r->clos_leaf != jb->leaf)
-			leaf_closure(r, jb->leaf);
+		for (end = j; end < r->njobs && r->jobs[end].leaf == leaf; end++)
+			fill(r, leaf, r->jobs[end].base, r->jobs[end].nlids,
+			     (uint8_t)r->jobs[end].port);
+		if (r->clos_leaf != leaf)
+			leaf_closure(r, leaf);
 		for (k = 0; k < r->nclos; k++) {
-			int q = r->clos_q[k], c = r->clos_c[k];
-			/* the cable digit of D's climb into q's level */
-			long spread = jb->x[lvl(r, q) - 1];
+			int q = r->clos_q[k], c = r->clos_c[k], lq = lvl(r, q) - 1;
+			const int *grp = &r->gports[r->gstart[c]];
 
-			fill(r, q, jb->base, jb->nlids,
-			     (uint8_t)r->gports[r->gstart[c] + spread % r->glen[c]]);
+			/* the cable digit of D's climb into q's level */
+			for (i = j; i < end; i++)
+				fill(r, q, r->jobs[i].base, r->jobs[i].nlids,
+				     (uint8_t)grp[r->jobs[i].x[lq] % r->glen[c]]);
 		}
-		fill(r, jb->leaf, jb->base, jb->nlids, (uint8_t)jb->port);
 	}
 	r->njobs = 0;
 }
