@@ -45,6 +45,10 @@ struct router {
 	int *nnb;
 	int *nbp;		/* ports to any switch, by port number */
 	int *nbn;		/* their peer switches */
+	int *dnbase;		/* [node]: first slot in dnn, ndn entries */
+	int *ndn;
+	int *dnn;		/* distinct switch neighbours (one per bundle
+				 * of parallel cables: the plain BFS) */
 	int *gstart;		/* [pbase + port]: its parallel group in gports */
 	int *glen;		/* [pbase + port]: cables in that group */
 	int *gports;		/* ports grouped by peer, by port number */
@@ -249,8 +253,8 @@ static void plain_dist(struct router *r, int t, int *d)
 	r->queue[tail++] = t;
 	while (head < tail) {
 		n = r->queue[head++];
-		for (i = r->nbbase[n]; i < r->nbbase[n] + r->nnb[n]; i++) {
-			q = r->nbn[i];
+		for (i = r->dnbase[n]; i < r->dnbase[n] + r->ndn[n]; i++) {
+			q = r->dnn[i];
 			if (d[q] == INT_MAX) {
 				d[q] = d[n] + 1;
 				r->queue[tail++] = q;
@@ -361,14 +365,17 @@ static int index_ports(struct router *r, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
 	int n = f->num_nodes ? f->num_nodes : 1, i, p, total = 0, nu = 0, ng = 0;
-	int nn = 0;
+	int nn = 0, nd = 0;
 
 	r->pbase = calloc((size_t)n, sizeof(int));
 	r->upbase = calloc((size_t)n, sizeof(int));
 	r->nup = calloc((size_t)n, sizeof(int));
 	r->nbbase = calloc((size_t)n, sizeof(int));
 	r->nnb = calloc((size_t)n, sizeof(int));
-	if (!r->pbase || !r->upbase || !r->nup || !r->nbbase || !r->nnb)
+	r->dnbase = calloc((size_t)n, sizeof(int));
+	r->ndn = calloc((size_t)n, sizeof(int));
+	if (!r->pbase || !r->upbase || !r->nup || !r->nbbase || !r->nnb ||
+	    !r->dnbase || !r->ndn)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++) {
 		r->pbase[i] = total;
@@ -381,8 +388,9 @@ static int index_ports(struct router *r, struct ibu_err *e)
 	r->upn = calloc((size_t)total + 1, sizeof(int));
 	r->nbp = calloc((size_t)total + 1, sizeof(int));
 	r->nbn = calloc((size_t)total + 1, sizeof(int));
+	r->dnn = calloc((size_t)total + 1, sizeof(int));
 	if (!r->upp || !r->gstart || !r->glen || !r->gports || !r->upn ||
-	    !r->nbp || !r->nbn)
+	    !r->nbp || !r->nbn || !r->dnn)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++) {
 		if (!sw(r, i))
@@ -404,6 +412,11 @@ static int index_ports(struct router *r, struct ibu_err *e)
 		r->nup[i] = nu - r->upbase[i];
 		r->nnb[i] = nn - r->nbbase[i];
 		group_cables(r, i, &ng);
+		r->dnbase[i] = nd;
+		for (p = r->nbbase[i]; p < r->nbbase[i] + r->nnb[i]; p++)
+			if (r->gports[r->gstart[r->pbase[i] + r->nbp[p]]] == r->nbp[p])
+				r->dnn[nd++] = r->nbn[p];	/* first of its bundle */
+		r->ndn[i] = nd - r->dnbase[i];
 	}
 	return IBU_OK;
 }
@@ -468,6 +481,9 @@ static void teardown(struct router *r)
 	free(r->nnb);
 	free(r->nbp);
 	free(r->nbn);
+	free(r->dnbase);
+	free(r->ndn);
+	free(r->dnn);
 }
 
 /* Every LID a port owns: compute hosts in closed form, the rest by
