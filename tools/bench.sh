@@ -124,7 +124,7 @@ elif [ -n "$sim" ] && "$IBUNION" gen mesh 2 2 -o "$work/probe.net" >/dev/null 2>
 else
 	[ -n "$sim" ] && echo "bench: no 'ibunion gen mesh' or no xy engine: meshes skipped"
 fi
-if [ -n "$sim" ] && [ -z "$meshonly" ]; then
+if [ -n "$sim" ] && [ -z "$meshonly" ] && [ -z "$pgftonly" ]; then
 	fabrics+=("ibft163|fattree 16 3|-S 512")
 	fabrics+=("ibft243|fattree 24 3|-N 8192 -S 1024 -P 65536")
 	[ -n "$large" ] && fabrics+=("ibft323|fattree 32 3|-N 16384 -S 2048 -P 65536")
@@ -315,11 +315,16 @@ END {
 			fmt(med[key, "up"], "%.2f"), ratio(med[key, "up"], med[rk, "up"]),
 			fmt(med[key, "rss"], "%.0f"), ratio(med[key, "rss"], med[rk, "rss"])
 	}
-	print ""
-	print "Offline (ibunion route --lmc 0 -o /dev/null; ibunion route --lmc 0 | ibunion check -q FABRIC -; medians):"
-	print ""
-	print "| fabric | n | route s | route peak RSS MiB | check CPU s | check wall s (piped) | check peak RSS MiB |"
-	print "|---|---|---|---|---|---|---|"
+	for (k = 1; k <= nk; k++)
+		if (index(order[k], "offline" SUBSEP) == 1)
+			anyoff = 1
+	if (anyoff) {	# none with --mesh or --pgft
+		print ""
+		print "Offline (ibunion route --lmc 0 -o /dev/null; ibunion route --lmc 0 | ibunion check -q FABRIC -; medians):"
+		print ""
+		print "| fabric | n | route s | route peak RSS MiB | check CPU s | check wall s (piped) | check peak RSS MiB |"
+		print "|---|---|---|---|---|---|---|"
+	}
 	for (k = 1; k <= nk; k++) {
 		key = order[k]; split(key, p, SUBSEP)
 		if (p[1] != "offline" || p[3] != "route")
