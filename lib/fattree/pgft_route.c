@@ -173,71 +173,79 @@ static int cmp_job_leaf(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/*
- * Toward the compute hosts of the batch (each: LIDs base..base+nlids-1).
- * Every switch not above a host's leaf takes the up-rule; switches above
- * it go down toward the leaf, on the parallel cable the host's digit
- * picks. Row by row over the batch, so the tables are written in runs
- * rather than one byte per switch row per LID; hosts of one leaf share
- * its up-closure.
- */
-static void route_hosts(struct router *r)
+/* Row s of a level-l switch over the batch: the up-rule, port (d_l(o) +
+ * r_l(D)) mod U_l of its ordered up-ports (U = 0: a top, no entry). */
+static void up_rule_row(struct router *r, int s, int l)
 {
-	const struct ibu_pgft *g = r->g;
-	int l, i, j, s, o, k, end;
+	const int *up = r->g->up[s];
+	uint8_t *row = r->lft->row[s];
+	int U = r->U[l], j, o;
 
-	for (l = 1; l <= g->P.h; l++) {
-		int U = r->U[l];
+	for (j = 0; j < r->njobs; j++) {
+		const struct host_job *jb = &r->jobs[j];
 
-		for (j = 0; j < r->njobs; j++)
-			r->jobs[j].rd = U ? (int)(r->jobs[j].x[l] % U) : 0;
-		for (i = 0; i < r->nlevel[l]; i++) {
-			const int *up;
-			uint8_t *row;
+		if (!U) {
+			fill(r, s, jb->base, jb->nlids, IBU_NO_PATH);
+		} else if (jb->nlids == 1) {	/* base <= max_lid */
+			row[jb->base] = (uint8_t)up[jb->rd];
+		} else {
+			for (o = 0; o < jb->nlids &&
+			     jb->base + (uint32_t)o <= r->lft->max_lid; o++) {
+				int k = jb->rd + (l <= r->levels ?
+					(int)((o / r->R[l]) % U) : 0);
 
-			s = r->by_level[l][i];
-			up = g->up[s];
-			row = r->lft->row[s];
-			for (j = 0; j < r->njobs; j++) {
-				const struct host_job *jb = &r->jobs[j];
-
-				if (!U) {	/* a top not above D */
-					fill(r, s, jb->base, jb->nlids, IBU_NO_PATH);
-					continue;
-				}
-				if (jb->nlids == 1) {	/* base <= max_lid */
-					row[jb->base] = (uint8_t)up[jb->rd];
-					continue;
-				}
-				for (o = 0; o < jb->nlids &&
-				     jb->base + (uint32_t)o <= r->lft->max_lid; o++) {
-					int k2 = jb->rd + (l <= r->levels ?
-						 (int)((o / r->R[l]) % U) : 0);
-
-					row[jb->base + (uint32_t)o] =
-						(uint8_t)up[k2 < U ? k2 : k2 - U];
-				}
+				row[jb->base + (uint32_t)o] =
+					(uint8_t)up[k < U ? k : k - U];
 			}
 		}
 	}
+}
+
+/* Jobs first..end-1, all on leaf: the leaf and every switch above it go
+ * down toward them, on the parallel cable the host's digit picks. */
+static void down_rows(struct router *r, int leaf, int first, int end)
+{
+	int i, k;
+
+	for (i = first; i < end; i++)
+		fill(r, leaf, r->jobs[i].base, r->jobs[i].nlids,
+		     (uint8_t)r->jobs[i].port);
+	if (r->clos_leaf != leaf)
+		leaf_closure(r, leaf);
+	for (k = 0; k < r->nclos; k++) {
+		int q = r->clos_q[k], c = r->clos_c[k], lq = lvl(r, q) - 1;
+		const int *grp = &r->gports[r->gstart[c]];
+
+		/* the cable digit of D's climb into q's level */
+		for (i = first; i < end; i++)
+			fill(r, q, r->jobs[i].base, r->jobs[i].nlids,
+			     (uint8_t)grp[r->jobs[i].x[lq] % r->glen[c]]);
+	}
+}
+
+/*
+ * Toward the compute hosts of the batch (each: LIDs base..base+nlids-1):
+ * every switch takes the up-rule, then the switches above a host's leaf
+ * are overwritten with the way down. Row by row over the batch, so the
+ * tables are written in runs rather than one byte per switch row per
+ * LID; the hosts of one leaf share its up-closure.
+ */
+static void route_hosts(struct router *r)
+{
+	int l, i, j, end;
+
+	for (l = 1; l <= r->g->P.h; l++) {
+		for (j = 0; j < r->njobs; j++)
+			r->jobs[j].rd = r->U[l] ?
+					(int)(r->jobs[j].x[l] % r->U[l]) : 0;
+		for (i = 0; i < r->nlevel[l]; i++)
+			up_rule_row(r, r->by_level[l][i], l);
+	}
 	qsort(r->jobs, (size_t)r->njobs, sizeof(r->jobs[0]), cmp_job_leaf);
 	for (j = 0; j < r->njobs; j = end) {
-		int leaf = r->jobs[j].leaf;
-
-		for (end = j; end < r->njobs && r->jobs[end].leaf == leaf; end++)
-			fill(r, leaf, r->jobs[end].base, r->jobs[end].nlids,
-			     (uint8_t)r->jobs[end].port);
-		if (r->clos_leaf != leaf)
-			leaf_closure(r, leaf);
-		for (k = 0; k < r->nclos; k++) {
-			int q = r->clos_q[k], c = r->clos_c[k], lq = lvl(r, q) - 1;
-			const int *grp = &r->gports[r->gstart[c]];
-
-			/* the cable digit of D's climb into q's level */
-			for (i = j; i < end; i++)
-				fill(r, q, r->jobs[i].base, r->jobs[i].nlids,
-				     (uint8_t)grp[r->jobs[i].x[lq] % r->glen[c]]);
-		}
+		for (end = j; end < r->njobs && r->jobs[end].leaf == r->jobs[j].leaf;)
+			end++;
+		down_rows(r, r->jobs[j].leaf, j, end);
 	}
 	r->njobs = 0;
 }
