@@ -52,9 +52,72 @@ int ibu_osm_node_index(const struct ibu_fabric *f, const osm_node_t *node)
 	return ibu_fabric_find_guid(f, cl_ntoh64(osm_node_get_node_guid(node)));
 }
 
+/*
+ * OpenSM node -> fabric node index while the model is built: every port
+ * looks its peer up, so an open-addressing table on the object's address
+ * instead of a GUID search per port (a 10,000-node subnet has some 40,000
+ * ports).
+ */
+struct node_table {
+	const osm_node_t **key;
+	int *idx;
+	size_t mask;
+};
+
+static size_t node_slot(const struct node_table *t, const osm_node_t *n)
+{
+	uint64_t x = (uint64_t)(uintptr_t)n;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return (size_t)x & t->mask;
+}
+
+static int node_table_init(struct node_table *t, size_t count)
+{
+	size_t size = 64;
+
+	while (size < 2 * count)
+		size *= 2;
+	t->mask = size - 1;
+	t->key = calloc(size, sizeof(*t->key));
+	t->idx = calloc(size, sizeof(*t->idx));
+	return t->key && t->idx ? IBU_OK : IBU_ENOMEM;
+}
+
+static void node_table_free(struct node_table *t)
+{
+	free(t->key);
+	free(t->idx);
+}
+
+static void node_table_put(struct node_table *t, const osm_node_t *n, int idx)
+{
+	size_t i = node_slot(t, n);
+
+	while (t->key[i] && t->key[i] != n)
+		i = (i + 1) & t->mask;
+	t->key[i] = n;
+	t->idx[i] = idx;
+}
+
+static int node_table_get(const struct node_table *t, const osm_node_t *n)
+{
+	size_t i;
+
+	if (!n)
+		return -1;
+	for (i = node_slot(t, n); t->key[i]; i = (i + 1) & t->mask)
+		if (t->key[i] == n)
+			return t->idx[i];
+	return -1;
+}
+
 /* pass 1: one fabric node per OpenSM node, in node GUID order */
 static int add_nodes(osm_subn_t *subn, struct ibu_fabric *f,
-		     struct ibu_osm_map *map, struct ibu_err *e)
+		     struct ibu_osm_map *map, struct node_table *nt,
+		     struct ibu_err *e)
 {
 	cl_map_item_t *item;
 	int rc, idx;
@@ -84,6 +147,7 @@ static int add_nodes(osm_subn_t *subn, struct ibu_fabric *f,
 					   "node table changed while reading it");
 		map->node[idx] = n;
 		map->sw[idx] = type == IBU_NODE_SWITCH ? n->sw : NULL;
+		node_table_put(nt, n, idx);
 		if (type == IBU_NODE_SWITCH && !n->sw)
 			return ibu_err_set(e, IBU_EINVAL,
 					   "switch '%s' (0x%016" PRIx64 ") has no switch object",
@@ -94,7 +158,7 @@ static int add_nodes(osm_subn_t *subn, struct ibu_fabric *f,
 
 /* pass 2: port GUIDs and cables */
 static int add_links(struct ibu_fabric *f, const struct ibu_osm_map *map,
-		     struct ibu_err *e)
+		     const struct node_table *nt, struct ibu_err *e)
 {
 	int i, p, rc;
 
@@ -115,7 +179,7 @@ static int add_links(struct ibu_fabric *f, const struct ibu_osm_map *map,
 			rp = osm_physp_get_remote(pp);
 			if (!rp || !osm_physp_is_valid(rp))
 				continue;
-			peer = ibu_osm_node_index(f, osm_physp_get_node_ptr(rp));
+			peer = node_table_get(nt, osm_physp_get_node_ptr(rp));
 			if (peer < 0)
 				return ibu_err_set(e, IBU_EINVAL,
 						   "'%s' port %d: peer node not in the subnet",
@@ -131,7 +195,7 @@ static int add_links(struct ibu_fabric *f, const struct ibu_osm_map *map,
 
 /* pass 3: LIDs of every port object (CA ports, switch port 0) */
 static int add_lids(osm_subn_t *subn, struct ibu_fabric *f,
-		    struct ibu_err *e)
+		    const struct node_table *nt, struct ibu_err *e)
 {
 	cl_map_item_t *item;
 
@@ -144,7 +208,7 @@ static int add_lids(osm_subn_t *subn, struct ibu_fabric *f,
 
 		if (!port->p_node || !port->p_physp)
 			continue;
-		idx = ibu_osm_node_index(f, port->p_node);
+		idx = node_table_get(nt, port->p_node);
 		pn = osm_physp_get_port_num(port->p_physp);
 		if (idx < 0 || pn > f->nodes[idx].num_ports)
 			return ibu_err_set(e, IBU_EINVAL,
@@ -163,6 +227,7 @@ int ibu_osm_fabric_build(osm_subn_t *subn, struct ibu_fabric *f,
 			 struct ibu_osm_map *map, struct ibu_err *e)
 {
 	size_t count = cl_qmap_count(&subn->node_guid_tbl);
+	struct node_table nt = { NULL, NULL, 0 };
 	int rc;
 
 	memset(map, 0, sizeof(*map));
@@ -175,19 +240,22 @@ int ibu_osm_fabric_build(osm_subn_t *subn, struct ibu_fabric *f,
 	}
 	map->node = calloc(count ? count : 1, sizeof(*map->node));
 	map->sw = calloc(count ? count : 1, sizeof(*map->sw));
-	if (!map->node || !map->sw) {
+	if (!map->node || !map->sw || node_table_init(&nt, count)) {
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 		goto fail;
 	}
 	map->num_nodes = (int)count;
-	rc = add_nodes(subn, f, map, e);
+	rc = add_nodes(subn, f, map, &nt, e);
 	if (!rc)
-		rc = add_links(f, map, e);
+		rc = add_links(f, map, &nt, e);
 	if (!rc)
-		rc = add_lids(subn, f, e);
-	if (!rc)
+		rc = add_lids(subn, f, &nt, e);
+	if (!rc) {
+		node_table_free(&nt);
 		return IBU_OK;
+	}
 fail:
+	node_table_free(&nt);
 	ibu_osm_map_free(map);
 	ibu_fabric_free(f);
 	return rc;

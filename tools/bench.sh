@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Benchmark (issue 10): OpenSM with the cyclic engine against its own
+# Benchmark (issues 10, 14): OpenSM with the cyclic engine against its own
 # ftree, minhop and updn on fat trees, xy against dor on meshes, and the
 # offline tool on the largest fat trees that fit the LID space.  Every
 # simulated run is a fresh ibsim + opensm; engines are interleaved inside
 # each repetition so the ratios compare runs made back to back.  Not part
 # of make check.
 #
-#	tools/bench.sh [-n REPS] [--large] [--mesh] [--no-sim] [--no-offline]
-#	               [-o RESULTS.tsv]
+#	tools/bench.sh [-n REPS] [--large] [--mesh] [--pgft] [--no-sim]
+#	               [--no-offline] [-o RESULTS.tsv]
 #	tools/bench.sh --events [-n REPS] [--large] [-o RESULTS.tsv]
 #
 #	--events      a fabric's events instead (tools/bench-events.sh): a
@@ -17,6 +17,9 @@
 #	-n REPS       repetitions (default 3)
 #	--large       also IBFT(32,3) under OpenSM (8192 end ports; minutes)
 #	--mesh        the meshes only (no fat trees, no offline runs)
+#	--pgft        the PGFTs only: a 2-level and a 3-level PGFT of more
+#	              than 8,000 hosts under OpenSM, cyclic, ftree and
+#	              minhop (no IBFTs, no meshes, no offline runs; minutes)
 #	--no-sim      skip the OpenSM runs
 #	--no-offline  skip the offline runs
 #	-o FILE       keep the raw results (one line per run) in FILE
@@ -24,9 +27,13 @@
 # Simulated (lmc 0): IBFT(16,3), IBFT(24,3) [, IBFT(32,3)] x cyclic, ftree,
 # minhop, updn; 8x8 and 16x16 meshes (1 HCA per switch, shuffled ports and
 # records) x xy, dor, minhop when `ibunion gen mesh` and the xy engine
-# exist.  Offline: `ibunion route --lmc 0 -o /dev/null`
-# and `ibunion check` (reading route's dump through a pipe) on IBFT(36,3)
-# and IBFT(56,3).
+# exist.  --pgft (lmc 0, ports and records shuffled): PGFT(2; 84,126;
+# 1,42; 1,1) on 126-port switches (10,584 hosts, 84 down / 42 up: 2:1
+# blocking leaves) and PGFT(3; 32,16,20; 1,16,16; 1,2,2) on 64-port
+# switches (10,240 hosts, 20 of 32 pods, 2 parallel cables on every
+# leaf-middle and middle-top pair) x cyclic, ftree, minhop.  Offline:
+# `ibunion route --lmc 0 -o /dev/null` and `ibunion check` (reading
+# route's dump through a pipe) on IBFT(36,3) and IBFT(56,3).
 #
 # What the numbers mean:
 #   route ms   OpenSM's routing phase, from its "building routing with
@@ -54,6 +61,7 @@ sim=1
 offline=1
 results=
 meshonly=
+pgftonly=
 cmdline="tools/bench.sh $*"
 
 for arg in "$@"; do
@@ -69,10 +77,11 @@ while [ $# -gt 0 ]; do
 	-n) reps=${2-}; shift 2 || { echo "bench: -n needs a value" >&2; exit 2; } ;;
 	--large) large=1; shift ;;
 	--mesh) meshonly=1; offline=; shift ;;
+	--pgft) pgftonly=1; offline=; shift ;;
 	--no-sim) sim=; shift ;;
 	--no-offline) offline=; shift ;;
 	-o) results=${2-}; shift 2 || { echo "bench: -o needs a file" >&2; exit 2; } ;;
-	-h | --help) sed -n '3,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -100,7 +109,14 @@ TIME=/usr/bin/time
 # name, generator arguments, ibsim args
 fabrics=()
 mesh_engines=()
-if [ -n "$sim" ] && "$IBUNION" gen mesh 2 2 -o "$work/probe.net" >/dev/null 2>&1 &&
+if [ -n "$pgftonly" ]; then
+	[ -n "$meshonly" ] && { echo "bench: --mesh and --pgft exclude each other" >&2; exit 2; }
+	[ -n "$sim" ] || { echo "bench: --pgft runs only under OpenSM (no --no-sim)" >&2; exit 2; }
+	# 126 ports: ibsim + opensm + dump_lfts lose LFT entries for ports
+	# 128 and above, so the 2-level tree stays below 128
+	fabrics+=("pgft2|pgft --m 84,126 --w 1,42 --p 1,1 --radix 126 --shuffle-ports --shuffle-records|-N 16384 -S 2048 -P 65536")
+	fabrics+=("pgft3|pgft --m 32,16,20 --w 1,16,16 --p 1,2,2 --radix 64 --shuffle-ports --shuffle-records|-N 16384 -S 2048 -P 131072")
+elif [ -n "$sim" ] && "$IBUNION" gen mesh 2 2 -o "$work/probe.net" >/dev/null 2>&1 &&
 	"$IBUNION" route --engine xy --lmc 0 "$work/probe.net" -o /dev/null 2>/dev/null; then
 	fabrics+=("mesh8x8|mesh 8 8 --hcas 1 --shuffle-ports --shuffle-records|"
 		  "mesh16x16|mesh 16 16 --hcas 1 --shuffle-ports --shuffle-records|")
@@ -108,12 +124,13 @@ if [ -n "$sim" ] && "$IBUNION" gen mesh 2 2 -o "$work/probe.net" >/dev/null 2>&1
 else
 	[ -n "$sim" ] && echo "bench: no 'ibunion gen mesh' or no xy engine: meshes skipped"
 fi
-if [ -n "$sim" ] && [ -z "$meshonly" ]; then
+if [ -n "$sim" ] && [ -z "$meshonly" ] && [ -z "$pgftonly" ]; then
 	fabrics+=("ibft163|fattree 16 3|-S 512")
 	fabrics+=("ibft243|fattree 24 3|-N 8192 -S 1024 -P 65536")
 	[ -n "$large" ] && fabrics+=("ibft323|fattree 32 3|-N 16384 -S 2048 -P 65536")
 fi
 ft_engines=("cyclic,minhop" ftree minhop updn)
+[ -n "$pgftonly" ] && ft_engines=("cyclic,minhop" ftree minhop)
 offline_fabrics=()
 [ -n "$offline" ] && offline_fabrics=("ibft363|fattree 36 3" "ibft563|fattree 56 3")
 
@@ -298,11 +315,16 @@ END {
 			fmt(med[key, "up"], "%.2f"), ratio(med[key, "up"], med[rk, "up"]),
 			fmt(med[key, "rss"], "%.0f"), ratio(med[key, "rss"], med[rk, "rss"])
 	}
-	print ""
-	print "Offline (ibunion route --lmc 0 -o /dev/null; ibunion route --lmc 0 | ibunion check -q FABRIC -; medians):"
-	print ""
-	print "| fabric | n | route s | route peak RSS MiB | check CPU s | check wall s (piped) | check peak RSS MiB |"
-	print "|---|---|---|---|---|---|---|"
+	for (k = 1; k <= nk; k++)
+		if (index(order[k], "offline" SUBSEP) == 1)
+			anyoff = 1
+	if (anyoff) {	# none with --mesh or --pgft
+		print ""
+		print "Offline (ibunion route --lmc 0 -o /dev/null; ibunion route --lmc 0 | ibunion check -q FABRIC -; medians):"
+		print ""
+		print "| fabric | n | route s | route peak RSS MiB | check CPU s | check wall s (piped) | check peak RSS MiB |"
+		print "|---|---|---|---|---|---|---|"
+	}
 	for (k = 1; k <= nk; k++) {
 		key = order[k]; split(key, p, SUBSEP)
 		if (p[1] != "offline" || p[3] != "route")

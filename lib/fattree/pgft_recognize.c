@@ -15,6 +15,9 @@ struct rec {
 	int *colour;		/* [node] 0/1 switches, -1 else */
 	int *eps;		/* [node] end ports cabled to a switch */
 	int *queue;
+	int *bmark;		/* [node] bundles(): stamp, cables */
+	int *bcnt;
+	int bstamp;
 };
 
 static int is_sw(const struct ibu_fabric *f, int n)
@@ -195,29 +198,32 @@ check:
 }
 
 /* Distinct switch peers of n at level lv and cables to each (uniform);
- * returns the number of peers, -1 when bundles differ in size. */
-static int bundles(const struct rec *r, int n, int lv, int *cables)
+ * returns the number of peers, -1 when bundles differ in size. Counts
+ * per peer in r->bcnt, valid where r->bmark holds this call's stamp. */
+static int bundles(struct rec *r, int n, int lv, int *cables)
 {
 	const struct ibu_fabric *f = r->f;
-	int p, q, peers = 0, c = -1;
+	int p, a, peers = 0, c = -1;
 
+	r->bstamp++;
 	for (p = 1; p <= f->nodes[n].num_ports; p++) {
-		int a = f->nodes[n].ports[p].peer_node, k = 0, first = 1;
-
+		a = f->nodes[n].ports[p].peer_node;
 		if (!is_sw(f, a) || r->g->level[a] != lv)
 			continue;
-		for (q = 1; q <= f->nodes[n].num_ports; q++)
-			if (f->nodes[n].ports[q].peer_node == a) {
-				if (q < p)
-					first = 0;
-				k++;
-			}
-		if (!first)
+		if (r->bmark[a] != r->bstamp) {
+			r->bmark[a] = r->bstamp;
+			r->bcnt[a] = 0;
+			peers++;
+		}
+		r->bcnt[a]++;
+	}
+	for (p = 1; p <= f->nodes[n].num_ports; p++) {
+		a = f->nodes[n].ports[p].peer_node;
+		if (!is_sw(f, a) || r->g->level[a] != lv)
 			continue;
-		peers++;
-		if (c >= 0 && c != k)
+		if (c >= 0 && c != r->bcnt[a])
 			return -1;
-		c = k;
+		c = r->bcnt[a];
 	}
 	*cables = c < 0 ? 0 : c;
 	return peers;
@@ -401,15 +407,39 @@ struct hostkey {
 	struct ibu_pgft_host h;
 };
 
-static int cmp_hostkey(const void *a, const void *b)
+/* Leaf part of a host key: its sub-trees top down and its GUID. */
+struct leafkey {
+	uint64_t key[IBU_PGFT_MAX_H + 1];
+	int leaf;
+};
+
+static int cmp_leafkey(const void *a, const void *b)
 {
-	const struct hostkey *x = a, *y = b;
+	const struct leafkey *x = a, *y = b;
 	int i;
 
 	for (i = 0; i <= IBU_PGFT_MAX_H; i++)
 		if (x->key[i] != y->key[i])
 			return x->key[i] < y->key[i] ? -1 : 1;
-	return 0;
+	return (x->leaf > y->leaf) - (x->leaf < y->leaf);
+}
+
+/* A host for sorting: its leaf's rank among the leaf keys, port GUID,
+ * arrival (equal keys keep it). */
+struct hostrank {
+	int rank, seq;
+	uint64_t guid;
+};
+
+static int cmp_hostrank(const void *a, const void *b)
+{
+	const struct hostrank *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 static int uf_find(int *uf, int x)
@@ -483,6 +513,52 @@ static int host_keys(struct rec *r, struct hostkey *hk, uint64_t **sub)
 	return k;
 }
 
+/*
+ * hk[0..k-1] in key order (sub-trees top down, leaf GUID, port GUID;
+ * equal keys in arrival order): the leaves' keys sorted once, then the
+ * hosts by (leaf rank, port GUID), small records rather than whole keys.
+ */
+static int sort_hosts(struct rec *r, struct hostkey *hk, int k,
+		      struct ibu_err *e)
+{
+	int h = r->g->P.h, i, j, nl = 0, rc = IBU_OK;
+	struct leafkey *lk = malloc((size_t)(k ? k : 1) * sizeof(*lk));
+	struct hostrank *hr = malloc((size_t)(k ? k : 1) * sizeof(*hr));
+	struct hostkey *out = malloc((size_t)(k ? k : 1) * sizeof(*out));
+	int *slot = r->bcnt;	/* [leaf]: its rank, valid under bmark */
+
+	if (!lk || !hr || !out) {
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto done;
+	}
+	r->bstamp++;
+	for (i = 0; i < k; i++)
+		if (r->bmark[hk[i].h.leaf] != r->bstamp) {
+			r->bmark[hk[i].h.leaf] = r->bstamp;
+			memset(&lk[nl], 0, sizeof(lk[nl]));
+			memcpy(lk[nl].key, hk[i].key, (size_t)(h - 1) * sizeof(uint64_t));
+			lk[nl++].leaf = hk[i].h.leaf;
+		}
+	qsort(lk, (size_t)nl, sizeof(*lk), cmp_leafkey);
+	for (i = 0; i < nl; i++)
+		slot[lk[i].leaf] = i && !memcmp(lk[i].key, lk[i - 1].key, sizeof(lk[i].key)) ?
+			slot[lk[i - 1].leaf] : i;
+	for (i = 0; i < k; i++) {
+		hr[i].rank = slot[hk[i].h.leaf];
+		hr[i].seq = i;
+		hr[i].guid = hk[i].key[h - 1];
+	}
+	qsort(hr, (size_t)k, sizeof(*hr), cmp_hostrank);
+	for (j = 0; j < k; j++)
+		out[j] = hk[hr[j].seq];
+	memcpy(hk, out, (size_t)k * sizeof(*hk));
+done:
+	free(lk);
+	free(hr);
+	free(out);
+	return rc;
+}
+
 /* Step 6: compute hosts in sub-tree order; hosts above the leaves. */
 static int hosts(struct rec *r, struct ibu_err *e)
 {
@@ -514,7 +590,9 @@ static int hosts(struct rec *r, struct ibu_err *e)
 	if (rc)
 		goto out;
 	k = host_keys(r, hk, sub);
-	qsort(hk, (size_t)k, sizeof(*hk), cmp_hostkey);
+	rc = sort_hosts(r, hk, k, e);
+	if (rc)
+		goto out;
 	g->host = malloc((size_t)(k ? k : 1) * sizeof(*g->host));
 	g->spine_host = malloc((size_t)total * sizeof(*g->spine_host));
 	if (!g->host || !g->spine_host) {
@@ -605,8 +683,10 @@ int ibu_pgft_recognize_roots(const struct ibu_fabric *f, struct ibu_pgft *g,
 	r.colour = malloc((size_t)N * sizeof(int));
 	r.eps = calloc((size_t)N, sizeof(int));
 	r.queue = malloc((size_t)N * sizeof(int));
+	r.bmark = calloc((size_t)N, sizeof(int));
+	r.bcnt = calloc((size_t)N, sizeof(int));
 	if (!g->level || !g->col || !g->up || !g->host_base || !r.colour ||
-	    !r.eps || !r.queue)
+	    !r.eps || !r.queue || !r.bmark || !r.bcnt)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	else
 		rc = colour(&r, e);
@@ -625,6 +705,8 @@ int ibu_pgft_recognize_roots(const struct ibu_fabric *f, struct ibu_pgft *g,
 	free(r.colour);
 	free(r.eps);
 	free(r.queue);
+	free(r.bmark);
+	free(r.bcnt);
 	if (rc)
 		ibu_pgft_free(g);
 	return rc;

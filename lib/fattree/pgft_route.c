@@ -7,6 +7,18 @@
 #include "lft.h"
 #include "lidmap.h"
 
+/* A compute host waiting in the batch. */
+struct host_job {
+	long x[IBU_PGFT_MAX_H + 1];	/* ibu_pgft_digits */
+	uint32_t base;
+	int nlids;
+	int leaf, port;		/* its switch and the port there */
+	int seq;		/* arrival: ties keep it */
+	int rd;			/* r_l(D) of the level being written */
+};
+
+#define HOST_BATCH 64
+
 struct router {
 	const struct ibu_fabric *f;
 	const struct ibu_pgft *g;
@@ -22,6 +34,29 @@ struct router {
 	int stamp;
 	int **by_level;		/* switches of each level */
 	int *nlevel;
+	/* per switch, built once: the scans per destination then touch
+	 * only the ports that can be on its route */
+	int *pbase;		/* [node]: first slot of its ports 0..n */
+	int *upbase;		/* [node]: first slot in upp, nup entries */
+	int *nup;
+	int *upp;		/* ports to the level above, by port number */
+	int *upn;		/* their peer switches */
+	int *nbbase;		/* [node]: first slot in nbp, nnb entries */
+	int *nnb;
+	int *nbp;		/* ports to any switch, by port number */
+	int *nbn;		/* their peer switches */
+	int *dnbase;		/* [node]: first slot in dnn, ndn entries */
+	int *ndn;
+	int *dnn;		/* distinct switch neighbours (one per bundle
+				 * of parallel cables: the plain BFS) */
+	int *gstart;		/* [pbase + port]: its parallel group in gports */
+	int *glen;		/* [pbase + port]: cables in that group */
+	int *gports;		/* ports grouped by peer, by port number */
+	struct host_job jobs[HOST_BATCH];
+	int njobs;
+	int *clos_q;		/* leaf_closure() of clos_leaf */
+	int *clos_c;
+	int nclos, clos_leaf;
 };
 
 static int sw(const struct router *r, int n)
@@ -68,7 +103,7 @@ int ibu_pgft_needed_lmc(const struct ibu_pgft *g)
 static void mark_above(struct router *r, int t, const long *spread)
 {
 	const struct ibu_fabric *f = r->f;
-	int head = 0, tail = 0, n, p, q, c, k, cab[IBU_MAX_PORTS];
+	int head = 0, tail = 0, n, i, q, c;
 
 	r->stamp++;
 	r->above[t] = r->stamp;
@@ -76,74 +111,159 @@ static void mark_above(struct router *r, int t, const long *spread)
 	r->queue[tail++] = t;
 	while (head < tail) {
 		n = r->queue[head++];
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			q = f->nodes[n].ports[p].peer_node;
-			if (!sw(r, q) || lvl(r, q) != lvl(r, n) + 1 ||
-			    r->above[q] == r->stamp)
+		for (i = r->upbase[n]; i < r->upbase[n] + r->nup[n]; i++) {
+			const struct ibu_port *pt = &f->nodes[n].ports[r->upp[i]];
+
+			q = r->upn[i];
+			if (r->above[q] == r->stamp)
 				continue;
 			r->above[q] = r->stamp;
 			r->dist[q] = r->dist[n] + 1;
 			r->queue[tail++] = q;
-			for (k = 0, c = 1; c <= f->nodes[q].num_ports; c++)
-				if (f->nodes[q].ports[c].peer_node == n)
-					cab[k++] = c;
-			r->child[q] = cab[spread[lvl(r, q)] % k];
+			c = r->pbase[q] + pt->peer_port;
+			r->child[q] = r->gports[r->gstart[c] +
+						spread[lvl(r, q)] % r->glen[c]];
 		}
 	}
 }
 
-/* Toward compute host D at (node, port), LIDs base..base+2^lmc-1. */
-static void route_host(struct router *r, long D, int node, int port,
-		       uint32_t base, int nlids)
+/* The switches above leaf t (its up-closure, without t) in the order
+ * mark_above reaches them, each with the slot of the cable it came down
+ * (pbase + port): the part of a host's routes its leaf alone decides. */
+static void leaf_closure(struct router *r, int t)
 {
-	const struct ibu_pgft *g = r->g;
-	long spread[IBU_PGFT_MAX_H + 1], x[IBU_PGFT_MAX_H + 1];
-	int leaf = r->f->nodes[node].ports[port].peer_node, l, i, s, o;
+	int head = 0, tail = 0, n, i, q;
 
-	ibu_pgft_digits(g, D, x);
-	for (l = 2; l <= g->P.h; l++)
-		spread[l] = x[l - 1];	/* the cable digit of D's climb */
-	mark_above(r, leaf, spread);
-	r->child[leaf] = r->f->nodes[node].ports[port].peer_port;
-	for (l = 1; l <= g->P.h; l++)
-		for (i = 0; i < r->nlevel[l]; i++) {
-			s = r->by_level[l][i];
-			for (o = 0; o < nlids; o++) {
-				uint8_t out;
-
-				if (base + (uint32_t)o > r->lft->max_lid)
-					break;
-				if (r->above[s] == r->stamp) {
-					out = (uint8_t)r->child[s];
-				} else if (!r->U[l]) {
-					out = IBU_NO_PATH;	/* a top not above D */
-				} else {
-					long rd = x[l] % r->U[l];
-					long dg = l <= r->levels ?
-						  (o / r->R[l]) % r->U[l] : 0;
-
-					out = (uint8_t)g->up[s][(dg + rd) % r->U[l]];
-				}
-				r->lft->row[s][base + (uint32_t)o] = out;
-			}
+	r->stamp++;
+	r->above[t] = r->stamp;
+	r->queue[tail++] = t;
+	r->nclos = 0;
+	while (head < tail) {
+		n = r->queue[head++];
+		for (i = r->upbase[n]; i < r->upbase[n] + r->nup[n]; i++) {
+			q = r->upn[i];
+			if (r->above[q] == r->stamp)
+				continue;
+			r->above[q] = r->stamp;
+			r->queue[tail++] = q;
+			r->clos_q[r->nclos] = q;
+			r->clos_c[r->nclos++] = r->pbase[q] +
+				r->f->nodes[n].ports[r->upp[i]].peer_port;
 		}
+	}
+	r->clos_leaf = t;
 }
 
-/* Plain BFS distances from switch t over the switch graph into r->dist2. */
+/* Entries base..base+nlids-1 of row s (those that exist) = port. */
+static void fill(struct router *r, int s, uint32_t base, int nlids,
+		 uint8_t port)
+{
+	int o;
+
+	for (o = 0; o < nlids && base + (uint32_t)o <= r->lft->max_lid; o++)
+		r->lft->row[s][base + (uint32_t)o] = port;
+}
+
+static int cmp_job_leaf(const void *a, const void *b)
+{
+	const struct host_job *x = a, *y = b;
+
+	if (x->leaf != y->leaf)
+		return x->leaf < y->leaf ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Row s of a level-l switch over the batch: the up-rule, port (d_l(o) +
+ * r_l(D)) mod U_l of its ordered up-ports (U = 0: a top, no entry). */
+static void up_rule_row(struct router *r, int s, int l)
+{
+	const int *up = r->g->up[s];
+	uint8_t *row = r->lft->row[s];
+	int U = r->U[l], j, o;
+
+	for (j = 0; j < r->njobs; j++) {
+		const struct host_job *jb = &r->jobs[j];
+
+		if (!U) {
+			fill(r, s, jb->base, jb->nlids, IBU_NO_PATH);
+		} else if (jb->nlids == 1) {	/* base <= max_lid */
+			row[jb->base] = (uint8_t)up[jb->rd];
+		} else {
+			for (o = 0; o < jb->nlids &&
+			     jb->base + (uint32_t)o <= r->lft->max_lid; o++) {
+				int k = jb->rd + (l <= r->levels ?
+					(int)((o / r->R[l]) % U) : 0);
+
+				row[jb->base + (uint32_t)o] =
+					(uint8_t)up[k < U ? k : k - U];
+			}
+		}
+	}
+}
+
+/* Jobs first..end-1, all on leaf: the leaf and every switch above it go
+ * down toward them, on the parallel cable the host's digit picks. */
+static void down_rows(struct router *r, int leaf, int first, int end)
+{
+	int i, k;
+
+	for (i = first; i < end; i++)
+		fill(r, leaf, r->jobs[i].base, r->jobs[i].nlids,
+		     (uint8_t)r->jobs[i].port);
+	if (r->clos_leaf != leaf)
+		leaf_closure(r, leaf);
+	for (k = 0; k < r->nclos; k++) {
+		int q = r->clos_q[k], c = r->clos_c[k], lq = lvl(r, q) - 1;
+		const int *grp = &r->gports[r->gstart[c]];
+
+		/* the cable digit of D's climb into q's level */
+		for (i = first; i < end; i++)
+			fill(r, q, r->jobs[i].base, r->jobs[i].nlids,
+			     (uint8_t)grp[r->jobs[i].x[lq] % r->glen[c]]);
+	}
+}
+
+/*
+ * Toward the compute hosts of the batch (each: LIDs base..base+nlids-1):
+ * every switch takes the up-rule, then the switches above a host's leaf
+ * are overwritten with the way down. Row by row over the batch, so the
+ * tables are written in runs rather than one byte per switch row per
+ * LID; the hosts of one leaf share its up-closure.
+ */
+static void route_hosts(struct router *r)
+{
+	int l, i, j, end;
+
+	for (l = 1; l <= r->g->P.h; l++) {
+		for (j = 0; j < r->njobs; j++)
+			r->jobs[j].rd = r->U[l] ?
+					(int)(r->jobs[j].x[l] % r->U[l]) : 0;
+		for (i = 0; i < r->nlevel[l]; i++)
+			up_rule_row(r, r->by_level[l][i], l);
+	}
+	qsort(r->jobs, (size_t)r->njobs, sizeof(r->jobs[0]), cmp_job_leaf);
+	for (j = 0; j < r->njobs; j = end) {
+		for (end = j; end < r->njobs && r->jobs[end].leaf == r->jobs[j].leaf;)
+			end++;
+		down_rows(r, r->jobs[j].leaf, j, end);
+	}
+	r->njobs = 0;
+}
+
+/* Plain BFS distances from switch t over the switch graph into d. */
 static void plain_dist(struct router *r, int t, int *d)
 {
-	const struct ibu_fabric *f = r->f;
-	int head = 0, tail = 0, n, p, q;
+	int head = 0, tail = 0, n, i, q;
 
-	for (n = 0; n < f->num_nodes; n++)
+	for (n = 0; n < r->f->num_nodes; n++)
 		d[n] = INT_MAX;
 	d[t] = 0;
 	r->queue[tail++] = t;
 	while (head < tail) {
 		n = r->queue[head++];
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			q = f->nodes[n].ports[p].peer_node;
-			if (sw(r, q) && d[q] == INT_MAX) {
+		for (i = r->dnbase[n]; i < r->dnbase[n] + r->ndn[n]; i++) {
+			q = r->dnn[i];
+			if (d[q] == INT_MAX) {
 				d[q] = d[n] + 1;
 				r->queue[tail++] = q;
 			}
@@ -151,19 +271,39 @@ static void plain_dist(struct router *r, int t, int *d)
 	}
 }
 
-/* Port of switch s to a neighbour with dist == want, the lid-th of them. */
-static int pick(const struct router *r, int s, const int *dist, int want,
-		int up_only, uint32_t lid)
+/* Port of switch s to a neighbour with plain dist == want, the lid-th of
+ * them. */
+static int pick_plain(const struct router *r, int s, const int *dist,
+		      int want, uint32_t lid)
 {
-	const struct ibu_fabric *f = r->f;
-	int p, q, k = 0, cand[IBU_MAX_PORTS];
+	int i, k = 0, cand[IBU_MAX_PORTS];
 
-	for (p = 1; p <= f->nodes[s].num_ports; p++) {
-		q = f->nodes[s].ports[p].peer_node;
-		if (sw(r, q) && dist[q] == want &&
-		    (!up_only || lvl(r, q) == lvl(r, s) + 1))
-			cand[k++] = p;
+	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++)
+		if (dist[r->nbn[i]] == want)
+			cand[k++] = r->nbp[i];
+	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
+}
+
+/*
+ * Up-port of switch s not above the target, the lid-th of those to a
+ * parent with the least up*|down* distance; sets s's distance (-1: no
+ * parent has one).
+ */
+static int pick_up(struct router *r, int s, uint32_t lid)
+{
+	int i, d, best = INT_MAX, k = 0, cand[IBU_MAX_PORTS];
+
+	for (i = r->upbase[s]; i < r->upbase[s] + r->nup[s]; i++) {
+		d = r->dist[r->upn[i]];
+		if (d < 0 || d > best)
+			continue;
+		if (d < best) {
+			best = d;
+			k = 0;
+		}
+		cand[k++] = r->upp[i];
 	}
+	r->dist[s] = k ? best + 1 : -1;
 	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
 }
 
@@ -186,31 +326,107 @@ static void route_other(struct router *r, int t, int host_port,
 	r->child[t] = host_port;	/* 0 for the switch's own LID */
 	for (l = g->P.h; l >= 1; l--)
 		for (i = 0; i < r->nlevel[l]; i++) {
-			int best = INT_MAX, p;
+			int out;
 
 			s = r->by_level[l][i];
 			if (r->above[s] == r->stamp) {
 				r->lft->row[s][lid] = (uint8_t)r->child[s];
 				continue;
 			}
-			for (p = 1; p <= r->f->nodes[s].num_ports; p++) {
-				int q = r->f->nodes[s].ports[p].peer_node;
-
-				if (sw(r, q) && lvl(r, q) == l + 1 &&
-				    r->dist[q] < best && r->dist[q] >= 0)
-					best = r->dist[q];
-			}
-			r->dist[s] = best == INT_MAX ? -1 : best + 1;
-			if (best != INT_MAX) {
-				r->lft->row[s][lid] = (uint8_t)pick(r, s, r->dist, best, 1, lid);
+			out = pick_up(r, s, lid);
+			if (out != IBU_NO_PATH) {
+				r->lft->row[s][lid] = (uint8_t)out;
 			} else if (!host_port && !r->g->num_spine_hosts) {
 				/* switch-own traffic only: no end port sends
 				 * through a switch without an up*|down* path */
 				if (!have_plain++)
 					plain_dist(r, t, plain);
-				r->lft->row[s][lid] = (uint8_t)pick(r, s, plain, plain[s] - 1, 0, lid);
+				r->lft->row[s][lid] = (uint8_t)pick_plain(r, s, plain, plain[s] - 1, lid);
 			}
 		}
+}
+
+/* Groups switch q's cables by peer switch (ascending ports each): the
+ * parallel cables mark_above chooses among. */
+static void group_cables(struct router *r, int q, int *next)
+{
+	const struct ibu_node *nd = &r->f->nodes[q];
+	int *len = &r->glen[r->pbase[q]], *start = &r->gstart[r->pbase[q]];
+	int c, c2, first;
+
+	for (c = 1; c <= nd->num_ports; c++) {
+		if (len[c] || !sw(r, nd->ports[c].peer_node))
+			continue;
+		first = *next;
+		for (c2 = c; c2 <= nd->num_ports; c2++)
+			if (nd->ports[c2].peer_node == nd->ports[c].peer_node)
+				r->gports[(*next)++] = c2;
+		for (c2 = first; c2 < *next; c2++) {
+			start[r->gports[c2]] = first;
+			len[r->gports[c2]] = *next - first;
+		}
+	}
+}
+
+/* The per-switch port indexes (up-ports, parallel groups). */
+static int index_ports(struct router *r, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	int n = f->num_nodes ? f->num_nodes : 1, i, p, total = 0, nu = 0, ng = 0;
+	int nn = 0, nd = 0;
+
+	r->pbase = calloc((size_t)n, sizeof(int));
+	r->upbase = calloc((size_t)n, sizeof(int));
+	r->nup = calloc((size_t)n, sizeof(int));
+	r->nbbase = calloc((size_t)n, sizeof(int));
+	r->nnb = calloc((size_t)n, sizeof(int));
+	r->dnbase = calloc((size_t)n, sizeof(int));
+	r->ndn = calloc((size_t)n, sizeof(int));
+	if (!r->pbase || !r->upbase || !r->nup || !r->nbbase || !r->nnb ||
+	    !r->dnbase || !r->ndn)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < f->num_nodes; i++) {
+		r->pbase[i] = total;
+		total += f->nodes[i].num_ports + 1;
+	}
+	r->upp = calloc((size_t)total + 1, sizeof(int));
+	r->gstart = calloc((size_t)total + 1, sizeof(int));
+	r->glen = calloc((size_t)total + 1, sizeof(int));
+	r->gports = calloc((size_t)total + 1, sizeof(int));
+	r->upn = calloc((size_t)total + 1, sizeof(int));
+	r->nbp = calloc((size_t)total + 1, sizeof(int));
+	r->nbn = calloc((size_t)total + 1, sizeof(int));
+	r->dnn = calloc((size_t)total + 1, sizeof(int));
+	if (!r->upp || !r->gstart || !r->glen || !r->gports || !r->upn ||
+	    !r->nbp || !r->nbn || !r->dnn)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < f->num_nodes; i++) {
+		if (!sw(r, i))
+			continue;
+		r->upbase[i] = nu;
+		r->nbbase[i] = nn;
+		for (p = 1; p <= f->nodes[i].num_ports; p++) {
+			int q = f->nodes[i].ports[p].peer_node;
+
+			if (!sw(r, q))
+				continue;
+			r->nbp[nn] = p;
+			r->nbn[nn++] = q;
+			if (lvl(r, q) == lvl(r, i) + 1) {
+				r->upp[nu] = p;
+				r->upn[nu++] = q;
+			}
+		}
+		r->nup[i] = nu - r->upbase[i];
+		r->nnb[i] = nn - r->nbbase[i];
+		group_cables(r, i, &ng);
+		r->dnbase[i] = nd;
+		for (p = r->nbbase[i]; p < r->nbbase[i] + r->nnb[i]; p++)
+			if (r->gports[r->gstart[r->pbase[i] + r->nbp[p]]] == r->nbp[p])
+				r->dnn[nd++] = r->nbn[p];	/* first of its bundle */
+		r->ndn[i] = nd - r->dnbase[i];
+	}
+	return IBU_OK;
 }
 
 static int setup(struct router *r, int lmc, struct ibu_err *e)
@@ -228,10 +444,13 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	r->child = calloc((size_t)n, sizeof(int));
 	r->dist = calloc((size_t)n, sizeof(int));
 	r->queue = calloc((size_t)n, sizeof(int));
+	r->clos_q = calloc((size_t)n, sizeof(int));
+	r->clos_c = calloc((size_t)n, sizeof(int));
+	r->clos_leaf = -1;
 	r->nlevel = calloc((size_t)g->P.h + 1, sizeof(int));
 	r->by_level = calloc((size_t)g->P.h + 1, sizeof(int *));
 	if (!r->above || !r->child || !r->dist || !r->queue || !r->nlevel ||
-	    !r->by_level)
+	    !r->by_level || !r->clos_q || !r->clos_c)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (l = 1; l <= g->P.h; l++) {
 		r->by_level[l] = calloc((size_t)n, sizeof(int));
@@ -241,7 +460,7 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	for (s = 0; s < r->f->num_nodes; s++)
 		if (sw(r, s) && g->level[s] >= 1)
 			r->by_level[g->level[s]][r->nlevel[g->level[s]]++] = s;
-	return IBU_OK;
+	return index_ports(r, e);
 }
 
 static void teardown(struct router *r)
@@ -256,6 +475,23 @@ static void teardown(struct router *r)
 	free(r->child);
 	free(r->dist);
 	free(r->queue);
+	free(r->clos_q);
+	free(r->clos_c);
+	free(r->pbase);
+	free(r->upbase);
+	free(r->nup);
+	free(r->upp);
+	free(r->gstart);
+	free(r->glen);
+	free(r->gports);
+	free(r->upn);
+	free(r->nbbase);
+	free(r->nnb);
+	free(r->nbp);
+	free(r->nbn);
+	free(r->dnbase);
+	free(r->ndn);
+	free(r->dnn);
 }
 
 /* Every LID a port owns: compute hosts in closed form, the rest by
@@ -277,14 +513,23 @@ static void route_all(struct router *r, int *plain)
 			continue;
 		}
 		D = ibu_pgft_host(r->g, n, o->port);
-		if (D >= 0 && o->offset == 0)
-			route_host(r, D, n, o->port, lid,
-				   1 << f->nodes[n].ports[o->port].lmc);
-		else if (D == -1)
+		if (D >= 0 && o->offset == 0) {
+			struct host_job *jb = &r->jobs[r->njobs];
+
+			ibu_pgft_digits(r->g, D, jb->x);
+			jb->base = lid;
+			jb->nlids = 1 << f->nodes[n].ports[o->port].lmc;
+			jb->leaf = f->nodes[n].ports[o->port].peer_node;
+			jb->port = f->nodes[n].ports[o->port].peer_port;
+			jb->seq = r->njobs;
+			if (++r->njobs == HOST_BATCH)
+				route_hosts(r);
+		} else if (D == -1)
 			route_other(r, f->nodes[n].ports[o->port].peer_node,
 				    f->nodes[n].ports[o->port].peer_port, lid,
 				    plain);
 	}
+	route_hosts(r);
 }
 
 int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
