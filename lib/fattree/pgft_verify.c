@@ -53,6 +53,9 @@ struct climb {
 	int *out;			/* [node] port, valid when stamp */
 	long *stamp, now;
 	int bad;			/* this source broke its chain */
+	int levels;			/* up levels the LID decides: only
+					 * their hops form the chain (above,
+					 * the destination picks) */
 };
 
 /* One route of source S on dlid: every climbing hop against the chain. */
@@ -62,7 +65,7 @@ static void climb(struct climb *c, struct ibu_verify_report *rp, int S,
 	const struct ibu_fabric *f = c->f;
 	int n = c->g->host[S].leaf, hops, p, q;
 
-	for (hops = 0; hops < 64; hops++) {
+	for (hops = 0; hops < 64 && hops < c->levels; hops++) {
 		p = ibu_lft_get(c->lft, n, dlid);
 		if (p == IBU_NO_PATH || p < 1 || p > f->nodes[n].num_ports)
 			return;
@@ -141,7 +144,8 @@ static int check_climbs(const struct ibu_pgft_rule *r,
 			struct ibu_verify_report *rp,
 			struct ibu_verify_result *res, struct ibu_err *e)
 {
-	struct climb c = { .f = f, .g = r->g, .lft = lft };
+	struct climb c = { .f = f, .g = r->g, .lft = lft,
+			   .levels = ibu_pgft_offset_levels(r->g, r->lmc) };
 	size_t n = (size_t)(f->num_nodes ? f->num_nodes : 1);
 	int rc;
 
