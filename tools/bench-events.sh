@@ -422,14 +422,21 @@ mfts_exact()
 			>"$SIM_DIR/$1.check" 2>&1
 }
 
+# cpu_secs PID: user + system CPU seconds of a process so far.
+cpu_secs()
+{
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f\n", ($12 + $13) / hz }' \
+		"/proc/$1/stat" 2>/dev/null || echo 0
+}
+
 # results: storm FABRIC ENGINE REP USED JOINS JOIN_S DRAIN_S LEAVES LEAVE_S
-#                DRAIN_S TREES TREE_US EXACT LOAD
+#                DRAIN_S TREES TREE_US EXACT LOAD JOIN_CPU LEAVE_CPU
 #          perjoin FABRIC ENGINE REP USED GROUPS TREE_MS MFT_MS MAX_MS MFTS LOAD
 run_storm()
 {
 	local fabric=$1 engine=$2 args=$3 rep=$4 net=$work/$1.net
 	local plan mark used joins join_s jdrain leaves leave_s ldrain trees tree
-	local exact load lvl have g pairs r
+	local exact load lvl have g pairs r cpu0 jcpu lcpu
 
 	sim_setup >/dev/null
 	# shellcheck disable=SC2086
@@ -458,8 +465,10 @@ run_storm()
 
 	# the storm: every host's joins in one process, STORM_PAR at a time
 	mark=$(sim_log_mark)
+	cpu0=$(cpu_secs "$OPENSM_PID")
 	run_clients "$SIM_DIR/storm.hosts" join "$SIM_DIR/storm.members"
 	log_quiet 1000
+	jcpu=$(awk -v a="$cpu0" -v b="$(cpu_secs "$OPENSM_PID")" 'BEGIN { printf "%.2f", b - a }')
 	sim_log_since "$mark" >"$SIM_DIR/storm-join.log"
 	joins=$(grep -c "^0x" "$SIM_DIR/storm.members")
 	join_s=$(span "$SIM_DIR/storm-join.log" "$JOINED" "$MFT_DONE")
@@ -478,18 +487,20 @@ run_storm()
 
 	# the leaves of the same joins
 	mark=$(sim_log_mark)
+	cpu0=$(cpu_secs "$OPENSM_PID")
 	run_clients "$SIM_DIR/storm.hosts" leave "$SIM_DIR/storm.left"
 	log_quiet 1000
+	lcpu=$(awk -v a="$cpu0" -v b="$(cpu_secs "$OPENSM_PID")" 'BEGIN { printf "%.2f", b - a }')
 	sim_log_since "$mark" >"$SIM_DIR/storm-leave.log"
 	leaves=$(grep -c "^left " "$SIM_DIR/storm.left")
 	leave_s=$(span "$SIM_DIR/storm-leave.log" "$LEFT_G" "$MFT_DONE")
 	ldrain=$(last_to_last "$SIM_DIR/storm-leave.log" "$LEFT_G")
 	record_ev storm "$fabric" "$engine" "$rep" "${used:-?}" "$joins" "$join_s" \
 		"$jdrain" "$leaves" "$leave_s" "$ldrain" "$trees" "${tree:--}" \
-		"$exact" "$load"
-	printf '  %-8s %-14s rep %s: %s joins in %s s (drain %s s), %s leaves in %s s (drain %s s), %s trees of %s us, exact %s, load %s\n' \
-		"$fabric" "$engine" "$rep" "$joins" "$join_s" "$jdrain" "$leaves" \
-		"$leave_s" "$ldrain" "$trees" "${tree:--}" "$exact" "$load"
+		"$exact" "$load" "$jcpu" "$lcpu"
+	printf '  %-8s %-14s rep %s: %s joins in %s s (drain %s s, opensm CPU %s s), %s leaves in %s s (drain %s s, CPU %s s), %s trees of %s us, exact %s, load %s\n' \
+		"$fabric" "$engine" "$rep" "$joins" "$join_s" "$jdrain" "$jcpu" "$leaves" \
+		"$leave_s" "$ldrain" "$lcpu" "$trees" "${tree:--}" "$exact" "$load"
 
 	# growth: groups of 2 built up to each level, then 20 joins one by one
 	: >"$SIM_DIR/growth.plan"
@@ -549,27 +560,33 @@ $1 == "storm" {
 	cnt[key]++; used[key] = $5
 	add(key, "joins", $6); add(key, "js", $7); add(key, "jd", $8); add(key, "leaves", $9)
 	add(key, "ls", $10); add(key, "ld", $11); add(key, "trees", $12); add(key, "tus", $13)
-	add(key, "load", $15); exact[key] += $14 == "yes"
+	add(key, "load", $15); exact[key] += $14 == "yes"; add(key, "jcpu", $16); add(key, "lcpu", $17)
 }
 $1 == "perjoin" {
 	key = $2 SUBSEP eng($3) SUBSEP $6
-	if (!(key in pseen)) { pseen[key] = 1; porder[++np] = key }
+	if (!(key in pseen)) {
+		pseen[key] = 1; np++
+		for (i = np; i > 1 && porder_g[i - 1] + 0 > $6 + 0; i--) { porder[i] = porder[i - 1]; porder_g[i] = porder_g[i - 1] }
+		porder[i] = key; porder_g[i] = $6
+	}
 	pcnt[key]++; pused[key] = $5
 	add(key, "tree", $7); add(key, "mft", $8); add(key, "max", $9); add(key, "mfts", $10); add(key, "load", $11)
 }
 END {
 	if (nk) {
 		printf "Join storm (%d groups x %d hosts = %d SA joins, hosts a seeded shuffle per group, every host'"'"'s joins in one process, %d processes at a time; then the leaves of the same; medians; x = ratio to the ftree configuration, whose trees OpenSM'"'"'s default multicast manager builds):\n\n", groups, size, groups * size, par
-		print "| fabric | configuration (used) | n | joins | first join to last MFT s | x | last join to last MFT s | leaves: first to last MFT s | x | last leave to last MFT s | trees built | our tree us | MFTs exact | load |"
-		print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+		print "| fabric | configuration (used) | n | joins | first join to last MFT s | x | last join to last MFT s | opensm CPU s | x | leaves: first to last MFT s | x | last leave to last MFT s | opensm CPU s | trees built | our tree us | MFTs exact | load |"
+		print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 		for (k = 1; k <= nk; k++) {
 			key = order[k]; split(key, p, SUBSEP); rk = p[1] SUBSEP "ftree"
-			printf "| %s | %s (%s) | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d | %s |\n",
+			printf "| %s | %s (%s) | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d | %s |\n",
 				p[1], p[2], used[key], cnt[key], median(vals[key, "joins"]),
 				fmt(median(vals[key, "js"]), "%.2f"), ratio(median(vals[key, "js"]), median(vals[rk, "js"])),
 				fmt(median(vals[key, "jd"]), "%.3f"),
+				fmt(median(vals[key, "jcpu"]), "%.2f"), ratio(median(vals[key, "jcpu"]), median(vals[rk, "jcpu"])),
 				fmt(median(vals[key, "ls"]), "%.2f"), ratio(median(vals[key, "ls"]), median(vals[rk, "ls"])),
-				fmt(median(vals[key, "ld"]), "%.3f"), median(vals[key, "trees"]),
+				fmt(median(vals[key, "ld"]), "%.3f"),
+				fmt(median(vals[key, "lcpu"]), "%.2f"), median(vals[key, "trees"]),
 				median(vals[key, "tus"]), exact[key], cnt[key], median(vals[key, "load"])
 		}
 		print ""
