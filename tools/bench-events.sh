@@ -12,6 +12,9 @@
 #	               [--engines 'E1 E2'] [-o RESULTS.tsv]
 #
 #	--storm    the join storm only;  --faults  the cable cut only
+#	STORM_GROUPS, STORM_SIZE, STORM_PAR, STORM_BATCH, STORM_LEVELS in the
+#	environment shrink the storm for a quick look (defaults 50, 20, 4,
+#	20, "10 100 500")
 #
 # Cable cut: ibsim (console) + opensm (force_heavy_sweep) on a shuffled
 # IBFT(24,3) [, IBFT(32,3) with --large], SUBNET UP, dump_lfts, then one
@@ -101,13 +104,14 @@ fabrics=("ibft243|fattree 24 3|-N 8192 -S 1024 -P 65536")
 [ -n "$large" ] && fabrics+=("ibft323|fattree 32 3|-N 16384 -S 2048 -P 65536")
 read -r -a engines <<<"$engine_list"
 
-# the join storm's fabric and shape
+# the join storm's fabric and shape (the environment may shrink it for a
+# quick look; the README's figures use these defaults)
 storm_spec="ibft163|fattree 16 3|-N 8192 -S 1024 -P 65536"
-STORM_GROUPS=50
-STORM_SIZE=20
-STORM_PAR=4
-STORM_BATCH=20
-STORM_LEVELS="10 100 500"
+STORM_GROUPS=${STORM_GROUPS:-50}
+STORM_SIZE=${STORM_SIZE:-20}
+STORM_PAR=${STORM_PAR:-4}
+STORM_BATCH=${STORM_BATCH:-20}
+STORM_LEVELS=${STORM_LEVELS:-10 100 500}
 
 for spec in "${fabrics[@]}" "$storm_spec"; do
 	IFS='|' read -r name gen _ <<<"$spec"
@@ -290,6 +294,7 @@ run_clients()
 		i=$((i + 1))
 		(
 			# its own client directory (sim_client numbers them)
+			# shellcheck disable=SC2034 # read by sim_client
 			sim__clients=$((1000000 + i))
 			# shellcheck disable=SC2086 # one word per option
 			SIM_HOST=$host sim_client "$IBUNION" mcast "$action" $mgids \
@@ -336,7 +341,10 @@ span()
 
 	a=$(grep -E -m1 -- "$2" "$1" | secs_of_log_line)
 	b=$(grep -E -- "$3" "$1" | tail -n 1 | secs_of_log_line)
-	[ -n "$a" ] && [ -n "$b" ] || { echo -; return; }
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		echo -
+		return
+	fi
 	awk -v a="$a" -v b="$b" 'BEGIN { d = b - a; if (d < 0) d += 86400; printf "%.6f\n", d }'
 }
 
@@ -348,7 +356,10 @@ last_to_last()
 
 	a=$(grep -E -- "$2" "$1" | tail -n 1 | secs_of_log_line)
 	b=$(grep -- "$MFT_DONE" "$1" | tail -n 1 | secs_of_log_line)
-	[ -n "$a" ] && [ -n "$b" ] || { echo -; return; }
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		echo -
+		return
+	fi
 	awk -v a="$a" -v b="$b" 'BEGIN { d = b - a; if (d < 0) d += 86400; printf "%.6f\n", d }'
 }
 
@@ -437,6 +448,7 @@ run_storm()
 	local fabric=$1 engine=$2 args=$3 rep=$4 net=$work/$1.net
 	local plan mark used joins join_s jdrain leaves leave_s ldrain trees tree
 	local exact load lvl have g pairs r cpu0 jcpu lcpu
+	local -a cells
 
 	sim_setup >/dev/null
 	# shellcheck disable=SC2086
@@ -482,7 +494,9 @@ run_storm()
 	pairs=$SIM_DIR/storm.extra
 	extra_pairs "$plan" "$net" "$STORM_BATCH" 23 >"$pairs"
 	r=$(one_by_one "$pairs" join storm-extra) || r="- - - -"
-	record_ev perjoin "$fabric" "$engine" "$rep" "${used:-?}" "$STORM_GROUPS" $r "$load"
+	read -r -a cells <<<"$r"
+	record_ev perjoin "$fabric" "$engine" "$rep" "${used:-?}" "$STORM_GROUPS" \
+		"${cells[@]}" "$load"
 	one_by_one "$pairs" leave storm-extra-leave >/dev/null
 
 	# the leaves of the same joins
@@ -519,7 +533,9 @@ run_storm()
 		extra_pairs "$SIM_DIR/growth.recent" "$net" "$STORM_BATCH" "$lvl" >"$pairs"
 		load=$(cut -d' ' -f1 /proc/loadavg)
 		r=$(one_by_one "$pairs" join "growth-$lvl") || r="- - - -"
-		record_ev perjoin "$fabric" "$engine" "$rep" "${used:-?}" "$lvl" $r "$load"
+		read -r -a cells <<<"$r"
+		record_ev perjoin "$fabric" "$engine" "$rep" "${used:-?}" "$lvl" \
+			"${cells[@]}" "$load"
 		printf '  %-8s %-14s rep %s: %4s groups: per join %s\n' "$fabric" "$engine" "$rep" "$lvl" "$r"
 		one_by_one "$pairs" leave "growth-$lvl-leave" >/dev/null
 	done
