@@ -12,6 +12,9 @@
 #	               [--engines 'E1 E2'] [-o RESULTS.tsv]
 #
 #	--storm    the join storm only;  --faults  the cable cut only
+#	--engines  the configurations (default 'cyclic,minhop ftree'): each a
+#	           routing_engine value, ':OPTIONS' adds event_plugin_options
+#	           (e.g. cyclic,minhop:mcast_apex=lowest-guid)
 #	STORM_GROUPS, STORM_SIZE, STORM_PAR, STORM_BATCH, STORM_LEVELS in the
 #	environment shrink the storm for a quick look (defaults 50, 20, 4,
 #	20, "10 100 500")
@@ -120,6 +123,17 @@ for spec in "${fabrics[@]}" "$storm_spec"; do
 		-o "$work/$name.net" || exit 1
 done
 
+# engine_conf ENGINE: the opensm.conf words of an --engines entry,
+# "routing_engine[:event_plugin_options]", e.g.
+# cyclic,minhop:mcast_apex=lowest-guid (options without spaces).
+engine_conf()
+{
+	case $1 in
+	*:*) echo "routing_engine ${1%%:*} event_plugin_options ${1#*:}" ;;
+	*) echo "routing_engine $1" ;;
+	esac
+}
+
 # seconds since midnight of an OpenSM log line ("Nov 22 06:10:26 117259 [...")
 secs_of_log_line()
 {
@@ -204,7 +218,8 @@ run_fault()
 		echo "bench: ibsim failed on $fabric" >&2
 		return 1
 	fi
-	sim_write_conf routing_engine "$engine" lmc 0 log_flags 0x07 \
+	# shellcheck disable=SC2046 # engine_conf prints key-value words
+	sim_write_conf $(engine_conf "$engine") lmc 0 log_flags 0x07 \
 		force_heavy_sweep TRUE
 	sim_start_opensm
 	if ! sim_wait_subnet_up 900 >"$SIM_DIR/wait.out" ||
@@ -458,7 +473,8 @@ run_storm()
 		echo "bench: ibsim failed on $fabric" >&2
 		return 1
 	fi
-	sim_write_conf routing_engine "$engine" lmc 0 log_flags 0x07
+	# shellcheck disable=SC2046 # engine_conf prints key-value words
+	sim_write_conf $(engine_conf "$engine") lmc 0 log_flags 0x07
 	# one DEBUG line per MFT block the switches acknowledged: the signal
 	# that the last table of a join is programmed
 	echo "osm_mcast_fwd_rcv.c 0x08" >"$SIM_DIR/per-module-logging.conf"
@@ -569,7 +585,12 @@ function fmt(v, f) { return v == "-" ? "-" : sprintf(f, v) }
 function ratio(a, b) {
 	return (a == "-" || b == "-" || b + 0 <= 0) ? "-" : sprintf("%.2f", a / b)
 }
-function eng(e) { sub(/,.*/, "", e); return e }
+function eng(e,   o) {
+	o = ""
+	if (match(e, /:.*/)) { o = " " substr(e, RSTART + 1); e = substr(e, 1, RSTART - 1) }
+	sub(/,.*/, "", e)
+	return e o
+}
 $1 == "storm" {
 	key = $2 SUBSEP eng($3)
 	if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
@@ -664,7 +685,9 @@ function ratio(a, b) {
 function fmt(v, f) { return v == "-" ? "-" : sprintf(f, v) }
 $1 == "storm" || $1 == "perjoin" { next }
 {
-	eng = $2; sub(/,.*/, "", eng)
+	eng = $2; o = ""
+	if (match(eng, /:.*/)) { o = " " substr(eng, RSTART + 1); eng = substr(eng, 1, RSTART - 1) }
+	sub(/,.*/, "", eng); eng = eng o
 	key = $1 SUBSEP eng
 	if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
 	cnt[key]++; used[key] = $4
