@@ -3,12 +3,23 @@
 # Benchmark of a fabric's events (issue 19), run by `tools/bench.sh
 # --events`: a cable cut under a running opensm, re-swept by the cyclic
 # engine and by OpenSM's ftree configuration (which declines a damaged
-# tree and falls back to minhop), interleaved inside each repetition.
-# Not part of make check.
+# tree and falls back to minhop), and a join/leave storm, cyclic (the
+# plugin's union trees) against ftree (OpenSM's default multicast
+# manager); configurations interleaved inside each repetition.  Not part
+# of make check.
 #
-#	tools/bench.sh --events [-n REPS] [--large] [--engines 'E1 E2'] [-o RESULTS.tsv]
+#	tools/bench.sh --events [-n REPS] [--large] [--storm | --faults]
+#	               [--engines 'E1 E2'] [-o RESULTS.tsv]
 #
-# One run: ibsim (console) + opensm (force_heavy_sweep) on a shuffled
+#	--storm    the join storm only;  --faults  the cable cut only
+#	--engines  the configurations (default 'cyclic,minhop ftree'): each a
+#	           routing_engine value, ':OPTIONS' adds event_plugin_options
+#	           (e.g. cyclic,minhop:mcast_apex=lowest-guid)
+#	STORM_GROUPS, STORM_SIZE, STORM_PAR, STORM_BATCH, STORM_LEVELS in the
+#	environment shrink the storm for a quick look (defaults 50, 20, 4,
+#	20, "10 100 500")
+#
+# Cable cut: ibsim (console) + opensm (force_heavy_sweep) on a shuffled
 # IBFT(24,3) [, IBFT(32,3) with --large], SUBNET UP, dump_lfts, then one
 # leaf-to-middle cable is cut through ibsim's console (the cable is found
 # from the graph: the first switch port of a switch that has end ports),
@@ -25,6 +36,31 @@
 #               dumps: what OpenSM had to send again
 #   ours MiB    the plugin's own memory (model + tables) as it logs it
 #   RSS MiB     opensm's peak resident set (VmHWM) after the re-sweep
+#
+# Join storm: ibsim + opensm (log_flags 0x07, and DEBUG for
+# osm_mcast_fwd_rcv.c only: one line per MFT block a switch acknowledged)
+# on a shuffled IBFT(16,3) (1,024 hosts).  50 groups of 20 hosts (a
+# seeded shuffle per group): 1,000 SA joins sent by `ibunion mcast join`
+# as the simulated hosts, every host's groups in one process (repeated
+# --mgid), 4 processes at a time; the MFTs are then checked (dump_mfts,
+# ibunion check --mcast: every member one copy from every sender).
+# Then 20 more joins one at a time (time per join at the end of the
+# storm), and the leaves of the 1,000.  Then groups of 2 hosts are built
+# up to 10, 100 and 500 groups, with 20 joins one at a time at each.
+#   storm s     from OpenSM logging the first join ("joining MC group")
+#               to the last MFT block acknowledged after the last join;
+#               the clients' pace bounds it from below
+#   drain s     from the last join logged to the last MFT block: how far
+#               the SM lags behind the clients
+#   trees       trees built (OpenSM coalesces the joins that arrive while
+#               it builds); our tree us: the plugin's own time per tree
+#               ("built in N us")
+#   per join    one join at a time, after the SM fell quiet: from the join
+#               logged to the end of its tree build (ours, or OpenSM's
+#               "Configured MLID"), and to the last MFT block acknowledged
+#               (OpenSM sends every MFT block in use to every switch after
+#               every change, so this part grows with the MLIDs in use
+#               whoever builds the trees)
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +68,7 @@ build=${BUILD_DIR:-$top/_build}
 reps=1
 large=
 results=
+parts="faults storm"
 engine_list="cyclic,minhop ftree"
 cmdline="tools/bench.sh --events $*"
 
@@ -39,6 +76,8 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-n) reps=${2-}; shift 2 || { echo "bench: -n needs a value" >&2; exit 2; } ;;
 	--large) large=1; shift ;;
+	--storm) parts=storm; shift ;;
+	--faults) parts=faults; shift ;;
 	--engines) engine_list=${2-}; shift 2 || { echo "bench: --engines needs a list" >&2; exit 2; } ;;
 	-o) results=${2-}; shift 2 || { echo "bench: -o needs a file" >&2; exit 2; } ;;
 	*) echo "bench --events: unknown argument '$1'" >&2; exit 2 ;;
@@ -54,6 +93,8 @@ top_srcdir=$top
 top_builddir=$build
 # shellcheck source=../tests/sim.sh
 . "$top/tests/sim.sh"
+# shellcheck source=../tests/mcast.sh
+. "$top/tests/mcast.sh"
 sim_script_mode
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibu-bench-ev.XXXXXX") || exit 1
@@ -66,12 +107,32 @@ fabrics=("ibft243|fattree 24 3|-N 8192 -S 1024 -P 65536")
 [ -n "$large" ] && fabrics+=("ibft323|fattree 32 3|-N 16384 -S 2048 -P 65536")
 read -r -a engines <<<"$engine_list"
 
-for spec in "${fabrics[@]}"; do
+# the join storm's fabric and shape (the environment may shrink it for a
+# quick look; the README's figures use these defaults)
+storm_spec="ibft163|fattree 16 3|-N 8192 -S 1024 -P 65536"
+STORM_GROUPS=${STORM_GROUPS:-50}
+STORM_SIZE=${STORM_SIZE:-20}
+STORM_PAR=${STORM_PAR:-4}
+STORM_BATCH=${STORM_BATCH:-20}
+STORM_LEVELS=${STORM_LEVELS:-10 100 500}
+
+for spec in "${fabrics[@]}" "$storm_spec"; do
 	IFS='|' read -r name gen _ <<<"$spec"
 	# shellcheck disable=SC2086
 	"$IBUNION" gen $gen --shuffle-ports --shuffle-records --seed 19 \
 		-o "$work/$name.net" || exit 1
 done
+
+# engine_conf ENGINE: the opensm.conf words of an --engines entry,
+# "routing_engine[:event_plugin_options]", e.g.
+# cyclic,minhop:mcast_apex=lowest-guid (options without spaces).
+engine_conf()
+{
+	case $1 in
+	*:*) echo "routing_engine ${1%%:*} event_plugin_options ${1#*:}" ;;
+	*) echo "routing_engine $1" ;;
+	esac
+}
 
 # seconds since midnight of an OpenSM log line ("Nov 22 06:10:26 117259 [...")
 secs_of_log_line()
@@ -157,7 +218,8 @@ run_fault()
 		echo "bench: ibsim failed on $fabric" >&2
 		return 1
 	fi
-	sim_write_conf routing_engine "$engine" lmc 0 log_flags 0x07 \
+	# shellcheck disable=SC2046 # engine_conf prints key-value words
+	sim_write_conf $(engine_conf "$engine") lmc 0 log_flags 0x07 \
 		force_heavy_sweep TRUE
 	sim_start_opensm
 	if ! sim_wait_subnet_up 900 >"$SIM_DIR/wait.out" ||
@@ -212,16 +274,395 @@ sim_resweep_quiet()
 	return 1
 }
 
+# ------------------------------------------------------------ join storm
+
+# storm_plan NETFILE: "host mgid" lines, STORM_GROUPS groups (MGID 1..) of
+# STORM_SIZE hosts each, every group's hosts a seeded shuffle of its own.
+storm_plan()
+{
+	local g
+
+	for ((g = 1; g <= STORM_GROUPS; g++)); do
+		mc_hcas "$1" | mc_pick $((19000 + g)) "$STORM_SIZE" | sed "s/\$/ $g/"
+	done
+}
+
+# by_host PLAN: one line per host, "host --mgid A --mgid B ...", hosts in
+# their order of first appearance.
+by_host()
+{
+	awk '!($1 in m) { order[++n] = $1 } { m[$1] = m[$1] " --mgid " $2 }
+	     END { for (i = 1; i <= n; i++) print order[i] m[order[i]] }' "$1"
+}
+
+# run_clients PLAN ACTION OUT: `ibunion mcast ACTION` for every host of
+# PLAN (by_host lines), STORM_PAR processes at a time, each acting as its
+# host; the member lines go to OUT, errors to OUT.err.
+run_clients()
+{
+	local plan=$1 action=$2 out=$3 i=0 host mgids done_pid
+	local -A running=()
+
+	rm -f "$out".[0-9]*
+	: >"$out.err"
+	while read -r host mgids; do
+		i=$((i + 1))
+		(
+			# its own client directory (sim_client numbers them)
+			# shellcheck disable=SC2034 # read by sim_client
+			sim__clients=$((1000000 + i))
+			# shellcheck disable=SC2086 # one word per option
+			SIM_HOST=$host sim_client "$IBUNION" mcast "$action" $mgids \
+				>"$out.$i" 2>>"$out.err"
+		) &
+		running[$!]=1
+		# ibsim and opensm are children too: wait for the clients only
+		while [ "${#running[@]}" -ge "$STORM_PAR" ]; do
+			wait -n -p done_pid "${!running[@]}"
+			unset "running[$done_pid]"
+		done
+	done <"$plan"
+	[ "${#running[@]}" -eq 0 ] || wait "${!running[@]}"
+	for ((; i > 0; i--)); do
+		cat "$out.$i"
+		rm -f "$out.$i"
+	done >"$out"
+}
+
+# log_quiet MS: osm.log did not grow for MS milliseconds (at most 10 min).
+log_quiet()
+{
+	local last=-1 size same=0 i
+
+	for ((i = 0; i < 6000; i++)); do
+		size=$(stat -c %s "$SIM_DIR/osm.log" 2>/dev/null) || return 1
+		if [ "$size" = "$last" ]; then
+			same=$((same + 1))
+			[ $((same * 50)) -ge "$1" ] && return 0
+		else
+			same=0
+			last=$size
+		fi
+		sleep 0.05
+	done
+	return 1
+}
+
+# span LOG FIRST-ERE LAST-ERE: seconds from the first line matching
+# FIRST-ERE to the last line matching LAST-ERE, "-" when either is missing.
+span()
+{
+	local a b
+
+	a=$(grep -E -m1 -- "$2" "$1" | secs_of_log_line)
+	b=$(grep -E -- "$3" "$1" | tail -n 1 | secs_of_log_line)
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		echo -
+		return
+	fi
+	awk -v a="$a" -v b="$b" 'BEGIN { d = b - a; if (d < 0) d += 86400; printf "%.6f\n", d }'
+}
+
+# last_to_last LOG ERE: seconds from the last line matching ERE to the
+# last MFT block acknowledged: how far the SM lags behind the clients.
+last_to_last()
+{
+	local a b
+
+	a=$(grep -E -- "$2" "$1" | tail -n 1 | secs_of_log_line)
+	b=$(grep -- "$MFT_DONE" "$1" | tail -n 1 | secs_of_log_line)
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		echo -
+		return
+	fi
+	awk -v a="$a" -v b="$b" 'BEGIN { d = b - a; if (d < 0) d += 86400; printf "%.6f\n", d }'
+}
+
+MFT_DONE="Setting MFT block"
+JOINED="joining MC group"
+LEFT_G="leaving MC group"
+# the end of a tree build, ours (VERBOSE) and OpenSM's default manager's
+TREE_DONE="built in [0-9]+ us|Configured MLID 0x"
+
+# median_of: the median of the numbers on stdin, "-" for none.
+median_of()
+{
+	sort -g | awk '{ v[++n] = $1 } END { if (!n) print "-"; else if (n % 2) print v[(n + 1) / 2]; else print (v[n / 2] + v[n / 2 + 1]) / 2 }'
+}
+
+# one_by_one PAIRS ACTION TAG: every "host mgid" of PAIRS in turn, one
+# process each, waiting for the SM to fall quiet after each; prints
+# "tree-ms mft-ms max-mft-ms mfts", medians over the joins (leaves) of:
+# from OpenSM logging the join to the end of the group's tree build (ours
+# or OpenSM's), to the last MFT block a switch acknowledged for it (the
+# largest of these too), and the MFT blocks set per join.
+one_by_one()
+{
+	local pairs=$1 action=$2 tag=$3 host mgid mark lat=$SIM_DIR/$3.lat
+	local re=$JOINED log=$SIM_DIR/$3.log
+
+	[ "$action" = leave ] && re=$LEFT_G
+	: >"$lat"
+	while read -r host mgid; do
+		mark=$(sim_log_mark)
+		SIM_HOST=$host sim_client "$IBUNION" mcast "$action" --mgid "$mgid" \
+			>>"$SIM_DIR/$tag.out" 2>>"$SIM_DIR/$tag.err"
+		log_quiet 300 || return 1
+		sim_log_since "$mark" >"$log"
+		printf '%s %s %s\n' "$(span "$log" "$re" "$TREE_DONE")" \
+			"$(span "$log" "$re" "$MFT_DONE")" \
+			"$(grep -c "$MFT_DONE" "$log")" >>"$lat"
+	done <"$pairs"
+	printf '%s %s %s %s\n' \
+		"$(awk '$1 != "-" { printf "%.2f\n", $1 * 1000 }' "$lat" | median_of)" \
+		"$(awk '$2 != "-" { printf "%.1f\n", $2 * 1000 }' "$lat" | median_of)" \
+		"$(awk '$2 != "-" { printf "%.1f\n", $2 * 1000 }' "$lat" | sort -g | tail -n 1)" \
+		"$(awk '{ print $3 }' "$lat" | median_of)"
+}
+
+# extra_pairs PLAN NETFILE N SEED: N "host mgid" pairs, each a host not yet
+# in that group of PLAN, groups taken in turn.
+extra_pairs()
+{
+	mc_hcas "$2" | mc_pick "$4" 100000 |
+		awk -v n="$3" 'NR == FNR { in_g[$2 " " $1] = 1; if (!($2 in seen)) { seen[$2] = 1; g[++ng] = $2 }; next }
+		{ h[++nh] = $1 }
+		END {
+			for (j = 0; j < n; j++) {
+				grp = g[j % ng + 1]
+				for (k = 1; k <= nh; k++) {
+					c = h[(j * 37 + k) % nh + 1]
+					if (!((grp " " c) in in_g) && !((grp " " c) in used)) break
+				}
+				used[grp " " c] = 1; print c, grp
+			}
+		}' "$1" -
+}
+
+# mfts_exact TAG NETFILE MEMBERS: the switches' MFTs give every member of
+# MEMBERS exactly one copy from every sender (dump_mfts, check --mcast).
+mfts_exact()
+{
+	sim_dump_mfts "$SIM_DIR/$1.mfts" >/dev/null 2>&1 &&
+		"$IBUNION" check --mcast "$SIM_DIR/$1.mfts" --members "$3" "$2" \
+			>"$SIM_DIR/$1.check" 2>&1
+}
+
+# cpu_secs PID: user + system CPU seconds of a process so far.
+cpu_secs()
+{
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f\n", ($12 + $13) / hz }' \
+		"/proc/$1/stat" 2>/dev/null || echo 0
+}
+
+# results: storm FABRIC ENGINE REP USED JOINS JOIN_S DRAIN_S LEAVES LEAVE_S
+#                DRAIN_S TREES TREE_US EXACT LOAD JOIN_CPU LEAVE_CPU
+#          perjoin FABRIC ENGINE REP USED GROUPS TREE_MS MFT_MS MAX_MS MFTS LOAD
+run_storm()
+{
+	local fabric=$1 engine=$2 args=$3 rep=$4 net=$work/$1.net
+	local plan mark used joins join_s jdrain leaves leave_s ldrain trees tree
+	local exact load lvl have g pairs r cpu0 jcpu lcpu
+	local -a cells
+
+	sim_setup >/dev/null
+	# shellcheck disable=SC2086
+	if ! sim_start_ibsim "$net" $args >/dev/null; then
+		sim_mark_failed
+		sim_teardown >/dev/null
+		echo "bench: ibsim failed on $fabric" >&2
+		return 1
+	fi
+	# shellcheck disable=SC2046 # engine_conf prints key-value words
+	sim_write_conf $(engine_conf "$engine") lmc 0 log_flags 0x07
+	# one DEBUG line per MFT block the switches acknowledged: the signal
+	# that the last table of a join is programmed
+	echo "osm_mcast_fwd_rcv.c 0x08" >"$SIM_DIR/per-module-logging.conf"
+	sim_start_opensm
+	if ! sim_wait_subnet_up 900 >"$SIM_DIR/wait.out" || ! sim_resweep_quiet; then
+		sim_mark_failed
+		echo "bench: $fabric $engine: no SUBNET UP, files in $SIM_DIR" >&2
+		sim_teardown >/dev/null
+		return 1
+	fi
+	used=$(sed -n 's/.*-> osm_ucast_mgr_process: \([^ ]*\) tables configured.*/\1/p' "$SIM_DIR/osm.log" | head -n 1)
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	plan=$SIM_DIR/storm.plan
+	storm_plan "$net" >"$plan"
+	by_host "$plan" >"$SIM_DIR/storm.hosts"
+
+	# the storm: every host's joins in one process, STORM_PAR at a time
+	mark=$(sim_log_mark)
+	cpu0=$(cpu_secs "$OPENSM_PID")
+	run_clients "$SIM_DIR/storm.hosts" join "$SIM_DIR/storm.members"
+	log_quiet 1000
+	jcpu=$(awk -v a="$cpu0" -v b="$(cpu_secs "$OPENSM_PID")" 'BEGIN { printf "%.2f", b - a }')
+	sim_log_since "$mark" >"$SIM_DIR/storm-join.log"
+	joins=$(grep -c "^0x" "$SIM_DIR/storm.members")
+	join_s=$(span "$SIM_DIR/storm-join.log" "$JOINED" "$MFT_DONE")
+	jdrain=$(last_to_last "$SIM_DIR/storm-join.log" "$JOINED")
+	trees=$(grep -cE "$TREE_DONE" "$SIM_DIR/storm-join.log")
+	tree=$(sed -n 's/.*built in \([0-9]*\) us.*/\1/p' "$SIM_DIR/storm-join.log" | median_of)
+	exact=no
+	mfts_exact storm "$net" "$SIM_DIR/storm.members" && exact=yes
+
+	# time per join at the end of the storm: more members, one by one
+	pairs=$SIM_DIR/storm.extra
+	extra_pairs "$plan" "$net" "$STORM_BATCH" 23 >"$pairs"
+	r=$(one_by_one "$pairs" join storm-extra) || r="- - - -"
+	read -r -a cells <<<"$r"
+	record_ev perjoin "$fabric" "$engine" "$rep" "${used:-?}" "$STORM_GROUPS" \
+		"${cells[@]}" "$load"
+	one_by_one "$pairs" leave storm-extra-leave >/dev/null
+
+	# the leaves of the same joins
+	mark=$(sim_log_mark)
+	cpu0=$(cpu_secs "$OPENSM_PID")
+	run_clients "$SIM_DIR/storm.hosts" leave "$SIM_DIR/storm.left"
+	log_quiet 1000
+	lcpu=$(awk -v a="$cpu0" -v b="$(cpu_secs "$OPENSM_PID")" 'BEGIN { printf "%.2f", b - a }')
+	sim_log_since "$mark" >"$SIM_DIR/storm-leave.log"
+	leaves=$(grep -c "^left " "$SIM_DIR/storm.left")
+	leave_s=$(span "$SIM_DIR/storm-leave.log" "$LEFT_G" "$MFT_DONE")
+	ldrain=$(last_to_last "$SIM_DIR/storm-leave.log" "$LEFT_G")
+	record_ev storm "$fabric" "$engine" "$rep" "${used:-?}" "$joins" "$join_s" \
+		"$jdrain" "$leaves" "$leave_s" "$ldrain" "$trees" "${tree:--}" \
+		"$exact" "$load" "$jcpu" "$lcpu"
+	printf '  %-8s %-14s rep %s: %s joins in %s s (drain %s s, opensm CPU %s s), %s leaves in %s s (drain %s s, CPU %s s), %s trees of %s us, exact %s, load %s\n' \
+		"$fabric" "$engine" "$rep" "$joins" "$join_s" "$jdrain" "$jcpu" "$leaves" \
+		"$leave_s" "$ldrain" "$lcpu" "$trees" "${tree:--}" "$exact" "$load"
+
+	# growth: groups of 2 built up to each level, then 20 joins one by one
+	: >"$SIM_DIR/growth.plan"
+	have=0
+	for lvl in $STORM_LEVELS; do
+		for ((g = have + 1; g <= lvl; g++)); do
+			mc_hcas "$net" | mc_pick $((29000 + g)) 2 | sed "s/\$/ $((1000 + g))/"
+		done >"$SIM_DIR/growth.add"
+		cat "$SIM_DIR/growth.add" >>"$SIM_DIR/growth.plan"
+		by_host "$SIM_DIR/growth.add" >"$SIM_DIR/growth.hosts"
+		run_clients "$SIM_DIR/growth.hosts" join "$SIM_DIR/growth.$lvl.members"
+		log_quiet 1000
+		have=$lvl
+		awk -v lvl="$lvl" '$2 > 1000 + lvl - 20' "$SIM_DIR/growth.plan" >"$SIM_DIR/growth.recent"
+		pairs=$SIM_DIR/growth.$lvl.extra
+		extra_pairs "$SIM_DIR/growth.recent" "$net" "$STORM_BATCH" "$lvl" >"$pairs"
+		load=$(cut -d' ' -f1 /proc/loadavg)
+		r=$(one_by_one "$pairs" join "growth-$lvl") || r="- - - -"
+		read -r -a cells <<<"$r"
+		record_ev perjoin "$fabric" "$engine" "$rep" "${used:-?}" "$lvl" \
+			"${cells[@]}" "$load"
+		printf '  %-8s %-14s rep %s: %4s groups: per join %s\n' "$fabric" "$engine" "$rep" "$lvl" "$r"
+		one_by_one "$pairs" leave "growth-$lvl-leave" >/dev/null
+	done
+	sim_teardown >/dev/null
+}
+
+record_ev()
+{
+	local IFS=$'\t'
+
+	echo "$*" >>"$results"
+}
+
+# storm_table: the join storm's rows of the results as markdown tables.
+storm_table()
+{
+	awk -F'\t' -v groups="$STORM_GROUPS" -v size="$STORM_SIZE" -v par="$STORM_PAR" -v batch="$STORM_BATCH" '
+function median(list,   n, i, j, v, t) {
+	n = split(list, v, " ")
+	if (!n)
+		return "-"
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+function add(key, col, val) {
+	if (val != "-" && val != "" && val != "?")
+		vals[key, col] = vals[key, col] " " val
+}
+function fmt(v, f) { return v == "-" ? "-" : sprintf(f, v) }
+function ratio(a, b) {
+	return (a == "-" || b == "-" || b + 0 <= 0) ? "-" : sprintf("%.2f", a / b)
+}
+function eng(e,   o) {
+	o = ""
+	if (match(e, /:.*/)) { o = " " substr(e, RSTART + 1); e = substr(e, 1, RSTART - 1) }
+	sub(/,.*/, "", e)
+	return e o
+}
+$1 == "storm" {
+	key = $2 SUBSEP eng($3)
+	if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
+	cnt[key]++; used[key] = $5
+	add(key, "joins", $6); add(key, "js", $7); add(key, "jd", $8); add(key, "leaves", $9)
+	add(key, "ls", $10); add(key, "ld", $11); add(key, "trees", $12); add(key, "tus", $13)
+	add(key, "load", $15); exact[key] += $14 == "yes"; add(key, "jcpu", $16); add(key, "lcpu", $17)
+}
+$1 == "perjoin" {
+	key = $2 SUBSEP eng($3) SUBSEP $6
+	if (!(key in pseen)) {
+		pseen[key] = 1; np++
+		for (i = np; i > 1 && porder_g[i - 1] + 0 > $6 + 0; i--) { porder[i] = porder[i - 1]; porder_g[i] = porder_g[i - 1] }
+		porder[i] = key; porder_g[i] = $6
+	}
+	pcnt[key]++; pused[key] = $5
+	add(key, "tree", $7); add(key, "mft", $8); add(key, "max", $9); add(key, "mfts", $10); add(key, "load", $11)
+}
+END {
+	if (nk) {
+		printf "Join storm (%d groups x %d hosts = %d SA joins, hosts a seeded shuffle per group, every host'"'"'s joins in one process, %d processes at a time; then the leaves of the same; medians; x = ratio to the ftree configuration, whose trees OpenSM'"'"'s default multicast manager builds):\n\n", groups, size, groups * size, par
+		print "| fabric | configuration (used) | n | joins | first join to last MFT s | x | last join to last MFT s | opensm CPU s | x | leaves: first to last MFT s | x | last leave to last MFT s | opensm CPU s | trees built | our tree us | MFTs exact | load |"
+		print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+		for (k = 1; k <= nk; k++) {
+			key = order[k]; split(key, p, SUBSEP); rk = p[1] SUBSEP "ftree"
+			printf "| %s | %s (%s) | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d | %s |\n",
+				p[1], p[2], used[key], cnt[key], median(vals[key, "joins"]),
+				fmt(median(vals[key, "js"]), "%.2f"), ratio(median(vals[key, "js"]), median(vals[rk, "js"])),
+				fmt(median(vals[key, "jd"]), "%.3f"),
+				fmt(median(vals[key, "jcpu"]), "%.2f"), ratio(median(vals[key, "jcpu"]), median(vals[rk, "jcpu"])),
+				fmt(median(vals[key, "ls"]), "%.2f"), ratio(median(vals[key, "ls"]), median(vals[rk, "ls"])),
+				fmt(median(vals[key, "ld"]), "%.3f"),
+				fmt(median(vals[key, "lcpu"]), "%.2f"), median(vals[key, "trees"]),
+				median(vals[key, "tus"]), exact[key], cnt[key], median(vals[key, "load"])
+		}
+		print ""
+	}
+	if (np) {
+		printf "Time per join with G groups already joined (%d joins one at a time, each waiting for the SM to fall quiet: from OpenSM logging the join to the end of the tree build, ours or OpenSM'"'"'s, and to the last MFT block a switch acknowledged; G = %d: the storm'"'"'s groups of %d; else groups of 2 built up; medians):\n\n", batch, groups, size
+		print "| fabric | configuration (used) | groups | n | join to tree built ms | x | join to last MFT ms | x | worst ms | MFT blocks per join | load |"
+		print "|---|---|---|---|---|---|---|---|---|---|---|"
+		for (k = 1; k <= np; k++) {
+			key = porder[k]; split(key, p, SUBSEP); rk = p[1] SUBSEP "ftree" SUBSEP p[3]
+			printf "| %s | %s (%s) | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n",
+				p[1], p[2], pused[key], p[3], pcnt[key],
+				fmt(median(vals[key, "tree"]), "%.2f"), ratio(median(vals[key, "tree"]), median(vals[rk, "tree"])),
+				fmt(median(vals[key, "mft"]), "%.1f"), ratio(median(vals[key, "mft"]), median(vals[rk, "mft"])),
+				fmt(median(vals[key, "max"]), "%.1f"), median(vals[key, "mfts"]), median(vals[key, "load"])
+		}
+		print ""
+	}
+}' "$results"
+}
+
 echo "bench: $cmdline"
 echo "bench: $reps repetition(s); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
 failures=0
 for ((rep = 1; rep <= reps; rep++)); do
-	for spec in "${fabrics[@]}"; do
-		IFS='|' read -r name _ args <<<"$spec"
+	case " $parts " in *" faults "*)
+		for spec in "${fabrics[@]}"; do
+			IFS='|' read -r name _ args <<<"$spec"
+			for eng in "${engines[@]}"; do
+				run_fault "$name" "$eng" "$args" "$rep" || failures=$((failures + 1))
+			done
+		done ;;
+	esac
+	case " $parts " in *" storm "*)
+		IFS='|' read -r name _ args <<<"$storm_spec"
 		for eng in "${engines[@]}"; do
-			run_fault "$name" "$eng" "$args" "$rep" || failures=$((failures + 1))
-		done
-	done
+			run_storm "$name" "$eng" "$args" "$rep" || failures=$((failures + 1))
+		done ;;
+	esac
 done
 
 echo
@@ -242,8 +683,11 @@ function ratio(a, b) {
 	return (a == "-" || b == "-" || b + 0 <= 0) ? "-" : sprintf("%.2f", a / b)
 }
 function fmt(v, f) { return v == "-" ? "-" : sprintf(f, v) }
+$1 == "storm" || $1 == "perjoin" { next }
 {
-	eng = $2; sub(/,.*/, "", eng)
+	eng = $2; o = ""
+	if (match(eng, /:.*/)) { o = " " substr(eng, RSTART + 1); eng = substr(eng, 1, RSTART - 1) }
+	sub(/,.*/, "", eng); eng = eng o
 	key = $1 SUBSEP eng
 	if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
 	cnt[key]++; used[key] = $4
@@ -251,6 +695,8 @@ function fmt(v, f) { return v == "-" ? "-" : sprintf(f, v) }
 	add(key, "blocks", $9); add(key, "ours", $10); add(key, "rss", $11)
 }
 END {
+	if (!nk)
+		exit
 	print "Fault re-sweep (one leaf cable cut through ibsim, SIGHUP; OpenSM 3.3.23 + ibsim, lmc 0; medians; x = ratio to the ftree configuration):"
 	print ""
 	print "| fabric | engine (used) | n | routing phase ms | x | callback ms degraded / fault-free | x | SIGHUP to SUBNET UP s | LFT blocks sent | our memory MiB | opensm peak RSS MiB | ours/RSS |"
@@ -269,8 +715,9 @@ END {
 			m["ours"] == "-" ? "-" : sprintf("%.1f%%", 100 * m["ours"] / m["rss"])
 	}
 	print ""
-	print "Command: " cmd
 }' "$results"
+storm_table
+echo "Command: $cmdline"
 echo
 echo "raw results: $results$([ "$results" = "$work/results.tsv" ] && echo " (removed on exit; -o FILE keeps them)")"
 [ "$failures" -eq 0 ] || { echo "bench: $failures run(s) failed" >&2; exit 1; }

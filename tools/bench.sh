@@ -9,10 +9,12 @@
 #
 #	tools/bench.sh [-n REPS] [--large] [--mesh] [--pgft] [--no-sim]
 #	               [--no-offline] [-o RESULTS.tsv]
-#	tools/bench.sh --events [-n REPS] [--large] [-o RESULTS.tsv]
+#	tools/bench.sh --events [-n REPS] [--large] [--storm | --faults]
+#	               [--engines 'E1 E2'] [-o RESULTS.tsv]
 #
 #	--events      a fabric's events instead (tools/bench-events.sh): a
-#	              cable cut and its re-sweep, cyclic against ftree
+#	              cable cut and its re-sweep, and a join/leave storm,
+#	              cyclic against ftree (--storm, --faults: one of them)
 
 #	-n REPS       repetitions (default 3)
 #	--large       also IBFT(32,3) under OpenSM (8192 end ports; minutes)
@@ -81,7 +83,7 @@ while [ $# -gt 0 ]; do
 	--no-sim) sim=; shift ;;
 	--no-offline) offline=; shift ;;
 	-o) results=${2-}; shift 2 || { echo "bench: -o needs a file" >&2; exit 2; } ;;
-	-h | --help) sed -n '3,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,55p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done

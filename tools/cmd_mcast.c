@@ -33,7 +33,10 @@ void ibu_cmd_mcast_usage(FILE *out)
 		"  join prints the member line '0xMLID 0xPORTGUID full|send-only' (the\n"
 		"  MEMBERS file format) with the MLID the SM assigned; leave prints\n"
 		"  'left 0xPORTGUID MGID'.\n"
-		"  --mgid MGID         ff12:601b:ffff::1, or a number n for ff12:601b:ffff::n\n"
+		"  --mgid MGID         ff12:601b:ffff::1, or a number n for ff12:601b:ffff::n;\n"
+		"                      repeat it to join or leave several groups in turn\n"
+		"                      through one open port (one line each; exit 3 when\n"
+		"                      any failed, the others are still sent)\n"
 		"  --send-only         join state SendOnlyNonMember (4): sends, never\n"
 		"                      receives; the group must exist already\n"
 		"  --send-only-full    join state SendOnlyFullMember (8)\n"
@@ -61,6 +64,36 @@ void ibu_cmd_mcast_usage(FILE *out)
 
 /* ------------------------------------------------------------ join/leave */
 
+/* One SA call through the open port, its line on stdout. */
+static int join_one(struct ibu_sa_mcm_port *sp, int leave, int timeout,
+		    struct ibu_sa_mcm *r)
+{
+	char err[256], gtext[64];
+
+	ibu_sa_format_mgid(r->mgid, gtext, sizeof(gtext));
+	if (ibu_sa_mcm_send(sp, leave, timeout, r, err, sizeof(err))) {
+		fprintf(stderr, "-E- ibunion mcast: %s %s: %s\n",
+			leave ? "leave" : "join", gtext, err);
+		return -1;
+	}
+	if (leave)
+		printf("left 0x%016" PRIx64 " %s lid %u\n", r->port_guid, gtext,
+		       r->port_lid);
+	else
+		printf("0x%04x 0x%016" PRIx64 " %s # joined %s lid %u join-state %u\n",
+		       r->mlid, r->port_guid,
+		       (r->join_state & (IBU_JOIN_FULL | IBU_JOIN_NON)) ?
+		       "full" : "send-only", gtext, r->port_lid,
+		       r->join_state_out);
+	return 0;
+}
+
+/*
+ * Every --mgid in its order through one open port: a host joining many
+ * groups costs one process and one port resolution, not one per group
+ * (a join storm's client must not be slower than the SM it measures).
+ * A failed group is reported and the others still tried.
+ */
 static int cmd_join(int argc, char **argv, int leave)
 {
 	static const struct option lo[] = {
@@ -77,72 +110,85 @@ static int cmd_join(int argc, char **argv, int leave)
 	};
 	struct ibu_sa_mcm r = { .qkey = 0x0b1b, .pkey = 0xffff,
 				.join_state = IBU_JOIN_FULL };
-	const char *ca = NULL, *mgid = NULL;
+	struct ibu_sa_mcm_port sp;
+	const char *ca = NULL, **mgids;
 	long v, ca_port = 0, timeout = 1000;
-	char err[256], gtext[64];
-	int c;
+	char err[256];
+	int c, i, n = 0, failed = 0, ret = IBU_EXIT_USAGE;
 
+	/* at most one --mgid per argument */
+	mgids = calloc((size_t)argc + 1, sizeof(*mgids));
+	if (!mgids) {
+		fprintf(stderr, "-E- ibunion mcast: out of memory\n");
+		return IBU_EXIT_ERROR;
+	}
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
-		case 'g': mgid = optarg; break;
+		case 'g': mgids[n++] = optarg; break;
 		case 's': r.join_state = IBU_JOIN_SEND_ONLY; break;
 		case 'S': r.join_state = IBU_JOIN_SEND_ONLY_FULL; break;
 		case 'j':
 			if (ibu_opt_int("mcast", "--join-state", optarg, 1, 15, &v))
-				return IBU_EXIT_USAGE;
+				goto out;
 			r.join_state = (uint8_t)v;
 			break;
 		case 'k':
 			if (ibu_opt_int("mcast", "--qkey", optarg, 0, 0xffffffffL, &v))
-				return IBU_EXIT_USAGE;
+				goto out;
 			r.qkey = (uint32_t)v;
 			break;
 		case 'p':
 			if (ibu_opt_int("mcast", "--pkey", optarg, 0, 0xffff, &v))
-				return IBU_EXIT_USAGE;
+				goto out;
 			r.pkey = (uint16_t)v;
 			break;
 		case 'C': ca = optarg; break;
 		case 'P':
 			if (ibu_opt_int("mcast", "--ca-port", optarg, 0, 254, &ca_port))
-				return IBU_EXIT_USAGE;
+				goto out;
 			break;
 		case 't':
 			if (ibu_opt_int("mcast", "--timeout", optarg, 1, 600000, &timeout))
-				return IBU_EXIT_USAGE;
+				goto out;
 			break;
 		default:
 			ibu_cmd_mcast_usage(stderr);
-			return IBU_EXIT_USAGE;
+			goto out;
 		}
 	}
-	if (optind != argc || !mgid) {
+	if (optind != argc || !n) {
 		fprintf(stderr, "-E- ibunion mcast: %s needs --mgid and no other arguments\n",
 			leave ? "leave" : "join");
-		return IBU_EXIT_USAGE;
+		goto out;
 	}
-	if (ibu_sa_parse_mgid(mgid, r.mgid) || r.mgid[0] != 0xff) {
-		fprintf(stderr, "-E- ibunion mcast: --mgid '%s' is not a multicast GID\n", mgid);
-		return IBU_EXIT_USAGE;
+	/* all MGIDs checked before the first is sent */
+	for (i = 0; i < n; i++) {
+		uint8_t g[16];
+
+		if (ibu_sa_parse_mgid(mgids[i], g) || g[0] != 0xff) {
+			fprintf(stderr, "-E- ibunion mcast: --mgid '%s' is not a multicast GID\n",
+				mgids[i]);
+			goto out;
+		}
 	}
-	ibu_sa_format_mgid(r.mgid, gtext, sizeof(gtext));
-	if (ibu_sa_mcm_call(ca, (int)ca_port, leave, (int)timeout, &r, err,
+	if (ibu_sa_mcm_open(ca, (int)ca_port, (int)timeout, &sp, err,
 			    sizeof(err))) {
-		fprintf(stderr, "-E- ibunion mcast: %s %s: %s\n",
-			leave ? "leave" : "join", gtext, err);
-		return IBU_EXIT_ERROR;
+		fprintf(stderr, "-E- ibunion mcast: %s: %s\n",
+			leave ? "leave" : "join", err);
+		ret = IBU_EXIT_ERROR;
+		goto out;
 	}
-	if (leave)
-		printf("left 0x%016" PRIx64 " %s lid %u\n", r.port_guid, gtext,
-		       r.port_lid);
-	else
-		printf("0x%04x 0x%016" PRIx64 " %s # joined %s lid %u join-state %u\n",
-		       r.mlid, r.port_guid,
-		       (r.join_state & (IBU_JOIN_FULL | IBU_JOIN_NON)) ?
-		       "full" : "send-only", gtext, r.port_lid,
-		       r.join_state_out);
-	return IBU_EXIT_OK;
+	for (i = 0; i < n; i++) {
+		ibu_sa_parse_mgid(mgids[i], r.mgid);
+		if (join_one(&sp, leave, (int)timeout, &r))
+			failed++;
+	}
+	ibu_sa_mcm_close(&sp);
+	ret = failed ? IBU_EXIT_ERROR : IBU_EXIT_OK;
+out:
+	free(mgids);
+	return ret;
 }
 
 /* ------------------------------------------------------------ offline tree */

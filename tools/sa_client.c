@@ -60,44 +60,67 @@ void ibu_sa_format_mgid(const uint8_t mgid[16], char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-int ibu_sa_mcm_call(const char *ca, int ca_port, int leave, int timeout_ms,
-		    struct ibu_sa_mcm *r, char *err, size_t errlen)
+int ibu_sa_mcm_open(const char *ca, int ca_port, int timeout_ms,
+		    struct ibu_sa_mcm_port *sp, char *err, size_t errlen)
 {
 	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS };
-	struct ibmad_port *port;
 	ib_portid_t self, sm;
-	ib_sa_call_t sa;
 	ibmad_gid_t gid;
-	uint8_t data[IB_SA_DATA_SIZE];
-	uint8_t *res;
-	uint32_t v;
-	uint64_t mask = 0;
-	int portnum = 0, rc = -1, i;
+	int portnum = 0, i;
 
-	port = mad_rpc_open_port((char *)ca, ca_port, classes, 3);
-	if (!port) {
+	memset(sp, 0, sizeof(*sp));
+	sp->port = mad_rpc_open_port((char *)ca, ca_port, classes, 3);
+	if (!sp->port) {
 		snprintf(err, errlen, "cannot open the local port%s%s: %s",
 			 ca ? " of " : "", ca ? ca : "", strerror(errno));
 		return -1;
 	}
 	memset(&self, 0, sizeof(self));
 	memset(&sm, 0, sizeof(sm));
-	if (ib_resolve_self_via(&self, &portnum, &gid, port) < 0) {
+	if (ib_resolve_self_via(&self, &portnum, &gid, sp->port) < 0) {
 		snprintf(err, errlen, "cannot read the local port's LID/GID");
-		goto out;
+		goto fail;
 	}
-	if (ib_resolve_smlid_via(&sm, timeout_ms, port) < 0 || !sm.lid) {
+	memcpy(sp->gid, gid, sizeof(sp->gid));
+	if (ib_resolve_smlid_via(&sm, timeout_ms, sp->port) < 0 || !sm.lid) {
 		snprintf(err, errlen, "no subnet manager (SM LID unknown): is opensm up?");
-		goto out;
+		goto fail;
 	}
-	r->port_lid = (uint16_t)self.lid;
-	r->port_guid = 0;
+	sp->sm_lid = (uint16_t)sm.lid;
+	sp->port_lid = (uint16_t)self.lid;
 	for (i = 8; i < 16; i++)
-		r->port_guid = (r->port_guid << 8) | gid[i];
+		sp->port_guid = (sp->port_guid << 8) | sp->gid[i];
+	return 0;
+fail:
+	ibu_sa_mcm_close(sp);
+	return -1;
+}
+
+void ibu_sa_mcm_close(struct ibu_sa_mcm_port *sp)
+{
+	if (sp->port)
+		mad_rpc_close_port(sp->port);
+	sp->port = NULL;
+}
+
+int ibu_sa_mcm_send(struct ibu_sa_mcm_port *sp, int leave, int timeout_ms,
+		    struct ibu_sa_mcm *r, char *err, size_t errlen)
+{
+	ib_portid_t sm;
+	ib_sa_call_t sa;
+	uint8_t data[IB_SA_DATA_SIZE];
+	uint8_t *res;
+	uint32_t v;
+	uint64_t mask;
+
+	r->port_lid = sp->port_lid;
+	r->port_guid = sp->port_guid;
+	memset(&sm, 0, sizeof(sm));
+	ib_portid_set(&sm, sp->sm_lid, 1, IB_DEFAULT_QP1_QKEY);
 
 	memset(data, 0, sizeof(data));
 	mad_encode_field(data, IB_SA_MCM_MGID_F, r->mgid);
-	mad_encode_field(data, IB_SA_MCM_PORTGID_F, gid);
+	mad_encode_field(data, IB_SA_MCM_PORTGID_F, sp->gid);
 	v = r->qkey;
 	mad_encode_field(data, IB_SA_MCM_QKEY_F, &v);
 	v = 0;
@@ -117,11 +140,11 @@ int ibu_sa_mcm_call(const char *ca, int ca_port, int leave, int timeout_ms,
 	sa.attrid = IB_SA_ATTR_MCRECORD;
 	sa.mask = mask;
 	sa.method = leave ? IB_MAD_METHOD_DELETE : IB_MAD_METHOD_SET;
-	res = sa_rpc_call(port, data, &sm, &sa, timeout_ms);
+	res = sa_rpc_call(sp->port, data, &sm, &sa, timeout_ms);
 	if (!res) {
 		snprintf(err, errlen, "SA %s of MCMemberRecord failed (rejected by the SM, or no answer in %d ms)",
 			 leave ? "Delete" : "Set", timeout_ms);
-		goto out;
+		return -1;
 	}
 	v = 0;
 	mad_decode_field(res, IB_SA_MCM_MLID_F, &v);
@@ -129,9 +152,19 @@ int ibu_sa_mcm_call(const char *ca, int ca_port, int leave, int timeout_ms,
 	v = 0;
 	mad_decode_field(res, IB_SA_MCM_JOIN_STATE_F, &v);
 	r->join_state_out = (uint8_t)v;
-	rc = 0;
-out:
-	mad_rpc_close_port(port);
+	return 0;
+}
+
+int ibu_sa_mcm_call(const char *ca, int ca_port, int leave, int timeout_ms,
+		    struct ibu_sa_mcm *r, char *err, size_t errlen)
+{
+	struct ibu_sa_mcm_port sp;
+	int rc;
+
+	if (ibu_sa_mcm_open(ca, ca_port, timeout_ms, &sp, err, errlen))
+		return -1;
+	rc = ibu_sa_mcm_send(&sp, leave, timeout_ms, r, err, errlen);
+	ibu_sa_mcm_close(&sp);
 	return rc;
 }
 

@@ -31,6 +31,28 @@ struct ibu_sa_mcm {
 	uint8_t join_state_out;	/* join state the SA returned */
 };
 
+struct ibmad_port;
+
+/* The local port, opened once for several joins or leaves (one process,
+ * one simulated HCA: the port and the SM's LID are resolved once). */
+struct ibu_sa_mcm_port {
+	struct ibmad_port *port;
+	uint8_t gid[16];	/* our port GID */
+	uint64_t port_guid;
+	uint16_t port_lid;
+	uint16_t sm_lid;
+};
+
+/* Opens ca/ca_port (NULL/0: the first) and finds the SM; -1 with a
+ * message in err. */
+int ibu_sa_mcm_open(const char *ca, int ca_port, int timeout_ms,
+		    struct ibu_sa_mcm_port *sp, char *err, size_t errlen);
+void ibu_sa_mcm_close(struct ibu_sa_mcm_port *sp);
+
+/* One join (leave = 0) or leave (leave = 1) through an open port. */
+int ibu_sa_mcm_send(struct ibu_sa_mcm_port *sp, int leave, int timeout_ms,
+		    struct ibu_sa_mcm *r, char *err, size_t errlen);
+
 /*
  * Joins (leave = 0) or leaves (leave = 1) the group. ca/ca_port select the
  * local port (NULL/0: the first). On failure returns -1 with a message in
@@ -45,8 +67,6 @@ struct ibu_sa_mcm_rec {
 	uint64_t port_guid;	/* 0 when the SA hid it (untrusted SM_Key) */
 	uint8_t join_state;
 };
-
-struct ibmad_port;
 
 /* An SA to query through a port already open with the SA class. */
 struct ibu_sa_query {
