@@ -196,10 +196,36 @@ lft_blocks()
 	END { for (k in seen) if (a[k] != b[k]) d++; print d + 0 }' "$1" "$2"
 }
 
-# results: fabric engine rep used route_ms cb_first cb_ms hup_s blocks ours_mib rss_mib
+# cut_net NETFILE SWITCH PORT: the net file without that cable (both ends'
+# port lines), for checking the tables switches hold after the cut.
+cut_net()
+{
+	awk -v sw="$2" -v port="$3" '
+	function name_of(line,   n) { n = line; sub(/^[^"]*"/, "", n); sub(/".*/, "", n); return n }
+	FNR == NR {
+		if ($0 ~ /^(Switch|Hca|Ca)[ \t]/) { cur = name_of($0); next }
+		if (cur == sw && $0 ~ "^\\[" port "\\]") {
+			peer = name_of($0); pp = $0; sub(/^[^"]*"[^"]*"\[/, "", pp); sub(/\].*/, "", pp)
+		}
+		next
+	}
+	/^(Switch|Hca|Ca)[ \t]/ { cur = name_of($0); print; next }
+	cur == sw && $0 ~ "^\\[" port "\\]" { next }
+	cur == peer && $0 ~ "^\\[" pp "\\]" { next }
+	{ print }' "$1" "$1"
+}
+
+# cpu_of LOG N: the callback CPU ms of the Nth split line of LOG
+cpu_of()
+{
+	sed -n 's/.*callback split ms: .*; cpu \([0-9.]*\) ms;.*/\1/p' "$1" | sed -n "${2}p"
+}
+
+# results: fabric engine rep used route_ms cb_first cb_ms hup_s blocks
+# ours_mib rss_mib cpu_first cpu valid
 record()
 {
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$results"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$results"
 }
 
 # run_fault FABRIC ENGINE IBSIM-ARGS REP
@@ -207,6 +233,7 @@ run_fault()
 {
 	local fabric=$1 engine=$2 args=$3 rep=$4 net=$work/$1.net sw port
 	local mark t_hup start end up used route cb0 cb hup blocks ours rss log
+	local cpu0 cpu valid=-
 
 	read -r sw port <<<"$(leaf_cable "$net")"
 	[ -n "$port" ] || { echo "bench: no leaf cable in $fabric" >&2; return 1; }
@@ -230,6 +257,7 @@ run_fault()
 		return 1
 	fi
 	cb0=$(sed -n 's/.*, routed in \([0-9.]*\) ms.*/\1/p' "$SIM_DIR/osm.log" | head -n 1)
+	cpu0=$(cpu_of "$SIM_DIR/osm.log" 1)
 	mark=$(sim_log_mark)
 	sim_ibsim_cmd "Unlink \"$sw\"[$port]" >/dev/null || { sim_teardown >/dev/null; return 1; }
 	t_hup=$(now_secs)
@@ -248,16 +276,24 @@ run_fault()
 	used=$(sed -n 's/.*-> osm_ucast_mgr_process: \([^ ]*\) tables configured.*/\1/p' "$log" | head -n 1)
 	cb=$(sed -n 's/.*, routed in \([0-9.]*\) ms.*/\1/p' "$log" | head -n 1)
 	ours=$(sed -n 's/.*own memory \([0-9.]*\) MiB.*/\1/p' "$log" | head -n 1)
+	cpu=$(cpu_of "$log" 1)	# the first sweep since the cut builds the model
+	if [ "$used" = cyclic ]; then
+		# the tables after the cut, on the fabric without the cable:
+		# every pair with an up*/down* path reachable, no loop
+		cut_net "$net" "$sw" "$port" >"$SIM_DIR/cut.net"
+		if "$IBUNION" check -q --updown "$SIM_DIR/cut.net" "$SIM_DIR/after.lfts" \
+			>"$SIM_DIR/check.out" 2>&1; then valid=yes; else valid=no; fi
+	fi
 	route=$(awk -v a="$start" -v b="$end" 'BEGIN { d = b - a; if (d < 0) d += 86400; printf "%.2f", d * 1000 }')
 	hup=$(awk -v a="$t_hup" -v b="$up" 'BEGIN { d = b - a; if (d < 0) d += 86400; printf "%.3f", d }')
 	blocks=$(lft_blocks "$SIM_DIR/before.lfts" "$SIM_DIR/after.lfts")
 	grep -h "cyclic: .*split" "$SIM_DIR/osm.log" | sed 's/.*-> /    /'
 	sim_teardown >/dev/null
 	record "$fabric" "$engine" "$rep" "${used:-?}" "$route" "${cb0:--}" "${cb:--}" \
-		"$hup" "$blocks" "${ours:--}" "${rss:--}"
-	printf '  %-8s %-14s rep %s: cut %s[%s]: %-7s route %9s ms  cb %7s ms (first %7s)  hup %7s s  blocks %6s  ours %5s MiB  RSS %7s MiB\n' \
+		"$hup" "$blocks" "${ours:--}" "${rss:--}" "${cpu0:--}" "${cpu:--}" "$valid"
+	printf '  %-8s %-14s rep %s: cut %s[%s]: %-7s route %9s ms  cb %7s ms (first %7s)  cpu %7s ms (first %7s)  valid %s  hup %7s s  blocks %6s  ours %5s MiB  RSS %7s MiB\n' \
 		"$fabric" "$engine" "$rep" "$sw" "$port" "${used:-?}" "$route" "${cb:--}" \
-		"${cb0:--}" "$hup" "$blocks" "${ours:--}" "${rss:--}"
+		"${cb0:--}" "${cpu:--}" "${cpu0:--}" "$valid" "$hup" "$blocks" "${ours:--}" "${rss:--}"
 }
 
 # sim_resweep_quiet: the first sweep's traps settle (no change yet).
@@ -693,24 +729,28 @@ $1 == "storm" || $1 == "perjoin" { next }
 	cnt[key]++; used[key] = $4
 	add(key, "route", $5); add(key, "cb0", $6); add(key, "cb", $7); add(key, "hup", $8)
 	add(key, "blocks", $9); add(key, "ours", $10); add(key, "rss", $11)
+	add(key, "cpu0", $12); add(key, "cpu", $13)
+	if ($14 == "yes" || $14 == "no") { checked[key]++; valid[key] += $14 == "yes" }
 }
 END {
 	if (!nk)
 		exit
 	print "Fault re-sweep (one leaf cable cut through ibsim, SIGHUP; OpenSM 3.3.23 + ibsim, lmc 0; medians; x = ratio to the ftree configuration):"
 	print ""
-	print "| fabric | engine (used) | n | routing phase ms | x | callback ms degraded / fault-free | x | SIGHUP to SUBNET UP s | LFT blocks sent | our memory MiB | opensm peak RSS MiB | ours/RSS |"
-	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	print "| fabric | engine (used) | n | routing phase ms | x | callback ms degraded / fault-free | x | callback CPU ms degraded / fault-free | x | tables valid | SIGHUP to SUBNET UP s | LFT blocks sent | our memory MiB | opensm peak RSS MiB | ours/RSS |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for (k = 1; k <= nk; k++) {
 		key = order[k]; split(key, p, SUBSEP)
 		rk = p[1] SUBSEP "ftree"
-		for (c = 1; c <= 7; c++) {
-			col = c == 1 ? "route" : c == 2 ? "cb0" : c == 3 ? "cb" : c == 4 ? "hup" : c == 5 ? "blocks" : c == 6 ? "ours" : "rss"
+		for (c = 1; c <= 9; c++) {
+			col = c == 1 ? "route" : c == 2 ? "cb0" : c == 3 ? "cb" : c == 4 ? "hup" : c == 5 ? "blocks" : c == 6 ? "ours" : c == 7 ? "rss" : c == 8 ? "cpu0" : "cpu"
 			m[col] = median(vals[key, col]); r[col] = median(vals[rk, col])
 		}
-		printf "| %s | %s (%s) | %d | %s | %s | %s / %s | %s | %s | %s | %s | %s | %s |\n",
+		printf "| %s | %s (%s) | %d | %s | %s | %s / %s | %s | %s / %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			p[1], p[2], used[key], cnt[key], fmt(m["route"], "%.1f"), ratio(m["route"], r["route"]),
 			fmt(m["cb"], "%.1f"), fmt(m["cb0"], "%.1f"), ratio(m["cb"], m["cb0"]),
+			fmt(m["cpu"], "%.1f"), fmt(m["cpu0"], "%.1f"), ratio(m["cpu"], m["cpu0"]),
+			checked[key] ? valid[key] "/" checked[key] : "-",
 			fmt(m["hup"], "%.2f"), m["blocks"], fmt(m["ours"], "%.1f"), fmt(m["rss"], "%.0f"),
 			m["ours"] == "-" ? "-" : sprintf("%.1f%%", 100 * m["ours"] / m["rss"])
 	}
