@@ -126,6 +126,51 @@ int ibu_engine_run(const struct ibu_engine_ops *ops,
 	return ibu_engine_run_into(ops, f, o, NULL, NULL, r, e);
 }
 
+/* Stages ALLOC, ROUTE and CHECK on r's model (topology and LID plan). */
+static int route_stages(const struct ibu_fabric *f,
+			const struct ibu_engine_opts *o, uint8_t *const *rows,
+			const uint32_t *cap, struct ibu_engine_result *r,
+			struct timespec *t0, struct ibu_err *e)
+{
+	const struct ibu_engine_ops *ops = r->ops;
+	int rc;
+
+	r->stage = IBU_STAGE_ALLOC;
+	rc = rows ? ibu_lft_init_rows(&r->lft, f, r->map.max_lid, rows, cap, e) :
+		    ibu_lft_init(&r->lft, f, r->map.max_lid, e);
+	if (rc)
+		return rc;
+	stage_done(r, t0);
+	r->stage = IBU_STAGE_ROUTE;
+	rc = ops->route(f, r->topo, &r->map, o, &r->lft, e);
+	if (rc)
+		return rc;
+	stage_done(r, t0);
+	r->stage = IBU_STAGE_CHECK;
+	rc = check_tables(ops, r->topo, f, &r->map, &r->lft, e);
+	if (rc)
+		return rc;
+	stage_done(r, t0);
+	return IBU_OK;
+}
+
+/* After a failed stage: e names it, nothing stays allocated, r keeps the
+ * engine, the stage and why recognition declined. */
+static int run_failed(struct ibu_engine_result *r, int rc, struct ibu_err *e)
+{
+	const struct ibu_engine_ops *ops = r->ops;
+	enum ibu_engine_stage st = r->stage;
+	struct ibu_engine_decline d = r->decline;
+
+	if (st != IBU_STAGE_RECOGNISE)
+		ibu_err_prefix(e, "%s", ibu_engine_stage_name(st));
+	ibu_engine_result_free(r);
+	r->ops = ops;
+	r->stage = st;
+	r->decline = d;
+	return rc;
+}
+
 int ibu_engine_run_into(const struct ibu_engine_ops *ops,
 			const struct ibu_fabric *f,
 			const struct ibu_engine_opts *o, uint8_t *const *rows,
@@ -148,45 +193,17 @@ int ibu_engine_run_into(const struct ibu_engine_ops *ops,
 	rc = ops->recognise(f, o, &r->topo, &why, e);
 	ibu_engine_decline_set(&r->decline, rc, why, e);
 	if (rc)
-		goto fail;
+		return run_failed(r, rc, e);
 	stage_done(r, &t0);
 	r->stage = IBU_STAGE_PLAN;
 	rc = ibu_lidmap_build(f, &r->map, e);
 	if (!rc && ops->plan)
 		rc = ops->plan(f, r->topo, &r->map, e);
-	if (rc)
-		goto fail;
-	stage_done(r, &t0);
-	r->stage = IBU_STAGE_ALLOC;
-	rc = rows ? ibu_lft_init_rows(&r->lft, f, r->map.max_lid, rows, cap, e) :
-		    ibu_lft_init(&r->lft, f, r->map.max_lid, e);
-	if (rc)
-		goto fail;
-	stage_done(r, &t0);
-	r->stage = IBU_STAGE_ROUTE;
-	rc = ops->route(f, r->topo, &r->map, o, &r->lft, e);
-	if (rc)
-		goto fail;
-	stage_done(r, &t0);
-	r->stage = IBU_STAGE_CHECK;
-	rc = check_tables(ops, r->topo, f, &r->map, &r->lft, e);
-	if (rc)
-		goto fail;
-	stage_done(r, &t0);
-	return IBU_OK;
-fail:
-	if (r->stage != IBU_STAGE_RECOGNISE)
-		ibu_err_prefix(e, "%s", ibu_engine_stage_name(r->stage));
-	{
-		enum ibu_engine_stage st = r->stage;
-		struct ibu_engine_decline d = r->decline;
-
-		ibu_engine_result_free(r);
-		r->ops = ops;
-		r->stage = st;
-		r->decline = d;
+	if (!rc) {
+		stage_done(r, &t0);
+		rc = route_stages(f, o, rows, cap, r, &t0, e);
 	}
-	return rc;
+	return rc ? run_failed(r, rc, e) : IBU_OK;
 }
 
 int ibu_engine_rerun_into(const struct ibu_fabric *f,
@@ -194,12 +211,11 @@ int ibu_engine_rerun_into(const struct ibu_fabric *f,
 			  uint8_t *const *rows, const uint32_t *cap,
 			  struct ibu_engine_result *r, struct ibu_err *e)
 {
-	const struct ibu_engine_ops *ops = r->ops;
 	struct ibu_engine_opts defaults;
 	struct timespec t0;
 	int rc;
 
-	if (!ops || !r->topo)
+	if (!r->ops || !r->topo)
 		return ibu_err_set(e, IBU_EINVAL, "no earlier run to reuse");
 	if (!o) {
 		ibu_engine_opts_default(&defaults);
@@ -208,33 +224,8 @@ int ibu_engine_rerun_into(const struct ibu_fabric *f,
 	ibu_lft_free(&r->lft);
 	memset(r->stage_ms, 0, sizeof(r->stage_ms));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	r->stage = IBU_STAGE_ALLOC;
-	rc = rows ? ibu_lft_init_rows(&r->lft, f, r->map.max_lid, rows, cap, e) :
-		    ibu_lft_init(&r->lft, f, r->map.max_lid, e);
-	if (rc)
-		goto fail;
-	stage_done(r, &t0);
-	r->stage = IBU_STAGE_ROUTE;
-	rc = ops->route(f, r->topo, &r->map, o, &r->lft, e);
-	if (rc)
-		goto fail;
-	stage_done(r, &t0);
-	r->stage = IBU_STAGE_CHECK;
-	rc = check_tables(ops, r->topo, f, &r->map, &r->lft, e);
-	if (rc)
-		goto fail;
-	stage_done(r, &t0);
-	return IBU_OK;
-fail:
-	ibu_err_prefix(e, "%s", ibu_engine_stage_name(r->stage));
-	{
-		enum ibu_engine_stage st = r->stage;
-
-		ibu_engine_result_free(r);
-		r->ops = ops;
-		r->stage = st;
-	}
-	return rc;
+	rc = route_stages(f, o, rows, cap, r, &t0, e);
+	return rc ? run_failed(r, rc, e) : IBU_OK;
 }
 
 void ibu_engine_result_free(struct ibu_engine_result *r)
