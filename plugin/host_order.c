@@ -30,8 +30,11 @@ static int cmp_rank(const void *a, const void *b)
 static struct ep_rank *ranked(const struct ibu_plugin_engine *pe, int *n)
 {
 	const struct ibu_fabric *f = &pe->routing.fabric;
+	const void *topo = pe->routing.res.topo;
 	struct ep_rank *r;
 	int i, p, k = 0, total = 0;
+	/* the host order only: end ports above the leaves are no ranks */
+	int num = pe->ops->num_ordered ? pe->ops->num_ordered(topo) : -1;
 
 	for (i = 0; i < f->num_nodes; i++)
 		if (!ibu_node_is_switch(&f->nodes[i]))
@@ -42,9 +45,9 @@ static struct ep_rank *ranked(const struct ibu_plugin_engine *pe, int *n)
 	for (i = 0; i < f->num_nodes; i++)
 		for (p = 1; !ibu_node_is_switch(&f->nodes[i]) &&
 		     p <= f->nodes[i].num_ports; p++) {
-			int x = pe->ops->endport_index(pe->routing.res.topo, i, p);
+			int x = pe->ops->endport_index(topo, i, p);
 
-			if (x >= 0) {
+			if (x >= 0 && (num < 0 || x < num)) {
 				r[k].index = x;
 				r[k].node = i;
 				r[k++].port = p;

@@ -52,6 +52,9 @@ static int order_nodes(const struct ibu_fabric *f,
 				max = idx;
 		}
 	*num = max + 1;
+	/* the host order only: end ports above the leaves are no ranks */
+	if (ops->num_ordered && ops->num_ordered(topo) < *num)
+		*num = ops->num_ordered(topo);
 	*node_at = malloc((*num ? (size_t)*num : 1) * sizeof(int));
 	*port_at = malloc((*num ? (size_t)*num : 1) * sizeof(int));
 	if (!*node_at || !*port_at)
@@ -62,7 +65,7 @@ static int order_nodes(const struct ibu_fabric *f,
 		for (p = 1; !ibu_node_is_switch(&f->nodes[i]) &&
 		     p <= f->nodes[i].num_ports; p++) {
 			idx = ops->endport_index(topo, i, p);
-			if (idx >= 0) {
+			if (idx >= 0 && idx < *num) {
 				(*node_at)[idx] = i;
 				(*port_at)[idx] = p;
 			}

@@ -214,6 +214,10 @@ struct ibu_engine_ops {
 	 * PID, the paper's P(p_0..p_{n-1}) order), -1 outside it: traffic
 	 * patterns (shift, ...) number the end ports this way */
 	int (*endport_index)(const void *topo, int node, int port);
+	/* optional: how many of those places are the engine's host order
+	 * (cyclic: the compute hosts of D-mod-K; end ports above the leaves
+	 * are numbered after them but are no ranks for mpirun); absent: all */
+	int (*num_ordered)(const void *topo);
 	/* optional: an end port's label ("P(010)") */
 	void (*endport_label)(const void *topo, int node, int port, char *buf,
 			      size_t len);

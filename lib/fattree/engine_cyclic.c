@@ -73,31 +73,31 @@ static void topo_free(void *topo)
 /*
  * An exact IBFT keeps the IBFT path (labels, paper mode); else an exact
  * PGFT (fewer pods, parallel cables, blocking, hosts on spines are its
- * planned shape, not faults); else a degraded IBFT within the limit.
+ * planned shape, not faults); else a degraded IBFT within the limit. One
+ * IBFT pass serves both IBFT cases: within the limit, no fault = exact
+ * (a degraded tree used to take two passes, one to fail exactly).
  */
 static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 			  const struct ibu_engine_opts *o, struct ibu_err *e)
 {
-	struct ibu_err pe = { 0 }, ie = { 0 };
-	int max_faults = ibu_engine_opt(o, OPT_MAX_FAULTS), rc;
+	struct ibu_err pe = { 0 }, ie;
+	int max_faults = ibu_engine_opt(o, OPT_MAX_FAULTS), rc, prc;
 
-	if (!ibu_ibft_recognize_limit(f, &c->t, 0, e))
-		return IBU_OK;
-	rc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
-				       o ? o->num_roots : 0, &c->pgft, &pe);
-	if (!rc || rc == IBU_ENOMEM)
-		return rc ? ibu_err_set(e, rc, "%s", pe.msg) : IBU_OK;
+	rc = ibu_ibft_recognize_limit(f, &c->t, max_faults, e);
+	if (rc == IBU_ENOMEM || (!rc && !c->t.num_faults))
+		return rc;
+	prc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
+					o ? o->num_roots : 0, &c->pgft, &pe);
+	if (!prc || prc == IBU_ENOMEM) {
+		ibu_ibft_free(&c->t);	/* the PGFT's shape, no faults */
+		return prc ? ibu_err_set(e, prc, "%s", pe.msg) : IBU_OK;
+	}
+	if (!rc)
+		return IBU_OK;	/* a degraded IBFT */
 	/* the IBFT's reason first (admins and tests read it), then why it is
 	 * no PGFT either; e's text is copied, not formatted into itself */
-	rc = max_faults == 0 ? IBU_ETOPO :
-	     ibu_ibft_recognize_limit(f, &c->t, max_faults, &ie);
-	if (max_faults != 0 && !rc)
-		return IBU_OK;
-	if (max_faults != 0)
-		*e = ie;
 	ie = *e;
-	if (rc != IBU_ENOMEM)
-		ibu_err_set(e, rc, "%s; %s", ie.msg, pe.msg);
+	ibu_err_set(e, rc, "%s; %s", ie.msg, pe.msg);
 	return rc;
 }
 
@@ -488,6 +488,13 @@ static int endport_index(const void *topo, int node, int port)
 	return ibu_ibft_ep(&c->t, node, port);
 }
 
+static int num_ordered(const void *topo)
+{
+	const struct cyclic_topo *c = topo;
+
+	return c->pgft ? c->pgft->g.num_hosts : c->t.num_endports;
+}
+
 static void endport_label(const void *topo, int node, int port, char *buf,
 			  size_t len)
 {
@@ -734,6 +741,7 @@ const struct ibu_engine_ops ibu_engine_cyclic = {
 	.port_numbering = "paper",
 	.rank = rank,
 	.endport_index = endport_index,
+	.num_ordered = num_ordered,
 	.endport_label = endport_label,
 	.advised_offset = advised_offset,
 	.path_info = path_info,

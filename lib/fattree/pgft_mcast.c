@@ -138,6 +138,48 @@ static void attach(struct build *b, int t)
 	}
 }
 
+/*
+ * A member on a top switch t that the apex (another top) cannot reach
+ * going down, on a 2-level tree: the tree crosses apex -> leaf -> t, and
+ * every tree crosses at the same leaf (the one first in column order).
+ * A down-up turn at one leaf only closes no credit loop: a packet that
+ * turned up there goes down next to another leaf, where nothing turns
+ * up again (a tree holds one of its parallel cables, unicast never turns
+ * up); crossings at leaves picked per tree do (two groups with members
+ * on two spines, crossing in opposite directions at two leaves).
+ */
+static void cross(struct build *b, int apex, int t)
+{
+	const struct ibu_fabric *f = b->f;
+	int n, p, leaf = -1, pa = 0, pt = 0;
+
+	for (n = 0; n < f->num_nodes; n++) {
+		int a = 0, c = 0;
+
+		if (!sw(b, n) || b->g->level[n] != 1 ||
+		    (leaf >= 0 && b->g->col[n] >= b->g->col[leaf]))
+			continue;
+		for (p = f->nodes[n].num_ports; p >= 1; p--) {
+			if (f->nodes[n].ports[p].peer_node == apex)
+				a = p;
+			else if (f->nodes[n].ports[p].peer_node == t)
+				c = p;
+		}
+		if (a && c) {
+			leaf = n;
+			pa = a;
+			pt = c;
+		}
+	}
+	if (leaf < 0) {
+		attach(b, t);	/* not a full 2-level tree: any way */
+		return;
+	}
+	if (!b->in[leaf])	/* else it hangs below the apex already */
+		add_cable(b, leaf, pa);
+	add_cable(b, leaf, pt);
+}
+
 static int member_switch(const struct ibu_fabric *f,
 			 const struct ibu_mcast_member *m)
 {
@@ -185,6 +227,8 @@ static void add_members(struct build *b, const struct ibu_mcast_member *m,
 			mark_up(b, s);
 			if (b->mark[apex] == b->stamp)
 				walk_down(b, apex, s);
+			else if (b->g->P.h == 2 && b->g->level[s] == 2)
+				cross(b, apex, s);
 			else
 				attach(b, s);
 		}
