@@ -631,10 +631,9 @@ record_ev()
 	echo "$*" >>"$results"
 }
 
-# storm_table: the join storm's rows of the results as markdown tables.
-storm_table()
-{
-	awk -F'\t' -v groups="$STORM_GROUPS" -v size="$STORM_SIZE" -v par="$STORM_PAR" -v batch="$STORM_BATCH" '
+# awk functions both result tables use: median of a blank-separated list,
+# add(key, col, val) collects a cell's values (none for "-", "", "?")
+awk_lib='
 function median(list,   n, i, j, v, t) {
 	n = split(list, v, " ")
 	if (!n)
@@ -647,6 +646,13 @@ function add(key, col, val) {
 	if (val != "-" && val != "" && val != "?")
 		vals[key, col] = vals[key, col] " " val
 }
+
+'
+
+# storm_table: the join storm's rows of the results as markdown tables.
+storm_table()
+{
+	awk -F'\t' -v groups="$STORM_GROUPS" -v size="$STORM_SIZE" -v par="$STORM_PAR" -v batch="$STORM_BATCH" "$awk_lib"'
 function fmt(v, f) { return v == "-" ? "-" : sprintf(f, v) }
 function ratio(a, b) {
 	return (a == "-" || b == "-" || b + 0 <= 0) ? "-" : sprintf("%.2f", a / b)
@@ -732,19 +738,7 @@ for ((rep = 1; rep <= reps; rep++)); do
 done
 
 echo
-awk -F'\t' -v cmd="$cmdline" '
-function median(list,   n, i, j, v, t) {
-	n = split(list, v, " ")
-	if (!n)
-		return "-"
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-function add(key, col, val) {
-	if (val != "-" && val != "" && val != "?")
-		vals[key, col] = vals[key, col] " " val
-}
+awk -F'\t' -v cmd="$cmdline" "$awk_lib"'
 function ratio(a, b) {
 	return (a == "-" || b == "-" || b + 0 <= 0) ? "-" : sprintf("%.2f", a / b)
 }
