@@ -138,46 +138,74 @@ static void attach(struct build *b, int t)
 	}
 }
 
+/* The leaf every crossing between top switches goes through: the first
+ * in column order (the same for every tree). */
+static int crossing_leaf(const struct build *b)
+{
+	int n, leaf = -1;
+
+	for (n = 0; n < b->f->num_nodes; n++)
+		if (sw(b, n) && b->g->level[n] == 1 &&
+		    (leaf < 0 || b->g->col[n] < b->g->col[leaf]))
+			leaf = n;
+	return leaf;
+}
+
+/* From top t down toward the leaf marked by mark_up, on the cables
+ * walk_down takes, until the path meets the tree (t is not in it). */
+static void join_down(struct build *b, int t, int leaf)
+{
+	int s = t;
+
+	while (s != leaf) {
+		int p, k = 0, cab[IBU_MAX_PORTS], child = -1, was_in;
+
+		for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
+			int q = b->f->nodes[s].ports[p].peer_node;
+
+			if (!sw(b, q) || b->g->level[q] != b->g->level[s] - 1 ||
+			    b->mark[q] != b->stamp || (child >= 0 && q != child))
+				continue;
+			child = q;
+			cab[k++] = p;
+		}
+		if (child < 0)
+			return;		/* no way down to the leaf */
+		was_in = b->in[child];
+		add_cable(b, s, cab[(b->key + (uint32_t)b->g->col[child]) % (uint32_t)k]);
+		if (was_in)
+			return;
+		s = child;
+	}
+}
+
 /*
  * A member on a top switch t that the apex (another top) cannot reach
- * going down, on a 2-level tree: the tree crosses apex -> leaf -> t, and
- * every tree crosses at the same leaf (the one first in column order).
- * A down-up turn at one leaf only closes no credit loop: a packet that
- * turned up there goes down next to another leaf, where nothing turns
- * up again (a tree holds one of its parallel cables, unicast never turns
- * up); crossings at leaves picked per tree do (two groups with members
- * on two spines, crossing in opposite directions at two leaves).
+ * going down: the tree goes down from the apex to one leaf and up from
+ * there to t, and every tree crosses at the same leaf, on the same way
+ * down from each top (the one walk_down takes). A down-up turn at one
+ * leaf only closes no credit loop where a top reaches that leaf one way:
+ * a packet that turned up there reaches its top and goes down elsewhere
+ * (back to the leaf is the way it came), where nothing turns up again.
+ * Crossings at leaves picked per tree closed loops (two groups with
+ * members on two spines, crossing in opposite directions).
  */
 static void cross(struct build *b, int apex, int t)
 {
-	const struct ibu_fabric *f = b->f;
-	int n, p, leaf = -1, pa = 0, pt = 0;
+	int leaf = crossing_leaf(b);
 
-	for (n = 0; n < f->num_nodes; n++) {
-		int a = 0, c = 0;
-
-		if (!sw(b, n) || b->g->level[n] != 1 ||
-		    (leaf >= 0 && b->g->col[n] >= b->g->col[leaf]))
-			continue;
-		for (p = f->nodes[n].num_ports; p >= 1; p--) {
-			if (f->nodes[n].ports[p].peer_node == apex)
-				a = p;
-			else if (f->nodes[n].ports[p].peer_node == t)
-				c = p;
-		}
-		if (a && c) {
-			leaf = n;
-			pa = a;
-			pt = c;
-		}
-	}
 	if (leaf < 0) {
-		attach(b, t);	/* not a full 2-level tree: any way */
+		attach(b, t);
 		return;
 	}
-	if (!b->in[leaf])	/* else it hangs below the apex already */
-		add_cable(b, leaf, pa);
-	add_cable(b, leaf, pt);
+	mark_up(b, leaf);
+	if (b->mark[apex] != b->stamp || b->mark[t] != b->stamp) {
+		attach(b, t);	/* a top above no such leaf: any way */
+		return;
+	}
+	if (!b->in[leaf])
+		walk_down(b, apex, leaf);
+	join_down(b, t, leaf);
 }
 
 static int member_switch(const struct ibu_fabric *f,
@@ -227,7 +255,8 @@ static void add_members(struct build *b, const struct ibu_mcast_member *m,
 			mark_up(b, s);
 			if (b->mark[apex] == b->stamp)
 				walk_down(b, apex, s);
-			else if (b->g->P.h == 2 && b->g->level[s] == 2)
+			else if (b->g->level[s] == b->g->P.h &&
+				 b->g->level[apex] == b->g->P.h)
 				cross(b, apex, s);
 			else
 				attach(b, s);
