@@ -82,26 +82,34 @@ static void mark_up(struct build *b, int t)
 	}
 }
 
+/* One step down from s toward the switch marked by mark_up: the child
+ * (the first in port order, the same for every tree) and the cable to
+ * it, spread over parallel cables by the tree's key; -1 when none. */
+static int down_step(const struct build *b, int s, int *port)
+{
+	int p, k = 0, cab[IBU_MAX_PORTS], child = -1;
+
+	for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
+		int q = b->f->nodes[s].ports[p].peer_node;
+
+		if (!sw(b, q) || b->g->level[q] != b->g->level[s] - 1 ||
+		    b->mark[q] != b->stamp || (child >= 0 && q != child))
+			continue;
+		child = q;
+		cab[k++] = p;
+	}
+	if (child >= 0)
+		*port = cab[(b->key + (uint32_t)b->g->col[child]) % (uint32_t)k];
+	return child;
+}
+
 /* From apex down to t (apex above t): one cable per (switch, child). */
 static void walk_down(struct build *b, int apex, int t)
 {
-	int s = apex;
+	int s = apex, port, child;
 
-	while (s != t) {
-		int p, k = 0, cab[IBU_MAX_PORTS], child = -1;
-
-		for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
-			int q = b->f->nodes[s].ports[p].peer_node;
-
-			if (!sw(b, q) || b->g->level[q] != b->g->level[s] - 1 ||
-			    b->mark[q] != b->stamp || (child >= 0 && q != child))
-				continue;
-			child = q;
-			cab[k++] = p;
-		}
-		if (child < 0)
-			return;		/* cannot happen: apex is above t */
-		add_cable(b, s, cab[(b->key + (uint32_t)b->g->col[child]) % (uint32_t)k]);
+	while (s != t && (child = down_step(b, s, &port)) >= 0) {
+		add_cable(b, s, port);
 		s = child;
 	}
 }
@@ -155,24 +163,12 @@ static int crossing_leaf(const struct build *b)
  * walk_down takes, until the path meets the tree (t is not in it). */
 static void join_down(struct build *b, int t, int leaf)
 {
-	int s = t;
+	int s = t, port, child;
 
-	while (s != leaf) {
-		int p, k = 0, cab[IBU_MAX_PORTS], child = -1, was_in;
+	while (s != leaf && (child = down_step(b, s, &port)) >= 0) {
+		int was_in = b->in[child];
 
-		for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
-			int q = b->f->nodes[s].ports[p].peer_node;
-
-			if (!sw(b, q) || b->g->level[q] != b->g->level[s] - 1 ||
-			    b->mark[q] != b->stamp || (child >= 0 && q != child))
-				continue;
-			child = q;
-			cab[k++] = p;
-		}
-		if (child < 0)
-			return;		/* no way down to the leaf */
-		was_in = b->in[child];
-		add_cable(b, s, cab[(b->key + (uint32_t)b->g->col[child]) % (uint32_t)k]);
+		add_cable(b, s, port);
 		if (was_in)
 			return;
 		s = child;
