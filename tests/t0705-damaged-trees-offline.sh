@@ -5,7 +5,9 @@
 # missing, with a whole pod missing (records, names and ports shuffled;
 # the pod-less tree is the PGFT it is now, not a degraded IBFT), a PGFT
 # with parallel cables and hosts missing, a 2-D mesh with a cut cable
-# (xy's detours) and a PGFT with a cut cable (no engine takes it yet).  A tree the engine accepts: route,
+# (xy's detours), PGFTs with cut cables and missing switches (2- and
+# 3-level, parallel cables, hosts on spines), and a PGFT with more faults
+# than max_faults allows (no engine takes it).  A tree the engine accepts: route,
 # lids, path (table, pairs, --from/--to; under valgrind when installed),
 # order,
 # check --cyclic/--updown/--dlids/--deadlock, load, mcast tree/check, diff
@@ -13,7 +15,7 @@
 # accepts: every subcommand exits 3 with a reason, never a crash.
 . "$(dirname "$0")/sim.sh"
 sim_setup
-plan 92
+plan 132
 
 : "${VALGRIND:=$(command -v valgrind)}"
 VG=()
@@ -34,13 +36,23 @@ drop_nodes()
 }
 
 hosts_of() { grep -Eo '^(Hca|Ca)[[:space:]].*"[^"]*"' "$1" | sed 's/.*"\(.*\)"/\1/'; }
+# the hosts still cabled (a removed leaf leaves its hosts' records alone)
+cabled_hosts_of()
+{
+	awk 'function out() { if (host != "" && cabled) print host }
+	     /^[A-Za-z]+[ \t]+[0-9]+[ \t]+"/ { out(); cabled = 0; host = ""
+		if ($1 == "Hca" || $1 == "Ca") {
+			match($0, /"[^"]*"/); host = substr($0, RSTART + 1, RLENGTH - 2) } }
+	     /^\[/ { cabled = 1 }
+	     END { out() }' "$1"
+}
 
 # tree NAME NET: every subcommand on an accepted (possibly degraded) tree.
 tree()
 {
 	local b=$SIM_DIR/$1 net=$2 n h1 h2 want rsum
-	h1=$(hosts_of "$net" | sed -n 2p)
-	h2=$(hosts_of "$net" | tail -n 1)
+	h1=$(cabled_hosts_of "$net" | sed -n 2p)
+	h2=$(cabled_hosts_of "$net" | tail -n 1)
 	t_expect "$1: route" "$IBUNION" route "$net" -o "$b.lft"
 	# end ports of the tree (hosts behind a missing leaf are not in it)
 	rsum=$(cat "$SIM_DIR/cmd-$tap__count.out")
@@ -75,8 +87,9 @@ tree()
 		t_expect "$1: check --cyclic on path's DLIDs: one chain per source" \
 			"$IBUNION" check -q --cyclic --dlids "$b.pairs" "$net" "$b.lft"
 	fi
-	hosts_of "$net" | head -n 7 | sed 's/^/0xc000 /' >"$b.members"
-	hosts_of "$net" | tail -n 4 | sed 's/^/0xc001 /' >>"$b.members"
+	cabled_hosts_of "$net" | head -n 7 | sed 's/^/0xc000 /' >"$b.members"
+	cabled_hosts_of "$net" | tail -n 4 | sed 's/^/0xc001 /' >>"$b.members"
+	cabled_hosts_of "$net" | awk 'NR % 3 == 0' | sed 's/^/0xc002 /' >>"$b.members"
 	t_expect "$1: mcast tree" "$IBUNION" mcast tree -q "$net" "$b.members" \
 		-o "$b.mft"
 	t_expect "$1: check --updown --deadlock --mcast: exact, no credit loop" \
@@ -128,6 +141,14 @@ drop_nodes '(sw[12]-5\.|hca-5\.)' <"$g-full.net" >"$g-pod.net"
 	--remove-hosts 3 --shuffle-ports --shuffle-records --seed 4 -o "$g-spine.net"
 "$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --remove-links 1 --shuffle-ports \
 	--seed 4 -o "$g-pgft-cut.net"
+"$IBUNION" gen pgft --m 4,4,3 --w 1,2,2 --p 1,2,1 --remove-links 3 \
+	--remove-switches 1 --shuffle-ports --shuffle-records --seed 5 \
+	-o "$g-pgft3-cut.net"
+"$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --radix 16 --hosts-on-spines 2 \
+	--remove-links 2 --shuffle-ports --shuffle-records --seed 8 \
+	-o "$g-spine-cut.net"
+"$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --remove-links 4 --shuffle-ports \
+	--seed 4 -o "$g-pgft-many.net"
 
 tree hosts "$g-hosts.net"
 tree switches "$g-switches.net"
@@ -159,5 +180,38 @@ t_expect "mesh: mcast tree, exact for every sender" eval \
 "$IBUNION" path "$g-mesh.net" --lids-from "$m.lft" >"$m.path" 2>&1
 t_equal "mesh: path exits 3 naming why (fat trees only)" \
 	"$?:$(grep -c 'not an m-port n-tree' "$m.path")" "3:1"
-refused pgft-cut "$g-pgft-cut.net"
+# PGFTs with faults: routed around them by the rule's next surviving
+# up-port, the faults named (a missing cable or switch that its peers
+# have), never the planned shape
+DLIDS=base,pairs tree pgft-cut "$g-pgft-cut.net"
+t_grep "pgft-cut: one fault, named" \
+	'fault 1 of 1: missing cable .* - parent .*: 1 of 2' "$SIM_DIR/pgft-cut.route"
+DLIDS=base,pairs tree pgft3-cut "$g-pgft3-cut.net"
+t_grep "pgft3-cut: the PGFT and its faults (3 cables, 1 switch)" \
+	'PGFT\(3; 4,4,3; 1,2,2; 1,2,1\): 21 switches, .*degraded: 4 faults' \
+	"$SIM_DIR/pgft3-cut.route"
+# hosts on spines: the pairs between them have no up*/down* path
+"$IBUNION" route "$g-spine-cut.net" -o "$SIM_DIR/spine-cut.lft" \
+	2>"$SIM_DIR/spine-cut.route"
+t_grep "spine-cut: hosts above the leaves and 2 faults" \
+	'26 end ports \(2 above the leaves\).*degraded: 2 faults' \
+	"$SIM_DIR/spine-cut.route"
+t_expect "spine-cut: check --cyclic --updown --deadlock" "$IBUNION" check -q \
+	--cyclic --updown --deadlock "$g-spine-cut.net" "$SIM_DIR/spine-cut.lft"
+t_expect "spine-cut: path" "${VG[@]}" "$IBUNION" path "$g-spine-cut.net" \
+	--lids-from "$SIM_DIR/spine-cut.lft" -o "$SIM_DIR/spine-cut.path"
+cabled_hosts_of "$g-spine-cut.net" | awk 'NR % 2' | sed 's/^/0xc000 /' \
+	>"$SIM_DIR/spine-cut.members"
+t_expect "spine-cut: mcast tree, exact, no credit loop" eval \
+	"'$IBUNION' mcast tree -q '$g-spine-cut.net' '$SIM_DIR/spine-cut.members' \
+		-o '$SIM_DIR/spine-cut.mft' &&
+	 '$IBUNION' check -q --updown --deadlock --mcast '$SIM_DIR/spine-cut.mft' \
+		--members '$SIM_DIR/spine-cut.members' '$g-spine-cut.net' \
+		'$SIM_DIR/spine-cut.lft'"
+t_expect "spine-cut: order" "${VG[@]}" "$IBUNION" order "$g-spine-cut.net" \
+	-o "$SIM_DIR/spine-cut.order"
+refused pgft-many "$g-pgft-many.net"
+t_grep "pgft-many: more faults than the limit" \
+	'4 missing cables and switches, more than the limit of 2' \
+	"$SIM_DIR/pgft-many.err"
 done_testing

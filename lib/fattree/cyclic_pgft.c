@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cyclic_pgft.h"
 
 int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 			      const uint64_t *roots, int num_roots,
-			      struct ibu_cyclic_pgft **out, struct ibu_err *e)
+			      int max_faults, struct ibu_cyclic_pgft **out,
+			      struct ibu_err *e)
 {
 	struct ibu_cyclic_pgft *c = calloc(1, sizeof(*c));
 	int rc;
@@ -13,7 +15,8 @@ int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 	*out = NULL;
 	if (!c)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = ibu_pgft_recognize_roots(f, &c->g, roots, num_roots, e);
+	rc = ibu_pgft_recognize_limit(f, &c->g, roots, num_roots, max_faults,
+				      e);
 	if (rc) {
 		free(c);
 		return rc;
@@ -79,10 +82,13 @@ int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
 }
 
 int ibu_cyclic_pgft_may_leave_unrouted(const struct ibu_cyclic_pgft *c,
-				       uint32_t lid)
+				       int node, uint32_t lid)
 {
 	int i;
 
+	if (c->g.num_faults && node >= 0 && node < c->g.num_nodes &&
+	    c->g.level[node] >= 1)
+		return 1;
 	/* switch LIDs: left where no up*|down* path exists (pgft.h) */
 	for (i = 0; i < c->f->num_nodes && c->g.num_spine_hosts; i++)
 		if (ibu_node_is_switch(&c->f->nodes[i]) &&
@@ -101,12 +107,21 @@ int ibu_cyclic_pgft_may_leave_unrouted(const struct ibu_cyclic_pgft *c,
 void ibu_cyclic_pgft_describe(const struct ibu_cyclic_pgft *c, char *buf,
 			      size_t len)
 {
+	struct ibu_pgft exact = c->g;
 	char head[192];
 
-	ibu_pgft_describe(&c->g, head, sizeof(head));
+	exact.num_faults = 0;	/* the faults go last */
+	ibu_pgft_describe(&exact, head, sizeof(head));
 	snprintf(buf, len, "%s, LMC in use %d (needs %d%s)", head, c->lmc,
 		 c->lmc_needed, c->offset_levels < c->g.P.h - 1 ?
 		 "; up-digits beyond the offset from the destination" : "");
+	if (c->g.num_faults) {
+		size_t o = strlen(buf);
+
+		snprintf(buf + o, len > o ? len - o : 0,
+			 "; degraded: %d faults (limit %d), every up-port the rule names and lost is replaced by the next surviving one",
+			 c->g.num_faults, c->g.max_faults);
+	}
 }
 
 void ibu_cyclic_pgft_node_label(const struct ibu_cyclic_pgft *c, int node,

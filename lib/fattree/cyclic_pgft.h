@@ -19,9 +19,11 @@ struct ibu_cyclic_pgft {
 	int offset_levels;		/* up levels the offset decides */
 };
 
+/* max_faults: as ibu_pgft_recognize_limit (-1 the default, 0 exact) */
 int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 			      const uint64_t *roots, int num_roots,
-			      struct ibu_cyclic_pgft **out, struct ibu_err *e);
+			      int max_faults, struct ibu_cyclic_pgft **out,
+			      struct ibu_err *e);
 void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c);
 int ibu_cyclic_pgft_plan(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
 			 struct ibu_err *e);
@@ -34,9 +36,10 @@ int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
 				const struct ibu_cyclic_pgft *c, int lmc,
 				int *lmc_used, struct ibu_err *e);
 /* 1 for a LID of a host above the leaves (no up*|down* path from some
- * switches: left unrouted there) */
+ * switches: left unrouted there), and on a PGFT with faults for any LID
+ * at a switch (faults can leave a switch without an up*|down* way) */
 int ibu_cyclic_pgft_may_leave_unrouted(const struct ibu_cyclic_pgft *c,
-				       uint32_t lid);
+				       int node, uint32_t lid);
 /* "PGFT(2; 8,12; 1,4; 1,2): 16 switches, 96 end ports, LMC in use 3
  * (needs 3)" */
 void ibu_cyclic_pgft_describe(const struct ibu_cyclic_pgft *c, char *buf,

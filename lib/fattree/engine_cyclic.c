@@ -73,7 +73,9 @@ static void topo_free(void *topo)
 /*
  * An exact IBFT keeps the IBFT path (labels, paper mode); else an exact
  * PGFT (fewer pods, parallel cables, blocking, hosts on spines are its
- * planned shape, not faults); else a degraded IBFT within the limit. One
+ * planned shape, not faults); else a degraded IBFT within the limit;
+ * else a degraded PGFT within it (a missing cable or switch its peers
+ * have is a fault, never the planned size of the tree). One
  * IBFT pass serves both IBFT cases: within the limit, no fault = exact
  * (a degraded tree used to take two passes, one to fail exactly).
  */
@@ -87,10 +89,20 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 	if (rc == IBU_ENOMEM || (!rc && !c->t.num_faults))
 		return rc;
 	prc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
-					o ? o->num_roots : 0, &c->pgft, &pe);
-	if (!prc || prc == IBU_ENOMEM) {
-		ibu_ibft_free(&c->t);	/* the PGFT's shape, no faults */
-		return prc ? ibu_err_set(e, prc, "%s", pe.msg) : IBU_OK;
+					o ? o->num_roots : 0, max_faults,
+					&c->pgft, &pe);
+	if (prc == IBU_ENOMEM) {
+		ibu_ibft_free(&c->t);
+		return ibu_err_set(e, prc, "%s", pe.msg);
+	}
+	/* an exact PGFT, or a degraded one that is no degraded IBFT */
+	if (!prc && (!c->pgft->g.num_faults || rc)) {
+		ibu_ibft_free(&c->t);
+		return IBU_OK;
+	}
+	if (!prc) {		/* a degraded IBFT keeps its labels */
+		ibu_cyclic_pgft_free(c->pgft);
+		c->pgft = NULL;
 	}
 	if (!rc)
 		return IBU_OK;	/* a degraded IBFT */
@@ -215,7 +227,7 @@ static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
 	int s = node >= 0 && node < c->t.num_fabric_nodes ? c->t.sw_of_node[node] : -1;
 
 	if (c->pgft)
-		return ibu_cyclic_pgft_may_leave_unrouted(c->pgft, lid);
+		return ibu_cyclic_pgft_may_leave_unrouted(c->pgft, node, lid);
 	return c->t.num_faults && s >= 0 && c->t.sw[s].level == c->t.n - 1;
 }
 
@@ -252,12 +264,23 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 			 c->stats.outside, c->stats.unrouted);
 }
 
+/* Fault notes: one per IBFT fault, one per PGFT fault record. */
+static int fault_notes(const struct cyclic_topo *c)
+{
+	return c->pgft ? c->pgft->g.num_fault_recs : c->t.num_faults;
+}
+
+static int num_faults(const struct cyclic_topo *c)
+{
+	return c->pgft ? c->pgft->g.num_faults : c->t.num_faults;
+}
+
 /* One note per fault, then their count, then the entries left unrouted. */
 static int num_notes(const void *topo)
 {
 	const struct cyclic_topo *c = topo;
 
-	return c->t.num_faults + (c->t.num_faults > 0) +
+	return fault_notes(c) + (fault_notes(c) > 0) +
 	       (c->stats.unrouted > 0) + (c->ordered || c->order_ignored) +
 	       c->paper_ignored;
 }
@@ -286,7 +309,7 @@ static void note(const struct ibu_fabric *f, const void *topo, int i,
 		 struct ibu_engine_note *out)
 {
 	const struct cyclic_topo *c = topo;
-	int n = c->t.num_faults, o;
+	int n = fault_notes(c), o;
 
 	if (c->paper_ignored && i == num_notes(topo) - 1) {
 		out->kind = IBU_NOTE_INFO;
@@ -304,14 +327,17 @@ static void note(const struct ibu_fabric *f, const void *topo, int i,
 		out->kind = IBU_NOTE_FAULT;
 		o = snprintf(out->text, sizeof(out->text), "fault %d of %d: ",
 			     i + 1, n);
-		if (o > 0 && (size_t)o < sizeof(out->text))
+		if (o > 0 && (size_t)o < sizeof(out->text) && c->pgft)
+			ibu_pgft_fault_text(f, &c->pgft->g, i, out->text + o,
+					    sizeof(out->text) - (size_t)o);
+		else if (o > 0 && (size_t)o < sizeof(out->text))
 			ibu_ibft_fault_text(f, &c->t, i, out->text + o,
 					    sizeof(out->text) - (size_t)o);
 	} else if (i == n && n > 0) {
 		out->kind = IBU_NOTE_FAULTS;
 		snprintf(out->text, sizeof(out->text),
 			 "%d faults (missing links and switches) routed around",
-			 n);
+			 num_faults(c));
 	} else {
 		out->kind = IBU_NOTE_UNROUTED;
 		snprintf(out->text, sizeof(out->text),
@@ -420,7 +446,9 @@ static int pgft_tree(const struct ibu_fabric *f, const struct cyclic_topo *c,
 		}
 		ibu_cyclic_pgft_node_label(c->pgft, pt.apex, label, sizeof(label));
 		snprintf(tree->info, sizeof(tree->info),
-			 "apex %s (PGFT top with the fewest trees)", label);
+			 "apex %s (PGFT top %swith the fewest trees)", label,
+			 c->pgft->g.num_faults ?
+			 "that reaches the most members down, then " : "");
 	} else if (l) {
 		ibu_mcload_release(&l->core, key);
 	}

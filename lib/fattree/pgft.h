@@ -66,13 +66,31 @@ int ibu_pgft_up_ports(const struct ibu_pgft_params *P, int l);
  *     switches then agree on which parent index i means;
  *  6. host order: compute hosts (end ports at leaves) numbered 0..N-1 by
  *     sub-tree (pods, level by level), leaf, port GUID; no gaps.
- * A missing cable or switch is not (yet) handled here: such a fabric is
- * rejected, and the IBFT recognition's degraded-tree machinery applies
- * where the tree is an IBFT.
+ * Parameters are what the level's switches have at most (m, w, p): a
+ * switch with less, a missing cable or switch that its peers have, is a
+ * fault (ibu_pgft_recognize_limit), never the planned shape. Columns are
+ * then ranked by the least parent column of the switches that share a
+ * parent (siblings), so a sibling that lost its cable to that parent
+ * keeps its rank; every switch's up-ports are the U_l slots of its rank
+ * (parent columns x cables), 0 where its cable is missing.
  */
 struct ibu_pgft_host {
 	int node, port;		/* the end port */
 	int leaf;		/* fabric node of its switch */
+};
+
+/* A deviation from the recognised PGFT. */
+enum ibu_pgft_fault_kind {
+	IBU_PGFT_MISSING_SWITCHES,	/* count switches of level missing */
+	IBU_PGFT_MISSING_CABLES,	/* lower - upper: have of want */
+};
+
+struct ibu_pgft_fault {
+	enum ibu_pgft_fault_kind kind;
+	int level;		/* the missing switches', or lower's */
+	int count;		/* faults this record stands for */
+	int lower, upper;	/* fabric nodes (cables) */
+	int have, want;		/* cables between them */
 };
 
 struct ibu_pgft {
@@ -81,7 +99,7 @@ struct ibu_pgft {
 	int num_switches;
 	int *level;		/* [node]: 1..h switches, 0 end nodes, -1 none */
 	int *col;		/* [node]: column rank inside its level */
-	int **up;		/* [node]: U_l physical up-ports, in order */
+	int **up;		/* [node]: U_l up-port slots in order, 0: cable missing */
 	int num_hosts;		/* compute hosts (D-mod-K numbered) */
 	struct ibu_pgft_host *host;	/* [D] */
 	int num_spine_hosts;	/* end ports above the leaves */
@@ -90,6 +108,10 @@ struct ibu_pgft {
 				 * (l = 1: its leaf; equal ids = one sub-tree) */
 	int *host_base;		/* [node]: first slot of host_of_port */
 	int *host_of_port;	/* (node, port) -> D, -1 spine host, -2 none */
+	int num_faults;		/* missing switches + missing cables */
+	int max_faults;		/* the limit recognition applied */
+	int num_fault_recs;
+	struct ibu_pgft_fault *faults;
 };
 
 int ibu_pgft_recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
@@ -101,6 +123,16 @@ int ibu_pgft_recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
 int ibu_pgft_recognize_roots(const struct ibu_fabric *f, struct ibu_pgft *g,
 			     const uint64_t *roots, int num_roots,
 			     struct ibu_err *e);
+/* The same within max_faults missing switches and cables (-1: the
+ * default, a tenth of the planned switch-to-switch cables, at least 1;
+ * 0: exact, as ibu_pgft_recognize_roots). */
+int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
+			     const uint64_t *roots, int num_roots,
+			     int max_faults, struct ibu_err *e);
+int ibu_pgft_default_max_faults(const struct ibu_pgft_params *P);
+/* "missing cables 'leaf3' - 'spine2': 1 of 2" */
+void ibu_pgft_fault_text(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			 int i, char *buf, size_t len);
 void ibu_pgft_free(struct ibu_pgft *g);
 /* D of the end port at (node, port): >= 0 compute host, -1 host above the
  * leaves, -2 not an end port of the tree. */

@@ -216,8 +216,33 @@ static int member_switch(const struct ibu_fabric *f,
 	return f->nodes[m->node].ports[m->port].peer_node;
 }
 
-/* A top a member sits on, else the top with the fewest trees. */
-static int pick_apex(const struct build *b, const struct ibu_mcast_member *m,
+/*
+ * On a PGFT with faults, how many members each top still reaches going
+ * down (into b->prev, free before the tree is built: the apex goes among those that reach most,
+ * so that the tree stays a union of down paths where one can).
+ */
+static void reach_counts(struct build *b, const struct ibu_mcast_member *m,
+			 int n)
+{
+	int i, s;
+
+	for (s = 0; s < b->f->num_nodes; s++)
+		b->prev[s] = 0;
+	for (i = 0; i < n; i++) {
+		int ms = member_switch(b->f, &m[i]);
+
+		if (!sw(b, ms))
+			continue;
+		mark_up(b, ms);
+		for (s = 0; s < b->f->num_nodes; s++)
+			if (b->mark[s] == b->stamp && b->g->level[s] == b->g->P.h)
+				b->prev[s]++;
+	}
+}
+
+/* A top a member sits on, else the top with the fewest trees (with
+ * faults: among those that reach the most member switches down). */
+static int pick_apex(struct build *b, const struct ibu_mcast_member *m,
 		     int n, const struct ibu_pgft_mcast_load *load)
 {
 	int i, s, best = -1;
@@ -227,9 +252,16 @@ static int pick_apex(const struct build *b, const struct ibu_mcast_member *m,
 		if (sw(b, s) && b->g->level[s] == b->g->P.h)
 			return s;
 	}
+	if (b->g->num_faults)
+		reach_counts(b, m, n);
 	for (s = 0; s < b->f->num_nodes; s++) {
 		if (!sw(b, s) || b->g->level[s] != b->g->P.h)
 			continue;
+		if (b->g->num_faults && best >= 0 && b->prev[s] != b->prev[best]) {
+			if (b->prev[s] > b->prev[best])
+				best = s;
+			continue;
+		}
 		if (best < 0 || (load && trees_at(load, s) < trees_at(load, best)) ||
 		    ((!load || trees_at(load, s) == trees_at(load, best)) &&
 		     b->g->col[s] < b->g->col[best]))

@@ -53,9 +53,17 @@ int ibu_pgft_turn_switch(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		long U = ibu_pgft_up_ports(&g->P, l);
 		long i = l <= levels ? xs[l] % U : xd[l] % U;
 
+		long k;
+
 		if (!g->up[s])
 			return -1;
-		s = f->nodes[s].ports[g->up[s][i]].peer_node;
+		/* a lost cable: the next slot that survives (the route
+		 * may take another where that one leads nowhere) */
+		for (k = 0; k < U && !g->up[s][(i + k) % U]; k++)
+			;
+		if (k == U)
+			return -1;
+		s = f->nodes[s].ports[g->up[s][(i + k) % U]].peer_node;
 	}
 	return s;
 }

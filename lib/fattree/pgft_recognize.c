@@ -18,6 +18,10 @@ struct rec {
 	int *bmark;		/* [node] bundles(): stamp, cables */
 	int *bcnt;
 	int bstamp;
+	int max_faults;		/* -1: the default for the shape */
+	long missing[IBU_PGFT_MAX_H + 1];	/* switches per level */
+	int *sib;		/* [node] siblings' root: share a parent */
+	int fcap;		/* g->faults allocated */
 };
 
 static int is_sw(const struct ibu_fabric *f, int n)
@@ -197,13 +201,13 @@ check:
 	return IBU_OK;
 }
 
-/* Distinct switch peers of n at level lv and cables to each (uniform);
- * returns the number of peers, -1 when bundles differ in size. Counts
- * per peer in r->bcnt, valid where r->bmark holds this call's stamp. */
+/* Distinct switch peers of n at level lv; the most cables to one of them
+ * in *cables. Counts per peer in r->bcnt, valid where r->bmark holds
+ * this call's stamp. */
 static int bundles(struct rec *r, int n, int lv, int *cables)
 {
 	const struct ibu_fabric *f = r->f;
-	int p, a, peers = 0, c = -1;
+	int p, a, peers = 0, c = 0;
 
 	r->bstamp++;
 	for (p = 1; p <= f->nodes[n].num_ports; p++) {
@@ -215,21 +219,18 @@ static int bundles(struct rec *r, int n, int lv, int *cables)
 			r->bcnt[a] = 0;
 			peers++;
 		}
-		r->bcnt[a]++;
+		if (++r->bcnt[a] > c)
+			c = r->bcnt[a];
 	}
-	for (p = 1; p <= f->nodes[n].num_ports; p++) {
-		a = f->nodes[n].ports[p].peer_node;
-		if (!is_sw(f, a) || r->g->level[a] != lv)
-			continue;
-		if (c >= 0 && c != r->bcnt[a])
-			return -1;
-		c = r->bcnt[a];
-	}
-	*cables = c < 0 ? 0 : c;
+	*cables = c;
 	return peers;
 }
 
-/* Step 4: h, m, w, p from the bundles; sizes per level. */
+/*
+ * Step 4: h, m, w, p: what the level's switches have at most (a switch
+ * with less has lost cables: faults, counted by up_lists()); the
+ * switches each level lacks against the PGFT's size.
+ */
 static int params(struct rec *r, struct ibu_err *e)
 {
 	struct ibu_pgft *g = r->g;
@@ -241,7 +242,7 @@ static int params(struct rec *r, struct ibu_err *e)
 	P->w[1] = P->p[1] = 1;
 	P->m[1] = 0;
 	for (l = 2; l <= P->h; l++)
-		P->m[l] = P->w[l] = P->p[l] = -1;
+		P->m[l] = P->w[l] = P->p[l] = 0;
 	for (n = 0; n < f->num_nodes; n++) {
 		if (!is_sw(f, n))
 			continue;
@@ -251,20 +252,15 @@ static int params(struct rec *r, struct ibu_err *e)
 			P->m[1] = r->eps[n];
 		if (l < P->h) {
 			up = bundles(r, n, l + 1, &cu);
-			if (up < 0 || (P->w[l + 1] >= 0 &&
-				       (P->w[l + 1] != up || P->p[l + 1] != cu)))
-				return NOT_PGFT(e, "'%s' (level %d) has %d parents with %d cables each, its level-%d peers %d with %d",
-						nm(r, n), l, up, cu, l, P->w[l + 1],
-						P->p[l + 1]);
-			P->w[l + 1] = up;
-			P->p[l + 1] = cu;
+			if (up > P->w[l + 1])
+				P->w[l + 1] = up;
+			if (cu > P->p[l + 1])
+				P->p[l + 1] = cu;
 		}
 		if (l > 1) {
 			down = bundles(r, n, l - 1, &cd);
-			if (down < 0 || (P->m[l] >= 0 && P->m[l] != down))
-				return NOT_PGFT(e, "'%s' (level %d) has %d children, its level-%d peers %d",
-						nm(r, n), l, down, l, P->m[l]);
-			P->m[l] = down;
+			if (down > P->m[l])
+				P->m[l] = down;
 		}
 	}
 	/* a lone leaf or a level with one child per switch is no tree of
@@ -279,11 +275,12 @@ static int params(struct rec *r, struct ibu_err *e)
 	for (l = 1; l <= P->h; l++) {
 		long want = ibu_pgft_level_size(P, l, 1L << 30);
 
-		if (want != count[l]) {
+		r->missing[l] = want - count[l];
+		if (want < 0 || want < count[l]) {
 			char txt[128];
 
 			ibu_pgft_params_text(P, txt, sizeof(txt));
-			return NOT_PGFT(e, "%s has %ld level-%d switches, the fabric %ld (a missing switch?)",
+			return NOT_PGFT(e, "%s has %ld level-%d switches, the fabric %ld",
 					txt, want, l, count[l]);
 		}
 	}
@@ -297,69 +294,120 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Step 5: column ranks from the top down, then every up-port list. */
+static int uf_find(int *uf, int x)
+{
+	while (uf[x] != x)
+		x = uf[x] = uf[uf[x]];
+	return x;
+}
+
+/*
+ * Siblings at level l (switches that share a parent: in a PGFT they
+ * share all) into r->sib, and each sibling set's key: the least column
+ * of any of their parents, so that a switch that lost its cable to that
+ * parent keeps the rank of its siblings. key[node] is set for level l.
+ */
+static void sibling_keys(struct rec *r, int l, uint64_t *key)
+{
+	const struct ibu_fabric *f = r->f;
+	const struct ibu_pgft *g = r->g;
+	int n, p, first;
+
+	for (n = 0; n < f->num_nodes; n++)
+		if (is_sw(f, n) && g->level[n] == l)
+			r->sib[n] = n;
+	for (n = 0; n < f->num_nodes; n++) {
+		if (!is_sw(f, n) || g->level[n] != l + 1)
+			continue;
+		first = -1;
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			int q = f->nodes[n].ports[p].peer_node;
+			int a, b;
+
+			if (!is_sw(f, q) || g->level[q] != l)
+				continue;
+			if (first < 0) {
+				first = q;
+				continue;
+			}
+			a = uf_find(r->sib, first);
+			b = uf_find(r->sib, q);
+			if (a != b)
+				r->sib[a] = b;
+		}
+	}
+	for (n = 0; n < f->num_nodes; n++)
+		if (is_sw(f, n) && g->level[n] == l)
+			key[uf_find(r->sib, n)] = UINT64_MAX;
+	for (n = 0; n < f->num_nodes; n++) {
+		uint64_t *k;
+
+		if (!is_sw(f, n) || g->level[n] != l)
+			continue;
+		k = &key[uf_find(r->sib, n)];
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			int q = f->nodes[n].ports[p].peer_node;
+
+			if (is_sw(f, q) && g->level[q] == l + 1 &&
+			    (uint64_t)g->col[q] < *k)
+				*k = (uint64_t)g->col[q];
+		}
+	}
+	for (n = 0; n < f->num_nodes; n++)
+		if (is_sw(f, n) && g->level[n] == l) {
+			r->sib[n] = uf_find(r->sib, n);
+			key[n] = key[r->sib[n]];
+		}
+}
+
+/* Step 5: column ranks from the top down (tops by GUID, the others by
+ * their siblings' key); rank = index of the key among the level's. */
 static int columns(struct rec *r, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
 	struct ibu_pgft *g = r->g;
-	uint64_t *key = malloc((size_t)f->num_nodes * sizeof(uint64_t));
-	int n, p, l, i, cnt;
+	size_t N = (size_t)(f->num_nodes ? f->num_nodes : 1);
+	uint64_t *key = malloc(N * sizeof(uint64_t));
+	uint64_t *sorted = malloc(N * sizeof(uint64_t));
+	int n, l, i, cnt, u;
 
-	if (!key)
+	if (!key || !sorted) {
+		free(key);
+		free(sorted);
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
 	for (l = g->P.h; l >= 1; l--) {
-		/* key: tops their GUID, others the least column of a parent;
-		 * rank = index of the key among the level's distinct keys */
+		if (l < g->P.h)
+			sibling_keys(r, l, key);
 		cnt = 0;
 		for (n = 0; n < f->num_nodes; n++) {
-			uint64_t k = UINT64_MAX;
-
 			if (!is_sw(f, n) || g->level[n] != l)
 				continue;
 			if (l == g->P.h)
-				k = f->nodes[n].guid;
-			for (p = 1; l < g->P.h && p <= f->nodes[n].num_ports; p++) {
-				int q = f->nodes[n].ports[p].peer_node;
-
-				if (is_sw(f, q) && g->level[q] == l + 1 &&
-				    (uint64_t)g->col[q] < k)
-					k = (uint64_t)g->col[q];
-			}
-			g->col[n] = -1;
-			r->queue[n] = cnt;	/* scratch: keep k below */
-			key[cnt++] = k;
+				key[n] = f->nodes[n].guid;
+			sorted[cnt++] = key[n];
 		}
-		{
-			uint64_t *sorted = malloc((size_t)(cnt ? cnt : 1) * sizeof(uint64_t));
-			int u = 0;
+		qsort(sorted, (size_t)cnt, sizeof(uint64_t), cmp_u64);
+		for (i = u = 0; i < cnt; i++)
+			if (!u || sorted[u - 1] != sorted[i])
+				sorted[u++] = sorted[i];
+		for (n = 0; n < f->num_nodes; n++) {
+			uint64_t *hit;
 
-			if (!sorted) {
-				free(key);
-				return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-			}
-			memcpy(sorted, key, (size_t)cnt * sizeof(uint64_t));
-			qsort(sorted, (size_t)cnt, sizeof(uint64_t), cmp_u64);
-			for (i = 0; i < cnt; i++)
-				if (!u || sorted[u - 1] != sorted[i])
-					sorted[u++] = sorted[i];
-			for (n = 0; n < f->num_nodes; n++) {
-				uint64_t *hit;
-
-				if (!is_sw(f, n) || g->level[n] != l)
-					continue;
-				hit = bsearch(&key[r->queue[n]], sorted, (size_t)u,
-					      sizeof(uint64_t), cmp_u64);
-				g->col[n] = (int)(hit - sorted);
-			}
-			free(sorted);
+			if (!is_sw(f, n) || g->level[n] != l)
+				continue;
+			hit = bsearch(&key[n], sorted, (size_t)u,
+				      sizeof(uint64_t), cmp_u64);
+			g->col[n] = (int)(hit - sorted);
 		}
 	}
 	free(key);
+	free(sorted);
 	return IBU_OK;
 }
 
 struct upport {
-	int col, port;
+	int col, port, peer;
 };
 
 static int cmp_upport(const void *a, const void *b)
@@ -371,35 +419,227 @@ static int cmp_upport(const void *a, const void *b)
 	return (x->port > y->port) - (x->port < y->port);
 }
 
-/* Step 5 (end): U_l up-ports of every switch, by (parent column, port). */
+static int add_fault(struct rec *r, const struct ibu_pgft_fault *x)
+{
+	struct ibu_pgft *g = r->g;
+
+	if (g->num_fault_recs == r->fcap) {
+		int nc = r->fcap ? 2 * r->fcap : 16;
+		struct ibu_pgft_fault *nf = realloc(g->faults, (size_t)nc * sizeof(*nf));
+
+		if (!nf)
+			return IBU_ENOMEM;
+		g->faults = nf;
+		r->fcap = nc;
+	}
+	g->faults[g->num_fault_recs++] = *x;
+	g->num_faults += x->count;
+	return IBU_OK;
+}
+
+/* The parent of n in parent column c that n lost every cable to: the
+ * one its siblings have there; -1 when the switch itself is missing. */
+static int lost_parent(const struct rec *r, int n, int c)
+{
+	const struct ibu_fabric *f = r->f;
+	const struct ibu_pgft *g = r->g;
+	int x, p;
+
+	for (x = 0; x < f->num_nodes; x++) {
+		if (x == n || !is_sw(f, x) || g->level[x] != g->level[n] ||
+		    r->sib[x] != r->sib[n])
+			continue;
+		for (p = 1; p <= f->nodes[x].num_ports; p++) {
+			int q = f->nodes[x].ports[p].peer_node;
+
+			if (is_sw(f, q) && g->level[q] == g->level[n] + 1 &&
+			    g->col[q] == c)
+				return q;
+		}
+	}
+	return -1;
+}
+
+/* Parent columns of each column rank at level l (ascending, distinct):
+ * the slots every switch of that rank orders its up-ports by. */
+struct rank_lists {
+	int *start, *len;	/* [rank] into pcol */
+	int *pcol;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const int *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static int rank_lists(struct rec *r, int l, struct rank_lists *rl)
+{
+	const struct ibu_fabric *f = r->f;
+	const struct ibu_pgft *g = r->g;
+	int n, p, k = 0, u = 0, i, ranks = 1;
+	int *pair;
+
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1; is_sw(f, n) && g->level[n] == l &&
+		     p <= f->nodes[n].num_ports; p++)
+			k++;
+	pair = malloc((size_t)(k ? k : 1) * 2 * sizeof(int));
+	if (!pair)
+		return IBU_ENOMEM;
+	k = 0;
+	for (n = 0; n < f->num_nodes; n++) {
+		if (!is_sw(f, n) || g->level[n] != l)
+			continue;
+		if (g->col[n] + 1 > ranks)
+			ranks = g->col[n] + 1;
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			int q = f->nodes[n].ports[p].peer_node;
+
+			if (is_sw(f, q) && g->level[q] == l + 1) {
+				pair[2 * k] = g->col[n];
+				pair[2 * k++ + 1] = g->col[q];
+			}
+		}
+	}
+	qsort(pair, (size_t)k, 2 * sizeof(int), cmp_pair);
+	rl->start = calloc((size_t)ranks, sizeof(int));
+	rl->len = calloc((size_t)ranks, sizeof(int));
+	rl->pcol = malloc((size_t)(k ? k : 1) * sizeof(int));
+	if (!rl->start || !rl->len || !rl->pcol) {
+		free(pair);
+		return IBU_ENOMEM;
+	}
+	for (i = 0; i < k; i++) {
+		if (i && pair[2 * i] == pair[2 * i - 2] &&
+		    pair[2 * i + 1] == pair[2 * i - 1])
+			continue;
+		if (!rl->len[pair[2 * i]])
+			rl->start[pair[2 * i]] = u;
+		rl->len[pair[2 * i]]++;
+		rl->pcol[u++] = pair[2 * i + 1];
+	}
+	free(pair);
+	return IBU_OK;
+}
+
+static void rank_lists_free(struct rank_lists *rl)
+{
+	free(rl->start);
+	free(rl->len);
+	free(rl->pcol);
+}
+
+/* n's cables to parent column pc (tmp[*i..], sorted) into its p slots
+ * from out; a bundle short of p is a fault. */
+static int fill_slots(struct rec *r, int n, int pc, const struct upport *tmp,
+		      int k, int *i, int *out, struct ibu_err *e)
+{
+	const struct ibu_pgft *g = r->g;
+	int P = g->P.p[g->level[n] + 1], c = 0, q = -1;
+
+	for (; *i < k && tmp[*i].col == pc; (*i)++, c++) {
+		if (c >= P || (q >= 0 && tmp[*i].peer != q))
+			return NOT_PGFT(e, "'%s' (level %d) has two parents in one column, or more cables to one than its peers",
+					nm(r, n), g->level[n]);
+		q = tmp[*i].peer;
+		out[c] = tmp[*i].port;
+	}
+	if (c < P) {
+		struct ibu_pgft_fault x = { .kind = IBU_PGFT_MISSING_CABLES,
+					    .level = g->level[n], .lower = n,
+					    .have = c, .want = P };
+
+		x.upper = q >= 0 ? q : lost_parent(r, n, pc);
+		x.count = P - c;
+		if (x.upper >= 0 && add_fault(r, &x))
+			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	return IBU_OK;
+}
+
+/* Step 5 (end): the U_l up-port slots of every switch: its rank's parent
+ * columns in order, p cables each by port; 0 where a cable is missing. */
 static int up_lists(struct rec *r, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
 	struct ibu_pgft *g = r->g;
 	struct upport tmp[IBU_MAX_PORTS + 1];
-	int n, p, k, l;
+	int n, p, k, l, i, j, rc = IBU_OK;
 
-	for (n = 0; n < f->num_nodes; n++) {
-		if (!is_sw(f, n) || g->level[n] >= g->P.h)
-			continue;
-		l = g->level[n];
-		k = 0;
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			int q = f->nodes[n].ports[p].peer_node;
+	for (l = 1; l < g->P.h && !rc; l++) {
+		struct rank_lists rl = { 0 };
+		int W = g->P.w[l + 1], U = W * g->P.p[l + 1];
 
-			if (is_sw(f, q) && g->level[q] == l + 1) {
-				tmp[k].col = g->col[q];
-				tmp[k++].port = p;
-			}
-		}
-		qsort(tmp, (size_t)k, sizeof(tmp[0]), cmp_upport);
-		g->up[n] = malloc((size_t)(k ? k : 1) * sizeof(int));
-		if (!g->up[n])
+		if (rank_lists(r, l, &rl)) {
+			rank_lists_free(&rl);
 			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		for (p = 0; p < k; p++)
-			g->up[n][p] = tmp[p].port;
+		}
+		for (n = 0; n < f->num_nodes && !rc; n++) {
+			if (!is_sw(f, n) || g->level[n] != l)
+				continue;
+			if (rl.len[g->col[n]] > W) {
+				rc = NOT_PGFT(e, "the switches of level %d that rank with '%s' have %d parent columns, each switch at most %d",
+					      l, nm(r, n), rl.len[g->col[n]], W);
+				break;
+			}
+			k = 0;
+			for (p = 1; p <= f->nodes[n].num_ports; p++) {
+				int q = f->nodes[n].ports[p].peer_node;
+
+				if (is_sw(f, q) && g->level[q] == l + 1) {
+					tmp[k].col = g->col[q];
+					tmp[k].peer = q;
+					tmp[k++].port = p;
+				}
+			}
+			qsort(tmp, (size_t)k, sizeof(tmp[0]), cmp_upport);
+			g->up[n] = calloc((size_t)(U ? U : 1), sizeof(int));
+			if (!g->up[n]) {
+				rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+				break;
+			}
+			for (i = j = 0; j < rl.len[g->col[n]] && !rc; j++)
+				rc = fill_slots(r, n, rl.pcol[rl.start[g->col[n]] + j],
+						tmp, k, &i, &g->up[n][j * g->P.p[l + 1]], e);
+		}
+		rank_lists_free(&rl);
 	}
-	return IBU_OK;
+	return rc;
+}
+
+/* Missing switches per level, then the limit (e set when beyond it). */
+static int count_faults(struct rec *r, struct ibu_err *e)
+{
+	struct ibu_pgft *g = r->g;
+	char txt[128];
+	int l;
+
+	for (l = 1; l <= g->P.h; l++) {
+		struct ibu_pgft_fault x = { .kind = IBU_PGFT_MISSING_SWITCHES,
+					    .level = l, .lower = -1, .upper = -1 };
+
+		x.count = (int)r->missing[l];
+		if (x.count && add_fault(r, &x))
+			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	g->max_faults = r->max_faults < 0 ?
+		ibu_pgft_default_max_faults(&g->P) : r->max_faults;
+	if (g->num_faults <= g->max_faults)
+		return IBU_OK;
+	ibu_pgft_params_text(&g->P, txt, sizeof(txt));
+	if (g->num_fault_recs && !g->max_faults) {
+		char what[256];
+
+		ibu_pgft_fault_text(r->f, g, 0, what, sizeof(what));
+		return NOT_PGFT(e, "%s with %s (its peers have it; max_faults 0)",
+				txt, what);
+	}
+	return NOT_PGFT(e, "%s with %d missing cables and switches, more than the limit of %d faults (max_faults)",
+			txt, g->num_faults, g->max_faults);
 }
 
 struct hostkey {
@@ -440,13 +680,6 @@ static int cmp_hostrank(const void *a, const void *b)
 	if (x->guid != y->guid)
 		return x->guid < y->guid ? -1 : 1;
 	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-static int uf_find(int *uf, int x)
-{
-	while (uf[x] != x)
-		x = uf[x] = uf[uf[x]];
-	return x;
 }
 
 /* sub[l][node]: least node GUID of the level-<=l sub-tree holding node */
@@ -648,6 +881,7 @@ void ibu_pgft_free(struct ibu_pgft *g)
 	free(g->spine_host);
 	free(g->host_base);
 	free(g->host_of_port);
+	free(g->faults);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -663,15 +897,37 @@ static void hint_roots(struct ibu_err *e)
 int ibu_pgft_recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
 		       struct ibu_err *e)
 {
-	return ibu_pgft_recognize_roots(f, g, NULL, 0, e);
+	return ibu_pgft_recognize_limit(f, g, NULL, 0, 0, e);
 }
 
 int ibu_pgft_recognize_roots(const struct ibu_fabric *f, struct ibu_pgft *g,
 			     const uint64_t *roots, int num_roots,
 			     struct ibu_err *e)
 {
+	return ibu_pgft_recognize_limit(f, g, roots, num_roots, 0, e);
+}
+
+int ibu_pgft_default_max_faults(const struct ibu_pgft_params *P)
+{
+	long cables = 0, lim;
+	int l;
+
+	for (l = 1; l < P->h; l++) {
+		long n = ibu_pgft_level_size(P, l, 1L << 30);
+
+		if (n > 0)
+			cables += n * P->w[l + 1] * P->p[l + 1];
+	}
+	lim = cables / 10;
+	return lim < 1 ? 1 : lim > 1000000 ? 1000000 : (int)lim;
+}
+
+int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
+			     const uint64_t *roots, int num_roots,
+			     int max_faults, struct ibu_err *e)
+{
 	struct rec r = { .f = f, .g = g, .roots = roots,
-			 .num_roots = num_roots };
+			 .num_roots = num_roots, .max_faults = max_faults };
 	int N = f->num_nodes ? f->num_nodes : 1, rc;
 
 	memset(g, 0, sizeof(*g));
@@ -685,21 +941,26 @@ int ibu_pgft_recognize_roots(const struct ibu_fabric *f, struct ibu_pgft *g,
 	r.queue = malloc((size_t)N * sizeof(int));
 	r.bmark = calloc((size_t)N, sizeof(int));
 	r.bcnt = calloc((size_t)N, sizeof(int));
+	r.sib = malloc((size_t)N * sizeof(int));
 	if (!g->level || !g->col || !g->up || !g->host_base || !r.colour ||
-	    !r.eps || !r.queue || !r.bmark || !r.bcnt)
+	    !r.eps || !r.queue || !r.bmark || !r.bcnt || !r.sib)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	else
 		rc = colour(&r, e);
 	if (!rc)
 		rc = levels(&r, e);
-	if (!rc && (rc = params(&r, e)) == IBU_ETOPO && !roots && g->P.h % 2)
-		/* with an odd number of levels, tops carrying hosts look like
-		 * leaves: only the admin can tell them apart */
-		hint_roots(e);
+	if (!rc)
+		rc = params(&r, e);
 	if (!rc)
 		rc = columns(&r, e);
 	if (!rc)
 		rc = up_lists(&r, e);
+	if (!rc)
+		rc = count_faults(&r, e);
+	/* with an odd number of levels, tops carrying hosts look like
+	 * leaves: only the admin can tell them apart */
+	if (rc == IBU_ETOPO && !roots && g->P.h % 2 && g->P.h > 2)
+		hint_roots(e);
 	if (!rc)
 		rc = hosts(&r, e);
 	free(r.colour);
@@ -707,9 +968,28 @@ int ibu_pgft_recognize_roots(const struct ibu_fabric *f, struct ibu_pgft *g,
 	free(r.queue);
 	free(r.bmark);
 	free(r.bcnt);
+	free(r.sib);
 	if (rc)
 		ibu_pgft_free(g);
 	return rc;
+}
+
+void ibu_pgft_fault_text(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			 int i, char *buf, size_t len)
+{
+	const struct ibu_pgft_fault *x = &g->faults[i];
+
+	if (x->kind == IBU_PGFT_MISSING_SWITCHES) {
+		snprintf(buf, len, "%d missing level-%d switch%s (of %ld)",
+			 x->count, x->level, x->count > 1 ? "es" : "",
+			 ibu_pgft_level_size(&g->P, x->level, 1L << 30));
+		return;
+	}
+	snprintf(buf, len, "missing cable%s '%s' (level %d) - parent '%s': %d of %d",
+		 x->count > 1 ? "s" : "", f->nodes[x->lower].name ?
+		 f->nodes[x->lower].name : "?", x->level,
+		 f->nodes[x->upper].name ? f->nodes[x->upper].name : "?",
+		 x->have, x->want);
 }
 
 int ibu_pgft_host(const struct ibu_pgft *g, int node, int port)

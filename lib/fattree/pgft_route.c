@@ -57,6 +57,9 @@ struct router {
 	int *clos_q;		/* leaf_closure() of clos_leaf */
 	int *clos_c;
 	int nclos, clos_leaf;
+	int degraded;		/* the PGFT has faults: up-rule checked */
+	int *ud;		/* [node] up*|down* hops to ud_leaf */
+	int ud_leaf;
 };
 
 static int sw(const struct router *r, int n)
@@ -224,6 +227,89 @@ static void down_rows(struct router *r, int leaf, int first, int end)
 }
 
 /*
+ * Hops from every switch to leaf t going up and then down (INT_MAX:
+ * none): t's closure (leaf_closure, just run for t) goes straight down;
+ * the others, top level first, one more than their nearest parent. So a
+ * switch is in the closure exactly when its hops are its level - 1.
+ */
+static void updown_dist(struct router *r, int t)
+{
+	int l, i, j, s;
+
+	for (l = 1; l <= r->g->P.h; l++)
+		for (i = 0; i < r->nlevel[l]; i++)
+			r->ud[r->by_level[l][i]] = INT_MAX;
+	r->ud[t] = 0;
+	for (i = 0; i < r->nclos; i++)
+		r->ud[r->clos_q[i]] = lvl(r, r->clos_q[i]) - 1;
+	for (l = r->g->P.h; l >= 1; l--)
+		for (i = 0; i < r->nlevel[l]; i++) {
+			s = r->by_level[l][i];
+			if (r->ud[s] != INT_MAX)
+				continue;
+			for (j = r->upbase[s]; j < r->upbase[s] + r->nup[s]; j++)
+				if (r->ud[r->upn[j]] != INT_MAX &&
+				    r->ud[r->upn[j]] + 1 < r->ud[s])
+					r->ud[s] = r->ud[r->upn[j]] + 1;
+		}
+	r->ud_leaf = t;
+}
+
+/* The up-rule's slot k, or the first after it, cyclically, whose cable
+ * survives and leads one hop closer to the leaf; IBU_NO_PATH if none. */
+static int surviving_up(const struct router *r, int s, int U, int k)
+{
+	const int *up = r->g->up[s];
+	int t, port;
+
+	if (r->ud[s] == INT_MAX)
+		return IBU_NO_PATH;
+	for (t = 0; t < U; t++, k = k + 1 < U ? k + 1 : 0) {
+		port = up[k];
+		if (port && r->ud[r->f->nodes[s].ports[port].peer_node] ==
+			    r->ud[s] - 1)
+			return port;
+	}
+	return IBU_NO_PATH;
+}
+
+/*
+ * On a PGFT with faults, the up-rows toward the jobs first..end-1 (all
+ * on leaf, whose closure down_rows has just built): the rule's up-port where
+ * its cable survives and still leads toward the leaf, else the next one
+ * that does; a switch with no up*|down* way left gets no entry.
+ */
+static void degraded_up_rows(struct router *r, int leaf, int first, int end)
+{
+	int l, i, j, o, s, U;
+
+	if (r->ud_leaf != leaf)
+		updown_dist(r, leaf);
+	for (l = 1; l <= r->g->P.h; l++) {
+		U = r->U[l];
+		for (i = 0; i < r->nlevel[l]; i++) {
+			s = r->by_level[l][i];
+			if (r->ud[s] == l - 1)
+				continue;	/* t's closure: down */
+			for (j = first; j < end; j++) {
+				const struct host_job *jb = &r->jobs[j];
+				int rd = U ? (int)(jb->x[l] % U) : 0;
+
+				for (o = 0; o < jb->nlids &&
+				     jb->base + (uint32_t)o <= r->lft->max_lid; o++) {
+					int k = rd + (U && l <= r->levels ?
+						(int)((o / r->R[l]) % U) : 0);
+
+					r->lft->row[s][jb->base + (uint32_t)o] = !U ?
+						IBU_NO_PATH : (uint8_t)surviving_up(r, s, U,
+							k < U ? k : k - U);
+				}
+			}
+		}
+	}
+}
+
+/*
  * Toward the compute hosts of the batch (each: LIDs base..base+nlids-1):
  * every switch takes the up-rule, then the switches above a host's leaf
  * are overwritten with the way down. Row by row over the batch, so the
@@ -234,7 +320,7 @@ static void route_hosts(struct router *r)
 {
 	int l, i, j, end;
 
-	for (l = 1; l <= r->g->P.h; l++) {
+	for (l = 1; l <= r->g->P.h && !r->degraded; l++) {
 		for (j = 0; j < r->njobs; j++)
 			r->jobs[j].rd = r->U[l] ?
 					(int)(r->jobs[j].x[l] % r->U[l]) : 0;
@@ -246,6 +332,8 @@ static void route_hosts(struct router *r)
 		for (end = j; end < r->njobs && r->jobs[end].leaf == r->jobs[j].leaf;)
 			end++;
 		down_rows(r, r->jobs[j].leaf, j, end);
+		if (r->degraded)
+			degraded_up_rows(r, r->jobs[j].leaf, j, end);
 	}
 	r->njobs = 0;
 }
@@ -336,9 +424,11 @@ static void route_other(struct router *r, int t, int host_port,
 			out = pick_up(r, s, lid);
 			if (out != IBU_NO_PATH) {
 				r->lft->row[s][lid] = (uint8_t)out;
-			} else if (!host_port && !r->g->num_spine_hosts) {
-				/* switch-own traffic only: no end port sends
-				 * through a switch without an up*|down* path */
+			} else if (!host_port && !r->g->num_spine_hosts &&
+				   l > 1) {
+				/* switch-own traffic only: end ports send
+				 * through their leaf, which has no up*|down*
+				 * path here (faults) and gets no entry */
 				if (!have_plain++)
 					plain_dist(r, t, plain);
 				r->lft->row[s][lid] = (uint8_t)pick_plain(r, s, plain, plain[s] - 1, lid);
@@ -447,10 +537,13 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	r->clos_q = calloc((size_t)n, sizeof(int));
 	r->clos_c = calloc((size_t)n, sizeof(int));
 	r->clos_leaf = -1;
+	r->degraded = g->num_faults > 0;
+	r->ud_leaf = -1;
+	r->ud = calloc((size_t)n, sizeof(int));
 	r->nlevel = calloc((size_t)g->P.h + 1, sizeof(int));
 	r->by_level = calloc((size_t)g->P.h + 1, sizeof(int *));
 	if (!r->above || !r->child || !r->dist || !r->queue || !r->nlevel ||
-	    !r->by_level || !r->clos_q || !r->clos_c)
+	    !r->by_level || !r->clos_q || !r->clos_c || !r->ud)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (l = 1; l <= g->P.h; l++) {
 		r->by_level[l] = calloc((size_t)n, sizeof(int));
@@ -477,6 +570,7 @@ static void teardown(struct router *r)
 	free(r->queue);
 	free(r->clos_q);
 	free(r->clos_c);
+	free(r->ud);
 	free(r->pbase);
 	free(r->upbase);
 	free(r->nup);
