@@ -133,6 +133,141 @@ START_TEST(recognise_refused)
 }
 END_TEST
 
+static const struct {
+	const char *m, *w, *p;
+	int links, switches;
+	uint64_t seed;
+} damaged[] = {
+	{ "8,12", "1,4", "1,2", 1, 0, 3 },	/* one of two parallel cables */
+	{ "8,12", "1,4", "1,2", 3, 0, 4 },
+	{ "4,4,3", "1,2,2", "1,2,1", 2, 0, 5 },
+	{ "4,4,5", "1,2,4", "1,1,1", 0, 1, 6 },	/* a switch */
+	{ "4,4,3", "1,2,2", "1,2,1", 2, 1, 5 },
+	{ "2,2,2,2", "1,2,2,2", "1,1,1,1", 2, 0, 7 },
+};
+
+static int zero_slots(const struct ibu_fabric *f, const struct ibu_pgft *g)
+{
+	int n, k, z = 0;
+
+	for (n = 0; n < f->num_nodes; n++)
+		for (k = 0; g->up[n] && g->level[n] < g->P.h &&
+		     k < ibu_pgft_up_ports(&g->P, g->level[n]); k++)
+			z += !g->up[n][k];
+	return z;
+}
+
+/*
+ * A PGFT with cut cables or a missing switch keeps the parameters of
+ * the tree it was built as (what the level's switches have at most): each
+ * cut cable is one fault and one lost up-slot of its lower switch, a
+ * missing switch one fault; every switch keeps the level and column it
+ * has in the intact tree (siblings rank it); exact recognition, or a
+ * limit below the count, refuses it.
+ */
+START_TEST(recognise_degraded)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = damaged[_i].seed };
+	struct ibu_pgft_params P;
+	struct ibu_fabric f, full;
+	struct ibu_pgft g, gf;
+	struct ibu_err e = { 0 };
+	char want[96], got[96];
+	int n, faults = damaged[_i].links + damaged[_i].switches;
+
+	ck_assert_int_eq(ibu_pgft_params_parse(damaged[_i].m, damaged[_i].w,
+					       damaged[_i].p, &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&full, &P, 0, 0, &o, &e), 0);
+	o.remove_links = damaged[_i].links;
+	o.remove_switches = damaged[_i].switches;
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
+	ck_assert_msg(ibu_pgft_recognize(&full, &gf, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(ibu_pgft_recognize(&f, &g, &e), IBU_ETOPO);
+	ck_assert_int_eq(ibu_pgft_recognize_limit(&f, &g, NULL, 0, faults - 1, &e),
+			 IBU_ETOPO);
+	ck_assert_ptr_nonnull(strstr(e.msg, "max_faults"));
+	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0, -1, &e) == 0,
+		      "%s", e.msg);
+	ibu_pgft_params_text(&P, want, sizeof(want));
+	ibu_pgft_params_text(&g.P, got, sizeof(got));
+	ck_assert_str_eq(got, want);
+	ck_assert_int_eq(g.num_faults, faults);
+	ck_assert_int_eq(g.max_faults, ibu_pgft_default_max_faults(&P));
+	if (!damaged[_i].switches)
+		ck_assert_int_eq(zero_slots(&f, &g), faults);
+	for (n = 0; n < f.num_nodes; n++) {
+		int m = ibu_fabric_find_guid(&full, f.nodes[n].guid);
+
+		if (!ibu_node_is_switch(&f.nodes[n]))
+			continue;
+		ck_assert_int_ge(m, 0);
+		ck_assert_int_eq(g.level[n], gf.level[m]);
+		ck_assert_msg(g.col[n] == gf.col[m],
+			      "'%s': column %d, intact %d", f.nodes[n].name,
+			      g.col[n], gf.col[m]);
+	}
+	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0, faults, &e) == 0,
+		      "%s", e.msg);
+	ibu_pgft_free(&g);
+	ibu_pgft_free(&gf);
+	ibu_fabric_free(&f);
+	ibu_fabric_free(&full);
+}
+END_TEST
+
+/* A leaf whose hosts are all gone is still a leaf (no fault, no gap):
+ * on 2, 3 and 4 levels, where the distance count alone puts it higher. */
+START_TEST(recognise_empty_leaf)
+{
+	static const char *sh[][3] = {
+		{ "3,4", "1,2", "1,2" }, { "2,2,3", "1,2,2", "1,1,1" },
+		{ "2,2,2,2", "1,2,2,2", "1,1,1,1" },
+	};
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 2 };
+	struct ibu_pgft_params P;
+	struct ibu_fabric f;
+	struct ibu_pgft g;
+	struct ibu_err e = { 0 };
+	char want[96], got[96];
+	int n, p, leaf = -1, hosts = 0;
+
+	ck_assert_int_eq(ibu_pgft_params_parse(sh[_i][0], sh[_i][1], sh[_i][2],
+					       &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
+	/* unplug every host of the first leaf found (both cable ends) */
+	for (n = 0; n < f.num_nodes && leaf < 0; n++)
+		for (p = 1; !ibu_node_is_switch(&f.nodes[n]) &&
+		     p <= f.nodes[n].num_ports; p++)
+			if (f.nodes[n].ports[p].peer_node >= 0)
+				leaf = f.nodes[n].ports[p].peer_node;
+	ck_assert_int_ge(leaf, 0);
+	for (p = 1; p <= f.nodes[leaf].num_ports; p++) {
+		struct ibu_port *pt = &f.nodes[leaf].ports[p];
+		int h = pt->peer_node;
+
+		if (h < 0 || ibu_node_is_switch(&f.nodes[h]))
+			continue;
+		f.nodes[h].ports[pt->peer_port].peer_node = -1;
+		f.nodes[h].ports[pt->peer_port].peer_port = 0;
+		pt->peer_node = -1;
+		pt->peer_port = 0;
+		hosts++;
+	}
+	ck_assert_int_gt(hosts, 0);
+	ck_assert_msg(ibu_pgft_recognize(&f, &g, &e) == 0, "%s", e.msg);
+	ibu_pgft_params_text(&P, want, sizeof(want));
+	ibu_pgft_params_text(&g.P, got, sizeof(got));
+	ck_assert_str_eq(got, want);
+	ck_assert_int_eq(g.level[leaf], 1);
+	ck_assert_int_eq(g.num_faults, 0);
+	ck_assert_int_eq(g.num_hosts, ibu_fabric_count_endports(&f));
+	ibu_pgft_free(&g);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 /* The top switches of f by the generator's names (the test knows what it
  * built; the engine never reads names): their node GUIDs. */
 static int tops_of(const struct ibu_fabric *f, int h, uint64_t *out, int max)
@@ -214,6 +349,9 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, params_refused, 0, 8);
 	tcase_add_loop_test(tc, recognise_generated, 0, 6);
 	tcase_add_test(tc, recognise_refused);
+	tcase_add_loop_test(tc, recognise_degraded, 0,
+			    (int)(sizeof(damaged) / sizeof(damaged[0])));
+	tcase_add_loop_test(tc, recognise_empty_leaf, 0, 3);
 	tcase_add_test(tc, recognise_with_roots);
 	suite_add_tcase(s, tc);
 	return s;

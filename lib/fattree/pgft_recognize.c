@@ -88,6 +88,13 @@ static int colour(struct rec *r, struct ibu_err *e)
 	return IBU_OK;
 }
 
+static int uf_find(int *uf, int x)
+{
+	while (uf[x] != x)
+		x = uf[x] = uf[uf[x]];
+	return x;
+}
+
 /* Steps 2-3: leaves, then levels by distance to them. */
 /*
  * Levels from the admin's top switches (OpenSM's root_guid_file), for
@@ -145,6 +152,62 @@ static int levels_from_roots(struct rec *r, struct ibu_err *e)
 	return d + 1;
 }
 
+/*
+ * A leaf whose hosts are all missing (or not bought yet) has no end
+ * port: the distance count puts it two levels up, where it looks like a
+ * switch without parents. A switch above level 2 whose switch neighbours
+ * are all on level 2, at least two of them and all in one pod (the
+ * components of levels 1-2), is such a leaf: any switch above has at
+ * most one child per pod, even one that lost cables. It goes back to
+ * level 1. Returns the new height.
+ */
+static int empty_leaves(struct rec *r, int h)
+{
+	const struct ibu_fabric *f = r->f;
+	int *lv = r->g->level, *uf = r->sib, n, p, q, moved = 0, top;
+
+	/* pods: the components of levels 1 and 2 */
+	for (n = 0; n < f->num_nodes; n++)
+		uf[n] = n;
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1; is_sw(f, n) && lv[n] == 1 && p <= f->nodes[n].num_ports; p++) {
+			q = f->nodes[n].ports[p].peer_node;
+			if (is_sw(f, q) && lv[q] == 2 && uf_find(uf, n) != uf_find(uf, q))
+				uf[uf_find(uf, n)] = uf_find(uf, q);
+		}
+	for (n = 0; n < f->num_nodes; n++) {
+		int pod = -1, one_pod = 1, only2 = 1, two = 0, first = -1;
+
+		if (!is_sw(f, n) || lv[n] < 3 || r->eps[n])
+			continue;
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			q = f->nodes[n].ports[p].peer_node;
+			if (!is_sw(f, q))
+				continue;
+			only2 &= lv[q] == 2;
+			if (first >= 0 && q != first)
+				two = 1;
+			first = q;
+			if (pod >= 0 && uf_find(uf, q) != pod)
+				one_pod = 0;
+			pod = uf_find(uf, q);
+		}
+		if (only2 && two && one_pod) {
+			lv[n] = -3;	/* marked: the pods stay as counted */
+			moved++;
+		}
+	}
+	if (!moved)
+		return h;
+	for (n = 0, top = 0; n < f->num_nodes; n++) {
+		if (lv[n] == -3)
+			lv[n] = 1;
+		if (is_sw(f, n) && lv[n] > top)
+			top = lv[n];
+	}
+	return top;
+}
+
 static int levels(struct rec *r, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
@@ -184,6 +247,7 @@ static int levels(struct rec *r, struct ibu_err *e)
 			}
 		}
 	}
+	h = empty_leaves(r, h);
 check:
 	if (h < 2 || h > IBU_PGFT_MAX_H)
 		return NOT_PGFT(e, "%d switch levels (2..%d)", h, IBU_PGFT_MAX_H);
@@ -292,13 +356,6 @@ static int cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-static int uf_find(int *uf, int x)
-{
-	while (uf[x] != x)
-		x = uf[x] = uf[uf[x]];
-	return x;
 }
 
 /*
