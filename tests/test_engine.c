@@ -346,6 +346,65 @@ START_TEST(paper_offsets_on_pgft_noted)
 }
 END_TEST
 
+/* The summary and the last note of an engine run on f with o. */
+static void run_summary(const struct ibu_engine_ops *ops,
+			const struct ibu_fabric *f,
+			const struct ibu_engine_opts *o, char *sum, size_t len,
+			struct ibu_engine_note *last)
+{
+	struct ibu_engine_result r;
+	struct ibu_err e = { 0 };
+	int n;
+
+	ck_assert_msg(ibu_engine_run(ops, f, o, &r, &e) == 0, "%s", e.msg);
+	ops->describe(f, r.topo, sum, len);
+	n = ops->num_notes(r.topo);
+	ck_assert_int_ge(n, 1);
+	ops->note(f, r.topo, n - 1, last);
+	ibu_engine_result_free(&r);
+}
+
+/*
+ * guid_routing_order_file on an IBFT: the hosts are numbered in the
+ * admin's order by the generalised rule (the IBFT as the PGFT it is);
+ * with offsets=paper the paper's labels stay and a note says the file
+ * was not applied.
+ */
+START_TEST(order_file_on_ibft)
+{
+	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
+	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
+				   .seed = 3 };
+	struct ibu_engine_opts o;
+	struct ibu_engine_note note;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	uint64_t guid[64];
+	char sum[512];
+	int i, n = 0;
+
+	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &go, &e), 0);
+	with_lids(ops, &f, NULL, 2);
+	for (i = f.num_nodes - 1; i >= 0 && n < 64; i--)
+		if (!ibu_node_is_switch(&f.nodes[i]))
+			guid[n++] = f.nodes[i].ports[1].guid;
+	ck_assert_int_eq(n, 16);
+	ibu_engine_opts_default(&o);
+	o.host_order = guid;
+	o.num_host_order = n;
+	run_summary(ops, &f, &o, sum, sizeof(sum), &note);
+	ck_assert_msg(!strncmp(sum, "PGFT(3; 2,2,4; 1,2,2; 1,1,1)", 28), "%s", sum);
+	ck_assert_msg(strstr(note.text, "guid_routing_order_file, 16 compute hosts listed"),
+		      "%s", note.text);
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "offsets=paper", NULL), 0);
+	run_summary(ops, &f, &o, sum, sizeof(sum), &note);
+	ck_assert_msg(!strncmp(sum, "IBFT(4,3)", 9), "%s", sum);
+	ck_assert_msg(strstr(note.text, "not applied: with offsets=paper"), "%s",
+		      note.text);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 /* The notes of a degraded tree, worded by the engine: one warning per
  * fault, their count, then the entries left unrouted. */
 static void notes_of_degraded(const struct ibu_fabric *f,
@@ -635,6 +694,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, run_into_caller_rows);
 	tcase_add_loop_test(tc, rerun_same_subnet, 0, 4);
 	tcase_add_test(tc, paper_offsets_on_pgft_noted);
+	tcase_add_test(tc, order_file_on_ibft);
 	suite_add_tcase(s, tc);
 	return s;
 }

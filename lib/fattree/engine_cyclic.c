@@ -71,6 +71,17 @@ static void topo_free(void *topo)
 }
 
 /*
+ * guid_routing_order_file on an IBFT: the paper's labels number its hosts
+ * by position, the generalised rule (the IBFT is a PGFT) in the admin's
+ * order; the order wins unless offsets=paper asks for Eq. 2 itself.
+ */
+static int pgft_for_order(const struct ibu_engine_opts *o)
+{
+	return o && o->host_order &&
+	       ibu_engine_opt(o, OPT_OFFSETS) != IBU_OFFSETS_PAPER;
+}
+
+/*
  * An exact IBFT keeps the IBFT path (labels, paper mode); else an exact
  * PGFT (fewer pods, parallel cables, blocking, hosts on spines are its
  * planned shape, not faults); else a degraded IBFT within the limit;
@@ -86,7 +97,7 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 	int max_faults = ibu_engine_opt(o, OPT_MAX_FAULTS), rc, prc;
 
 	rc = ibu_ibft_recognize_limit(f, &c->t, max_faults, e);
-	if (rc == IBU_ENOMEM || (!rc && !c->t.num_faults))
+	if (rc == IBU_ENOMEM || (!rc && !c->t.num_faults && !pgft_for_order(o)))
 		return rc;
 	prc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
 					o ? o->num_roots : 0, max_faults,
@@ -95,8 +106,9 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 		ibu_ibft_free(&c->t);
 		return ibu_err_set(e, prc, "%s", pe.msg);
 	}
-	/* an exact PGFT, or a degraded one that is no degraded IBFT */
-	if (!prc && (!c->pgft->g.num_faults || rc)) {
+	/* an exact PGFT, or a degraded one that is no degraded IBFT (or an
+	 * IBFT whose hosts come in the admin's order) */
+	if (!prc && (!c->pgft->g.num_faults || rc || pgft_for_order(o))) {
 		ibu_ibft_free(&c->t);
 		return IBU_OK;
 	}
@@ -294,7 +306,7 @@ static void order_note(const struct cyclic_topo *c, struct ibu_engine_note *out)
 	out->severity = IBU_NOTE_SEV_INFO;
 	if (c->order_ignored) {
 		snprintf(out->text, sizeof(out->text),
-			 "host order: guid_routing_order_file not applied: an IBFT(m,n) numbers its end ports by the paper's labels");
+			 "host order: guid_routing_order_file not applied: with offsets=paper an IBFT(m,n) numbers its end ports by the paper's labels");
 		return;
 	}
 	if (s->absent || s->unknown || s->reordered)
