@@ -19,6 +19,7 @@ struct rec {
 	int *bcnt;
 	int bstamp;
 	int max_faults;		/* -1: the default for the shape */
+	int h_dist;		/* levels by distance alone (hint_roots) */
 	long missing[IBU_PGFT_MAX_H + 1];	/* switches per level */
 	int *sib;		/* [node] siblings' root: share a parent */
 	int fcap;		/* g->faults allocated */
@@ -247,6 +248,7 @@ static int levels(struct rec *r, struct ibu_err *e)
 			}
 		}
 	}
+	r->h_dist = h;
 	h = empty_leaves(r, h);
 check:
 	if (h < 2 || h > IBU_PGFT_MAX_H)
@@ -1016,7 +1018,8 @@ int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
 		rc = count_faults(&r, e);
 	/* with an odd number of levels, tops carrying hosts look like
 	 * leaves: only the admin can tell them apart */
-	if (rc == IBU_ETOPO && !roots && g->P.h % 2 && g->P.h > 2)
+	if (rc == IBU_ETOPO && !roots && ((g->P.h % 2 && g->P.h > 2) ||
+					  (r.h_dist % 2 && r.h_dist > 2)))
 		hint_roots(e);
 	if (!rc)
 		rc = hosts(&r, e);
