@@ -10,7 +10,9 @@
  * A fabric that is no exact IBFT goes through the PGFT recognition (which
  * the plugin runs on every fabric OpenSM sees) and, when it is one, the
  * PGFT's LIDs, routes and advised offsets: the route of every pair on
- * its advised DLID arrives and turns where ibu_pgft_turn_switch() says.
+ * its advised DLID arrives and turns where ibu_pgft_turn_switch() says;
+ * a PGFT with faults (within the default max_faults) the same, except
+ * where no up*|down* way is left, and its turn switch is only computed.
  */
 #include "fuzz.h"
 #include "netfile.h"
@@ -64,14 +66,18 @@ static void all_pairs(const struct ibu_fabric *f, const struct ibu_ibft *t,
 	}
 }
 
-/* S's route toward D on the advised DLID: arrives, turns as predicted. */
+/* S's route toward D on the advised DLID: arrives, turns as predicted
+ * (on a PGFT with faults: arrives, unless S's leaf has no entry at all,
+ * where no up*|down* way is left; turns where the faults allow). */
 static void pgft_pair(struct ibu_fabric *f, const struct ibu_pgft *g,
 		      const struct ibu_lft *lft, int lmc, int S, int D)
 {
 	const struct ibu_port *dp = &f->nodes[g->host[D].node].ports[g->host[D].port];
 	uint32_t lid = dp->lid + ibu_pgft_offset(g, lmc, S, D);
-	int n = g->host[S].leaf, top = n, hops, p;
+	int n = g->host[S].leaf, top = n, hops, p, turn;
 
+	if (g->num_faults && ibu_lft_get(lft, n, lid) == IBU_NO_PATH)
+		return;
 	for (hops = 0; hops < 2 * IBU_PGFT_MAX_H + 2; hops++) {
 		p = ibu_lft_get(lft, n, lid);
 		if (p == IBU_NO_PATH || p < 1 || p > f->nodes[n].num_ports)
@@ -86,7 +92,8 @@ static void pgft_pair(struct ibu_fabric *f, const struct ibu_pgft *g,
 	}
 	if (n != g->host[D].node)
 		fuzz_fail("host %d -> %d: arrives at node %d\n", S, D, n);
-	if (top != ibu_pgft_turn_switch(f, g, lmc, S, D))
+	turn = ibu_pgft_turn_switch(f, g, lmc, S, D);
+	if (turn >= g->num_nodes || (!g->num_faults && top != turn))
 		fuzz_fail("host %d -> %d: turns elsewhere\n", S, D);
 }
 
@@ -98,7 +105,7 @@ static void pgft_all(struct ibu_fabric *f)
 	struct ibu_err e = { 0 };
 	int lmc, S, D;
 
-	if (ibu_pgft_recognize(f, &g, &e))
+	if (ibu_pgft_recognize_limit(f, &g, NULL, 0, -1, &e))
 		return;
 	lmc = ibu_pgft_fit_lmc(&g, ibu_pgft_needed_lmc(&g));
 	if (lmc >= 0 && !ibu_pgft_assign_lids(f, &g, lmc, &e) &&
