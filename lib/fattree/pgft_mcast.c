@@ -270,8 +270,15 @@ static int pick_apex(struct build *b, const struct ibu_mcast_member *m,
 	return best;
 }
 
-static void add_members(struct build *b, const struct ibu_mcast_member *m,
-			int n, int apex)
+/*
+ * Every member joins the tree down from the apex (a member on another top
+ * through the crossing leaf). On a PGFT with faults a member switch the
+ * apex no longer reaches going down has no up-then-down tree with the
+ * others: refused, as a shortest way there would turn down-up and close
+ * credit loops with unicast (seen on a 3-level tree with 4 cut cables).
+ */
+static int add_members(struct build *b, const struct ibu_mcast_member *m,
+		       int n, int apex, struct ibu_err *e)
 {
 	int i, s;
 
@@ -286,6 +293,11 @@ static void add_members(struct build *b, const struct ibu_mcast_member *m,
 			else if (b->g->level[s] == b->g->P.h &&
 				 b->g->level[apex] == b->g->P.h)
 				cross(b, apex, s);
+			else if (b->g->num_faults)
+				return ibu_err_set(e, IBU_ETOPO,
+						   "the faults leave no top switch with a way down to every member (no up-then-down tree; '%s' is cut off from '%s')",
+						   b->f->nodes[s].name ? b->f->nodes[s].name : "?",
+						   b->f->nodes[apex].name ? b->f->nodes[apex].name : "?");
 			else
 				attach(b, s);
 		}
@@ -296,6 +308,7 @@ static void add_members(struct build *b, const struct ibu_mcast_member *m,
 			ibu_pm_set(&b->mask[s], b->f->nodes[m[i].node]
 						 .ports[m[i].port].peer_port);
 	}
+	return IBU_OK;
 }
 
 static int export(const struct build *b, int apex,
@@ -345,11 +358,13 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 		goto out;
 	}
 	apex = n ? pick_apex(&b, m, n, load) : -1;
+	rc = IBU_OK;
 	if (apex >= 0) {
 		b.in[apex] = 1;
-		add_members(&b, m, n, apex);
+		rc = add_members(&b, m, n, apex, e);
 	}
-	rc = export(&b, apex, t, e);
+	if (!rc)
+		rc = export(&b, apex, t, e);
 	if (!rc && load && apex >= 0)
 		rc = load_add(load, key, apex, e);
 	if (rc)
