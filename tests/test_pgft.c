@@ -216,6 +216,61 @@ START_TEST(recognise_degraded)
 }
 END_TEST
 
+/* Unplugs both ends of every cable of node n to a switch on level lv. */
+static void unplug_to_level(struct ibu_fabric *f, const struct ibu_pgft *g,
+			    int n, int lv)
+{
+	int p;
+
+	for (p = 1; p <= f->nodes[n].num_ports; p++) {
+		struct ibu_port *pt = &f->nodes[n].ports[p];
+		int q = pt->peer_node;
+
+		if (q < 0 || !ibu_node_is_switch(&f->nodes[q]) || g->level[q] != lv)
+			continue;
+		f->nodes[q].ports[pt->peer_port].peer_node = -1;
+		f->nodes[q].ports[pt->peer_port].peer_port = 0;
+		pt->peer_node = -1;
+		pt->peer_port = 0;
+	}
+}
+
+/* A middle switch that lost every cable to its parents: each of them is
+ * a fault (the tree is never taken as exact with lost up-slots), and its
+ * children still tell its column. */
+START_TEST(recognise_parentless_middle)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 3 };
+	struct ibu_pgft_params P;
+	struct ibu_fabric f;
+	struct ibu_pgft g;
+	struct ibu_err e = { 0 };
+	char txt[256];
+	int n, mid = -1, col;
+
+	ck_assert_int_eq(ibu_pgft_params_parse("4,4,3", "1,2,2", "1,1,1", &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
+	ck_assert_msg(ibu_pgft_recognize(&f, &g, &e) == 0, "%s", e.msg);
+	for (n = 0; n < f.num_nodes && mid < 0; n++)
+		if (g.level[n] == 2)
+			mid = n;
+	col = g.col[mid];
+	unplug_to_level(&f, &g, mid, 3);
+	ibu_pgft_free(&g);
+	ck_assert_int_eq(ibu_pgft_recognize(&f, &g, &e), IBU_ETOPO);
+	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0, -1, &e) == 0,
+		      "%s", e.msg);
+	ck_assert_int_eq(g.num_faults, 2);
+	ck_assert_int_eq(g.level[mid], 2);
+	ck_assert_int_eq(g.col[mid], col);	/* told by its children */
+	ibu_pgft_fault_text(&f, &g, 0, txt, sizeof(txt));
+	ck_assert_msg(strstr(txt, "every parent: 0 of 2"), "%s", txt);
+	ibu_pgft_free(&g);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 /* A leaf whose hosts are all gone is still a leaf (no fault, no gap):
  * on 2, 3 and 4 levels, where the distance count alone puts it higher. */
 START_TEST(recognise_empty_leaf)
@@ -352,6 +407,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, recognise_degraded, 0,
 			    (int)(sizeof(damaged) / sizeof(damaged[0])));
 	tcase_add_loop_test(tc, recognise_empty_leaf, 0, 3);
+	tcase_add_test(tc, recognise_parentless_middle);
 	tcase_add_test(tc, recognise_with_roots);
 	suite_add_tcase(s, tc);
 	return s;

@@ -419,6 +419,88 @@ static void sibling_keys(struct rec *r, int l, uint64_t *key)
 		}
 }
 
+/* 1 if switch n has a cable to a switch of column c on level lv. */
+static int has_parent_col(const struct rec *r, int n, int lv, int c)
+{
+	const struct ibu_fabric *f = r->f;
+	int p;
+
+	for (p = 1; p <= f->nodes[n].num_ports; p++) {
+		int q = f->nodes[n].ports[p].peer_node;
+
+		if (is_sw(f, q) && r->g->level[q] == lv && r->g->col[q] == c)
+			return 1;
+	}
+	return 0;
+}
+
+/* Parents of c on level lv other than x, each counted once. */
+static int distinct_parents(struct rec *r, int c, int lv, int x)
+{
+	const struct ibu_fabric *f = r->f;
+	int p, k = 0;
+
+	r->bstamp++;
+	for (p = 1; p <= f->nodes[c].num_ports; p++) {
+		int q = f->nodes[c].ports[p].peer_node;
+
+		if (is_sw(f, q) && r->g->level[q] == lv && q != x &&
+		    r->bmark[q] != r->bstamp) {
+			r->bmark[q] = r->bstamp;
+			k++;
+		}
+	}
+	return k;
+}
+
+/*
+ * A switch x on level l < h with no parent left has no siblings to rank
+ * it. Its children still tell its column: a child's other parents are
+ * in all but one of the columns a full child of their rank has above it;
+ * x's column is that one (found on any switch of level l-1 that has
+ * every column of the child's other parents and one more).
+ */
+static void rank_parentless(struct rec *r, int x, int l)
+{
+	const struct ibu_fabric *f = r->f;
+	struct ibu_pgft *g = r->g;
+	int p, n, q, c = -1, need;
+
+	for (p = 1; p <= f->nodes[x].num_ports && c < 0; p++) {
+		q = f->nodes[x].ports[p].peer_node;
+		if (is_sw(f, q) && g->level[q] == l - 1)
+			c = q;
+	}
+	if (c < 0)
+		return;
+	need = distinct_parents(r, c, l, x);
+	for (n = 0; n < f->num_nodes; n++) {
+		int extra = -1, other = 0, ok = 1;
+
+		if (!is_sw(f, n) || g->level[n] != l - 1 || n == c)
+			continue;
+		r->bstamp++;
+		for (p = 1; p <= f->nodes[n].num_ports && ok; p++) {
+			q = f->nodes[n].ports[p].peer_node;
+			if (!is_sw(f, q) || g->level[q] != l || q == x ||
+			    r->bmark[q] == r->bstamp)
+				continue;
+			r->bmark[q] = r->bstamp;
+			if (has_parent_col(r, c, l, g->col[q]))
+				other++;
+			else if (extra < 0)
+				extra = g->col[q];
+			else
+				ok = 0;
+		}
+		/* n covers the child's other parents' columns, plus one */
+		if (ok && extra >= 0 && other == need && need >= 1) {
+			g->col[x] = extra;
+			return;
+		}
+	}
+}
+
 /* Step 5: column ranks from the top down (tops by GUID, the others by
  * their siblings' key); rank = index of the key among the level's. */
 static int columns(struct rec *r, struct ibu_err *e)
@@ -459,6 +541,9 @@ static int columns(struct rec *r, struct ibu_err *e)
 				      sizeof(uint64_t), cmp_u64);
 			g->col[n] = (int)(hit - sorted);
 		}
+		for (n = 0; l < g->P.h && l > 1 && n < f->num_nodes; n++)
+			if (is_sw(f, n) && g->level[n] == l && key[n] == UINT64_MAX)
+				rank_parentless(r, n, l);
 	}
 	free(key);
 	free(sorted);
@@ -620,6 +705,19 @@ static int fill_slots(struct rec *r, int n, int pc, const struct upport *tmp,
 	return IBU_OK;
 }
 
+/* A switch below the top without a cable to any parent: its siblings
+ * (and so its parents' columns) are unknown, every up-cable is a fault. */
+static int lost_all_parents(struct rec *r, int n, int U, struct ibu_err *e)
+{
+	struct ibu_pgft_fault x = { .kind = IBU_PGFT_MISSING_CABLES,
+				    .level = r->g->level[n], .lower = n,
+				    .upper = -1, .have = 0, .want = U,
+				    .count = U };
+
+	return add_fault(r, &x) ? ibu_err_set(e, IBU_ENOMEM, "out of memory") :
+				  IBU_OK;
+}
+
 /* Step 5 (end): the U_l up-port slots of every switch: its rank's parent
  * columns in order, p cables each by port; 0 where a cable is missing. */
 static int up_lists(struct rec *r, struct ibu_err *e)
@@ -661,6 +759,8 @@ static int up_lists(struct rec *r, struct ibu_err *e)
 				rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 				break;
 			}
+			if (!k)
+				rc = lost_all_parents(r, n, U, e);
 			for (i = j = 0; j < rl.len[g->col[n]] && !rc; j++)
 				rc = fill_slots(r, n, rl.pcol[rl.start[g->col[n]] + j],
 						tmp, k, &i, &g->up[n][j * g->P.p[l + 1]], e);
@@ -668,6 +768,19 @@ static int up_lists(struct rec *r, struct ibu_err *e)
 		rank_lists_free(&rl);
 	}
 	return rc;
+}
+
+static int lost_slots(const struct rec *r)
+{
+	const struct ibu_pgft *g = r->g;
+	int n, k;
+
+	for (n = 0; n < r->f->num_nodes; n++)
+		for (k = 0; g->up[n] && g->level[n] >= 1 && g->level[n] < g->P.h &&
+		     k < ibu_pgft_up_ports(&g->P, g->level[n]); k++)
+			if (!g->up[n][k])
+				return 1;
+	return 0;
 }
 
 /* Missing switches per level, then the limit (e set when beyond it). */
@@ -685,6 +798,9 @@ static int count_faults(struct rec *r, struct ibu_err *e)
 		if (x.count && add_fault(r, &x))
 			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	}
+	if (!g->num_faults && lost_slots(r))
+		/* a lost up-cable no record explains: never routed as exact */
+		return NOT_PGFT(e, "up-port slots without a cable, and no fault found to explain them");
 	g->max_faults = r->max_faults < 0 ?
 		ibu_pgft_default_max_faults(&g->P) : r->max_faults;
 	if (g->num_faults <= g->max_faults)
@@ -1043,6 +1159,12 @@ void ibu_pgft_fault_text(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		snprintf(buf, len, "%d missing level-%d switch%s (of %ld)",
 			 x->count, x->level, x->count > 1 ? "es" : "",
 			 ibu_pgft_level_size(&g->P, x->level, 1L << 30));
+		return;
+	}
+	if (x->upper < 0) {
+		snprintf(buf, len, "missing cables '%s' (level %d) - every parent: 0 of %d",
+			 f->nodes[x->lower].name ? f->nodes[x->lower].name : "?",
+			 x->level, x->want);
 		return;
 	}
 	snprintf(buf, len, "missing cable%s '%s' (level %d) - parent '%s': %d of %d",
