@@ -271,6 +271,41 @@ START_TEST(recognise_parentless_middle)
 }
 END_TEST
 
+/* A middle switch that lost every cable to its children: the distance
+ * count puts it above the tops; it goes back under them, and each lost
+ * cable is a fault (4 leaves, one cable each). */
+START_TEST(recognise_childless_middle)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 3 };
+	struct ibu_pgft_params P;
+	struct ibu_fabric f;
+	struct ibu_pgft g;
+	struct ibu_err e = { 0 };
+	char want[96], got[96];
+	int n, mid = -1;
+
+	ck_assert_int_eq(ibu_pgft_params_parse("4,4,3", "1,2,2", "1,1,1", &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
+	ck_assert_msg(ibu_pgft_recognize(&f, &g, &e) == 0, "%s", e.msg);
+	for (n = 0; n < f.num_nodes && mid < 0; n++)
+		if (g.level[n] == 2)
+			mid = n;
+	unplug_to_level(&f, &g, mid, 1);
+	ibu_pgft_free(&g);
+	ck_assert_int_eq(ibu_pgft_recognize_limit(&f, &g, NULL, 0, 3, &e), IBU_ETOPO);
+	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0, 4, &e) == 0,
+		      "%s", e.msg);
+	ibu_pgft_params_text(&P, want, sizeof(want));
+	ibu_pgft_params_text(&g.P, got, sizeof(got));
+	ck_assert_str_eq(got, want);
+	ck_assert_int_eq(g.level[mid], 2);
+	ck_assert_int_eq(g.num_faults, 4);
+	ibu_pgft_free(&g);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 /* A leaf whose hosts are all gone is still a leaf (no fault, no gap):
  * on 2, 3 and 4 levels, where the distance count alone puts it higher. */
 START_TEST(recognise_empty_leaf)
@@ -408,6 +443,7 @@ static Suite *suite(void)
 			    (int)(sizeof(damaged) / sizeof(damaged[0])));
 	tcase_add_loop_test(tc, recognise_empty_leaf, 0, 3);
 	tcase_add_test(tc, recognise_parentless_middle);
+	tcase_add_test(tc, recognise_childless_middle);
 	tcase_add_test(tc, recognise_with_roots);
 	suite_add_tcase(s, tc);
 	return s;

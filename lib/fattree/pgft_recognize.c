@@ -209,6 +209,40 @@ static int empty_leaves(struct rec *r, int h)
 	return top;
 }
 
+/*
+ * A switch below the top that lost every cable to its children is
+ * counted from the leaves through a top: it lands one level above the
+ * tops, alone or nearly (most tops then have no parent). Such switches
+ * go back two levels, under the tops. Returns the new height.
+ */
+static int childless(struct rec *r, int h)
+{
+	const struct ibu_fabric *f = r->f;
+	int *lv = r->g->level, n, p, below = 0, with_parent = 0;
+
+	if (h < 3)
+		return h;
+	for (n = 0; n < f->num_nodes; n++) {
+		int up = 0;
+
+		if (!is_sw(f, n) || lv[n] != h - 1)
+			continue;
+		below++;
+		for (p = 1; p <= f->nodes[n].num_ports && !up; p++) {
+			int q = f->nodes[n].ports[p].peer_node;
+
+			up = is_sw(f, q) && lv[q] == h;
+		}
+		with_parent += up;
+	}
+	if (2 * with_parent > below)
+		return h;
+	for (n = 0; n < f->num_nodes; n++)
+		if (is_sw(f, n) && lv[n] == h)
+			lv[n] = h - 2;
+	return h - 1;
+}
+
 static int levels(struct rec *r, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
@@ -250,6 +284,7 @@ static int levels(struct rec *r, struct ibu_err *e)
 	}
 	r->h_dist = h;
 	h = empty_leaves(r, h);
+	h = childless(r, h);
 check:
 	if (h < 2 || h > IBU_PGFT_MAX_H)
 		return NOT_PGFT(e, "%d switch levels (2..%d)", h, IBU_PGFT_MAX_H);
@@ -601,6 +636,22 @@ static int lost_parent(const struct rec *r, int n, int c)
 				return q;
 		}
 	}
+	/* every sibling lost it: a switch of that column left without a
+	 * child (it lost them all), else it is missing */
+	for (x = 0; x < f->num_nodes; x++) {
+		int kids = 0;
+
+		if (!is_sw(f, x) || g->level[x] != g->level[n] + 1 ||
+		    g->col[x] != c)
+			continue;
+		for (p = 1; p <= f->nodes[x].num_ports && !kids; p++) {
+			int q = f->nodes[x].ports[p].peer_node;
+
+			kids = is_sw(f, q) && g->level[q] == g->level[n];
+		}
+		if (!kids)
+			return x;
+	}
 	return -1;
 }
 
@@ -770,17 +821,31 @@ static int up_lists(struct rec *r, struct ibu_err *e)
 	return rc;
 }
 
-static int lost_slots(const struct rec *r)
+/* Up-slots without a cable on level l. */
+static long lost_slots(const struct rec *r, int l)
 {
 	const struct ibu_pgft *g = r->g;
+	long z = 0;
 	int n, k;
 
 	for (n = 0; n < r->f->num_nodes; n++)
-		for (k = 0; g->up[n] && g->level[n] >= 1 && g->level[n] < g->P.h &&
-		     k < ibu_pgft_up_ports(&g->P, g->level[n]); k++)
-			if (!g->up[n][k])
-				return 1;
-	return 0;
+		for (k = 0; g->up[n] && g->level[n] == l &&
+		     k < ibu_pgft_up_ports(&g->P, l); k++)
+			z += !g->up[n][k];
+	return z;
+}
+
+/* Missing cables the records of level l name. */
+static long recorded(const struct ibu_pgft *g, int l)
+{
+	long c = 0;
+	int i;
+
+	for (i = 0; i < g->num_fault_recs; i++)
+		if (g->faults[i].kind == IBU_PGFT_MISSING_CABLES &&
+		    g->faults[i].level == l)
+			c += g->faults[i].count;
+	return c;
 }
 
 /* Missing switches per level, then the limit (e set when beyond it). */
@@ -798,9 +863,17 @@ static int count_faults(struct rec *r, struct ibu_err *e)
 		if (x.count && add_fault(r, &x))
 			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	}
-	if (!g->num_faults && lost_slots(r))
-		/* a lost up-cable no record explains: never routed as exact */
-		return NOT_PGFT(e, "up-port slots without a cable, and no fault found to explain them");
+	for (l = 1; l < g->P.h; l++) {
+		struct ibu_pgft_fault x = { .kind = IBU_PGFT_MISSING_CABLES,
+					    .level = l, .lower = -1, .upper = -1 };
+
+		x.count = (int)(lost_slots(r, l) - recorded(g, l) -
+				r->missing[l + 1] * g->P.m[l + 1] * g->P.p[l + 1]);
+		/* lost up-cables no record names (their parent unknown):
+		 * counted, so a lost up-slot never passes for exact */
+		if (x.count > 0 && add_fault(r, &x))
+			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
 	g->max_faults = r->max_faults < 0 ?
 		ibu_pgft_default_max_faults(&g->P) : r->max_faults;
 	if (g->num_faults <= g->max_faults)
@@ -1159,6 +1232,11 @@ void ibu_pgft_fault_text(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		snprintf(buf, len, "%d missing level-%d switch%s (of %ld)",
 			 x->count, x->level, x->count > 1 ? "es" : "",
 			 ibu_pgft_level_size(&g->P, x->level, 1L << 30));
+		return;
+	}
+	if (x->lower < 0) {
+		snprintf(buf, len, "%d more missing cable%s between levels %d and %d (their switches not told apart)",
+			 x->count, x->count > 1 ? "s" : "", x->level, x->level + 1);
 		return;
 	}
 	if (x->upper < 0) {
