@@ -99,8 +99,11 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 	rc = ibu_ibft_recognize_limit(f, &c->t, max_faults, e);
 	if (rc == IBU_ENOMEM || (!rc && !c->t.num_faults && !pgft_for_order(o)))
 		return rc;
+	/* a degraded IBFT is taken over only by an exact PGFT (which fails
+	 * fast), unless the admin's host order asks for the PGFT path */
 	prc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
-					o ? o->num_roots : 0, max_faults,
+					o ? o->num_roots : 0,
+					rc || pgft_for_order(o) ? max_faults : 0,
 					&c->pgft, &pe);
 	if (prc == IBU_ENOMEM) {
 		ibu_ibft_free(&c->t);

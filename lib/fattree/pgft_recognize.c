@@ -327,6 +327,20 @@ static int bundles(struct rec *r, int n, int lv, int *cables)
 	return peers;
 }
 
+/* Cables of n to switches on level lv. */
+static int up_cables(const struct rec *r, int n, int lv)
+{
+	const struct ibu_fabric *f = r->f;
+	int p, k = 0;
+
+	for (p = 1; p <= f->nodes[n].num_ports; p++) {
+		int q = f->nodes[n].ports[p].peer_node;
+
+		k += is_sw(f, q) && r->g->level[q] == lv;
+	}
+	return k;
+}
+
 /*
  * Step 4: h, m, w, p: what the level's switches have at most (a switch
  * with less has lost cables: faults, counted by up_lists()); the
@@ -338,12 +352,17 @@ static int params(struct rec *r, struct ibu_err *e)
 	struct ibu_pgft_params *P = &g->P;
 	const struct ibu_fabric *f = r->f;
 	long count[IBU_PGFT_MAX_H + 1] = { 0 };
-	int n, l, up, down, cu, cd;
+	int least[IBU_PGFT_MAX_H + 1], most[IBU_PGFT_MAX_H + 1];
+	int n, l, up, down, cu, cd, cables, who[IBU_PGFT_MAX_H + 1];
 
 	P->w[1] = P->p[1] = 1;
 	P->m[1] = 0;
 	for (l = 2; l <= P->h; l++)
 		P->m[l] = P->w[l] = P->p[l] = 0;
+	for (l = 0; l <= P->h; l++) {
+		least[l] = -1;
+		most[l] = 0;
+	}
 	for (n = 0; n < f->num_nodes; n++) {
 		if (!is_sw(f, n))
 			continue;
@@ -353,6 +372,13 @@ static int params(struct rec *r, struct ibu_err *e)
 			P->m[1] = r->eps[n];
 		if (l < P->h) {
 			up = bundles(r, n, l + 1, &cu);
+			cables = up_cables(r, n, l + 1);
+			if (least[l] < 0 || cables < least[l]) {
+				least[l] = cables;
+				who[l] = n;
+			}
+			if (cables > most[l])
+				most[l] = cables;
 			if (up > P->w[l + 1])
 				P->w[l + 1] = up;
 			if (cu > P->p[l + 1])
@@ -364,6 +390,12 @@ static int params(struct rec *r, struct ibu_err *e)
 				P->m[l] = down;
 		}
 	}
+	/* exact only: a switch with fewer up-cables than its peers fails
+	 * here, before columns and slots are built for nothing */
+	for (l = 1; !r->max_faults && l < P->h; l++)
+		if (least[l] >= 0 && least[l] < most[l])
+			return NOT_PGFT(e, "'%s' (level %d) has %d up-cables, its peers up to %d: missing cables (max_faults 0)",
+					nm(r, who[l]), l, least[l], most[l]);
 	/* a lone leaf or a level with one child per switch is no tree of
 	 * sub-trees: another engine's fabric (two switches cabled twice) */
 	if (count[1] < 2)
