@@ -209,7 +209,8 @@ static void with_lids(const struct ibu_engine_ops *ops, struct ibu_fabric *f,
  * An unchanged subnet re-swept: the model of the first run routes again
  * (recognition and plan skipped) to the very same tables, summary and
  * notes; fabrics that differ in a cable, a LID or a name are not "same".
- * Cases: IBFT, degraded IBFT, PGFT with parallel cables, damaged mesh.
+ * Cases: IBFT, degraded IBFT, PGFT with parallel cables, damaged mesh,
+ * PGFT with cut cables.
  */
 START_TEST(rerun_same_subnet)
 {
@@ -239,6 +240,10 @@ START_TEST(rerun_same_subnet)
 		ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &go, &e), 0);
 		break;
 	case 2:
+		ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &go, &e), 0);
+		break;
+	case 4:		/* a PGFT with cut cables */
+		go.remove_links = 2;
 		ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &go, &e), 0);
 		break;
 	default:
@@ -692,7 +697,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, cyclic_tool_ops);
 	tcase_add_test(tc, tree_alloc);
 	tcase_add_test(tc, run_into_caller_rows);
-	tcase_add_loop_test(tc, rerun_same_subnet, 0, 4);
+	tcase_add_loop_test(tc, rerun_same_subnet, 0, 5);
 	tcase_add_test(tc, paper_offsets_on_pgft_noted);
 	tcase_add_test(tc, order_file_on_ibft);
 	suite_add_tcase(s, tc);
