@@ -664,6 +664,37 @@ sim__dump()
 	return 0
 }
 
+# t_fault_step TAG SUMMARY WANT WHAT COMMAND: ibsim's console runs COMMAND
+# (a fault or a repair), opensm re-sweeps; 8 assertions: no ERR 5Axx and no
+# fallback, the sweep's last log line with SUMMARY (fixed text) matches the
+# ERE WANT (assertion WHAT), ibnetdiscover and dump_lfts read the fabric,
+# check --updown and check --cyclic pass on ibnetdiscover's view, and
+# `ibunion route` on that view equals the switches.  Files: $SIM_DIR/TAG.log
+# (the sweep's log), TAG.summary, TAG.ibnd, TAG.lfts, TAG.expected.
+t_fault_step()
+{
+	local tag=$1 ibnd=$SIM_DIR/$1.ibnd live=$SIM_DIR/$1.lfts mark
+
+	mark=$(sim_log_mark)
+	t_expect "$tag: ibsim: $5; opensm re-swept" sim_ibsim_cmd "$5"
+	sim_resweep
+	sim_log_since "$mark" >"$SIM_DIR/$tag.log"
+	t_no_grep "$tag: no ERR 5Axx, no fallback" \
+		"ERR 5A|minhop tables configured" "$SIM_DIR/$tag.log"
+	grep -F "$2" "$SIM_DIR/$tag.log" | tail -n 1 >"$SIM_DIR/$tag.summary"
+	diag_file "$SIM_DIR/$tag.summary" 1
+	t_grep "$tag: $4" "$3" "$SIM_DIR/$tag.summary"
+	t_expect "$tag: ibnetdiscover reads the fabric" sim_client ibnetdiscover "$ibnd"
+	t_expect "$tag: dump_lfts reads every switch" sim_dump_lfts "$live"
+	t_expect "$tag: check --updown: every pair with an up*/down* path reachable, no loop" \
+		"$IBUNION" check --updown "$ibnd" "$live"
+	t_expect "$tag: check --cyclic: every entry as the engine routes around the faults" \
+		"$IBUNION" check --cyclic -q "$ibnd" "$live"
+	t_expect "$tag: the switches hold exactly what route computes" \
+		sh -c '"$1" route "$2" --lids-from "$3" -o "$4" && "$1" diff --fabric "$2" "$4" "$3"' \
+		sh "$IBUNION" "$ibnd" "$live" "$SIM_DIR/$tag.expected"
+}
+
 # t_cyclic_holds NETFILE TAG: after SUBNET UP with routing_engine cyclic,...:
 # 6 assertions: OpenSM used the cyclic engine (no fallback, no ERR 5Axx),
 # the switches' LFTs (dump_lfts) pass `ibunion check --cyclic`, and equal
