@@ -16,14 +16,21 @@
  *                without a send-only CA member falls back to balanced
  *                (tree->policy tells which policy chose)
  *   lowest-guid  the lowest node GUID (reproducible, load-blind)
+ *   compact      balanced among the candidates whose tree adds the fewest
+ *                switches to those that ever held a tree (fat trees: OpenSM
+ *                resends every MFT block in use to every switch that ever
+ *                held an MLID after every join or leave, so keeping that
+ *                set small keeps each change cheap); where the engine
+ *                keeps no such set (PGFT, mesh) it is balanced
  */
 enum ibu_mcast_policy {
 	IBU_MCAST_BALANCED = 0,
 	IBU_MCAST_SOURCE,
 	IBU_MCAST_LOWEST_GUID,
+	IBU_MCAST_COMPACT,
 };
 
-/* "balanced" / "source" / "lowest-guid"; IBU_EINVAL for anything else. */
+/* "balanced" / "source" / "lowest-guid" / "compact"; IBU_EINVAL for anything else. */
 int ibu_mcast_policy_parse(const char *s, enum ibu_mcast_policy *p);
 const char *ibu_mcast_policy_name(enum ibu_mcast_policy p);
 
