@@ -221,7 +221,7 @@ START_TEST(problems_keep_defaults)
 	ck_assert_str_eq(s.word[0], "color=red");
 	ck_assert_int_eq(s.what[1], IBU_PLUGIN_OPT_BAD_VALUE);
 	ck_assert_str_eq(s.word[1], "mcast_apex=top");
-	ck_assert_str_eq(s.expected[1], "balanced|source|lowest-guid");
+	ck_assert_str_eq(s.expected[1], "balanced|source|lowest-guid|compact");
 	ck_assert_int_eq(s.what[2], IBU_PLUGIN_OPT_BAD_VALUE);
 	ck_assert_str_eq(s.expected[2], "0|1");
 	ck_assert_int_eq(s.what[3], IBU_PLUGIN_OPT_MALFORMED);
