@@ -10,7 +10,7 @@
 /*
  * Root (apex) policies; on a fat tree among the common ancestors at the
  * group's level, on a mesh among the switches of the root row:
- *   balanced     the least loaded (lib/mcload.h counters); default
+ *   balanced     the least loaded (lib/mcload.h counters)
  *   source       the one on the cyclic climb of the send-only member with
  *                the lowest PID (the paper's one-to-many tree); a group
  *                without a send-only CA member falls back to balanced
@@ -21,7 +21,7 @@
  *                resends every MFT block in use to every switch that ever
  *                held an MLID after every join or leave, so keeping that
  *                set small keeps each change cheap); where the engine
- *                keeps no such set (PGFT, mesh) it is balanced
+ *                keeps no such set (PGFT, mesh) it is balanced; default
  */
 enum ibu_mcast_policy {
 	IBU_MCAST_BALANCED = 0,

@@ -25,7 +25,7 @@ static void format_apex(int value, char *buf, size_t len)
 const struct ibu_engine_option ibu_engine_opt_mcast_apex = {
 	.key = "mcast_apex",
 	.values = "balanced|source|lowest-guid|compact",
-	.def = IBU_MCAST_BALANCED,
+	.def = IBU_MCAST_COMPACT,
 	.help = "where a multicast tree's apex (root) goes: balanced spreads "
 		"the trees over the top switches, source puts it above a "
 		"sender, lowest-guid on the lowest-GUID candidate, compact "
