@@ -35,7 +35,7 @@ t_grep "bad value logged (ERR 5A21)" "ERR 5A21: .*'mcast_apex=nowhere'" "$log"
 t_grep "unknown key logged (WRN 5A20)" "WRN 5A20: .*'bogus=1'" "$log"
 t_grep "word without '=' logged (ERR 5A22)" "ERR 5A22: .*'junk'" "$log"
 t_grep "defaults kept" \
-	"routing engine 'cyclic' registered \(mcast_apex=balanced verbose=0 lid_matrices=none reuse_model=yes vl_plan=1 max_faults=default offsets=rotated\)" "$log"
+	"routing engine 'cyclic' registered \(mcast_apex=compact verbose=0 lid_matrices=none reuse_model=yes vl_plan=1 max_faults=default offsets=rotated\)" "$log"
 t_grep "bad options: cyclic tables configured all the same" \
 	"cyclic tables configured on all switches" "$log"
 done_testing

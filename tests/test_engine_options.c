@@ -130,7 +130,7 @@ START_TEST(mcast_apex_field)
 
 	ibu_engine_opts_default(&o);
 	ck_assert_int_eq(ibu_engine_opt(&o, &ibu_engine_opt_mcast_apex),
-			 IBU_MCAST_BALANCED);
+			 IBU_MCAST_COMPACT);
 	o.mcast_policy = IBU_MCAST_LOWEST_GUID;
 	ck_assert_int_eq(ibu_engine_opt(&o, &ibu_engine_opt_mcast_apex),
 			 IBU_MCAST_LOWEST_GUID);

@@ -296,7 +296,7 @@ static void random_groups(int m, int n, int groups, uint64_t seed)
 		struct ibu_mcast_tree tree;
 		int k, recv = 0;
 		uint16_t mlid = (uint16_t)(0xc001 + g);
-		enum ibu_mcast_policy pol = (enum ibu_mcast_policy)(g % 3);
+		enum ibu_mcast_policy pol = (enum ibu_mcast_policy)(g % 4);
 
 		/* sizes: 1, 2, whole fabric, then random */
 		k = g == 0 ? 1 : g == 1 ? 2 : g == 2 ? x.t.num_endports :
@@ -611,6 +611,9 @@ START_TEST(errors)
 	ck_assert_int_eq(p, IBU_MCAST_SOURCE);
 	ck_assert_int_eq(ibu_mcast_policy_parse("lowest-guid", &p), 0);
 	ck_assert_int_eq(p, IBU_MCAST_LOWEST_GUID);
+	ck_assert_int_eq(ibu_mcast_policy_parse("compact", &p), 0);
+	ck_assert_int_eq(p, IBU_MCAST_COMPACT);
+	ck_assert_str_eq(ibu_mcast_policy_name(IBU_MCAST_COMPACT), "compact");
 	ck_assert_int_eq(ibu_mcast_policy_parse("spine", &p), IBU_EINVAL);
 	ck_assert_str_eq(ibu_mcast_policy_name(IBU_MCAST_BALANCED), "balanced");
 	ft_free(&x);
@@ -857,6 +860,150 @@ START_TEST(link_load_counts_trees)
 }
 END_TEST
 
+/* A group of one random end port under every leaf. */
+static int every_leaf_group(const struct ibu_ibft *t,
+			    struct ibu_mcast_member *mem)
+{
+	struct ibu_mcast_member *all = malloc(t->num_endports * sizeof(*all));
+	uint8_t *seen = calloc((size_t)t->num_switches, 1);
+	int i, k = 0;
+
+	ck_assert_ptr_nonnull(all);
+	ck_assert_ptr_nonnull(seen);
+	random_group(t, t->num_endports, 0, all);
+	for (i = 0; i < t->num_endports; i++) {
+		int leaf = t->ep[ibu_ibft_ep(t, all[i].node, all[i].port)].leaf;
+
+		if (!seen[leaf]) {
+			seen[leaf] = 1;
+			mem[k++] = all[i];
+		}
+	}
+	free(seen);
+	free(all);
+	return k;
+}
+
+/* Two end ports of one pod under different leaves (apex a middle). */
+static int pod_group(const struct ibu_ibft *t, struct ibu_mcast_member *mem)
+{
+	int a = rnd(t->num_endports), b;
+
+	do
+		b = rnd(t->num_endports);
+	while (ibu_ibft_lca_level(t, a, b) != 1);
+	mem[0] = member_of(t, a, 0);
+	mem[1] = member_of(t, b, 0);
+	return 2;
+}
+
+/* 13 distinct end ports, the first and the last PID among them (pods 0
+ * and half - 1: the apex is a top switch). */
+static int spanning_group(const struct ibu_ibft *t,
+			  struct ibu_mcast_member *mem)
+{
+	int i, again;
+
+	do {
+		random_group(t, 13, 0, mem);
+		again = 0;
+		for (i = 2; i < 13; i++)
+			again |= mem[i].node == t->ep[0].node ||
+				 mem[i].node == t->ep[t->num_endports - 1].node;
+	} while (again);
+	mem[0] = member_of(t, 0, 0);
+	mem[1] = member_of(t, t->num_endports - 1, 0);
+	return 13;
+}
+
+/*
+ * 20 groups on IBFT(8,3) (every leaf; 13 ports across the fabric; two
+ * ports of one pod) under policy: every tree exact; *held = switches that
+ * held an entry of any group, *tops = distinct top apexes.
+ */
+static void held_switches(enum ibu_mcast_policy policy, int *held, int *tops,
+			  int *middles)
+{
+	struct ibu_mcast_member *mem;
+	struct ibu_mcast_load load;
+	struct ibu_mcast_tree tree;
+	struct ibu_mcmembers mm;
+	struct ibu_mft mft;
+	struct ibu_err e = { 0 };
+	struct ft x;
+	uint8_t in[256] = { 0 }, apex[256] = { 0 };
+	long floods = 0, deliveries = 0;
+	int g, i;
+
+	rng = 1919;
+	ft_make(&x, 8, 3, 1, 19);
+	ck_assert_int_le(x.t.num_switches, 256);
+	mem = malloc(x.t.num_endports * sizeof(*mem));
+	ck_assert_ptr_nonnull(mem);
+	ck_assert_int_eq(ibu_mcast_load_init(&load, &x.t, &e), 0);
+	ck_assert_int_eq(ibu_mft_init(&mft, x.f.num_nodes, &e), 0);
+	ibu_mcmembers_init(&mm);
+	for (g = 0; g < 20; g++) {
+		uint16_t mlid = (uint16_t)(0xc001 + g);
+		int k;
+
+		if (g % 4 == 0)
+			k = every_leaf_group(&x.t, mem);
+		else if (g % 4 == 3)
+			k = pod_group(&x.t, mem);
+		else
+			k = spanning_group(&x.t, mem);
+		ck_assert_int_eq(ibu_mcast_tree_build(&x.f, &x.t, mem, k, policy,
+				&load, mlid, &tree, &e), 0);
+		ck_assert_int_eq(tree.apex_level, g % 4 == 3 ? 1 : 0);
+		ck_assert_int_eq(tree.compacted, policy == IBU_MCAST_COMPACT);
+		apex[tree.apex] = 1;
+		for (i = 0; i < tree.num_switches; i++)
+			in[tree.switches[i]] = 1;
+		ck_assert_int_eq(ibu_mcast_tree_to_mft(&x.t, &tree, mlid, &mft, &e), 0);
+		for (i = 0; i < k; i++)
+			ck_assert_int_eq(ibu_mcmembers_add(&mm, mlid, &mem[i], &e), 0);
+		floods += k;
+		deliveries += (long)k * (k - 1);
+		ibu_mcast_tree_free(&tree);
+	}
+	assert_exactly_once(&x.f, &mft, &mm, floods, deliveries);
+	*held = *tops = *middles = 0;
+	for (i = 0; i < x.t.num_switches; i++) {
+		*held += in[i];
+		*tops += apex[i] && x.t.sw[i].level == 0;
+		*middles += in[i] && x.t.sw[i].level == 1;
+	}
+	/* the load state's own count of them, which no release lowers */
+	ck_assert_int_eq(ibu_mcast_load_ever(&load), *held);
+	ibu_mcast_load_release(&load, 0xc001);
+	ck_assert_int_eq(ibu_mcast_load_ever(&load), *held);
+	ibu_mcmembers_free(&mm);
+	ibu_mft_free(&mft);
+	ibu_mcast_load_free(&load);
+	free(mem);
+	ft_free(&x);
+}
+
+/*
+ * compact keeps the switches holding entries to one plane: the 32 leaves,
+ * the 8 middles one top reaches (one per pod) and the 4 tops sharing them,
+ * over which it spreads the groups; balanced spreads over every top.
+ */
+START_TEST(compact_holds_one_plane)
+{
+	int held, tops, middles;
+
+	held_switches(IBU_MCAST_COMPACT, &held, &tops, &middles);
+	ck_assert_int_le(held, 32 + 8 + 4);
+	ck_assert_int_eq(middles, 8);
+	ck_assert_int_eq(tops, 4);
+	held_switches(IBU_MCAST_BALANCED, &held, &tops, &middles);
+	ck_assert_int_gt(held, 32 + 8 + 4);
+	ck_assert_int_gt(tops, 4);
+}
+END_TEST
+
 /*
  * A real dump: what ibsim's switches held after opensm + the plugin
  * (mcast_apex=source) built Fig. 7's group (fixtures from tests/t0255):
@@ -927,6 +1074,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, switch_member);
 	tcase_add_test(tc, balanced_spreads_over_top_switches);
 	tcase_add_test(tc, balanced_looks_below_the_apex);
+	tcase_add_test(tc, compact_holds_one_plane);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tf, flood_exactly_once_ibft43);
 	tcase_add_test(tf, flood_exactly_once_ibft83);

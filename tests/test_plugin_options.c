@@ -52,16 +52,16 @@ START_TEST(defaults)
 
 	memset(&o, 0x5a, sizeof(o));
 	ibu_plugin_opts_default(&o);
-	ck_assert_int_eq(o.engine.mcast_policy, IBU_MCAST_BALANCED);
+	ck_assert_int_eq(o.engine.mcast_policy, IBU_MCAST_COMPACT);
 	ck_assert_int_eq(o.verbose, 0);
 	ck_assert_int_eq(opt(&o, "offsets"), IBU_OFFSETS_ROTATED);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
 	ck_assert_int_eq(o.lid_matrices, 0);
-	ck_assert_str_eq(buf, "mcast_apex=balanced verbose=0 lid_matrices=none reuse_model=yes vl_plan=1 max_faults=default offsets=rotated");
+	ck_assert_str_eq(buf, "mcast_apex=compact verbose=0 lid_matrices=none reuse_model=yes vl_plan=1 max_faults=default offsets=rotated");
 	/* no option line at all */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, NULL, record, NULL), 0);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "  \t", record, NULL), 0);
-	ck_assert_int_eq(o.engine.mcast_policy, IBU_MCAST_BALANCED);
+	ck_assert_int_eq(o.engine.mcast_policy, IBU_MCAST_COMPACT);
 }
 END_TEST
 
@@ -75,7 +75,8 @@ START_TEST(all_values)
 		{ "mcast_apex=source", IBU_MCAST_SOURCE, 0 },
 		{ "mcast_apex=lowest-guid verbose=1", IBU_MCAST_LOWEST_GUID, 1 },
 		{ "verbose=1,mcast_apex=balanced", IBU_MCAST_BALANCED, 1 },
-		{ " verbose=1\tverbose=0 ", IBU_MCAST_BALANCED, 0 },
+		{ "mcast_apex=compact", IBU_MCAST_COMPACT, 0 },
+		{ " verbose=1\tverbose=0 ", IBU_MCAST_COMPACT, 0 },
 	};
 	unsigned i;
 
@@ -221,7 +222,7 @@ START_TEST(problems_keep_defaults)
 	ck_assert_str_eq(s.word[0], "color=red");
 	ck_assert_int_eq(s.what[1], IBU_PLUGIN_OPT_BAD_VALUE);
 	ck_assert_str_eq(s.word[1], "mcast_apex=top");
-	ck_assert_str_eq(s.expected[1], "balanced|source|lowest-guid");
+	ck_assert_str_eq(s.expected[1], "balanced|source|lowest-guid|compact");
 	ck_assert_int_eq(s.what[2], IBU_PLUGIN_OPT_BAD_VALUE);
 	ck_assert_str_eq(s.expected[2], "0|1");
 	ck_assert_int_eq(s.what[3], IBU_PLUGIN_OPT_MALFORMED);
@@ -231,7 +232,7 @@ START_TEST(problems_keep_defaults)
 	ck_assert_int_eq(s.what[5], IBU_PLUGIN_OPT_UNKNOWN_KEY);
 	ck_assert_str_eq(s.word[5], "Verbose=0");
 	/* the bad words left the defaults, the good one applied */
-	ck_assert_int_eq(o.engine.mcast_policy, IBU_MCAST_BALANCED);
+	ck_assert_int_eq(o.engine.mcast_policy, IBU_MCAST_COMPACT);
 	ck_assert_int_eq(o.verbose, 1);
 	/* a NULL callback is allowed */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "x=1 y", NULL, NULL), 2);

@@ -136,13 +136,14 @@ START_TEST(test_paper_fig9)
 }
 END_TEST
 
-/* balanced: roots on the middle row, spread along it; exact floods */
+/* balanced: roots on the middle row, spread along it; exact floods;
+ * compact (the default) is balanced on a mesh and says so */
 START_TEST(test_balanced_row)
 {
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1, .seed = 2 };
 	struct ibu_fabric f;
 	struct ibu_mesh t;
-	struct ibu_xy_mcast_load load;
+	struct ibu_xy_mcast_load load, load2;
 	struct ibu_err e = { 0 };
 	struct ibu_mcast_member *m;
 	uint64_t st = 77;
@@ -151,9 +152,11 @@ START_TEST(test_balanced_row)
 	ck_assert_int_eq(ibu_gen_mesh(&f, 6, 5, 2, &o, &e), 0);
 	ck_assert_int_eq(ibu_mesh_recognize(&f, &t, &e), 0);
 	ck_assert_int_eq(ibu_xy_mcast_load_init(&load, &t, &e), 0);
+	ck_assert_int_eq(ibu_xy_mcast_load_init(&load2, &t, &e), 0);
 	m = malloc(t.num_endports * sizeof(*m));
+	ck_assert_ptr_nonnull(m);
 	for (g = 0; g < 12; g++) {
-		struct ibu_xy_mcast_tree tr;
+		struct ibu_xy_mcast_tree tr, tr2;
 		int n = 0;
 
 		for (i = 0; i < t.num_endports; i++)
@@ -164,6 +167,11 @@ START_TEST(test_balanced_row)
 			}
 		ck_assert_int_eq(ibu_xy_mcast_tree_build(&f, &t, m, n, IBU_MCAST_BALANCED,
 							 &load, 0xc000 + g, &tr, &e), 0);
+		ck_assert_int_eq(ibu_xy_mcast_tree_build(&f, &t, m, n, IBU_MCAST_COMPACT,
+							 &load2, 0xc000 + g, &tr2, &e), 0);
+		ck_assert_int_eq(tr2.root, tr.root);
+		ck_assert_int_eq(tr2.policy, IBU_MCAST_BALANCED);
+		ibu_xy_mcast_tree_free(&tr2);
 		if (n) {
 			ck_assert_int_eq(t.sw[tr.root].y, ibu_xy_mcast_root_row(&t));
 			if (!roots_seen[tr.root]++)
@@ -177,6 +185,7 @@ START_TEST(test_balanced_row)
 	ibu_xy_mcast_load_release(&load, 0xc003);
 	ck_assert_int_eq(ibu_xy_mcast_load_count(&load), 11);
 	free(m);
+	ibu_xy_mcast_load_free(&load2);
 	ibu_xy_mcast_load_free(&load);
 	ibu_mesh_free(&t);
 	ibu_fabric_free(&f);

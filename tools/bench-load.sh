@@ -169,7 +169,7 @@ printf '|%s|%s|%s|%s|%s|%s|\n' --------- ------- ---------------------- \
 for s in 1 40% 70% 100%; do
 	for g in 10% 40% 70% 100%; do
 		"$IBUNION" load "$net" "$out/offline.lfts" -q --size "$size" --seed "$seed" \
-			--pattern "mcast:$s:$g,ucast:$s:$g" --dlids base,cyclic \
+			--pattern "mcast:$s:$g,ucast:$s:$g" --dlids base,cyclic --policy balanced \
 			>"$out/case-$s-$g.load" || failures=$((failures + 1))
 		"$IBUNION" load "$net" "$out/offline.lfts" -q --size "$size" --seed "$seed" \
 			--pattern "mcast:$s:$g" --policy lowest-guid \

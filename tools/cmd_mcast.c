@@ -49,7 +49,7 @@ void ibu_cmd_mcast_usage(FILE *out)
 		"  order, the balanced load carried from group to group), print them and\n"
 		"  write their MFTs in dump_mfts format (-o). Fat trees (cyclic) and 2-D\n"
 		"  meshes (xy: roots on one common row, or the source's switch)\n"
-		"  --policy balanced|source|lowest-guid   apex policy (default balanced)\n"
+		"  --policy balanced|source|lowest-guid|compact   apex policy (default compact)\n"
 		"  -O KEY=VALUE  an engine option, as event_plugin_options (--policy P\n"
 		"                is -O mcast_apex=P)\n"
 		"check: flood every MLID of MFTDUMP (dump_mfts / ibroute -M) from every\n"

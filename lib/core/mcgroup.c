@@ -13,6 +13,8 @@ int ibu_mcast_policy_parse(const char *s, enum ibu_mcast_policy *p)
 		*p = IBU_MCAST_SOURCE;
 	else if (!strcmp(s, "lowest-guid"))
 		*p = IBU_MCAST_LOWEST_GUID;
+	else if (!strcmp(s, "compact"))
+		*p = IBU_MCAST_COMPACT;
 	else
 		return IBU_EINVAL;
 	return IBU_OK;
@@ -24,6 +26,7 @@ const char *ibu_mcast_policy_name(enum ibu_mcast_policy p)
 	case IBU_MCAST_BALANCED: return "balanced";
 	case IBU_MCAST_SOURCE: return "source";
 	case IBU_MCAST_LOWEST_GUID: return "lowest-guid";
+	case IBU_MCAST_COMPACT: return "compact";
 	}
 	return "?";
 }

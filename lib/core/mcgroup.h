@@ -10,20 +10,27 @@
 /*
  * Root (apex) policies; on a fat tree among the common ancestors at the
  * group's level, on a mesh among the switches of the root row:
- *   balanced     the least loaded (lib/mcload.h counters); default
+ *   balanced     the least loaded (lib/mcload.h counters)
  *   source       the one on the cyclic climb of the send-only member with
  *                the lowest PID (the paper's one-to-many tree); a group
  *                without a send-only CA member falls back to balanced
  *                (tree->policy tells which policy chose)
  *   lowest-guid  the lowest node GUID (reproducible, load-blind)
+ *   compact      balanced among the candidates whose tree adds the fewest
+ *                switches to those that ever held a tree (fat trees: OpenSM
+ *                resends every MFT block in use to every switch that ever
+ *                held an MLID after every join or leave, so keeping that
+ *                set small keeps each change cheap); where the engine
+ *                keeps no such set (PGFT, mesh) it is balanced; default
  */
 enum ibu_mcast_policy {
 	IBU_MCAST_BALANCED = 0,
 	IBU_MCAST_SOURCE,
 	IBU_MCAST_LOWEST_GUID,
+	IBU_MCAST_COMPACT,
 };
 
-/* "balanced" / "source" / "lowest-guid"; IBU_EINVAL for anything else. */
+/* "balanced" / "source" / "lowest-guid" / "compact"; IBU_EINVAL for anything else. */
 int ibu_mcast_policy_parse(const char *s, enum ibu_mcast_policy *p);
 const char *ibu_mcast_policy_name(enum ibu_mcast_policy p);
 

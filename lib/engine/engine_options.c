@@ -24,11 +24,14 @@ static void format_apex(int value, char *buf, size_t len)
 
 const struct ibu_engine_option ibu_engine_opt_mcast_apex = {
 	.key = "mcast_apex",
-	.values = "balanced|source|lowest-guid",
-	.def = IBU_MCAST_BALANCED,
+	.values = "balanced|source|lowest-guid|compact",
+	.def = IBU_MCAST_COMPACT,
 	.help = "where a multicast tree's apex (root) goes: balanced spreads "
 		"the trees over the top switches, source puts it above a "
-		"sender, lowest-guid on the lowest-GUID candidate",
+		"sender, lowest-guid on the lowest-GUID candidate, compact "
+		"spreads them over as few switches as it can, since OpenSM "
+		"resends every MFT block to every switch that ever held an "
+		"MLID on each join",
 	.parse = parse_apex,
 	.format = format_apex,
 };

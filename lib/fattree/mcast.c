@@ -9,7 +9,7 @@
 int ibu_mcast_load_init(struct ibu_mcast_load *l, const struct ibu_ibft *t,
 			struct ibu_err *e)
 {
-	int size[2], rc;
+	int size[3], rc;
 
 	memset(l, 0, sizeof(*l));
 	if (!t || t->num_switches < 0 || t->m < 0)
@@ -18,13 +18,15 @@ int ibu_mcast_load_init(struct ibu_mcast_load *l, const struct ibu_ibft *t,
 	l->ports = t->m + 1;
 	size[0] = l->num_switches;
 	size[1] = l->num_switches * l->ports;
-	rc = ibu_mcload_init(&l->core, 2, size, e);
+	size[2] = l->num_switches;
+	rc = ibu_mcload_init(&l->core, 3, size, e);
 	if (rc) {
 		memset(l, 0, sizeof(*l));
 		return rc;
 	}
 	l->trees = l->core.count[0];
 	l->link_trees = l->core.count[1];
+	l->ever = l->core.count[2];
 	return IBU_OK;
 }
 
@@ -57,14 +59,34 @@ int ibu_mcast_load_count(const struct ibu_mcast_load *l)
 	return ibu_mcload_count(&l->core);
 }
 
-/* Records the switches and links of tree under key. */
-static int load_add(struct ibu_mcast_load *l, uint32_t key,
-		    const struct ibu_mcast_tree *tree, struct ibu_err *e)
+int ibu_mcast_load_ever(const struct ibu_mcast_load *l)
 {
-	const int *items[2] = { tree->switches, tree->links };
-	int n[2] = { tree->num_switches, tree->num_links };
+	int s, n = 0;
 
-	return ibu_mcload_add(&l->core, key, items, n, e);
+	for (s = 0; s < l->num_switches; s++)
+		n += l->ever[s] != 0;
+	return n;
+}
+
+/* Records the switches and links of tree under key, and its switches in
+ * `ever` (kind 2 gets no items: a release must not lower it). */
+static int load_add(struct ibu_mcast_load *l, uint32_t key,
+		    struct ibu_mcast_tree *tree, struct ibu_err *e)
+{
+	const int *items[3] = { tree->switches, tree->links, NULL };
+	int n[3] = { tree->num_switches, tree->num_links, 0 };
+	int i, rc;
+
+	rc = ibu_mcload_add(&l->core, key, items, n, e);
+	if (rc)
+		return rc;
+	for (i = 0; i < tree->num_switches; i++) {
+		uint32_t *v = &l->ever[tree->switches[i]];
+
+		tree->added += !*v;
+		*v = 1;
+	}
+	return IBU_OK;
 }
 
 /* ------------------------------------------------------------ the tree */
@@ -265,6 +287,35 @@ static void score(const struct ibu_fabric *f, const struct ibu_ibft *t,
 			s = ch;
 		}
 	}
+}
+
+/*
+ * How many switches of the tree candidate c would build down to the member
+ * switches dist[0..nd-1] no tree has used yet: c too, unless it is a top
+ * switch (see mcast.h). mark[] as in score(), with a stamp of its own.
+ */
+static int fresh(const struct ibu_fabric *f, const struct ibu_ibft *t,
+		 const struct ibu_mcast_load *load, int c, const int *dist,
+		 int nd, uint32_t *mark, uint32_t stamp)
+{
+	int i, n = t->sw[c].level > 0 && !load->ever[c];
+
+	mark[c] = stamp;
+	for (i = 0; i < nd; i++) {
+		int s = c;
+
+		while (s >= 0 && t->sw[s].level < t->sw[dist[i]].level) {
+			int k, phys, pp, ch = down_step(f, t, s, dist[i], &k,
+							&phys, &pp);
+
+			if (ch >= 0 && mark[ch] != stamp) {
+				mark[ch] = stamp;
+				n += !load->ever[ch];
+			}
+			s = ch;
+		}
+	}
+	return n;
 }
 
 /* Climbs from the source's leaf on its cyclic chain to level L. */
@@ -491,8 +542,37 @@ static int apex_candidates(struct work *w, const struct ibu_ibft *t,
 	return IBU_OK;
 }
 
+/*
+ * Compact's key 0: keeps in w->cand only the candidates whose tree adds
+ * the fewest switches to load->ever (w->queue, free by now, holds the
+ * counts). Stamps above nc: score() later uses 1..nc.
+ */
+static void keep_compact(struct work *w, const struct ibu_fabric *f,
+			 const struct ibu_ibft *t,
+			 const struct ibu_mcast_load *load,
+			 struct ibu_mcast_tree *tree)
+{
+	int i, n = 0, least = -1;
+
+	tree->compacted = w->nc > 1 &&
+		(long)w->nc * w->nd * t->n <= IBU_MCAST_SCORE_BUDGET;
+	if (!tree->compacted)
+		return;
+	for (i = 0; i < w->nc; i++) {
+		w->queue[i] = fresh(f, t, load, w->cand[i], w->dist, w->nd,
+				    w->mark, (uint32_t)(w->nc + i + 1));
+		if (least < 0 || w->queue[i] < least)
+			least = w->queue[i];
+	}
+	for (i = 0; i < w->nc; i++)
+		if (w->queue[i] == least)
+			w->cand[n++] = w->cand[i];
+	w->nc = n;
+}
+
 /* The apex by policy: source (on the lowest send-only source's cyclic
- * climb, else balanced), lowest GUID, or balanced. */
+ * climb, else balanced), lowest GUID, compact (key 0, then balanced), or
+ * balanced. */
 static void choose_apex(struct work *w, const struct ibu_fabric *f,
 			const struct ibu_ibft *t, enum ibu_mcast_policy policy,
 			const struct ibu_mcast_load *load,
@@ -522,6 +602,8 @@ static void choose_apex(struct work *w, const struct ibu_fabric *f,
 			    f->nodes[t->sw[w->cand[i]].node].guid <
 			    f->nodes[t->sw[tree->apex].node].guid)
 				tree->apex = w->cand[i];
+	} else if (policy == IBU_MCAST_COMPACT && load) {
+		keep_compact(w, f, t, load, tree);
 	}
 	if (tree->apex < 0)
 		tree->apex = choose_balanced(f, t, load, w->cand, w->nc,

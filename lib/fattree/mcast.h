@@ -45,6 +45,26 @@
  * first label digit would all cross the same switches one level down.
  * Each contribution is recorded under a caller key (the MLID), so a group
  * that is routed again first releases its previous tree.
+ *
+ * The `compact` policy puts one key before those four:
+ *   0. the fewest switches its tree would add to the switches that have
+ *      ever held a tree of this load state (`ever`, never cleared by a
+ *      release), the apex itself not counted when it is a top switch.
+ * Why: after every join or leave OpenSM resends every MFT block in use to
+ * every switch that ever held an MLID (it never lowers a switch's highest
+ * block in use), so the cost of each change follows the size of that set,
+ * not the trees alive. On IBFT(m,3) the groups settle on one plane (the
+ * middles one top reaches and the tops sharing them) and keys 1-4 spread
+ * them over that plane's m/2 tops: m/2 - 1 switches more than one apex for
+ * all, and m/2 times fewer trees on each top link. Why not the apex at
+ * every level: a pod-local group's candidates are the pod's middles, one
+ * per plane; free, they would pull other planes' middles into the set and
+ * so make those planes' tops cheap too (IBFT(16,3), the 50 groups of 20
+ * hosts then 500 of 2: 193 switches against 152; counted, a pod-local
+ * group stays on the plane's middle of its pod, as with one apex).
+ * Key 0 walks every candidate's tree (skipped, leaving plain balanced,
+ * when candidates x member switches x levels exceeds
+ * IBU_MCAST_SCORE_BUDGET).
  */
 #define IBU_MCAST_SCORE_BUDGET 4000000L
 
@@ -56,13 +76,17 @@ struct ibu_mcast_load {
 	uint32_t *trees;		/* [switch index] trees through it */
 	uint32_t *link_trees;		/* [sw * ports + paper port k] trees
 					 * using the link below port k */
+	uint32_t *ever;			/* [switch index] 1 once any tree
+					 * recorded here used it (kind 2: no
+					 * release lowers it) */
 };
 
 /* A load state for the switches of t (sized from it; keep it with t). */
 int ibu_mcast_load_init(struct ibu_mcast_load *l, const struct ibu_ibft *t,
 			struct ibu_err *e);
 void ibu_mcast_load_free(struct ibu_mcast_load *l);
-/* Forgets every tree (e.g. after the fabric model was rebuilt). */
+/* Forgets every tree and the switches that ever held one (e.g. after the
+ * fabric model was rebuilt). */
 void ibu_mcast_load_reset(struct ibu_mcast_load *l);
 /* Removes the tree recorded under key, if any. */
 void ibu_mcast_load_release(struct ibu_mcast_load *l, uint32_t key);
@@ -71,6 +95,8 @@ void ibu_mcast_load_prune(struct ibu_mcast_load *l,
 			  int (*alive)(void *ctx, uint32_t key), void *ctx);
 /* Number of recorded keys. */
 int ibu_mcast_load_count(const struct ibu_mcast_load *l);
+/* Number of switches that ever held a tree recorded here. */
+int ibu_mcast_load_ever(const struct ibu_mcast_load *l);
 
 struct ibu_mcast_tree {
 	int apex;			/* switch index, -1 for an empty group */
@@ -86,6 +112,9 @@ struct ibu_mcast_tree {
 	uint32_t max_link_trees;	/* balanced: busiest tree link's load
 					 * before this tree (0 otherwise) */
 	int scored;			/* balanced: keys 2-3 were used */
+	int compacted;			/* compact: key 0 was used */
+	int added;			/* switches it added to the load's
+					 * `ever` set (0 without a load) */
 };
 
 /*

@@ -136,6 +136,10 @@ static int choose_root(const struct ibu_fabric *f, const struct ibu_mesh *t,
 		}
 		policy = IBU_MCAST_BALANCED;
 	}
+	/* a mesh keeps no set of switches that held an MLID: compact is
+	 * balanced here, and says so */
+	if (policy == IBU_MCAST_COMPACT)
+		policy = IBU_MCAST_BALANCED;
 	tree->policy = policy;
 	for (i = 0; i < num; i++) {
 		x = t->sw[mem[i].sw].x;
