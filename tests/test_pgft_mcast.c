@@ -98,7 +98,7 @@ START_TEST(tree_around_faults)
 
 		for (i = 0; i < x.n; i += step)
 			sub[n++] = x.mem[i];
-		ck_assert_msg(ibu_pgft_mcast_tree_build(&x.f, &x.g, sub, n, NULL,
+		ck_assert_msg(ibu_pgft_mcast_tree_build(&x.f, &x.g, sub, n, IBU_MCAST_COMPACT, NULL,
 							0xc000, &t, &e) == 0,
 			      "%s", e.msg);
 		assert_down_tree(&x, sub, n, &t);
@@ -120,11 +120,98 @@ START_TEST(no_tree_refused)
 	struct ibu_err e = { 0 };
 
 	fix_up(&x, "4,4,4", "1,2,2", "1,1,1", 4, 0, 12);
-	ck_assert_int_eq(ibu_pgft_mcast_tree_build(&x.f, &x.g, x.mem, x.n, NULL,
+	ck_assert_int_eq(ibu_pgft_mcast_tree_build(&x.f, &x.g, x.mem, x.n, IBU_MCAST_COMPACT, NULL,
 						   0xc000, &t, &e), IBU_ETOPO);
 	ck_assert_ptr_nonnull(strstr(e.msg, "no up-then-down tree"));
 	ck_assert_int_eq(t.apex, -1);
 	ck_assert_ptr_null(t.nodes);
+	fix_down(&x);
+}
+END_TEST
+
+/* Switches holding an entry of any of 12 groups (each tree checked)
+ * built one after the other with one load state. */
+static int union_of_groups(struct fix *x, enum ibu_mcast_policy pol,
+			   enum ibu_mcast_policy want_used, int *tops)
+{
+	struct ibu_pgft_mcast_load *load;
+	struct ibu_pgft_mcast_tree t;
+	struct ibu_err e = { 0 };
+	char held[4096] = { 0 }, top[4096] = { 0 };
+	int gi, i, n, k = 0;
+
+	ck_assert_int_lt(x->f.num_nodes, 4096);
+	ck_assert_int_eq(ibu_pgft_mcast_load_new(&x->g, &load, &e), 0);
+	*tops = 0;
+	for (gi = 0; gi < 12; gi++) {
+		struct ibu_mcast_member sub[512];
+
+		for (i = gi % 5, n = 0; i < x->n; i += 5 + gi % 3)
+			sub[n++] = x->mem[i];
+		ck_assert_msg(ibu_pgft_mcast_tree_build(&x->f, &x->g, sub, n, pol,
+							load, 0xc000 + (uint32_t)gi,
+							&t, &e) == 0, "%s", e.msg);
+		ck_assert_int_eq(t.policy, want_used);
+		assert_down_tree(x, sub, n, &t);
+		for (i = 0; i < t.num_switches; i++) {
+			k += !held[t.nodes[i]];
+			held[t.nodes[i]] = 1;
+		}
+		*tops += !top[t.apex];
+		top[t.apex] = 1;
+		ibu_pgft_mcast_tree_free(&t);
+	}
+	ibu_mcload_state_free(load);
+	return k;
+}
+
+/*
+ * mcast_apex on a PGFT: compact keeps the switches that ever held a tree
+ * to one set of tops sharing their children (fewer than balanced, which
+ * spreads over every top; at most one top's worth more than lowest-guid,
+ * which puts every group on one top); source without a send-only member
+ * falls back to balanced; with one, its apex is where that host climbs.
+ */
+START_TEST(apex_policies)
+{
+	struct fix x;
+	struct ibu_pgft_mcast_tree t;
+	struct ibu_mcast_member one[3];
+	struct ibu_err e = { 0 };
+	int bal, cmp, low, src, tb, tc, tl, ts, S, D;
+
+	fix_up(&x, "4,4,3", "1,4,4", "1,1,1", 0, 0, 8);
+	bal = union_of_groups(&x, IBU_MCAST_BALANCED, IBU_MCAST_BALANCED, &tb);
+	cmp = union_of_groups(&x, IBU_MCAST_COMPACT, IBU_MCAST_COMPACT, &tc);
+	low = union_of_groups(&x, IBU_MCAST_LOWEST_GUID, IBU_MCAST_LOWEST_GUID, &tl);
+	src = union_of_groups(&x, IBU_MCAST_SOURCE, IBU_MCAST_BALANCED, &ts);
+	ck_assert_int_eq(tl, 1);
+	ck_assert_int_gt(tb, tc);
+	ck_assert_int_gt(tc, 1);
+	ck_assert_int_lt(cmp, bal);
+	ck_assert_int_le(low, cmp);
+	ck_assert_int_eq(src, bal);
+	ck_assert_int_eq(ts, tb);
+	/* a send-only member: the tree's apex is its climb's top (where its
+	 * route on the advised DLID to a host in another pod turns) */
+	one[0] = x.mem[0];
+	one[0].send_only = 1;
+	S = ibu_pgft_host(&x.g, one[0].node, one[0].port);
+	for (D = 0; D < x.g.num_hosts &&
+	     ibu_pgft_lca_level(&x.g, S, D) < x.g.P.h; D++)
+		;
+	ck_assert_int_lt(D, x.g.num_hosts);
+	one[1].node = x.g.host[D].node;
+	one[1].port = x.g.host[D].port;
+	one[1].send_only = 0;
+	one[2] = x.mem[x.n / 2];
+	ck_assert_int_eq(ibu_pgft_mcast_tree_build(&x.f, &x.g, one, 3,
+						   IBU_MCAST_SOURCE, NULL, 1,
+						   &t, &e), 0);
+	ck_assert_int_eq(t.policy, IBU_MCAST_SOURCE);
+	ck_assert_int_eq(t.apex, ibu_pgft_turn_switch(&x.f, &x.g,
+				ibu_pgft_needed_lmc(&x.g), S, D));
+	ibu_pgft_mcast_tree_free(&t);
 	fix_down(&x);
 }
 END_TEST
@@ -136,6 +223,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, tree_around_faults);
 	tcase_add_test(tc, no_tree_refused);
+	tcase_add_test(tc, apex_policies);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -439,14 +439,16 @@ static int export_tree(const struct cyclic_topo *c,
 /* A PGFT's tree (lib/fattree/pgft_mcast.h) as the engine-neutral tree. */
 static int pgft_tree(const struct ibu_fabric *f, const struct cyclic_topo *c,
 		     struct ibu_pgft_mcast_load *l,
-		     const struct ibu_mcast_member *m, int n, uint32_t key,
+		     const struct ibu_mcast_member *m, int n,
+		     enum ibu_mcast_policy policy, uint32_t key,
 		     struct ibu_engine_tree *tree, struct ibu_err *e)
 {
 	struct ibu_pgft_mcast_tree pt;
 	char label[64];
 	int i, rc;
 
-	rc = ibu_pgft_mcast_tree_build(f, &c->pgft->g, m, n, l, key, &pt, e);
+	rc = ibu_pgft_mcast_tree_build(f, &c->pgft->g, m, n, policy, l, key,
+				       &pt, e);
 	if (rc)
 		return rc;
 	rc = ibu_engine_tree_alloc(tree, pt.num_switches, e);
@@ -461,9 +463,10 @@ static int pgft_tree(const struct ibu_fabric *f, const struct cyclic_topo *c,
 		}
 		ibu_cyclic_pgft_node_label(c->pgft, pt.apex, label, sizeof(label));
 		snprintf(tree->info, sizeof(tree->info),
-			 "apex %s (PGFT top %swith the fewest trees)", label,
+			 "apex %s (PGFT top, %s%s)", label,
+			 ibu_mcast_policy_name(pt.policy),
 			 c->pgft->g.num_faults ?
-			 "that reaches the most members down, then " : "");
+			 ", among the tops that reach the most members down" : "");
 	} else if (l) {
 		ibu_mcload_release(&l->core, key);
 	}
@@ -483,7 +486,7 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
 	if (c->pgft)
-		return pgft_tree(f, c, state, m, n, key, tree, e);
+		return pgft_tree(f, c, state, m, n, o->mcast_policy, key, tree, e);
 	rc = ibu_mcast_tree_build(f, &c->t, m, n, o->mcast_policy, state, key,
 				  &mt, e);
 	if (rc)

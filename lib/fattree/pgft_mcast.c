@@ -13,7 +13,10 @@ int ibu_pgft_mcast_load_new(const struct ibu_pgft *g,
 	*out = NULL;
 	if (!l)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = ibu_mcload_init(&l->core, 1, &size, e);
+	int sizes[2];
+
+	sizes[0] = sizes[1] = size;
+	rc = ibu_mcload_init(&l->core, 2, sizes, e);
 	if (rc) {
 		free(l);
 		return rc;
@@ -30,10 +33,17 @@ static long trees_at(const struct ibu_pgft_mcast_load *l, int node)
 static int load_add(struct ibu_pgft_mcast_load *l, uint32_t key, int apex,
 		    struct ibu_err *e)
 {
-	const int *items[1] = { &apex };
-	int n[1] = { 1 };
+	const int *items[2] = { &apex, NULL };
+	int n[2] = { 1, 0 };
 
 	return ibu_mcload_add(&l->core, key, items, n, e);
+}
+
+/* 1 once a tree recorded in l went through node (kind 1: no release
+ * lowers it, as OpenSM never lowers a switch's highest MFT block). */
+static int ever_held(const struct ibu_pgft_mcast_load *l, int node)
+{
+	return l && node >= 0 && node < l->core.size[1] && l->core.count[1][node];
 }
 
 struct build {
@@ -43,6 +53,7 @@ struct build {
 	struct ibu_portmask *mask;	/* [node] */
 	char *in;			/* [node] switch in the tree */
 	int *mark, *prev, *queue;
+	int *msw, *added, *seen;	/* compact_scores() */
 	int stamp;
 };
 
@@ -240,13 +251,153 @@ static void reach_counts(struct build *b, const struct ibu_mcast_member *m,
 	}
 }
 
-/* A top a member sits on, else the top with the fewest trees (with
- * faults: among those that reach the most member switches down). */
-static int pick_apex(struct build *b, const struct ibu_mcast_member *m,
-		     int n, const struct ibu_pgft_mcast_load *load)
+/* With faults: top s reaches fewer members going down than the best. */
+static int reach_short(const struct build *b, int s)
 {
-	int i, s, best = -1;
+	int n, most = 0;
 
+	for (n = 0; n < b->f->num_nodes; n++)
+		if (sw(b, n) && b->g->level[n] == b->g->P.h && b->prev[n] > most)
+			most = b->prev[n];
+	return b->prev[s] < most;
+}
+
+/*
+ * The top host member m's own climb reaches: its D-mod-K up-slot at each
+ * level (the next surviving one where the cable is lost); -1 if none.
+ */
+static int climb_top(const struct build *b, const struct ibu_mcast_member *m)
+{
+	const struct ibu_pgft *g = b->g;
+	long x[IBU_PGFT_MAX_H + 1];
+	int D = ibu_pgft_host(g, m->node, m->port), s, l, k, U;
+
+	if (D < 0)
+		return -1;
+	ibu_pgft_digits(g, D, x);
+	s = g->host[D].leaf;
+	for (l = 1; l < g->P.h; l++) {
+		U = ibu_pgft_up_ports(&g->P, l);
+		if (!g->up[s] || U <= 0)
+			return -1;
+		for (k = 0; k < U && !g->up[s][(x[l] + k) % U]; k++)
+			;
+		if (k == U)
+			return -1;
+		s = b->f->nodes[s].ports[g->up[s][(x[l] + k) % U]].peer_node;
+	}
+	return s;
+}
+
+/* source: the climb of the send-only host member with the lowest D. */
+static int source_top(const struct build *b, const struct ibu_mcast_member *m,
+		      int n)
+{
+	int i, D, best = -1, bestD = -1;
+
+	for (i = 0; i < n; i++) {
+		D = ibu_pgft_host(b->g, m[i].node, m[i].port);
+		if (m[i].send_only && D >= 0 && (bestD < 0 || D < bestD)) {
+			bestD = D;
+			best = i;
+		}
+	}
+	return best < 0 ? -1 : climb_top(b, &m[best]);
+}
+
+/*
+ * compact's key: for every top, into b->added, the switches below the
+ * tops its tree would add to those that ever held one (walk_down's way to
+ * every member switch it reaches, each counted once). Returns 0 when the
+ * walks would cost more than IBU_PGFT_MCAST_SCORE_BUDGET (no key 0).
+ */
+#define IBU_PGFT_MCAST_SCORE_BUDGET 4000000L
+static int compact_scores(struct build *b, const struct ibu_mcast_member *m,
+			  int n, const struct ibu_pgft_mcast_load *load)
+{
+	const struct ibu_fabric *f = b->f;
+	const struct ibu_pgft *g = b->g;
+	int N = f->num_nodes, i, j, T, s, p, nm = 0, tops = 0, radix = 1;
+	int *msw = b->msw;		/* distinct member switches below */
+
+	for (s = 0; s < N; s++) {
+		tops += sw(b, s) && g->level[s] == g->P.h;
+		if (f->nodes[s].num_ports > radix)
+			radix = f->nodes[s].num_ports;
+	}
+	b->stamp++;
+	for (i = 0; i < n; i++) {
+		s = member_switch(f, &m[i]);
+		if (sw(b, s) && g->level[s] < g->P.h && b->mark[s] != b->stamp) {
+			b->mark[s] = b->stamp;
+			msw[nm++] = s;
+		}
+	}
+	if ((long)tops * nm * g->P.h * radix > IBU_PGFT_MCAST_SCORE_BUDGET)
+		return 0;
+	for (s = 0; s < N; s++)
+		b->added[s] = b->seen[s] = 0;
+	for (j = 0; j < nm; j++) {
+		mark_up(b, msw[j]);	/* msw[j]'s up-closure: this stamp */
+		for (T = 0; T < N; T++) {
+			if (!sw(b, T) || g->level[T] != g->P.h ||
+			    b->mark[T] != b->stamp)
+				continue;
+			for (s = T; s != msw[j];) {
+				int q = -1;
+
+				for (p = 1; p <= f->nodes[s].num_ports && q < 0; p++) {
+					int c = f->nodes[s].ports[p].peer_node;
+
+					if (sw(b, c) && g->level[c] == g->level[s] - 1 &&
+					    b->mark[c] == b->stamp)
+						q = c;
+				}
+				if (q < 0)
+					break;
+				s = q;
+				/* counted once per top: seen[] holds the top */
+				if (!ever_held(load, s) && b->seen[s] != T + 1) {
+					b->seen[s] = T + 1;
+					b->added[T]++;
+				}
+			}
+		}
+	}
+	return 1;
+}
+
+/* Is top s better than best under the policy's keys (after faults)? */
+static int better(const struct build *b, int s, int best, int compact,
+		  const struct ibu_pgft_mcast_load *load,
+		  enum ibu_mcast_policy policy)
+{
+	const struct ibu_fabric *f = b->f;
+
+	if (best < 0)
+		return 1;
+	if (policy == IBU_MCAST_LOWEST_GUID)
+		return f->nodes[s].guid < f->nodes[best].guid;
+	if (compact && b->added[s] != b->added[best])
+		return b->added[s] < b->added[best];
+	if (load && trees_at(load, s) != trees_at(load, best))
+		return trees_at(load, s) < trees_at(load, best);
+	return b->g->col[s] < b->g->col[best];
+}
+
+/*
+ * A top a member sits on, else by the policy (pgft_mcast.h); with faults
+ * among the tops that reach the most members going down. *used: the
+ * policy that chose.
+ */
+static int pick_apex(struct build *b, const struct ibu_mcast_member *m,
+		     int n, enum ibu_mcast_policy policy,
+		     const struct ibu_pgft_mcast_load *load,
+		     enum ibu_mcast_policy *used)
+{
+	int i, s, best = -1, compact = 0;
+
+	*used = policy;
 	for (i = 0; i < n; i++) {
 		s = member_switch(b->f, &m[i]);
 		if (sw(b, s) && b->g->level[s] == b->g->P.h)
@@ -254,6 +405,17 @@ static int pick_apex(struct build *b, const struct ibu_mcast_member *m,
 	}
 	if (b->g->num_faults)
 		reach_counts(b, m, n);
+	if (policy == IBU_MCAST_SOURCE) {
+		s = source_top(b, m, n);
+		if (s >= 0 && (!b->g->num_faults || !reach_short(b, s)))
+			return s;
+		*used = policy = IBU_MCAST_BALANCED;
+	}
+	if (policy == IBU_MCAST_COMPACT) {
+		compact = compact_scores(b, m, n, load);
+		if (!compact)
+			*used = IBU_MCAST_BALANCED;
+	}
 	for (s = 0; s < b->f->num_nodes; s++) {
 		if (!sw(b, s) || b->g->level[s] != b->g->P.h)
 			continue;
@@ -262,9 +424,7 @@ static int pick_apex(struct build *b, const struct ibu_mcast_member *m,
 				best = s;
 			continue;
 		}
-		if (best < 0 || (load && trees_at(load, s) < trees_at(load, best)) ||
-		    ((!load || trees_at(load, s) == trees_at(load, best)) &&
-		     b->g->col[s] < b->g->col[best]))
+		if (better(b, s, best, compact, load, policy))
 			best = s;
 	}
 	return best;
@@ -334,14 +494,32 @@ static int export(const struct build *b, int apex,
 	return IBU_OK;
 }
 
+/* The tree's switches below the tops join those that ever held one. */
+static void mark_ever(struct ibu_pgft_mcast_load *l,
+		      const struct ibu_pgft_mcast_tree *t, int *added)
+{
+	int i;
+
+	for (i = 0; i < t->num_switches; i++) {
+		int s = t->nodes[i];
+
+		if (s < l->core.size[1] && !l->core.count[1][s]) {
+			l->core.count[1][s] = 1;
+			*added += 1;
+		}
+	}
+}
+
 int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 			      const struct ibu_pgft *g,
 			      const struct ibu_mcast_member *m, int n,
+			      enum ibu_mcast_policy policy,
 			      struct ibu_pgft_mcast_load *load, uint32_t key,
 			      struct ibu_pgft_mcast_tree *t, struct ibu_err *e)
 {
 	struct build b = { .f = f, .g = g, .key = key };
 	size_t N = (size_t)(f->num_nodes ? f->num_nodes : 1);
+	enum ibu_mcast_policy used = policy;
 	int apex, rc;
 
 	memset(t, 0, sizeof(*t));
@@ -353,11 +531,15 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 	b.mark = calloc(N, sizeof(int));
 	b.prev = calloc(N, sizeof(int));
 	b.queue = calloc(N, sizeof(int));
-	if (!b.mask || !b.in || !b.mark || !b.prev || !b.queue) {
+	b.msw = calloc(N, sizeof(int));
+	b.added = calloc(N, sizeof(int));
+	b.seen = calloc(N, sizeof(int));
+	if (!b.mask || !b.in || !b.mark || !b.prev || !b.queue || !b.msw ||
+	    !b.added || !b.seen) {
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 		goto out;
 	}
-	apex = n ? pick_apex(&b, m, n, load) : -1;
+	apex = n ? pick_apex(&b, m, n, policy, load, &used) : -1;
 	rc = IBU_OK;
 	if (apex >= 0) {
 		b.in[apex] = 1;
@@ -367,14 +549,22 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 		rc = export(&b, apex, t, e);
 	if (!rc && load && apex >= 0)
 		rc = load_add(load, key, apex, e);
-	if (rc)
+	if (rc) {
 		ibu_pgft_mcast_tree_free(t);
+	} else {
+		t->policy = used;
+		if (load)
+			mark_ever(load, t, &t->added);
+	}
 out:
 	free(b.mask);
 	free(b.in);
 	free(b.mark);
 	free(b.prev);
 	free(b.queue);
+	free(b.msw);
+	free(b.added);
+	free(b.seen);
 	return rc;
 }
 
