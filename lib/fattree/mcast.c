@@ -255,19 +255,18 @@ static int add_path(struct build *b, int target)
 }
 
 /*
- * Load of the tree candidate c would build down to the distinct member
- * switches dist[0..nd-1]: its busiest link and the sum over its links.
- * mark[] (per switch) must differ from stamp everywhere on entry.
+ * The links of the tree candidate c would build down to the distinct
+ * member switches dist[0..nd-1], each new child once: visit(ctx, s, k, ch)
+ * for the link below paper port k of s to child ch. mark[] (per switch)
+ * must differ from stamp everywhere on entry.
  */
-static void score(const struct ibu_fabric *f, const struct ibu_ibft *t,
-		  const struct ibu_mcast_load *load, int c, const int *dist,
-		  int nd, uint32_t *mark, uint32_t stamp, uint32_t *max,
-		  uint64_t *sum)
+static void walk_links(const struct ibu_fabric *f, const struct ibu_ibft *t,
+		       int c, const int *dist, int nd, uint32_t *mark,
+		       uint32_t stamp,
+		       void (*visit)(void *ctx, int s, int k, int ch), void *ctx)
 {
 	int i;
 
-	*max = 0;
-	*sum = 0;
 	mark[c] = stamp;
 	for (i = 0; i < nd; i++) {
 		int s = c;
@@ -277,16 +276,52 @@ static void score(const struct ibu_fabric *f, const struct ibu_ibft *t,
 							&phys, &pp);
 
 			if (ch >= 0 && mark[ch] != stamp) {
-				uint32_t v = load->link_trees[s * load->ports + k];
-
 				mark[ch] = stamp;
-				*sum += v;
-				if (v > *max)
-					*max = v;
+				visit(ctx, s, k, ch);
 			}
 			s = ch;
 		}
 	}
+}
+
+struct link_score {
+	const struct ibu_mcast_load *load;
+	uint32_t max;
+	uint64_t sum;
+	int fresh;
+};
+
+static void add_link_load(void *ctx, int s, int k, int ch)
+{
+	struct link_score *x = ctx;
+	uint32_t v = x->load->link_trees[s * x->load->ports + k];
+
+	(void)ch;
+	x->sum += v;
+	if (v > x->max)
+		x->max = v;
+}
+
+static void add_fresh(void *ctx, int s, int k, int ch)
+{
+	struct link_score *x = ctx;
+
+	(void)s;
+	(void)k;
+	x->fresh += !x->load->ever[ch];
+}
+
+/* Load of candidate c's tree: its busiest link and the sum over its links. */
+static void score(const struct ibu_fabric *f, const struct ibu_ibft *t,
+		  const struct ibu_mcast_load *load, int c, const int *dist,
+		  int nd, uint32_t *mark, uint32_t stamp, uint32_t *max,
+		  uint64_t *sum)
+{
+	struct link_score x = { .load = load };
+
+	walk_links(f, t, c, dist, nd, mark, stamp, add_link_load, &x);
+	*max = x.max;
+	*sum = x.sum;
 }
 
 /*
@@ -298,24 +333,11 @@ static int fresh(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		 const struct ibu_mcast_load *load, int c, const int *dist,
 		 int nd, uint32_t *mark, uint32_t stamp)
 {
-	int i, n = t->sw[c].level > 0 && !load->ever[c];
+	struct link_score x = { .load = load };
 
-	mark[c] = stamp;
-	for (i = 0; i < nd; i++) {
-		int s = c;
-
-		while (s >= 0 && t->sw[s].level < t->sw[dist[i]].level) {
-			int k, phys, pp, ch = down_step(f, t, s, dist[i], &k,
-							&phys, &pp);
-
-			if (ch >= 0 && mark[ch] != stamp) {
-				mark[ch] = stamp;
-				n += !load->ever[ch];
-			}
-			s = ch;
-		}
-	}
-	return n;
+	x.fresh = t->sw[c].level > 0 && !load->ever[c];
+	walk_links(f, t, c, dist, nd, mark, stamp, add_fresh, &x);
+	return x.fresh;
 }
 
 /* Climbs from the source's leaf on its cyclic chain to level L. */
