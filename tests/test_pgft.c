@@ -207,6 +207,7 @@ START_TEST(recognise_degraded)
 			      "'%s': column %d, intact %d", f.nodes[n].name,
 			      g.col[n], gf.col[m]);
 	}
+	ibu_pgft_free(&g);
 	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0, faults, &e) == 0,
 		      "%s", e.msg);
 	ibu_pgft_free(&g);
