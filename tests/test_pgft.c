@@ -236,29 +236,44 @@ static void unplug_to_level(struct ibu_fabric *f, const struct ibu_pgft *g,
 	}
 }
 
+/*
+ * PGFT(3; 4,4,3; 1,2,2; 1,1,1), shuffled, into f (its parameters in P),
+ * with every cable of its first middle switch to level lv unplugged:
+ * returns that switch, its column in the intact tree in *col.
+ */
+static int unplugged_middle(struct ibu_fabric *f, struct ibu_pgft_params *P,
+			    int lv, int *col)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 3 };
+	struct ibu_pgft g;
+	struct ibu_err e = { 0 };
+	int n, mid = -1;
+
+	ck_assert_int_eq(ibu_pgft_params_parse("4,4,3", "1,2,2", "1,1,1", P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(f, P, 0, 0, &o, &e), 0);
+	ck_assert_msg(ibu_pgft_recognize(f, &g, &e) == 0, "%s", e.msg);
+	for (n = 0; n < f->num_nodes && mid < 0; n++)
+		if (g.level[n] == 2)
+			mid = n;
+	*col = g.col[mid];
+	unplug_to_level(f, &g, mid, lv);
+	ibu_pgft_free(&g);
+	return mid;
+}
+
 /* A middle switch that lost every cable to its parents: each of them is
  * a fault (the tree is never taken as exact with lost up-slots), and its
  * children still tell its column. */
 START_TEST(recognise_parentless_middle)
 {
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
-				  .seed = 3 };
 	struct ibu_pgft_params P;
 	struct ibu_fabric f;
 	struct ibu_pgft g;
 	struct ibu_err e = { 0 };
 	char txt[256];
-	int n, mid = -1, col;
+	int col, mid = unplugged_middle(&f, &P, 3, &col);
 
-	ck_assert_int_eq(ibu_pgft_params_parse("4,4,3", "1,2,2", "1,1,1", &P, &e), 0);
-	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
-	ck_assert_msg(ibu_pgft_recognize(&f, &g, &e) == 0, "%s", e.msg);
-	for (n = 0; n < f.num_nodes && mid < 0; n++)
-		if (g.level[n] == 2)
-			mid = n;
-	col = g.col[mid];
-	unplug_to_level(&f, &g, mid, 3);
-	ibu_pgft_free(&g);
 	ck_assert_int_eq(ibu_pgft_recognize(&f, &g, &e), IBU_ETOPO);
 	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0, -1, &e) == 0,
 		      "%s", e.msg);
@@ -277,23 +292,13 @@ END_TEST
  * cable is a fault (4 leaves, one cable each). */
 START_TEST(recognise_childless_middle)
 {
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
-				  .seed = 3 };
 	struct ibu_pgft_params P;
 	struct ibu_fabric f;
 	struct ibu_pgft g;
 	struct ibu_err e = { 0 };
 	char want[96], got[96];
-	int n, mid = -1;
+	int col, mid = unplugged_middle(&f, &P, 1, &col);
 
-	ck_assert_int_eq(ibu_pgft_params_parse("4,4,3", "1,2,2", "1,1,1", &P, &e), 0);
-	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
-	ck_assert_msg(ibu_pgft_recognize(&f, &g, &e) == 0, "%s", e.msg);
-	for (n = 0; n < f.num_nodes && mid < 0; n++)
-		if (g.level[n] == 2)
-			mid = n;
-	unplug_to_level(&f, &g, mid, 1);
-	ibu_pgft_free(&g);
 	ck_assert_int_eq(ibu_pgft_recognize_limit(&f, &g, NULL, 0, 3, &e), IBU_ETOPO);
 	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0, 4, &e) == 0,
 		      "%s", e.msg);

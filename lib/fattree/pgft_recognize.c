@@ -303,18 +303,20 @@ check:
 }
 
 /* Distinct switch peers of n at level lv; the most cables to one of them
- * in *cables. Counts per peer in r->bcnt, valid where r->bmark holds
- * this call's stamp. */
-static int bundles(struct rec *r, int n, int lv, int *cables)
+ * in *cables, all of them in *total. Counts per peer in r->bcnt, valid
+ * where r->bmark holds this call's stamp. */
+static int bundles(struct rec *r, int n, int lv, int *cables, int *total)
 {
 	const struct ibu_fabric *f = r->f;
 	int p, a, peers = 0, c = 0;
 
+	*total = 0;
 	r->bstamp++;
 	for (p = 1; p <= f->nodes[n].num_ports; p++) {
 		a = f->nodes[n].ports[p].peer_node;
 		if (!is_sw(f, a) || r->g->level[a] != lv)
 			continue;
+		(*total)++;
 		if (r->bmark[a] != r->bstamp) {
 			r->bmark[a] = r->bstamp;
 			r->bcnt[a] = 0;
@@ -325,20 +327,6 @@ static int bundles(struct rec *r, int n, int lv, int *cables)
 	}
 	*cables = c;
 	return peers;
-}
-
-/* Cables of n to switches on level lv. */
-static int up_cables(const struct rec *r, int n, int lv)
-{
-	const struct ibu_fabric *f = r->f;
-	int p, k = 0;
-
-	for (p = 1; p <= f->nodes[n].num_ports; p++) {
-		int q = f->nodes[n].ports[p].peer_node;
-
-		k += is_sw(f, q) && r->g->level[q] == lv;
-	}
-	return k;
 }
 
 /*
@@ -353,7 +341,7 @@ static int params(struct rec *r, struct ibu_err *e)
 	const struct ibu_fabric *f = r->f;
 	long count[IBU_PGFT_MAX_H + 1] = { 0 };
 	int least[IBU_PGFT_MAX_H + 1], most[IBU_PGFT_MAX_H + 1];
-	int n, l, up, down, cu, cd, cables, who[IBU_PGFT_MAX_H + 1];
+	int n, l, up, down, cu, cd, cables, downc, who[IBU_PGFT_MAX_H + 1];
 
 	P->w[1] = P->p[1] = 1;
 	P->m[1] = 0;
@@ -371,8 +359,7 @@ static int params(struct rec *r, struct ibu_err *e)
 		if (l == 1 && r->eps[n] > P->m[1])
 			P->m[1] = r->eps[n];
 		if (l < P->h) {
-			up = bundles(r, n, l + 1, &cu);
-			cables = up_cables(r, n, l + 1);
+			up = bundles(r, n, l + 1, &cu, &cables);
 			if (least[l] < 0 || cables < least[l]) {
 				least[l] = cables;
 				who[l] = n;
@@ -385,7 +372,7 @@ static int params(struct rec *r, struct ibu_err *e)
 				P->p[l + 1] = cu;
 		}
 		if (l > 1) {
-			down = bundles(r, n, l - 1, &cd);
+			down = bundles(r, n, l - 1, &cd, &downc);
 			if (down > P->m[l])
 				P->m[l] = down;
 		}
