@@ -361,6 +361,26 @@ by_host()
 	     END { for (i = 1; i <= n; i++) print order[i] m[order[i]] }' "$1"
 }
 
+# storm_phase ACTION OUT LOG EVENT COUNT_RE: the storm plan's ACTION
+# (join, leave) for every host (run_clients into OUT) until OpenSM falls
+# quiet; its log into LOG.  Sets ph_count (OUT's lines matching COUNT_RE),
+# ph_span (first EVENT to the last MFT block, s), ph_drain (last EVENT to
+# the last MFT block, s) and ph_cpu (opensm's CPU over it, s).
+storm_phase()
+{
+	local mark cpu0
+
+	mark=$(sim_log_mark)
+	cpu0=$(cpu_secs "$OPENSM_PID")
+	run_clients "$SIM_DIR/storm.hosts" "$1" "$2"
+	log_quiet 1000
+	ph_cpu=$(awk -v a="$cpu0" -v b="$(cpu_secs "$OPENSM_PID")" 'BEGIN { printf "%.2f", b - a }')
+	sim_log_since "$mark" >"$3"
+	ph_count=$(grep -c "$5" "$2")
+	ph_span=$(span "$3" "$4" "$MFT_DONE")
+	ph_drain=$(last_to_last "$3" "$4")
+}
+
 # run_clients PLAN ACTION OUT: `ibunion mcast ACTION` for every host of
 # PLAN (by_host lines), STORM_PAR processes at a time, each acting as its
 # host; the member lines go to OUT, errors to OUT.err.
@@ -527,8 +547,8 @@ cpu_secs()
 run_storm()
 {
 	local fabric=$1 engine=$2 args=$3 rep=$4 net=$work/$1.net
-	local plan mark used joins join_s jdrain leaves leave_s ldrain trees tree
-	local exact load lvl have g pairs r cpu0 jcpu lcpu
+	local plan used joins join_s jdrain leaves leave_s ldrain trees tree
+	local exact load lvl have g pairs r jcpu lcpu
 	local -a cells
 
 	sim_setup >/dev/null
@@ -558,15 +578,9 @@ run_storm()
 	by_host "$plan" >"$SIM_DIR/storm.hosts"
 
 	# the storm: every host's joins in one process, STORM_PAR at a time
-	mark=$(sim_log_mark)
-	cpu0=$(cpu_secs "$OPENSM_PID")
-	run_clients "$SIM_DIR/storm.hosts" join "$SIM_DIR/storm.members"
-	log_quiet 1000
-	jcpu=$(awk -v a="$cpu0" -v b="$(cpu_secs "$OPENSM_PID")" 'BEGIN { printf "%.2f", b - a }')
-	sim_log_since "$mark" >"$SIM_DIR/storm-join.log"
-	joins=$(grep -c "^0x" "$SIM_DIR/storm.members")
-	join_s=$(span "$SIM_DIR/storm-join.log" "$JOINED" "$MFT_DONE")
-	jdrain=$(last_to_last "$SIM_DIR/storm-join.log" "$JOINED")
+	storm_phase join "$SIM_DIR/storm.members" "$SIM_DIR/storm-join.log" \
+		"$JOINED" "^0x"
+	joins=$ph_count join_s=$ph_span jdrain=$ph_drain jcpu=$ph_cpu
 	trees=$(grep -cE "$TREE_DONE" "$SIM_DIR/storm-join.log")
 	tree=$(sed -n 's/.*built in \([0-9]*\) us.*/\1/p' "$SIM_DIR/storm-join.log" | median_of)
 	exact=no
@@ -582,15 +596,9 @@ run_storm()
 	one_by_one "$pairs" leave storm-extra-leave >/dev/null
 
 	# the leaves of the same joins
-	mark=$(sim_log_mark)
-	cpu0=$(cpu_secs "$OPENSM_PID")
-	run_clients "$SIM_DIR/storm.hosts" leave "$SIM_DIR/storm.left"
-	log_quiet 1000
-	lcpu=$(awk -v a="$cpu0" -v b="$(cpu_secs "$OPENSM_PID")" 'BEGIN { printf "%.2f", b - a }')
-	sim_log_since "$mark" >"$SIM_DIR/storm-leave.log"
-	leaves=$(grep -c "^left " "$SIM_DIR/storm.left")
-	leave_s=$(span "$SIM_DIR/storm-leave.log" "$LEFT_G" "$MFT_DONE")
-	ldrain=$(last_to_last "$SIM_DIR/storm-leave.log" "$LEFT_G")
+	storm_phase leave "$SIM_DIR/storm.left" "$SIM_DIR/storm-leave.log" \
+		"$LEFT_G" "^left "
+	leaves=$ph_count leave_s=$ph_span ldrain=$ph_drain lcpu=$ph_cpu
 	record_ev storm "$fabric" "$engine" "$rep" "${used:-?}" "$joins" "$join_s" \
 		"$jdrain" "$leaves" "$leave_s" "$ldrain" "$trees" "${tree:--}" \
 		"$exact" "$load" "$jcpu" "$lcpu"
