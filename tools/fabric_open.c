@@ -7,6 +7,7 @@
 #include <string.h>
 #include <infiniband/ibnetdisc.h>
 #include "fabric_open.h"
+#include "input.h"
 #include "ibnd_cache.h"
 #include "nodemap.h"
 #include "netfile.h"
@@ -25,20 +26,15 @@ const char *ibu_fabric_format_name(enum ibu_fabric_format fmt)
 /*
  * An ibnetdiscover cache is told by its magic number, not by binary bytes:
  * a text file with a stray NUL must reach the text readers, which name its
- * file and line.
+ * file and line. The first 4 KB decide.
  */
-static int sniff(FILE *in, enum ibu_fabric_format *fmt)
+static enum ibu_fabric_format sniff(const char *text, size_t size)
 {
-	unsigned char buf[4096];
-	size_t n = fread(buf, 1, sizeof(buf), in), start = 0;
+	const unsigned char *buf = (const unsigned char *)text;
+	size_t n = size < 4096 ? size : 4096, start = 0;
 
-	if (ferror(in))
-		return -1;
-	if (ibu_ibnd_cache_sniff(buf, n)) {
-		*fmt = IBU_FABRIC_IBND_CACHE;
-		return 0;
-	}
-	*fmt = IBU_FABRIC_NETFILE;
+	if (ibu_ibnd_cache_sniff(buf, n))
+		return IBU_FABRIC_IBND_CACHE;
 	/* first line that is neither blank nor a comment, after a UTF-8
 	 * byte order mark; a line longer than the buffer is judged by its
 	 * start (opensm-subnet.lst lines start with their keys) */
@@ -46,7 +42,7 @@ static int sniff(FILE *in, enum ibu_fabric_format *fmt)
 		start = 3;
 	while (start < n) {
 		size_t end = start, len;
-		char line[sizeof(buf) + 1];
+		char line[4096 + 1];
 		const char *s = line;
 
 		while (end < n && buf[end] != '\n')
@@ -56,14 +52,12 @@ static int sniff(FILE *in, enum ibu_fabric_format *fmt)
 		line[len] = '\0';
 		while (isspace((unsigned char)*s))
 			s++;
-		if (*s && *s != '#') {
-			if (ibu_subnet_lst_sniff(s))
-				*fmt = IBU_FABRIC_SUBNET_LST;
-			break;
-		}
+		if (*s && *s != '#')
+			return ibu_subnet_lst_sniff(s) ? IBU_FABRIC_SUBNET_LST :
+			       IBU_FABRIC_NETFILE;
 		start = end + 1;
 	}
-	return 0;
+	return IBU_FABRIC_NETFILE;
 }
 
 static enum ibu_node_type node_type(int t)
@@ -153,51 +147,86 @@ fail:
 }
 
 static const char *name_map;	/* --node-name-map, set once by main() */
+static char *map_text;		/* its content, read once */
+static size_t map_len;
 
 void ibu_fabric_open_name_map(const char *path)
 {
 	name_map = path;
 }
 
-static int open_format(const char *path, struct ibu_fabric *f,
-		       enum ibu_fabric_format *fmt, struct ibu_err *e);
+/* The map is read the first time a fabric needs it, and kept: a command
+ * that reads several fabrics reads a map given as a pipe only once. */
+static int apply_map(struct ibu_fabric *f, struct ibu_err *e)
+{
+	FILE *in;
+	int rc;
+
+	if (!map_text && ibu_input_read_all(name_map, IBU_INPUT_MAX, &map_text,
+					    &map_len, e))
+		return e->code;
+	in = ibu_input_mem(map_text, map_len, e);
+	if (!in)
+		return e->code;
+	rc = ibu_nodemap_apply_stream(in, ibu_input_name(name_map), f, NULL, e);
+	fclose(in);
+	return rc;
+}
+
+/* One fabric parsed from the bytes of path. */
+static int parse(enum ibu_fabric_format k, const char *buf, size_t len,
+		 const char *name, struct ibu_fabric *f, struct ibu_err *e)
+{
+	FILE *in;
+	int rc;
+
+	if (k == IBU_FABRIC_IBND_CACHE)
+		/* our own bounded reader: libibnetdisc's trusts the file */
+		return ibu_ibnd_cache_parse((const uint8_t *)buf, len, name, f, e);
+	in = ibu_input_mem(buf, len, e);
+	if (!in) {
+		memset(f, 0, sizeof(*f));
+		return e->code;
+	}
+	rc = k == IBU_FABRIC_SUBNET_LST ?
+	     ibu_subnet_lst_read_stream(in, name, f, e) :
+	     ibu_netfile_read_stream(in, name, f, e);
+	fclose(in);
+	return rc;
+}
+
+int ibu_fabric_open_n(const char *path, struct ibu_fabric *f, int n,
+		      enum ibu_fabric_format *fmt, struct ibu_err *e)
+{
+	const char *name = ibu_input_name(path);
+	enum ibu_fabric_format k;
+	size_t len;
+	char *buf;
+	int rc, i;
+
+	/* read once: a pipe, a FIFO or <(...) works as a file does */
+	rc = ibu_input_read_all(path, IBU_INPUT_MAX, &buf, &len, e);
+	if (rc)
+		return rc;
+	k = sniff(buf, len);
+	if (fmt)
+		*fmt = k;
+	for (i = 0; i < n && !rc; i++) {
+		rc = parse(k, buf, len, name, &f[i], e);
+		if (!rc && name_map) {
+			rc = apply_map(&f[i], e);
+			if (rc)
+				ibu_fabric_free(&f[i]);
+		}
+	}
+	while (rc && --i > 0)
+		ibu_fabric_free(&f[i - 1]);
+	free(buf);
+	return rc;
+}
 
 int ibu_fabric_open(const char *path, struct ibu_fabric *f,
 		    enum ibu_fabric_format *fmt, struct ibu_err *e)
 {
-	int rc = open_format(path, f, fmt, e);
-
-	if (rc || !name_map)
-		return rc;
-	rc = ibu_nodemap_apply(name_map, f, NULL, e);
-	if (rc)
-		ibu_fabric_free(f);
-	return rc;
-}
-
-static int open_format(const char *path, struct ibu_fabric *f,
-		       enum ibu_fabric_format *fmt, struct ibu_err *e)
-{
-	enum ibu_fabric_format k;
-	FILE *in = fopen(path, "rb");
-	int rc;
-
-	if (!in)
-		return ibu_err_set(e, IBU_EIO, "%s: cannot open", path);
-	rc = sniff(in, &k);
-	fclose(in);
-	if (rc)
-		return ibu_err_set(e, IBU_EIO, "%s: read error", path);
-	if (fmt)
-		*fmt = k;
-	switch (k) {
-	case IBU_FABRIC_SUBNET_LST:
-		return ibu_subnet_lst_read(path, f, e);
-	case IBU_FABRIC_IBND_CACHE:
-		/* our own bounded reader: libibnetdisc's trusts the file */
-		return ibu_ibnd_cache_read(path, f, e);
-	case IBU_FABRIC_NETFILE:
-		break;
-	}
-	return ibu_netfile_read(path, f, e);
+	return ibu_fabric_open_n(path, f, 1, fmt, e);
 }

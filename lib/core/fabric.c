@@ -99,7 +99,8 @@ int ibu_fabric_add_node(struct ibu_fabric *f, enum ibu_node_type type,
 	n->type = type;
 	n->guid = guid;
 	n->num_ports = num_ports;
-	n->name = strdup(name ? name : "");
+	/* names come from input (a host sets its own node description) */
+	n->name = ibu_escape_dup(name ? name : "");
 	n->ports = calloc(num_ports + 1, sizeof(*n->ports));
 	if (!n->name || !n->ports) {
 		free(n->name);
