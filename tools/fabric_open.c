@@ -147,81 +147,108 @@ fail:
 }
 
 static const char *name_map;	/* --node-name-map, set once by main() */
-static char *map_text;		/* its content, read once */
+static const char *map_text;	/* its content, read once */
 static size_t map_len;
+static struct ibu_input_copy map_copy;
 
 void ibu_fabric_open_name_map(const char *path)
 {
 	name_map = path;
 }
 
-/* The map is read the first time a fabric needs it, and kept: a command
- * that reads several fabrics reads a map given as a pipe only once. */
+/* The map is streamed the first time a fabric needs it, and its bytes
+ * kept: a command that reads several fabrics reads a map given as a pipe
+ * only once. */
 static int apply_map(struct ibu_fabric *f, struct ibu_err *e)
 {
+	const char *name = ibu_input_name(name_map);
 	FILE *in;
 	int rc;
 
-	if (!map_text && ibu_input_read_all(name_map, IBU_INPUT_MAX, &map_text,
-					    &map_len, e))
-		return e->code;
-	in = ibu_input_mem(map_text, map_len, e);
+	if (map_text)
+		in = ibu_input_mem(map_text, map_len, e);
+	else if ((in = ibu_input_open(name_map, e)))
+		in = ibu_input_tee(in, &map_copy, e);
 	if (!in)
 		return e->code;
-	rc = ibu_nodemap_apply_stream(in, ibu_input_name(name_map), f, NULL, e);
+	rc = ibu_nodemap_apply_stream(in, name, f, NULL, e);
 	fclose(in);
+	if (!map_text && !rc) {
+		map_text = map_copy.buf ? map_copy.buf : "";
+		map_len = map_copy.len;
+	}
 	return rc;
 }
 
-/* One fabric parsed from the bytes of path. */
-static int parse(enum ibu_fabric_format k, const char *buf, size_t len,
-		 const char *name, struct ibu_fabric *f, struct ibu_err *e)
+/* One fabric from in (streamed: a bad line is an error at once). */
+static int parse(enum ibu_fabric_format k, FILE *in, const char *name,
+		 struct ibu_fabric *f, struct ibu_err *e)
 {
-	FILE *in;
+	char *buf;
+	size_t len;
 	int rc;
 
-	if (k == IBU_FABRIC_IBND_CACHE)
-		/* our own bounded reader: libibnetdisc's trusts the file */
-		return ibu_ibnd_cache_parse((const uint8_t *)buf, len, name, f, e);
-	in = ibu_input_mem(buf, len, e);
-	if (!in) {
-		memset(f, 0, sizeof(*f));
+	memset(f, 0, sizeof(*f));
+	if (k == IBU_FABRIC_SUBNET_LST)
+		return ibu_subnet_lst_read_stream(in, name, f, e);
+	if (k == IBU_FABRIC_NETFILE)
+		return ibu_netfile_read_stream(in, name, f, e);
+	/* our own bounded reader: libibnetdisc's trusts the file */
+	rc = ibu_input_slurp(in, name, IBU_INPUT_MAX, &buf, &len, e);
+	if (rc)
+		return rc;
+	rc = ibu_ibnd_cache_parse((const uint8_t *)buf, len, name, f, e);
+	free(buf);
+	return rc;
+}
+
+/* Copy i of the fabric, from in or (i > 0) from the bytes kept. */
+static int parse_copy(enum ibu_fabric_format k, FILE *in, int i,
+		      const struct ibu_input_copy *kept, const char *name,
+		      struct ibu_fabric *f, struct ibu_err *e)
+{
+	FILE *m = i ? ibu_input_mem(kept->buf, kept->len, e) : in;
+	int rc;
+
+	if (!m)
 		return e->code;
+	rc = parse(k, m, name, f, e);
+	if (i)
+		fclose(m);
+	if (!rc && name_map) {
+		rc = apply_map(f, e);
+		if (rc)
+			ibu_fabric_free(f);
 	}
-	rc = k == IBU_FABRIC_SUBNET_LST ?
-	     ibu_subnet_lst_read_stream(in, name, f, e) :
-	     ibu_netfile_read_stream(in, name, f, e);
-	fclose(in);
 	return rc;
 }
 
 int ibu_fabric_open_n(const char *path, struct ibu_fabric *f, int n,
 		      enum ibu_fabric_format *fmt, struct ibu_err *e)
 {
-	const char *name = ibu_input_name(path);
+	const char *name = ibu_input_name(path), *head;
+	struct ibu_input_copy kept = { NULL, 0, 0 };
 	enum ibu_fabric_format k;
 	size_t len;
-	char *buf;
-	int rc, i;
+	FILE *in;
+	int rc = IBU_OK, i;
 
-	/* read once: a pipe, a FIFO or <(...) works as a file does */
-	rc = ibu_input_read_all(path, IBU_INPUT_MAX, &buf, &len, e);
-	if (rc)
-		return rc;
-	k = sniff(buf, len);
+	/* read once: a pipe, a FIFO or <(...) works as a file does; the
+	 * head tells the format and is read again by the parser */
+	in = ibu_input_open_peek(path, 4096, &head, &len, e);
+	if (!in)
+		return e->code;
+	k = sniff(head, len);
 	if (fmt)
 		*fmt = k;
-	for (i = 0; i < n && !rc; i++) {
-		rc = parse(k, buf, len, name, &f[i], e);
-		if (!rc && name_map) {
-			rc = apply_map(&f[i], e);
-			if (rc)
-				ibu_fabric_free(&f[i]);
-		}
-	}
+	if (n > 1 && !(in = ibu_input_tee(in, &kept, e)))
+		return e->code;
+	for (i = 0; i < n && !rc; i++)
+		rc = parse_copy(k, in, i, &kept, name, &f[i], e);
 	while (rc && --i > 0)
 		ibu_fabric_free(&f[i - 1]);
-	free(buf);
+	fclose(in);
+	free(kept.buf);
 	return rc;
 }
 

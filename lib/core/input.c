@@ -224,6 +224,74 @@ FILE *ibu_input_mem(const char *buf, size_t len, struct ibu_err *e)
 	return wrap(s, e);
 }
 
+struct tee {
+	FILE *in;
+	struct ibu_input_copy *copy;
+};
+
+static int keep(struct ibu_input_copy *c, const char *buf, size_t n)
+{
+	size_t cap = c->cap ? c->cap : 65536;
+	char *nb;
+
+	while (cap - c->len <= n) {
+		if (cap >= IBU_INPUT_MAX) {
+			errno = EFBIG;
+			return -1;
+		}
+		cap *= 2;
+	}
+	if (cap != c->cap) {
+		nb = realloc(c->buf, cap);
+		if (!nb) {
+			errno = ENOMEM;
+			return -1;
+		}
+		c->buf = nb;
+		c->cap = cap;
+	}
+	memcpy(c->buf + c->len, buf, n);
+	c->len += n;
+	c->buf[c->len] = '\0';
+	return 0;
+}
+
+static ssize_t tee_read(void *cookie, char *buf, size_t size)
+{
+	struct tee *t = cookie;
+	size_t n = fread(buf, 1, size, t->in);
+
+	if (!n && ferror(t->in))
+		return -1;	/* errno as the inner stream left it */
+	return keep(t->copy, buf, n) ? -1 : (ssize_t)n;
+}
+
+static int tee_close(void *cookie)
+{
+	struct tee *t = cookie;
+
+	fclose(t->in);
+	free(t);
+	return 0;
+}
+
+FILE *ibu_input_tee(FILE *in, struct ibu_input_copy *copy, struct ibu_err *e)
+{
+	cookie_io_functions_t io = { .read = tee_read, .close = tee_close };
+	struct tee *t = malloc(sizeof(*t));
+	FILE *out = t ? fopencookie(t, "r", io) : NULL;
+
+	if (!out) {
+		free(t);
+		fclose(in);
+		ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		return NULL;
+	}
+	t->in = in;
+	t->copy = copy;
+	return out;
+}
+
 int ibu_input_slurp(FILE *in, const char *name, size_t max, char **buf,
 		    size_t *len, struct ibu_err *e)
 {

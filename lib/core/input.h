@@ -43,6 +43,16 @@ int ibu_input_slurp(FILE *in, const char *name, size_t max, char **buf,
 /* path read once into memory (ibu_input_open + ibu_input_slurp). */
 int ibu_input_read_all(const char *path, size_t max, char **buf,
 		       size_t *len, struct ibu_err *e);
+/* What a stream read, kept for another pass (ibu_input_tee). */
+struct ibu_input_copy {
+	char *buf;		/* NUL-terminated; free() it */
+	size_t len, cap;
+};
+/* A stream that reads in (and closes it with itself) and appends every
+ * byte to copy, at most IBU_INPUT_MAX (then a read error, EFBIG): one pass
+ * streams, with the early errors of a line reader, and leaves the bytes
+ * for the next passes (ibu_input_mem). */
+FILE *ibu_input_tee(FILE *in, struct ibu_input_copy *copy, struct ibu_err *e);
 /* A stream over buf[0..len) (not copied: buf must outlive it). */
 FILE *ibu_input_mem(const char *buf, size_t len, struct ibu_err *e);
 /* The bound in seconds (0: none), from IBUNION_INPUT_TIMEOUT. */
