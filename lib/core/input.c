@@ -295,7 +295,7 @@ FILE *ibu_input_tee(FILE *in, struct ibu_input_copy *copy, struct ibu_err *e)
 int ibu_input_slurp(FILE *in, const char *name, size_t max, char **buf,
 		    size_t *len, struct ibu_err *e)
 {
-	size_t cap = 65536, n = 0, k;
+	size_t cap = max < 65536 ? max : 65536, n = 0, k;
 	char *b = malloc(cap + 1), *nb;
 
 	*buf = NULL;
@@ -306,6 +306,8 @@ int ibu_input_slurp(FILE *in, const char *name, size_t max, char **buf,
 		if (n < cap)
 			continue;
 		if (cap >= max) {
+			if (fgetc(in) == EOF)
+				break;	/* exactly max bytes (or an error, below) */
 			free(b);
 			return ibu_err_set(e, IBU_EIO, "%s: larger than %zu bytes",
 					   name, max);
