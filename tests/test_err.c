@@ -51,6 +51,9 @@ START_TEST(node_names_escaped)
 	ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_CA, "h\033]0;PWNED\007",
 					     1, 1, &idx, &e), 0);
 	ck_assert_str_eq(f.nodes[idx].name, "h\\x1b]0;PWNED\\x07");
+	/* found again by the raw name another input gives */
+	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
+	ck_assert_int_eq(ibu_fabric_find_name(&f, "h\033]0;PWNED\007"), idx);
 	ibu_fabric_free(&f);
 }
 END_TEST
