@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Benchmark of a fabric's events (issue 19), run by `tests/scripts/bench.sh
+# Benchmark of a fabric's events, run by `tests/scripts/bench.sh
 # --events`: a cable cut under a running opensm, re-swept by the cyclic
 # engine and by OpenSM's ftree configuration (which declines a damaged
 # tree and falls back to minhop), and a join/leave storm, cyclic (the
