@@ -113,7 +113,7 @@ fabrics=("ibft243|fattree 24 3|-N 8192 -S 1024 -P 65536")
 read -r -a engines <<<"$engine_list"
 
 # the join storm's fabric and shape (the environment may shrink it for a
-# quick look; the README's figures use these defaults)
+# quick look; docs/benchmarks.md's figures use these defaults)
 storm_spec="ibft163|fattree 16 3|-N 8192 -S 1024 -P 65536"
 STORM_GROUPS=${STORM_GROUPS:-50}
 STORM_SIZE=${STORM_SIZE:-20}
