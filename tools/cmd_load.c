@@ -5,9 +5,9 @@
  *              [-O KEY=VALUE].. [--size BYTES] [--seed S] [--svg FILE]
  *              [-q]   (--offsets M = -O offsets=M, --policy P =
  *              -O mcast_apex=P)
- * The link load of traffic patterns on a fabric's tables (lib/traffic.h,
- * lib/linkload.h): busiest link, busiest switch-to-switch link, link
- * traversals and paper 000's estimated completion time, per pattern and
+ * The link load of traffic patterns on a fabric's tables (lib/analysis/traffic.h,
+ * lib/analysis/linkload.h): busiest link, busiest switch-to-switch link, link
+ * traversals and [Zhou07]'s estimated completion time, per pattern and
  * DLID choice.
  */
 #include <getopt.h>
@@ -39,14 +39,14 @@ void ibu_cmd_load_usage(FILE *out)
 		"  MFTDUMP, over FABRIC (ibsim net file or ibnetdiscover output). Per\n"
 		"  pattern and DLID choice: messages, busiest link, busiest switch-to-\n"
 		"  switch link (in messages), link traversals, estimated completion time\n"
-		"  (paper 000: 20 ns per link, 100 ns per switch, 4 ns per byte; messages\n"
+		"  ([Zhou07]: 20 ns per link, 100 ns per switch, 4 ns per byte; messages\n"
 		"  sharing a link are serialised on it), walks that did not arrive.\n"
 		"patterns (end ports in PID order on a fat tree, else port GUID order):\n"
 		"  all-to-all          every end port to every other one\n"
 		"  shift               i -> i+k for every k = 1..N-1 (worst one shown)\n"
 		"  shift:K             one k\n"
 		"  random              a random permutation (--seed)\n"
-		"  mcast:S:G%%          paper 000's case: S sources (1, or N%%) to a group of\n"
+		"  mcast:S:G%%          [Zhou07]'s case: S sources (1, or N%%) to a group of\n"
 		"                      G%% of the end ports (--seed), one MLID per source,\n"
 		"                      trees computed offline (fat tree; --policy)\n"
 		"  ucast:S:G%%          the same case by unicast\n"
@@ -583,7 +583,7 @@ int ibu_cmd_load(int argc, char **argv)
 		       c->ep.by_engine ? " order" : " order", c->a.lfts,
 		       c->lft.max_lid);
 		print_engine(c);
-		printf("\n-I- message %ld bytes; paper 000's model: 20 ns per link, 100 ns per switch, 4 ns per byte; loads in messages\n",
+		printf("\n-I- message %ld bytes; [Zhou07]'s model: 20 ns per link, 100 ns per switch, 4 ns per byte; loads in messages\n",
 		       c->a.size);
 	}
 	print_header();

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Traffic patterns and the DLIDs their packets carry, evaluated on a
- * fabric's forwarding tables with the link-load model (lib/linkload.h).
+ * fabric's forwarding tables with the link-load model (lib/analysis/linkload.h).
  *
  * End ports are numbered in a deterministic order derived from the graph:
  * the PID order when the fabric is a recognised IBFT(m,n), else port GUID
@@ -13,7 +13,7 @@
  *                     (shift:K)      one k
  *   random            (random)       one seeded random permutation
  *                                    (fixed points send nothing)
- *   multicast case    (mcast:S:G)    paper 000, sect. 4: S sources ("1",
+ *   multicast case    (mcast:S:G)    [Zhou07], sect. 4: S sources ("1",
  *                                    or "40%") and a group of G% of the end
  *                                    ports, both drawn with the seed; one
  *                                    MLID per source, the paper's tree per
@@ -35,7 +35,7 @@
  *            (ibu_traffic_in.advised: the cyclic engine's scheme on a fat
  *            tree; the destination's base LID where there is none)
  *
- * Load unit: one whole message. Estimated completion time, paper 000's
+ * Load unit: one whole message. Estimated completion time, [Zhou07]'s
  * model (20 ns flight per link, 100 ns per switch, 4 ns per byte): the
  * maximum over all walks of 20 ns x links + 100 ns x switches on the walk
  * (its deepest delivery for multicast) + 4 ns x bytes x the load of the
