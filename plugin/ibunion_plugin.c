@@ -51,7 +51,9 @@ static void report_option(void *arg, enum ibu_plugin_opt_problem what,
 	case IBU_PLUGIN_OPT_UNKNOWN_KEY:
 		OSM_LOG(log, OSM_LOG_INFO,
 			"WRN 5A20: ibunion: unknown event_plugin_options "
-			"word '%s' ignored\n", word);
+			"word '%s' ignored%s%s%s (`ibunion options` lists the "
+			"keys)\n", word, expected ? "; did you mean '" : "",
+			expected ? expected : "", expected ? "'?" : "");
 		break;
 	case IBU_PLUGIN_OPT_BAD_VALUE:
 		OSM_LOG(log, OSM_LOG_ERROR,

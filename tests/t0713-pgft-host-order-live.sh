@@ -14,7 +14,7 @@
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 15
+plan 18
 
 net=$SIM_DIR/pgft.net
 t_expect "ibunion gen pgft: 3 levels, 4 hosts a leaf, shuffled" "$IBUNION" gen pgft \
@@ -81,4 +81,13 @@ sim_wait_subnet_up >/dev/null
 t_grep "a bad order file: WRN 5A55 names file:line, cyclic still routes" \
 	"WRN 5A55: cyclic: guid_routing_order_file not used: .*bad.guids:5: expected a port GUID" \
 	"$SIM_DIR/osm.log"
+# the dry run does what the plugin does with it: warns, routes in its order
+t_expect "a bad order file: dump_lfts" sim_dump_lfts "$SIM_DIR/bad.lfts"
+"$IBUNION" route "$SIM_DIR/view.ibnd" --lids-from "$SIM_DIR/bad.lfts" \
+	-O guid_routing_order_file="$SIM_DIR/bad.guids" -o "$SIM_DIR/bad.expected" \
+	>"$SIM_DIR/bad.out" 2>&1
+t_equal "a bad order file: route exits 0, warns as WRN 5A55 (file:line)" \
+	"$?:$(grep -c "^-W- ibunion route: guid_routing_order_file not used: .*bad.guids:5: expected a port GUID" "$SIM_DIR/bad.out")" "0:1"
+t_expect "a bad order file: route computes what the switches hold" \
+	"$IBUNION" diff --fabric "$SIM_DIR/view.ibnd" "$SIM_DIR/bad.expected" "$SIM_DIR/bad.lfts"
 done_testing

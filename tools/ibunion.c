@@ -190,6 +190,18 @@ static int run(const struct ibu_command *c, int argc, char **argv)
 	return rc;
 }
 
+/* -h or --help anywhere before "--": `ibunion gen mesh --help` and every
+ * two-word command describe themselves too (no command takes -h). */
+static int wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -210,8 +222,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < NCMD; i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
-		if (argc > 2 && (!strcmp(argv[2], "-h") ||
-				 !strcmp(argv[2], "--help"))) {
+		if (wants_help(argc, argv)) {
 			commands[i].usage(stdout);
 			return stdout_checked(argv[1], IBU_EXIT_OK);
 		}
