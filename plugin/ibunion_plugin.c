@@ -180,7 +180,13 @@ static void ibunion_delete(void *plugin_data)
 static void ibunion_report(void *plugin_data, osm_epi_event_id_t event_id,
 			   void *event_data)
 {
-	/* No event is needed: routing happens through the engine callbacks. */
+	struct ibu_plugin *ctx = plugin_data;
+
+	(void)event_data;
+	/* routing happens through the engine callbacks; this event tells
+	 * which engine OpenSM used in the end (ours, or a fallback) */
+	if (ctx && event_id == OSM_EVENT_ID_UCAST_ROUTING_DONE)
+		ibu_plugin_publish_routing(ctx);
 }
 
 /* The one symbol OpenSM looks up (dlsym "osm_event_plugin"). */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "osm_state.h"
 #include "opts.h"
 #include "fabric_open.h"
 #include "netfile.h"
@@ -346,6 +347,8 @@ static int pick_engine(struct check_run *c, struct ibu_err *e)
 	const char *name = c->a.engine;
 	int rc;
 
+	if (ibu_osm_state_apply("check", &c->f, &c->a.eo))
+		return ibu_err_set(e, IBU_EINVAL, "OpenSM's state cannot be read");
 	if (name && !strcmp(name, "none"))
 		return IBU_OK;
 	if (name) {

@@ -10,6 +10,7 @@
 #include "fabric_open.h"
 #include "opts.h"
 #include "live_args.h"
+#include "osm_state.h"
 
 static const struct ibu_command commands[] = {
 	{ "gen", "write ibsim net files (fat trees, 2-D meshes)", ibu_cmd_gen, ibu_cmd_gen_usage },
@@ -39,7 +40,11 @@ static void usage(FILE *out)
 		"\n'ibunion <command> --help' describes one command;\n"
 		"'ibunion -V' (--version) prints the version.\n"
 		"every command takes --node-name-map FILE (node GUID -> name, the\n"
-		"file ibnetdiscover reads); check, diff, load, trace take -o FILE;\n"
+		"file ibnetdiscover reads) and --config FILE (OpenSM's opensm.conf,\n"
+		"default /etc/opensm/opensm.conf: check, path, route, load, order\n"
+		"and lids follow its options and what the plugin published in its\n"
+		"dump_files_dir, else $OSM_TMP_DIR, else /var/log);\n"
+		"check, diff, load, trace take -o FILE;\n"
 		"-v (--verbose) lists every problem (check, diff, mcast check).\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 cannot run\n");
 }
@@ -145,7 +150,7 @@ static int run_command(const struct ibu_command *c, int argc, char **argv)
 static int run_args(const struct ibu_command *c, int argc, char **argv)
 {
 	struct ibu_report_output out;
-	const char *path, *map;
+	const char *path, *map, *conf;
 	char *extra[2];
 	int rc;
 
@@ -155,6 +160,11 @@ static int run_args(const struct ibu_command *c, int argc, char **argv)
 	if (argc < 0)
 		return IBU_EXIT_USAGE;
 	ibu_fabric_open_name_map(map);
+	/* OpenSM's configuration, for the commands that run an engine */
+	argc = ibu_opt_take(c->name, argc, argv, NULL, "--config", &conf);
+	if (argc < 0)
+		return IBU_EXIT_USAGE;
+	ibu_osm_state_config(conf);
 	if (!takes_report_output(c->name))
 		return run_command(c, argc, argv);
 	argc = ibu_report_output_take(c->name, argc, argv, &path);
