@@ -163,8 +163,8 @@ static int pub_key(const char *key, const char *val)
 	if (!strcmp(key, "engine"))
 		snprintf(p->engine, sizeof(p->engine), "%s", val);
 	else if (!strcmp(key, "declined") && at < sizeof(p->declined) - 1)
-		snprintf(p->declined + at, sizeof(p->declined) - at, "%s%s",
-			 at ? "\n" : "", val);
+		snprintf(p->declined + at, sizeof(p->declined) - at,
+			 "%sdeclined %s", at ? "; " : "", val);
 	else if (!strcmp(key, "topology"))
 		snprintf(p->topology, sizeof(p->topology), "%s", val);
 	else if (!strcmp(key, "options"))
