@@ -619,10 +619,7 @@ static void print_json(const struct check_run *c, int ret)
 	ibu_json_str(stdout, a->fabric);
 	printf(",\"lfts\":");
 	ibu_json_str(stdout, a->lfts);
-	printf(",\"verdict\":\"%s\",\"exit\":%d", verdict(ret), ret);
-	json_context(c);
-	json_pairs(c);
-	printf(",\"unicast\":");
+	printf(",\"verdict\":\"%s\",\"exit\":%d,\"unicast\":", verdict(ret), ret);
 	if (!r) {
 		printf("null");
 	} else {
@@ -650,9 +647,12 @@ static void print_json(const struct check_run *c, int ret)
 		printf(",\"verdict\":\"%s\"}", verdict(mc));
 	}
 	if (dl < 0)
-		printf(",\"deadlock\":null}\n");
+		printf(",\"deadlock\":null");
 	else
-		printf(",\"deadlock\":{\"verdict\":\"%s\"}}\n", verdict(dl));
+		printf(",\"deadlock\":{\"verdict\":\"%s\"}", verdict(dl));
+	json_context(c);
+	json_pairs(c);
+	printf("}\n");
 }
 
 static void check_run_free(struct check_run *c)
