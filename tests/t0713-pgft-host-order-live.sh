@@ -14,7 +14,7 @@
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 25
+plan 26
 
 net=$SIM_DIR/pgft.net
 t_expect "ibunion gen pgft: 3 levels, 4 hosts a leaf, shuffled" "$IBUNION" gen pgft \
@@ -78,6 +78,10 @@ t_equal "without them the same check fails (the engine's own order)" "$?" 1
 t_expect "path --config: the DLIDs of that run" "$IBUNION" path --config \
 	"$SIM_DIR/opensm.conf" "$SIM_DIR/view.ibnd" --lids-from "$SIM_DIR/ord.lfts" \
 	--format pairs -o "$SIM_DIR/ord.pairs"
+"$IBUNION" path "$SIM_DIR/view.ibnd" --lids-from "$SIM_DIR/ord.lfts" \
+	--format pairs -o "$SIM_DIR/own.pairs" 2>/dev/null
+t_expect "path without them advises other DLIDs (the engine's own order)" \
+	eval '! cmp -s "$SIM_DIR/own.pairs" "$SIM_DIR/ord.pairs"'
 t_expect "path's DLIDs climb one chain per source (check --dlids)" \
 	"$IBUNION" check -q --config "$SIM_DIR/opensm.conf" "$SIM_DIR/view.ibnd" \
 	"$SIM_DIR/ord.lfts" --dlids "$SIM_DIR/ord.pairs"
