@@ -445,9 +445,14 @@ static void greedy_tree(struct bal *b, int D, uint32_t lid)
 			walk(b, i, b->nhost[s]);
 	}
 	for (i = 1; i < b->norder; i++) {
-		if (!b->port[i]) {	/* no walk crossed it: as costs() chose */
-			b->port[i] = b->pre[i];
-			b->next[i] = b->prenx[i];
+		if (!b->port[i]) {
+			/* no walk crossed it: the rule's way where it
+			 * survives (nothing to balance), else costs()'s */
+			b->port[i] = rule_way(b, i, &b->next[i]);
+			if (!b->port[i]) {
+				b->port[i] = b->pre[i];
+				b->next[i] = b->prenx[i];
+			}
 		}
 		if (rule_way(b, i, &nx) != b->port[i])
 			r->st.rerouted++;
