@@ -167,7 +167,7 @@ static void cut_one_uplink(struct fixture *x)
 	struct ibu_fabric *f = &x->f;
 	struct ibu_pgft g;
 	struct ibu_err e = { 0 };
-	int leaf, p, q, qp;
+	int leaf, p, q = -1, qp;
 
 	ck_assert_msg(ibu_pgft_recognize(f, &g, &e) == 0, "%s", e.msg);
 	leaf = g.host[0].leaf;
@@ -177,6 +177,7 @@ static void cut_one_uplink(struct fixture *x)
 			break;
 	}
 	ck_assert_int_le(p, f->nodes[leaf].num_ports);
+	ck_assert_int_ge(q, 0);
 	qp = f->nodes[leaf].ports[p].peer_port;
 	f->nodes[leaf].ports[p].peer_node = -1;
 	f->nodes[q].ports[qp].peer_node = -1;
