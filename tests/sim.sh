@@ -208,8 +208,8 @@ done_testing()
 	exit $?
 }
 
-# sim_script_mode: for scripts that are not TAP tests (tools/demo.sh,
-# tools/bench.sh): no plan, no "ended before done_testing".  sim_mark_failed
+# sim_script_mode: for scripts that are not TAP tests (tests/scripts/demo.sh,
+# tests/scripts/bench.sh): no plan, no "ended before done_testing".  sim_mark_failed
 # then keeps the trash directory.
 sim_script_mode()
 {

@@ -4,14 +4,14 @@
 # opensm with `event_plugin_name ibunion` and no LD_LIBRARY_PATH loads the
 # plugin from the multiarch library directory and routes a shuffled
 # IBFT(4,3) with cyclic; the installed /usr/bin/ibunion checks the tables;
-# mandb indexed both man pages.  tools/run-tests.sh (CI, as root) builds
+# mandb indexed both man pages.  tests/scripts/run-tests.sh (CI, as root) builds
 # and installs the package and runs this with IBU_TEST_PACKAGE=1; without
 # it (a plain `make check`) the test skips: it must not judge whatever
 # older package a machine may have installed.
 . "$(dirname "$0")/sim.sh"
 
 [ "${IBU_TEST_PACKAGE-}" = 1 ] ||
-	skip_all "IBU_TEST_PACKAGE=1 not set (tools/run-tests.sh sets it after dpkg -i, as root)"
+	skip_all "IBU_TEST_PACKAGE=1 not set (tests/scripts/run-tests.sh sets it after dpkg -i, as root)"
 status=$(dpkg-query -W -f='${db:Status-Abbrev}' ibunion 2>/dev/null)
 [ "${status:0:2}" = ii ] || bail_out "IBU_TEST_PACKAGE=1 but the ibunion package is not installed"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)

@@ -424,7 +424,7 @@ static void notes_of_degraded(const struct ibu_fabric *f,
 	ops->note(f, r->topo, 0, &note);
 	ck_assert_int_eq(note.kind, IBU_NOTE_FAULT);
 	ck_assert_int_eq(note.severity, IBU_NOTE_SEV_WARNING);
-	ck_assert_msg(!strncmp(note.text, "fault 1 of 1: missing link ", 27),
+	ck_assert_msg(!strncmp(note.text, "fault 1 of 1: missing cable ", 28),
 		      "%s", note.text);
 	ops->note(f, r->topo, 1, &note);
 	ck_assert_int_eq(note.kind, IBU_NOTE_FAULTS);

@@ -57,12 +57,12 @@ int ibu_cyclic_pgft_plan(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
 }
 
 int ibu_cyclic_pgft_route(const struct ibu_fabric *f,
-			  const struct ibu_cyclic_pgft *c,
+			  struct ibu_cyclic_pgft *c,
 			  const struct ibu_lidmap *map, struct ibu_lft *lft,
 			  struct ibu_err *e)
 {
 	/* the engine driver allocated lft (every entry IBU_NO_PATH) */
-	return ibu_pgft_route_into(f, &c->g, map, c->lmc, lft, e);
+	return ibu_pgft_route_stats(f, &c->g, map, c->lmc, lft, &c->st, e);
 }
 
 int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
@@ -109,9 +109,15 @@ void ibu_cyclic_pgft_describe(const struct ibu_cyclic_pgft *c, char *buf,
 {
 	struct ibu_pgft exact = c->g;
 	char head[192];
+	int m, n;
 
 	exact.num_faults = 0;	/* the faults go last */
-	ibu_pgft_describe(&exact, head, sizeof(head));
+	if (c->g.num_faults && !c->g.num_spine_hosts &&
+	    ibu_pgft_is_ibft(&c->g.P, &m, &n))	/* as admins know it */
+		snprintf(head, sizeof(head), "IBFT(%d,%d): %d switches, %d end ports",
+			 m, n, c->g.num_switches, c->g.num_hosts);
+	else
+		ibu_pgft_describe(&exact, head, sizeof(head));
 	snprintf(buf, len, "%s, LMC in use %d (needs %d%s)", head, c->lmc,
 		 c->lmc_needed, c->offset_levels < c->g.P.h - 1 ?
 		 "; up-digits beyond the offset from the destination" : "");
@@ -119,8 +125,10 @@ void ibu_cyclic_pgft_describe(const struct ibu_cyclic_pgft *c, char *buf,
 		size_t o = strlen(buf);
 
 		snprintf(buf + o, len > o ? len - o : 0,
-			 "; degraded: %d faults (limit %d), every up-port the rule names and lost is replaced by the next surviving one",
-			 c->g.num_faults, c->g.max_faults);
+			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld LIDs whose rule crossed a fault, spread over the surviving ways; %ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path)",
+			 c->g.num_faults, c->g.max_faults,
+			 c->st.rerouted + c->st.outside, c->st.balanced,
+			 c->st.outside, c->st.unrouted);
 	}
 }
 

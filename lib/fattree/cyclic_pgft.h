@@ -17,6 +17,7 @@ struct ibu_cyclic_pgft {
 	int lmc;			/* smallest LMC of the compute hosts */
 	int lmc_needed;			/* ceil(log2 prod U_l) */
 	int offset_levels;		/* up levels the offset decides */
+	struct ibu_pgft_route_stats st;	/* of the last route */
 };
 
 /* max_faults: as ibu_pgft_recognize_limit (-1 the default, 0 exact) */
@@ -28,7 +29,7 @@ void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c);
 int ibu_cyclic_pgft_plan(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
 			 struct ibu_err *e);
 int ibu_cyclic_pgft_route(const struct ibu_fabric *f,
-			  const struct ibu_cyclic_pgft *c,
+			  struct ibu_cyclic_pgft *c,
 			  const struct ibu_lidmap *map, struct ibu_lft *lft,
 			  struct ibu_err *e);
 /* lmc < 0: the LMC the scheme needs, capped to what fits */

@@ -81,6 +81,14 @@ static int pgft_for_order(const struct ibu_engine_opts *o)
 	       ibu_engine_opt(o, OPT_OFFSETS) != IBU_OFFSETS_PAPER;
 }
 
+/* A degraded IBFT is routed as the damaged PGFT it is (fault-aware
+ * balance, lib/fattree/pgft_balance.c) unless offsets=paper asks for the
+ * paper's labels and Eq. 2. */
+static int pgft_for_faults(const struct ibu_engine_opts *o)
+{
+	return ibu_engine_opt(o, OPT_OFFSETS) != IBU_OFFSETS_PAPER;
+}
+
 /*
  * An exact IBFT keeps the IBFT path (labels, paper mode); else an exact
  * PGFT (fewer pods, parallel cables, blocking, hosts on spines are its
@@ -103,7 +111,8 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 	 * fast), unless the admin's host order asks for the PGFT path */
 	prc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
 					o ? o->num_roots : 0,
-					rc || pgft_for_order(o) ? max_faults : 0,
+					rc || pgft_for_order(o) ||
+					pgft_for_faults(o) ? max_faults : 0,
 					&c->pgft, &pe);
 	if (prc == IBU_ENOMEM) {
 		ibu_ibft_free(&c->t);
@@ -111,7 +120,8 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 	}
 	/* an exact PGFT, or a degraded one that is no degraded IBFT (or an
 	 * IBFT whose hosts come in the admin's order) */
-	if (!prc && (!c->pgft->g.num_faults || rc || pgft_for_order(o))) {
+	if (!prc && (!c->pgft->g.num_faults || rc || pgft_for_order(o) ||
+		     pgft_for_faults(o))) {
 		ibu_ibft_free(&c->t);
 		return IBU_OK;
 	}
@@ -201,8 +211,14 @@ static int route(const struct ibu_fabric *f, void *topo,
 	(void)map;
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
-	if (c->pgft)
-		return ibu_cyclic_pgft_route(f, c->pgft, map, lft, e);
+	if (c->pgft) {
+		int rc = ibu_cyclic_pgft_route(f, c->pgft, map, lft, e);
+
+		c->stats.rerouted = c->pgft->st.rerouted;
+		c->stats.outside = c->pgft->st.outside;
+		c->stats.unrouted = c->pgft->st.unrouted;
+		return rc;
+	}
 	return ibu_cyclic_route_stats(f, &c->t, &c->p,
 				      ibu_engine_opt(o, OPT_OFFSETS) ==
 				      IBU_OFFSETS_PAPER ? IBU_OFFSETS_PAPER :

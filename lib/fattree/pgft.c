@@ -112,3 +112,18 @@ int ibu_pgft_up_ports(const struct ibu_pgft_params *P, int l)
 {
 	return l >= 0 && l < P->h ? P->w[l + 1] * P->p[l + 1] : 0;
 }
+
+int ibu_pgft_is_ibft(const struct ibu_pgft_params *P, int *m, int *n)
+{
+	int k = P->m[1], l;
+
+	if (P->h < 2 || P->w[1] != 1 || P->m[P->h] != 2 * k)
+		return 0;
+	for (l = 1; l <= P->h; l++)
+		if (P->p[l] != 1 || (l < P->h && P->m[l] != k) ||
+		    (l > 1 && P->w[l] != k))
+			return 0;
+	*m = 2 * k;
+	*n = P->h;
+	return 1;
+}

@@ -32,6 +32,9 @@ struct ibu_pgft_params {
  * ("8,12" "1,4" "1,2"); the message names the list and the problem. */
 int ibu_pgft_params_parse(const char *m, const char *w, const char *p,
 			  struct ibu_pgft_params *P, struct ibu_err *e);
+/* 1 when P is an IBFT(m,n): PGFT(n; m/2,..,m/2, m; 1, m/2,..,m/2; 1,..,1)
+ * with n >= 2 (then *m, *n set), else 0. */
+int ibu_pgft_is_ibft(const struct ibu_pgft_params *P, int *m, int *n);
 /* "PGFT(2; 8,12; 1,4; 1,2)" */
 void ibu_pgft_params_text(const struct ibu_pgft_params *P, char *buf,
 			  size_t len);
@@ -194,6 +197,21 @@ int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
 int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
 			const struct ibu_lidmap *map, int lmc,
 			struct ibu_lft *lft, struct ibu_err *e);
+/* On a PGFT with faults, what the fault-aware balance did with the
+ * compute hosts' LIDs (lib/fattree/pgft_balance.c). */
+struct ibu_pgft_route_stats {
+	long rerouted;		/* entries other than the rule's way */
+	long balanced;		/* LIDs whose rule crossed a fault */
+	long outside;		/* entries of switches above the leaves with
+				 * no up*|down* way: a plain shortest path,
+				 * for the switch's own packets only */
+	long unrouted;		/* leaf entries left 0xFF: no up*|down* way */
+};
+/* ibu_pgft_route_into, with those figures in st (may be NULL). */
+int ibu_pgft_route_stats(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			 const struct ibu_lidmap *map, int lmc,
+			 struct ibu_lft *lft, struct ibu_pgft_route_stats *st,
+			 struct ibu_err *e);
 /* Offset digits the LID carries at LMC lmc (levels 1..n take theirs from
  * the offset), and the LMC that covers every up level. */
 int ibu_pgft_offset_levels(const struct ibu_pgft *g, int lmc);

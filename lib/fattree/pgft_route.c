@@ -6,61 +6,7 @@
 #include "pgft.h"
 #include "lft.h"
 #include "lidmap.h"
-
-/* A compute host waiting in the batch. */
-struct host_job {
-	long x[IBU_PGFT_MAX_H + 1];	/* ibu_pgft_digits */
-	uint32_t base;
-	int nlids;
-	int leaf, port;		/* its switch and the port there */
-	int seq;		/* arrival: ties keep it */
-	int rd;			/* r_l(D) of the level being written */
-};
-
-#define HOST_BATCH 64
-
-struct router {
-	const struct ibu_fabric *f;
-	const struct ibu_pgft *g;
-	const struct ibu_lidmap *map;
-	struct ibu_lft *lft;
-	int levels;		/* offset digits in use */
-	long R[IBU_PGFT_MAX_H + 2];
-	int U[IBU_PGFT_MAX_H + 1];
-	int *above;		/* [node] stamp: switch above the target */
-	int *child;		/* [node] port toward the target (down) */
-	int *dist;		/* [node] up*|down* / plain distance */
-	int *queue;
-	int stamp;
-	int **by_level;		/* switches of each level */
-	int *nlevel;
-	/* per switch, built once: the scans per destination then touch
-	 * only the ports that can be on its route */
-	int *pbase;		/* [node]: first slot of its ports 0..n */
-	int *upbase;		/* [node]: first slot in upp, nup entries */
-	int *nup;
-	int *upp;		/* ports to the level above, by port number */
-	int *upn;		/* their peer switches */
-	int *nbbase;		/* [node]: first slot in nbp, nnb entries */
-	int *nnb;
-	int *nbp;		/* ports to any switch, by port number */
-	int *nbn;		/* their peer switches */
-	int *dnbase;		/* [node]: first slot in dnn, ndn entries */
-	int *ndn;
-	int *dnn;		/* distinct switch neighbours (one per bundle
-				 * of parallel cables: the plain BFS) */
-	int *gstart;		/* [pbase + port]: its parallel group in gports */
-	int *glen;		/* [pbase + port]: cables in that group */
-	int *gports;		/* ports grouped by peer, by port number */
-	struct host_job jobs[HOST_BATCH];
-	int njobs;
-	int *clos_q;		/* leaf_closure() of clos_leaf */
-	int *clos_c;
-	int nclos, clos_leaf;
-	int degraded;		/* the PGFT has faults: up-rule checked */
-	int *ud;		/* [node] up*|down* hops to ud_leaf */
-	int ud_leaf;
-};
+#include "pgft_router.h"
 
 static int sw(const struct router *r, int n)
 {
@@ -133,7 +79,7 @@ static void mark_above(struct router *r, int t, const long *spread)
 /* The switches above leaf t (its up-closure, without t) in the order
  * mark_above reaches them, each with the slot of the cable it came down
  * (pbase + port): the part of a host's routes its leaf alone decides. */
-static void leaf_closure(struct router *r, int t)
+void ibu__pgft_leaf_closure(struct router *r, int t)
 {
 	int head = 0, tail = 0, n, i, q;
 
@@ -214,7 +160,7 @@ static void down_rows(struct router *r, int leaf, int first, int end)
 		fill(r, leaf, r->jobs[i].base, r->jobs[i].nlids,
 		     (uint8_t)r->jobs[i].port);
 	if (r->clos_leaf != leaf)
-		leaf_closure(r, leaf);
+		ibu__pgft_leaf_closure(r, leaf);
 	for (k = 0; k < r->nclos; k++) {
 		int q = r->clos_q[k], c = r->clos_c[k], lq = lvl(r, q) - 1;
 		const int *grp = &r->gports[r->gstart[c]];
@@ -232,7 +178,7 @@ static void down_rows(struct router *r, int leaf, int first, int end)
  * the others, top level first, one more than their nearest parent. So a
  * switch is in the closure exactly when its hops are its level - 1.
  */
-static void updown_dist(struct router *r, int t)
+void ibu__pgft_updown_dist(struct router *r, int t)
 {
 	int l, i, j, s;
 
@@ -255,60 +201,6 @@ static void updown_dist(struct router *r, int t)
 	r->ud_leaf = t;
 }
 
-/* The up-rule's slot k, or the first after it, cyclically, whose cable
- * survives and leads one hop closer to the leaf; IBU_NO_PATH if none. */
-static int surviving_up(const struct router *r, int s, int U, int k)
-{
-	const int *up = r->g->up[s];
-	int t, port;
-
-	if (r->ud[s] == INT_MAX)
-		return IBU_NO_PATH;
-	for (t = 0; t < U; t++, k = k + 1 < U ? k + 1 : 0) {
-		port = up[k];
-		if (port && r->ud[r->f->nodes[s].ports[port].peer_node] ==
-			    r->ud[s] - 1)
-			return port;
-	}
-	return IBU_NO_PATH;
-}
-
-/*
- * On a PGFT with faults, the up-rows toward the jobs first..end-1 (all
- * on leaf, whose closure down_rows has just built): the rule's up-port where
- * its cable survives and still leads toward the leaf, else the next one
- * that does; a switch with no up*|down* way left gets no entry.
- */
-static void degraded_up_rows(struct router *r, int leaf, int first, int end)
-{
-	int l, i, j, o, s, U;
-
-	if (r->ud_leaf != leaf)
-		updown_dist(r, leaf);
-	for (l = 1; l <= r->g->P.h; l++) {
-		U = r->U[l];
-		for (i = 0; i < r->nlevel[l]; i++) {
-			s = r->by_level[l][i];
-			if (r->ud[s] == l - 1)
-				continue;	/* t's closure: down */
-			for (j = first; j < end; j++) {
-				const struct host_job *jb = &r->jobs[j];
-				int rd = U ? (int)(jb->x[l] % U) : 0;
-
-				for (o = 0; o < jb->nlids &&
-				     jb->base + (uint32_t)o <= r->lft->max_lid; o++) {
-					int k = rd + (U && l <= r->levels ?
-						(int)((o / r->R[l]) % U) : 0);
-
-					r->lft->row[s][jb->base + (uint32_t)o] = !U ?
-						IBU_NO_PATH : (uint8_t)surviving_up(r, s, U,
-							k < U ? k : k - U);
-				}
-			}
-		}
-	}
-}
-
 /*
  * Toward the compute hosts of the batch (each: LIDs base..base+nlids-1):
  * every switch takes the up-rule, then the switches above a host's leaf
@@ -320,7 +212,7 @@ static void route_hosts(struct router *r)
 {
 	int l, i, j, end;
 
-	for (l = 1; l <= r->g->P.h && !r->degraded; l++) {
+	for (l = 1; l <= r->g->P.h; l++) {
 		for (j = 0; j < r->njobs; j++)
 			r->jobs[j].rd = r->U[l] ?
 					(int)(r->jobs[j].x[l] % r->U[l]) : 0;
@@ -332,14 +224,12 @@ static void route_hosts(struct router *r)
 		for (end = j; end < r->njobs && r->jobs[end].leaf == r->jobs[j].leaf;)
 			end++;
 		down_rows(r, r->jobs[j].leaf, j, end);
-		if (r->degraded)
-			degraded_up_rows(r, r->jobs[j].leaf, j, end);
 	}
 	r->njobs = 0;
 }
 
 /* Plain BFS distances from switch t over the switch graph into d. */
-static void plain_dist(struct router *r, int t, int *d)
+void ibu__pgft_plain_dist(struct router *r, int t, int *d)
 {
 	int head = 0, tail = 0, n, i, q;
 
@@ -361,7 +251,7 @@ static void plain_dist(struct router *r, int t, int *d)
 
 /* Port of switch s to a neighbour with plain dist == want, the lid-th of
  * them. */
-static int pick_plain(const struct router *r, int s, const int *dist,
+int ibu__pgft_pick_plain(const struct router *r, int s, const int *dist,
 		      int want, uint32_t lid)
 {
 	int i, k = 0, cand[IBU_MAX_PORTS];
@@ -430,8 +320,11 @@ static void route_other(struct router *r, int t, int host_port,
 				 * through their leaf, which has no up*|down*
 				 * path here (faults) and gets no entry */
 				if (!have_plain++)
-					plain_dist(r, t, plain);
-				r->lft->row[s][lid] = (uint8_t)pick_plain(r, s, plain, plain[s] - 1, lid);
+					ibu__pgft_plain_dist(r, t, plain);
+				r->lft->row[s][lid] = (uint8_t)ibu__pgft_pick_plain(r, s, plain, plain[s] - 1, lid);
+				r->st.outside++;
+			} else if (l == 1) {
+				r->st.unrouted++;
 			}
 		}
 }
@@ -588,9 +481,9 @@ static void teardown(struct router *r)
 	free(r->dnn);
 }
 
-/* Every LID a port owns: compute hosts in closed form, the rest by
- * up*|down* distances. */
-static void route_all(struct router *r, int *plain)
+/* Every LID a port owns: compute hosts in closed form (balanced around
+ * the faults on a damaged tree), the rest by up*|down* distances. */
+static int route_all(struct router *r, int *plain, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
 	uint32_t lid;
@@ -607,6 +500,8 @@ static void route_all(struct router *r, int *plain)
 			continue;
 		}
 		D = ibu_pgft_host(r->g, n, o->port);
+		if (D >= 0 && r->degraded)
+			continue;	/* ibu__pgft_balance */
 		if (D >= 0 && o->offset == 0) {
 			struct host_job *jb = &r->jobs[r->njobs];
 
@@ -623,12 +518,23 @@ static void route_all(struct router *r, int *plain)
 				    f->nodes[n].ports[o->port].peer_port, lid,
 				    plain);
 	}
+	if (r->degraded)
+		return ibu__pgft_balance(r, plain, e);
 	route_hosts(r);
+	return IBU_OK;
 }
 
 int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
 			const struct ibu_lidmap *map, int lmc,
 			struct ibu_lft *lft, struct ibu_err *e)
+{
+	return ibu_pgft_route_stats(f, g, map, lmc, lft, NULL, e);
+}
+
+int ibu_pgft_route_stats(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			 const struct ibu_lidmap *map, int lmc,
+			 struct ibu_lft *lft, struct ibu_pgft_route_stats *st,
+			 struct ibu_err *e)
 {
 	struct router r;
 	int *plain = NULL, rc;
@@ -647,9 +553,11 @@ int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	if (!rc && !plain)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	if (!rc)
-		route_all(&r, plain);
+		rc = route_all(&r, plain, e);
 	free(plain);
 	teardown(&r);
+	if (st)
+		*st = r.st;
 	return rc;
 }
 

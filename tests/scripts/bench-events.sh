@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Benchmark of a fabric's events (issue 19), run by `tools/bench.sh
+# Benchmark of a fabric's events (issue 19), run by `tests/scripts/bench.sh
 # --events`: a cable cut under a running opensm, re-swept by the cyclic
 # engine and by OpenSM's ftree configuration (which declines a damaged
 # tree and falls back to minhop), and a join/leave storm, cyclic (the
@@ -8,7 +8,7 @@
 # manager); configurations interleaved inside each repetition.  Not part
 # of make check.
 #
-#	tools/bench.sh --events [-n REPS] [--large] [--storm | --faults]
+#	tests/scripts/bench.sh --events [-n REPS] [--large] [--storm | --faults]
 #	               [--engines 'E1 E2'] [-o RESULTS.tsv]
 #
 #	--storm    the join storm only;  --faults  the cable cut only
@@ -68,14 +68,14 @@
 #               whoever builds the trees)
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$top/_build}
 reps=1
 large=
 results=
 parts="faults storm"
 engine_list="cyclic,minhop ftree"
-cmdline="tools/bench.sh --events $*"
+cmdline="tests/scripts/bench.sh --events $*"
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -90,15 +90,15 @@ while [ $# -gt 0 ]; do
 done
 case $reps in '' | *[!0-9]* | 0) echo "bench: -n needs a positive number" >&2; exit 2 ;; esac
 
-BUILD_DIR=$build bash "$top/tools/build.sh" || exit 1
+BUILD_DIR=$build bash "$top/tests/scripts/build.sh" || exit 1
 
 # shellcheck disable=SC2034 # read by tests/sim.sh
 top_srcdir=$top
 # shellcheck disable=SC2034
 top_builddir=$build
-# shellcheck source=../tests/sim.sh
+# shellcheck source=../sim.sh
 . "$top/tests/sim.sh"
-# shellcheck source=../tests/mcast.sh
+# shellcheck source=../mcast.sh
 . "$top/tests/mcast.sh"
 sim_script_mode
 

@@ -7,12 +7,12 @@
 # each repetition so the ratios compare runs made back to back.  Not part
 # of make check.
 #
-#	tools/bench.sh [-n REPS] [--large] [--mesh] [--pgft] [--no-sim]
+#	tests/scripts/bench.sh [-n REPS] [--large] [--mesh] [--pgft] [--no-sim]
 #	               [--no-offline] [-o RESULTS.tsv]
-#	tools/bench.sh --events [-n REPS] [--large] [--storm | --faults]
+#	tests/scripts/bench.sh --events [-n REPS] [--large] [--storm | --faults]
 #	               [--engines 'E1 E2'] [-o RESULTS.tsv]
 #
-#	--events      a fabric's events instead (tools/bench-events.sh): a
+#	--events      a fabric's events instead (tests/scripts/bench-events.sh): a
 #	              cable cut and its re-sweep, and a join/leave storm,
 #	              cyclic against ftree (--storm, --faults: one of them)
 
@@ -55,7 +55,7 @@
 # means it fell back to another engine (the one named).
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$top/_build}
 reps=3
 large=
@@ -64,13 +64,13 @@ offline=1
 results=
 meshonly=
 pgftonly=
-cmdline="tools/bench.sh $*"
+cmdline="tests/scripts/bench.sh $*"
 
 for arg in "$@"; do
 	if [ "$arg" = --events ]; then
 		rest=()
 		for a in "$@"; do [ "$a" = --events ] || rest+=("$a"); done
-		exec bash "$top/tools/bench-events.sh" "${rest[@]}"
+		exec bash "$top/tests/scripts/bench-events.sh" "${rest[@]}"
 	fi
 done
 
@@ -89,11 +89,11 @@ while [ $# -gt 0 ]; do
 done
 case $reps in '' | *[!0-9]* | 0) echo "bench: -n needs a positive number" >&2; exit 2 ;; esac
 
-BUILD_DIR=$build bash "$top/tools/build.sh" || exit 1
+BUILD_DIR=$build bash "$top/tests/scripts/build.sh" || exit 1
 
 top_srcdir=$top
 top_builddir=$build
-# shellcheck source=../tests/sim.sh
+# shellcheck source=../sim.sh
 . "$top/tests/sim.sh"
 sim_script_mode
 

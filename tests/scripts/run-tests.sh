@@ -14,7 +14,7 @@
 # the harness self-test: the full suite has just run).
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$top/_build}
 jobs=${JOBS:-2}
 started=$SECONDS
@@ -51,7 +51,7 @@ summary()
 }
 
 step "dependencies"
-bash "$top/tools/setup-deps.sh" || { failed_steps+=(setup-deps); summary; }
+bash "$top/tests/scripts/setup-deps.sh" || { failed_steps+=(setup-deps); summary; }
 
 step "autoreconf -fi"
 (cd "$top" && autoreconf -fi) || { failed_steps+=(autoreconf); summary; }

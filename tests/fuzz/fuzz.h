@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Shared bits of the libFuzzer targets (fuzz/fuzz_*.c). Each target feeds
+ * Shared bits of the libFuzzer targets (tests/fuzz/fuzz_*.c). Each target feeds
  * the input to one reader, as a file would, and where the reader accepts
  * it also checks a property (write it back, read it again, same content):
  * a property that fails calls fuzz_fail(), which aborts so libFuzzer keeps

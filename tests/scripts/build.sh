@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Build ibunion for tools/demo.sh and tools/bench.sh: installs what is
-# missing (tools/setup-deps.sh), autoreconf -fi, configure (once) and make in
+# Build ibunion for tests/scripts/demo.sh and tests/scripts/bench.sh: installs what is
+# missing (tests/scripts/setup-deps.sh), autoreconf -fi, configure (once) and make in
 # BUILD_DIR (default _build in the source tree).  Quiet unless a step fails.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$top/_build}
 
 die() { printf 'build: %s\n' "$*" >&2; exit 1; }
 
-bash "$top/tools/setup-deps.sh" || die "cannot install the dependencies"
+bash "$top/tests/scripts/setup-deps.sh" || die "cannot install the dependencies"
 out=$(cd "$top" && autoreconf -fi 2>&1) || { echo "$out"; die "autoreconf failed"; }
 mkdir -p "$build" || die "cannot create $build"
 if [ ! -f "$build/config.status" ]; then

@@ -15,7 +15,7 @@
 # another mesh, DEMO_MESH=none skips the mesh part.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$top/_build}
 m=${DEMO_M:-8}
 n=${DEMO_N:-3}
@@ -24,12 +24,12 @@ lmc=${DEMO_LMC:-4}
 say() { printf '\n=== %s\n' "$*"; }
 die() { printf 'demo: %s\n' "$*" >&2; exit 1; }
 
-say "dependencies and build (tools/build.sh)"
-BUILD_DIR=$build bash "$top/tools/build.sh" || die "build failed"
+say "dependencies and build (tests/scripts/build.sh)"
+BUILD_DIR=$build bash "$top/tests/scripts/build.sh" || die "build failed"
 
 top_srcdir=$top
 top_builddir=$build
-# shellcheck source=../tests/sim.sh
+# shellcheck source=../sim.sh
 . "$top/tests/sim.sh"
 sim_script_mode
 for t in "$OPENSM" "$IBSIM" "$UMAD2SIM"; do
@@ -74,7 +74,7 @@ tail -n 15 "$SIM_DIR/check.out"
 # the paper's Fig. 7 shape (a send-only source in pod 0, four members in
 # pod 2), 10% of the end ports, and one whole pod; their trees as the
 # switches hold them (dump_mfts), and the flood check.
-# shellcheck source=../tests/mcast.sh
+# shellcheck source=../mcast.sh
 . "$top/tests/mcast.sh"
 say "multicast: three groups joined with ibunion mcast join (SA MCMemberRecord)"
 mc_join_all 1 hca-2.0.0 hca-2.0.1 hca-2.1.0 hca-2.1.1 &&

@@ -5,7 +5,7 @@
 # guid_routing_order_file, tables read back from the switches, base LIDs
 # (what SA hands applications).  Not part of make check.
 #
-#	tools/pgft-load-table.sh [-o TABLE.txt] [PGFT...]
+#	tests/scripts/pgft-load-table.sh [-o TABLE.txt] [PGFT...]
 #
 # PGFT is "M1,..:W1,..:P1,.." (default: 2 levels with 2 cables from every
 # leaf to every spine; 18 hosts and 3 uplinks a leaf, 6:1 blocking; 3
@@ -21,7 +21,7 @@
 # shifts ceil(hosts of a sub-tree / its up-cables), 1 when not blocking.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$top/_build}
 out=
 trees=()
@@ -34,12 +34,12 @@ while [ $# -gt 0 ]; do
 done
 [ ${#trees[@]} -gt 0 ] || trees=("8,12:1,4:1,2" "18,8:1,3:1,1" "4,4,3:1,4,4:1,1,1")
 
-BUILD_DIR=$build bash "$top/tools/build.sh" || exit 1
+BUILD_DIR=$build bash "$top/tests/scripts/build.sh" || exit 1
 # shellcheck disable=SC2034 # read by tests/sim.sh
 top_srcdir=$top
 # shellcheck disable=SC2034
 top_builddir=$build
-# shellcheck source=../tests/sim.sh
+# shellcheck source=../sim.sh
 . "$top/tests/sim.sh"
 sim_script_mode
 

@@ -1,18 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Runs the libFuzzer targets built in $top_builddir/fuzz.
+# Runs the libFuzzer targets built in $top_builddir/tests/fuzz.
 #
-#	fuzz/run.sh [-t SECONDS] [-j JOBS] [TARGET...]
+#	tests/fuzz/run.sh [-t SECONDS] [-j JOBS] [TARGET...]
 #
-# Each target starts from a corpus in $top_builddir/fuzz/corpus/<target>
+# Each target starts from a corpus in $top_builddir/tests/fuzz/corpus/<target>
 # seeded from fixtures/fuzz/<target>, runs SECONDS (default 300) and keeps
 # what it learns there; a crash or a failed property leaves the input in
-# $top_builddir/fuzz/artifacts/<target>/ and makes the script exit 1.
+# $top_builddir/tests/fuzz/artifacts/<target>/ and makes the script exit 1.
 # Without clang's fuzzer runtime (configure says "libFuzzer targets: no")
 # it exits 77.  `make check` runs every target for a few seconds through
 # tests/t0310-fuzz-smoke.sh; `make fuzz` runs this with FUZZ_SECONDS.
 set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 secs=300
 jobs=1
@@ -27,7 +27,7 @@ shift $((OPTIND - 1))
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(netfile ibnetdiscover lft_dump mft_dump members guid2lid plugin_options
 	path subnet_lst sl2vl dlids ibnd_cache)
-fz=$top_builddir/fuzz
+fz=$top_builddir/tests/fuzz
 status=0
 for t in "${targets[@]}"; do
 	bin=$fz/fuzz_$t

@@ -12,7 +12,7 @@
 # trees) against the same messages by unicast (base and cyclic DLIDs).
 # Not part of make check.
 #
-#	tools/bench-load.sh [--size BYTES] [--seed S] [-o DIR]
+#	tests/scripts/bench-load.sh [--size BYTES] [--seed S] [-o DIR]
 #
 #	--size BYTES   message size for the completion estimate (default 4096)
 #	--seed S       fabric shuffle, random permutation, multicast cases (1)
@@ -25,7 +25,7 @@
 # serialised on it).
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$top/_build}
 size=4096
 seed=1
@@ -41,11 +41,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-BUILD_DIR=$build bash "$top/tools/build.sh" >/dev/null || exit 1
+BUILD_DIR=$build bash "$top/tests/scripts/build.sh" >/dev/null || exit 1
 
 top_srcdir=$top
 top_builddir=$build
-# shellcheck source=../tests/sim.sh
+# shellcheck source=../sim.sh
 . "$top/tests/sim.sh"
 sim_script_mode
 

@@ -4,7 +4,7 @@
 # a root_guid_file) on the same fabrics, in ibsim with real opensm, tables
 # read back from the switches.  Not part of make check.
 #
-#	tools/mesh-damage-table.sh [-o TABLE.txt] [CASE...]
+#	tests/scripts/mesh-damage-table.sh [-o TABLE.txt] [CASE...]
 #
 # CASE is "XxY:HCAS:CUTS:SWITCHES:SEED" (default: a set of 6x6, 8x8, 5x7
 # and 7x4 meshes with 1 to 4 cut cables or a missing switch, shuffled
@@ -21,7 +21,7 @@
 # others (the graph's centre), found from the net file's links.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$top/_build}
 out=
 cases=()
@@ -35,12 +35,12 @@ done
 [ ${#cases[@]} -gt 0 ] || cases=(6x6:1:1:0:3 6x6:1:2:0:5 6x6:1:3:0:7 6x6:1:4:0:4
 	6x6:1:0:1:2 8x8:1:4:0:11 5x7:2:3:0:13 7x4:3:2:1:17)
 
-BUILD_DIR=$build bash "$top/tools/build.sh" || exit 1
+BUILD_DIR=$build bash "$top/tests/scripts/build.sh" || exit 1
 # shellcheck disable=SC2034 # read by tests/sim.sh
 top_srcdir=$top
 # shellcheck disable=SC2034
 top_builddir=$build
-# shellcheck source=../tests/sim.sh
+# shellcheck source=../sim.sh
 . "$top/tests/sim.sh"
 sim_script_mode
 work=$(mktemp -d "${TMPDIR:-/tmp}/ibu-meshtab.XXXXXX") || exit 1

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Internal to the PGFT router: its per-switch port indexes and the
+ * per-destination state that pgft_route.c (the rule) and pgft_balance.c
+ * (fault-aware balance on damaged trees) share. Not a public API.
+ */
+#ifndef IBU_PGFT_ROUTER_H
+#define IBU_PGFT_ROUTER_H
+
+#include "pgft.h"
+#include "lft.h"
+#include "lidmap.h"
+
+/* A compute host waiting in the batch. */
+struct host_job {
+	long x[IBU_PGFT_MAX_H + 1];	/* ibu_pgft_digits */
+	uint32_t base;
+	int nlids;
+	int leaf, port;		/* its switch and the port there */
+	int seq;		/* arrival: ties keep it */
+	int rd;			/* r_l(D) of the level being written */
+};
+
+#define HOST_BATCH 64
+
+struct router {
+	const struct ibu_fabric *f;
+	const struct ibu_pgft *g;
+	const struct ibu_lidmap *map;
+	struct ibu_lft *lft;
+	int levels;		/* offset digits in use */
+	long R[IBU_PGFT_MAX_H + 2];
+	int U[IBU_PGFT_MAX_H + 1];
+	int *above;		/* [node] stamp: switch above the target */
+	int *child;		/* [node] port toward the target (down) */
+	int *dist;		/* [node] up*|down* / plain distance */
+	int *queue;
+	int stamp;
+	int **by_level;		/* switches of each level */
+	int *nlevel;
+	/* per switch, built once: the scans per destination then touch
+	 * only the ports that can be on its route */
+	int *pbase;		/* [node]: first slot of its ports 0..n */
+	int *upbase;		/* [node]: first slot in upp, nup entries */
+	int *nup;
+	int *upp;		/* ports to the level above, by port number */
+	int *upn;		/* their peer switches */
+	int *nbbase;		/* [node]: first slot in nbp, nnb entries */
+	int *nnb;
+	int *nbp;		/* ports to any switch, by port number */
+	int *nbn;		/* their peer switches */
+	int *dnbase;		/* [node]: first slot in dnn, ndn entries */
+	int *ndn;
+	int *dnn;		/* distinct switch neighbours (one per bundle
+				 * of parallel cables: the plain BFS) */
+	int *gstart;		/* [pbase + port]: its parallel group in gports */
+	int *glen;		/* [pbase + port]: cables in that group */
+	int *gports;		/* ports grouped by peer, by port number */
+	struct host_job jobs[HOST_BATCH];
+	int njobs;
+	int *clos_q;		/* leaf_closure() of clos_leaf */
+	int *clos_c;
+	int nclos, clos_leaf;
+	int degraded;		/* the PGFT has faults: up-rule checked */
+	struct ibu_pgft_route_stats st;
+	int *ud;		/* [node] up*|down* hops to ud_leaf */
+	int ud_leaf;
+};
+
+/* Switch t's up-closure (every switch above it, with the cable it came
+ * down), and the up*|down* hops of every switch to t (INT_MAX: none). */
+void ibu__pgft_leaf_closure(struct router *r, int t);
+void ibu__pgft_updown_dist(struct router *r, int t);
+/* Plain BFS hops from switch t over the switch graph into d; the port
+ * of s to a neighbour at hops want, the lid-th of them (IBU_NO_PATH). */
+void ibu__pgft_plain_dist(struct router *r, int t, int *d);
+int ibu__pgft_pick_plain(const struct router *r, int s, const int *dist,
+			 int want, uint32_t lid);
+/* Every compute host's LIDs on a PGFT with faults (pgft_balance.c);
+ * plain: scratch of a node each. */
+int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e);
+
+#endif
