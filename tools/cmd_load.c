@@ -813,12 +813,14 @@ static void out_free(struct load_out *o)
 }
 
 /* Every dump; the compare table when there are several. */
-static int run_all(struct load_ctx *c, struct load_out *o, struct ibu_err *e)
+static int run_all(struct load_ctx *c, struct load_out *o, FILE *jrows,
+		   struct ibu_err *e)
 {
 	int d, rc;
 
 	if (out_init(o, &c->a))
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory (results)");
+	o->jrows = jrows;
 	for (d = 0; d < c->a.num_dumps; d++) {
 		rc = one_dump(c, d, o, e);
 		if (rc)
@@ -831,7 +833,8 @@ static int run_all(struct load_ctx *c, struct load_out *o, struct ibu_err *e)
 	return IBU_OK;
 }
 
-static void json_finish(const struct load_ctx *c, FILE *jrows, char *jbuf,
+/* Closes jrows (which fills *jbuf) and prints the JSON object. */
+static void json_finish(const struct load_ctx *c, FILE *jrows, char **jbuf,
 			int saved, int *ret)
 {
 	int bad = fclose(jrows) != 0, d;
@@ -851,7 +854,7 @@ static void json_finish(const struct load_ctx *c, FILE *jrows, char *jbuf,
 		putchar(']');
 	}
 	printf(",\"size\":%ld,\"exit\":%d,\"rows\":[%s]}\n", c->a.size,
-	       bad ? IBU_EXIT_ERROR : *ret, bad || !jbuf ? "" : jbuf);
+	       bad ? IBU_EXIT_ERROR : *ret, bad || !*jbuf ? "" : *jbuf);
 	if (bad)
 		*ret = IBU_EXIT_ERROR;
 }
@@ -889,7 +892,7 @@ int ibu_cmd_load(int argc, char **argv)
 			return IBU_EXIT_ERROR;
 		}
 	}
-	if (run_all(c, &o, &e) == IBU_OK) {
+	if (run_all(c, &o, jrows, &e) == IBU_OK) {
 		ret = o.unrouted ? IBU_EXIT_FAIL : IBU_EXIT_OK;
 	} else {
 		fflush(stdout);
@@ -897,8 +900,7 @@ int ibu_cmd_load(int argc, char **argv)
 		ret = IBU_EXIT_ERROR;
 	}
 	if (jrows) {
-		o.jrows = NULL;
-		json_finish(c, jrows, jbuf, saved, &ret);
+		json_finish(c, jrows, &jbuf, saved, &ret);
 		free(jbuf);
 	}
 	out_free(&o);
