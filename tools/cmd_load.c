@@ -490,7 +490,7 @@ static void print_detail(const struct load_ctx *c, const struct ibu_pattern *p,
 	printf("-I- %s %s: lower bound of the busiest link for any tables: %.6g (%s)\n",
 	       p->name, dl, r->bound, ibu_pattern_is_mcast(p) ||
 	       p->kind == IBU_PAT_MCAST_UCAST || p->kind == IBU_PAT_GROUPS_UCAST ?
-	       "the busiest end-port cable" : "end-port cables and sub-tree cuts");
+	       "the busiest end-port cable" : "end-port cables and cuts of the graph");
 	print_samples(p, dl, r);
 	if (r->unrouted)
 		printf("-E- %s %s: %ld walks did not arrive, first: %s\n",

@@ -11,7 +11,14 @@ struct cut_work {
 	int *rank;		/* [node] switches: distance to an end port */
 	uint64_t *h;		/* [node * words ..] end ports below */
 	int words;
+	char *in_sw;		/* [node] the switches of the cut at hand */
+	int *ep_sw;		/* [end port] the node it is cabled to */
+	int cap;		/* cuts allocated in ibu_cuts */
 };
+
+/* near_cuts() runs a breadth-first search per cable end: only on
+ * fabrics up to this many switches (its cost grows with their square). */
+#define NEAR_CUTS_MAX_SWITCHES 1024
 
 static int bit(const uint64_t *s, int i)
 {
@@ -104,21 +111,21 @@ static void below_sets(struct cut_work *w, const int *q, int num)
 	}
 }
 
-static int inside(const struct cut_work *w, const uint64_t *set, int node,
-		  int port)
+static int inside(const struct cut_work *w, const uint64_t *set,
+		  const char *in_sw, int node, int port)
 {
 	int x;
 
 	if (ibu_node_is_switch(&w->f->nodes[node]))
-		return w->rank[node] >= 0 &&
-		       !empty(&w->h[(size_t)node * w->words], w->words) &&
-		       subset(&w->h[(size_t)node * w->words], set, w->words);
+		return in_sw[node];
 	x = w->ep_of[w->pbase[node] + port];
 	return x >= 0 && bit(set, x);
 }
 
-/* Cables with exactly one end inside the cut of member set `set`. */
-static int crossing(const struct cut_work *w, const uint64_t *set)
+/* Cables with exactly one end inside the cut: the switches of in_sw and
+ * the end ports of set. */
+static int crossing(const struct cut_work *w, const uint64_t *set,
+		    const char *in_sw)
 {
 	const struct ibu_fabric *f = w->f;
 	int n, p, count = 0;
@@ -130,8 +137,9 @@ static int crossing(const struct cut_work *w, const uint64_t *set)
 			if (pp->peer_node < 0 || pp->peer_node < n ||
 			    (pp->peer_node == n && pp->peer_port <= p))
 				continue;	/* each cable once */
-			count += inside(w, set, n, p) !=
-				 inside(w, set, pp->peer_node, pp->peer_port);
+			count += inside(w, set, in_sw, n, p) !=
+				 inside(w, set, in_sw, pp->peer_node,
+					pp->peer_port);
 		}
 	return count;
 }
@@ -145,32 +153,128 @@ static int popcount(const uint64_t *s, int words)
 	return c;
 }
 
-/* Keeps H(s) of every switch once as a cut when some cable crosses it. */
-static int collect(struct cut_work *w, const int *q, int num,
-		   struct ibu_cuts *c)
+/* Adds the cut (end ports of set, switches of in_sw) unless a cable-free,
+ * empty or full one; the same end ports twice keep the fewer cables (the
+ * flows depend on the end ports only). */
+static int add_cut(struct cut_work *w, struct ibu_cuts *c, const uint64_t *set,
+		   const char *in_sw)
 {
-	int i, j, words = w->words;
+	int words = w->words, size = popcount(set, words), cables, j;
 
-	for (i = 0; i < num; i++) {
-		const uint64_t *hs = &w->h[(size_t)q[i] * words];
-		int size = popcount(hs, words), cables;
+	if (!size || size == c->num_ep)
+		return IBU_OK;
+	cables = crossing(w, set, in_sw);
+	if (!cables)
+		return IBU_OK;
+	for (j = 0; j < c->num; j++)
+		if (!memcmp(&c->in[(size_t)j * words], set, words * sizeof(*set))) {
+			if (cables < c->cables[j])
+				c->cables[j] = cables;
+			return IBU_OK;
+		}
+	if (c->num == w->cap) {
+		int cap = 2 * w->cap + 16;
+		uint64_t *in = realloc(c->in, (size_t)cap * words * sizeof(*in));
+		int *sz = in ? realloc(c->size, cap * sizeof(*sz)) : NULL;
+		int *cb = sz ? realloc(c->cables, cap * sizeof(*cb)) : NULL;
 
-		if (!size || size == c->num_ep)
-			continue;
-		for (j = 0; j < c->num; j++)
-			if (!memcmp(&c->in[(size_t)j * words], hs,
-				    words * sizeof(*hs)))
-				break;
-		if (j < c->num)
-			continue;
-		cables = crossing(w, hs);
-		if (!cables)
-			continue;
-		memcpy(&c->in[(size_t)c->num * words], hs, words * sizeof(*hs));
-		c->size[c->num] = size;
-		c->cables[c->num++] = cables;
+		if (in)
+			c->in = in;
+		if (sz)
+			c->size = sz;
+		if (!cb)
+			return IBU_ENOMEM;
+		c->cables = cb;
+		w->cap = cap;
 	}
+	memcpy(&c->in[(size_t)c->num * words], set, words * sizeof(*set));
+	c->size[c->num] = size;
+	c->cables[c->num++] = cables;
 	return IBU_OK;
+}
+
+/* The cut below every switch: H(s), and the switches whose H is a
+ * non-empty part of it. */
+static int rank_cuts(struct cut_work *w, const int *q, int num,
+		     struct ibu_cuts *c)
+{
+	int i, v, rc = IBU_OK, words = w->words;
+
+	for (i = 0; i < num && !rc; i++) {
+		const uint64_t *hs = &w->h[(size_t)q[i] * words];
+
+		for (v = 0; v < w->f->num_nodes; v++) {
+			const uint64_t *hv = &w->h[(size_t)v * words];
+
+			w->in_sw[v] = ibu_node_is_switch(&w->f->nodes[v]) &&
+				      w->rank[v] >= 0 && !empty(hv, words) &&
+				      subset(hv, hs, words);
+		}
+		rc = add_cut(w, c, hs, w->in_sw);
+	}
+	return rc;
+}
+
+/* Breadth-first distances over switch-to-switch cables from switch src
+ * into d[node] (-1 unreached). */
+static void switch_bfs(const struct ibu_fabric *f, int src, int *d, int *q)
+{
+	int n, p, head = 0, tail = 0;
+
+	for (n = 0; n < f->num_nodes; n++)
+		d[n] = -1;
+	d[src] = 0;
+	q[tail++] = src;
+	while (head < tail) {
+		int u = q[head++];
+
+		for (p = 1; p <= f->nodes[u].num_ports; p++) {
+			int v = f->nodes[u].ports[p].peer_node;
+
+			if (v < 0 || !ibu_node_is_switch(&f->nodes[v]) ||
+			    d[v] >= 0)
+				continue;
+			d[v] = d[u] + 1;
+			q[tail++] = v;
+		}
+	}
+}
+
+/* The switches nearer to a than to b, with their end ports, for every
+ * switch-to-switch cable a-b: on a mesh the straight cuts between two
+ * columns or rows (its bisections), on a tree a side of each cable. */
+static int near_cuts(struct cut_work *w, struct ibu_cuts *c, int *q)
+{
+	const struct ibu_fabric *f = w->f;
+	int *da = malloc((f->num_nodes + 1) * sizeof(*da));
+	int *db = malloc((f->num_nodes + 1) * sizeof(*db));
+	uint64_t *set = calloc(w->words, sizeof(*set));
+	int a, p, v, k, rc = da && db && set ? IBU_OK : IBU_ENOMEM;
+
+	for (a = 0; a < f->num_nodes && !rc; a++) {
+		if (!ibu_node_is_switch(&f->nodes[a]))
+			continue;
+		switch_bfs(f, a, da, q);
+		for (p = 1; p <= f->nodes[a].num_ports && !rc; p++) {
+			int b = f->nodes[a].ports[p].peer_node;
+
+			if (b < 0 || b == a || !ibu_node_is_switch(&f->nodes[b]))
+				continue;
+			switch_bfs(f, b, db, q);
+			memset(set, 0, w->words * sizeof(*set));
+			for (v = 0; v < f->num_nodes; v++)
+				w->in_sw[v] = ibu_node_is_switch(&f->nodes[v]) &&
+					      da[v] >= 0 && da[v] < db[v];
+			for (k = 0; k < c->num_ep; k++)
+				if (w->in_sw[w->ep_sw[k]])
+					set[k / 64] |= 1ULL << (k % 64);
+			rc = add_cut(w, c, set, w->in_sw);
+		}
+	}
+	free(da);
+	free(db);
+	free(set);
+	return rc;
 }
 
 static int work_init(struct cut_work *w, const struct ibu_fabric *f,
@@ -191,12 +295,16 @@ static int work_init(struct cut_work *w, const struct ibu_fabric *f,
 	}
 	w->ep_of = malloc((slots + 1) * sizeof(*w->ep_of));
 	w->h = calloc((size_t)(f->num_nodes + 1) * w->words, sizeof(*w->h));
-	if (!w->ep_of || !w->h)
+	w->in_sw = calloc(f->num_nodes + 1, 1);
+	w->ep_sw = malloc((ep->num + 1) * sizeof(*w->ep_sw));
+	if (!w->ep_of || !w->h || !w->in_sw || !w->ep_sw)
 		return IBU_ENOMEM;
 	for (i = 0; i < slots; i++)
 		w->ep_of[i] = -1;
-	for (i = 0; i < ep->num; i++)
+	for (i = 0; i < ep->num; i++) {
 		w->ep_of[w->pbase[ep->node[i]] + ep->port[i]] = i;
+		w->ep_sw[i] = f->nodes[ep->node[i]].ports[ep->port[i]].peer_node;
+	}
 	return IBU_OK;
 }
 
@@ -206,6 +314,8 @@ static void work_free(struct cut_work *w)
 	free(w->ep_of);
 	free(w->rank);
 	free(w->h);
+	free(w->in_sw);
+	free(w->ep_sw);
 }
 
 int ibu_cuts_build(const struct ibu_fabric *f, const struct ibu_endports *ep,
@@ -220,18 +330,16 @@ int ibu_cuts_build(const struct ibu_fabric *f, const struct ibu_endports *ep,
 	if (!rc) {
 		c->words = w.words;
 		q = malloc((f->num_nodes + 1) * sizeof(*q));
-		c->in = calloc((size_t)(f->num_nodes + 1) * w.words,
-			       sizeof(*c->in));
-		c->size = malloc((f->num_nodes + 1) * sizeof(*c->size));
-		c->cables = malloc((f->num_nodes + 1) * sizeof(*c->cables));
-		if (!q || !c->in || !c->size || !c->cables)
+		if (!q)
 			rc = IBU_ENOMEM;
 	}
 	if (!rc) {
 		num = rank_switches(&w, q);
 		below_sets(&w, q, num);
-		rc = collect(&w, q, num, c);
+		rc = rank_cuts(&w, q, num, c);
 	}
+	if (!rc && ibu_fabric_count_switches(f) <= NEAR_CUTS_MAX_SWITCHES)
+		rc = near_cuts(&w, c, q);
 	free(q);
 	work_free(&w);
 	if (rc) {

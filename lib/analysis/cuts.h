@@ -12,9 +12,12 @@
  * switch s through ever smaller ranks (what lies below s), and the cut of
  * s is T = the switches whose H is a non-empty part of H(s), plus the end
  * ports of H(s). On a fat tree these are the leaves and the pods (the
- * sub-trees of DESIGN.md's bound M(N-M) / up-cables); on a mesh, each
- * switch with its HCAs. Any set gives a valid bound, so a damaged or
- * unrecognised fabric only gets weaker ones. Topology-neutral.
+ * sub-trees of DESIGN.md's bound M(N-M) / up-cables). Then, on fabrics
+ * up to 1024 switches, for every switch-to-switch cable a-b the switches
+ * nearer to a than to b (hop counts over switches) with their end ports:
+ * on a mesh the straight cuts between two columns or rows, its
+ * bisections. Any set gives a valid bound, so a damaged or unrecognised
+ * fabric only gets weaker ones. Topology-neutral.
  */
 #ifndef IBU_CUTS_H
 #define IBU_CUTS_H

@@ -352,7 +352,8 @@ done
 	echo "\`E*used\`: OpenSM fell back from E to used."
 	echo
 	echo "- a2a: all-to-all, busiest directed link (messages); the bound is the"
-	echo "  largest of the end-port cables and sub-tree cuts, valid for any tables"
+	echo "  largest over the end-port cables and cuts of the graph (sub-trees,"
+	echo "  a mesh's bisections) of flows / cables, valid for any tables"
 	echo "- shift: the worst of the N-1 shift permutations in the stated host order"
 	echo "  (ours: \`ibunion order\`, the D-mod-K destination order, position order"
 	echo "  on an intact tree)"
