@@ -14,7 +14,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 28
+plan 30
 
 net=$SIM_DIR/ibft83.net
 t_expect "ibunion gen fattree 8 3 --shuffle-ports" \
@@ -69,6 +69,16 @@ t_expect "pairs (offset k to k): all-to-all at the HCA bound too" \
 	test "$(col "$SIM_DIR/cyclic.load" all-to-all pairs 4)" = 127
 t_expect "the SVG is complete: 384 cables drawn, the file closed with </svg>" eval \
 	"test \"\$(grep -c '<line ' '$SIM_DIR/cyclic.svg'):\$(tail -n 1 '$SIM_DIR/cyclic.svg')\" = '384:</svg>'"
+t_equal "the SVG names all 208 nodes and 4 rows, against the bound B = 127" \
+	"$(grep -c '<text transform=' "$SIM_DIR/cyclic.svg"):$(grep -c '>\(level [0-9]\|end ports\)' "$SIM_DIR/cyclic.svg"):$(grep -c 'against B = 127,' "$SIM_DIR/cyclic.svg")" \
+	"208:4:1"
+# an optimal load is green: every cable's colour has more green than red
+# (two lower-case hex digits compare as strings)
+t_equal "all-to-all at the bound: no cable drawn yellow, orange or red" \
+	"$(grep -o '<line [^>]*stroke="#[0-9a-f]*"' "$SIM_DIR/cyclic.svg" |
+		sed 's/.*stroke="#\(..\)\(..\).*/\1 \2/' |
+		awk '{ if (($1 "") >= ($2 "")) bad++ } END { print NR ":" bad + 0 }')" \
+	"384:0"
 
 # ---- a live multicast group: 13 ports (10%), the last two send-only
 mapfile -t hcas < <(mc_hcas "$net")

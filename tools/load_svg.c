@@ -21,6 +21,7 @@ struct layout {
 	double *x;		/* [node] */
 	double top;		/* y of row 0: below the legend and the top
 				 * switches' names */
+	enum { ROWS_LEVELS, ROWS_MESH, ROWS_LAYERS } kind;	/* row names */
 	int *order;		/* nodes sorted by (row, key) */
 };
 
@@ -292,6 +293,17 @@ static double bend_of(const struct ibu_fabric *f, int n, int p, int q,
 	return (idx - (cnt - 1) / 2.0) * 16.0 + (same_row ? 40.0 : 0.0);
 }
 
+/* A cable that skips rows (a mesh's north-south cables pass the row of
+ * end ports between) bends off the nodes it passes. */
+static double bend_of_cable(const struct ibu_fabric *f, const struct layout *l,
+			    int n, int p, int q)
+{
+	int span = l->row[n] > l->row[q] ? l->row[n] - l->row[q] :
+		   l->row[q] - l->row[n];
+
+	return bend_of(f, n, p, q, span == 0) + (span > 1 ? 22.0 : 0.0);
+}
+
 /* What the picture is drawn against. */
 struct scale {
 	double ref;		/* the colours' reference: the bound, or max */
@@ -368,7 +380,7 @@ static void draw_link(FILE *o, const struct ibu_fabric *f,
 	fmt(a, sizeof(a), up);
 	fmt(b, sizeof(b), down);
 	w = 0.6 + (sc->max > 0 ? 5.4 * v / sc->max : 0);
-	bend = bend_of(f, n, p, q, l->row[n] == l->row[q]);
+	bend = bend_of_cable(f, l, n, p, q);
 	if (bend == 0) {
 		fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.2f\"><title>",
 			x1, y1, x2, y2, col, w);
@@ -391,8 +403,33 @@ static void draw_link(FILE *o, const struct ibu_fabric *f,
 		bend == 0 ? "line" : "path");
 }
 
-/* Row names at the left: the end ports at the bottom, switch levels
- * counted from the top. */
+/* The name of row r holding switches: a fat tree's level, a mesh's y
+ * (switch rows counted from the bottom), or the distance to the end
+ * ports. */
+static void row_name(FILE *o, const struct ibu_fabric *f,
+		     const struct layout *l, int r, int rows)
+{
+	int k, n, lower = 0;
+
+	if (l->kind == ROWS_LEVELS) {
+		fprintf(o, "level %d%s", r, r == 0 ? " (top)" :
+			r == rows - 2 ? " (leaves)" : "");
+		return;
+	}
+	for (k = r + 1; k < rows; k++)
+		for (n = 0; n < f->num_nodes; n++)
+			if (l->row[n] == k &&
+			    ibu_node_is_switch(&f->nodes[n])) {
+				lower++;
+				break;
+			}
+	if (l->kind == ROWS_MESH)
+		fprintf(o, "y = %d", lower);
+	else
+		fprintf(o, "%d hops up", rows - 1 - r);
+}
+
+/* Row names at the left: the end ports' rows, and the switches'. */
 static void draw_rows(FILE *o, const struct ibu_fabric *f,
 		      const struct layout *l, const struct canvas *cv)
 {
@@ -411,8 +448,7 @@ static void draw_rows(FILE *o, const struct ibu_fabric *f,
 		if (!sw)
 			fprintf(o, "end ports");
 		else
-			fprintf(o, "level %d%s", r, r == 0 ? " (top)" :
-				r == cv->rows - 2 ? " (leaves)" : "");
+			row_name(o, f, l, r, cv->rows);
 		fprintf(o, "</text>\n<text x=\"8\" y=\"%.1f\" font-size=\"10\" fill=\"#444\">%d %s</text>\n",
 			row_y(l, r) + 18, sw + ep, sw ? "switches" : "ports");
 	}
@@ -575,8 +611,10 @@ int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
 		l.row[n] = -1;
 	if (ops && ops->layout) {
 		layout_engine(&l, f, ops, topo);
+		l.kind = strstr(ops->topology, "mesh") ? ROWS_MESH : ROWS_LEVELS;
 		rc = sort_nodes(&l, f);
 	} else {
+		l.kind = ROWS_LAYERS;
 		rc = layout_bfs(&l, f);
 	}
 	if (rc) {
