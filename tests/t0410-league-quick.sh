@@ -7,11 +7,12 @@
 # per engine and 8 columns, the TSV one line per engine with figures that
 # make sense (cyclic's all-to-all at the bound N-1 = 15 and every shift
 # contention-free, minhop's at or above it; eBB in (0, 1]; one VL, no
-# credit loop, every pair reachable, a routing time).
+# credit loop, every pair reachable, a routing time), and the targets'
+# line says cyclic met its target on this intact tree (at the bound).
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 10
+plan 11
 
 league=$top_srcdir/tests/scripts/bench-league.sh
 md=$SIM_DIR/league.md
@@ -54,4 +55,6 @@ t_expect "routing times are numbers" \
 t_equal "report: the command, the machine, one table of 2 rows x 8 columns" \
 	"$(grep -c '^Command: `tests/scripts/bench-league.sh --quick' "$md"):$(grep -c '^Machine: ' "$md"):$(grep -c '^### IBFT(4,3), intact$' "$md"):$(grep -c '^| engine | a2a | shift | eBB | VLs | CDG cycle | unreach | route ms |$' "$md"):$(grep -E '^\| (cyclic|minhop) \|' "$md" | awk -F'|' '{ print NF - 2 }' | paste -sd,)" \
 	"1:1:1:1:8,8"
+t_grep "targets: cyclic on the intact IBFT(4,3) at the bound, met" \
+	'^\| ibft43 \| cyclic \| 15 \(15\) \| the bound \| - \| - \| 1 \| yes \|$' "$md"
 done_testing

@@ -50,6 +50,7 @@
 #   unreach    end-port pairs whose walk through the tables does not arrive
 #   route ms   OpenSM's routing phase, "building routing with" to "tables
 #              configured on all switches" (log flag 0x04)
+# Then one line per fabric: ours against the targets (see targets()).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -74,7 +75,7 @@ while [ $# -gt 0 ]; do
 	--tsv) tsv=${2-}; shift 2 || { echo "league: --tsv needs a file" >&2; exit 2; } ;;
 	--keep) keep=${2-}; shift 2 || { echo "league: --keep needs a directory" >&2; exit 2; } ;;
 	--list) list=1; shift ;;
-	-h | --help) sed -n '3,52p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,55p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "league: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -327,6 +328,81 @@ one_fabric()
 	return 0
 }
 
+# targets TSV: ours against the others, one line per fabric (Markdown).
+# Intact fat trees (no "-cut" or "-sw" in the name): all-to-all at the
+# bound.  Damaged fat trees: all-to-all no higher than the best of ftree
+# (its configuration, fallback included), updn, minhop and dfsssp; the
+# worst shift no higher than dfsssp's; eBB at least dfsssp's.  Meshes: at
+# most 2 VLs, all-to-all no higher than minhop's and within 1.25 x
+# dfsssp's.  Ours must route it itself.
+targets()
+{
+	awk -F'\t' '
+	function ok(c) { return c ? "yes" : "**no**" }
+	{
+		f = $1; if (!(f in seen)) { seen[f] = 1; order[++n] = f }
+		e = $2; a2a[f, e] = $4; sh[f, e] = $5; ebb[f, e] = $6; vls[f, e] = $7
+		used[f, e] = $3; bound[f] = $11
+		if (e == "cyclic" || e == "xy") ours[f] = e
+	}
+	END {
+		print ""
+		print "### Ours against the targets"
+		print ""
+		print "Ours must route the fabric itself.  Intact fat trees: all-to-all at the"
+		print "bound.  Damaged fat trees: all-to-all no higher than the best of ftree,"
+		print "updn, minhop and dfsssp, the worst shift no higher than dfsssp'"'"'s, eBB at"
+		print "least dfsssp'"'"'s.  Meshes: at most 2 VLs, all-to-all no higher than"
+		print "minhop'"'"'s and within 1.25 x dfsssp'"'"'s.  (A missing engine leaves its"
+		print "comparison out.)"
+		print ""
+		print "| fabric | ours | a2a (bound) | vs | shift vs dfsssp | eBB vs dfsssp | VLs | met |"
+		print "|---|---|---:|---|---|---|---:|---|"
+		for (i = 1; i <= n; i++) {
+			f = order[i]; o = ours[f]
+			if (o == "") continue
+			met = 1; vs = ""; shv = "-"; ebv = "-"
+			if (used[f, o] != o) met = 0
+			if (o == "cyclic" && f !~ /-(cut|sw)/) {
+				vs = "the bound"
+				met = met && a2a[f, o] + 0 <= bound[f] + 1e-9
+				if ((f, "dfsssp") in sh) {
+					shv = sh[f, o] " vs " sh[f, "dfsssp"]
+					ebv = ebb[f, o] " vs " ebb[f, "dfsssp"]
+				}
+			} else if (o == "cyclic") {
+				best = ""; who = ""
+				split("ftree updn minhop dfsssp", list, " ")
+				for (k = 1; k <= 4; k++)
+					if ((f, list[k]) in a2a && a2a[f, list[k]] != "?" &&
+					    (best == "" || a2a[f, list[k]] + 0 < best + 0)) {
+						best = a2a[f, list[k]]; who = list[k]
+					}
+				if (best != "") { vs = "best " best " (" who ")"; met = met && a2a[f, o] + 0 <= best + 0 }
+				if ((f, "dfsssp") in sh) {
+					shv = sh[f, o] " vs " sh[f, "dfsssp"]
+					ebv = ebb[f, o] " vs " ebb[f, "dfsssp"]
+					met = met && sh[f, o] + 0 <= sh[f, "dfsssp"] + 0 &&
+					      ebb[f, o] + 0 >= ebb[f, "dfsssp"] + 0
+				}
+			} else {
+				met = met && vls[f, o] + 0 <= 2
+				if ((f, "minhop") in a2a) {
+					vs = "minhop " a2a[f, "minhop"]
+					met = met && a2a[f, o] + 0 <= a2a[f, "minhop"] + 0
+				}
+				if ((f, "dfsssp") in a2a) {
+					vs = vs (vs == "" ? "" : ", ") "1.25 x dfsssp " 1.25 * a2a[f, "dfsssp"]
+					met = met && a2a[f, o] + 0 <= 1.25 * a2a[f, "dfsssp"] + 1e-9
+				}
+			}
+			printf "| %s | %s%s | %s (%s) | %s | %s | %s | %s | %s |\n", f, o,
+				used[f, o] != o ? "*" used[f, o] : "", a2a[f, o], bound[f],
+				vs == "" ? "-" : vs, shv, ebv, vls[f, o], ok(met)
+		}
+	}' "$1"
+}
+
 # ------------------------------------------------------------ the run
 
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
@@ -369,6 +445,7 @@ done
 	echo "- route ms: OpenSM's routing phase (\"building routing with\" to \"tables"
 	echo "  configured on all switches\") on a shared machine: compare within a table"
 	cat "$out/tables.md"
+	targets "$rows"
 } >"$out/report.md"
 cat "$out/report.md"
 [ -z "$report" ] || cp "$out/report.md" "$report" || failures=$((failures + 1))
