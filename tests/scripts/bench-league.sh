@@ -75,7 +75,7 @@ while [ $# -gt 0 ]; do
 	--tsv) tsv=${2-}; shift 2 || { echo "league: --tsv needs a file" >&2; exit 2; } ;;
 	--keep) keep=${2-}; shift 2 || { echo "league: --keep needs a directory" >&2; exit 2; } ;;
 	--list) list=1; shift ;;
-	-h | --help) sed -n '3,54p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "league: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
