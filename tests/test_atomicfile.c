@@ -143,31 +143,134 @@ START_TEST(missing_directory)
 }
 END_TEST
 
-/* Writing through a symlink replaces the file it points to, not the link. */
-START_TEST(symlink_target)
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, mode), 0);
+}
+
+static void write_via(const char *path, int flags, const char *text)
 {
 	struct ibu_atomicfile af;
 	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_atomicfile_open_flags(&af, path, flags, &e), 0);
+	fputs(text, af.fp);
+	ck_assert_int_eq(ibu_atomicfile_commit(&af, &e), 0);
+}
+
+/* A planted link is replaced by the file; what it points to is untouched. */
+START_TEST(symlink_replaced_target_untouched)
+{
 	char path[300], link[300], buf[64];
 	struct stat st;
-	FILE *f;
+
+	make_dir();
+	snprintf(path, sizeof(path), "%s/victim", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	write_file(path, "precious\n", 0600);
+	ck_assert_int_eq(symlink("victim", link), 0);
+	write_via(link, 0, "via link\n");
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	slurp(link, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "via link\n");
+	slurp(path, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "precious\n");
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0600);
+	/* the plugin's strict mode: the same */
+	unlink(link);
+	ck_assert_int_eq(symlink("victim", link), 0);
+	write_via(link, IBU_ATOMICFILE_STRICT, "strict\n");
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	slurp(path, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "precious\n");
+	unlink(link);
+	unlink(path);
+	cleanup(path);
+}
+END_TEST
+
+/* Asked to, the link's target is replaced and the link stays. */
+START_TEST(symlink_follow_when_asked)
+{
+	char path[300], link[300], buf[64];
+	struct stat st;
 
 	make_dir();
 	snprintf(path, sizeof(path), "%s/real", dir);
 	snprintf(link, sizeof(link), "%s/link", dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fclose(f);
+	write_file(path, "", 0644);
 	ck_assert_int_eq(symlink("real", link), 0);
-	ck_assert_int_eq(ibu_atomicfile_open(&af, link, &e), 0);
-	fputs("via link\n", af.fp);
-	ck_assert_int_eq(ibu_atomicfile_commit(&af, &e), 0);
+	write_via(link, IBU_ATOMICFILE_FOLLOW, "via link\n");
 	ck_assert_int_eq(lstat(link, &st), 0);
 	ck_assert(S_ISLNK(st.st_mode));
 	slurp(path, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "via link\n");
 	unlink(link);
 	cleanup(path);
+}
+END_TEST
+
+/* setuid, setgid, sticky and execute bits are never carried over. */
+START_TEST(no_setuid_carried)
+{
+	char path[300];
+	struct stat st;
+	mode_t um = umask(022);
+
+	make_dir();
+	snprintf(path, sizeof(path), "%s/x", dir);
+	write_file(path, "old\n", 06755);
+	write_via(path, 0, "new\n");
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0644);
+	umask(um);
+	cleanup(path);
+}
+END_TEST
+
+/* A link to a character device (/dev/stdout, /dev/null) is written through;
+ * a FIFO in the strict mode is replaced, never opened (it would block). */
+START_TEST(device_link_and_strict_fifo)
+{
+	char link[300], fifo[300], buf[64];
+	struct stat st;
+
+	make_dir();
+	snprintf(link, sizeof(link), "%s/null", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	ck_assert_int_eq(symlink("/dev/null", link), 0);
+	write_via(link, 0, "gone\n");
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	unlink(link);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	write_via(fifo, IBU_ATOMICFILE_STRICT, "file\n");
+	ck_assert_int_eq(lstat(fifo, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	slurp(fifo, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "file\n");
+	cleanup(fifo);
+}
+END_TEST
+
+START_TEST(directory_refused)
+{
+	struct ibu_atomicfile af;
+	struct ibu_err e = { 0 };
+
+	make_dir();
+	ck_assert_int_eq(ibu_atomicfile_open(&af, dir, &e), IBU_EIO);
+	ck_assert_msg(strstr(e.msg, "not a regular file"), "%s", e.msg);
+	ck_assert_int_eq(ibu_atomicfile_open(&af, "/tmp/", &e), IBU_EIO);
+	ck_assert_int_eq(rmdir(dir), 0);
 }
 END_TEST
 
@@ -181,7 +284,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, dev_full_fails);
 	tcase_add_test(tc, dev_null_works);
 	tcase_add_test(tc, missing_directory);
-	tcase_add_test(tc, symlink_target);
+	tcase_add_test(tc, symlink_replaced_target_untouched);
+	tcase_add_test(tc, symlink_follow_when_asked);
+	tcase_add_test(tc, no_setuid_carried);
+	tcase_add_test(tc, device_link_and_strict_fifo);
+	tcase_add_test(tc, directory_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -105,6 +105,32 @@ START_TEST(grid_and_brief_forms)
 }
 END_TEST
 
+/* A second table of one switch would be OR-ed into the first: refused with
+ * file:line, as a second LFT table is; the sniffer on text. */
+START_TEST(repeated_table)
+{
+	static const char twice[] =
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n"
+		" MLid       Port Mask\n"
+		"0xc001      000a\n"
+		"1 valid mlids dumped \n"
+		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x200000 (Switch1):\n"
+		" MLid       Port Mask\n"
+		"0 valid mlids dumped \n";
+	struct ibu_fabric f;
+	struct ibu_mft t;
+	struct ibu_err e = { 0 };
+
+	load_net("2sw2path4hca.net", &f);
+	ck_assert_int_eq(read_text(twice, &f, &t, &e), IBU_EPARSE);
+	ck_assert_str_eq(e.msg, "mem.mfts:5: second table of switch 0x0000000000200000 (first at line 1)");
+	ibu_fabric_free(&f);
+	ck_assert_int_eq(ibu_mft_sniff_text(grid, sizeof(grid) - 1), 1);
+	ck_assert_int_eq(ibu_mft_sniff_text("\r\n  Unicast lids [0x0-0x8]", 26), 0);
+	ck_assert_int_eq(ibu_mft_sniff_text("", 0), 0);
+}
+END_TEST
+
 START_TEST(bad_dumps)
 {
 	static const char *const bad[] = {
@@ -468,6 +494,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, real_empty_dump);
 	tcase_add_test(tc, grid_and_brief_forms);
 	tcase_add_test(tc, bad_dumps);
+	tcase_add_test(tc, repeated_table);
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, member_files);
 	tcase_add_test(tc, saquery_members);

@@ -17,6 +17,7 @@
 #include "dump.h"
 #include "mft.h"
 #include "json_out.h"
+#include "input.h"
 
 void ibu_cmd_diff_usage(FILE *out)
 {
@@ -186,17 +187,17 @@ static int diff_fabric(const struct diff_args *a, struct totals *t,
 	struct ibu_lft la, lb;
 	int *na = NULL, *nb = NULL, i, p, rc;
 	char *in_a = NULL, *in_b = NULL, what[400];
+	struct ibu_fabric two[2];
 
 	memset(&la, 0, sizeof(la));
 	memset(&lb, 0, sizeof(lb));
-	rc = ibu_fabric_open(a->fabric, &fa, NULL, e);
+
+	/* one read of FABRIC, two models: each dump is applied to its own */
+	rc = ibu_fabric_open_n(a->fabric, two, 2, NULL, e);
 	if (rc)
 		return rc;
-	rc = ibu_fabric_open(a->fabric, &fb, NULL, e);
-	if (rc) {
-		ibu_fabric_free(&fa);
-		return rc;
-	}
+	fa = two[0];
+	fb = two[1];
 	na = malloc((da->num_switches ? da->num_switches : 1) * sizeof(int));
 	nb = malloc((db->num_switches ? db->num_switches : 1) * sizeof(int));
 	in_a = calloc(fa.num_nodes, 1);
@@ -324,8 +325,31 @@ static void diff_mft_switch(const struct diff_args *a, struct totals *t,
 		printf("%s (%ld)\n", shown < diff ? " ..." : "", diff);
 }
 
+/* An MFT dump, read once: its bytes, for the two passes over it. */
+struct mft_text {
+	const char *name;
+	char *buf;
+	size_t len;
+};
+
+/* One pass over a dump held in memory: its switches, or its tables. */
+static int mft_pass(const struct mft_text *d, struct ibu_fabric *f,
+		    struct ibu_mft *t, struct ibu_err *e)
+{
+	FILE *in = ibu_input_mem(d->buf, d->len, e);
+	int rc;
+
+	if (!in)
+		return e->code;
+	rc = t ? ibu_mft_read_stream(in, d->name, f, t, e) :
+	     ibu_mft_add_switches_stream(in, d->name, f, e);
+	fclose(in);
+	return rc;
+}
+
 /* Both MFT dumps on FABRIC, or on the switches their headers name. */
 static int diff_mfts(const struct diff_args *a, struct totals *t,
+		     const struct mft_text *da, const struct mft_text *db,
 		     struct ibu_err *e)
 {
 	struct ibu_fabric f;
@@ -339,17 +363,17 @@ static int diff_mfts(const struct diff_args *a, struct totals *t,
 	if (rc)
 		return rc;
 	if (!a->fabric) {
-		rc = ibu_mft_add_switches(a->a, &f, e);
+		rc = mft_pass(da, &f, NULL, e);
 		if (!rc)
-			rc = ibu_mft_add_switches(a->b, &f, e);
+			rc = mft_pass(db, &f, NULL, e);
 	}
 	if (!rc)
 		rc = ibu_fabric_index(&f, e);
-	if (rc || (rc = ibu_mft_read(a->a, &f, &ma, e))) {
+	if (rc || (rc = mft_pass(da, &f, &ma, e))) {
 		ibu_fabric_free(&f);
 		return rc;
 	}
-	rc = ibu_mft_read(a->b, &f, &mb, e);
+	rc = mft_pass(db, &f, &mb, e);
 	if (rc) {
 		ibu_mft_free(&ma);
 		ibu_fabric_free(&f);
@@ -421,6 +445,64 @@ static int diff_verdict(const struct diff_args *a, const struct totals *t,
 	return IBU_EXIT_FAIL;
 }
 
+/* Both MFT dumps, each read once into memory; A's stream is open. */
+static int run_mfts(const struct diff_args *a, struct totals *t, FILE *in_a,
+		    struct ibu_err *e)
+{
+	struct mft_text da = { ibu_input_name(a->a), NULL, 0 };
+	struct mft_text db = { ibu_input_name(a->b), NULL, 0 };
+	int rc = ibu_input_slurp(in_a, da.name, IBU_INPUT_MAX, &da.buf, &da.len, e);
+
+	if (!rc)
+		rc = ibu_input_read_all(a->b, IBU_INPUT_MAX, &db.buf, &db.len, e);
+	if (!rc)
+		rc = diff_mfts(a, t, &da, &db, e);
+	free(da.buf);
+	free(db.buf);
+	return rc;
+}
+
+/* Both LFT dumps, streamed (they run to gigabytes); A's stream is open. */
+static int run_lfts(const struct diff_args *a, struct totals *t, FILE *in_a,
+		    struct ibu_err *e)
+{
+	struct ibu_dump da, db;
+	int rc = ibu_dump_parse_stream(in_a, ibu_input_name(a->a), &da, e);
+
+	if (rc)
+		return rc;
+	rc = ibu_dump_parse(a->b, &db, e);
+	if (rc) {
+		ibu_dump_free(&da);
+		return rc;
+	}
+	if (a->fabric)
+		rc = diff_fabric(a, t, &da, &db, e);
+	else
+		diff_standalone(a, t, &da, &db);
+	ibu_dump_free(&da);
+	ibu_dump_free(&db);
+	return rc;
+}
+
+/* Every input read once: A's head tells LFTs from MFTs and is replayed.
+ * Returns 1 (MFTs) or 0 (LFTs) after a comparison, < 0 on error. */
+static int diff_run(const struct diff_args *a, struct totals *t,
+		    struct ibu_err *e)
+{
+	const char *head;
+	size_t len;
+	FILE *in = ibu_input_open_peek(a->a, IBU_MFT_SNIFF_BYTES, &head, &len, e);
+	int mfts, rc;
+
+	if (!in)
+		return e->code;
+	mfts = ibu_mft_sniff_text(head, len);
+	rc = mfts ? run_mfts(a, t, in, e) : run_lfts(a, t, in, e);
+	fclose(in);
+	return rc ? rc : mfts;
+}
+
 int ibu_cmd_diff(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -431,7 +513,6 @@ int ibu_cmd_diff(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct diff_args a = { .show = 8 };
-	struct ibu_dump da, db;
 	struct ibu_err e = { 0 };
 	struct totals t;
 	int c, rc;
@@ -459,41 +540,11 @@ int ibu_cmd_diff(int argc, char **argv)
 	a.a = argv[optind];
 	a.b = argv[optind + 1];
 	memset(&t, 0, sizeof(t));
-	rc = ibu_mft_sniff(a.a, &e);
-	if (rc > 0) {
-		rc = diff_mfts(&a, &t, &e);
-		if (rc) {
-			fflush(stdout);
-			ibu_opt_report("diff", &e);
-			return IBU_EXIT_ERROR;
-		}
-		return diff_verdict(&a, &t, 1);
-	}
+	rc = diff_run(&a, &t, &e);
 	if (rc < 0) {
-		ibu_opt_report("diff", &e);
-		return IBU_EXIT_ERROR;
-	}
-	rc = ibu_dump_parse(a.a, &da, &e);
-	if (rc) {
-		ibu_opt_report("diff", &e);
-		return IBU_EXIT_ERROR;
-	}
-	rc = ibu_dump_parse(a.b, &db, &e);
-	if (rc) {
-		ibu_dump_free(&da);
-		ibu_opt_report("diff", &e);
-		return IBU_EXIT_ERROR;
-	}
-	if (a.fabric)
-		rc = diff_fabric(&a, &t, &da, &db, &e);
-	else
-		diff_standalone(&a, &t, &da, &db);
-	ibu_dump_free(&da);
-	ibu_dump_free(&db);
-	if (rc) {
 		fflush(stdout);
 		ibu_opt_report("diff", &e);
 		return IBU_EXIT_ERROR;
 	}
-	return diff_verdict(&a, &t, 0);
+	return diff_verdict(&a, &t, rc);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <infiniband/ibnetdisc.h>
 #include "fabric_open.h"
+#include "input.h"
 #include "ibnd_cache.h"
 #include "nodemap.h"
 #include "netfile.h"
@@ -25,20 +26,15 @@ const char *ibu_fabric_format_name(enum ibu_fabric_format fmt)
 /*
  * An ibnetdiscover cache is told by its magic number, not by binary bytes:
  * a text file with a stray NUL must reach the text readers, which name its
- * file and line.
+ * file and line. The first 4 KB decide.
  */
-static int sniff(FILE *in, enum ibu_fabric_format *fmt)
+static enum ibu_fabric_format sniff(const char *text, size_t size)
 {
-	unsigned char buf[4096];
-	size_t n = fread(buf, 1, sizeof(buf), in), start = 0;
+	const unsigned char *buf = (const unsigned char *)text;
+	size_t n = size < 4096 ? size : 4096, start = 0;
 
-	if (ferror(in))
-		return -1;
-	if (ibu_ibnd_cache_sniff(buf, n)) {
-		*fmt = IBU_FABRIC_IBND_CACHE;
-		return 0;
-	}
-	*fmt = IBU_FABRIC_NETFILE;
+	if (ibu_ibnd_cache_sniff(buf, n))
+		return IBU_FABRIC_IBND_CACHE;
 	/* first line that is neither blank nor a comment, after a UTF-8
 	 * byte order mark; a line longer than the buffer is judged by its
 	 * start (opensm-subnet.lst lines start with their keys) */
@@ -46,7 +42,7 @@ static int sniff(FILE *in, enum ibu_fabric_format *fmt)
 		start = 3;
 	while (start < n) {
 		size_t end = start, len;
-		char line[sizeof(buf) + 1];
+		char line[4096 + 1];
 		const char *s = line;
 
 		while (end < n && buf[end] != '\n')
@@ -56,14 +52,12 @@ static int sniff(FILE *in, enum ibu_fabric_format *fmt)
 		line[len] = '\0';
 		while (isspace((unsigned char)*s))
 			s++;
-		if (*s && *s != '#') {
-			if (ibu_subnet_lst_sniff(s))
-				*fmt = IBU_FABRIC_SUBNET_LST;
-			break;
-		}
+		if (*s && *s != '#')
+			return ibu_subnet_lst_sniff(s) ? IBU_FABRIC_SUBNET_LST :
+			       IBU_FABRIC_NETFILE;
 		start = end + 1;
 	}
-	return 0;
+	return IBU_FABRIC_NETFILE;
 }
 
 static enum ibu_node_type node_type(int t)
@@ -153,51 +147,113 @@ fail:
 }
 
 static const char *name_map;	/* --node-name-map, set once by main() */
+static const char *map_text;	/* its content, read once */
+static size_t map_len;
+static struct ibu_input_copy map_copy;
 
 void ibu_fabric_open_name_map(const char *path)
 {
 	name_map = path;
 }
 
-static int open_format(const char *path, struct ibu_fabric *f,
-		       enum ibu_fabric_format *fmt, struct ibu_err *e);
+/* The map is streamed the first time a fabric needs it, and its bytes
+ * kept: a command that reads several fabrics reads a map given as a pipe
+ * only once. */
+static int apply_map(struct ibu_fabric *f, struct ibu_err *e)
+{
+	const char *name = ibu_input_name(name_map);
+	FILE *in;
+	int rc;
+
+	if (map_text)
+		in = ibu_input_mem(map_text, map_len, e);
+	else if ((in = ibu_input_open(name_map, e)))
+		in = ibu_input_tee(in, &map_copy, e);
+	if (!in)
+		return e->code;
+	rc = ibu_nodemap_apply_stream(in, name, f, NULL, e);
+	fclose(in);
+	if (!map_text && !rc) {
+		map_text = map_copy.buf ? map_copy.buf : "";
+		map_len = map_copy.len;
+	}
+	return rc;
+}
+
+/* One fabric from in (streamed: a bad line is an error at once). */
+static int parse(enum ibu_fabric_format k, FILE *in, const char *name,
+		 struct ibu_fabric *f, struct ibu_err *e)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	if (k == IBU_FABRIC_SUBNET_LST)
+		return ibu_subnet_lst_read_stream(in, name, f, e);
+	if (k == IBU_FABRIC_NETFILE)
+		return ibu_netfile_read_stream(in, name, f, e);
+	/* our own bounded reader: libibnetdisc's trusts the file */
+	rc = ibu_input_slurp(in, name, IBU_INPUT_MAX, &buf, &len, e);
+	if (rc)
+		return rc;
+	rc = ibu_ibnd_cache_parse((const uint8_t *)buf, len, name, f, e);
+	free(buf);
+	return rc;
+}
+
+/* Copy i of the fabric, from in or (i > 0) from the bytes kept. */
+static int parse_copy(enum ibu_fabric_format k, FILE *in, int i,
+		      const struct ibu_input_copy *kept, const char *name,
+		      struct ibu_fabric *f, struct ibu_err *e)
+{
+	FILE *m = i ? ibu_input_mem(kept->buf, kept->len, e) : in;
+	int rc;
+
+	if (!m)
+		return e->code;
+	rc = parse(k, m, name, f, e);
+	if (i)
+		fclose(m);
+	if (!rc && name_map) {
+		rc = apply_map(f, e);
+		if (rc)
+			ibu_fabric_free(f);
+	}
+	return rc;
+}
+
+int ibu_fabric_open_n(const char *path, struct ibu_fabric *f, int n,
+		      enum ibu_fabric_format *fmt, struct ibu_err *e)
+{
+	const char *name = ibu_input_name(path), *head;
+	struct ibu_input_copy kept = { NULL, 0, 0 };
+	enum ibu_fabric_format k;
+	size_t len;
+	FILE *in;
+	int rc = IBU_OK, i;
+
+	/* read once: a pipe, a FIFO or <(...) works as a file does; the
+	 * head tells the format and is read again by the parser */
+	in = ibu_input_open_peek(path, 4096, &head, &len, e);
+	if (!in)
+		return e->code;
+	k = sniff(head, len);
+	if (fmt)
+		*fmt = k;
+	if (n > 1 && !(in = ibu_input_tee(in, &kept, e)))
+		return e->code;
+	for (i = 0; i < n && !rc; i++)
+		rc = parse_copy(k, in, i, &kept, name, &f[i], e);
+	while (rc && --i > 0)
+		ibu_fabric_free(&f[i - 1]);
+	fclose(in);
+	free(kept.buf);
+	return rc;
+}
 
 int ibu_fabric_open(const char *path, struct ibu_fabric *f,
 		    enum ibu_fabric_format *fmt, struct ibu_err *e)
 {
-	int rc = open_format(path, f, fmt, e);
-
-	if (rc || !name_map)
-		return rc;
-	rc = ibu_nodemap_apply(name_map, f, NULL, e);
-	if (rc)
-		ibu_fabric_free(f);
-	return rc;
-}
-
-static int open_format(const char *path, struct ibu_fabric *f,
-		       enum ibu_fabric_format *fmt, struct ibu_err *e)
-{
-	enum ibu_fabric_format k;
-	FILE *in = fopen(path, "rb");
-	int rc;
-
-	if (!in)
-		return ibu_err_set(e, IBU_EIO, "%s: cannot open", path);
-	rc = sniff(in, &k);
-	fclose(in);
-	if (rc)
-		return ibu_err_set(e, IBU_EIO, "%s: read error", path);
-	if (fmt)
-		*fmt = k;
-	switch (k) {
-	case IBU_FABRIC_SUBNET_LST:
-		return ibu_subnet_lst_read(path, f, e);
-	case IBU_FABRIC_IBND_CACHE:
-		/* our own bounded reader: libibnetdisc's trusts the file */
-		return ibu_ibnd_cache_read(path, f, e);
-	case IBU_FABRIC_NETFILE:
-		break;
-	}
-	return ibu_netfile_read(path, f, e);
+	return ibu_fabric_open_n(path, f, 1, fmt, e);
 }

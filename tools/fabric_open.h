@@ -23,6 +23,10 @@ enum ibu_fabric_format {
  * format. Errors name the file (and line for text formats). */
 int ibu_fabric_open(const char *path, struct ibu_fabric *f,
 		    enum ibu_fabric_format *fmt, struct ibu_err *e);
+/* n independent models f[0..n-1] of path, which is read once (a pipe
+ * can be read only once); on failure none is left allocated. */
+int ibu_fabric_open_n(const char *path, struct ibu_fabric *f, int n,
+		      enum ibu_fabric_format *fmt, struct ibu_err *e);
 const char *ibu_fabric_format_name(enum ibu_fabric_format fmt);
 /* --node-name-map FILE (infiniband-diags' format, lib/nodemap.h): every
  * fabric ibu_fabric_open() reads from then on has its nodes renamed. The

@@ -40,6 +40,8 @@ static void usage(FILE *out)
 		"'ibunion -V' (--version) prints the version.\n"
 		"every command takes --node-name-map FILE (node GUID -> name, the\n"
 		"file ibnetdiscover reads); check, diff, load, trace take -o FILE;\n"
+		"-o FILE replaces a symbolic link FILE itself, with\n"
+		"--replace-link-target the file it points to;\n"
 		"-v (--verbose) lists every problem (check, diff, mcast check).\n"
 		"exit status: 0 all holds, 1 problems found, 2 usage, 3 cannot run\n");
 }
@@ -125,6 +127,23 @@ static int take_verbose(const char *name, int argc, char **argv,
 	return n + 2;
 }
 
+/* Removes every flag (before any "--") from argv; *found when one was. */
+static int take_flag(int argc, char **argv, const char *flag, int *found)
+{
+	int i, n = 1, done = 0;
+
+	*found = 0;
+	for (i = 1; i < argc; i++) {
+		done |= !strcmp(argv[i], "--");
+		if (!done && !strcmp(argv[i], flag))
+			*found = 1;
+		else
+			argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	return n;
+}
+
 /* --live / -C / -P (tools/live_args.c) replace FABRIC and the dumps by a
  * snapshot of the live fabric before the command parses its arguments. */
 static int run_command(const struct ibu_command *c, int argc, char **argv)
@@ -147,9 +166,12 @@ static int run_args(const struct ibu_command *c, int argc, char **argv)
 	struct ibu_report_output out;
 	const char *path, *map;
 	char *extra[2];
-	int rc;
+	int rc, follow;
 
 	argc = take_verbose(c->name, argc, argv, extra);
+	/* -o FILE replaces a link named FILE, not its target, unless asked */
+	argc = take_flag(argc, argv, "--replace-link-target", &follow);
+	ibu_out_replace_link_target(follow);
 	/* every command that reads a FABRIC names its nodes by the map */
 	argc = ibu_opt_take(c->name, argc, argv, NULL, "--node-name-map", &map);
 	if (argc < 0)

@@ -8,6 +8,7 @@
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>
 #include "atomicfile.h"
+#include "opts.h"
 #include "dump.h"
 #include "fabric_open.h"
 #include "live.h"
@@ -473,15 +474,15 @@ static int save_one(const char *dir, const char *name, char *path, size_t len,
 
 	if ((size_t)snprintf(path, len, "%s/%s", dir, name) >= len)
 		return ibu_err_set(e, IBU_EINVAL, "%s: path too long", dir);
-	rc = ibu_atomicfile_open(&af, path, e);
+	rc = ibu_out_open(&af, path, e);
 	if (rc)
 		return rc;
 	rc = fn(af.fp, lv, e);
 	if (rc) {
-		ibu_atomicfile_abort(&af);
+		ibu_out_abort(&af);
 		return rc;
 	}
-	return ibu_atomicfile_commit(&af, e);
+	return ibu_out_commit(&af, e);
 }
 
 static int w_lfts(FILE *out, struct ibu_live *lv, struct ibu_err *e)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "atomicfile.h"
+#include "opts.h"
 #include "load_svg.h"
 
 #define SPACING 14.0	/* px between neighbours in the widest row */
@@ -621,7 +622,7 @@ int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (svg)");
 		goto out;
 	}
-	rc = ibu_atomicfile_open(&af, path, e);
+	rc = ibu_out_open(&af, path, e);
 	if (rc)
 		goto out;
 	o = af.fp;
@@ -632,10 +633,10 @@ int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
 		rc = rc ? ibu_err_set(e, rc, "out of memory (svg)")
 			: ibu_err_set(e, IBU_EIO, "%s: write failed: %s", path,
 				      strerror(err ? err : EIO));
-		ibu_atomicfile_abort(&af);
+		ibu_out_abort(&af);
 		goto out;
 	}
-	rc = ibu_atomicfile_commit(&af, e);
+	rc = ibu_out_commit(&af, e);
 out:
 	free(l.row);
 	free(l.key);

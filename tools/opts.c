@@ -2,8 +2,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "opts.h"
 
 /* Whole text as an integer: optional '-' (if allowed), then decimal digits
@@ -86,12 +88,105 @@ void ibu_opt_report(const char *cmd, const struct ibu_err *e)
 		e->msg[0] ? e->msg : ibu_strerror(e->code));
 }
 
+/*
+ * Temporary names of the output files being written, removed by the
+ * SIGINT/SIGTERM handler before the signal takes its default course: an
+ * interrupted run leaves no ".name.tmp.PID.N" behind. Fixed slots, since
+ * the handler may only touch async-signal-safe state.
+ */
+#define GUARD_SLOTS 8
+static const struct ibu_atomicfile *guard_af[GUARD_SLOTS];
+static char guard_path[GUARD_SLOTS][PATH_MAX];
+static volatile sig_atomic_t guard_on[GUARD_SLOTS];
+static int replace_link_target;
+
+static void on_signal(int sig)
+{
+	int i;
+
+	for (i = 0; i < GUARD_SLOTS; i++)
+		if (guard_on[i])
+			unlink(guard_path[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Only where the signal would kill us anyway (an ignored SIGINT, as under
+ * nohup or `cmd &`, stays ignored). */
+static void install(int sig)
+{
+	struct sigaction old, sa;
+
+	if (sigaction(sig, NULL, &old) || old.sa_handler != SIG_DFL)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+static void guard(const struct ibu_atomicfile *af)
+{
+	int i;
+
+	if (!af->tmp || strlen(af->tmp) >= PATH_MAX)
+		return;
+	install(SIGINT);
+	install(SIGTERM);
+	for (i = 0; i < GUARD_SLOTS; i++)
+		if (!guard_on[i]) {
+			guard_af[i] = af;
+			strcpy(guard_path[i], af->tmp);
+			guard_on[i] = 1;
+			return;
+		}
+}
+
+static void unguard(const struct ibu_atomicfile *af)
+{
+	int i;
+
+	for (i = 0; i < GUARD_SLOTS; i++)
+		if (guard_on[i] && guard_af[i] == af)
+			guard_on[i] = 0;
+}
+
+void ibu_out_replace_link_target(int yes)
+{
+	replace_link_target = yes;
+}
+
+int ibu_out_open(struct ibu_atomicfile *af, const char *path,
+		 struct ibu_err *e)
+{
+	int rc = ibu_atomicfile_open_flags(af, path, replace_link_target ?
+					   IBU_ATOMICFILE_FOLLOW : 0, e);
+
+	if (!rc)
+		guard(af);
+	return rc;
+}
+
+int ibu_out_commit(struct ibu_atomicfile *af, struct ibu_err *e)
+{
+	int rc = ibu_atomicfile_commit(af, e);
+
+	unguard(af);	/* after: the name is renamed away or removed */
+	return rc;
+}
+
+void ibu_out_abort(struct ibu_atomicfile *af)
+{
+	ibu_atomicfile_abort(af);
+	unguard(af);
+}
+
 int ibu_opt_out_open(const char *cmd, const char *path,
 		     struct ibu_atomicfile *af)
 {
 	struct ibu_err e = { 0 };
 
-	if (ibu_atomicfile_open(af, path, &e)) {
+	if (ibu_out_open(af, path, &e)) {
 		ibu_opt_report(cmd, &e);
 		return -1;
 	}
@@ -119,10 +214,10 @@ int ibu_opt_out_close(const char *cmd, struct ibu_atomicfile *af, int wrc,
 		} else if (e) {
 			ibu_opt_report(cmd, e);
 		}
-		ibu_atomicfile_abort(af);
+		ibu_out_abort(af);
 		return -1;
 	}
-	if (ibu_atomicfile_commit(af, &ce)) {
+	if (ibu_out_commit(af, &ce)) {
 		ibu_opt_report(cmd, &ce);
 		return -1;
 	}

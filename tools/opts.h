@@ -30,6 +30,19 @@ int ibu_opt_out_close(const char *cmd, struct ibu_atomicfile *af, int wrc,
 		      const struct ibu_err *e);
 
 /*
+ * Every output file of the tool: lib/atomicfile with the tool's policy.
+ * A symbolic link given as the name is replaced, never its target, unless
+ * --replace-link-target was given (ibu_out_replace_link_target(1)); the
+ * temporary file is removed if SIGINT or SIGTERM ends the run before the
+ * commit or abort.
+ */
+void ibu_out_replace_link_target(int yes);
+int ibu_out_open(struct ibu_atomicfile *af, const char *path,
+		 struct ibu_err *e);
+int ibu_out_commit(struct ibu_atomicfile *af, struct ibu_err *e);
+void ibu_out_abort(struct ibu_atomicfile *af);
+
+/*
  * Takes an option with a value out of argv (before any "--"), for the
  * options main() handles for every command: short ("-o FILE", "-oFILE";
  * NULL: none) and long ("--output FILE", "--output=FILE"). argv is

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "opts.h"
@@ -11,35 +13,89 @@ int ibu_report_output_take(const char *cmd, int argc, char **argv,
 	return ibu_opt_take(cmd, argc, argv, "-o", "--output", path);
 }
 
+/* A directory that cannot be opened is said before the command runs; the
+ * file itself is only created once the report is complete. */
+static int dir_usable(const char *cmd, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
+			  : strdup(".");
+	int fd, err;
+
+	if (!dir) {
+		fprintf(stderr, "-E- ibunion %s: out of memory\n", cmd);
+		return 0;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = errno;
+	free(dir);
+	if (fd < 0) {
+		fprintf(stderr, "-E- ibunion %s: %s: cannot create: %s\n", cmd,
+			path, strerror(err));
+		return 0;
+	}
+	close(fd);
+	return 1;
+}
+
 int ibu_report_output_begin(const char *cmd, const char *path,
 			    struct ibu_report_output *r)
 {
+	memset(r, 0, sizeof(*r));
 	r->saved_fd = -1;
-	if (ibu_opt_out_open(cmd, path, &r->af))
-		return -1;
-	if (r->af.is_stdout)
+	r->path = path;
+	if (!path || !strcmp(path, "-"))
 		return 0;
+	if (!dir_usable(cmd, path))
+		return -1;
+	/* the report is spooled to an unnamed file (nothing to leave behind
+	 * on a signal) and copied into place once the inputs were read */
 	fflush(stdout);
-	fflush(r->af.fp);
-	r->saved_fd = dup(STDOUT_FILENO);
-	if (r->saved_fd < 0 || dup2(fileno(r->af.fp), STDOUT_FILENO) < 0) {
+	r->spool = tmpfile();
+	r->saved_fd = r->spool ? dup(STDOUT_FILENO) : -1;
+	if (r->saved_fd < 0 || dup2(fileno(r->spool), STDOUT_FILENO) < 0) {
 		fprintf(stderr, "-E- ibunion %s: %s: cannot redirect the output: %s\n",
 			cmd, path, strerror(errno));
 		if (r->saved_fd >= 0)
 			close(r->saved_fd);
 		r->saved_fd = -1;
-		ibu_atomicfile_abort(&r->af);
+		if (r->spool)
+			fclose(r->spool);
+		r->spool = NULL;
 		return -1;
 	}
 	return 0;
 }
 
+/* The spooled report into path, through lib/atomicfile. */
+static int copy_out(const char *cmd, struct ibu_report_output *r)
+{
+	char buf[65536];
+	size_t n;
+	int bad = 0;
+
+	if (ibu_opt_out_open(cmd, r->path, &r->af))
+		return -1;
+	rewind(r->spool);
+	while (!bad && (n = fread(buf, 1, sizeof(buf), r->spool)) > 0)
+		bad = fwrite(buf, 1, n, r->af.fp) != n;
+	if (ferror(r->spool)) {
+		fprintf(stderr, "-E- ibunion %s: %s: cannot read the spooled report: %s\n",
+			cmd, r->path, strerror(errno));
+		ibu_out_abort(&r->af);
+		return -1;
+	}
+	return ibu_opt_out_close(cmd, &r->af, bad, NULL);
+}
+
 int ibu_report_output_end(const char *cmd, struct ibu_report_output *r,
 			  int keep)
 {
-	int werr = 0, err = 0;
+	int werr = 0, err = 0, rc;
 
-	/* what the command printed went through stdout into the file */
+	if (!r->spool)
+		return 0;
+	/* what the command printed went through stdout into the spool */
 	if (fflush(stdout) || ferror(stdout)) {
 		werr = errno ? errno : EIO;
 		clearerr(stdout);
@@ -52,13 +108,11 @@ int ibu_report_output_end(const char *cmd, struct ibu_report_output *r,
 	}
 	if (keep && (werr || err)) {
 		fprintf(stderr, "-E- ibunion %s: %s: write failed: %s\n", cmd,
-			r->af.path ? r->af.path : "standard output",
-			strerror(werr ? werr : err));
+			r->path, strerror(werr ? werr : err));
 		keep = 0;
 	}
-	if (!keep) {
-		ibu_atomicfile_abort(&r->af);
-		return werr || err ? -1 : 0;
-	}
-	return ibu_opt_out_close(cmd, &r->af, 0, NULL);
+	rc = keep ? copy_out(cmd, r) : (werr || err ? -1 : 0);
+	fclose(r->spool);
+	r->spool = NULL;
+	return rc;
 }

@@ -3,10 +3,12 @@
  * -o FILE / --output FILE for the commands whose output is a report on
  * standard output (check, diff, load, trace), as every infiniband-diags tool
  * writes to -o: the option is taken out of argv before the command parses
- * it, standard output is pointed at lib/atomicfile's temporary file while
- * the command runs, and the file is renamed into place when the command
- * ran (exit 0 or 1); a usage error or a run that could not finish leaves
- * the old file untouched.
+ * it, standard output is pointed at an unnamed spool file while the
+ * command runs, and the report is written to FILE through lib/atomicfile
+ * (temporary name, renamed into place) when the command ran (exit 0 or 1):
+ * no file is created before the inputs were read, an interrupted run
+ * leaves nothing behind, and a usage error or a run that could not finish
+ * leaves the old file untouched.
  */
 #ifndef IBU_REPORT_OUTPUT_H
 #define IBU_REPORT_OUTPUT_H
@@ -15,6 +17,8 @@
 
 struct ibu_report_output {
 	struct ibu_atomicfile af;
+	const char *path;	/* -o FILE; NULL or "-": stdout */
+	FILE *spool;		/* unnamed file stdout points at, NULL none */
 	int saved_fd;		/* the original standard output, -1 none */
 };
 
@@ -25,7 +29,7 @@ struct ibu_report_output {
  */
 int ibu_report_output_take(const char *cmd, int argc, char **argv,
 			   const char **path);
-/* Points standard output at path's temporary file; -1 after a message. */
+/* Points standard output at the spool; -1 after a message. */
 int ibu_report_output_begin(const char *cmd, const char *path,
 			    struct ibu_report_output *r);
 /* Restores standard output; commits the file when keep, else discards it.

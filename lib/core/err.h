@@ -27,10 +27,23 @@ struct ibu_err {
 	char msg[IBU_ERR_MSG_LEN];
 };
 
-/* Records code and message in e (if e != NULL) and returns code. */
+/*
+ * Copies src into dst (cap bytes, always terminated) with every control
+ * byte written as "\xHH": bytes below 0x20 but the tab, 0x7f, and the
+ * UTF-8 C1 controls U+0080..U+009F (0xc2 0x80..0x9f), so that text taken
+ * from input (a node description, a line of a file) cannot move the
+ * cursor, set a terminal's title or forge a log line. Idempotent (the
+ * escape itself holds no control byte). Returns strlen(dst).
+ */
+size_t ibu_escape(char *dst, size_t cap, const char *src);
+/* The same into a new string (NULL when out of memory). */
+char *ibu_escape_dup(const char *src);
+
+/* Records code and message in e (if e != NULL), control bytes escaped
+ * (ibu_escape), and returns code. */
 int ibu_err_set(struct ibu_err *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Prefixes the existing message with "what: ". */
+/* Prefixes the existing message with "what: " (escaped as well). */
 void ibu_err_prefix(struct ibu_err *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void ibu_err_clear(struct ibu_err *e);

@@ -99,7 +99,8 @@ int ibu_fabric_add_node(struct ibu_fabric *f, enum ibu_node_type type,
 	n->type = type;
 	n->guid = guid;
 	n->num_ports = num_ports;
-	n->name = strdup(name ? name : "");
+	/* names come from input (a host sets its own node description) */
+	n->name = ibu_escape_dup(name ? name : "");
 	n->ports = calloc(num_ports + 1, sizeof(*n->ports));
 	if (!n->name || !n->ports) {
 		free(n->name);
@@ -211,7 +212,25 @@ int ibu_fabric_index(struct ibu_fabric *f, struct ibu_err *e)
 	return IBU_OK;
 }
 
+static int find_name(const struct ibu_fabric *f, const char *name);
+
+/* Names are stored escaped (ibu_escape): a name with control bytes from
+ * another input is looked up in the same form. */
 int ibu_fabric_find_name(const struct ibu_fabric *f, const char *name)
+{
+	char *esc;
+	int i;
+
+	if (!strpbrk(name, "\x01\x02\x03\x04\x05\x06\x07\x08\x0a\x0b\x0c\x0d\x0e\x0f"
+		     "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f\xc2"))
+		return find_name(f, name);
+	esc = ibu_escape_dup(name);
+	i = esc ? find_name(f, esc) : -1;
+	free(esc);
+	return i;
+}
+
+static int find_name(const struct ibu_fabric *f, const char *name)
 {
 	int lo = 0, hi = f->num_nodes - 1, i;
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include "input.h"
 #include "lineio.h"
 
 void ibu_lines_init(struct ibu_lines *l, FILE *in, const char *name)
@@ -79,10 +80,13 @@ int ibu_lines_next(struct ibu_lines *l, struct ibu_err *e)
 			break;
 		n += k;
 	}
-	if (ferror(l->in))
-		return ibu_err_set(e, errno == ENOMEM ? IBU_ENOMEM : IBU_EIO,
-				   "%s:%d: read error: %s", l->name,
-				   l->lineno + 1, strerror(errno ? errno : EIO));
+	if (ferror(l->in)) {
+		char where[IBU_ERR_MSG_LEN];
+		int err = errno;
+
+		snprintf(where, sizeof(where), "%s:%d", l->name, l->lineno + 1);
+		return ibu_input_err(e, where, err);
+	}
 	if (!n)
 		return 0;
 	l->line[n] = '\0';

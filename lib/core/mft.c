@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "input.h"
 #include "lineio.h"
 #include "mft.h"
 #include "num.h"
@@ -167,6 +168,7 @@ struct mreader {
 	int header_line;	/* line of the open table's header */
 	int rows;		/* MLID rows of the open table */
 	int tables;		/* tables read */
+	int *first;		/* [node] line of its table, 0 none yet */
 };
 
 static int perr(struct mreader *r, int line, const char *fmt, const char *s)
@@ -203,6 +205,14 @@ static int header(struct mreader *r, char *line, int lineno)
 	if (!ibu_node_is_switch(&r->f->nodes[node]))
 		return perr(r, lineno, "MFT header names a node that is not a switch",
 			    r->f->nodes[node].name);
+	/* two tables of one switch would be OR-ed into one: refused, as
+	 * in LFT dumps */
+	if (r->first[node])
+		return ibu_err_set(r->e, IBU_EPARSE,
+				   "%s:%d: second table of switch 0x%016" PRIx64
+				   " (first at line %d)", r->name, lineno, guid,
+				   r->first[node]);
+	r->first[node] = lineno;
 	r->node = node;
 	r->brief = 0;
 	r->base = 12;
@@ -390,6 +400,11 @@ int ibu_mft_read_stream(FILE *in, const char *name,
 	rc = ibu_mft_init(t, f->num_nodes, e);
 	if (rc)
 		return rc;
+	r.first = calloc(f->num_nodes ? f->num_nodes : 1, sizeof(*r.first));
+	if (!r.first) {
+		ibu_mft_free(t);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
 	ibu_lines_init(&lines, in, name);
 	while ((rc = ibu_lines_next(&lines, e)) > 0) {
 		rc = mft_line(&r, lines.line, lines.lineno);
@@ -405,6 +420,7 @@ int ibu_mft_read_stream(FILE *in, const char *name,
 				 "%s:%d: no multicast table (not an MFT dump?)",
 				 name, lines.lineno ? lines.lineno : 1);
 	ibu_lines_free(&lines);
+	free(r.first);
 	if (rc)
 		ibu_mft_free(t);
 	return rc;
@@ -413,12 +429,12 @@ int ibu_mft_read_stream(FILE *in, const char *name,
 int ibu_mft_read(const char *path, const struct ibu_fabric *f,
 		 struct ibu_mft *t, struct ibu_err *e)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = ibu_input_open(path, e);
 	int rc;
 
 	if (!in)
-		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
-	rc = ibu_mft_read_stream(in, path, f, t, e);
+		return e ? e->code : IBU_EIO;
+	rc = ibu_mft_read_stream(in, ibu_input_name(path), f, t, e);
 	fclose(in);
 	return rc;
 }
@@ -441,42 +457,54 @@ static int header_switch(const char *line, uint64_t *guid, char *name,
 	return 0;
 }
 
+int ibu_mft_sniff_text(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		size_t end = i, k = i;
+		char line[32];
+
+		while (end < len && buf[end] != '\n')
+			end++;
+		while (k < end && (buf[k] == ' ' || buf[k] == '\t'))
+			k++;
+		/* enough of the line to tell noise and headers apart */
+		snprintf(line, sizeof(line), "%.*s",
+			 (int)(end - k < sizeof(line) - 1 ? end - k : sizeof(line) - 1),
+			 buf + k);
+		if (line[0] && line[strlen(line) - 1] == '\r')
+			line[strlen(line) - 1] = '\0';
+		if (!noise(line))
+			return !strncmp(line, "Multicast mlids", 15);
+		i = end + 1;
+	}
+	return 0;
+}
+
 int ibu_mft_sniff(const char *path, struct ibu_err *e)
 {
-	FILE *in = fopen(path, "r");
-	struct ibu_lines lines;
+	const char *head;
+	size_t len;
+	FILE *in = ibu_input_open_peek(path, IBU_MFT_SNIFF_BYTES, &head, &len, e);
 	int rc;
 
 	if (!in)
-		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
-	ibu_lines_init(&lines, in, path);
-	while ((rc = ibu_lines_next(&lines, e)) > 0) {
-		const char *s = lines.line;
-
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (noise(s))
-			continue;
-		rc = !strncmp(s, "Multicast mlids", 15);
-		break;
-	}
-	ibu_lines_free(&lines);
+		return e ? e->code : IBU_EIO;
+	rc = ibu_mft_sniff_text(head, len);
 	fclose(in);
 	return rc;
 }
 
-int ibu_mft_add_switches(const char *path, struct ibu_fabric *f,
-			 struct ibu_err *e)
+int ibu_mft_add_switches_stream(FILE *in, const char *name,
+				struct ibu_fabric *f, struct ibu_err *e)
 {
-	FILE *in = fopen(path, "r");
 	struct ibu_lines lines;
-	char name[256];
+	char sw[256];
 	uint64_t guid;
 	int rc, n, idx;
 
-	if (!in)
-		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
-	ibu_lines_init(&lines, in, path);
+	ibu_lines_init(&lines, in, name);
 	while ((rc = ibu_lines_next(&lines, e)) > 0) {
 		const char *s = lines.line;
 
@@ -484,23 +512,35 @@ int ibu_mft_add_switches(const char *path, struct ibu_fabric *f,
 			s++;
 		if (strncmp(s, "Multicast mlids", 15))
 			continue;
-		if (header_switch(s, &guid, name, sizeof(name))) {
+		if (header_switch(s, &guid, sw, sizeof(sw))) {
 			rc = ibu_err_set(e, IBU_EPARSE, "%s:%d: MFT header without a switch GUID",
-					 path, lines.lineno);
+					 name, lines.lineno);
 			break;
 		}
 		for (n = 0; n < f->num_nodes && f->nodes[n].guid != guid; n++)
 			;
 		if (n < f->num_nodes)
 			continue;
-		rc = ibu_fabric_add_node(f, IBU_NODE_SWITCH, name[0] ? name : "?",
+		rc = ibu_fabric_add_node(f, IBU_NODE_SWITCH, sw[0] ? sw : "?",
 					 guid, IBU_MAX_PORTS, &idx, e);
 		if (rc)
 			break;
 	}
 	ibu_lines_free(&lines);
-	fclose(in);
 	return rc < 0 ? rc : IBU_OK;
+}
+
+int ibu_mft_add_switches(const char *path, struct ibu_fabric *f,
+			 struct ibu_err *e)
+{
+	FILE *in = ibu_input_open(path, e);
+	int rc;
+
+	if (!in)
+		return e ? e->code : IBU_EIO;
+	rc = ibu_mft_add_switches_stream(in, ibu_input_name(path), f, e);
+	fclose(in);
+	return rc;
 }
 
 /* ------------------------------------------------------------ writer */

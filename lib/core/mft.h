@@ -86,7 +86,8 @@ void ibu_mft_clear_mlid(struct ibu_mft *t, uint16_t mlid);
 int ibu_mft_group_empty(const struct ibu_mft *t, int gi);
 
 /* Reads a dump_mfts / ibroute -M text. Switches are looked up by node GUID
- * in f (which must be indexed); a GUID not in f is an error (file:line). */
+ * in f (which must be indexed); a GUID not in f, or a second table of one
+ * switch, is an error (file:line). */
 int ibu_mft_read(const char *path, const struct ibu_fabric *f,
 		 struct ibu_mft *t, struct ibu_err *e);
 int ibu_mft_read_stream(FILE *in, const char *name,
@@ -95,12 +96,18 @@ int ibu_mft_read_stream(FILE *in, const char *name,
 /* 1 when the file's first table line is an MFT header ("Multicast mlids
  * ..."), 0 when it is something else, < 0 when it cannot be read. */
 int ibu_mft_sniff(const char *path, struct ibu_err *e);
+/* The same on the first bytes of a dump (IBU_MFT_SNIFF_BYTES are enough
+ * unless a dump opens with that much noise). */
+#define IBU_MFT_SNIFF_BYTES 65536
+int ibu_mft_sniff_text(const char *buf, size_t len);
 /* Adds to f one switch (IBU_MAX_PORTS ports, no links) for every MFT header
  * of the dump whose GUID f does not hold yet, named as the header names it:
  * the fabric two dumps are compared on when no fabric file is given.
  * Re-index f afterwards. */
 int ibu_mft_add_switches(const char *path, struct ibu_fabric *f,
 			 struct ibu_err *e);
+int ibu_mft_add_switches_stream(FILE *in, const char *name,
+				struct ibu_fabric *f, struct ibu_err *e);
 /* Writes the dump_mfts grid for every switch of f, in node order. */
 int ibu_mft_write(FILE *out, const struct ibu_fabric *f,
 		  const struct ibu_mft *t, struct ibu_err *e);

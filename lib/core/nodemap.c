@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "input.h"
 #include "lineio.h"
 #include "nodemap.h"
 #include "num.h"
@@ -56,7 +57,7 @@ static int rename_nodes(struct ibu_fabric *f, uint64_t guid, const char *name,
 
 		if (f->nodes[n].guid != guid)
 			continue;
-		copy = strdup(name);
+		copy = ibu_escape_dup(name);
 		if (!copy)
 			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 		free(f->nodes[n].name);
@@ -100,12 +101,12 @@ int ibu_nodemap_apply_stream(FILE *in, const char *name, struct ibu_fabric *f,
 int ibu_nodemap_apply(const char *path, struct ibu_fabric *f, int *renamed,
 		      struct ibu_err *e)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = ibu_input_open(path, e);
 	int rc;
 
 	if (!in)
-		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
-	rc = ibu_nodemap_apply_stream(in, path, f, renamed, e);
+		return e ? e->code : IBU_EIO;
+	rc = ibu_nodemap_apply_stream(in, ibu_input_name(path), f, renamed, e);
 	fclose(in);
 	return rc;
 }

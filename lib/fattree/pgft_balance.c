@@ -9,158 +9,104 @@
  * own choices survive on every switch that D's traffic crosses, the LID
  * keeps the rule exactly (intact parts of the tree keep D-mod-K and their
  * shift permutations). Where they do not (a lost up-slot, a parent cut
- * off from t, or a lost cable of the parallel group the rule's cable digit
+ * off from t, or a lost cable of the parallel group the cable digit
  * names), the rule would pile the lost way's share onto one survivor, and
  * every source switch onto the same one. Such LIDs are routed after the
  * others, greedily against the flows already placed (an all-to-all of
- * the compute hosts, per offset): source leaves walk toward t one after
- * another, each undecided switch on the walk takes the way whose link
- * load plus onward cost is least (ties: the rule's way, then the next
- * ones), and the walk's flows are added at once. So the sources of one
- * destination spread over the surviving spines and cables in proportion
- * to what is left (LFTs are per switch: different source switches may
- * take different ways to one destination), on the way up and on the
- * destination's side. Deterministic and canonical: leaves in host order,
- * ways in slot and port order.
+ * the compute hosts, one per offset): source leaves walk toward t one
+ * after another, each undecided switch on the walk takes the way with the
+ * least busiest link onward, then the least load sum (ties: the rule's
+ * way, then the next ones), and the walk's flows are added at once. So
+ * the sources of one destination spread over the surviving spines and
+ * cables in proportion to what is left (LFTs are per switch: different
+ * source switches may take different ways to one destination), on the way
+ * up and on the destination's side. Deterministic and canonical: leaves
+ * in host order, ways in slot and port order.
+ *
+ * Cost: the switches that reach t are indexed once per leaf t (ways as
+ * order indexes), and the offsets are processed leaf by leaf in chunks
+ * whose loads fit a bound, so a LID the rule keeps costs a few operations
+ * per switch.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pgft_router.h"
 
+/* Load entries (switch ports x offsets) held at once. */
+#define LOAD_CELLS (4L << 20)
+
 struct bal {
 	struct router *r;
-	long *load;		/* [pbase + port]: flows of this offset's pass */
-	size_t nslots;
-	long *cost;		/* [node]: onward busiest link to t, least */
-	long *csum;		/* [node]: onward load sum on that way */
-	long *w;		/* [node]: flows through it toward D */
-	int *dec;		/* [node]: port toward D, 0: undecided */
-	int *cable;		/* [node]: slot of the cable down toward t, -1 */
-	int *order;		/* switches with a way to t, by ud ascending */
-	int norder;
-	int cut_leaves;		/* leaves with no up*|down* way to t */
-	int cut_above;		/* switches above the leaves with none */
-	int *plain;		/* [node]: plain hops to t, when cut_above */
-	int plain_leaf;		/* the t of plain, -1 */
-	int *path;		/* a walk's switches */
-	int *leaves;		/* leaves with compute hosts, by first host */
-	int nleaves;
+	int umax;		/* the most up-slots of a level */
+	/* leaves with compute hosts, in host order, and their hosts */
+	int *leaves, nleaves, *by_leaf, *leaf_start;
 	int *nhost;		/* [node]: compute hosts on the leaf */
-	int *by_leaf;		/* hosts grouped by leaf, D ascending */
-	int *leaf_start;	/* [leaf index]: first in by_leaf; nleaves + 1 */
-	unsigned char *damaged;	/* [D]: routed greedily in this pass */
-	long x[IBU_PGFT_MAX_H + 1];	/* ibu_pgft_digits of D */
-	int o;			/* the offset of this pass */
+	/* leaf t: the switches with an up*|down* way, by hops (0: t) */
+	int t, norder, *node, *lev, *idx_of;
+	long *nh;		/* [i]: its compute hosts, 0 for t */
+	int *child;		/* [i]: closure: index of the child toward t,
+				 * -1: not above t */
+	int *cstart, *clen;	/* [i]: closure: its cables in gports */
+	int *nx;		/* [i umax + k]: index of slot k's parent, -1 */
+	int *pt;		/* [i umax + k]: slot k's port */
+	int *slot;		/* [i]: pbase of the switch */
+	int *cut_above, ncut_above, cut_leaves;
+	/* one LID */
+	int o;			/* its offset */
+	int kslot[IBU_PGFT_MAX_H + 1], kcable[IBU_PGFT_MAX_H + 1];
+	int *port, *next;	/* [i]: the way taken, 0 / -1 none yet */
+	long *w;		/* [i]: flows through it toward D */
+	long *cost, *csum;	/* [i]: onward busiest link, load sum */
+	int *path;
+	/* loads of a chunk of offsets o0..o0+noffc-1 */
+	size_t nslots;
+	int noff, o0, noffc;
+	uint32_t *load;		/* [(o - o0) nslots + pbase + port] */
+	uint32_t *lc;		/* the current offset's part of load */
+	unsigned char *damaged;	/* [D noffc + o - o0] */
+	int *plain, plain_leaf;
 };
 
-static int is_closure(const struct bal *b, int s)
+static uint32_t *load_of(struct bal *b, int i, int port)
 {
-	return b->cable[s] >= 0;
+	return &b->lc[b->slot[i] + port];
 }
 
-static int peer(const struct bal *b, int s, int port)
-{
-	return b->r->f->nodes[s].ports[port].peer_node;
-}
+/* --- leaf t: the switches that reach it, their ways as indexes --- */
 
-/* The up-slot the rule names at switch s of level l for (D, o). */
-static int rule_slot(const struct bal *b, int l)
+static void index_ways(struct bal *b, int i)
 {
 	const struct router *r = b->r;
-	int U = r->U[l], k;
+	int s = b->node[i], l = b->lev[i], k, port, q;
 
-	k = (int)(b->x[l] % U);
-	if (l <= r->levels)
-		k += (int)((b->o / r->R[l]) % U);
-	return k % U;
-}
-
-/* The rule's cable index in the parallel group down from closure switch
- * q (level l) toward t: the cable digit of D's climb into level l. */
-static int rule_cable(const struct bal *b, int l)
-{
-	return (int)(b->x[l - 1] % b->r->g->P.p[l]);
-}
-
-/*
- * Switch s's ways toward t, the rule's first: n ways, way i's port in
- * ports[i]. Returns 1 when the rule's own way is among them.
- */
-static int ways(const struct bal *b, int s, int *ports, int *n)
-{
-	const struct router *r = b->r;
-	int l = r->g->level[s], i, k0, k, port, rule_ok;
-
-	*n = 0;
-	if (is_closure(b, s)) {
-		int c = b->cable[s], len = r->glen[c];
-		const int *grp = &r->gports[r->gstart[c]];
-
-		k0 = rule_cable(b, l);
-		rule_ok = k0 < len;
-		for (i = 0; i < len; i++)
-			ports[(*n)++] = grp[(k0 + i) % len];
-		return rule_ok;
-	}
-	if (!r->U[l] || r->ud[s] == INT_MAX)
-		return 0;
-	k0 = rule_slot(b, l);
-	rule_ok = 0;
-	for (i = 0; i < r->U[l]; i++) {
-		k = (k0 + i) % r->U[l];
+	b->child[i] = -1;
+	for (k = 0; k < r->U[l]; k++) {
 		port = r->g->up[s][k];
-		if (!port || r->ud[peer(b, s, port)] != r->ud[s] - 1)
-			continue;
-		if (!i)
-			rule_ok = 1;
-		ports[(*n)++] = port;
+		q = port ? r->f->nodes[s].ports[port].peer_node : -1;
+		b->pt[i * b->umax + k] = port;
+		b->nx[i * b->umax + k] = q >= 0 && b->idx_of[q] >= 0 &&
+			r->ud[q] == r->ud[s] - 1 ? b->idx_of[q] : -1;
 	}
-	return rule_ok;
 }
 
-/* The cost of leaving s on port: the busiest link of the way on (this
- * link or beyond), then the sum of the loads along it. */
-static void way_cost(const struct bal *b, int s, int port, long *max,
-		     long *sum)
+static void index_closure(struct bal *b)
 {
-	long l = b->load[b->r->pbase[s] + port];
-	int q = peer(b, s, port);
+	const struct router *r = b->r;
+	int k, i, c;
 
-	*max = l > b->cost[q] ? l : b->cost[q];
-	*sum = l + b->csum[q];
-}
-
-/* The way of s with the least busiest link, then the least load sum; ties
- * to the earliest (the rule's, then the next ones). 0: none. */
-static int cheapest(const struct bal *b, int s)
-{
-	int ports[IBU_MAX_PORTS], n, i, best = 0;
-	long m, sm, bm = LONG_MAX, bs = LONG_MAX;
-
-	ways(b, s, ports, &n);
-	for (i = 0; i < n; i++) {
-		way_cost(b, s, ports[i], &m, &sm);
-		if (m < bm || (m == bm && sm < bs)) {
-			bm = m;
-			bs = sm;
-			best = ports[i];
-		}
+	for (k = 0; k < r->nclos; k++) {
+		i = b->idx_of[r->clos_q[k]];
+		c = r->clos_c[k];
+		b->cstart[i] = r->gstart[c];
+		b->clen[i] = r->glen[c];
+		b->child[i] = b->idx_of[r->f->nodes[r->clos_q[k]]
+					.ports[r->gports[r->gstart[c]]]
+					.peer_node];
 	}
-	return best;
 }
 
-/* s's onward cost on its decided (or cheapest) way. */
-static void set_cost(struct bal *b, int s, int port)
-{
-	if (!port) {
-		b->cost[s] = b->csum[s] = LONG_MAX / 4;
-		return;
-	}
-	way_cost(b, s, port, &b->cost[s], &b->csum[s]);
-}
-
-/* t's closure, up*|down* hops, and the switches that reach t by hops. */
 static void prepare_leaf(struct bal *b, int t)
 {
 	struct router *r = b->r;
@@ -168,35 +114,42 @@ static void prepare_leaf(struct bal *b, int t)
 
 	ibu__pgft_leaf_closure(r, t);
 	ibu__pgft_updown_dist(r, t);
-	for (l = 1; l <= r->g->P.h; l++)
-		for (i = 0; i < r->nlevel[l]; i++)
-			b->cable[r->by_level[l][i]] = -1;
-	for (i = 0; i < r->nclos; i++)
-		b->cable[r->clos_q[i]] = r->clos_c[i];
+	for (i = 0; i < b->norder; i++)
+		b->idx_of[b->node[i]] = -1;
+	b->t = t;
+	b->norder = b->ncut_above = b->cut_leaves = 0;
 	for (l = 1; l <= r->g->P.h; l++)
 		for (i = 0; i < r->nlevel[l]; i++) {
 			s = r->by_level[l][i];
-			if (r->ud[s] != INT_MAX && r->ud[s] > maxd)
-				maxd = r->ud[s];
-		}
-	b->norder = 0;
-	b->cut_leaves = b->cut_above = 0;
-	for (l = 1; l <= r->g->P.h; l++)
-		for (i = 0; i < r->nlevel[l]; i++)
-			if (r->ud[r->by_level[l][i]] == INT_MAX) {
+			if (r->ud[s] == INT_MAX) {
 				b->cut_leaves += l == 1;
-				b->cut_above += l > 1;
+				if (l > 1)
+					b->cut_above[b->ncut_above++] = s;
+			} else if (r->ud[s] > maxd) {
+				maxd = r->ud[s];
 			}
+		}
 	for (d = 0; d <= maxd; d++)
 		for (l = 1; l <= r->g->P.h; l++)
 			for (i = 0; i < r->nlevel[l]; i++) {
 				s = r->by_level[l][i];
-				if (r->ud[s] == d)
-					b->order[b->norder++] = s;
+				if (r->ud[s] != d)
+					continue;
+				b->idx_of[s] = b->norder;
+				b->node[b->norder] = s;
+				b->lev[b->norder] = l;
+				b->slot[b->norder] = r->pbase[s];
+				b->nh[b->norder++] = s == t ? 0 : b->nhost[s];
 			}
+	for (i = 1; i < b->norder; i++)
+		index_ways(b, i);
+	index_closure(b);
+	memset(b->cost, 0, sizeof(long) * (size_t)b->norder);
+	memset(b->csum, 0, sizeof(long) * (size_t)b->norder);
 }
 
-/* Host D's LID at this pass's offset, 0 when it has none. */
+/* --- one LID --- */
+
 static uint32_t host_lid(const struct bal *b, int D)
 {
 	const struct ibu_pgft_host *h = &b->r->g->host[D];
@@ -208,15 +161,88 @@ static uint32_t host_lid(const struct bal *b, int D)
 	return lid;
 }
 
-static void start_lid(struct bal *b, int D, int t)
+/* The rule's up-slot and cable index of (D, o) at every level. */
+static void start_lid(struct bal *b, int D)
 {
-	const struct ibu_pgft_host *h = &b->r->g->host[D];
-	int i;
+	const struct router *r = b->r;
+	long x[IBU_PGFT_MAX_H + 1];
+	int l, U;
 
-	ibu_pgft_digits(b->r->g, D, b->x);
-	for (i = 0; i < b->norder; i++)
-		b->dec[b->order[i]] = 0;
-	b->dec[t] = b->r->f->nodes[h->node].ports[h->port].peer_port;
+	b->lc = &b->load[(size_t)(b->o - b->o0) * b->nslots];
+	ibu_pgft_digits(r->g, D, x);
+	for (l = 1; l <= r->g->P.h; l++) {
+		U = r->U[l];
+		b->kslot[l] = 0;
+		if (U) {
+			b->kslot[l] = (int)(x[l] % U);
+			if (l <= r->levels)
+				b->kslot[l] += (int)((b->o / r->R[l]) % U);
+			b->kslot[l] %= U;
+		}
+		b->kcable[l] = l > 1 ? (int)(x[l - 1] % r->g->P.p[l]) : 0;
+	}
+}
+
+/* The rule's way at index i: port (0 if it does not survive), next. */
+static int rule_way(const struct bal *b, int i, int *next)
+{
+	int k;
+
+	if (b->child[i] >= 0) {
+		k = b->kcable[b->lev[i]];
+		*next = b->child[i];
+		return k < b->clen[i] ? b->r->gports[b->cstart[i] + k] : 0;
+	}
+	k = i * b->umax + b->kslot[b->lev[i]];
+	*next = b->nx[k];
+	return *next >= 0 ? b->pt[k] : 0;
+}
+
+/* The cost of leaving i on port to next: the busiest link onward, then
+ * the load sum; 1 when it beats (*bm, *bs), which it then becomes. */
+static inline int better(const struct bal *b, int i, int port, int next,
+			 long *bm, long *bs)
+{
+	long l = b->lc[b->slot[i] + port];
+	long m = l > b->cost[next] ? l : b->cost[next];
+	long s = l + b->csum[next];
+
+	if (m > *bm || (m == *bm && s >= *bs))
+		return 0;
+	*bm = m;
+	*bs = s;
+	return 1;
+}
+
+/* The way of i with the least busiest link onward, then the least load
+ * sum; ties to the rule's, then the next ones. 0: none. */
+static int cheapest(struct bal *b, int i, int *next)
+{
+	const struct router *r = b->r;
+	long bm = LONG_MAX, bs = LONG_MAX;
+	int best = 0, j, k, n, U, base;
+
+	*next = -1;
+	if (b->child[i] >= 0) {
+		const int *grp = &r->gports[b->cstart[i]];
+
+		for (j = 0, n = b->clen[i]; j < n; j++) {
+			k = (b->kcable[b->lev[i]] + j) % n;
+			if (better(b, i, grp[k], b->child[i], &bm, &bs))
+				best = grp[k];
+		}
+		*next = best ? b->child[i] : -1;
+		return best;
+	}
+	U = r->U[b->lev[i]];
+	base = i * b->umax;
+	for (j = 0, k = b->kslot[b->lev[i]]; j < U; j++, k = k + 1 < U ? k + 1 : 0)
+		if (b->nx[base + k] >= 0 &&
+		    better(b, i, b->pt[base + k], b->nx[base + k], &bm, &bs)) {
+			best = b->pt[base + k];
+			*next = b->nx[base + k];
+		}
+	return best;
 }
 
 /*
@@ -226,178 +252,238 @@ static void start_lid(struct bal *b, int D, int t)
  * anyone's traffic; not when hosts sit above the leaves (their routes
  * could turn there).
  */
-static void route_cut_above(struct bal *b, int t, uint32_t lid)
-{
-	struct router *r = b->r;
-	int l, i, s;
-
-	if (!b->cut_above || r->g->num_spine_hosts)
-		return;
-	if (b->plain_leaf != t) {
-		ibu__pgft_plain_dist(r, t, b->plain);
-		b->plain_leaf = t;
-	}
-	for (l = 2; l <= r->g->P.h; l++)
-		for (i = 0; i < r->nlevel[l]; i++) {
-			s = r->by_level[l][i];
-			if (r->ud[s] != INT_MAX || b->plain[s] == INT_MAX)
-				continue;
-			r->lft->row[s][lid] = (uint8_t)ibu__pgft_pick_plain(
-				r, s, b->plain, b->plain[s] - 1, lid);
-			r->st.outside++;
-		}
-}
-
-/* Writes the LID's in-tree; flows of w added to the loads. */
-static void commit(struct bal *b, uint32_t lid)
+static void route_cut_above(struct bal *b, uint32_t lid)
 {
 	struct router *r = b->r;
 	int i, s;
 
-	for (i = 0; i < b->norder; i++) {
-		s = b->order[i];
-		r->lft->row[s][lid] = b->dec[s] ? (uint8_t)b->dec[s] :
-				       IBU_NO_PATH;
-		if (i && b->dec[s])
-			b->load[r->pbase[s] + b->dec[s]] += b->w[s];
+	if (!b->ncut_above || r->g->num_spine_hosts)
+		return;
+	if (b->plain_leaf != b->t) {
+		ibu__pgft_plain_dist(r, b->t, b->plain);
+		b->plain_leaf = b->t;
+	}
+	for (i = 0; i < b->ncut_above; i++) {
+		s = b->cut_above[i];
+		if (b->plain[s] == INT_MAX)
+			continue;
+		r->lft->row[s][lid] = (uint8_t)ibu__pgft_pick_plain(
+			r, s, b->plain, b->plain[s] - 1, lid);
+		r->st.outside++;
 	}
 }
 
 /*
- * The rule's in-tree for (D, this offset): 1 when every switch that D's
- * traffic crosses can take the rule's way (b->w then holds the flows;
- * switches no flow crosses take their cheapest way), 0 when one cannot.
+ * The rule's in-tree for the LID: 1 when every switch that D's traffic
+ * crosses can take the rule's way (b->w then holds the flows), 0 when one
+ * cannot.
  */
-static int rule_tree(struct bal *b, int t)
+static int rule_tree(struct bal *b)
 {
-	int ports[IBU_MAX_PORTS], n, i, s, ok;
+	int i;
 
-	for (i = 1; i < b->norder; i++) {
-		s = b->order[i];
-		ok = ways(b, s, ports, &n);
-		b->dec[s] = ok ? ports[0] : 0;
-		b->w[s] = s != t ? b->nhost[s] : 0;
-	}
-	b->w[t] = 0;
+	memcpy(b->w, b->nh, sizeof(long) * (size_t)b->norder);
 	for (i = b->norder - 1; i > 0; i--) {
-		s = b->order[i];
-		if (!b->w[s])
+		b->port[i] = rule_way(b, i, &b->next[i]);
+		if (!b->w[i])
 			continue;
-		if (!b->dec[s])
+		if (!b->port[i])
 			return 0;
-		b->w[peer(b, s, b->dec[s])] += b->w[s];
+		b->w[b->next[i]] += b->w[i];
 	}
-	for (i = 1; i < b->norder; i++)
-		if (!b->dec[b->order[i]]) {
-			b->dec[b->order[i]] = cheapest(b, b->order[i]);
-			b->r->st.rerouted++;
-		}
 	return 1;
 }
 
-/* Least onward costs toward t over the current loads. */
-static void costs(struct bal *b)
+/* The first surviving way of i after the rule's, 0 if none: for a switch
+ * no end port's flow toward D crosses (its own packets only). */
+static int first_way(const struct bal *b, int i)
 {
-	int i, s;
+	int U = b->r->U[b->lev[i]], base = i * b->umax, j, k;
 
-	b->cost[b->order[0]] = b->csum[b->order[0]] = 0;
-	for (i = 1; i < b->norder; i++) {
-		s = b->order[i];
-		set_cost(b, s, cheapest(b, s));
-	}
+	if (b->child[i] >= 0)
+		return b->clen[i] ? b->r->gports[b->cstart[i]] : 0;
+	for (j = 0, k = b->kslot[b->lev[i]]; j < U; j++, k = k + 1 < U ? k + 1 : 0)
+		if (b->nx[base + k] >= 0)
+			return b->pt[base + k];
+	return 0;
 }
 
-/* Source leaf s's flows (wt) toward t: the decided ways where a switch
- * has one, else its cheapest now; then the walk's costs again. */
-static void walk(struct bal *b, int s, int t, long wt)
-{
-	int n = 0, u = s, i, slot;
-
-	while (u != t && n < b->norder) {
-		if (!b->dec[u])
-			b->dec[u] = cheapest(b, u);
-		if (!b->dec[u])
-			break;
-		slot = b->r->pbase[u] + b->dec[u];
-		b->load[slot] += wt;
-		b->w[u] += wt;
-		b->path[n++] = u;
-		u = peer(b, u, b->dec[u]);
-	}
-	for (i = n - 1; i >= 0; i--)
-		set_cost(b, b->path[i], b->dec[b->path[i]]);
-}
-
-/* A damaged LID of D: the source leaves, from a start that turns with D,
- * walk in; switches no walk crossed take their cheapest way. */
-static void greedy_tree(struct bal *b, int D, int t, uint32_t lid)
+/* Writes the rule's in-tree and adds its flows; a switch no flow crosses
+ * whose rule way is lost takes the next surviving one. */
+static void commit(struct bal *b, uint32_t lid)
 {
 	struct router *r = b->r;
-	int i, s;
+	int i;
+
+	for (i = 1; i < b->norder; i++) {
+		if (!b->port[i]) {
+			b->port[i] = first_way(b, i);
+			r->st.rerouted++;
+		}
+		r->lft->row[b->node[i]][lid] = b->port[i] ? (uint8_t)b->port[i] :
+					       IBU_NO_PATH;
+		if (b->w[i])
+			*load_of(b, i, b->port[i]) += (uint32_t)b->w[i];
+	}
+}
+
+/* --- a damaged LID --- */
+
+static void set_cost(struct bal *b, int i);
+
+/* Every switch's onward cost on its cheapest way now; none decided. */
+static void costs(struct bal *b)
+{
+	int i;
+
+	b->cost[0] = b->csum[0] = 0;
+	for (i = 1; i < b->norder; i++) {
+		if (b->lev[i] == 1) {	/* no way toward t enters a leaf */
+			b->port[i] = 0;
+			continue;
+		}
+		b->port[i] = cheapest(b, i, &b->next[i]);
+		if (b->port[i]) {
+			set_cost(b, i);
+			b->port[i] = 0;
+		} else {
+			b->cost[i] = b->csum[i] = LONG_MAX / 4;
+		}
+	}
+}
+
+/* i's onward cost on its decided way. */
+static void set_cost(struct bal *b, int i)
+{
+	long ld = *load_of(b, i, b->port[i]);
+	int q = b->next[i];
+
+	b->cost[i] = ld > b->cost[q] ? ld : b->cost[q];
+	b->csum[i] = ld + b->csum[q];
+}
+
+/* Source leaf i's flows (wt) toward t: the decided ways where a switch
+ * has one, else its cheapest now; then the walk's costs again. */
+static void walk(struct bal *b, int i, long wt)
+{
+	int n = 0, u = i, j;
+
+	while (u > 0 && n < b->norder) {
+		if (!b->port[u])
+			b->port[u] = cheapest(b, u, &b->next[u]);
+		if (!b->port[u])
+			break;
+		*load_of(b, u, b->port[u]) += (uint32_t)wt;
+		b->path[n++] = u;
+		u = b->next[u];
+	}
+	for (j = n - 1; j >= 0; j--)
+		set_cost(b, b->path[j]);
+}
+
+/* The source leaves, from a start that turns with D, walk in; switches no
+ * walk crossed take their cheapest way. */
+static void greedy_tree(struct bal *b, int D, uint32_t lid)
+{
+	struct router *r = b->r;
+	int i, j, nx;
 
 	costs(b);
-	for (i = 0; i < b->norder; i++)
-		b->w[b->order[i]] = 0;
-	for (i = 0; i < b->nleaves; i++) {
-		s = b->leaves[(i + D) % b->nleaves];
-		if (s != t && r->ud[s] != INT_MAX)
-			walk(b, s, t, b->nhost[s]);
-	}
-	for (i = 1; i < b->norder; i++)
-		if (!b->dec[b->order[i]])
-			b->dec[b->order[i]] = cheapest(b, b->order[i]);
-	for (i = 1; i < b->norder; i++) {
-		int ports[IBU_MAX_PORTS], n;
+	for (j = 0; j < b->nleaves; j++) {
+		int s = b->leaves[(j + D) % b->nleaves];
 
-		s = b->order[i];
-		r->lft->row[s][lid] = b->dec[s] ? (uint8_t)b->dec[s] :
-				       IBU_NO_PATH;
-		if (!ways(b, s, ports, &n) || ports[0] != b->dec[s])
-			r->st.rerouted++;
+		i = b->idx_of[s];
+		if (s != b->t && i > 0)
+			walk(b, i, b->nhost[s]);
 	}
-	r->lft->row[t][lid] = (uint8_t)b->dec[t];
+	for (i = 1; i < b->norder; i++) {
+		if (!b->port[i])
+			b->port[i] = cheapest(b, i, &b->next[i]);
+		if (rule_way(b, i, &nx) != b->port[i])
+			r->st.rerouted++;
+		r->lft->row[b->node[i]][lid] = b->port[i] ? (uint8_t)b->port[i] :
+					       IBU_NO_PATH;
+	}
 	r->st.balanced++;
 }
 
-/* One offset: the LIDs the rule keeps, then the damaged ones. */
-static void pass(struct bal *b)
+/* --- leaves, offsets --- */
+
+static void host_row(struct bal *b, int D, uint32_t lid)
 {
-	int li, j, D, t, any;
+	const struct ibu_pgft_host *h = &b->r->g->host[D];
+
+	b->r->lft->row[b->t][lid] =
+		(uint8_t)b->r->f->nodes[h->node].ports[h->port].peer_port;
+}
+
+static unsigned char *damaged(struct bal *b, int D)
+{
+	return &b->damaged[(size_t)D * (size_t)b->noffc + (size_t)(b->o - b->o0)];
+}
+
+/* Leaf t's LIDs of the chunk that the rule keeps; the others marked. */
+static void keep_rule(struct bal *b, int li)
+{
+	int j, D;
 	uint32_t lid;
 
-	memset(b->load, 0, sizeof(long) * b->nslots);
-	memset(b->damaged, 0, (size_t)b->r->g->num_hosts);
-	for (li = 0; li < b->nleaves; li++) {
-		t = b->leaves[li];
-		prepare_leaf(b, t);
-		for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++) {
-			D = b->by_leaf[j];
+	for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++)
+		for (D = b->by_leaf[j], b->o = b->o0; b->o < b->o0 + b->noffc;
+		     b->o++) {
 			lid = host_lid(b, D);
 			if (!lid)
 				continue;
 			b->r->st.unrouted += b->cut_leaves;
-			start_lid(b, D, t);
-			route_cut_above(b, t, lid);
-			if (rule_tree(b, t))
+			host_row(b, D, lid);
+			route_cut_above(b, lid);
+			start_lid(b, D);
+			if (rule_tree(b))
 				commit(b, lid);
 			else
-				b->damaged[D] = 1;
+				*damaged(b, D) = 1;
 		}
-	}
-	for (li = 0; li < b->nleaves; li++) {
-		t = b->leaves[li];
-		for (any = 0, j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++)
-			any |= b->damaged[b->by_leaf[j]];
-		if (!any)
-			continue;
-		prepare_leaf(b, t);
-		for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++) {
-			D = b->by_leaf[j];
-			if (!b->damaged[D])
+}
+
+/* Leaf t's damaged LIDs of the chunk, greedily. */
+static void balance_damaged(struct bal *b, int li)
+{
+	int j, D, prepared = 0;
+
+	for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++)
+		for (D = b->by_leaf[j], b->o = b->o0; b->o < b->o0 + b->noffc;
+		     b->o++) {
+			if (!*damaged(b, D))
 				continue;
-			start_lid(b, D, t);
-			greedy_tree(b, D, t, host_lid(b, D));
+			if (!prepared++)
+				prepare_leaf(b, b->leaves[li]);
+			start_lid(b, D);
+			greedy_tree(b, D, host_lid(b, D));
 		}
+}
+
+/*
+ * Per chunk of offsets, each offset an all-to-all of its own (base LIDs
+ * are what SA hands out: their balance must not depend on the other
+ * offsets): every LID the rule keeps first, then the damaged ones against
+ * their flows.
+ */
+static void balance(struct bal *b)
+{
+	int li;
+
+	for (b->o0 = 0; b->o0 < b->noff; b->o0 += b->noffc) {
+		if (b->o0 + b->noffc > b->noff)
+			b->noffc = b->noff - b->o0;
+		memset(b->load, 0, sizeof(uint32_t) * b->nslots * (size_t)b->noffc);
+		memset(b->damaged, 0,
+		       (size_t)b->r->g->num_hosts * (size_t)b->noffc);
+		for (li = 0; li < b->nleaves; li++) {
+			prepare_leaf(b, b->leaves[li]);
+			keep_rule(b, li);
+		}
+		for (li = 0; li < b->nleaves; li++)
+			balance_damaged(b, li);
 	}
 }
 
@@ -433,75 +519,107 @@ static void index_leaves(struct bal *b)
 
 static void bal_free(struct bal *b)
 {
-	free(b->load);
-	free(b->cost);
-	free(b->csum);
-	free(b->w);
-	free(b->dec);
-	free(b->cable);
-	free(b->order);
-	free(b->path);
 	free(b->leaves);
-	free(b->nhost);
 	free(b->by_leaf);
 	free(b->leaf_start);
+	free(b->nhost);
+	free(b->node);
+	free(b->lev);
+	free(b->nh);
+	free(b->idx_of);
+	free(b->child);
+	free(b->cstart);
+	free(b->clen);
+	free(b->nx);
+	free(b->pt);
+	free(b->slot);
+	free(b->cut_above);
+	free(b->port);
+	free(b->next);
+	free(b->w);
+	free(b->cost);
+	free(b->csum);
+	free(b->path);
+	free(b->load);
 	free(b->damaged);
 }
 
-static int bal_init(struct bal *b, struct router *r, struct ibu_err *e)
+/* The offsets: 2^(the largest LMC of a compute host), in chunks. */
+static void size_offsets(struct bal *b)
 {
-	size_t n = (size_t)(r->f->num_nodes ? r->f->num_nodes : 1);
-	size_t hosts = (size_t)(r->g->num_hosts ? r->g->num_hosts : 1);
+	const struct router *r = b->r;
+	long cells;
+	int D, lmc;
 
-	int i;
+	b->noff = 1;
+	for (D = 0; D < r->g->num_hosts; D++) {
+		lmc = r->f->nodes[r->g->host[D].node].ports[r->g->host[D].port].lmc;
+		if ((1 << lmc) > b->noff)
+			b->noff = 1 << lmc;
+	}
+	cells = LOAD_CELLS / (long)(b->nslots ? b->nslots : 1);
+	b->noffc = cells < 1 ? 1 : cells < b->noff ? (int)cells : b->noff;
+}
 
-	memset(b, 0, sizeof(*b));
-	b->r = r;
-	for (i = 0; i < r->f->num_nodes; i++)
-		b->nslots += (size_t)r->f->nodes[i].num_ports + 1;
-	b->load = calloc(b->nslots + 1, sizeof(long));
-	b->cost = calloc(n, sizeof(long));
-	b->csum = calloc(n, sizeof(long));
-	b->w = calloc(n, sizeof(long));
-	b->dec = calloc(n, sizeof(int));
-	b->cable = malloc(n * sizeof(int));
-	b->order = calloc(n, sizeof(int));
-	b->path = calloc(n, sizeof(int));
+static int bal_alloc(struct bal *b, struct ibu_err *e)
+{
+	size_t n = (size_t)(b->r->f->num_nodes ? b->r->f->num_nodes : 1);
+	size_t hosts = (size_t)(b->r->g->num_hosts ? b->r->g->num_hosts : 1);
+
 	b->leaves = calloc(n, sizeof(int));
-	b->nhost = calloc(n, sizeof(int));
 	b->by_leaf = calloc(hosts, sizeof(int));
 	b->leaf_start = calloc(n + 1, sizeof(int));
-	b->damaged = calloc(hosts, 1);
-	if (!b->load || !b->cost || !b->csum || !b->w || !b->dec || !b->cable ||
-	    !b->order || !b->path || !b->leaves || !b->nhost || !b->by_leaf ||
-	    !b->leaf_start || !b->damaged) {
-		bal_free(b);
+	b->nhost = calloc(n, sizeof(int));
+	b->node = calloc(n, sizeof(int));
+	b->lev = calloc(n, sizeof(int));
+	b->nh = calloc(n, sizeof(long));
+	b->idx_of = malloc(n * sizeof(int));
+	b->child = calloc(n, sizeof(int));
+	b->cstart = calloc(n, sizeof(int));
+	b->clen = calloc(n, sizeof(int));
+	b->nx = calloc(n * (size_t)b->umax, sizeof(int));
+	b->pt = calloc(n * (size_t)b->umax, sizeof(int));
+	b->slot = calloc(n, sizeof(int));
+	b->cut_above = calloc(n, sizeof(int));
+	b->port = calloc(n, sizeof(int));
+	b->next = calloc(n, sizeof(int));
+	b->w = calloc(n, sizeof(long));
+	b->cost = calloc(n, sizeof(long));
+	b->csum = calloc(n, sizeof(long));
+	b->path = calloc(n, sizeof(int));
+	b->load = calloc(b->nslots * (size_t)b->noffc + 1, sizeof(uint32_t));
+	b->damaged = calloc(hosts * (size_t)b->noffc, 1);
+	if (!b->leaves || !b->by_leaf || !b->leaf_start || !b->nhost ||
+	    !b->node || !b->lev || !b->nh || !b->idx_of || !b->child ||
+	    !b->cstart || !b->clen || !b->nx || !b->pt || !b->slot ||
+	    !b->cut_above || !b->port || !b->next || !b->w || !b->cost ||
+	    !b->csum || !b->path || !b->load || !b->damaged)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	}
-	memset(b->cable, 0xff, n * sizeof(int));
-	index_leaves(b);
+	memset(b->idx_of, 0xff, n * sizeof(int));
 	return IBU_OK;
 }
 
 int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 {
 	struct bal b;
-	int D, offsets = 1, rc;
+	int i, rc;
 
-	rc = bal_init(&b, r, e);
-	if (rc)
-		return rc;
+	memset(&b, 0, sizeof(b));
+	b.r = r;
 	b.plain = plain;
 	b.plain_leaf = -1;
-	for (D = 0; D < r->g->num_hosts; D++) {
-		const struct ibu_pgft_host *h = &r->g->host[D];
-		int lmc = r->f->nodes[h->node].ports[h->port].lmc;
-
-		if ((1 << lmc) > offsets)
-			offsets = 1 << lmc;
+	for (i = 1; i <= r->g->P.h; i++)
+		if (r->U[i] > b.umax)
+			b.umax = r->U[i];
+	b.umax = b.umax ? b.umax : 1;
+	for (i = 0; i < r->f->num_nodes; i++)
+		b.nslots += (size_t)r->f->nodes[i].num_ports + 1;
+	size_offsets(&b);
+	rc = bal_alloc(&b, e);
+	if (!rc) {
+		index_leaves(&b);
+		balance(&b);
 	}
-	for (b.o = 0; b.o < offsets; b.o++)
-		pass(&b);
 	bal_free(&b);
-	return IBU_OK;
+	return rc;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "input.h"
 #include "dlids.h"
 #include "lineio.h"
 #include "num.h"
@@ -106,14 +107,14 @@ int ibu_dlid_pairs_read_stream(FILE *in, const char *name,
 int ibu_dlid_pairs_read(const char *path, struct ibu_dlid_pairs *p,
 			struct ibu_err *e)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = ibu_input_open(path, e);
 	int rc;
 
 	if (!in) {
 		memset(p, 0, sizeof(*p));
-		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
+		return e ? e->code : IBU_EIO;
 	}
-	rc = ibu_dlid_pairs_read_stream(in, path, p, e);
+	rc = ibu_dlid_pairs_read_stream(in, ibu_input_name(path), p, e);
 	fclose(in);
 	return rc;
 }

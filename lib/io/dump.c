@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "input.h"
 #include "dump.h"
 #include "lineio.h"
 #include "lidmap.h"
@@ -242,7 +243,7 @@ static int claim(struct parser *p, int line, uint32_t lid, uint64_t guid,
 	if (type && !dp->type)
 		dp->type = type;
 	if (name && (!dp->name || !dp->name[0])) {
-		char *n = strdup(name);
+		char *n = ibu_escape_dup(name);
 
 		if (!n)
 			return nomem(p);
@@ -450,7 +451,7 @@ static int open_switch(struct parser *p, char *line, int lineno)
 	sw->top = top;
 	/* the row grows with the entries, not with the header's range */
 	sw->max_lid = 0;
-	sw->name = strdup(name);
+	sw->name = ibu_escape_dup(name);
 	sw->port = malloc(1);
 	if (!sw->name || !sw->port) {
 		free(sw->name);
@@ -909,29 +910,19 @@ int ibu_dump_parse_stream(FILE *in, const char *name, struct ibu_dump *d,
 int ibu_dump_parse_progress(const char *path, struct ibu_dump *d,
 			    const struct ibu_progress *pr, struct ibu_err *e)
 {
-	int use_stdin = !strcmp(path, "-"), fd = -1;
 	FILE *in;
 	char *buf;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	/* stdin through its own FILE, so that its buffer can be ours */
-	if (use_stdin) {
-		fd = dup(STDIN_FILENO);
-		in = fd >= 0 ? fdopen(fd, "r") : NULL;
-		if (!in && fd >= 0)
-			close(fd);
-	} else {
-		in = fopen(path, "r");
-	}
+	in = ibu_input_open(path, e);
 	if (!in)
-		return ibu_err_set(e, IBU_EIO, "%s: cannot open", path);
-	/* dumps of large fabrics run to gigabytes: read in big blocks (glibc
-	 * ignores the size when it allocates the buffer itself) */
+		return e ? e->code : IBU_EIO;
+	/* dumps of large fabrics run to gigabytes: read in big blocks */
 	buf = malloc(1 << 20);
 	if (buf)
 		setvbuf(in, buf, _IOFBF, 1 << 20);
-	rc = parse_stream(in, use_stdin ? "(stdin)" : path, d, pr, e);
+	rc = parse_stream(in, ibu_input_name(path), d, pr, e);
 	fclose(in);
 	free(buf);
 	return rc;

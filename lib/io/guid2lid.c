@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "input.h"
 #include "fabric.h"
 #include "guid2lid.h"
 #include "lineio.h"
@@ -161,14 +162,14 @@ int ibu_guid2lid_read_stream(FILE *in, const char *name,
 int ibu_guid2lid_read(const char *path, struct ibu_guid2lid *g,
 		      struct ibu_err *e)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = ibu_input_open(path, e);
 	int rc;
 
 	if (!in) {
 		memset(g, 0, sizeof(*g));
-		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
+		return e ? e->code : IBU_EIO;
 	}
-	rc = ibu_guid2lid_read_stream(in, path, g, e);
+	rc = ibu_guid2lid_read_stream(in, ibu_input_name(path), g, e);
 	fclose(in);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "input.h"
 #include "guid_order.h"
 #include "lineio.h"
 #include "num.h"
@@ -112,14 +113,14 @@ int ibu_guid_order_read_stream(FILE *in, const char *name,
 int ibu_guid_order_read(const char *path, struct ibu_guid_order *o,
 			struct ibu_err *e)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = ibu_input_open(path, e);
 	int rc;
 
 	if (!in) {
 		memset(o, 0, sizeof(*o));
-		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
+		return e ? e->code : IBU_EIO;
 	}
-	rc = ibu_guid_order_read_stream(in, path, o, e);
+	rc = ibu_guid_order_read_stream(in, ibu_input_name(path), o, e);
 	fclose(in);
 	return rc;
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ibnd_cache.h"
+#include "input.h"
 
 #define HDR_LEN 28u
 #define NODE_LEN 207u
@@ -412,34 +413,14 @@ int ibu_ibnd_cache_parse(const uint8_t *buf, size_t len, const char *name,
 int ibu_ibnd_cache_read(const char *path, struct ibu_fabric *f,
 			struct ibu_err *e)
 {
-	FILE *in = fopen(path, "rb");
-	uint8_t *buf = NULL, *nb;
-	size_t len = 0, cap = 0, n;
-	int rc;
+	char *buf;
+	size_t len;
+	int rc = ibu_input_read_all(path, IBU_INPUT_MAX, &buf, &len, e);
 
-	if (!in)
-		return ibu_err_set(e, IBU_EIO, "%s: cannot open", path);
-	do {
-		if (len == cap) {
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(in);
-				return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, in);
-		len += n;
-	} while (n);
-	rc = ferror(in);
-	fclose(in);
-	if (rc) {
-		free(buf);
-		return ibu_err_set(e, IBU_EIO, "%s: read error", path);
-	}
-	rc = ibu_ibnd_cache_parse(buf, len, path, f, e);
+	if (rc)
+		return rc;
+	rc = ibu_ibnd_cache_parse((const uint8_t *)buf, len,
+				  ibu_input_name(path), f, e);
 	free(buf);
 	return rc;
 }

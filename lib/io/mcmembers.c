@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "input.h"
 #include "lineio.h"
 #include "mcmembers.h"
 #include "num.h"
@@ -354,12 +355,12 @@ int ibu_mcmembers_read_stream(FILE *in, const char *name,
 int ibu_mcmembers_read(const char *path, const struct ibu_fabric *f,
 		       struct ibu_mcmembers *mm, struct ibu_err *e)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = ibu_input_open(path, e);
 	int rc;
 
 	if (!in)
-		return ibu_err_set(e, IBU_EIO, "%s: %s", path, strerror(errno));
-	rc = ibu_mcmembers_read_stream(in, path, f, mm, e);
+		return e ? e->code : IBU_EIO;
+	rc = ibu_mcmembers_read_stream(in, ibu_input_name(path), f, mm, e);
 	fclose(in);
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "input.h"
 #include "lineio.h"
 #include "netfile.h"
 #include "num.h"
@@ -461,14 +462,14 @@ out:
 
 int ibu_netfile_read(const char *path, struct ibu_fabric *f, struct ibu_err *e)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = ibu_input_open(path, e);
 	int rc;
 
 	if (!in) {
 		memset(f, 0, sizeof(*f));
-		return ibu_err_set(e, IBU_EIO, "%s: cannot open", path);
+		return e ? e->code : IBU_EIO;
 	}
-	rc = ibu_netfile_read_stream(in, path, f, e);
+	rc = ibu_netfile_read_stream(in, ibu_input_name(path), f, e);
 	fclose(in);
 	return rc;
 }

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "input.h"
 #include "lineio.h"
 #include "num.h"
 #include "sl2vl.h"
@@ -206,14 +207,14 @@ int ibu_sl2vl_read_stream(FILE *in, const char *name,
 int ibu_sl2vl_read(const char *path, const struct ibu_fabric *f,
 		   struct ibu_sl2vl *s, struct ibu_err *e)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = ibu_input_open(path, e);
 	int rc;
 
 	if (!in) {
 		memset(s, 0, sizeof(*s));
-		return ibu_err_set(e, IBU_EIO, "%s: cannot open", path);
+		return e ? e->code : IBU_EIO;
 	}
-	rc = ibu_sl2vl_read_stream(in, path, f, s, e);
+	rc = ibu_sl2vl_read_stream(in, ibu_input_name(path), f, s, e);
 	fclose(in);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "input.h"
 #include "lineio.h"
 #include "num.h"
 #include "subnet_lst.h"
@@ -227,12 +228,12 @@ fail:
 int ibu_subnet_lst_read(const char *path, struct ibu_fabric *f,
 			struct ibu_err *e)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = ibu_input_open(path, e);
 	int rc;
 
 	if (!in)
-		return ibu_err_set(e, IBU_EIO, "%s: cannot open", path);
-	rc = ibu_subnet_lst_read_stream(in, path, f, e);
+		return e ? e->code : IBU_EIO;
+	rc = ibu_subnet_lst_read_stream(in, ibu_input_name(path), f, e);
 	fclose(in);
 	return rc;
 }

@@ -82,4 +82,14 @@ static inline void fuzz_ibft43(struct ibu_fabric *f)
 		abort();                                                \
 	} while (0)
 
+/* Text taken from input reaches messages and names escaped (lib/core
+ * err.c): no control byte but the tab, whatever the input held. */
+static inline void fuzz_no_control(const char *s, const char *what)
+{
+	for (; s && *s; s++)
+		if (((unsigned char)*s < 0x20 && *s != '\t') || *s == 0x7f)
+			fuzz_fail("%s holds the control byte 0x%02x", what,
+				  (unsigned char)*s);
+}
+
 #endif

@@ -45,6 +45,7 @@ static inline void fuzz_fabric_invariants(const struct ibu_fabric *f)
 	for (i = 0; i < f->num_nodes; i++) {
 		const struct ibu_node *n = &f->nodes[i];
 
+		fuzz_no_control(n->name, "a node name");
 		if (n->num_ports < 1 || n->num_ports > IBU_MAX_PORTS)
 			fuzz_fail("node %d has %d ports", i, n->num_ports);
 		if (f->nodes[ibu_fabric_find_guid(f, n->guid)].guid != n->guid)

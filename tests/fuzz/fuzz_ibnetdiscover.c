@@ -16,8 +16,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ibu_err e = { 0 };
 	enum ibu_fabric_format fmt;
 
-	if (ibu_fabric_open(fuzz_file(data, size), &f, &fmt, &e))
+	if (ibu_fabric_open(fuzz_file(data, size), &f, &fmt, &e)) {
+		fuzz_no_control(e.msg, "the error message");
 		return 0;
+	}
 	fuzz_fabric_invariants(&f);
 	if (ibu_fabric_check_guids(&f, &e))
 		fuzz_fail("%s accepted with duplicate GUIDs: %s",

@@ -23,8 +23,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	rc = ibu_dump_parse_stream(in, "fuzz.lfts", &d, &e);
 	fuzz_close(in, copy);
-	if (rc)
+	if (rc) {
+		fuzz_no_control(e.msg, "the error message");
 		return 0;
+	}
 	for (rc = 0; rc < d.num_switches; rc++)
 		(void)ibu_dump_find_switch(&d, d.sw[rc].guid);
 	fuzz_ibft43(&f);

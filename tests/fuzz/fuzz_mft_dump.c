@@ -32,8 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	rc = ibu_mft_read_stream(in, "fuzz.mfts", &fab, &t, &e);
 	fuzz_close(in, copy);
-	if (rc)
+	if (rc) {
+		fuzz_no_control(e.msg, "the error message");
 		return 0;
+	}
 	out = fuzz_mem_writer(&mem);
 	if (ibu_mft_write(out, &fab, &t, &e))
 		abort();

@@ -43,8 +43,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	rc = ibu_netfile_read_stream(in, "fuzz.net", &f, &e);
 	fuzz_close(in, copy);
-	if (rc)
+	if (rc) {
+		fuzz_no_control(e.msg, "the error message");
 		return 0;
+	}
 	(void)ibu_fabric_count_endports(&f);
 	(void)ibu_fabric_max_lid(&f);
 	out = fuzz_mem_writer(&mem);
