@@ -13,7 +13,7 @@
 #	--fabrics      only these fabrics (names from --list)
 #	--engines      only these engines (default: every one below)
 #	--list         print the fabrics and engines, and exit
-#	--samples K    random bisections for eBB (default 50)
+#	--samples K    random bisections for eBB (default 200)
 #	-o FILE        also write the report (Markdown) to FILE
 #	--tsv FILE     one line per fabric and engine, tab-separated (the
 #	               columns below, in that order, for scripts)
@@ -58,7 +58,7 @@ build=${BUILD_DIR:-$top/_build}
 quick=
 only_fabrics=
 only_engines=
-samples=50
+samples=200
 report=
 tsv=
 keep=
