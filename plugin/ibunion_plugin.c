@@ -10,7 +10,7 @@
  *
  * Options (event_plugin_options, words key=value, blanks or commas):
  * the plugin's own (plugin/options.h) and every engine's option table
- * (lib/engine_options.h), all listed with their defaults on the
+ * (lib/engine/engine_options.h), all listed with their defaults on the
  * registration line.
  * An unknown key is a warning (WRN 5A20); a bad value (ERR 5A21) or a word
  * that is not key=value (ERR 5A22) is an error; the default is kept.

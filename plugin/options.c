@@ -2,7 +2,7 @@
 /*
  * Parser of the plugin's event_plugin_options words (see options.h): the
  * plugin's own two keys here, every engine's from the engines' option
- * tables (lib/engine_options.h), so no engine option is named here.
+ * tables (lib/engine/engine_options.h), so no engine option is named here.
  */
 #include <stdio.h>
 #include <stdlib.h>

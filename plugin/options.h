@@ -17,7 +17,7 @@
  *	model (recognition and LID plan skipped); no: every sweep starts over
  *
  * and every engine's options, from the engines' own tables
- * (lib/engine_options.h; `ibunion options` lists them): mcast_apex=,
+ * (lib/engine/engine_options.h; `ibunion options` lists them): mcast_apex=,
  * offsets=, max_faults= (cyclic), vl_plan= (xy), ...
  *
  * Plain C, no OpenSM header, so that it is unit-tested without OpenSM.

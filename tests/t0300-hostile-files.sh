@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Hostile and broken files (issue 8): every reader rejects an input without
+# Hostile and broken files: every reader rejects an input without
 # records or with a NUL byte with file:line and exit 3; duplicate GUIDs are
 # refused; writers never leave a truncated file behind a success (-o
 # /dev/full, a file-size limit); option numbers are strict; empty table
@@ -122,7 +122,7 @@ t_equal "diff of 5,000 empty headers runs in 60 MB of address space" "$?" 0
 t_equal "check of 5,000 empty headers: exit 3 (unknown switches)" "$?" 3
 t_no_grep "... not for want of memory" 'out of memory' check.out
 
-# ---- ibnetdiscover cache (issue 18): our own bounded reader, file:offset
+# ---- ibnetdiscover cache (strict input): our own bounded reader, file:offset
 cache=$FIXTURES/ft43-shuf17.ibnd-cache
 lfts=$FIXTURES/ft43-shuf17.lfts
 # poke NAME OFFSET BYTES: a copy of the cache with BYTES (printf) at OFFSET
@@ -162,7 +162,7 @@ for ((i = 0; i < $(stat -c %s "$cache"); i += 61)); do
 done
 t_equal "321 one-byte corruptions of a cache: no hang, no crash" "$bad" 0
 
-# ---- strict numbers and ranges (issue 18): file:line, exit 3
+# ---- strict numbers and ranges: file:line, exit 3
 fx=$FIXTURES/ft43-shuf17
 printf 'Switch 4294967300 "S0-0.0"\n[1] "H"[1]\n\nHca 1 "H"\n[1] "S0-0.0"[1]\n' >ports.net
 t_fails 3 'ports\.net:1: port count out of range' \
@@ -235,7 +235,7 @@ t_fails 3 'range\.mfts:1: bad MLID range' "MFT dump: range [0xc000-0xffffffff] r
 t_equal "an endless input without newlines (/dev/zero): exit 3 in 200 MB, 5 s" "$?" 3
 t_grep "... naming the line" '/dev/zero:1: line longer than 1048576 bytes' zero.err
 
-# ---- stdout on a full disk (issue 18): exit 3, not a clean run
+# ---- stdout on a full disk (strict input): exit 3, not a clean run
 fx=$FIXTURES/ft43-shuf17
 for cmd in "check $fx.net $fx.lfts" "diff $fx.lfts $fx.lfts" \
 	"load $fx.net $fx.lfts --pattern shift" \

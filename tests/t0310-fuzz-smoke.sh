@@ -3,7 +3,7 @@
 # A bounded run of every libFuzzer target (tests/fuzz/): FUZZ_SMOKE_SECONDS
 # (default 3) each, from the seed corpora in fixtures/fuzz/.  Skipped (77)
 # when configure found no clang fuzzer runtime.  The long run is
-# `make fuzz FUZZ_SECONDS=600` (README).
+# `make fuzz FUZZ_SECONDS=600` (docs/design.md).
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 export top_srcdir top_builddir

@@ -9,7 +9,7 @@
 # `ibunion path` advises (--dlids cyclic) every shift is contention-free
 # and all-to-all sits at the HCA bound (53).  With offsets=paper the
 # base-LID all-to-all climbs one link per switch again (the measured
-# problem of issue 7).
+# base-DLID problem).
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup

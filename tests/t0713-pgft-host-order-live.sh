@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# OpenSM's guid_routing_order_file on a PGFT (issue 14, item 4), in ibsim
+# OpenSM's guid_routing_order_file on a PGFT (host order), in ibsim
 # with real opensm: the admin lists the compute hosts in another order
 # than the engine's own, sub-trees kept together (pods and leaves
 # permuted, hosts inside each leaf reversed).  cyclic numbers the hosts in

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# OpenSM's root_guid_file on a PGFT (issue 14, items 1-2), in ibsim with
+# OpenSM's root_guid_file on a PGFT (spine choice), in ibsim with
 # real opensm: a 3-level PGFT with storage hosts on two top switches.
 # From the end ports alone those tops look like leaves (an odd number of
 # levels puts leaves and tops on the same side of the switch graph), so

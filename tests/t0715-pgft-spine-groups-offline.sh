@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Multicast groups with members on several spines of a PGFT (issue 14,
+# Multicast groups with members on several spines of a PGFT (
 # item 5), offline: storage hosts on three of the top switches join groups
 # with compute hosts, on a 2-level tree with parallel cables and on a
 # 3-level one (its tops named in a root_guid_file).  A top switch reaches

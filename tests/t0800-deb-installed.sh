@@ -4,7 +4,9 @@
 # opensm with `event_plugin_name ibunion` and no LD_LIBRARY_PATH loads the
 # plugin from the multiarch library directory and routes a shuffled
 # IBFT(4,3) with cyclic; the installed /usr/bin/ibunion checks the tables;
-# mandb indexed both man pages.  tests/scripts/run-tests.sh (CI, as root) builds
+# mandb indexed both man pages; the package (dpkg -c of IBU_TEST_DEB when
+# set, else dpkg -L) ships the README, docs/ and the opensm.conf example,
+# and its Description names what it routes.  tests/scripts/run-tests.sh (CI, as root) builds
 # and installs the package and runs this with IBU_TEST_PACKAGE=1; without
 # it (a plain `make check`) the test skips: it must not judge whatever
 # older package a machine may have installed.
@@ -22,10 +24,25 @@ PLUGIN_DIR=			# no LD_LIBRARY_PATH: the system library path
 unset LD_LIBRARY_PATH
 sim_require
 sim_setup
-plan 13
+plan 17
 
 t_expect "the package holds /usr/lib/$multiarch/libibunion.so" \
 	grep -qx "/usr/lib/$multiarch/libibunion.so" <(dpkg -L ibunion)
+if [ -n "${IBU_TEST_DEB-}" ]; then
+	dpkg -c "$IBU_TEST_DEB" | awk '{ print $6 }' | sed 's|^\./|/|' >"$SIM_DIR/files"
+else
+	dpkg -L ibunion >"$SIM_DIR/files"
+fi
+doc=/usr/share/doc/ibunion
+t_expect "the package ships $doc/README, uncompressed" grep -qx "$doc/README" "$SIM_DIR/files"
+t_expect "the package ships docs/: admin guide, design, benchmarks, references" \
+	bash -c "for d in admin-guide design benchmarks references; do
+			grep -qx '$doc/docs/'\$d.md '$SIM_DIR/files' || exit 1; done"
+t_expect "the package ships $doc/examples/opensm.conf.sample" \
+	grep -qx "$doc/examples/opensm.conf.sample" "$SIM_DIR/files"
+t_expect "the package's Description names IBFT, PGFT and 2-D meshes" \
+	bash -c "d=\$(dpkg-query -W -f='\${Description}' ibunion) &&
+		grep -q IBFT <<<\"\$d\" && grep -q PGFT <<<\"\$d\" && grep -q '2-D mesh' <<<\"\$d\""
 net=$SIM_DIR/ibft43.net
 t_expect "ibunion gen fattree 4 3, shuffled (installed tool)" "$IBUNION" gen fattree 4 3 \
 	--shuffle-ports --shuffle-records --seed "$RANDOM" -o "$net"

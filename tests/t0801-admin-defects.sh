@@ -7,7 +7,7 @@
 #  - `saquery -m --smkey 1` output, read live from opensm's SA after joins,
 #    is a members file for check --mcast (and without --smkey, whose
 #    records hide the members, a clear error);
-#  - the README's ibsim recipe keeps ibsim's console, and the fault
+#  - the admin guide's ibsim recipe keeps ibsim's console, and the fault
 #    commands it lists are accepted by ibsim's console on its fabric.
 . "$(dirname "$0")/sim.sh"
 . "$(dirname "$0")/mcast.sh"
@@ -234,28 +234,28 @@ t_expect "check that cannot run (exit 3) leaves FILE as it was" \
 	eval "[ \"\$(cat '$SIM_DIR/kept')\" = old ]"
 sim_stop_opensm
 
-# ---- the README's ibsim recipe: console kept, its commands accepted
-readme=$top_srcdir/README
+# ---- the admin guide's ibsim recipe: console kept, its commands accepted
+readme=$top_srcdir/docs/admin-guide.md
 recipe=$(grep -E '^ +IBSIM_SOCKNAME=[a-z]+ ibsim ' "$readme")
-diag "README: $recipe"
-t_expect "README starts ibsim with its console (no -n)" \
+diag "admin guide: $recipe"
+t_expect "admin guide starts ibsim with its console (no -n)" \
 	eval "[ -n \"\$recipe\" ] && ! grep -Eq -- ' -n | --no-console' <<<\"\$recipe\""
 gen=$(grep -E '^ +ibunion gen fattree [0-9]+ [0-9]+ -o [a-z0-9]+\.net$' "$readme" | head -n1)
 read -r _ _ _ m n _ readme_net <<<"$gen"
 cmds=$(sed -n 's/^ *sim> //p' "$readme")
 "$IBUNION" gen fattree "$m" "$n" -o "$SIM_DIR/$readme_net"
 export IBSIM_SOCKNAME=$IBSIM_SOCKNAME-readme
-t_expect "README's fabric ($readme_net) in ibsim with its console" \
+t_expect "admin guide's fabric ($readme_net) in ibsim with its console" \
 	sim_start_ibsim_console "$SIM_DIR/$readme_net"
 console_cmds()
 {
 	local c
 
-	[ -n "$cmds" ] || { diag "no 'sim> ' line in the README"; return 1; }
+	[ -n "$cmds" ] || { diag "no 'sim> ' line in the admin guide"; return 1; }
 	while IFS= read -r c; do
 		sim_ibsim_cmd "$c" || return 1
 	done <<<"$cmds"
 }
-t_expect "ibsim's console accepts the README's fault commands ($(wc -l <<<"$cmds"))" \
+t_expect "ibsim's console accepts the admin guide's fault commands ($(wc -l <<<"$cmds"))" \
 	console_cmds
 done_testing

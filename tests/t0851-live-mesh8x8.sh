@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # `ibunion check --live` on an 8x8 mesh (ports and records shuffled) routed
-# by xy with paper 001's 2-direction VL plan (qos TRUE) and one joined
+# by xy with [Zhou10]'s 2-direction VL plan (qos TRUE) and one joined
 # multicast group: unicast + multicast + deadlock per VL, with the SL2VL
 # tables read from the switches, in one command, give the same verdict and
 # figures as the dump-file pipeline (ibnetdiscover + dump_lfts + dump_mfts +

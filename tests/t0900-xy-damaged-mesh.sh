@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# xy on a damaged mesh (issue 17): a shuffled 6x6 mesh with 3 cut cables
+# xy on a damaged mesh: a shuffled 6x6 mesh with 3 cut cables
 # and a missing switch, in ibsim with real opensm and `qos TRUE`:
 #   - xy recognises it (a WRN 5A50 line per fault, WRN 5A51 with the
 #     count), routes it itself (no fallback) and the switches hold what

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# xy on another damaged mesh (issue 17), not square and with 3 HCAs per
+# xy on another damaged mesh, not square and with 3 HCAs per
 # switch: a shuffled 7x5 mesh with 4 cut cables and a missing switch, in
 # ibsim with real opensm and `qos TRUE`: xy routes it itself, the switches
 # hold what `ibunion route` computes, check --xy passes (minimal, XY where

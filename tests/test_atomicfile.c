@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* lib/atomicfile.c: temporary name + rename, failures leave the target. */
+/* lib/core/atomicfile.c: temporary name + rename, failures leave the target. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -562,7 +562,7 @@ START_TEST(paper_base_lids_concentrate)
 	base_loads(&r, &all, &shift);
 	printf("# IBFT(8,3) lmc 4 paper: base-LID all-to-all busiest link %ld, worst shift %ld\n",
 	       all, shift);
-	ck_assert_int_eq(all, 1792);	/* issue 7, measured in ibsim */
+	ck_assert_int_eq(all, 1792);	/* all-to-all on IBFT(8,3), measured in ibsim */
 	ck_assert_int_eq(shift, 16);
 	unroute(&r);
 	route_mode(&r, 8, 3, 0, IBU_LIDS_ALIGNED, &o, IBU_OFFSETS_PAPER);

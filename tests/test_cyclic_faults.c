@@ -85,7 +85,7 @@ static void dg_free(struct dg *x)
 
 /*
  * Every end port reaches every LID it has an up*|down* path to, on a
- * shortest such path, without a loop or a down-up turn (lib/verify.c with
+ * shortest such path, without a loop or a down-up turn (lib/analysis/verify.c with
  * switch levels as ranks); pairs left unrouted are exactly those of the
  * leaf entries the router left unrouted.
  */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* DLID pairs files (lib/dlids.c). */
+/* DLID pairs files (lib/io/dlids.c). */
 #include <stdio.h>
 #include <string.h>
 #include "unit.h"
@@ -34,7 +34,7 @@ START_TEST(good_file)
 	ck_assert_uint_eq(p.pair[2].slid, 16);
 	ck_assert_uint_eq(p.pair[2].dlid, 0xbfff);
 	ibu_dlid_pairs_free(&p);
-	/* issue 8: an input without records is an error naming file:line */
+	/* hostile input: an input without records is an error naming file:line */
 	ck_assert_int_eq(parse("", &p, &e), IBU_EPARSE);
 	ck_assert_msg(strstr(e.msg, ":1: no '0xSLID 0xDLID' line"), "%s", e.msg);
 	ck_assert_int_eq(parse("# comments only\n\n", &p, &e), IBU_EPARSE);

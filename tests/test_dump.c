@@ -388,7 +388,7 @@ static const struct {
 	{ HDR L1 "1 valid lids dumped \n" HDR "0 valid lids dumped \n",
 	  IBU_EPARSE, "t.dump:6:" },
 	{ "", IBU_EPARSE, "t.dump:1: no switch table" },
-	/* issue 18: reversed header range, LID 0, a 17-digit GUID, an
+	/* strict input: reversed header range, LID 0, a 17-digit GUID, an
 	 * entry outside the header's range, octal-looking and signed LIDs */
 	{ "Unicast lids [0x6b-0x0] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n"
 	  L1 "1 valid lids dumped \n", IBU_EPARSE, "t.dump:1: LID range of the table header reversed" },
@@ -418,7 +418,7 @@ START_TEST(bad_dumps)
 }
 END_TEST
 
-/* Regression (issue 8): an embedded NUL is a parse error naming its line,
+/* Regression (hostile input): an embedded NUL is a parse error naming its line,
  * not a line cut short. */
 START_TEST(nul_byte_is_parse_error)
 {
@@ -437,7 +437,7 @@ START_TEST(nul_byte_is_parse_error)
 }
 END_TEST
 
-/* Regression (issue 8, found by libFuzzer): entries that name no owner
+/* Regression (found by libFuzzer): entries that name no owner
  * leave no port list; finishing must not qsort(NULL, 0, ...). */
 START_TEST(entries_without_owner)
 {
@@ -454,7 +454,7 @@ START_TEST(entries_without_owner)
 }
 END_TEST
 
-/* Regression (issue 8): a table's row follows its entries, not the LID
+/* Regression (hostile input): a table's row follows its entries, not the LID
  * range of its header (5,000 empty headers used to cost 48 KB each). */
 START_TEST(allocation_follows_content)
 {
@@ -518,7 +518,7 @@ START_TEST(dump_does_not_fit_fabric)
 	ck_assert_int_eq(rc, IBU_ENOTFOUND);
 	ck_assert_msg(strstr(e.msg, "t.dump:1:") && strstr(e.msg, "SwitchX"),
 		      "%s", e.msg);
-	/* unknown GUID but a known name: a name is no identity (issue 18) */
+	/* unknown GUID but a known name: a name is no identity (strict input) */
 	rc = apply_text("Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000290000 (Switch1):\n"
 			L1 "1 valid lids dumped \n", &f, &e);
 	ck_assert_int_eq(rc, IBU_ENOTFOUND);

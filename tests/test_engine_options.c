@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* Engine option tables (lib/engine_options.c): the list every consumer
+/* Engine option tables (lib/engine/engine_options.c): the list every consumer
  * reads, parsing words, values kept per option, formatting. */
 #include <stdio.h>
 #include <string.h>

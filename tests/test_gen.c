@@ -97,7 +97,7 @@ START_TEST(bad_sizes)
 }
 END_TEST
 
-/* issue 8: a prefix the net file cannot carry is refused; a harmless one
+/* hostile input: a prefix the net file cannot carry is refused; a harmless one
  * reads back. */
 START_TEST(prefix_reads_back_or_is_refused)
 {

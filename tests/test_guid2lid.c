@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* guid2lid reader (lib/guid2lid.c), against the writer in lib/lidplan.c. */
+/* guid2lid reader (lib/io/guid2lid.c), against the writer in lib/fattree/lidplan.c. */
 #include <stdio.h>
 #include <string.h>
 #include "unit.h"

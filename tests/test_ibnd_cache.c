@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The ibnetdiscover cache reader (lib/ibnd_cache.c) on the cache
+ * The ibnetdiscover cache reader (lib/io/ibnd_cache.c) on the cache
  * `ibnetdiscover --cache` wrote of fixtures/ft43-shuf17.net under ibsim:
  * the same fabric as the net file, node for node and cable for cable;
  * every damaged count, field or length refused with file and offset.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * lib/lineio.c: lines of every length around its chunk sizes come back
+ * lib/core/lineio.c: lines of every length around its chunk sizes come back
  * whole, with and without a final newline, "\r\n" stripped; a NUL byte is
  * named with its line; a line past IBU_LINE_MAX is an error, not memory.
  */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* The link-load model (lib/linkload.c): walks, counters, statistics. */
+/* The link-load model (lib/analysis/linkload.c): walks, counters, statistics. */
 #include <string.h>
 #include "unit.h"
 #include "fabric.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* Union-based multicast trees (lib/mcast.c) and the flood check (mcflood). */
+/* Union-based multicast trees (lib/fattree/mcast.c) and the flood check (mcflood). */
 #include <stdio.h>
 #include <string.h>
 #include "unit.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* The multicast load tracker (lib/mcload.c): counters per kind of item,
+/* The multicast load tracker (lib/analysis/mcload.c): counters per kind of item,
  * each tree recorded under its key, released exactly. */
 #include <stdlib.h>
 #include "unit.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* MFT model + dump_mfts reader/writer (lib/mft.c), member files (mcmembers). */
+/* MFT model + dump_mfts reader/writer (lib/core/mft.c), member files (mcmembers). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +152,7 @@ START_TEST(bad_dumps)
 		"Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000200000 (S):\n",
 		/* a CA in the header */
 		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000100000 (H):\n",
-		/* issue 8: empty or garbage input (a failed dump_mfts) */
+		/* hostile input: empty or garbage input (a failed dump_mfts) */
 		"",
 		"\n\n",
 		"garbage\n",
@@ -189,7 +189,7 @@ START_TEST(bad_dumps)
 }
 END_TEST
 
-/* issue 8: an embedded NUL is a parse error naming its line */
+/* hostile input: an embedded NUL is a parse error naming its line */
 START_TEST(nul_byte)
 {
 	static const char text[] =
@@ -270,7 +270,7 @@ START_TEST(member_files)
 		"0xc001\n", "0xbfff Hca1\n", "0xc001 NoSuchNode\n",
 		"0xc001 Hca1 port=3\n", "0xc001 Hca1 maybe\n",
 		"0xc001 Switch1 port=3\n",
-		/* issue 8: no records; a number that is not one */
+		/* hostile input: no records; a number that is not one */
 		"", "# nothing but a comment\n", "0xc001 Hca1 port=\n",
 		"+0xc001 Hca1\n",
 	};
@@ -351,7 +351,7 @@ static int read_members(const char *text, const struct ibu_fabric *f,
 	return rc;
 }
 
-/* issue 16: saquery -m output is a members file (join state from
+/* saquery -m output is a members file (join state from
  * ScopeState: full and non-member receive, send-only does not). */
 START_TEST(saquery_members)
 {
@@ -434,7 +434,7 @@ START_TEST(saquery_members)
 }
 END_TEST
 
-/* issue 16: `ibunion diff` of two MFT dumps without a fabric: the dump's
+/* `ibunion diff` of two MFT dumps without a fabric: the dump's
  * headers give the switches, and sniffing tells an MFT dump from others. */
 START_TEST(switches_from_headers)
 {

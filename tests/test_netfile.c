@@ -99,21 +99,21 @@ static const struct bad bad_inputs[] = {
 	{ "Switch 4 \"a\"\n[1] \"b\"[1]\n[2] \"b\"[1]\n\nHca 1 \"b\"\n", "t.net:3: 'a'[2] - 'b'[1]: port already cabled elsewhere" },
 	{ "# nothing\n", "no node records" },
 	{ "Switch 300 \"a\"\n", "t.net:1: port count out of range" },
-	/* issue 8: an input without records is an error naming its end */
+	/* hostile input: an input without records is an error naming its end */
 	{ "", "t.net:1: no node records" },
-	/* issue 8: node GUIDs are unique (switchguid= repeating a GUID) */
+	/* hostile input: node GUIDs are unique (switchguid= repeating a GUID) */
 	{ "switchguid=0x10\nSwitch 2 \"a\"\n[1] \"b\"[1]\n\nswitchguid=0x10\nSwitch 2 \"b\"\n[1] \"a\"[1]\n",
 	  "t.net:6: node GUID 0x0000000000000010 of 'b' is already used by 'a' (line 2)" },
 	{ "caguid=0x50\nHca 1 \"h1\"\n[1] \"s\"[1]\n\ncaguid=0x50\nHca 1 \"h2\"\n[1] \"s\"[2]\n\nSwitch 2 \"s\"\n[1] \"h1\"[1]\n[2] \"h2\"[1]\n",
 	  "t.net:6: node GUID 0x0000000000000050" },
-	/* issue 8: port GUIDs are unique (ibnetdiscover port lines) */
+	/* hostile input: port GUIDs are unique (ibnetdiscover port lines) */
 	{ "caguid=0x50\nCa 1 \"h1\"\n[1](77) \"s\"[1]\n\ncaguid=0x60\nCa 1 \"h2\"\n[1](77) \"s\"[2]\n\nSwitch 2 \"s\"\n[1] \"h1\"[1]\n[2] \"h2\"[1]\n",
 	  "t.net:7: port GUID 0x0000000000000077 of 'h2' is already used by 'h1' (line 3)" },
 	/* a CA port GUID equal to a switch's GUID */
 	{ "switchguid=0x77\nSwitch 2 \"s\"\n[1] \"h1\"[1]\n\ncaguid=0x50\nCa 1 \"h1\"\n[1](77) \"s\"[1]\n",
 	  "t.net:7: port GUID 0x0000000000000077 of 'h1' is already used by 's' (line 2)" },
 	{ "switchguid=zz\nSwitch 2 \"s\"\n", "t.net:1: GUID directive without a number" },
-	/* issue 18: strict numbers, no GUID 0, no junk */
+	/* strict numbers, no GUID 0, no junk */
 	{ "Switch 4294967300 \"a\"\n", "t.net:1: port count out of range" },
 	{ "Switch 4 \"a\"\n[4294967297] \"b\"[1]\n", "t.net:2: bad port number" },
 	{ "Switch 4 \"a\"\n[1] \"b\"[4294967297]\n", "t.net:2: bad remote port number" },
@@ -132,7 +132,7 @@ static const struct bad bad_inputs[] = {
 	{ "Ca 1 \"h\"\n[1](zz) \"s\"[1]\n", "t.net:2: bad port GUID" },
 };
 
-/* issue 8: an embedded NUL is a parse error with file:line, not a cut line */
+/* hostile input: an embedded NUL is a parse error with file:line, not a cut line */
 START_TEST(nul_byte)
 {
 	static const char text[] = "Switch 2 \"a\"\n[1] \"b\"[1]\n\nSwitch 2 \"b\"\n[1] \"a\0x\"[1]\n";
@@ -147,7 +147,7 @@ START_TEST(nul_byte)
 }
 END_TEST
 
-/* issue 8: the writer refuses a name the reader could not give back */
+/* hostile input: the writer refuses a name the reader could not give back */
 START_TEST(write_refuses_unreadable_names)
 {
 	struct ibu_fabric f;
@@ -193,7 +193,7 @@ START_TEST(errors_name_file_and_line)
 }
 END_TEST
 
-/* issue 18: a UTF-8 byte order mark is no junk line */
+/* strict input: a UTF-8 byte order mark is no junk line */
 START_TEST(byte_order_mark)
 {
 	struct ibu_fabric f;

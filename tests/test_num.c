@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* The strict number parser (lib/num.c): digits only, range, overflow,
+/* The strict number parser (lib/core/num.c): digits only, range, overflow,
  * GUID length, and what follows the digits. */
 #include <stdint.h>
 #include "unit.h"

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The generalised cyclic rule on shuffled PGFTs (lib/pgft_route.c,
- * lib/pgft_path.c), judged by the generic checks: every pair reachable,
+ * The generalised cyclic rule on shuffled PGFTs (lib/fattree/pgft_route.c,
+ * lib/fattree/pgft_path.c), judged by the generic checks: every pair reachable,
  * minimal and up*|down* (lib/verify), no credit loop (lib/cdg), base-LID
  * shift permutations in host order and all-to-all at the bounds of
- * DESIGN.md (walked here on the tables), one climbing chain per source on
+ * docs/design.md (walked here on the tables), one climbing chain per source on
  * the advised DLIDs.
  */
 #include <string.h>

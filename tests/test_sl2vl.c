@@ -65,7 +65,7 @@ START_TEST(test_read)
 }
 END_TEST
 
-/* issue 16: tables set one by one (as the live reader does) survive a
+/* tables set one by one (as the live reader does) survive a
  * write + read; uncabled ports are not written, bad ports are refused */
 START_TEST(test_write_roundtrip)
 {
@@ -122,7 +122,7 @@ START_TEST(test_write_roundtrip)
 }
 END_TEST
 
-/* issue 8: no table, or a NUL byte, is an error naming file:line */
+/* hostile input: no table, or a NUL byte, is an error naming file:line */
 START_TEST(test_hostile)
 {
 	static const char nul[] = "# sl2vl\0x\n";
@@ -143,7 +143,7 @@ START_TEST(test_hostile)
 }
 END_TEST
 
-/* issue 18: strict table lines and headers, each with file:line */
+/* strict input: strict table lines and headers, each with file:line */
 START_TEST(test_strict)
 {
 	static const struct { const char *text, *want; } bad[] = {

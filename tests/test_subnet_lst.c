@@ -93,7 +93,7 @@ START_TEST(broken_lines)
 }
 END_TEST
 
-/* issue 18: every field a strict hex number in its range, one LID a port */
+/* strict input: every field a strict hex number in its range, one LID a port */
 static void expect_field_error(const char *from, const char *to,
 			       const char *needle)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* Traffic patterns, DLID choice and their link load (lib/traffic.c). */
+/* Traffic patterns, DLID choice and their link load (lib/analysis/traffic.c). */
 #include <stdio.h>
 #include <string.h>
 #include "unit.h"

@@ -308,7 +308,7 @@ START_TEST(test_missing_switch)
 }
 END_TEST
 
-/* The bound of issue 17: up to 4 cut cables, or a missing switch with up
+/* The bound on damage: up to 4 cut cables, or a missing switch with up
  * to 3 more cuts, route on at most 2 layers (VLs) with multicast; square
  * and not, 1-3 HCAs a switch, shuffled, several seeds each. */
 START_TEST(test_two_layers_bound)

@@ -5,9 +5,9 @@
  *              [-O KEY=VALUE].. [--size BYTES] [--seed S] [--svg FILE]
  *              [-q]   (--offsets M = -O offsets=M, --policy P =
  *              -O mcast_apex=P)
- * The link load of traffic patterns on a fabric's tables (lib/traffic.h,
- * lib/linkload.h): busiest link, busiest switch-to-switch link, link
- * traversals, paper 000's estimated completion time and the mean flow
+ * The link load of traffic patterns on a fabric's tables (lib/analysis/traffic.h,
+ * lib/analysis/linkload.h): busiest link, busiest switch-to-switch link, link
+ * traversals, [Zhou07]'s estimated completion time and the mean flow
  * bandwidth, per pattern and DLID choice; with several LFT dumps of one
  * fabric, one table with a column per dump.
  */
@@ -42,10 +42,10 @@ void ibu_cmd_load_usage(FILE *out)
 		"  MFTDUMP, over FABRIC (ibsim net file or ibnetdiscover output). Per\n"
 		"  pattern and DLID choice: messages, busiest link, busiest switch-to-\n"
 		"  switch link (in messages), link traversals, estimated completion time\n"
-		"  (paper 000: 20 ns per link, 100 ns per switch, 4 ns per byte; messages\n"
+		"  ([Zhou07]: 20 ns per link, 100 ns per switch, 4 ns per byte; messages\n"
 		"  sharing a link are serialised on it), walks that did not arrive,\n"
 		"  flow-bw: the mean over messages of 1 / the load of the busiest link\n"
-		"  on the message's path (Hoefler's ORCS model, in link bandwidths).\n"
+		"  on the message's path ([Hoefler08]'s ORCS model, in link bandwidths).\n"
 		"  Several LFTDUMPs (tables of one fabric from several engines or\n"
 		"  runs): one table, a row per pattern, DLID choice and figure, a\n"
 		"  column per dump (named after its file).\n"
@@ -58,7 +58,7 @@ void ibu_cmd_load_usage(FILE *out)
 		"  ebb, ebb:K          K random bisections (default %d; worst one\n"
 		"                      shown): halves paired, both ways; flow-bw is\n"
 		"                      the effective bisection bandwidth\n"
-		"  mcast:S:G%%          paper 000's case: S sources (1, or N%%) to a group of\n"
+		"  mcast:S:G%%          [Zhou07]'s case: S sources (1, or N%%) to a group of\n"
 		"                      G%% of the end ports (--seed), one MLID per source,\n"
 		"                      trees computed offline (fat tree; --policy)\n"
 		"  ucast:S:G%%          the same case by unicast\n"
@@ -674,7 +674,7 @@ static void print_intro(const struct load_ctx *c)
 	       c->ep.by_engine ? c->ops->name : "port GUID", c->a.lfts,
 	       c->lft.max_lid);
 	print_engine(c);
-	printf("\n-I- message %ld bytes; paper 000's model: 20 ns per link, 100 ns per switch, 4 ns per byte; loads in messages\n",
+	printf("\n-I- message %ld bytes; [Zhou07]'s model: 20 ns per link, 100 ns per switch, 4 ns per byte; loads in messages\n",
 	       c->a.size);
 	if (c->a.num_dumps > 1) {
 		printf("-I- %d LFT dumps, one column each:", c->a.num_dumps);

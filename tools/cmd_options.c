@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * ibunion options [--man]: the engines and every option of their tables
- * (lib/engine_options.h), as the plugin's event_plugin_options and the
+ * (lib/engine/engine_options.h), as the plugin's event_plugin_options and the
  * tools' -O KEY=VALUE take them; --man prints the same list as man-page
  * (.TP) paragraphs, the text tools/ibunion.1 and plugin/libibunion.8 carry.
  */

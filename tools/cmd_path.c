@@ -4,7 +4,7 @@
  *              [--from PORT] [--to PORT] [--format table|pairs] [-o FILE]
  * Which DLID each source should put into its address handle / QP path
  * toward each destination so that its routes climb one chain (its cyclic
- * path, lib/cyclic.h): a readable table, or "0xSLID 0xDLID" pairs.
+ * path, lib/fattree/cyclic.h): a readable table, or "0xSLID 0xDLID" pairs.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * `ibunion check --deadlock`: the channel dependency graph (lib/cdg.h) of
+ * `ibunion check --deadlock`: the channel dependency graph (lib/analysis/cdg.h) of
  * the unicast tables, optionally of multicast flooded from every member,
  * per VL when SL2VL tables and/or a VL plan are given; prints one cycle.
  */

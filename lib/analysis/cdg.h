@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Channel dependency graph (Dally & Seitz; Duato) of the forwarding tables
+ * Channel dependency graph ([DallySeitz87], [Duato93]) of the forwarding tables
  * of any fabric, and a cycle search: a cycle is a possible credit loop
  * (deadlock) when every channel on it is full.
  *

@@ -12,7 +12,7 @@
  * switch s through ever smaller ranks (what lies below s), and the cut of
  * s is T = the switches whose H is a non-empty part of H(s), plus the end
  * ports of H(s). On a fat tree these are the leaves and the pods (the
- * sub-trees of DESIGN.md's bound M(N-M) / up-cables). Then, on fabrics
+ * sub-trees of docs/design.md's bound M(N-M) / up-cables). Then, on fabrics
  * up to 1024 switches, for every switch-to-switch cable a-b the switches
  * nearer to a than to b (hop counts over switches) with their end ports:
  * on a mesh the straight cuts between two columns or rows, its

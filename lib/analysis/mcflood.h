@@ -12,7 +12,7 @@
  *   loop       a switch received the same packet twice (cycle or two paths)
  *   dead port  an MFT entry names an uncabled port (reported once per
  *              MLID; a warning: it loses nothing)
- * The same floods give the link load (lib/linkload.h): for each link, the
+ * The same floods give the link load (lib/analysis/linkload.h): for each link, the
  * number of MLIDs whose packets cross it (union over all senders).
  *
  * Members come from a membership model, or (mm == NULL) are inferred from

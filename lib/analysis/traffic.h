@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Traffic patterns and the DLIDs their packets carry, evaluated on a
- * fabric's forwarding tables with the link-load model (lib/linkload.h).
+ * fabric's forwarding tables with the link-load model (lib/analysis/linkload.h).
  *
  * End ports are numbered in a deterministic order derived from the graph:
  * the PID order when the fabric is a recognised IBFT(m,n), else port GUID
@@ -15,7 +15,7 @@
  *                                    (fixed points send nothing)
  *                     (random:K)     K of them (the seed's, then K-1
  *                                    more); the worst one is reported
- *   bisection         (ebb)          random bisections, Hoefler's effective
+ *   bisection         (ebb)          random bisections, [Hoefler08]'s effective
  *                     (ebb:K)        bisection bandwidth (ORCS): the end
  *                                    ports split into two random halves,
  *                                    each port of one half paired with one
@@ -23,7 +23,7 @@
  *                                    (an odd port out sends nothing); K
  *                                    samples (default 50), the worst one
  *                                    is reported, flow-bw is the eBB
- *   multicast case    (mcast:S:G)    paper 000, sect. 4: S sources ("1",
+ *   multicast case    (mcast:S:G)    [Zhou07], sect. 4: S sources ("1",
  *                                    or "40%") and a group of G% of the end
  *                                    ports, both drawn with the seed; one
  *                                    MLID per source, the paper's tree per
@@ -52,7 +52,7 @@
  * 0); the mean over the messages of every permutation or sample the
  * pattern evaluates. For ebb this is the effective bisection bandwidth.
  *
- * Load unit: one whole message. Estimated completion time, paper 000's
+ * Load unit: one whole message. Estimated completion time, [Zhou07]'s
  * model (20 ns flight per link, 100 ns per switch, 4 ns per byte): the
  * maximum over all walks of 20 ns x links + 100 ns x switches on the walk
  * (its deepest delivery for multicast) + 4 ns x bytes x the load of the

@@ -10,7 +10,7 @@
 /*
  * Root (apex) policies; on a fat tree among the common ancestors at the
  * group's level, on a mesh among the switches of the root row:
- *   balanced     the least loaded (lib/mcload.h counters)
+ *   balanced     the least loaded (lib/analysis/mcload.h counters)
  *   source       the one on the cyclic climb of the send-only member with
  *                the lowest PID (the paper's one-to-many tree); a group
  *                without a send-only CA member falls back to balanced

@@ -199,7 +199,7 @@ struct ibu_engine_ops {
 	int (*rank)(const void *topo, int node);
 	/*
 	 * optional: the rule the engine's tables satisfy, for ibunion check
-	 * on the LIDs f carries: fills *rule (lib/verify.h) whose arg lives
+	 * on the LIDs f carries: fills *rule (lib/analysis/verify.h) whose arg lives
 	 * in *state (free with check_free) and a one-line info ("IBFT(4,3),
 	 * LMC 2 in use ..."). IBU_ELID / IBU_EPARSE when the LIDs or in's
 	 * files do not fit the rule.

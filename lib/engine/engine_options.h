@@ -49,7 +49,7 @@ struct ibu_engine_option {
 struct ibu_engine_opts {
 	enum ibu_mcast_policy mcast_policy;	/* option mcast_apex */
 	/* not options: what the caller knows beyond the graph (the plugin
-	 * from OpenSM; xy needs both on a damaged mesh, lib/xy_detour.h) */
+	 * from OpenSM; xy needs both on a damaged mesh, lib/mesh/xy_detour.h) */
 	int qos;			/* 1 = SL2VL tables are programmed (qos
 					 * TRUE), 0 = not, -1 = unknown (tools) */
 	int max_vls;			/* data VLs every link of a switch

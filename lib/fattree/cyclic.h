@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Cyclic unicast routing on IBFT(m,n) (paper 000, sect. 3.2 and 3.3.1),
+ * Cyclic unicast routing on IBFT(m,n) ([Zhou07], sect. 3.2 and 3.3.1),
  * with the offsets of a LID set either as in the paper or rotated by the
  * destination (the default).
  *
  * Notation: k = m/2; end port P(p), p = p0 p1 .. p(n-1) (p0 < m, the
  * others < k); LMC set of 2^LMC LIDs, LID = base + o; d = offset_digits =
- * the largest d <= n-1 with k^d <= 2^LMC (lib/lidplan.h); digit_j(o) =
+ * the largest d <= n-1 with k^d <= 2^LMC (lib/fattree/lidplan.h); digit_j(o) =
  * floor(o / k^j) mod k, j = 0 (least significant) .. d-1.
  *
  * At SW<w,l>, for a LID of destination D = P(p) with offset o:
@@ -23,7 +23,7 @@
  *
  * Why the properties hold. Going up from SW<w,l> through up-digit u, the
  * parent's label is w without its digit w(l-1), followed by u (the link
- * rule of lib/ibft.h). So a packet that leaves the leaf of S = P(s) and
+ * rule of lib/fattree/ibft.h). So a packet that leaves the leaf of S = P(s) and
  * climbs with up-digits u_(n-1), u_(n-2), ... is, at level l, at
  *     A_l = SW<s0 .. s(l-1) u_(n-1) u_(n-2) .. u_(l+1), l>,
  * and a descent toward D from level L passes, at each level l > L,
@@ -174,7 +174,7 @@ int ibu_cyclic_route_stats(const struct ibu_fabric *f,
 			   struct ibu_cyclic_stats *st, struct ibu_err *e);
 
 /*
- * Degraded trees (t->num_faults > 0; lib/cyclic_faults.c): after the
+ * Degraded trees (t->num_faults > 0; lib/fattree/cyclic_faults.c): after the
  * fault-free rule has filled the end-port LIDs, every (switch, LID) entry
  * whose port leads into a fault - no cable left, or a neighbour that can no
  * longer reach the destination going up then down - is re-routed through

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The cyclic engine on PGFTs that are not exactly an IBFT(m,n): the
- * recognised tree (lib/pgft.h), the LMC its hosts carry, and the stages
- * lib/engine_cyclic.c runs on it (the IBFT path stays as it is).
+ * recognised tree (lib/fattree/pgft.h), the LMC its hosts carry, and the stages
+ * lib/fattree/engine_cyclic.c runs on it (the IBFT path stays as it is).
  */
 #ifndef IBU_CYCLIC_PGFT_H
 #define IBU_CYCLIC_PGFT_H

@@ -8,7 +8,7 @@
 
 /*
  * On a degraded tree the rule is what the engine computes around the
- * faults (lib/cyclic_faults.c): the paper's entries that survive and the
+ * faults (lib/fattree/cyclic_faults.c): the paper's entries that survive and the
  * re-routed ones, into *exp.
  */
 static int degraded_tables(const struct ibu_cyclic_rule *c,

@@ -2,7 +2,7 @@
 /*
  * The cyclic engine's rule as a verify hook (struct ibu_verify_rule): every
  * entry of every tree switch for every end-port LID is compared with the
- * rule of lib/cyclic.h (offsets rotated or paper), and each source's climbs toward all destinations
+ * rule of lib/fattree/cyclic.h (offsets rotated or paper), and each source's climbs toward all destinations
  * (on the LID ibu_cyclic_offset() picks) must use one up-port per switch
  * at the levels the LID offset decides.
  */

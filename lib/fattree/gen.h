@@ -18,7 +18,7 @@ int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
 		    const struct ibu_gen_opts *o, struct ibu_err *e);
 
 /*
- * Builds PGFT(P) (lib/pgft.h): compute hosts "hca-<a_h..a_1>", level-l
+ * Builds PGFT(P) (lib/fattree/pgft.h): compute hosts "hca-<a_h..a_1>", level-l
  * switches "sw<l>-<digits>" (level 1 = leaves), every cable of the rule
  * (p_l parallel cables between a node and each of its w_l parents; w_1 =
  * p_1 = 1: one cable per host). radix > 0: every switch has that many

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * IBFT(m,n) recognition (paper 000, sect. 2.2) from the link graph alone.
+ * IBFT(m,n) recognition ([Zhou07], sect. 2.2) from the link graph alone.
  *
  * Switch SW<w,l>: level l (0 = top .. n-1 = leaf), label w0..w(n-2).
  * End port P(p): label p0..p(n-1), p0 in 0..m-1, others in 0..m/2-1.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * LID plan (paper 000, sect. 3.1): the LMC the paper needs, the owner and
+ * LID plan ([Zhou07], sect. 3.1): the LMC the paper needs, the owner and
  * offset of every LID that exists, and the paper's own LID numbering
  * (BaseLID = 2^LMC * PID + 1) for OpenSM to honour through guid2lid.
  */
@@ -63,7 +63,7 @@ int ibu_lidplan_assign_paper(struct ibu_fabric *f, const struct ibu_ibft *t,
 int ibu_lidplan_fit_lmc(const struct ibu_ibft *t, int want,
 			enum ibu_lid_numbering how);
 
-/* = ibu_guid2lid_write() (lib/guid2lid.h), kept for its callers. */
+/* = ibu_guid2lid_write() (lib/io/guid2lid.h), kept for its callers. */
 int ibu_lidplan_write_guid2lid(FILE *out, const struct ibu_fabric *f,
 			       struct ibu_err *e);
 

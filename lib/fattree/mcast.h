@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The multicast tree of a group on IBFT(m,n) (paper 000, sect. 3.3.2).
+ * The multicast tree of a group on IBFT(m,n) ([Zhou07], sect. 3.3.2).
  *
  * In a fat tree the path down from a switch to anything below it is unique,
  * so the union of the downward paths from one apex switch to every member
@@ -68,7 +68,7 @@
  */
 #define IBU_MCAST_SCORE_BUDGET 4000000L
 
-/* Trees per switch and per link (lib/mcload.h counters, aliased). */
+/* Trees per switch and per link (lib/analysis/mcload.h counters, aliased). */
 struct ibu_mcast_load {
 	struct ibu_mcload core;		/* kind 0 switches, kind 1 links */
 	int num_switches;

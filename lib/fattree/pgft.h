@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * Parallel-ports generalised fat trees PGFT(h; m_1..m_h; w_1..w_h;
- * p_1..p_h) (Zahavi, "D-Mod-K routing providing non-blocking traffic for
- * shift permutations on real life fat trees"): level 0 hosts, levels 1..h
+ * p_1..p_h) ([Zahavi10]): level 0 hosts, levels 1..h
  * switches; a level-l switch has m_l children, a level-(l-1) node has w_l
  * parents and p_l parallel cables to each. IBFT(m,n) is
  * PGFT(n; m/2,..,m/2, m; 1, m/2,..,m/2; 1,..,1).
@@ -165,9 +164,9 @@ int ibu_pgft_apply_order(const struct ibu_fabric *f, struct ibu_pgft *g,
 void ibu_pgft_describe(const struct ibu_pgft *g, char *buf, size_t len);
 
 /*
- * The cyclic rule generalised (DESIGN.md, "Real-life fat trees: PGFT"),
+ * The cyclic rule generalised (docs/design.md, "PGFT: the generalised cyclic rule"),
  * with U_l = w_(l+1) p_(l+1), W_l = w_1 p_1 .. w_l p_l (the up-choices
- * below level l: DESIGN.md's w_1..w_l, which is the same without parallel
+ * below level l: docs/design.md's w_1..w_l, which is the same without parallel
  * cables; with them, w alone reuses a digit and two levels collide),
  * R_l = U_1..U_(l-1):
  *  - toward compute host D on LID base + o, a level-l switch not above D
@@ -230,7 +229,7 @@ void ibu_pgft_digits(const struct ibu_pgft *g, long D, long *x);
 /* Level of the lowest switches above both compute hosts (1: one leaf). */
 int ibu_pgft_lca_level(const struct ibu_pgft *g, int S, int D);
 /*
- * The DLID offset that gives source S one climbing chain (DESIGN.md):
+ * The DLID offset that gives source S one climbing chain (docs/design.md):
  * o = sum over the levels l below the lca that the offset decides of
  * ((c_l(S) - r_l(D)) mod U_l) R_l, c_l(S) = x_l(S) mod U_l: the up-port
  * (d_l(o) + r_l(D)) mod U_l is then c_l(S) whatever D is. For MPI/UCX

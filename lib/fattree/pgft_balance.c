@@ -57,6 +57,7 @@ struct bal {
 	int o;			/* its offset */
 	int kslot[IBU_PGFT_MAX_H + 1], kcable[IBU_PGFT_MAX_H + 1];
 	int *port, *next;	/* [i]: the way taken, 0 / -1 none yet */
+	int *pre, *prenx;	/* [i]: the cheapest way before the walks */
 	long *w;		/* [i]: flows through it toward D */
 	long *cost, *csum;	/* [i]: onward busiest link, load sum */
 	int *path;
@@ -343,6 +344,8 @@ static void costs(struct bal *b)
 			continue;
 		}
 		b->port[i] = cheapest(b, i, &b->next[i]);
+		b->pre[i] = b->port[i];
+		b->prenx[i] = b->next[i];
 		if (b->port[i]) {
 			set_cost(b, i);
 			b->port[i] = 0;
@@ -397,8 +400,10 @@ static void greedy_tree(struct bal *b, int D, uint32_t lid)
 			walk(b, i, b->nhost[s]);
 	}
 	for (i = 1; i < b->norder; i++) {
-		if (!b->port[i])
-			b->port[i] = cheapest(b, i, &b->next[i]);
+		if (!b->port[i]) {	/* no walk crossed it: as costs() chose */
+			b->port[i] = b->pre[i];
+			b->next[i] = b->prenx[i];
+		}
 		if (rule_way(b, i, &nx) != b->port[i])
 			r->st.rerouted++;
 		r->lft->row[b->node[i]][lid] = b->port[i] ? (uint8_t)b->port[i] :
@@ -535,6 +540,8 @@ static void bal_free(struct bal *b)
 	free(b->slot);
 	free(b->cut_above);
 	free(b->port);
+	free(b->pre);
+	free(b->prenx);
 	free(b->next);
 	free(b->w);
 	free(b->cost);
@@ -582,6 +589,8 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 	b->slot = calloc(n, sizeof(int));
 	b->cut_above = calloc(n, sizeof(int));
 	b->port = calloc(n, sizeof(int));
+	b->pre = calloc(n, sizeof(int));
+	b->prenx = calloc(n, sizeof(int));
 	b->next = calloc(n, sizeof(int));
 	b->w = calloc(n, sizeof(long));
 	b->cost = calloc(n, sizeof(long));
@@ -592,8 +601,9 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 	if (!b->leaves || !b->by_leaf || !b->leaf_start || !b->nhost ||
 	    !b->node || !b->lev || !b->nh || !b->idx_of || !b->child ||
 	    !b->cstart || !b->clen || !b->nx || !b->pt || !b->slot ||
-	    !b->cut_above || !b->port || !b->next || !b->w || !b->cost ||
-	    !b->csum || !b->path || !b->load || !b->damaged)
+	    !b->cut_above || !b->port || !b->pre || !b->prenx || !b->next ||
+	    !b->w || !b->cost || !b->csum || !b->path || !b->load ||
+	    !b->damaged)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	memset(b->idx_of, 0xff, n * sizeof(int));
 	return IBU_OK;

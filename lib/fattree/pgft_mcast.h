@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Union multicast trees on a PGFT (lib/pgft.h): one tree per group, its
+ * Union multicast trees on a PGFT (lib/fattree/pgft.h): one tree per group, its
  * apex a top switch (every top is above every compute host): the top a
- * member sits on, else by mcast_apex (lib/mcgroup.h): balanced the top
+ * member sits on, else by mcast_apex (lib/core/mcgroup.h): balanced the top
  * with the fewest trees so far (ties: lowest column), compact the same
  * among the tops whose tree adds the fewest switches below the tops to
  * those that ever held a tree, lowest-guid the lowest node GUID, source

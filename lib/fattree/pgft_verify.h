@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The generalised cyclic rule on a PGFT (lib/pgft.h) as a verify hook:
+ * The generalised cyclic rule on a PGFT (lib/fattree/pgft.h) as a verify hook:
  * every entry of every switch for every LID of a compute host is compared
  * with what ibu_pgft_route() computes for the same LIDs.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The engine "xy" (paper 001): 2-D mesh recognition, XY unicast, union
+ * The engine "xy" ([Zhou10]): 2-D mesh recognition, XY unicast, union
  * multicast trees rooted on one common row, and the paper's VL plans, as
  * one ops table.
  */
@@ -36,7 +36,7 @@ static void format_vl_plan(int value, char *buf, size_t len)
 static const struct ibu_engine_option options[] = {
 	{ .key = "vl_plan", .values = "1|2-spread|2-direction|4-spread|4-direction",
 	  .def = 0,
-	  .help = "the virtual-lane plan of paper 001, sect. 3.2 (default 1: "
+	  .help = "the virtual-lane plan of [Zhou10], sect. 3.2 (default 1: "
 		  "one VL); programmed through SL2VL tables",
 	  .parse = parse_vl_plan, .format = format_vl_plan, .needs_qos = 1 },
 	/* the key cyclic declares too: one value serves both */

@@ -13,7 +13,7 @@
  * Names "sw-<x>.<y>", "hca-<x>.<y>.<k>" (no meaning for the engine).
  * GUIDs follow record order (as ibsim and the net-file reader give
  * them); unshuffled, switches come in column-major order so that the
- * canonical orientation of lib/mesh.h recognises the generator's x and y.
+ * canonical orientation of lib/mesh/mesh.h recognises the generator's x and y.
  * The first record is an HCA (when there are any). remove_links,
  * remove_switches and remove_hosts work as for fat trees; a removed
  * switch's HCAs go with it (but the first record, ibsim's SM port).

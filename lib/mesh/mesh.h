@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * 2-D mesh recognition, IbaMesh(m,n) (paper 001, sect. 3.1), from the
+ * 2-D mesh recognition, IbaMesh(m,n) ([Zhou10], sect. 3.1), from the
  * switch graph alone.
  *
  * Switch N(x,y), x in 0..m-1, y in 0..n-1; a switch's neighbours are
@@ -75,14 +75,14 @@ struct ibu_mesh {
 					 * ibu_mesh_port_dir() */
 	int *ep_of_port;		/* node port slot -> ep index, -1 */
 	int *port_base;			/* fabric node -> first slot */
-	struct ibu_mesh_damage *dmg;	/* NULL: intact; else lib/mesh_faults.h */
+	struct ibu_mesh_damage *dmg;	/* NULL: intact; else lib/mesh/mesh_faults.h */
 };
 
 /* Recognises f as an m x n mesh (m, n >= 2). */
 int ibu_mesh_recognize(const struct ibu_fabric *f, struct ibu_mesh *t,
 		       struct ibu_err *e);
 void ibu_mesh_free(struct ibu_mesh *t);
-/* Last recognition step, shared with lib/mesh_faults.c: end ports and port
+/* Last recognition step, shared with lib/mesh/mesh_faults.c: end ports and port
  * directions from t->sw[] and t->sw_of_node (t->port_base allocated with
  * num_nodes + 1 entries). */
 int ibu_mesh_endports(const struct ibu_fabric *f, struct ibu_mesh *t,

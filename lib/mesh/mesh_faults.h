@@ -3,7 +3,7 @@
  * Damaged 2-D meshes: the smallest m x n mesh the surviving switch graph
  * is part of, with the missing cables and switches as faults.
  *
- * Recognition first tries the intact mesh (lib/mesh.h). When that fails,
+ * Recognition first tries the intact mesh (lib/mesh/mesh.h). When that fails,
  * the switch graph is embedded into the integer grid by a bounded search
  * (every link must join grid neighbours, one switch per grid point), and
  * the embedding with the smallest box wins; it is oriented by GUIDs only
@@ -44,14 +44,14 @@ struct ibu_mesh_damage {
 	int missing_links;		/* grid links absent, those of missing
 					 * switches included */
 	int max_faults;			/* the limit applied to missing_links */
-	/* unicast plan (lib/xy_detour.h), by [src switch * S + dst switch] */
+	/* unicast plan (lib/mesh/xy_detour.h), by [src switch * S + dst switch] */
 	signed char *dir;		/* next hop direction, IBU_DIR_LOCAL at
 					 * the destination, -1 unreachable */
 	unsigned char *xy;		/* 1 when the XY path survives */
 	unsigned char *layer;		/* SL layer of the pair */
 	int num_layers;
 	long detour_pairs;		/* pairs not on their XY path */
-	/* multicast (lib/xy_detour.h): one spanning tree every group's tree
+	/* multicast (lib/mesh/xy_detour.h): one spanning tree every group's tree
 	 * is part of */
 	int mroot;			/* its root switch */
 	int mlayer;			/* the layer its flooding (SL 0) uses */

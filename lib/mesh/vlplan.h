@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The virtual-lane plans of paper 001 (sect. 3.2, Fig. 8) for a 2-D mesh:
+ * The virtual-lane plans of [Zhou10] (sect. 3.2, Fig. 8) for a 2-D mesh:
  *
  *   1            every SL on VL 0
  *   2-spread     SL -> VL = SL mod 2; paths spread over SL 0 and 1
@@ -19,7 +19,7 @@
  * plans), so each VL's dependency graph is a sub-graph of the one-VL graph
  * of the same routes (direction plans: the same graph, relabelled).
  * Whatever is free of credit loops on one VL (XY unicast + trees with their
- * roots on one row, lib/xy_mcast.h) stays free under all five plans;
+ * roots on one row, lib/mesh/xy_mcast.h) stays free under all five plans;
  * `ibunion check --deadlock --vl-plan P` verifies it per VL.
  */
 #ifndef IBU_VLPLAN_H
@@ -63,7 +63,7 @@ int ibu_vlplan_sl2vl(enum ibu_vlplan_kind k, const struct ibu_mesh *t,
  * num_endports + switch index; -1 if (node, port) is neither. */
 int ibu_vlplan_point(const struct ibu_mesh *t, int node, int port);
 
-/* A plan as the channel dependency graph's VL description (lib/cdg.h):
+/* A plan as the channel dependency graph's VL description (lib/analysis/cdg.h):
  * SL from ibu_vlplan_path_sl (multicast DLIDs: SL 0), VL from the plan. */
 struct ibu_vlplan_cdg {
 	enum ibu_vlplan_kind kind;

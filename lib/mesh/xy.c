@@ -42,7 +42,7 @@ static uint8_t port_for(const struct ibu_mesh *t, int sw, int dst, int last)
 	return (uint8_t)(d == IBU_DIR_LOCAL ? last : t->sw[sw].port[d]);
 }
 
-/* damaged mesh: the detour plan's port (lib/xy_detour.h) */
+/* damaged mesh: the detour plan's port (lib/mesh/xy_detour.h) */
 static int detour_port(const struct ibu_mesh *t, int sw, int dst, int last)
 {
 	int d = ibu_xy_detour_dir(t, sw, dst);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * XY unicast routing on a recognised 2-D mesh (paper 001, sect. 3.2 and
+ * XY unicast routing on a recognised 2-D mesh ([Zhou10], sect. 3.2 and
  * 3.3.1, with the errata: row stride n on an m x n mesh).
  *
  * At N(x,y) for a LID whose owner sits at (or is) N(xd,yd):

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Unicast on a damaged mesh (lib/mesh_faults.h), deadlock-free by layers.
+ * Unicast on a damaged mesh (lib/mesh/mesh_faults.h), deadlock-free by layers.
  *
  * Next hops, per destination switch d (a forwarding table holds one port
  * per destination, so a detour is a property of d's routing tree):
@@ -51,7 +51,7 @@ int ibu_xy_detour_layer(const struct ibu_mesh *t, int src, int dst);
 
 
 /*
- * SLs and VLs of a damaged mesh on top of a vl_plan of P VLs (lib/vlplan.h):
+ * SLs and VLs of a damaged mesh on top of a vl_plan of P VLs (lib/mesh/vlplan.h):
  * unicast layer l owns SLs 1+l*P .. 1+l*P+P-1 and VLs l*P .. l*P+P-1;
  * inside a layer the plan works as on an intact mesh. SL 0 (multicast,
  * and traffic that never asked for a path) maps to the layer the
@@ -70,7 +70,7 @@ int ibu_xy_detour_path_sl(const struct ibu_mesh *t, enum ibu_vlplan_kind k,
 int ibu_xy_detour_sl2vl(enum ibu_vlplan_kind k, const struct ibu_mesh *t,
 			int node, int in_port, int out_port,
 			uint8_t vl_of_sl[16]);
-/* The layers as the channel dependency graph's VL description (lib/cdg.h);
+/* The layers as the channel dependency graph's VL description (lib/analysis/cdg.h);
  * ctx as for ibu_vlplan_cdg_vl(). */
 void ibu_xy_detour_cdg_vl(struct ibu_cdg_vl *vl, struct ibu_vlplan_cdg *ctx);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Multicast trees on a 2-D mesh (paper 001, sect. 3.3.2): the union of the
+ * Multicast trees on a 2-D mesh ([Zhou10], sect. 3.3.2): the union of the
  * XY paths from the group's root switch to the switch of every member.
  * XY paths from one root form a tree (the root's row, then one column per
  * member column), so flooding it gives every receiving member exactly one
@@ -19,7 +19,7 @@
  *
  *   ROOT ROW: the `balanced` and `lowest-guid` policies put every root on
  *   one common row, y0 = (n - 1) / 2 (the middle row of the canonical
- *   orientation, lib/mesh.h). Then every Y-to-X turn of every tree happens
+ *   orientation, lib/mesh/mesh.h). Then every Y-to-X turn of every tree happens
  *   on row y0, and unicast XY + all such trees with every member sending
  *   are free of credit loops on one VL. Proof: XY's own dependencies are
  *   acyclic (X->X, X->Y, Y->Y same direction). A cycle would need a Y-to-X
@@ -50,7 +50,7 @@
 #include "mcgroup.h"
 #include "mcload.h"
 
-/* Trees so far per switch (lib/mcload.h counters, aliased), recorded
+/* Trees so far per switch (lib/analysis/mcload.h counters, aliased), recorded
  * under caller keys (MLIDs). */
 struct ibu_xy_mcast_load {
 	struct ibu_mcload core;		/* kind 0 roots, kind 1 switches */

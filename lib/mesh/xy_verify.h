@@ -2,7 +2,7 @@
 /*
  * The xy engine's rule as a verify hook (struct ibu_verify_rule): every
  * entry of every mesh switch for every LID that has an owner must be the
- * XY entry of lib/xy.h (`ibunion check --xy`).
+ * XY entry of lib/mesh/xy.h (`ibunion check --xy`).
  */
 #ifndef IBU_XY_VERIFY_H
 #define IBU_XY_VERIFY_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * libFuzzer target: the DLID pair reader (lib/dlids.c). Properties: every
+ * libFuzzer target: the DLID pair reader (lib/io/dlids.c). Properties: every
  * pair accepted holds unicast LIDs, and the pairs written back (as
  * `ibunion path --format pairs` does) read again the same.
  */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* libFuzzer target: the guid2lid reader (lib/guid2lid.c). Property: every
+/* libFuzzer target: the guid2lid reader (lib/io/guid2lid.c). Property: every
  * accepted record is a 2^k LID set inside the unicast range. */
 #include "fuzz.h"
 #include "fabric.h"

@@ -2,7 +2,7 @@
 /*
  * libFuzzer target: an `ibnetdiscover --cache` file through the toolkit's
  * fabric entry point (ibu_fabric_open: format sniffing, then our own cache
- * reader, lib/ibnd_cache.c). Properties: bounded (run.sh's -timeout and
+ * reader, lib/io/ibnd_cache.c). Properties: bounded (run.sh's -timeout and
  * -rss_limit_mb), and a fabric accepted holds fuzz_fabric_invariants().
  * Seeds: fixtures/fuzz/ibnd_cache (caches ibnetdiscover wrote under ibsim).
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * libFuzzer target: the LFT dump reader (lib/dump.c): parse without a
+ * libFuzzer target: the LFT dump reader (lib/io/dump.c): parse without a
  * fabric, then apply to a generated IBFT(4,3) (fresh for every input, as
  * apply writes the dump's LIDs into it). Property: tables applied to the
  * fabric are written back by the dump writer and parse again.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * libFuzzer target: the multicast members file reader (lib/mcmembers.c)
+ * libFuzzer target: the multicast members file reader (lib/io/mcmembers.c)
  * against a generated IBFT(4,3). Property: accepted members are written
  * back and read again to the same groups.
  */

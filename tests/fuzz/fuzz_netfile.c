@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * libFuzzer target: the net-file reader (lib/netfile.c), fed ibsim net
+ * libFuzzer target: the net-file reader (lib/io/netfile.c), fed ibsim net
  * files (ibnetdiscover output has its own harness, fuzz_ibnetdiscover.c,
  * through the fabric entry point). Property: a fabric the reader accepts
  * and the writer writes reads back with the same nodes and cables.

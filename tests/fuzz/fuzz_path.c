@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * libFuzzer target: what `ibunion path` does with its FABRIC (a net file
- * or ibnetdiscover output carrying LIDs, as read by lib/netfile.c), on
+ * or ibnetdiscover output carrying LIDs, as read by lib/io/netfile.c), on
  * exact and degraded fat trees: recognition, the LID plan, then for every
  * ordered pair of present end ports the cyclic offset, the DLID and the
  * switch the path turns at. Absent end ports (degraded trees) are skipped

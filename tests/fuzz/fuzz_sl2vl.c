@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * libFuzzer target: the opensm-sl2vl.dump reader (lib/sl2vl.c) against
+ * libFuzzer target: the opensm-sl2vl.dump reader (lib/io/sl2vl.c) against
  * IBFT(4,3) as ibunion gen writes it. Properties: every VL of an accepted
  * file is a data VL (0..14) and max_vl is the largest one there.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * libFuzzer target: the opensm-subnet.lst reader (lib/subnet_lst.c).
+ * libFuzzer target: the opensm-subnet.lst reader (lib/io/subnet_lst.c).
  * Properties: a fabric accepted holds fuzz_fabric_invariants(), and its
  * LIDs are not shared by two ports.
  */

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Benchmark of a fabric's events (issue 19), run by `tests/scripts/bench.sh
+# Benchmark of a fabric's events, run by `tests/scripts/bench.sh
 # --events`: a cable cut under a running opensm, re-swept by the cyclic
 # engine and by OpenSM's ftree configuration (which declines a damaged
 # tree and falls back to minhop), and a join/leave storm, cyclic (the
@@ -113,7 +113,7 @@ fabrics=("ibft243|fattree 24 3|-N 8192 -S 1024 -P 65536")
 read -r -a engines <<<"$engine_list"
 
 # the join storm's fabric and shape (the environment may shrink it for a
-# quick look; the README's figures use these defaults)
+# quick look; docs/benchmarks.md's figures use these defaults)
 storm_spec="ibft163|fattree 16 3|-N 8192 -S 1024 -P 65536"
 STORM_GROUPS=${STORM_GROUPS:-50}
 STORM_SIZE=${STORM_SIZE:-20}

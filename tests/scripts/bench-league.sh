@@ -36,7 +36,7 @@
 #              the order the header names (ours: what `ibunion order`
 #              prints, the D-mod-K destination order, position order on an
 #              intact tree; port GUID order where it recognises nothing)
-#   eBB        effective bisection bandwidth (Hoefler's ORCS model): the
+#   eBB        effective bisection bandwidth ([Hoefler08]'s ORCS model): the
 #              mean over K random bisections and their flows of 1 / the
 #              load of the busiest link on the flow's path
 #   VLs        virtual lanes the engine uses: 1 for the engines that route
@@ -433,7 +433,7 @@ done
 	echo "- shift: the worst of the N-1 shift permutations in the stated host order"
 	echo "  (ours: \`ibunion order\`, the D-mod-K destination order, position order"
 	echo "  on an intact tree)"
-	echo "- eBB: effective bisection bandwidth, Hoefler's ORCS model, $samples random"
+	echo "- eBB: effective bisection bandwidth, [Hoefler08]'s ORCS model, $samples random"
 	echo "  bisections (1.0 = every flow at full link speed)"
 	echo "- VLs: virtual lanes the routing uses (dfsssp's \"Virtual Lanes needed\","
 	echo "  lash's layers, xy's SL layers, nue_max_num_vls; 1 for SL-0 engines)"

@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Link-load benchmark (issue 7): IBFT(8,3), ports shuffled, brought up in
+# Link-load benchmark: IBFT(8,3), ports shuffled, brought up in
 # ibsim under the cyclic engine (offsets=rotated and offsets=paper when the
 # plugin has the option, else its only mode), OpenSM's ftree (lmc 0), updn
 # and minhop (lmc 4); the tables the switches hold are read back with
 # dump_lfts and `ibunion load` measures all-to-all, the worst shift
 # permutation and a random permutation with base, pairs and cyclic DLIDs.
-# Then paper 000's evaluation matrix (sources 1 / 40% / 70% / 100% x groups
+# Then [Zhou07]'s evaluation matrix (sources 1 / 40% / 70% / 100% x groups
 # 10% / 40% / 70% / 100%) on offline tables: multicast through union trees
 # (balanced apexes, and one apex for every tree like OpenSM's single-root
 # trees) against the same messages by unicast (base and cyclic DLIDs).
@@ -20,7 +20,7 @@
 #
 # Cells: busiest link / busiest switch-to-switch link, in messages (pairs:
 # each message split over the 16 LIDs, so fractions appear), and the
-# estimated completion time in microseconds with paper 000's model (20 ns
+# estimated completion time in microseconds with [Zhou07]'s model (20 ns
 # per link, 100 ns per switch, 4 ns per byte, messages sharing a link
 # serialised on it).
 set -uo pipefail
@@ -155,9 +155,9 @@ done
 echo
 sed 's/^/  /' "$out/engines"
 
-# ---- paper 000, sect. 4: multicast vs unicast on offline tables
+# ---- [Zhou07], sect. 4: multicast vs unicast on offline tables
 echo
-echo "paper 000's cases on offline cyclic tables (ibunion route --lmc 4, the default rule), seed $seed:"
+echo "[Zhou07]'s cases on offline cyclic tables (ibunion route --lmc 4, the default rule), seed $seed:"
 echo "busiest link / busiest switch-to-switch link in messages, time in us;"
 echo "one MLID per source (its own tree); one apex = every tree through the"
 echo "lowest-GUID candidate, as OpenSM's single-root trees"

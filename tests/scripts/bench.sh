@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Benchmark (issues 10, 14): OpenSM with the cyclic engine against its own
+# Benchmark: OpenSM with the cyclic engine against its own
 # ftree, minhop and updn on fat trees, xy against dor on meshes, and the
 # offline tool on the largest fat trees that fit the LID space.  Every
 # simulated run is a fresh ibsim + opensm; engines are interleaved inside

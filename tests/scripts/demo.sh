@@ -134,8 +134,8 @@ if [ "$mesh" != none ]; then
 		--seed 1 -o "$mnet" || fail "ibunion gen mesh"
 	sim_start_ibsim "$mnet" || fail "ibsim did not start (mesh)"
 
-	say "opensm + libibunion.so (routing_engine xy,minhop, qos TRUE, vl_plan=2-direction)"
-	sim_write_conf routing_engine xy,minhop lmc 0 qos TRUE log_flags 0x43 \
+	say "opensm + libibunion.so (routing_engine xy,updn, qos TRUE, vl_plan=2-direction)"
+	sim_write_conf routing_engine xy,updn lmc 0 qos TRUE log_flags 0x43 \
 		event_plugin_options vl_plan=2-direction || fail "opensm.conf"
 	sim_start_opensm
 	sim_wait_subnet_up || fail "opensm did not bring the mesh up"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Damaged meshes (issue 17): xy against OpenSM's minhop, dor and updn (with
+# Damaged meshes: xy against OpenSM's minhop, dor and updn (with
 # a root_guid_file) on the same fabrics, in ibsim with real opensm, tables
 # read back from the switches.  Not part of make check.
 #

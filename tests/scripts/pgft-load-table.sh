@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Link loads on PGFTs (issue 14): cyclic against OpenSM's ftree and minhop
+# Link loads on PGFTs: cyclic against OpenSM's ftree and minhop
 # on the same shuffled fabrics in ibsim, with and without OpenSM's
 # guid_routing_order_file, tables read back from the switches, base LIDs
 # (what SA hands applications).  Not part of make check.
@@ -17,7 +17,7 @@
 #   shift/file   the worst shift permutation with ranks in the file's order
 #   shift/own    the same in cyclic's own order (what `ibunion order` prints
 #                without the file)
-# Bounds (DESIGN.md): all-to-all max(N-1, per level M(N-M)/up-cables),
+# Bounds (docs/design.md): all-to-all max(N-1, per level M(N-M)/up-cables),
 # shifts ceil(hosts of a sub-tree / its up-cables), 1 when not blocking.
 set -uo pipefail
 

@@ -116,7 +116,7 @@ deb_step()
 		failed_steps+=(deb-install)
 		return 1
 	fi
-	IBU_TEST_PACKAGE=1 make -C "$build" check TESTS=tests/t0800-deb-installed.sh ||
+	IBU_TEST_PACKAGE=1 IBU_TEST_DEB=$deb make -C "$build" check TESTS=tests/t0800-deb-installed.sh ||
 		cat "$build/tests/t0800-deb-installed.log"
 	[ -n "$was_installed" ] || dpkg -r ibunion || failed_steps+=(deb-remove)
 	rm -rf "$dir"
