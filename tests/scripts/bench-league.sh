@@ -34,8 +34,9 @@
 #   a2a        all-to-all: busiest directed link
 #   shift      the worst of the N-1 shift permutations i -> i+k, hosts in
 #              the order the header names (ours: what `ibunion order`
-#              prints, the D-mod-K destination order, position order on an
-#              intact tree; port GUID order where it recognises nothing)
+#              prints: on a fat tree cyclic's D-mod-K destination order,
+#              position order on an intact tree; on a mesh xy's position
+#              order; port GUID order where ours recognises nothing)
 #   eBB        effective bisection bandwidth ([Hoefler08]'s ORCS model): the
 #              mean over K random bisections and their flows of 1 / the
 #              load of the busiest link on the flow's path
@@ -431,8 +432,8 @@ done
 	echo "  largest over the end-port cables and cuts of the graph (sub-trees,"
 	echo "  a mesh's bisections) of flows / cables, valid for any tables"
 	echo "- shift: the worst of the N-1 shift permutations in the stated host order"
-	echo "  (ours: \`ibunion order\`, the D-mod-K destination order, position order"
-	echo "  on an intact tree)"
+	echo "  (ours, as \`ibunion order\` prints it: cyclic's D-mod-K destination order,"
+	echo "  position order on an intact tree; xy's position order on a mesh)"
 	echo "- eBB: effective bisection bandwidth, [Hoefler08]'s ORCS model, $samples random"
 	echo "  bisections (1.0 = every flow at full link speed)"
 	echo "- VLs: virtual lanes the routing uses (dfsssp's \"Virtual Lanes needed\","
