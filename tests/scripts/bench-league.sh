@@ -254,7 +254,7 @@ cell()
 one_fabric()
 {
 	local name kind what gen engines tags=() tag eng res used ms vls net order
-	local bound a2a wshift ebb unr loop sw hosts ours
+	local bound a2a wshift ebb unr loop sw hosts ours horder
 	IFS='|' read -r name kind what gen <<<"$1"
 	F=$name
 	mkdir -p "$out/$F" || return 1
@@ -302,7 +302,12 @@ one_fabric()
 		echo "### $what"
 		echo
 		echo "\`$F\`: \`ibunion gen $gen --shuffle-ports --shuffle-records\`; $sw switches, $hosts end ports;"
-		echo "all-to-all lower bound $bound (any tables); shifts in ${order:-?} order;"
+		case $order in
+		cyclic) horder="cyclic's host order (ibunion order)" ;;
+		xy) horder="xy's position order (ibunion order)" ;;
+		*) horder="${order:-?} order" ;;
+		esac
+		echo "all-to-all lower bound $bound (any tables); shifts in $horder;"
 		echo "recognised by ${ours:-none of our engines}."
 		echo
 		echo "| engine | a2a | shift | eBB | VLs | CDG cycle | unreach | route ms |"
