@@ -47,7 +47,8 @@ struct ibu_mesh_damage {
 	/* unicast plan (lib/mesh/xy_detour.h), by [src switch * S + dst switch] */
 	signed char *dir;		/* next hop direction, IBU_DIR_LOCAL at
 					 * the destination, -1 unreachable */
-	unsigned char *xy;		/* 1 when the XY path survives */
+	unsigned char *xy;		/* 1 when the pair's route is its XY
+					 * path (every hop XY) */
 	unsigned char *layer;		/* SL layer of the pair */
 	int num_layers;
 	long detour_pairs;		/* pairs not on their XY path */

@@ -47,6 +47,29 @@ static int distances(const struct ibu_mesh *t, int d, int *dist, int *queue)
 	return tail;
 }
 
+/*
+ * The flows of an all-to-all toward d (each switch's end ports, summed
+ * along the tree from the farthest switches in) added to the channel
+ * loads, so the next destinations' routes avoid what is already busy.
+ */
+static void add_flows(const struct ibu_mesh *t, int d, const int *queue,
+		      int reached, long *w, long *load)
+{
+	const struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, i, s, k;
+
+	for (i = 0; i < reached; i++)
+		w[queue[i]] = queue[i] == d ? 0 : t->sw[queue[i]].num_eps;
+	for (i = reached - 1; i > 0; i--) {
+		s = queue[i];
+		k = g->dir[s * S + d];
+		if (k < 0 || k >= IBU_DIRS)
+			continue;
+		load[s * IBU_DIRS + k] += w[s];
+		w[ibu_mesh_neighbour(t, s, k)] += w[s];
+	}
+}
+
 /* Next hops toward d, switches in BFS order (queue from distances()). */
 static void tree(struct ibu_mesh *t, int d, const int *dist,
 		 const int *queue, int reached, int *turns)
@@ -79,6 +102,67 @@ static void tree(struct ibu_mesh *t, int d, const int *dist,
 		}
 		g->dir[s * S + d] = (signed char)best;
 		turns[s] = bt;
+	}
+}
+
+/*
+ * The balanced variant: every switch (XY surviving or not) takes, among
+ * its shortest ways toward d, the channel with the least flows so far
+ * (ties: the XY way, then E, W, N, S); a pair is on its XY path when
+ * every hop of its route is.
+ */
+static void tree_balanced(struct ibu_mesh *t, int d, const int *dist,
+			  const int *queue, int reached, const long *load,
+			  long *cmax, long *csum, int slack)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	static const int PREF[IBU_DIRS] = { IBU_DIR_E, IBU_DIR_W, IBU_DIR_N,
+					    IBU_DIR_S };
+	int S = t->num_switches, i, j;
+
+	for (i = 0; i < S; i++)
+		g->dir[i * S + d] = -1;
+	g->dir[d * S + d] = IBU_DIR_LOCAL;
+	cmax[d] = csum[d] = 0;
+	for (i = 1; i < reached; i++) {
+		int s = queue[i], best = -1, xd = ibu_xy_dir(t, s, d), q;
+		long bm = 0, bs = 0;
+
+		for (j = -1; j < IBU_DIRS; j++) {
+			int k = j < 0 ? xd : PREF[j];
+			long l, m, sm;
+
+			q = hop(t, s, k);
+			if (q < 0 || dist[q] != dist[s] - 1)
+				continue;
+			l = load[s * IBU_DIRS + k];
+			m = l > cmax[q] ? l : cmax[q];
+			sm = l + csum[q];
+			if (best < 0 || m < bm || (m == bm && sm < bs)) {
+				best = k;
+				bm = m;
+				bs = sm;
+			}
+		}
+		/* the XY way within slack% of the best keeps the route on XY
+		 * (fewer turns: fewer channel dependencies to layer) */
+		q = hop(t, s, xd);
+		if (best != xd && q >= 0 && dist[q] == dist[s] - 1) {
+			long l = load[s * IBU_DIRS + xd];
+			long m = l > cmax[q] ? l : cmax[q];
+
+			if (m * 100 <= bm * (100 + slack)) {
+				best = xd;
+				bm = m;
+				bs = l + csum[q];
+			}
+		}
+		cmax[s] = bm;
+		csum[s] = bs;
+		g->dir[s * S + d] = (signed char)best;
+		q = ibu_mesh_neighbour(t, s, best);
+		g->xy[s * S + d] = (unsigned char)(best == xd &&
+						   (q == d || g->xy[q * S + d]));
 	}
 }
 
@@ -651,12 +735,53 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 	return rc;
 }
 
+static int plan_trees(struct ibu_mesh *t, int max_layers, int balanced,
+		      long *busiest, struct ibu_err *e);
+
+/*
+ * The balanced trees first (the detours and the XY traffic around them
+ * spread by load); kept when they fit in at most two SL layers, else the
+ * XY-first trees.
+ */
 int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
+{
+	/* balanced with the XY way kept within 0, 25 and 100% of the best,
+	 * then XY first: the one whose busiest channel is least */
+	static const int kind[] = { 1, 1 + 25, 1 + 100, 0 };
+	struct ibu_err e2 = { 0 };
+	long busiest, least = -1;
+	int i, rc, best = -1, last = -1;
+
+	for (i = 0; i < (int)(sizeof(kind) / sizeof(kind[0])); i++) {
+		rc = plan_trees(t, kind[i] ? (max_layers < 2 ? max_layers : 2) :
+				max_layers, kind[i], &busiest, &e2);
+		if (rc == IBU_ENOMEM)
+			return ibu_err_set(e, rc, "%s", e2.msg);
+		last = i;
+		if (!rc && (least < 0 || busiest < least)) {
+			least = busiest;
+			best = i;
+		}
+	}
+	if (best < 0)		/* the XY-first plan's reason */
+		return ibu_err_set(e, e2.code, "%s", e2.msg);
+	if (best == last)
+		return IBU_OK;
+	return plan_trees(t, kind[best] ? (max_layers < 2 ? max_layers : 2) :
+			  max_layers, kind[best], &busiest, e);
+}
+
+/* One plan: trees (balanced: 1 + the slack in %, 0: XY first), then the
+ * SL layers; *busiest: the all-to-all's busiest channel. */
+static int plan_trees(struct ibu_mesh *t, int max_layers, int balanced,
+		      long *busiest, struct ibu_err *e)
 {
 	struct ibu_mesh_damage *g = t->dmg;
 	size_t S = (size_t)t->num_switches;
 	int *dist = malloc(S * sizeof(int)), *queue = malloc(S * sizeof(int)),
-	    *turns = malloc(S * sizeof(int)), d, rc = IBU_OK;
+	    *turns = malloc(S * sizeof(int)), d, rc = IBU_OK, reached;
+	long *load = calloc(S * IBU_DIRS + 1, sizeof(long));
+	long *w = calloc(2 * S + 1, sizeof(long));
 
 	if (!g)
 		return ibu_err_set(e, IBU_EINVAL, "the mesh is not damaged");
@@ -672,13 +797,25 @@ int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 	g->layer = calloc(S * S, 1);
 	g->detour_pairs = 0;
 	if (!dist || !queue || !turns || !g->dir || !g->xy || !g->layer ||
-	    !g->mup)
+	    !g->mup || !load || !w)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (d = 0; !rc && d < (int)S; d++) {
 		if (!ibu_mesh_present(t, d))
 			continue;
-		tree(t, d, dist, queue, distances(t, d, dist, queue), turns);
+		reached = distances(t, d, dist, queue);
+		if (balanced)
+			tree_balanced(t, d, dist, queue, reached, load, w,
+				      w + S, balanced - 1);
+		else
+			tree(t, d, dist, queue, reached, turns);
+		add_flows(t, d, queue, reached, w, load);
 	}
+	*busiest = 0;
+	for (d = 0; load && d < 4 * (int)S; d++)
+		if (load[d] > *busiest)
+			*busiest = load[d];
+	free(load);
+	free(w);
 	/* missing destinations: nothing reaches them */
 	for (d = 0; !rc && d < (int)S; d++)
 		if (!ibu_mesh_present(t, d)) {

@@ -3,13 +3,20 @@
  * Unicast on a damaged mesh (lib/mesh/mesh_faults.h), deadlock-free by layers.
  *
  * Next hops, per destination switch d (a forwarding table holds one port
- * per destination, so a detour is a property of d's routing tree):
- *   - XY wherever the XY path from the switch to d survives (every switch
- *     and cable on it present);
- *   - elsewhere the neighbour one hop closer to d in the surviving graph
- *     (shortest first) whose own route to d has the fewest turns (second);
- *     ties in direction order E, N, W, S.
- * Every route is therefore a shortest path of the surviving graph.
+ * per destination, so a detour is a property of d's routing tree), from
+ * one of two kinds of trees:
+ *   - balanced: every switch takes, among its neighbours one hop closer to
+ *     d in the surviving graph, the one whose way on has the least busiest
+ *     channel, then the least load sum, over the all-to-all flows of the
+ *     destinations before d (the XY way where it is within a slack of the
+ *     best: 0, 25 or 100%); the detours and the XY traffic around them
+ *     spread, as dfsssp's weights spread minhop's;
+ *   - XY first: XY wherever the XY path from the switch to d survives,
+ *     elsewhere the neighbour one hop closer whose own route to d has the
+ *     fewest turns; ties in direction order E, N, W, S.
+ * The plan keeps, of the balanced trees that fit in 2 layers and the XY
+ * first ones, those whose all-to-all busiest channel is least. Every route
+ * is a shortest path of the surviving graph.
  *
  * Layers (as LASH does): each (source switch, destination switch) pair
  * gets a layer, the SL of its packets, each SL one VL. Pairs on their
