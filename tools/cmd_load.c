@@ -20,7 +20,7 @@
 #include "engine_pick.h"
 #include "linkload.h"
 #include "mcmembers.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "fabric_open.h"
 #include "netfile.h"
 #include "traffic.h"

@@ -13,7 +13,7 @@
 #include "opts.h"
 #include "engine_pick.h"
 #include "mcmembers.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "fabric_open.h"
 #include "netfile.h"
 #include "mcast_report.h"

@@ -7,7 +7,7 @@
 #include "cdg.h"
 #include "lidmap.h"
 #include "mcmembers.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "sl2vl.h"
 
 struct vlctx {

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include "fabric.h"
 #include "lft.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "sl2vl.h"
 #include "mcmembers.h"
 

@@ -8,7 +8,7 @@
 #include "engine.h"
 #include "mcflood.h"
 #include "mcmembers.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "mcast_report.h"
 
 struct inputs {
