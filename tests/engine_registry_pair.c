@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include "engine.h"
 
+extern const struct ibu_engine_ops ibu_engine_xy;
+extern const struct ibu_engine_ops ibu_engine_cyclic;
 extern const struct ibu_engine_ops ibu_engine_pair;
 
 static const struct ibu_engine_ops *const engines[] = {

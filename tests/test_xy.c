@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include "mesh_util.h"
-#include "engine.h"
+#include "engines.h"
 #include "lidmap.h"
 #include "verify.h"
 #include "xy.h"

@@ -331,8 +331,4 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 					       const struct ibu_engine_opts *o,
 					       void **topo, struct ibu_err *e);
 
-/* the engines */
-extern const struct ibu_engine_ops ibu_engine_cyclic;
-extern const struct ibu_engine_ops ibu_engine_xy;
-
 #endif
