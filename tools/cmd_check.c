@@ -131,7 +131,7 @@ static int updown_ranks(const struct ibu_fabric *f,
 	if (!*rank)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++)
-		(*rank)[i] = ops->rank(topo, i);
+		(*rank)[i] = ops->report.rank(topo, i);
 	return IBU_OK;
 }
 
@@ -404,8 +404,8 @@ static int engine_rule(struct check_run *c, struct ibu_err *e)
 	char info[256] = "";
 	int rc;
 
-	if (c->ops && c->ops->check_rule) {
-		rc = c->ops->check_rule(&c->f, c->topo, &c->a.eo, &in,
+	if (c->ops && c->ops->rule.check) {
+		rc = c->ops->rule.check(&c->f, c->topo, &c->a.eo, &in,
 					&c->rule, &c->rule_state, info,
 					sizeof(info), e);
 		if (rc) {
@@ -419,7 +419,7 @@ static int engine_rule(struct check_run *c, struct ibu_err *e)
 	}
 	if (!c->a.updown && !c->vo.rule)
 		return IBU_OK;
-	if (!c->ops || !c->ops->rank) {
+	if (!c->ops || !c->ops->report.rank) {
 		if (!c->a.updown)
 			return IBU_OK;	/* the rule has no ranks */
 		return ibu_err_set(e, IBU_ETOPO,
@@ -461,8 +461,8 @@ static int run_checks(struct check_run *c, struct ibu_err *e)
 			.quiet = c->a.quiet,
 		};
 
-		if (c->a.vl_plan && (!c->ops || !c->ops->sl2vl ||
-				     !c->ops->path_sl)) {
+		if (c->a.vl_plan && (!c->ops || !c->ops->vl.sl2vl ||
+				     !c->ops->vl.path_sl)) {
 			ibu_err_set(e, IBU_ETOPO,
 				    "--vl-plan: no engine with a VL plan recognises %s",
 				    c->a.fabric);
@@ -479,7 +479,7 @@ static int run_checks(struct check_run *c, struct ibu_err *e)
 static void check_run_free(struct check_run *c)
 {
 	if (c->rule_state)
-		c->ops->check_free(c->rule_state);
+		c->ops->rule.state_free(c->rule_state);
 	if (c->topo)
 		c->ops->topo_free(c->topo);
 	free(c->sw_node);

@@ -140,7 +140,7 @@ int ibu_traffic_group_senders(const struct ibu_mcmembers *mm,
 			      struct ibu_mflows *senders, struct ibu_err *e);
 
 /* Which DLID offset a source should use toward a destination (the
- * engine's advised_offset op); < 0: the base LID. */
+ * engine's advice.offset op); < 0: the base LID. */
 typedef long (*ibu_dlid_offset_fn)(void *ctx, int src_node, int src_port,
 				   int dst_node, int dst_port);
 
