@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "engine_options.h"
 #include "mesh_faults.h"
 
 /* Embedding search budget: placements tried before giving up. A damaged
@@ -27,7 +28,7 @@ struct emb {
 	int *occ;		/* [grid point] s + 1, 0 free */
 	int *best_x, *best_y;
 	long best_links;	/* grid links of the best box, -1 none */
-	int max_faults;		/* < 0 default */
+	int max_faults;		/* IBU_MAX_FAULTS_DEFAULT: the default */
 	long steps;
 };
 
@@ -43,8 +44,8 @@ static long box_links(int m, int n)
 
 static long limit_of(const struct emb *b, int m, int n)
 {
-	return b->max_faults >= 0 ? b->max_faults :
-				    ibu_mesh_default_max_faults(m, n);
+	return ibu_fault_limit(b->max_faults,
+			       ibu_mesh_default_max_faults(m, n));
 }
 
 static int linked(const struct emb *b, int s, int q)
@@ -449,7 +450,8 @@ static int embed(const struct ibu_fabric *f, struct ibu_mesh *t,
 		place(&b, 1, bx);
 		if (b.best_links < 0)
 			rc = ibu_err_set(e, IBU_ETOPO, "the switch graph fits no grid with at most %s missing links%s",
-					 max_faults < 0 ? "the default (one sixth)" : "max_faults",
+					 max_faults == IBU_MAX_FAULTS_DEFAULT ?
+					 "the default (one sixth)" : "max_faults",
 					 b.steps > 4 * EMBED_BUDGET ? " (search budget spent)" : "");
 	}
 	if (!rc)
