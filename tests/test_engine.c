@@ -47,10 +47,14 @@ START_TEST(registry)
 		ck_assert_int_eq(!!l[i]->mcast.tree, !!l[i]->mcast.state_new);
 		ck_assert_int_eq(!!l[i]->mcast.tree, !!l[i]->mcast.release);
 		ck_assert_int_eq(!!l[i]->mcast.tree, !!l[i]->mcast.prune);
+		ck_assert_int_eq(!!l[i]->mcast.tree, !!l[i]->mcast.state_free);
 		/* what the tools pair up */
 		ck_assert_int_eq(!!l[i]->rule.check, !!l[i]->rule.state_free);
-		ck_assert_int_eq(!!l[i]->report.port_number, !!l[i]->report.port_numbering);
+		ck_assert_int_eq(!!l[i]->report.port_number,
+				 !!l[i]->report.port_numbering);
 		ck_assert_int_eq(!!l[i]->vl.path_sl, !!l[i]->vl.sl2vl);
+		/* DLID advice: an offset and what ibunion path prints with it */
+		ck_assert_int_eq(!!l[i]->advice.offset, !!l[i]->advice.info);
 		ck_assert_int_eq(l[i]->num_options > 0, l[i]->options != NULL);
 	}
 	ck_assert_int_ge(i, 2);

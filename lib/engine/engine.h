@@ -142,9 +142,10 @@ struct ibu_engine_gen {
 
 /*
  * The capabilities an engine may have besides routing, each a group of
- * operations it fills in as it needs them (all of a group's operations,
- * or none: tests/test_engine.c holds every engine to that). An empty
- * group ({0}) is a capability the engine lacks; its callers skip it.
+ * operations it fills in as it needs them. An empty group (left out of
+ * the table) is a capability the engine lacks and its callers skip; the
+ * operations of rule, mcast and vl come together or not at all, those of
+ * report one by one (tests/test_engine.c holds every engine to that).
  */
 
 /* Labels and layout for logs and reports (ibunion route/path/load/trace). */
