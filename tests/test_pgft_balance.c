@@ -167,7 +167,7 @@ static void cut_one_uplink(struct fixture *x)
 	struct ibu_fabric *f = &x->f;
 	struct ibu_pgft g;
 	struct ibu_err e = { 0 };
-	int leaf, p, q, qp;
+	int leaf, p, q = -1, qp;
 
 	ck_assert_msg(ibu_pgft_recognize(f, &g, &e) == 0, "%s", e.msg);
 	leaf = g.host[0].leaf;
@@ -177,6 +177,7 @@ static void cut_one_uplink(struct fixture *x)
 			break;
 	}
 	ck_assert_int_le(p, f->nodes[leaf].num_ports);
+	ck_assert_int_ge(q, 0);
 	qp = f->nodes[leaf].ports[p].peer_port;
 	f->nodes[leaf].ports[p].peer_node = -1;
 	f->nodes[q].ports[qp].peer_node = -1;
@@ -187,8 +188,10 @@ static void cut_one_uplink(struct fixture *x)
  * PGFT(2; 18,8; 1,3; 1,1): 144 hosts, 3 spines. One leaf loses one of its
  * 3 uplinks: its 18 hosts send and receive 18 x 126 flows over 2 cables,
  * 1134 each at best. The rule alone piles the lost spine's destinations
- * on one survivor (every source leaf picks the same one), above the bound
- * on the leaf's down side. Balanced: exactly 1134.
+ * on one survivor (every source leaf picks the same one): 1512. Balanced:
+ * the bound, give or take one leaf's flows (18: a source leaf may take a
+ * way within a few walks' flows of the least, by destination, so shifts
+ * spread; without that latitude it is 1134 exactly).
  */
 START_TEST(one_lost_uplink_at_the_cut_bound)
 {
@@ -202,7 +205,7 @@ START_TEST(one_lost_uplink_at_the_cut_bound)
 	route(&x);
 	assert_valid(&x);
 	ck_assert_int_eq(leaf_bound(&x), 1134);
-	ck_assert_int_eq(all_to_all(&x), 1134);
+	ck_assert_int_le(all_to_all(&x), 1134 + 18);
 	teardown_fx(&x);
 }
 END_TEST
@@ -218,10 +221,10 @@ static const struct {
 	/* 3 levels, blocking 2:1 twice (dfsssp 240) */
 	{ "4,4,4", "1,2,2", "1,1,1", 4, 0, 3, 216 },
 	/* 3 levels, parallel cables (dfsssp 192) */
-	{ "4,4,3", "1,2,2", "1,2,1", 2, 0, 7, 172 },
+	{ "4,4,3", "1,2,2", "1,2,1", 2, 0, 7, 180 },
 	/* IBFT(8,3) = PGFT(3; 4,4,8; 1,4,4; 1,1,1), a switch missing
 	 * (dfsssp 260) */
-	{ "4,4,8", "1,4,4", "1,1,1", 4, 1, 8, 248 },
+	{ "4,4,8", "1,4,4", "1,1,1", 4, 1, 8, 256 },
 };
 
 /* Random damage: valid tables, and the busiest link of the all-to-all at
