@@ -13,8 +13,10 @@
 #include <stddef.h>
 #include "engine.h"
 
-extern const struct ibu_engine_ops ibu_engine_xy;	/* lib/mesh/engine_xy.c */
-extern const struct ibu_engine_ops ibu_engine_cyclic;	/* lib/fattree/engine_cyclic.c */
+/* each table lives with its engine: lib/mesh/engine_xy.c,
+ * lib/fattree/engine_cyclic.c */
+extern const struct ibu_engine_ops ibu_engine_xy;
+extern const struct ibu_engine_ops ibu_engine_cyclic;
 
 static const struct ibu_engine_ops *const engines[] = {
 	&ibu_engine_xy,
