@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* The 2-D mesh generator (see gen.h). */
+/* The 2-D mesh generator (see gen_mesh.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
