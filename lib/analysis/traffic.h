@@ -82,7 +82,7 @@ struct ibu_endports {
 };
 
 /* An end port's place in an engine's order, -1 outside it (the engine's
- * endport_index op; the cyclic engine: the PID). */
+ * report.endport_index op; the cyclic engine: the PID). */
 typedef int (*ibu_endport_index_fn)(const void *ctx, int node, int port);
 
 /* Cabled CA/router ports of f in the order above (index may be NULL:
