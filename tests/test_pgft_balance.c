@@ -10,6 +10,7 @@
  */
 #include <string.h>
 #include "unit.h"
+#include "pgft_util.h"
 #include "gen.h"
 #include "pgft.h"
 #include "pgft_verify.h"
@@ -17,14 +18,6 @@
 #include "lidmap.h"
 #include "verify.h"
 #include "cdg.h"
-
-struct fixture {
-	struct ibu_fabric f;
-	struct ibu_pgft g;
-	struct ibu_lidmap map;
-	struct ibu_lft lft;
-	int lmc;
-};
 
 static void build(struct fixture *x, const char *m, const char *w,
 		  const char *p, const struct ibu_gen_opts *o)
@@ -40,26 +33,11 @@ static void build(struct fixture *x, const char *m, const char *w,
 static void route(struct fixture *x)
 {
 	struct ibu_err e = { 0 };
-	int used;
 
 	ck_assert_msg(ibu_pgft_recognize_limit(&x->f, &x->g, NULL, 0, -1, &e) == 0,
 		      "%s", e.msg);
 	ck_assert_int_gt(x->g.num_faults, 0);
-	used = ibu_pgft_fit_lmc(&x->g, ibu_pgft_needed_lmc(&x->g));
-	ck_assert_int_ge(used, 0);
-	ck_assert_int_eq(ibu_pgft_assign_lids(&x->f, &x->g, used, &e), 0);
-	x->lmc = used;
-	ck_assert_int_eq(ibu_lidmap_build(&x->f, &x->map, &e), 0);
-	ck_assert_msg(ibu_pgft_route(&x->f, &x->g, &x->map, used, &x->lft, &e) == 0,
-		      "%s", e.msg);
-}
-
-static void teardown_fx(struct fixture *x)
-{
-	ibu_lft_free(&x->lft);
-	ibu_lidmap_free(&x->map);
-	ibu_pgft_free(&x->g);
-	ibu_fabric_free(&x->f);
+	pgft_lids_and_route(x);
 }
 
 /* Every pair that has an up*|down* way arrives on one, minimal, no loop,
@@ -206,7 +184,7 @@ START_TEST(one_lost_uplink_at_the_cut_bound)
 	assert_valid(&x);
 	ck_assert_int_eq(leaf_bound(&x), 1134);
 	ck_assert_int_le(all_to_all(&x), 1134 + 18);
-	teardown_fx(&x);
+	pgft_fixture_free(&x);
 }
 END_TEST
 
@@ -245,7 +223,7 @@ START_TEST(random_damage_balanced)
 	assert_valid(&x);
 	a2a = all_to_all(&x);
 	ck_assert_int_le(a2a, damaged[_i].limit);
-	teardown_fx(&x);
+	pgft_fixture_free(&x);
 }
 END_TEST
 
@@ -268,8 +246,8 @@ START_TEST(deterministic)
 		for (lid = 1; lid <= x.map.max_lid; lid++)
 			ck_assert_int_eq(ibu_lft_get(&x.lft, s, lid),
 					 ibu_lft_get(&y.lft, s, lid));
-	teardown_fx(&x);
-	teardown_fx(&y);
+	pgft_fixture_free(&x);
+	pgft_fixture_free(&y);
 }
 END_TEST
 
