@@ -168,7 +168,7 @@ static void log_labels(struct ibu_plugin_engine *pe)
 	char label[64];
 	int i;
 
-	if (!pe->ops->node_label ||
+	if (!pe->ops->report.node_label ||
 	    !osm_log_is_active(pe->plugin->log, OSM_LOG_DEBUG))
 		return;
 	for (i = 0; i < r->fabric.num_nodes; i++) {
@@ -176,7 +176,7 @@ static void log_labels(struct ibu_plugin_engine *pe)
 
 		if (!ibu_node_is_switch(n))
 			continue;
-		pe->ops->node_label(r->res.topo, i, label, sizeof(label));
+		pe->ops->report.node_label(r->res.topo, i, label, sizeof(label));
 		OSM_LOG(pe->plugin->log, OSM_LOG_DEBUG,
 			"%s: switch 0x%016" PRIx64 " '%s' is %s\n",
 			pe->ops->name, n->guid, n->name, label);
@@ -555,7 +555,7 @@ int ibu_engine_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 	re->ucast_dump_tables = NULL;
 	re->update_vlarb = NULL;
 	ibu_vl_setup(re, pe, osm);
-	re->mcast_build_stree = pe->ops->mcast_tree ? ibu_mcast_build_stree :
+	re->mcast_build_stree = pe->ops->mcast.tree ? ibu_mcast_build_stree :
 						      NULL;
 	re->destroy = engine_destroy;
 	OSM_LOG(&osm->log, OSM_LOG_VERBOSE,

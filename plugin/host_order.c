@@ -34,7 +34,7 @@ static struct ep_rank *ranked(const struct ibu_plugin_engine *pe, int *n)
 	struct ep_rank *r;
 	int i, p, k = 0, total = 0;
 	/* the host order only: end ports above the leaves are no ranks */
-	int num = pe->ops->num_ordered ? pe->ops->num_ordered(topo) : -1;
+	int num = pe->ops->report.num_ordered ? pe->ops->report.num_ordered(topo) : -1;
 
 	for (i = 0; i < f->num_nodes; i++)
 		if (!ibu_node_is_switch(&f->nodes[i]))
@@ -45,7 +45,7 @@ static struct ep_rank *ranked(const struct ibu_plugin_engine *pe, int *n)
 	for (i = 0; i < f->num_nodes; i++)
 		for (p = 1; !ibu_node_is_switch(&f->nodes[i]) &&
 		     p <= f->nodes[i].num_ports; p++) {
-			int x = pe->ops->endport_index(topo, i, p);
+			int x = pe->ops->report.endport_index(topo, i, p);
 
 			if (x >= 0 && (num < 0 || x < num)) {
 				r[k].index = x;
@@ -68,7 +68,7 @@ void ibu_plugin_write_host_order(struct ibu_plugin_engine *pe)
 	char path[4096];
 	int n = 0, i, rc;
 
-	if (!pe->ops->endport_index || !dir || !*dir)
+	if (!pe->ops->report.endport_index || !dir || !*dir)
 		return;
 	snprintf(path, sizeof(path), "%s/ibunion-host-order.dump", dir);
 	r = ranked(pe, &n);

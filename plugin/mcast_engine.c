@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Multicast for every engine with trees (ops->mcast_tree): OpenSM's
+ * Multicast for every engine with trees (ops->mcast.tree): OpenSM's
  * mcast_build_stree, per MLID.
  *
  * OpenSM has already cleared the MLID on every switch (so switches that
@@ -46,7 +46,7 @@
 void ibu_mcast_state_clear(struct ibu_plugin_engine *pe)
 {
 	if (pe->mcast_state)
-		pe->ops->mcast_state_free(pe->mcast_state);
+		pe->ops->mcast.state_free(pe->mcast_state);
 	pe->mcast_state = NULL;
 	pe->mcast_sweep = 0;
 }
@@ -60,7 +60,7 @@ static void *get_state(struct ibu_plugin_engine *pe)
 	if (pe->mcast_state && pe->mcast_sweep == r->sweep)
 		return pe->mcast_state;
 	ibu_mcast_state_clear(pe);
-	if (pe->ops->mcast_state_new(&r->fabric, r->res.topo, &pe->mcast_state,
+	if (pe->ops->mcast.state_new(&r->fabric, r->res.topo, &pe->mcast_state,
 				     NULL))
 		return NULL;
 	pe->mcast_sweep = r->sweep;
@@ -248,8 +248,8 @@ static void log_tree(struct ibu_plugin_engine *pe,
 		int len = 0;
 
 		label[0] = '\0';
-		if (pe->ops->node_label)
-			pe->ops->node_label(r->res.topo, tree->nodes[i], label,
+		if (pe->ops->report.node_label)
+			pe->ops->report.node_label(r->res.topo, tree->nodes[i], label,
 					    sizeof(label));
 		ports[0] = '\0';
 		for (p = 0; p < 256 && len < (int)sizeof(ports) - 8; p++)
@@ -301,7 +301,7 @@ ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb)
 			name, mlid);
 		return IB_ERROR;
 	}
-	pe->ops->mcast_prune(state, mbox_alive, &pe->plugin->osm->subn);
+	pe->ops->mcast.prune(state, mbox_alive, &pe->plugin->osm->subn);
 
 	n = collect_members(pe, mgb, &mem, &bad);
 	if (n == -1) {
@@ -311,7 +311,7 @@ ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb)
 		return IB_ERROR;
 	}
 	if (n == -2) {
-		pe->ops->mcast_release(state, mlid);
+		pe->ops->mcast.release(state, mlid);
 		OSM_LOG(log, OSM_LOG_ERROR,
 			"ERR 5A32: %s: MLID 0x%04x: member port 0x%016" PRIx64
 			" is not in the routed fabric; " LEFT " until the next "
@@ -320,7 +320,7 @@ ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb)
 	}
 
 	ibu_err_clear(&err);
-	rc = pe->ops->mcast_tree(&r->fabric, r->res.topo, state, mem, n,
+	rc = pe->ops->mcast.tree(&r->fabric, r->res.topo, state, mem, n,
 				 &pe->plugin->opts.engine, mlid, &tree, &err);
 	free(mem);
 	if (rc) {
@@ -339,7 +339,7 @@ ib_api_status_t ibu_mcast_build_stree(void *context, osm_mgrp_box_t *mgb)
 		return IB_ERROR;
 	}
 	if (check_switches(pe, &tree, mlid)) {
-		pe->ops->mcast_release(state, mlid);
+		pe->ops->mcast.release(state, mlid);
 		ibu_engine_tree_free(&tree);
 		return IB_ERROR;
 	}

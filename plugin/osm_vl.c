@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * SL/VL plans of an engine (ops->path_sl, ops->sl2vl) as OpenSM's
+ * SL/VL plans of an engine (ops->vl.path_sl, ops->vl.sl2vl) as OpenSM's
  * path_sl and update_sl2vl callbacks. OpenSM calls update_sl2vl only with
  * `qos TRUE` (for every switch port pair, CA port and switch port 0), so
  * ibu_vl_setup() warns when a plan is configured and QoS is off; path_sl
@@ -26,7 +26,7 @@ static void engine_update_sl2vl(void *context, osm_physp_t *port,
 	node = ibu_osm_node_index(&r->fabric, port->p_node);
 	if (node < 0)
 		return;
-	if (pe->ops->sl2vl(&r->fabric, r->res.topo, &pe->plugin->opts.engine, node,
+	if (pe->ops->vl.sl2vl(&r->fabric, r->res.topo, &pe->plugin->opts.engine, node,
 			   in_port, out_port, vl))
 		return;		/* not ours to decide: QoS config stays */
 	for (sl = 0; sl < 16; sl++)
@@ -42,7 +42,7 @@ static uint8_t engine_path_sl(void *context, uint8_t hint, ib_net16_t slid,
 
 	if (!r->valid)
 		return hint;
-	sl = pe->ops->path_sl(&r->fabric, r->res.topo, &r->res.map,
+	sl = pe->ops->vl.path_sl(&r->fabric, r->res.topo, &r->res.map,
 			      &pe->plugin->opts.engine, cl_ntoh16(slid),
 			      cl_ntoh16(dlid));
 	return sl < 0 ? hint : (uint8_t)sl;
@@ -73,9 +73,9 @@ static void warn_qos_options(struct ibu_plugin_engine *pe, osm_log_t *log)
 void ibu_vl_setup(struct osm_routing_engine *re, struct ibu_plugin_engine *pe,
 		  osm_opensm_t *osm)
 {
-	re->update_sl2vl = pe->ops->sl2vl ? engine_update_sl2vl : NULL;
-	re->path_sl = pe->ops->path_sl ? engine_path_sl : NULL;
-	if (pe->ops->sl2vl && !osm->subn.opt.qos)
+	re->update_sl2vl = pe->ops->vl.sl2vl ? engine_update_sl2vl : NULL;
+	re->path_sl = pe->ops->vl.path_sl ? engine_path_sl : NULL;
+	if (pe->ops->vl.sl2vl && !osm->subn.opt.qos)
 		warn_qos_options(pe, &osm->log);
 }
 

@@ -87,7 +87,7 @@ struct ibu_plugin_engine {
 	struct ibu_plugin *plugin;
 	const struct ibu_engine_ops *ops;
 	struct ibu_plugin_routing routing;
-	void *mcast_state;		/* ops->mcast_state_new, per routing */
+	void *mcast_state;		/* ops->mcast.state_new, per routing */
 	unsigned long mcast_sweep;	/* routing the state belongs to */
 	int published_sl;		/* ibunion-path-sl.dump is this
 					 * routing's */

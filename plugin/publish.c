@@ -120,7 +120,7 @@ static int write_path_sl(struct ibu_plugin_engine *pe, FILE *fp, void *arg)
 
 			if (d == s || !ibu_lidmap_get(map, d))
 				continue;
-			sl = pe->ops->path_sl(&r->fabric, r->res.topo, map,
+			sl = pe->ops->vl.path_sl(&r->fabric, r->res.topo, map,
 					      &pe->plugin->opts.engine,
 					      (uint16_t)s, (uint16_t)d);
 			if (sl > 0 && fprintf(fp, "0x%04x 0x%04x %d\n", s, d,
@@ -154,7 +154,7 @@ void ibu_plugin_publish_tables(struct ibu_plugin_engine *pe)
 		OSM_LOG(&osm->log, OSM_LOG_INFO,
 			"WRN 5A5D: %s: the %ld entries left unrouted are listed in %s/ibunion-unrouted.dump\n",
 			pe->ops->name, unrouted, dir ? dir : "");
-	if (!pe->ops->path_sl)
+	if (!pe->ops->vl.path_sl)
 		return;
 	if (lids * lids > MAX_SL_PAIRS) {
 		OSM_LOG(&osm->log, OSM_LOG_VERBOSE,
@@ -188,7 +188,7 @@ static void write_ours(struct ibu_plugin_engine *pe, FILE *fp)
 		"-");
 	fprintf(fp, "root_guid_file %s\n", r->in.roots.num &&
 		opt->root_guid_file ? opt->root_guid_file : "-");
-	if (pe->ops->endport_index)
+	if (pe->ops->report.endport_index)
 		fprintf(fp, "host_order ibunion-host-order.dump\n");
 	fprintf(fp, "unrouted ibunion-unrouted.dump\n");
 	if (pe->published_sl)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include "mesh_util.h"
 #include "cdg.h"
-#include "engine.h"
+#include "engines.h"
 #include "ibft.h"
 #include "lidplan.h"
 #include "mcmembers.h"

@@ -44,13 +44,17 @@ START_TEST(registry)
 		ck_assert_ptr_nonnull(l[i]->route);
 		ck_assert_ptr_nonnull(l[i]->describe);
 		/* multicast is all or nothing */
-		ck_assert_int_eq(!!l[i]->mcast_tree, !!l[i]->mcast_state_new);
-		ck_assert_int_eq(!!l[i]->mcast_tree, !!l[i]->mcast_release);
-		ck_assert_int_eq(!!l[i]->mcast_tree, !!l[i]->mcast_prune);
+		ck_assert_int_eq(!!l[i]->mcast.tree, !!l[i]->mcast.state_new);
+		ck_assert_int_eq(!!l[i]->mcast.tree, !!l[i]->mcast.release);
+		ck_assert_int_eq(!!l[i]->mcast.tree, !!l[i]->mcast.prune);
+		ck_assert_int_eq(!!l[i]->mcast.tree, !!l[i]->mcast.state_free);
 		/* what the tools pair up */
-		ck_assert_int_eq(!!l[i]->check_rule, !!l[i]->check_free);
-		ck_assert_int_eq(!!l[i]->port_number, !!l[i]->port_numbering);
-		ck_assert_int_eq(!!l[i]->path_sl, !!l[i]->sl2vl);
+		ck_assert_int_eq(!!l[i]->rule.check, !!l[i]->rule.state_free);
+		ck_assert_int_eq(!!l[i]->report.port_number,
+				 !!l[i]->report.port_numbering);
+		ck_assert_int_eq(!!l[i]->vl.path_sl, !!l[i]->vl.sl2vl);
+		/* DLID advice: an offset and what ibunion path prints with it */
+		ck_assert_int_eq(!!l[i]->advice.offset, !!l[i]->advice.info);
 		ck_assert_int_eq(l[i]->num_options > 0, l[i]->options != NULL);
 	}
 	ck_assert_int_ge(i, 2);
@@ -633,16 +637,16 @@ START_TEST(cyclic_tool_ops)
 	ck_assert_int_eq(ops->assign_lids(&f, topo, 2, 0, &used, &e), 0);
 	ibu_engine_opts_default(&eo);
 	for (n = 0; n < f.num_nodes; n++) {
-		ck_assert_int_eq(ops->layout(&f, topo, n, &row, &key), 0);
+		ck_assert_int_eq(ops->report.layout(&f, topo, n, &row, &key), 0);
 		if (ibu_node_is_switch(&f.nodes[n])) {
-			ck_assert_int_eq(row, ops->rank(topo, n));
+			ck_assert_int_eq(row, ops->report.rank(topo, n));
 			tops += row == 0;
 			leaves += row == 2;
 			continue;
 		}
 		ck_assert_int_eq(row, 3);	/* end ports below the leaves */
 		for (p = 1; p <= f.nodes[n].num_ports; p++) {
-			int i = ops->endport_index(topo, n, p);
+			int i = ops->report.endport_index(topo, n, p);
 			long off;
 
 			if (i < 0)
@@ -650,9 +654,9 @@ START_TEST(cyclic_tool_ops)
 			ck_assert_int_lt(i, 16);
 			seen[i]++;
 			ck_assert_int_eq((int)key, i);
-			ops->endport_label(topo, n, p, lab, sizeof(lab));
+			ops->report.endport_label(topo, n, p, lab, sizeof(lab));
 			ck_assert_msg(lab[0] == 'P' && lab[1] == '(', "%s", lab);
-			off = ops->advised_offset(&f, topo, &eo, n, p, n, p);
+			off = ops->advice.offset(&f, topo, &eo, n, p, n, p);
 			ck_assert(off >= 0 && off < 4);
 		}
 	}

@@ -8,7 +8,7 @@
 #include "mcast.h"
 #include "mcflood.h"
 #include "mcmembers.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "netfile.h"
 
 struct ft {

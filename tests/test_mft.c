@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* MFT model + dump_mfts reader/writer (lib/core/mft.c), member files (mcmembers). */
+/* MFT model + dump_mfts reader/writer (lib/core/mft.c, lib/io/mft_dump.c), member files (mcmembers). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include "unit.h"
 #include "gen.h"
 #include "mcmembers.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "netfile.h"
 
 static void load_net(const char *name, struct ibu_fabric *f)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The generalised cyclic rule on shuffled PGFTs (lib/fattree/pgft_route.c,
- * lib/fattree/pgft_path.c), judged by the generic checks: every pair reachable,
- * minimal and up*|down* (lib/verify), no credit loop (lib/cdg), base-LID
- * shift permutations in host order and all-to-all at the bounds of
- * docs/design.md (walked here on the tables), one climbing chain per source on
- * the advised DLIDs.
+ * lib/fattree/pgft_path.c), judged by the generic checks: every pair
+ * reachable, minimal and up*|down* (lib/analysis/verify), no credit loop
+ * (lib/analysis/cdg), base-LID shift permutations in host order and
+ * all-to-all at the bounds of docs/design.md (walked here on the tables),
+ * one climbing chain per source on the advised DLIDs.
  */
 #include <string.h>
 #include "unit.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include "mesh_util.h"
 #include "cdg.h"
-#include "engine.h"
+#include "engines.h"
 #include "vlplan.h"
 #include "xy.h"
 #include "xy_mcast.h"
@@ -128,7 +128,7 @@ START_TEST(test_plans_acyclic)
 		ibu_cdg_free(&gr);
 		ibu_engine_opts_default(&eo);
 		ck_assert_int_eq(ibu_engine_opt_put(&eo, ibu_engine_option_find("vl_plan"), k), 0);
-		ck_assert_int_eq(ibu_engine_xy.path_sl(&f, &t, &map, &eo, 1, 2),
+		ck_assert_int_eq(ibu_engine_xy.vl.path_sl(&f, &t, &map, &eo, 1, 2),
 				 ibu_vlplan_path_sl(k, 0, 1));
 	}
 	free(m);

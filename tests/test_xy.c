@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include "mesh_util.h"
-#include "engine.h"
+#include "engines.h"
 #include "lidmap.h"
 #include "verify.h"
 #include "xy.h"
@@ -279,22 +279,22 @@ START_TEST(test_layout_and_order)
 		const struct ibu_mesh *t = topo;
 		int s = ibu_mesh_sw(t, n);
 
-		ck_assert_int_eq(ops->layout(&f, topo, n, &row, &key), 0);
+		ck_assert_int_eq(ops->report.layout(&f, topo, n, &row, &key), 0);
 		if (s >= 0) {
 			ck_assert_int_eq(row, 2 * (1 - t->sw[s].y));
 			ck_assert_int_eq((int)key, t->sw[s].x);
-			ck_assert_int_eq(ops->endport_index(topo, n, 1), -1);
+			ck_assert_int_eq(ops->report.endport_index(topo, n, 1), -1);
 			continue;
 		}
 		ck_assert_int_eq(row % 2, 1);	/* below its switch */
-		i = ops->endport_index(topo, n, 1);
+		i = ops->report.endport_index(topo, n, 1);
 		ck_assert(i >= 0 && i < 12);
 		seen[i]++;
 		s = t->ep[i].sw;
 		ck_assert_int_eq(row, 2 * (1 - t->sw[s].y) + 1);
 		ck_assert_int_eq((int)key, t->sw[s].x);
 		for (p = 2; p <= f.nodes[n].num_ports; p++)
-			ck_assert_int_eq(ops->endport_index(topo, n, p), -1);
+			ck_assert_int_eq(ops->report.endport_index(topo, n, p), -1);
 	}
 	for (i = 0; i < 12; i++) {
 		const struct ibu_mesh *t = topo;

@@ -476,18 +476,18 @@ START_TEST(test_engine_damaged)
 			m[k].port = t->ep[k * 5].port;
 			m[k].send_only = 0;
 		}
-		ck_assert_int_eq(ops->mcast_state_new(&f, r.topo, &st, &e), 0);
-		ck_assert_int_eq(ops->mcast_tree(&f, r.topo, st, m, 3, &o, 0xc001,
+		ck_assert_int_eq(ops->mcast.state_new(&f, r.topo, &st, &e), 0);
+		ck_assert_int_eq(ops->mcast.tree(&f, r.topo, st, m, 3, &o, 0xc001,
 						 &tr, &e), 0);
 		ck_assert_ptr_nonnull(strstr(tr.info, "mcast_apex does not apply"));
 		ibu_engine_tree_free(&tr);
-		ck_assert_int_eq(ops->mcast_tree(&f, r.topo, st, m, 2, &o, 0xc002,
+		ck_assert_int_eq(ops->mcast.tree(&f, r.topo, st, m, 2, &o, 0xc002,
 						 &tr, &e), 0);
 		ibu_engine_tree_free(&tr);
 		ck_assert_int_eq(ibu_xy_mcast_load_count(st), 2);
-		ops->mcast_release(st, 0xc001);
+		ops->mcast.release(st, 0xc001);
 		ck_assert_int_eq(ibu_xy_mcast_load_count(st), 1);
-		ops->mcast_state_free(st);
+		ops->mcast.state_free(st);
 	}
 	ibu_engine_result_free(&r);
 	o.qos = 0;

@@ -3,7 +3,7 @@
  * ibunion check [--engine NAME|none] [-O KEY=VALUE]... [--dlids FILE]
  *               [--updown] [--max-errors N] [--climb-sources N] [-q]
  *               FABRIC LFTDUMP
- * (--cyclic = --engine cyclic, --xy = --engine xy, --offsets M =
+ * (--NAME = --engine NAME for every engine of the registry, --offsets M =
  * -O offsets=M)
  * ibunion check --mcast MFTDUMP [--members FILE] FABRIC [LFTDUMP]
  * Validates the LFTs of a dump (dump_lfts, ibroute, opensm-lfts.dump)
@@ -25,6 +25,40 @@
 #include "progress_line.h"
 #include "json_out.h"
 
+/* --NAME = --engine NAME, for every engine of the registry (the option
+ * values after every letter's). */
+#define ENGINE_FLAG 0x100
+#define MAX_ENGINE_FLAGS 16
+
+/* "  --cyclic, --xy        = --engine cyclic, --engine xy" */
+static void engine_flags_usage(FILE *out)
+{
+	const struct ibu_engine_ops *const *l = ibu_engine_list();
+	int i, col;
+
+	col = fprintf(out, "  ");
+	for (i = 0; l[i] && i < MAX_ENGINE_FLAGS; i++)
+		col += fprintf(out, "%s--%s", i ? ", " : "", l[i]->name);
+	fprintf(out, "%*s=", col < 24 ? 24 - col : 1, "");
+	for (i = 0; l[i] && i < MAX_ENGINE_FLAGS; i++)
+		fprintf(out, "%s --engine %s", i ? "," : "", l[i]->name);
+	fputc('\n', out);
+}
+
+/* fixed[0..n-1], then one no_argument option per engine, then the end. */
+static void engine_flags(const struct option *fixed, int n,
+			 struct option *lo)
+{
+	const struct ibu_engine_ops *const *l = ibu_engine_list();
+	int i;
+
+	memcpy(lo, fixed, n * sizeof(*lo));
+	for (i = 0; l[i] && i < MAX_ENGINE_FLAGS; i++)
+		lo[n + i] = (struct option){ l[i]->name, no_argument, NULL,
+					     ENGINE_FLAG + i };
+	memset(&lo[n + i], 0, sizeof(*lo));
+}
+
 void ibu_cmd_check_usage(FILE *out)
 {
 	fprintf(out,
@@ -41,8 +75,9 @@ void ibu_cmd_check_usage(FILE *out)
 		"  then Y, then the HCA port).\n"
 		"options:\n"
 		"  --engine NAME         the rule of this engine (it must recognise\n"
-		"                        FABRIC); none: topology-free checks only\n"
-		"  --cyclic, --xy        = --engine cyclic, --engine xy\n"
+		"                        FABRIC); none: topology-free checks only\n");
+	engine_flags_usage(out);
+	fprintf(out,
 		"  -O KEY=VALUE          an engine option the tables were built with,\n"
 		"                        as event_plugin_options (e.g. offsets=paper)\n"
 		"  --offsets MODE        = -O offsets=MODE\n"
@@ -97,7 +132,7 @@ static int updown_ranks(const struct ibu_fabric *f,
 	if (!*rank)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++)
-		(*rank)[i] = ops->rank(topo, i);
+		(*rank)[i] = ops->report.rank(topo, i);
 	return IBU_OK;
 }
 
@@ -213,10 +248,8 @@ struct check_args {
 
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
-	static const struct option lo[] = {
-		{ "cyclic", no_argument, NULL, 'c' },
+	static const struct option fixed[] = {
 		{ "updown", no_argument, NULL, 'U' },
-		{ "xy", no_argument, NULL, 'X' },
 		{ "deadlock", no_argument, NULL, 'K' },
 		{ "sl2vl", required_argument, NULL, 'V' },
 		{ "vl-plan", required_argument, NULL, 'P' },
@@ -229,19 +262,19 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{ "offsets", required_argument, NULL, 'f' },
 		{ "engine", required_argument, NULL, 'E' },
 		{ "dlids", required_argument, NULL, 'D' },
-		{ NULL, 0, NULL, 0 },
 	};
+	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
+	struct option lo[NFIXED + MAX_ENGINE_FLAGS + 1];
 	int c;
 
+	engine_flags(fixed, NFIXED, lo);
 	memset(a, 0, sizeof(*a));
 	ibu_engine_opts_default(&a->eo);
 	a->max_errors = IBU_VERIFY_DEFAULT_MAX_ERRORS;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "qO:", lo, NULL)) != -1) {
 		switch (c) {
-		case 'c': a->engine = "cyclic"; break;
 		case 'U': a->updown = 1; break;
-		case 'X': a->engine = "xy"; break;
 		case 'E': a->engine = optarg; break;
 		case 'K': a->deadlock = 1; break;
 		case 'V': a->sl2vl = optarg; break;
@@ -276,7 +309,10 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 				return -1;
 			break;
 		default:
-			return -1;
+			if (c < ENGINE_FLAG || c >= ENGINE_FLAG + MAX_ENGINE_FLAGS)
+				return -1;
+			a->engine = ibu_engine_list()[c - ENGINE_FLAG]->name;
+			break;
 		}
 	}
 	if (argc - optind != 2 && !(a->mcast && argc - optind == 1))
@@ -412,8 +448,8 @@ static int engine_rule(struct check_run *c, struct ibu_err *e)
 	char info[256] = "";
 	int rc;
 
-	if (c->ops && c->ops->check_rule) {
-		rc = c->ops->check_rule(&c->f, c->topo, &c->a.eo, &in,
+	if (c->ops && c->ops->rule.check) {
+		rc = c->ops->rule.check(&c->f, c->topo, &c->a.eo, &in,
 					&c->rule, &c->rule_state, info,
 					sizeof(info), e);
 		if (rc) {
@@ -427,7 +463,7 @@ static int engine_rule(struct check_run *c, struct ibu_err *e)
 	}
 	if (!c->a.updown && !c->vo.rule)
 		return IBU_OK;
-	if (!c->ops || !c->ops->rank) {
+	if (!c->ops || !c->ops->report.rank) {
 		if (!c->a.updown)
 			return IBU_OK;	/* the rule has no ranks */
 		return ibu_err_set(e, IBU_ETOPO,
@@ -475,8 +511,8 @@ static int run_checks(struct check_run *c, struct ibu_err *e)
 			.quiet = c->a.quiet,
 		};
 
-		if (c->a.vl_plan && (!c->ops || !c->ops->sl2vl ||
-				     !c->ops->path_sl)) {
+		if (c->a.vl_plan && (!c->ops || !c->ops->vl.sl2vl ||
+				     !c->ops->vl.path_sl)) {
 			ibu_err_set(e, IBU_ETOPO,
 				    "--vl-plan: no engine with a VL plan recognises %s",
 				    c->a.fabric);
@@ -658,7 +694,7 @@ static void print_json(const struct check_run *c, int ret)
 static void check_run_free(struct check_run *c)
 {
 	if (c->rule_state)
-		c->ops->check_free(c->rule_state);
+		c->ops->rule.state_free(c->rule_state);
 	if (c->topo)
 		c->ops->topo_free(c->topo);
 	free(c->sw_node);

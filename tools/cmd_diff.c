@@ -16,7 +16,7 @@
 #include "fabric_open.h"
 #include "netfile.h"
 #include "dump.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "json_out.h"
 #include "input.h"
 

@@ -22,7 +22,7 @@
 #include "engine_pick.h"
 #include "linkload.h"
 #include "mcmembers.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "fabric_open.h"
 #include "netfile.h"
 #include "traffic.h"
@@ -266,7 +266,7 @@ static long advised_offset(void *arg, int sn, int sp, int dn, int dp)
 {
 	struct load_ctx *c = arg;
 
-	return c->ops->advised_offset(&c->f, c->topo, &c->a.eo, sn, sp, dn,
+	return c->ops->advice.offset(&c->f, c->topo, &c->a.eo, sn, sp, dn,
 				      dp);
 }
 
@@ -274,7 +274,7 @@ static int endport_index(const void *arg, int node, int port)
 {
 	const struct load_ctx *c = arg;
 
-	return c->ops->endport_index(c->topo, node, port);
+	return c->ops->report.endport_index(c->topo, node, port);
 }
 
 static void ctx_free(struct load_ctx *c)
@@ -315,7 +315,7 @@ static int ctx_read(struct load_ctx *c, struct ibu_err *e)
 		return ibu_err_set(e, IBU_EINVAL, "OpenSM's state cannot be read");
 	c->ops = ibu_engine_detect(&c->f, &c->a.eo, &c->topo, e);
 	ibu_err_clear(e);	/* no engine: GUID order, base LIDs */
-	rc = ibu_endports_build(&c->f, c->ops && c->ops->endport_index ?
+	rc = ibu_endports_build(&c->f, c->ops && c->ops->report.endport_index ?
 				endport_index : NULL, c, &c->ep, e);
 	if (rc)
 		return rc;
@@ -351,13 +351,13 @@ static int offline_trees(struct load_ctx *c, const struct ibu_mcmembers *mm,
 	void *state = NULL;
 	int rc, gi, i, p;
 
-	rc = ops->mcast_state_new(&c->f, c->topo, &state, e);
+	rc = ops->mcast.state_new(&c->f, c->topo, &state, e);
 	for (gi = 0; gi < mm->num_groups && !rc; gi++) {
 		const struct ibu_mcgroup *g = &mm->g[gi];
 		struct ibu_engine_tree tree;
 
 		memset(&tree, 0, sizeof(tree));
-		rc = ops->mcast_tree(&c->f, c->topo, state, g->m, g->num,
+		rc = ops->mcast.tree(&c->f, c->topo, state, g->m, g->num,
 				     &c->a.eo, g->mlid, &tree, e);
 		for (i = 0; !rc && i < tree.num_switches; i++)
 			for (p = 0; !rc && p < 256; p++)
@@ -367,7 +367,7 @@ static int offline_trees(struct load_ctx *c, const struct ibu_mcmembers *mm,
 		ibu_engine_tree_free(&tree);
 	}
 	if (state)
-		ops->mcast_state_free(state);
+		ops->mcast.state_free(state);
 	return rc;
 }
 
@@ -382,7 +382,7 @@ static int make_case(struct load_ctx *c, const struct ibu_pattern *p,
 				    snd, e);
 	if (rc || p->kind != IBU_PAT_MCAST)
 		return rc;
-	if (!c->ops || !c->ops->mcast_tree)
+	if (!c->ops || !c->ops->mcast.tree)
 		return ibu_err_set(e, IBU_ETOPO,
 				   "%s: offline multicast trees need an engine with multicast that recognises %s",
 				   p->name, c->a.fabric);
@@ -412,11 +412,11 @@ static void label(const struct load_ctx *c, int node, int port, char *buf,
 	buf[0] = '\0';
 	if (!ops)
 		return;
-	if (ibu_node_is_switch(&c->f.nodes[node]) && ops->node_label)
-		ops->node_label(c->topo, node, buf, len);
-	else if (ops->endport_index && ops->endport_label &&
-		 ops->endport_index(c->topo, node, port) >= 0)
-		ops->endport_label(c->topo, node, port, buf, len);
+	if (ibu_node_is_switch(&c->f.nodes[node]) && ops->report.node_label)
+		ops->report.node_label(c->topo, node, buf, len);
+	else if (ops->report.endport_index && ops->report.endport_label &&
+		 ops->report.endport_index(c->topo, node, port) >= 0)
+		ops->report.endport_label(c->topo, node, port, buf, len);
 	if (!strcmp(buf, "-"))
 		buf[0] = '\0';
 }
@@ -781,7 +781,7 @@ static int one_dump(struct load_ctx *c, int d, struct load_out *o,
 		return rc;
 	for (j = 0; j < c->a.num_dlids; j++)
 		if (c->a.dlids[j] == IBU_DLIDS_ADVISED &&
-		    (!c->ops || !c->ops->advised_offset))
+		    (!c->ops || !c->ops->advice.offset))
 			return ibu_err_set(e, IBU_ETOPO,
 					   "--dlids cyclic: no engine that advises DLIDs recognises %s",
 					   c->a.fabric);

@@ -13,7 +13,7 @@
 #include "opts.h"
 #include "engine_pick.h"
 #include "mcmembers.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "fabric_open.h"
 #include "netfile.h"
 #include "mcast_report.h"
@@ -225,19 +225,19 @@ static void print_tree(const struct ibu_engine_ops *ops, const void *topo,
 		const struct ibu_portmask *pm = &tree->ports[i];
 		int n = tree->nodes[i];
 
-		if (ops->node_label)
-			ops->node_label(topo, n, lab, sizeof(lab));
+		if (ops->report.node_label)
+			ops->report.node_label(topo, n, lab, sizeof(lab));
 		else
 			snprintf(lab, sizeof(lab), "-");
 		printf("      %s '%s': ports", lab, f->nodes[n].name);
 		for (p = 0; p < 256; p++)
 			if (ibu_pm_test(pm, p))
 				printf(" %d", p);
-		if (ops->port_number && ops->port_numbering) {
-			printf(" (%s", ops->port_numbering);
+		if (ops->report.port_number && ops->report.port_numbering) {
+			printf(" (%s", ops->report.port_numbering);
 			for (p = 1; p < 256; p++)
 				if (ibu_pm_test(pm, p))
-					printf(" %d", ops->port_number(topo, n, p));
+					printf(" %d", ops->report.port_number(topo, n, p));
 			printf(")");
 		}
 		printf("\n");
@@ -295,7 +295,7 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 
 	ibu_mcmembers_init(&mm);
 	ops = ibu_engine_detect(f, eo, &topo, &e);
-	if (!ops || !ops->mcast_tree) {
+	if (!ops || !ops->mcast.tree) {
 		if (ops)
 			ibu_err_set(&e, IBU_EINVAL, "engine %s builds no multicast trees",
 				    ops->name);
@@ -305,7 +305,7 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 	}
 	if (ibu_mcmembers_read(members, f, &mm, &e) ||
 	    ibu_mft_init(&mft, f->num_nodes, &e) ||
-	    (ops->mcast_state_new && ops->mcast_state_new(f, topo, &state, &e))) {
+	    (ops->mcast.state_new && ops->mcast.state_new(f, topo, &state, &e))) {
 		ibu_opt_report("mcast", &e);
 		goto out;
 	}
@@ -318,7 +318,7 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 		const struct ibu_mcgroup *g = &mm.g[gi];
 		struct ibu_engine_tree tree;
 
-		if (ops->mcast_tree(f, topo, state, g->m, g->num, eo, g->mlid,
+		if (ops->mcast.tree(f, topo, state, g->m, g->num, eo, g->mlid,
 				    &tree, &e)) {
 			ibu_err_prefix(&e, "MLID 0x%04x", g->mlid);
 			ibu_opt_report("mcast", &e);
@@ -347,8 +347,8 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 		}
 	}
 out:
-	if (state && ops->mcast_state_free)
-		ops->mcast_state_free(state);
+	if (state && ops->mcast.state_free)
+		ops->mcast.state_free(state);
 	if (topo && ops)
 		ops->topo_free(topo);
 	ibu_mft_free(&mft);

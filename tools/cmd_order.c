@@ -48,14 +48,14 @@ static int order_nodes(const struct ibu_fabric *f,
 	for (i = 0; i < f->num_nodes; i++)
 		for (p = 1; !ibu_node_is_switch(&f->nodes[i]) &&
 		     p <= f->nodes[i].num_ports; p++) {
-			idx = ops->endport_index(topo, i, p);
+			idx = ops->report.endport_index(topo, i, p);
 			if (idx > max)
 				max = idx;
 		}
 	*num = max + 1;
 	/* the host order only: end ports above the leaves are no ranks */
-	if (ops->num_ordered && ops->num_ordered(topo) < *num)
-		*num = ops->num_ordered(topo);
+	if (ops->report.num_ordered && ops->report.num_ordered(topo) < *num)
+		*num = ops->report.num_ordered(topo);
 	*node_at = malloc((*num ? (size_t)*num : 1) * sizeof(int));
 	*port_at = malloc((*num ? (size_t)*num : 1) * sizeof(int));
 	if (!*node_at || !*port_at)
@@ -65,7 +65,7 @@ static int order_nodes(const struct ibu_fabric *f,
 	for (i = 0; i < f->num_nodes; i++)
 		for (p = 1; !ibu_node_is_switch(&f->nodes[i]) &&
 		     p <= f->nodes[i].num_ports; p++) {
-			idx = ops->endport_index(topo, i, p);
+			idx = ops->report.endport_index(topo, i, p);
 			if (idx >= 0 && idx < *num) {
 				(*node_at)[idx] = i;
 				(*port_at)[idx] = p;
@@ -149,7 +149,7 @@ int ibu_cmd_order(int argc, char **argv)
 	      ibu_engine_pick("order", &f, engine, &eo, &topo);
 	if (!ops)
 		goto out;
-	if (!ops->endport_index) {
+	if (!ops->report.endport_index) {
 		ibu_err_set(&e, IBU_ETOPO, "the %s engine numbers no hosts",
 			    ops->name);
 		ibu_opt_report("order", &e);

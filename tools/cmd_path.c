@@ -165,7 +165,7 @@ static int collect_endports(struct path_ctx *c)
 	for (n = 0; n < f->num_nodes; n++)
 		for (p = 1; !ibu_node_is_switch(&f->nodes[n]) &&
 			    p <= f->nodes[n].num_ports; p++) {
-			int i = c->ops->endport_index(c->topo, n, p);
+			int i = c->ops->report.endport_index(c->topo, n, p);
 
 			if (i >= 0)
 				c->ep[c->num_ep++] = (struct path_ep){ n, p, i };
@@ -328,8 +328,8 @@ static int json_pair(struct path_ctx *c, int s, int d,
 static void ep_label(const struct path_ctx *c, int i, char *buf, size_t len)
 {
 	buf[0] = 0;
-	if (c->ops->endport_label)
-		c->ops->endport_label(c->topo, c->ep[i].node, c->ep[i].port,
+	if (c->ops->report.endport_label)
+		c->ops->report.endport_label(c->topo, c->ep[i].node, c->ep[i].port,
 				      buf, len);
 }
 
@@ -348,15 +348,15 @@ static int print_row(struct path_ctx *c, int s, int d, struct path_row *r)
 	const struct ibu_port *sp = ep_port(c, s), *dp = ep_port(c, d);
 	char sname[96], dname[96];
 
-	r->turn = c->ops->turn_node ?
-		  c->ops->turn_node(c->f, c->topo, c->eo, c->ep[s].node,
+	r->turn = c->ops->advice.turn_node ?
+		  c->ops->advice.turn_node(c->f, c->topo, c->eo, c->ep[s].node,
 				    c->ep[s].port, c->ep[d].node,
 				    c->ep[d].port, r->off) : -1;
 	ep_label(c, s, r->sl, sizeof(r->sl));
 	ep_label(c, d, r->dl, sizeof(r->dl));
 	snprintf(r->tl, sizeof(r->tl), "?");
-	if (r->turn >= 0 && c->ops->node_label)
-		c->ops->node_label(c->topo, r->turn, r->tl, sizeof(r->tl));
+	if (r->turn >= 0 && c->ops->report.node_label)
+		c->ops->report.node_label(c->topo, r->turn, r->tl, sizeof(r->tl));
 	if (c->pairs == PATH_JSON)
 		return json_pair(c, s, d, r);
 	ep_title(c, s, r->sl, sname, sizeof(sname));
@@ -378,7 +378,7 @@ static int print_pair(struct path_ctx *c, int s, int d)
 		c->skipped++;
 		return IBU_OK;
 	}
-	r.off = c->ops->advised_offset(c->f, c->topo, c->eo, c->ep[s].node,
+	r.off = c->ops->advice.offset(c->f, c->topo, c->eo, c->ep[s].node,
 				       c->ep[s].port, c->ep[d].node,
 				       c->ep[d].port);
 	if (r.off < 0) {	/* e.g. a host on a spine: no chain to advise */
@@ -420,7 +420,7 @@ static void advising_families(char *buf, size_t len)
 
 	buf[0] = 0;
 	for (; *l && o < len; l++)
-		if ((*l)->advised_offset && (*l)->path_info)
+		if ((*l)->advice.offset && (*l)->advice.info)
 			o += (size_t)snprintf(buf + o, len - o, "%s%s",
 					      o ? " or " : "",
 					      (*l)->topology_long ?
@@ -445,8 +445,8 @@ static const struct ibu_engine_ops *pick_engine(const struct path_args *a,
 
 	if (a->engine) {
 		ops = ibu_engine_pick("path", f, a->engine, &a->eo, topo);
-		if (ops && (!ops->advised_offset || !ops->path_info ||
-			    !ops->endport_index)) {
+		if (ops && (!ops->advice.offset || !ops->advice.info ||
+			    !ops->report.endport_index)) {
 			fprintf(stderr, "-E- ibunion path: the %s engine advises no DLIDs\n",
 				ops->name);
 			ops->topo_free(*topo);
@@ -456,8 +456,8 @@ static const struct ibu_engine_ops *pick_engine(const struct path_args *a,
 		return ops;
 	}
 	for (; *l; l++) {
-		if (!(*l)->advised_offset || !(*l)->path_info ||
-		    !(*l)->endport_index)
+		if (!(*l)->advice.offset || !(*l)->advice.info ||
+		    !(*l)->report.endport_index)
 			continue;
 		if (!(*l)->recognise(f, &a->eo, topo, &kind, &e))
 			return *l;
@@ -541,7 +541,7 @@ int ibu_cmd_path(int argc, char **argv)
 	c.ops = pick_engine(&a, &f, &c.topo);
 	if (!c.ops)
 		goto out;
-	if (c.ops->path_info(&f, c.topo, &a.eo, &c.pi, &e)) {
+	if (c.ops->advice.info(&f, c.topo, &a.eo, &c.pi, &e)) {
 		ibu_err_prefix(&e, "LIDs of %s", a.dump ? a.dump : a.fabric);
 		ibu_opt_report("path", &e);
 		goto out;

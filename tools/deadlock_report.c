@@ -7,7 +7,7 @@
 #include "cdg.h"
 #include "lidmap.h"
 #include "mcmembers.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "sl2vl.h"
 #include "osm_state.h"
 
@@ -41,7 +41,7 @@ static int plan_sl(void *arg, int node, int port, uint32_t dlid)
 			(uint16_t)dlid);
 		return sl < 0 ? 0 : sl;
 	}
-	sl = o->vl_engine->path_sl(c->f, o->topo, c->map, o->eo,
+	sl = o->vl_engine->vl.path_sl(c->f, o->topo, c->map, o->eo,
 				   (uint16_t)c->f->nodes[node].ports[port].lid,
 				   (uint16_t)dlid);
 	return sl < 0 ? 0 : sl;
@@ -53,7 +53,7 @@ static int plan_vl(void *arg, int node, int in, int out, int sl)
 	const struct ibu_deadlock_opts *o = c->o;
 	uint8_t v[16];
 
-	if (o->vl_engine->sl2vl(c->f, o->topo, o->eo, node, in, out, v))
+	if (o->vl_engine->vl.sl2vl(c->f, o->topo, o->eo, node, in, out, v))
 		return -1;
 	return v[sl & 15];
 }

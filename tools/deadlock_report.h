@@ -17,7 +17,7 @@ struct ibu_deadlock_opts {
 	const char *members;	/* member file, NULL: inferred from the MFTs */
 	const char *sl2vl;	/* opensm-sl2vl.dump, NULL: none */
 	/* non-NULL: SLs (and, without sl2vl, VLs) of this engine's VL plan
-	 * (ops->path_sl, ops->sl2vl) with the options eo */
+	 * (ops->vl.path_sl, ops->vl.sl2vl) with the options eo */
 	const struct ibu_engine_ops *vl_engine;
 	const void *topo;
 	const struct ibu_engine_opts *eo;

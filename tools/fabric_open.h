@@ -28,7 +28,7 @@ int ibu_fabric_open(const char *path, struct ibu_fabric *f,
 int ibu_fabric_open_n(const char *path, struct ibu_fabric *f, int n,
 		      enum ibu_fabric_format *fmt, struct ibu_err *e);
 const char *ibu_fabric_format_name(enum ibu_fabric_format fmt);
-/* --node-name-map FILE (infiniband-diags' format, lib/core/nodemap.h): every
+/* --node-name-map FILE (infiniband-diags' format, lib/io/nodemap.h): every
  * fabric ibu_fabric_open() reads from then on has its nodes renamed. The
  * option is global to a run (main() takes it for every command), hence a
  * setting here rather than an argument of every command's reader. */

@@ -464,7 +464,7 @@ fail:
 	return rc;
 }
 
-/* dir/name written by fn through lib/atomicfile. */
+/* dir/name written by fn through lib/core/atomicfile. */
 static int save_one(const char *dir, const char *name, char *path, size_t len,
 		    int (*fn)(FILE *out, struct ibu_live *lv, struct ibu_err *e),
 		    struct ibu_live *lv, struct ibu_err *e)

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include "fabric.h"
 #include "lft.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "sl2vl.h"
 #include "mcmembers.h"
 
@@ -67,7 +67,7 @@ struct ibu_live_files {
 };
 
 /* Writes the snapshot into the existing directory dir, each file under a
- * temporary name renamed after a successful close (lib/atomicfile). */
+ * temporary name renamed after a successful close (lib/core/atomicfile). */
 int ibu_live_save(struct ibu_live *lv, const char *dir,
 		  struct ibu_live_files *out, struct ibu_err *e);
 

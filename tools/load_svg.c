@@ -75,7 +75,7 @@ static void layout_engine(struct layout *l, const struct ibu_fabric *f,
 
 	l->rows = 1;
 	for (n = 0; n < f->num_nodes; n++) {
-		if (ops->layout(f, topo, n, &row, &key))
+		if (ops->report.layout(f, topo, n, &row, &key))
 			continue;
 		l->row[n] = row;
 		l->key[n] = key;
@@ -204,12 +204,12 @@ static void node_label(FILE *o, const struct ibu_fabric *f,
 	char lab[80] = "";
 	int p;
 
-	if (ops && ibu_node_is_switch(&f->nodes[n]) && ops->node_label) {
-		ops->node_label(topo, n, lab, sizeof(lab));
-	} else if (ops && ops->endport_index && ops->endport_label) {
+	if (ops && ibu_node_is_switch(&f->nodes[n]) && ops->report.node_label) {
+		ops->report.node_label(topo, n, lab, sizeof(lab));
+	} else if (ops && ops->report.endport_index && ops->report.endport_label) {
 		for (p = 1; p <= f->nodes[n].num_ports; p++)
-			if (ops->endport_index(topo, n, p) >= 0) {
-				ops->endport_label(topo, n, p, lab,
+			if (ops->report.endport_index(topo, n, p) >= 0) {
+				ops->report.endport_label(topo, n, p, lab,
 						   sizeof(lab));
 				break;
 			}
@@ -610,7 +610,7 @@ int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
 	}
 	for (n = 0; n < f->num_nodes; n++)
 		l.row[n] = -1;
-	if (ops && ops->layout) {
+	if (ops && ops->report.layout) {
 		layout_engine(&l, f, ops, topo);
 		l.kind = strstr(ops->topology, "mesh") ? ROWS_MESH : ROWS_LEVELS;
 		rc = sort_nodes(&l, f);

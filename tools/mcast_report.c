@@ -8,7 +8,7 @@
 #include "engine.h"
 #include "mcflood.h"
 #include "mcmembers.h"
-#include "mft.h"
+#include "mft_dump.h"
 #include "mcast_report.h"
 
 struct inputs {
@@ -201,7 +201,7 @@ static int rank_of(const void *ctx, int node)
 {
 	const struct ranked *r = ctx;
 
-	return r->ops->rank(r->topo, node);
+	return r->ops->report.rank(r->topo, node);
 }
 
 static void sw_label(const struct ibu_fabric *f, const struct ranked *r,
@@ -209,8 +209,8 @@ static void sw_label(const struct ibu_fabric *f, const struct ranked *r,
 {
 	char lab[64] = "";
 
-	if (r->ops && r->ops->node_label)
-		r->ops->node_label(r->topo, node, lab, sizeof(lab));
+	if (r->ops && r->ops->report.node_label)
+		r->ops->report.node_label(r->topo, node, lab, sizeof(lab));
 	if (lab[0] && strcmp(lab, "-"))
 		snprintf(buf, len, "%s '%s'", lab, f->nodes[node].name);
 	else
@@ -230,12 +230,12 @@ static void print_switch(FILE *out, const struct ibu_fabric *f,
 	for (p = 0; p < 256; p++)
 		if (ibu_pm_test(m, p))
 			fprintf(out, " %d", p);
-	if (r->ops && r->ops->port_number && r->ops->port_numbering &&
-	    r->ops->port_number(r->topo, n, 1) >= 0) {
-		fprintf(out, " (%s", r->ops->port_numbering);
+	if (r->ops && r->ops->report.port_number && r->ops->report.port_numbering &&
+	    r->ops->report.port_number(r->topo, n, 1) >= 0) {
+		fprintf(out, " (%s", r->ops->report.port_numbering);
 		for (p = 1; p < 256; p++)
 			if (ibu_pm_test(m, p))
-				fprintf(out, " %d", r->ops->port_number(r->topo, n, p));
+				fprintf(out, " %d", r->ops->report.port_number(r->topo, n, p));
 		fprintf(out, ")");
 	}
 	fputc('\n', out);
@@ -312,7 +312,7 @@ int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 		return IBU_EXIT_ERROR;
 	}
 	rk.ops = ibu_engine_detect(f, NULL, &rk.topo, &e);
-	if (rk.ops && !rk.ops->rank) {
+	if (rk.ops && !rk.ops->report.rank) {
 		rk.ops->topo_free(rk.topo);
 		rk.ops = NULL;
 		rk.topo = NULL;
@@ -349,8 +349,8 @@ int ibu_mcast_report_load(FILE *out, struct ibu_fabric *f, const char *mfts,
 			for (i = 0; i < cnt && i < 8; i++) {
 				char lab[64] = "-";
 
-				if (rk.ops->node_label)
-					rk.ops->node_label(rk.topo, tops[i], lab,
+				if (rk.ops->report.node_label)
+					rk.ops->report.node_label(rk.topo, tops[i], lab,
 							   sizeof(lab));
 				fprintf(out, " %s", lab);
 			}

@@ -17,7 +17,7 @@ int ibu_opt_u64(const char *cmd, const char *what, const char *text,
 		uint64_t *out);
 /* "ibunion <cmd>: <message>" for a lib error. */
 void ibu_opt_report(const char *cmd, const struct ibu_err *e);
-/* Output files go through lib/atomicfile: path ("-" or NULL = stdout) is
+/* Output files go through lib/core/atomicfile: path ("-" or NULL = stdout) is
  * written under a temporary name and renamed by ibu_opt_out_close(). Both
  * print "ibunion <cmd>: <why>" on failure and return -1 (exit 3). */
 int ibu_opt_out_open(const char *cmd, const char *path,
@@ -30,7 +30,7 @@ int ibu_opt_out_close(const char *cmd, struct ibu_atomicfile *af, int wrc,
 		      const struct ibu_err *e);
 
 /*
- * Every output file of the tool: lib/atomicfile with the tool's policy.
+ * Every output file of the tool: lib/core/atomicfile with the tool's policy.
  * A symbolic link given as the name is replaced, never its target, unless
  * --replace-link-target was given (ibu_out_replace_link_target(1)); the
  * temporary file is removed if SIGINT or SIGTERM ends the run before the

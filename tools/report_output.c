@@ -67,7 +67,7 @@ int ibu_report_output_begin(const char *cmd, const char *path,
 	return 0;
 }
 
-/* The spooled report into path, through lib/atomicfile. */
+/* The spooled report into path, through lib/core/atomicfile. */
 static int copy_out(const char *cmd, struct ibu_report_output *r)
 {
 	char buf[65536];

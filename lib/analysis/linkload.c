@@ -235,6 +235,41 @@ static void delivered(struct ibu_walk *w, int links, int switches)
 	}
 }
 
+/* The multicast walk's first queue entry (queue entries: a switch, the
+ * port a copy came in on, links so far) at *tail: 0 to go on, 1 when the
+ * walk has ended already (no cable, a CA cabled to a CA), < 0 an error. */
+static int mcast_seed(const struct ibu_fabric *f,
+		      const struct ibu_linkload *ll, int node, int port,
+		      struct ibu_walk *w, int *tail, struct ibu_err *e)
+{
+	const struct ibu_port *p = &f->nodes[node].ports[port];
+	int rc;
+
+	if (ibu_node_is_switch(&f->nodes[node])) {
+		w->seen[node] = w->stamp;
+		w->qnode[*tail] = node;
+		w->qport[*tail] = 0;
+		w->qdepth[(*tail)++] = 0;
+		return 0;
+	}
+	if (p->peer_node < 0) {
+		w->status = IBU_WALK_NO_ROUTE;
+		return 1;
+	}
+	rc = walk_push(w, ibu_linkload_slot(ll, node, port), e);
+	if (rc)
+		return rc;
+	if (!ibu_node_is_switch(&f->nodes[p->peer_node])) {
+		delivered(w, 1, 0);
+		return 1;
+	}
+	w->seen[p->peer_node] = w->stamp;
+	w->qnode[*tail] = p->peer_node;
+	w->qport[*tail] = p->peer_port;
+	w->qdepth[(*tail)++] = 1;
+	return 0;
+}
+
 int ibu_walk_mcast(const struct ibu_fabric *f, const struct ibu_linkload *ll,
 		   const struct ibu_portmask *mask, int node, int port,
 		   struct ibu_walk *w, struct ibu_err *e)
@@ -251,31 +286,9 @@ int ibu_walk_mcast(const struct ibu_fabric *f, const struct ibu_linkload *ll,
 		memset(w->seen, 0, w->scratch_nodes * sizeof(*w->seen));
 		w->stamp = 1;
 	}
-	/* queue entries: a switch, the port a copy came in on, links so far */
-	if (ibu_node_is_switch(&f->nodes[node])) {
-		w->seen[node] = w->stamp;
-		w->qnode[tail] = node;
-		w->qport[tail] = 0;
-		w->qdepth[tail++] = 0;
-	} else {
-		const struct ibu_port *p = &f->nodes[node].ports[port];
-
-		if (p->peer_node < 0) {
-			w->status = IBU_WALK_NO_ROUTE;
-			return IBU_OK;
-		}
-		rc = walk_push(w, ibu_linkload_slot(ll, node, port), e);
-		if (rc)
-			return rc;
-		if (!ibu_node_is_switch(&f->nodes[p->peer_node])) {
-			delivered(w, 1, 0);
-			return IBU_OK;
-		}
-		w->seen[p->peer_node] = w->stamp;
-		w->qnode[tail] = p->peer_node;
-		w->qport[tail] = p->peer_port;
-		w->qdepth[tail++] = 1;
-	}
+	rc = mcast_seed(f, ll, node, port, w, &tail, e);
+	if (rc)
+		return rc < 0 ? rc : IBU_OK;
 	while (head < tail) {
 		int n = w->qnode[head], in = w->qport[head];
 		int d = w->qdepth[head++], q;

@@ -273,6 +273,76 @@ static int check_group(struct flood *fl, const struct ibu_mft *mft, int gi,
 	return IBU_OK;
 }
 
+/* The flood's per-port and per-node scratch; -1 when out of memory. */
+static int flood_alloc(struct flood *fl)
+{
+	const struct ibu_fabric *f = fl->f;
+	int n, nn = f->num_nodes ? f->num_nodes : 1;
+
+	fl->base = malloc(nn * sizeof(*fl->base));
+	if (!fl->base)
+		return -1;
+	for (n = 0; n < f->num_nodes; n++) {
+		fl->base[n] = fl->num_slots;
+		fl->num_slots += f->nodes[n].num_ports + 1;
+	}
+	fl->copies = calloc(fl->num_slots + 1, sizeof(*fl->copies));
+	fl->role = calloc(fl->num_slots + 1, 1);
+	fl->linkmark = calloc(fl->num_slots + 1, sizeof(*fl->linkmark));
+	fl->deadmark = calloc(fl->num_slots + 1, sizeof(*fl->deadmark));
+	fl->touched = malloc((fl->num_slots + 1) * sizeof(*fl->touched));
+	fl->inferred = malloc((fl->num_slots + 1) * sizeof(*fl->inferred));
+	fl->visited = calloc(nn, sizeof(*fl->visited));
+	fl->qnode = malloc(nn * sizeof(*fl->qnode));
+	fl->qport = malloc(nn * sizeof(*fl->qport));
+	if (!fl->copies || !fl->role || !fl->linkmark || !fl->deadmark ||
+	    !fl->touched || !fl->inferred || !fl->visited || !fl->qnode ||
+	    !fl->qport)
+		return -1;
+	return 0;
+}
+
+static void flood_free(struct flood *fl)
+{
+	free(fl->base);
+	free(fl->copies);
+	free(fl->role);
+	free(fl->linkmark);
+	free(fl->deadmark);
+	free(fl->touched);
+	free(fl->inferred);
+	free(fl->visited);
+	free(fl->qnode);
+	free(fl->qport);
+}
+
+/* Every MLID of the tables and of the member list, in order. */
+static int flood_groups(struct flood *fl, const struct ibu_mft *mft,
+			const struct ibu_mcmembers *mm,
+			const struct ibu_portmask *none, struct ibu_err *e)
+{
+	int gi = 0, mi = 0, rc = IBU_OK;
+
+	while (!rc && (gi < mft->num_groups || (mm && mi < mm->num_groups))) {
+		uint16_t a = gi < mft->num_groups ? mft->g[gi].mlid : 0xFFFF;
+		uint16_t b = (mm && mi < mm->num_groups) ? mm->g[mi].mlid : 0xFFFF;
+
+		if (a <= b && gi < mft->num_groups) {
+			fl->mlid = a;
+			rc = check_group(fl, mft, gi, a == b ? &mm->g[mi] : NULL,
+					 mm != NULL, none, e);
+			gi++;
+			if (a == b)
+				mi++;
+		} else {
+			fl->mlid = b;
+			rc = check_group(fl, mft, -1, &mm->g[mi], 1, none, e);
+			mi++;
+		}
+	}
+	return rc;
+}
+
 int ibu_mcf_run(const struct ibu_fabric *f, const struct ibu_mft *mft,
 		const struct ibu_mcmembers *mm, ibu_mcf_issue_fn issue,
 		void *ctx, struct ibu_mcf_stats *st,
@@ -281,7 +351,7 @@ int ibu_mcf_run(const struct ibu_fabric *f, const struct ibu_mft *mft,
 	struct flood fl = { .f = f, .issue = issue, .ctx = ctx, .st = st,
 			    .ll = ll };
 	const struct ibu_portmask *none = NULL;
-	int n, rc = IBU_OK, gi = 0, mi = 0, nn = f->num_nodes ? f->num_nodes : 1;
+	int rc = IBU_OK;
 
 	memset(st, 0, sizeof(*st));
 	if (mft->num_nodes != f->num_nodes)
@@ -293,62 +363,12 @@ int ibu_mcf_run(const struct ibu_fabric *f, const struct ibu_mft *mft,
 		if (rc)
 			return rc;
 	}
-	fl.base = malloc(nn * sizeof(*fl.base));
-	if (!fl.base)
-		goto nomem;
-	for (n = 0; n < f->num_nodes; n++) {
-		fl.base[n] = fl.num_slots;
-		fl.num_slots += f->nodes[n].num_ports + 1;
-	}
-	fl.copies = calloc(fl.num_slots + 1, sizeof(*fl.copies));
-	fl.role = calloc(fl.num_slots + 1, 1);
-	fl.linkmark = calloc(fl.num_slots + 1, sizeof(*fl.linkmark));
-	fl.deadmark = calloc(fl.num_slots + 1, sizeof(*fl.deadmark));
-	fl.touched = malloc((fl.num_slots + 1) * sizeof(*fl.touched));
-	fl.inferred = malloc((fl.num_slots + 1) * sizeof(*fl.inferred));
-	fl.visited = calloc(nn, sizeof(*fl.visited));
-	fl.qnode = malloc(nn * sizeof(*fl.qnode));
-	fl.qport = malloc(nn * sizeof(*fl.qport));
 	none = empty_masks(f->num_nodes);
-	if (!fl.copies || !fl.role || !fl.linkmark || !fl.deadmark ||
-	    !fl.touched || !fl.inferred || !fl.visited || !fl.qnode ||
-	    !fl.qport || !none)
-		goto nomem;
-	/* every MLID of the tables and of the member list, in order */
-	while (gi < mft->num_groups || (mm && mi < mm->num_groups)) {
-		uint16_t a = gi < mft->num_groups ? mft->g[gi].mlid : 0xFFFF;
-		uint16_t b = (mm && mi < mm->num_groups) ? mm->g[mi].mlid : 0xFFFF;
-
-		if (a <= b && gi < mft->num_groups) {
-			fl.mlid = a;
-			rc = check_group(&fl, mft, gi, a == b ? &mm->g[mi] : NULL,
-					 mm != NULL, none, e);
-			gi++;
-			if (a == b)
-				mi++;
-		} else {
-			fl.mlid = b;
-			rc = check_group(&fl, mft, -1, &mm->g[mi], 1, none, e);
-			mi++;
-		}
-		if (rc)
-			goto out;
-	}
-
-	goto out;
-nomem:
-	rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast flood)");
-out:
-	free(fl.base);
-	free(fl.copies);
-	free(fl.role);
-	free(fl.linkmark);
-	free(fl.deadmark);
-	free(fl.touched);
-	free(fl.inferred);
-	free(fl.visited);
-	free(fl.qnode);
-	free(fl.qport);
+	if (flood_alloc(&fl) || !none)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (multicast flood)");
+	else
+		rc = flood_groups(&fl, mft, mm, none, e);
+	flood_free(&fl);
 	free((void *)none);
 	if (rc && ll)
 		ibu_linkload_free(ll);

@@ -48,10 +48,10 @@ void ibu_mcload_prune(struct ibu_mcload *l,
 int ibu_mcload_count(const struct ibu_mcload *l);
 
 /*
- * The engine ops mcast_state_free, mcast_release and mcast_prune for an
+ * The engine ops mcast.state_free, mcast.release and mcast.prune for an
  * engine whose multicast state is a malloc'ed struct that begins with a
  * struct ibu_mcload (every other member pointing into it): only
- * mcast_state_new, which sizes the counters, stays the engine's own.
+ * mcast.state_new, which sizes the counters, stays the engine's own.
  */
 void ibu_mcload_state_free(void *state);
 void ibu_mcload_state_release(void *state, uint32_t key);

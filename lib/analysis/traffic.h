@@ -82,7 +82,7 @@ struct ibu_endports {
 };
 
 /* An end port's place in an engine's order, -1 outside it (the engine's
- * endport_index op; the cyclic engine: the PID). */
+ * report.endport_index op; the cyclic engine: the PID). */
 typedef int (*ibu_endport_index_fn)(const void *ctx, int node, int port);
 
 /* Cabled CA/router ports of f in the order above (index may be NULL:
@@ -163,7 +163,7 @@ int ibu_traffic_group_senders(const struct ibu_mcmembers *mm,
 			      struct ibu_mflows *senders, struct ibu_err *e);
 
 /* Which DLID offset a source should use toward a destination (the
- * engine's advised_offset op); < 0: the base LID. */
+ * engine's advice.offset op); < 0: the base LID. */
 typedef long (*ibu_dlid_offset_fn)(void *ctx, int src_node, int src_port,
 				   int dst_node, int dst_port);
 
@@ -200,7 +200,7 @@ struct ibu_traffic_result {
 	double flow_bw;		/* mean flow bandwidth (above) */
 	double bound;		/* unicast patterns: a lower bound of the
 				 * busiest link of the reported permutation
-				 * for any tables (lib/cuts.h), in messages;
+				 * for any tables (lib/analysis/cuts.h), in messages;
 				 * multicast: the busiest end-port link */
 };
 

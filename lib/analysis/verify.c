@@ -423,79 +423,55 @@ static int build_order(struct ctx *c, struct ibu_err *e)
 
 /* ------------------------------------------------------------ walking */
 
-/*
- * State of switch s for LID lid with owner o: hops (>= 1) or ST_BAD, with
- * why/at/at_port set. Iterative; every switch is evaluated once per LID.
- */
-static int resolve(struct ctx *c, int s, uint32_t lid, const struct ibu_lid_owner *o)
+/* x's state is final: 1 hop when the entry reached the owner, else ST_BAD
+ * for reason why. Returns 0 (the walk stops at x). */
+static int settle(struct ctx *c, int x, int reached, int why)
 {
-	const struct ibu_fabric *f = c->f;
-	int n = 0, x = s, res, i;
-
-	for (;;) {
-		const struct ibu_node *nd;
-		uint8_t port;
-		int peer;
-
-		if (c->st[x] >= 1 || c->st[x] == ST_BAD) {
-			res = x;
-			break;
-		}
-		if (c->st[x] == ST_VISITING) {
-			/* every switch on the walk loops or leads into it */
-			for (i = 0; i < n; i++) {
-				c->st[c->path[i]] = ST_BAD;
-				c->why[c->path[i]] = WHY_LOOP;
-				c->at[c->path[i]] = x;
-				c->at_port[c->path[i]] = ibu_lft_get(c->lft, x, lid);
-			}
-			return c->st[s];
-		}
-		nd = &f->nodes[x];
-		port = ibu_lft_get(c->lft, x, lid);
-		c->at[x] = x;
-		c->at_port[x] = port;
-		res = x;
-		if (c->shape)
-			c->shape[x] = SH_DOWN;
-		if (port == 0) {
-			if (o->node == x) {
-				c->st[x] = 1;
-			} else {
-				c->st[x] = ST_BAD;
-				c->why[x] = WHY_PORT0;
-			}
-			break;
-		}
-		if (port == IBU_NO_PATH) {
-			c->st[x] = ST_BAD;
-			c->why[x] = WHY_NOPATH;
-			break;
-		}
-		if (port > nd->num_ports) {
-			c->st[x] = ST_BAD;
-			c->why[x] = WHY_BADPORT;
-			break;
-		}
-		peer = nd->ports[port].peer_node;
-		if (peer < 0) {
-			c->st[x] = ST_BAD;
-			c->why[x] = WHY_UNCABLED;
-			break;
-		}
-		if (!ibu_node_is_switch(&f->nodes[peer])) {
-			if (peer == o->node && nd->ports[port].peer_port == o->port) {
-				c->st[x] = 1;
-			} else {
-				c->st[x] = ST_BAD;
-				c->why[x] = WHY_WRONG_END;
-			}
-			break;
-		}
-		c->st[x] = ST_VISITING;
-		c->path[n++] = x;
-		x = peer;
+	if (reached) {
+		c->st[x] = 1;
+	} else {
+		c->st[x] = ST_BAD;
+		c->why[x] = (uint8_t)why;
 	}
+	return 0;
+}
+
+/* One hop of the walk at switch x: 1 and *next when x's entry for lid
+ * leads to another switch, 0 when x's state is final (settle). */
+static int hop(struct ctx *c, int x, uint32_t lid,
+	       const struct ibu_lid_owner *o, int *next)
+{
+	const struct ibu_node *nd = &c->f->nodes[x];
+	uint8_t port = ibu_lft_get(c->lft, x, lid);
+	int peer;
+
+	c->at[x] = x;
+	c->at_port[x] = port;
+	if (c->shape)
+		c->shape[x] = SH_DOWN;
+	if (port == 0)
+		return settle(c, x, o->node == x, WHY_PORT0);
+	if (port == IBU_NO_PATH)
+		return settle(c, x, 0, WHY_NOPATH);
+	if (port > nd->num_ports)
+		return settle(c, x, 0, WHY_BADPORT);
+	peer = nd->ports[port].peer_node;
+	if (peer < 0)
+		return settle(c, x, 0, WHY_UNCABLED);
+	if (!ibu_node_is_switch(&c->f->nodes[peer]))
+		return settle(c, x, peer == o->node &&
+				    nd->ports[port].peer_port == o->port,
+			      WHY_WRONG_END);
+	*next = peer;
+	return 1;
+}
+
+/* The walk c->path[0..n-1] ended at res (final): every switch on it takes
+ * res's verdict, one hop more, and its route's shape. */
+static void unwind(struct ctx *c, int n, int res)
+{
+	int i;
+
 	for (i = n - 1; i >= 0; i--) {
 		int y = c->path[i];
 
@@ -515,6 +491,36 @@ static int resolve(struct ctx *c, int s, uint32_t lid, const struct ibu_lid_owne
 		}
 		res = y;
 	}
+}
+
+/*
+ * State of switch s for LID lid with owner o: hops (>= 1) or ST_BAD, with
+ * why/at/at_port set. Iterative; every switch is evaluated once per LID.
+ */
+static int resolve(struct ctx *c, int s, uint32_t lid, const struct ibu_lid_owner *o)
+{
+	int n = 0, x = s, i, next;
+
+	for (;;) {
+		if (c->st[x] >= 1 || c->st[x] == ST_BAD)
+			break;
+		if (c->st[x] == ST_VISITING) {
+			/* every switch on the walk loops or leads into it */
+			for (i = 0; i < n; i++) {
+				c->st[c->path[i]] = ST_BAD;
+				c->why[c->path[i]] = WHY_LOOP;
+				c->at[c->path[i]] = x;
+				c->at_port[c->path[i]] = ibu_lft_get(c->lft, x, lid);
+			}
+			return c->st[s];
+		}
+		if (!hop(c, x, lid, o, &next))
+			break;
+		c->st[x] = ST_VISITING;
+		c->path[n++] = x;
+		x = next;
+	}
+	unwind(c, n, x);
 	return c->st[s];
 }
 
@@ -599,19 +605,15 @@ static void unrouted(struct ctx *c, int sn, int sp, uint32_t lid,
 			       src, lid, dst);
 }
 
-static void check_lid(struct ctx *c, uint32_t lid)
+/* The distances routes to the owner o are held to: the shortest path, or
+ * the shortest up*|down* one; every switch unvisited. */
+static void lid_distances(struct ctx *c, const struct ibu_lid_owner *o)
 {
 	const struct ibu_fabric *f = c->f;
-	const struct ibu_lid_owner *o = &c->own[lid];
-	struct ibu_verify_result *r = c->r;
-	char src[300], dst[300], why[700];
-	long k;
 	int i;
 
 	for (i = 0; i < f->num_nodes; i++)
 		c->st[i] = ST_UNVISITED;
-	/* minimality against the shortest path, or the shortest
-	 * up*|down* one */
 	if (c->ud) {
 		updown_dist(c, owner_switch(f, o->node, o->port));
 		c->mind = c->ud;
@@ -619,30 +621,108 @@ static void check_lid(struct ctx *c, uint32_t lid)
 		bfs(c, o->node, o->port);
 		c->mind = c->dist;
 	}
-	/* every source switch first: when all arrive on shortest paths the
-	 * sources are counted per switch, else each source as below */
+}
+
+/* Every source switch first: when all arrive on shortest paths (and no
+ * turn), the sources are counted per switch and 1 returned; 0 when some
+ * source must be judged on its own (check_source). */
+static int check_grouped(struct ctx *c, uint32_t lid,
+			 const struct ibu_lid_owner *o)
+{
+	const struct ibu_fabric *f = c->f;
+	struct ibu_verify_result *r = c->r;
+	int osw;
+	long k;
+
 	for (k = 0; k < c->num_grp; k++) {
-		int h = resolve(c, c->grp_sw[k], lid, o);
+		int sw = c->grp_sw[k], h = resolve(c, sw, lid, o);
 
-		if (h == ST_BAD || (c->mind[c->grp_sw[k]] &&
-				    h > c->mind[c->grp_sw[k]]) ||
-		    (c->shape && c->shape[c->grp_sw[k]] == SH_TURN))
-			break;
+		if (h == ST_BAD || (c->mind[sw] && h > c->mind[sw]) ||
+		    (c->shape && c->shape[sw] == SH_TURN))
+			return 0;
 	}
-	if (k == c->num_grp) {
-		int osw = ibu_node_is_switch(&f->nodes[o->node]) ? -1 :
-			  owner_switch(f, o->node, o->port);
+	osw = ibu_node_is_switch(&f->nodes[o->node]) ? -1 :
+	      owner_switch(f, o->node, o->port);
+	for (k = 0; k < c->num_grp; k++) {
+		long n = c->grp_cnt[k] - (c->grp_sw[k] == osw);
+		int h = c->st[c->grp_sw[k]];
 
-		for (k = 0; k < c->num_grp; k++) {
-			long n = c->grp_cnt[k] - (c->grp_sw[k] == osw);
-			int h = c->st[c->grp_sw[k]];
+		r->pairs += n;
+		r->ok += n;
+		r->hops[h < IBU_VERIFY_MAX_HOPS ? h : IBU_VERIFY_MAX_HOPS] += n;
+	}
+	return 1;
+}
 
-			r->pairs += n;
-			r->ok += n;
-			r->hops[h < IBU_VERIFY_MAX_HOPS ? h : IBU_VERIFY_MAX_HOPS] += n;
-		}
+/* A route that does not arrive: a loop or unreachable. */
+static void report_bad(struct ctx *c, int sn, int sp, int sw, uint32_t lid,
+		       const char *dst)
+{
+	struct ibu_verify_result *r = c->r;
+	enum ibu_verify_kind kd = c->why[sw] == WHY_LOOP ?
+		IBU_VK_LOOP : IBU_VK_UNREACH;
+	char src[300] = "", why[700] = "";
+
+	if (kd == IBU_VK_LOOP)
+		r->loops++;
+	else
+		r->unreachable++;
+	if (c->o->pair)
+		c->o->pair(c->o->pair_arg, kd, sn, sp, lid);
+	if (shown(&c->rp, kd)) {
+		port_text(c->f, sn, sp, src, sizeof(src));
+		why_text(c, sw, lid, why, sizeof(why));
+	}
+	ibu_verify_error(&c->rp, kd, "%s: %s -> LID 0x%04x (%s): %s",
+			 kd == IBU_VK_LOOP ? "loop" : "unreachable",
+			 src, lid, dst, why);
+}
+
+/* A route that arrives in h switches: a down-up turn, a detour. */
+static void report_ok(struct ctx *c, int sn, int sp, int sw, int h,
+		      uint32_t lid, const char *dst)
+{
+	const struct ibu_fabric *f = c->f;
+	struct ibu_verify_result *r = c->r;
+	char src[300] = "";
+
+	r->ok++;
+	r->hops[h < IBU_VERIFY_MAX_HOPS ? h : IBU_VERIFY_MAX_HOPS]++;
+	if (c->shape && c->shape[sw] == SH_TURN) {
+		r->turns++;
+		if (shown(&c->rp, IBU_VK_TURN))
+			port_text(f, sn, sp, src, sizeof(src));
+		ibu_verify_error(&c->rp, IBU_VK_TURN,
+				 "down-up turn: %s -> LID 0x%04x (%s): goes down, then up again (not up*/down*: a credit-loop risk)",
+				 src, lid, dst);
+	}
+	if (!c->mind[sw] || h <= c->mind[sw])
 		return;
+	r->nonminimal++;
+	if (shown(&c->rp, IBU_VK_NONMIN)) {
+		int at = detour_at(c, sw, lid);
+
+		port_text(f, sn, sp, src, sizeof(src));
+		ibu_verify_error(&c->rp, IBU_VK_NONMIN,
+				 "non-minimal: %s -> LID 0x%04x (%s): %d switches, shortest %d; detour at '%s' port %d",
+				 src, lid, dst, h, c->mind[sw],
+				 f->nodes[at].name,
+				 ibu_lft_get(c->lft, at, lid));
+	} else {
+		c->rp.total[IBU_VK_NONMIN]++;
 	}
+}
+
+static void check_lid(struct ctx *c, uint32_t lid)
+{
+	const struct ibu_fabric *f = c->f;
+	const struct ibu_lid_owner *o = &c->own[lid];
+	char dst[300];
+	long k;
+
+	lid_distances(c, o);
+	if (check_grouped(c, lid, o))
+		return;
 	port_text(f, o->node, o->port, dst, sizeof(dst));
 	for (k = 0; k < c->num_src; k++) {
 		int sn = c->src_node[k], sp = c->src_port[k];
@@ -650,58 +730,16 @@ static void check_lid(struct ctx *c, uint32_t lid)
 
 		if (sn == o->node && sp == o->port)
 			continue;
-		r->pairs++;
+		c->r->pairs++;
 		h = resolve(c, sw, lid, o);
 		if (h == ST_BAD && c->ud && !c->ud[sw] &&
 		    c->why[sw] == WHY_NOPATH) {
-			r->no_updown++;	/* only a turn would reach it */
+			c->r->no_updown++;	/* only a turn would reach it */
 			unrouted(c, sn, sp, lid, dst);
-			continue;
-		}
-		if (h == ST_BAD) {
-			enum ibu_verify_kind kd = c->why[sw] == WHY_LOOP ?
-				IBU_VK_LOOP : IBU_VK_UNREACH;
-
-			src[0] = why[0] = '\0';
-			if (kd == IBU_VK_LOOP)
-				r->loops++;
-			else
-				r->unreachable++;
-			if (c->o->pair)
-				c->o->pair(c->o->pair_arg, kd, sn, sp, lid);
-			if (shown(&c->rp, kd)) {
-				port_text(f, sn, sp, src, sizeof(src));
-				why_text(c, sw, lid, why, sizeof(why));
-			}
-			ibu_verify_error(&c->rp, kd, "%s: %s -> LID 0x%04x (%s): %s",
-					 kd == IBU_VK_LOOP ? "loop" : "unreachable",
-					 src, lid, dst, why);
-			continue;
-		}
-		r->ok++;
-		r->hops[h < IBU_VERIFY_MAX_HOPS ? h : IBU_VERIFY_MAX_HOPS]++;
-		if (c->shape && c->shape[sw] == SH_TURN) {
-			r->turns++;
-			if (shown(&c->rp, IBU_VK_TURN))
-				port_text(f, sn, sp, src, sizeof(src));
-			ibu_verify_error(&c->rp, IBU_VK_TURN,
-					 "down-up turn: %s -> LID 0x%04x (%s): goes down, then up again (not up*/down*: a credit-loop risk)",
-					 src, lid, dst);
-		}
-		if (c->mind[sw] && h > c->mind[sw]) {
-			r->nonminimal++;
-			if (shown(&c->rp, IBU_VK_NONMIN)) {
-				int at = detour_at(c, sw, lid);
-
-				port_text(f, sn, sp, src, sizeof(src));
-				ibu_verify_error(&c->rp, IBU_VK_NONMIN,
-						 "non-minimal: %s -> LID 0x%04x (%s): %d switches, shortest %d; detour at '%s' port %d",
-						 src, lid, dst, h, c->mind[sw],
-						 f->nodes[at].name,
-						 ibu_lft_get(c->lft, at, lid));
-			} else {
-				c->rp.total[IBU_VK_NONMIN]++;
-			}
+		} else if (h == ST_BAD) {
+			report_bad(c, sn, sp, sw, lid, dst);
+		} else {
+			report_ok(c, sn, sp, sw, h, lid, dst);
 		}
 	}
 }
@@ -728,129 +766,174 @@ static void print_totals(struct ctx *c)
 		}
 }
 
+static void ctx_init(struct ctx *c, const struct ibu_fabric *f,
+		     const struct ibu_lft *lft, const struct ibu_verify_opts *o,
+		     ibu_report_fn report, void *report_arg,
+		     struct ibu_verify_result *r)
+{
+	static const struct ibu_verify_opts defaults;
+
+	memset(r, 0, sizeof(*r));
+	memset(c, 0, sizeof(*c));
+	c->f = f;
+	c->lft = lft;
+	c->o = o ? o : &defaults;
+	c->r = r;
+	c->rp.fn = report;
+	c->rp.arg = report_arg;
+	c->rp.quiet = c->o->quiet;
+	c->rp.max_errors = c->o->max_errors ? c->o->max_errors :
+			   IBU_VERIFY_DEFAULT_MAX_ERRORS;
+	c->rp.kind_name[IBU_VK_UNREACH] = "unreachable routes";
+	c->rp.kind_name[IBU_VK_LOOP] = "looping routes";
+	c->rp.kind_name[IBU_VK_NONMIN] = "non-minimal routes";
+	c->rp.kind_name[IBU_VK_TURN] = "routes with a down-up turn";
+	c->rp.kind_name[IBU_VK_UNROUTED] = "pairs left unrouted";
+	if (c->o->rule) {
+		c->rp.kind_name[IBU_VK_RULE] = c->o->rule->mismatch_name;
+		c->rp.kind_name[IBU_VK_PATH] = c->o->rule->path_name;
+	}
+}
+
+/* The per-switch walk state (and, with ranks, shapes and up*|down*
+ * distances). */
+static int ctx_alloc(struct ctx *c, struct ibu_err *e)
+{
+	int nn = c->f->num_nodes ? c->f->num_nodes : 1;
+
+	c->st = malloc(nn * sizeof(int));
+	c->why = malloc(nn);
+	c->at = malloc(nn * sizeof(int));
+	c->at_port = malloc(nn * sizeof(int));
+	c->path = malloc(nn * sizeof(int));
+	c->dist = malloc(nn * sizeof(int));
+	c->queue = malloc(nn * sizeof(int));
+	if (!c->st || !c->why || !c->at || !c->at_port || !c->path ||
+	    !c->dist || !c->queue)
+		return nomem(e);
+	if (c->o->rank) {
+		c->shape = malloc(nn);
+		c->ud = malloc(nn * sizeof(int));
+		if (!c->shape || !c->ud)
+			return nomem(e);
+	}
+	return IBU_OK;
+}
+
+static void ctx_free(struct ctx *c)
+{
+	ibu_lidmap_free(&c->lids);
+	free(c->st);
+	free(c->why);
+	free(c->at);
+	free(c->at_port);
+	free(c->path);
+	free(c->dist);
+	free(c->queue);
+	free(c->shape);
+	free(c->ud);
+	free(c->order);
+	free(c->src_node);
+	free(c->src_port);
+	free(c->adj_first);
+	free(c->adj);
+	free(c->grp_sw);
+	free(c->grp_cnt);
+}
+
+/* Owned LIDs into r->lids; a warning for entries of LIDs nobody owns. */
+static void count_lids(struct ctx *c)
+{
+	const struct ibu_lft *lft = c->lft;
+	uint32_t lid;
+	long unowned = 0;
+	int i;
+
+	for (lid = 1; lid <= c->max_lid; lid++)
+		c->r->lids += c->own[lid].node >= 0;
+	for (i = 0; i < c->f->num_nodes && i < lft->num_nodes; i++) {
+		if (!lft->row[i])
+			continue;
+		for (lid = 1; lid <= lft->max_lid; lid++)
+			if (lft->row[i][lid] != IBU_NO_PATH &&
+			    (lid > c->max_lid || c->own[lid].node < 0))
+				unowned++;
+	}
+	if (unowned)
+		warn(c, "%ld LFT entries route LIDs that no port owns", unowned);
+}
+
+static void print_hops(struct ctx *c)
+{
+	const struct ibu_verify_result *r = c->r;
+	char line[1024];
+	int h, len;
+
+	if (!c->rp.fn || c->o->quiet)
+		return;
+	len = snprintf(line, sizeof(line),
+		       "hop histogram (switches traversed):");
+	for (h = 0; h <= IBU_VERIFY_MAX_HOPS && len < 1000; h++)
+		if (r->hops[h])
+			len += snprintf(line + len, sizeof(line) - (size_t)len,
+					" %d%s:%ld", h,
+					h == IBU_VERIFY_MAX_HOPS ? "+" : "",
+					r->hops[h]);
+	c->rp.fn(c->rp.arg, 'I', line);
+}
+
+/* Every owned LID from every source, then the engine's rule. */
+static int check_all(struct ctx *c, struct ibu_err *e)
+{
+	struct ibu_verify_result *r = c->r;
+	uint32_t lid;
+
+	info(c, "Checking unicast routes: %ld sources x %ld LIDs, %d switches",
+	     r->sources, r->lids, ibu_fabric_count_switches(c->f));
+	for (lid = 1; lid <= c->max_lid; lid++) {
+		if (c->own[lid].node >= 0)
+			check_lid(c, lid);
+		if (!(lid & 63) || lid == c->max_lid)
+			ibu_progress_report(c->o->progress, "checking LIDs",
+					    lid, c->max_lid);
+	}
+	if (r->no_updown)
+		warn(c, "%ld routes left unrouted where no up*/down* path exists (any path would go down, then up again)",
+		     r->no_updown);
+	if (c->o->rule) {
+		r->rule = c->o->rule;
+		return c->o->rule->run(c->o->rule->arg, c->f, c->lft, &c->lids,
+				       &c->rp, r, e);
+	}
+	return IBU_OK;
+}
+
 int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 		   const struct ibu_verify_opts *o, ibu_report_fn report,
 		   void *report_arg, struct ibu_verify_result *r,
 		   struct ibu_err *e)
 {
-	static const struct ibu_verify_opts defaults;
 	struct ctx c;
-	uint32_t lid;
-	long unowned = 0;
-	int rc, i, nn = f->num_nodes ? f->num_nodes : 1;
+	int rc;
 
-	memset(r, 0, sizeof(*r));
-	memset(&c, 0, sizeof(c));
-	c.f = f;
-	c.lft = lft;
-	c.o = o ? o : &defaults;
-	c.r = r;
-	c.rp.fn = report;
-	c.rp.arg = report_arg;
-	c.rp.quiet = c.o->quiet;
-	c.rp.max_errors = c.o->max_errors ? c.o->max_errors :
-			  IBU_VERIFY_DEFAULT_MAX_ERRORS;
-	c.rp.kind_name[IBU_VK_UNREACH] = "unreachable routes";
-	c.rp.kind_name[IBU_VK_LOOP] = "looping routes";
-	c.rp.kind_name[IBU_VK_NONMIN] = "non-minimal routes";
-	c.rp.kind_name[IBU_VK_TURN] = "routes with a down-up turn";
-	c.rp.kind_name[IBU_VK_UNROUTED] = "pairs left unrouted";
-	if (c.o->rule) {
-		c.rp.kind_name[IBU_VK_RULE] = c.o->rule->mismatch_name;
-		c.rp.kind_name[IBU_VK_PATH] = c.o->rule->path_name;
-	}
+	ctx_init(&c, f, lft, o, report, report_arg, r);
 	rc = build_owners(&c, e);
-	if (rc)
-		goto out;
-	c.st = malloc(nn * sizeof(int));
-	c.why = malloc(nn);
-	c.at = malloc(nn * sizeof(int));
-	c.at_port = malloc(nn * sizeof(int));
-	c.path = malloc(nn * sizeof(int));
-	c.dist = malloc(nn * sizeof(int));
-	c.queue = malloc(nn * sizeof(int));
-	if (!c.st || !c.why || !c.at || !c.at_port || !c.path || !c.dist ||
-	    !c.queue) {
-		rc = nomem(e);
-		goto out;
-	}
-	if (c.o->rank) {
-		c.shape = malloc(nn);
-		c.ud = malloc(nn * sizeof(int));
-		if (!c.shape || !c.ud) {
-			rc = nomem(e);
-			goto out;
-		}
-	}
-	rc = build_sources(&c, e);
+	if (!rc)
+		rc = ctx_alloc(&c, e);
+	if (!rc)
+		rc = build_sources(&c, e);
 	if (!rc && c.o->rank)
 		rc = build_order(&c, e);
-	if (rc)
-		goto out;
-	r->sources = c.num_src;
-	for (lid = 1; lid <= c.max_lid; lid++)
-		r->lids += c.own[lid].node >= 0;
-	for (i = 0; i < f->num_nodes && i < lft->num_nodes; i++) {
-		if (!lft->row[i])
-			continue;
-		for (lid = 1; lid <= lft->max_lid; lid++)
-			if (lft->row[i][lid] != IBU_NO_PATH &&
-			    (lid > c.max_lid || c.own[lid].node < 0))
-				unowned++;
+	if (!rc) {
+		r->sources = c.num_src;
+		count_lids(&c);
+		rc = check_all(&c, e);
 	}
-	if (unowned)
-		warn(&c, "%ld LFT entries route LIDs that no port owns", unowned);
-	info(&c, "Checking unicast routes: %ld sources x %ld LIDs, %d switches",
-	     r->sources, r->lids, ibu_fabric_count_switches(f));
-	for (lid = 1; lid <= c.max_lid; lid++) {
-		if (c.own[lid].node >= 0)
-			check_lid(&c, lid);
-		if (!(lid & 63) || lid == c.max_lid)
-			ibu_progress_report(c.o->progress, "checking LIDs",
-					    lid, c.max_lid);
+	if (!rc) {
+		print_totals(&c);
+		print_hops(&c);
 	}
-	if (r->no_updown)
-		warn(&c, "%ld routes left unrouted where no up*/down* path exists (any path would go down, then up again)",
-		     r->no_updown);
-	if (c.o->rule) {
-		r->rule = c.o->rule;
-		rc = c.o->rule->run(c.o->rule->arg, f, lft, &c.lids, &c.rp, r, e);
-		if (rc)
-			goto out;
-	}
-	print_totals(&c);
-	if (c.rp.fn && !c.o->quiet) {
-		char line[1024];
-		int h, len;
-
-		len = snprintf(line, sizeof(line),
-			       "hop histogram (switches traversed):");
-		for (h = 0; h <= IBU_VERIFY_MAX_HOPS && len < 1000; h++)
-			if (r->hops[h])
-				len += snprintf(line + len, sizeof(line) - (size_t)len,
-						" %d%s:%ld", h,
-						h == IBU_VERIFY_MAX_HOPS ? "+" : "",
-						r->hops[h]);
-		c.rp.fn(c.rp.arg, 'I', line);
-	}
-out:
-	ibu_lidmap_free(&c.lids);
-	free(c.st);
-	free(c.why);
-	free(c.at);
-	free(c.at_port);
-	free(c.path);
-	free(c.dist);
-	free(c.queue);
-	free(c.shape);
-	free(c.ud);
-	free(c.order);
-	free(c.src_node);
-	free(c.src_port);
-	free(c.adj_first);
-	free(c.adj);
-	free(c.grp_sw);
-	free(c.grp_cnt);
+	ctx_free(&c);
 	return rc;
 }
 

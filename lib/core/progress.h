@@ -2,7 +2,7 @@
 /*
  * Progress of long computations (dumps of large fabrics, validation),
  * reported to the caller: lib/ never prints. The front end decides what to
- * show (tools/progress.c: a line on a terminal after a second).
+ * show (tools/progress_line.c: a line on a terminal after a second).
  */
 #ifndef IBU_PROGRESS_H
 #define IBU_PROGRESS_H

@@ -17,7 +17,9 @@
  *   check      every LID that has an owner is routed on every switch and
  *              every port exists: a caller never gets a partial table
  *
- * Multicast (mcast_*) and VL plans (path_sl, sl2vl) are optional.
+ * Everything else is a capability the engine fills in as it needs it:
+ * labels and layout for reports, the rule ibunion check applies, DLID
+ * advice, multicast, a VL plan, fabric generators.
  * Engines keep everything in the topology state they allocate: no global
  * mutable state.
  */
@@ -138,6 +140,108 @@ struct ibu_engine_gen {
 		    struct ibu_err *e);
 };
 
+/*
+ * The capabilities an engine may have besides routing, each a group of
+ * operations it fills in as it needs them. An empty group (left out of
+ * the table) is a capability the engine lacks and its callers skip; the
+ * operations of rule, mcast and vl come together or not at all, those of
+ * report one by one (tests/test_engine.c holds every engine to that).
+ */
+
+/* Labels and layout for logs and reports (ibunion route/path/load/trace). */
+struct ibu_engine_report {
+	/* a node's label ("SW<01,1>", "N(2,3)") for logs */
+	void (*node_label)(const void *topo, int node, char *buf, size_t len);
+	/* the engine's own number of a switch's physical port (cyclic: the
+	 * paper's k), -1 for none; port_numbering names it ("paper") in the
+	 * tools' listings */
+	int (*port_number)(const void *topo, int node, int port);
+	const char *port_numbering;
+	/* the node's up*|down* rank (0 = the top; end ports below every
+	 * switch) when the engine's routes are up*|down* */
+	int (*rank)(const void *topo, int node);
+	/* an end port's place in the engine's order (cyclic: its PID, the
+	 * paper's P(p_0..p_{n-1}) order), -1 outside it: traffic patterns
+	 * (shift, ...) number the end ports this way */
+	int (*endport_index)(const void *topo, int node, int port);
+	/* how many of those places are the engine's host order (cyclic: the
+	 * compute hosts of D-mod-K; end ports above the leaves are numbered
+	 * after them but are no ranks for mpirun); absent: all */
+	int (*num_ordered)(const void *topo);
+	/* an end port's label ("P(010)") */
+	void (*endport_label)(const void *topo, int node, int port, char *buf,
+			      size_t len);
+	/* where a node sits in a drawing of the topology: *row (0 = top)
+	 * and *key (order inside the row); 0, or -1 to leave it to the
+	 * generic layout */
+	int (*layout)(const struct ibu_fabric *f, const void *topo, int node,
+		      int *row, double *key);
+};
+
+/* The rule the engine's tables satisfy, for ibunion check. */
+struct ibu_engine_rule {
+	/*
+	 * on the LIDs f carries: fills *rule (lib/analysis/verify.h) whose
+	 * arg lives in *state (free with state_free) and a one-line info
+	 * ("IBFT(4,3), LMC 2 in use ..."). IBU_ELID / IBU_EPARSE when the
+	 * LIDs or in's files do not fit the rule.
+	 */
+	int (*check)(const struct ibu_fabric *f, void *topo,
+		     const struct ibu_engine_opts *o,
+		     const struct ibu_engine_check_in *in,
+		     struct ibu_verify_rule *rule, void **state, char *info,
+		     size_t len, struct ibu_err *e);
+	void (*state_free)(void *state);
+};
+
+/* DLID advice: which of a destination's 2^LMC LIDs a source should use
+ * (ibunion path, the load's advised DLIDs). */
+struct ibu_engine_advice {
+	/* the DLID offset (0..2^LMC-1) the engine advises a source (sn, sp)
+	 * toward a destination (dn, dp) on the LIDs f carries; < 0 when it
+	 * has none for that pair or those LIDs */
+	long (*offset)(const struct ibu_fabric *f, void *topo,
+		       const struct ibu_engine_opts *o, int sn, int sp, int dn,
+		       int dp);
+	/* plans the LIDs f carries if needed and fills *pi; IBU_ELID when
+	 * they do not fit */
+	int (*info)(const struct ibu_fabric *f, void *topo,
+		    const struct ibu_engine_opts *o,
+		    struct ibu_engine_path_info *pi, struct ibu_err *e);
+	/* optional within the group: the switch (fabric node) where the
+	 * route of the pair on DLID offset off turns down (cyclic: the top
+	 * of its climb), -1 if unknown */
+	int (*turn_node)(const struct ibu_fabric *f, void *topo,
+			 const struct ibu_engine_opts *o, int sn, int sp,
+			 int dn, int dp, long off);
+};
+
+/* Multicast: per-fabric load state (non-NULL on success), then one tree
+ * per key (MLID); a key routed again first releases its previous tree. */
+struct ibu_engine_mcast {
+	int (*state_new)(const struct ibu_fabric *f, const void *topo,
+			 void **state, struct ibu_err *e);
+	void (*state_free)(void *state);
+	void (*release)(void *state, uint32_t key);
+	void (*prune)(void *state, int (*alive)(void *ctx, uint32_t key),
+		      void *ctx);
+	int (*tree)(const struct ibu_fabric *f, const void *topo, void *state,
+		    const struct ibu_mcast_member *m, int n,
+		    const struct ibu_engine_opts *o, uint32_t key,
+		    struct ibu_engine_tree *tree, struct ibu_err *e);
+};
+
+/* A VL plan: SL of a path, VL of an SL through a port pair. */
+struct ibu_engine_vl {
+	int (*path_sl)(const struct ibu_fabric *f, const void *topo,
+		       const struct ibu_lidmap *map,
+		       const struct ibu_engine_opts *o, uint16_t slid,
+		       uint16_t dlid);
+	int (*sl2vl)(const struct ibu_fabric *f, const void *topo,
+		     const struct ibu_engine_opts *o, int node, int in_port,
+		     int out_port, uint8_t vl_of_sl[16]);
+};
+
 struct ibu_engine_ops {
 	const char *name;		/* routing_engine name */
 	const char *topology;		/* "IBFT(m,n)", "2-D mesh" */
@@ -149,6 +253,7 @@ struct ibu_engine_ops {
 	const struct ibu_engine_option *options;
 	int num_options;
 
+	/* ---- routing, what every engine has ---- */
 	/* on failure the engine says why in *why (a kind above) and in e's
 	 * text; the driver never guesses the kind from the return code */
 	int (*recognise)(const struct ibu_fabric *f,
@@ -186,91 +291,16 @@ struct ibu_engine_ops {
 	int (*num_notes)(const void *topo);
 	void (*note)(const struct ibu_fabric *f, const void *topo, int i,
 		     struct ibu_engine_note *out);
-	/* optional: a node's label ("SW<01,1>", "N(2,3)") for logs */
-	void (*node_label)(const void *topo, int node, char *buf, size_t len);
 
-	/* optional: the engine's own number of a switch's physical port
-	 * (cyclic: the paper's k), -1 for none; port_numbering names it
-	 * ("paper") in the tools' listings */
-	int (*port_number)(const void *topo, int node, int port);
-	const char *port_numbering;
-	/* optional: the node's up*|down* rank (0 = the top; end ports below
-	 * every switch) when the engine's routes are up*|down* */
-	int (*rank)(const void *topo, int node);
-	/*
-	 * optional: the rule the engine's tables satisfy, for ibunion check
-	 * on the LIDs f carries: fills *rule (lib/analysis/verify.h) whose arg lives
-	 * in *state (free with check_free) and a one-line info ("IBFT(4,3),
-	 * LMC 2 in use ..."). IBU_ELID / IBU_EPARSE when the LIDs or in's
-	 * files do not fit the rule.
-	 */
-	int (*check_rule)(const struct ibu_fabric *f, void *topo,
-			  const struct ibu_engine_opts *o,
-			  const struct ibu_engine_check_in *in,
-			  struct ibu_verify_rule *rule, void **state,
-			  char *info, size_t len, struct ibu_err *e);
-	void (*check_free)(void *state);
-	/* optional: an end port's place in the engine's order (cyclic: its
-	 * PID, the paper's P(p_0..p_{n-1}) order), -1 outside it: traffic
-	 * patterns (shift, ...) number the end ports this way */
-	int (*endport_index)(const void *topo, int node, int port);
-	/* optional: how many of those places are the engine's host order
-	 * (cyclic: the compute hosts of D-mod-K; end ports above the leaves
-	 * are numbered after them but are no ranks for mpirun); absent: all */
-	int (*num_ordered)(const void *topo);
-	/* optional: an end port's label ("P(010)") */
-	void (*endport_label)(const void *topo, int node, int port, char *buf,
-			      size_t len);
-	/* optional: the DLID offset (0..2^LMC-1) the engine advises a
-	 * source (sn, sp) toward a destination (dn, dp) on the LIDs f
-	 * carries (cyclic: what ibunion path prints); < 0 when it has none
-	 * for that pair or those LIDs */
-	long (*advised_offset)(const struct ibu_fabric *f, void *topo,
-			       const struct ibu_engine_opts *o, int sn, int sp,
-			       int dn, int dp);
-	/* optional, with advised_offset (ibunion path): plans the LIDs f
-	 * carries if needed and fills *pi; IBU_ELID when they do not fit */
-	int (*path_info)(const struct ibu_fabric *f, void *topo,
-			 const struct ibu_engine_opts *o,
-			 struct ibu_engine_path_info *pi, struct ibu_err *e);
-	/* optional: the switch (fabric node) where the route of the pair on
-	 * DLID offset off turns down (cyclic: the top of its climb), -1 if
-	 * unknown */
-	int (*turn_node)(const struct ibu_fabric *f, void *topo,
-			 const struct ibu_engine_opts *o, int sn, int sp,
-			 int dn, int dp, long off);
-	/* optional: where a node sits in a drawing of the topology: *row
-	 * (0 = top) and *key (order inside the row); 0, or -1 to leave it
-	 * to the generic layout */
-	int (*layout)(const struct ibu_fabric *f, const void *topo, int node,
-		      int *row, double *key);
-
-	/* optional: the shapes `ibunion gen` builds for this engine */
+	/* ---- capabilities, each optional (see above) ---- */
+	struct ibu_engine_report report;
+	struct ibu_engine_rule rule;
+	struct ibu_engine_advice advice;
+	struct ibu_engine_mcast mcast;
+	struct ibu_engine_vl vl;
+	/* the shapes `ibunion gen` builds for this engine */
 	const struct ibu_engine_gen *gen;
 	int num_gen;
-
-	/* optional multicast: per-fabric load state (non-NULL on success),
-	 * then one tree per key (MLID); a key routed again first releases
-	 * its previous tree */
-	int (*mcast_state_new)(const struct ibu_fabric *f, const void *topo,
-			       void **state, struct ibu_err *e);
-	void (*mcast_state_free)(void *state);
-	void (*mcast_release)(void *state, uint32_t key);
-	void (*mcast_prune)(void *state, int (*alive)(void *ctx, uint32_t key),
-			    void *ctx);
-	int (*mcast_tree)(const struct ibu_fabric *f, const void *topo,
-			  void *state, const struct ibu_mcast_member *m, int n,
-			  const struct ibu_engine_opts *o, uint32_t key,
-			  struct ibu_engine_tree *tree, struct ibu_err *e);
-
-	/* optional VL plan: SL of a path, VL of an SL through a port pair */
-	int (*path_sl)(const struct ibu_fabric *f, const void *topo,
-		       const struct ibu_lidmap *map,
-		       const struct ibu_engine_opts *o, uint16_t slid,
-		       uint16_t dlid);
-	int (*sl2vl)(const struct ibu_fabric *f, const void *topo,
-		     const struct ibu_engine_opts *o, int node, int in_port,
-		     int out_port, uint8_t vl_of_sl[16]);
 };
 
 /* What one run computed; valid until ibu_engine_result_free(). */
@@ -330,9 +360,5 @@ const struct ibu_engine_ops *ibu_engine_find(const char *name);
 const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 					       const struct ibu_engine_opts *o,
 					       void **topo, struct ibu_err *e);
-
-/* the engines */
-extern const struct ibu_engine_ops ibu_engine_cyclic;
-extern const struct ibu_engine_ops ibu_engine_xy;
 
 #endif

@@ -172,13 +172,18 @@ int ibu_engine_opt_parse_count(const char *text, int *value)
 	int v;
 
 	if (!strcmp(text, "default")) {
-		*value = -1;
+		*value = IBU_MAX_FAULTS_DEFAULT;
 		return IBU_OK;
 	}
 	if (ibu_num_int(text, IBU_NUM_DEC, 0, 1000000, &v, NULL))
 		return IBU_EINVAL;
 	*value = v;
 	return IBU_OK;
+}
+
+int ibu_fault_limit(int max_faults, int shape_default)
+{
+	return max_faults >= 0 ? max_faults : shape_default;
 }
 
 void ibu_engine_opt_format_count(int value, char *buf, size_t len)

@@ -35,14 +35,25 @@ struct ibu_engine_option {
 };
 
 /* max_faults=, a key several engines declare (one value serves them all):
- * the initializer of their table entries. */
+ * the initializer of their table entries. Its "default" is
+ * IBU_MAX_FAULTS_DEFAULT, which only ibu_fault_limit() reads. */
+#define IBU_MAX_FAULTS_DEFAULT (-1)
 #define IBU_ENGINE_OPTION_MAX_FAULTS					\
-	{ .key = "max_faults", .values = "default|0..1000000", .def = -1,	\
+	{ .key = "max_faults", .values = "default|0..1000000",		\
+	  .def = IBU_MAX_FAULTS_DEFAULT,					\
 	  .help = "how many missing links and switches a damaged fabric "	\
 		  "may have and still be routed (default: the engine's "	\
 		  "limit for its size)",					\
 	  .parse = ibu_engine_opt_parse_count,				\
 	  .format = ibu_engine_opt_format_count }
+
+/*
+ * The fault limit a recogniser applies: max_faults as set, or for
+ * IBU_MAX_FAULTS_DEFAULT (any value < 0) the shape's own default, which
+ * only the recogniser knows once it has the shape. The one place the
+ * "default" of max_faults= is resolved.
+ */
+int ibu_fault_limit(int max_faults, int shape_default);
 
 #define IBU_ENGINE_MAX_SET 16
 

@@ -20,7 +20,7 @@ struct ibu_cyclic_pgft {
 	struct ibu_pgft_route_stats st;	/* of the last route */
 };
 
-/* max_faults: as ibu_pgft_recognize_limit (-1 the default, 0 exact) */
+/* max_faults: as ibu_pgft_recognize_limit (IBU_MAX_FAULTS_DEFAULT, 0 exact) */
 int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 			      const uint64_t *roots, int num_roots,
 			      int max_faults, struct ibu_cyclic_pgft **out,

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "engine_options.h"
 #include "ibft.h"
 
 struct rec {
@@ -1066,7 +1067,7 @@ static int find_faults(struct rec *r)
 int ibu_ibft_recognize(const struct ibu_fabric *f, struct ibu_ibft *t,
 		       struct ibu_err *e)
 {
-	return ibu_ibft_recognize_limit(f, t, -1, e);
+	return ibu_ibft_recognize_limit(f, t, IBU_MAX_FAULTS_DEFAULT, e);
 }
 
 int ibu_ibft_recognize_limit(const struct ibu_fabric *f, struct ibu_ibft *t,
@@ -1105,8 +1106,8 @@ int ibu_ibft_recognize_limit(const struct ibu_fabric *f, struct ibu_ibft *t,
 	if (!rc)
 		rc = check_links(&r);
 	if (!rc) {
-		if (r.max_faults < 0)
-			r.max_faults = ibu_ibft_default_max_faults(t->m, t->n);
+		r.max_faults = ibu_fault_limit(r.max_faults,
+				ibu_ibft_default_max_faults(t->m, t->n));
 		t->max_faults = r.max_faults;
 		rc = find_faults(&r);
 	}

@@ -103,8 +103,8 @@ struct ibu_ibft {
  * limit; m and n are derived, not given. */
 int ibu_ibft_recognize(const struct ibu_fabric *f, struct ibu_ibft *t,
 		       struct ibu_err *e);
-/* The same with a fault limit: max_faults < 0 = the default, 0 = exact
- * trees only. */
+/* The same with a fault limit: IBU_MAX_FAULTS_DEFAULT = the default
+ * (ibu_fault_limit), 0 = exact trees only. */
 int ibu_ibft_recognize_limit(const struct ibu_fabric *f, struct ibu_ibft *t,
 			     int max_faults, struct ibu_err *e);
 void ibu_ibft_free(struct ibu_ibft *t);

@@ -125,9 +125,10 @@ int ibu_pgft_recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
 int ibu_pgft_recognize_roots(const struct ibu_fabric *f, struct ibu_pgft *g,
 			     const uint64_t *roots, int num_roots,
 			     struct ibu_err *e);
-/* The same within max_faults missing switches and cables (-1: the
- * default, a tenth of the planned switch-to-switch cables, at least 1;
- * 0: exact, as ibu_pgft_recognize_roots). */
+/* The same within max_faults missing switches and cables
+ * (IBU_MAX_FAULTS_DEFAULT: the default, a tenth of the planned
+ * switch-to-switch cables, at least 1, through ibu_fault_limit(); 0:
+ * exact, as ibu_pgft_recognize_roots). */
 int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
 			     const uint64_t *roots, int num_roots,
 			     int max_faults, struct ibu_err *e);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "engine_options.h"
 #include "pgft.h"
 
 #define NOT_PGFT(e, ...) ibu_err_set(e, IBU_ETOPO, "not a PGFT: " __VA_ARGS__)
@@ -18,7 +19,7 @@ struct rec {
 	int *bmark;		/* [node] bundles(): stamp, cables */
 	int *bcnt;
 	int bstamp;
-	int max_faults;		/* -1: the default for the shape */
+	int max_faults;		/* IBU_MAX_FAULTS_DEFAULT: the shape's */
 	int h_dist;		/* levels by distance alone (hint_roots) */
 	long missing[IBU_PGFT_MAX_H + 1];	/* switches per level */
 	int *sib;		/* [node] siblings' root: share a parent */
@@ -893,8 +894,8 @@ static int count_faults(struct rec *r, struct ibu_err *e)
 		if (x.count > 0 && add_fault(r, &x))
 			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	}
-	g->max_faults = r->max_faults < 0 ?
-		ibu_pgft_default_max_faults(&g->P) : r->max_faults;
+	g->max_faults = ibu_fault_limit(r->max_faults,
+					ibu_pgft_default_max_faults(&g->P));
 	if (g->num_faults <= g->max_faults)
 		return IBU_OK;
 	ibu_pgft_params_text(&g->P, txt, sizeof(txt));

@@ -378,43 +378,19 @@ static int entry_info(struct parser *p, int line, uint32_t lid, char *info,
 	return perr(p, line, "bad destination info", text);
 }
 
-static int open_switch(struct parser *p, char *line, int lineno)
-{
-	struct ibu_dump *d = p->d;
-	struct ibu_dump_switch *sw;
-	const char *s = line + 14;	/* after "Unicast lids [" */
-	char *name;
-	uint32_t start, top, lid = 0;
+/* What a table header says. */
+struct table_head {
+	uint32_t start, top, lid;	/* LID range; switch LID, 0 unknown */
 	uint64_t guid;
-	const char *g, *addr;
-	size_t len;
-	int i;
+	char *name;			/* in the line, unquoted */
+};
 
-	if (parse_u32(&s, 0, &start) || *s != '-')
-		return perr(p, lineno, "bad LID range in table header", line);
-	s++;
-	if (parse_u32(&s, 0, &top) || !starts(s, "] of switch "))
-		return perr(p, lineno, "bad LID range in table header", line);
-	if (start > top || start > IBU_MAX_UCAST_LID)
-		return perr(p, lineno, "LID range of the table header reversed or beyond 0xbfff", line);
-	if (top > IBU_MAX_UCAST_LID)
-		top = IBU_MAX_UCAST_LID;	/* as ibroute truncates */
-	addr = s + 12;
-	g = strstr(addr, " guid 0x");
-	if (!g)
-		return perr(p, lineno, "table header without a switch GUID", line);
-	if (starts(addr, "Lid ")) {
-		const char *a = addr + 4;
+/* The name of "... (NAME):" at name (OpenSM's dump quotes it: p->osm). */
+static int head_name(struct parser *p, char *name, const char *line,
+		     int lineno, char **out)
+{
+	size_t len = strlen(name);
 
-		if (parse_u32(&a, 0, &lid) || a != g || lid > IBU_MAX_UCAST_LID)
-			return perr(p, lineno, "bad switch LID in table header",
-				    line);
-	}
-	s = g + 6;
-	if (parse_guid(&s, &guid) || !starts(s, " ("))
-		return perr(p, lineno, "bad switch GUID in table header", line);
-	name = (char *)s + 2;
-	len = strlen(name);
 	while (len && isspace((unsigned char)name[len - 1]))
 		len--;
 	if (len < 2 || name[len - 2] != ')' || name[len - 1] != ':')
@@ -428,12 +404,59 @@ static int open_switch(struct parser *p, char *line, int lineno)
 	} else {
 		p->osm = 0;
 	}
+	*out = name;
+	return IBU_OK;
+}
+
+/* "Unicast lids [START-TOP] of switch <Lid N | DR path> guid 0xG (NAME):" */
+static int parse_head(struct parser *p, char *line, int lineno,
+		      struct table_head *h)
+{
+	const char *s = line + 14;	/* after "Unicast lids [" */
+	const char *g, *addr;
+
+	h->lid = 0;
+	if (parse_u32(&s, 0, &h->start) || *s != '-')
+		return perr(p, lineno, "bad LID range in table header", line);
+	s++;
+	if (parse_u32(&s, 0, &h->top) || !starts(s, "] of switch "))
+		return perr(p, lineno, "bad LID range in table header", line);
+	if (h->start > h->top || h->start > IBU_MAX_UCAST_LID)
+		return perr(p, lineno, "LID range of the table header reversed or beyond 0xbfff", line);
+	if (h->top > IBU_MAX_UCAST_LID)
+		h->top = IBU_MAX_UCAST_LID;	/* as ibroute truncates */
+	addr = s + 12;
+	g = strstr(addr, " guid 0x");
+	if (!g)
+		return perr(p, lineno, "table header without a switch GUID", line);
+	if (starts(addr, "Lid ")) {
+		const char *a = addr + 4;
+
+		if (parse_u32(&a, 0, &h->lid) || a != g ||
+		    h->lid > IBU_MAX_UCAST_LID)
+			return perr(p, lineno, "bad switch LID in table header",
+				    line);
+	}
+	s = g + 6;
+	if (parse_guid(&s, &h->guid) || !starts(s, " ("))
+		return perr(p, lineno, "bad switch GUID in table header", line);
+	return head_name(p, (char *)s + 2, line, lineno, &h->name);
+}
+
+/* A new switch table for h at the end of d->sw (one per GUID). */
+static int add_switch(struct parser *p, const struct table_head *h,
+		      int lineno)
+{
+	struct ibu_dump *d = p->d;
+	struct ibu_dump_switch *sw;
+	int i;
+
 	for (i = 0; i < d->num_switches; i++)
-		if (d->sw[i].guid == guid)
+		if (d->sw[i].guid == h->guid)
 			return ibu_err_set(p->e, IBU_EPARSE,
 					   "%s:%d: second table of switch 0x%016" PRIx64
 					   " (first at line %d)", p->name,
-					   lineno, guid, d->sw[i].line);
+					   lineno, h->guid, d->sw[i].line);
 	if (d->num_switches == p->cap_switches) {
 		int cap = p->cap_switches ? 2 * p->cap_switches : 64;
 		struct ibu_dump_switch *ns = realloc(d->sw, cap * sizeof(*ns));
@@ -445,13 +468,13 @@ static int open_switch(struct parser *p, char *line, int lineno)
 	}
 	sw = &d->sw[d->num_switches];
 	memset(sw, 0, sizeof(*sw));
-	sw->guid = guid;
-	sw->lid = (uint16_t)lid;
+	sw->guid = h->guid;
+	sw->lid = (uint16_t)h->lid;
 	sw->line = lineno;
-	sw->top = top;
+	sw->top = h->top;
 	/* the row grows with the entries, not with the header's range */
 	sw->max_lid = 0;
-	sw->name = ibu_escape_dup(name);
+	sw->name = ibu_escape_dup(h->name);
 	sw->port = malloc(1);
 	if (!sw->name || !sw->port) {
 		free(sw->name);
@@ -461,6 +484,18 @@ static int open_switch(struct parser *p, char *line, int lineno)
 	sw->port[0] = IBU_NO_PATH;
 	p->row_cap = 1;
 	p->cur = d->num_switches++;
+	return IBU_OK;
+}
+
+static int open_switch(struct parser *p, char *line, int lineno)
+{
+	struct table_head h;
+	int rc = parse_head(p, line, lineno, &h);
+
+	if (!rc)
+		rc = add_switch(p, &h, lineno);
+	if (rc)
+		return rc;
 	if (p->pr && p->size > 0) {
 		off_t pos = ftello(p->in);
 
@@ -469,11 +504,11 @@ static int open_switch(struct parser *p, char *line, int lineno)
 				    (uint64_t)p->size >> 20);
 	} else if (p->pr) {
 		ibu_progress_report(p->pr, "reading the dump, tables",
-				    (uint64_t)d->num_switches, 0);
+				    (uint64_t)p->d->num_switches, 0);
 	}
 	p->entries = 0;
 	p->trailer = 0;
-	p->start = start;
+	p->start = h.start;
 	return IBU_OK;
 }
 
@@ -553,55 +588,45 @@ static int remember(struct parser *p, uint32_t lid, const char *text,
 	return IBU_OK;
 }
 
-/* line: NUL-terminated, line_len bytes, without its newline */
-static int entry(struct parser *p, char *line, size_t line_len, int lineno)
+/* "0xLID PORT" of an entry line, checked against the open table; *s is
+ * left at what follows (the destination info). */
+static int entry_head(struct parser *p, const struct ibu_dump_switch *sw,
+		      const char *line, int lineno, const char **s,
+		      uint32_t *lid, uint32_t *port)
 {
-	struct ibu_dump_switch *sw;
-	const char *s = line + 2;
-	char *info, *copy;
-	uint32_t lid, port;
-	int valid = 1, rc;
-	size_t len, rest;
-
-	if (p->cur < 0 || p->trailer)
-		return perr(p, lineno, "LFT entry outside a switch table", line);
-	sw = &p->d->sw[p->cur];
-	if (scan_num(&s, 16, &lid) || !isspace((unsigned char)*s))
+	if (scan_num(s, 16, lid) || !isspace((unsigned char)**s))
 		return perr(p, lineno, "bad LID", line);
-	s = skip_ws(s);
-	if (scan_num(&s, 10, &port) || (*s && !isspace((unsigned char)*s)))
+	*s = skip_ws(*s);
+	if (scan_num(s, 10, port) || (**s && !isspace((unsigned char)**s)))
 		return perr(p, lineno, "bad out port", line);
-	if (port > 255)
+	if (*port > 255)
 		return perr(p, lineno, "out port beyond 255", line);
-	if (lid > IBU_MAX_UCAST_LID)
+	if (*lid > IBU_MAX_UCAST_LID)
 		return perr(p, lineno, "LID beyond the unicast range", line);
-	if (!lid)
+	if (!*lid)
 		return perr(p, lineno, "an entry for LID 0 (reserved, never routed)", line);
-	if (lid < p->start || lid > sw->top)
+	if (*lid < p->start || *lid > sw->top)
 		return perr(p, lineno, "LID outside the range of the table header", line);
-	s = skip_ws(s);
-	rest = line_len - (size_t)(s - line);
-	if (lid && lid < p->seen_cap && p->seen_len[lid] == rest + 1 &&
-	    !memcmp(p->seen_pool + p->seen_off[lid], s, rest)) {
-		p->entries++;
-		valid = p->seen_valid[lid];
-		goto route;
-	}
-	copy = strdup(s);
-	if (!copy)
-		return nomem(p);
-	info = copy;
-	len = strlen(info);
+	*s = skip_ws(*s);
+	return IBU_OK;
+}
+
+/* The destination info of copy (": (...)" or "# ..."), in place: *info
+ * its text. */
+static int info_text(struct parser *p, char *copy, const char *line,
+		     int lineno, char **out)
+{
+	char *info = copy;
+	size_t len = strlen(info);
+
 	while (len && isspace((unsigned char)info[len - 1]))
 		info[--len] = '\0';
 	if (*info == ':') {
 		info = (char *)skip_ws(info + 1);
 		len = strlen(info);
-		if (*info != '(' || len < 2 || info[len - 1] != ')') {
-			free(copy);
+		if (*info != '(' || len < 2 || info[len - 1] != ')')
 			return perr(p, lineno, "destination info not in parentheses",
 				    line);
-		}
 		info[len - 1] = '\0';
 		info++;
 	} else if (*info == '#') {
@@ -610,20 +635,45 @@ static int entry(struct parser *p, char *line, size_t line_len, int lineno)
 		while (len && isspace((unsigned char)info[len - 1]))
 			info[--len] = '\0';
 	} else if (*info) {
-		free(copy);
 		return perr(p, lineno, "bad destination info", line);
 	}
-	p->entries++;
-	p->total_entries++;
-	rc = lid ? entry_info(p, lineno, lid, info, &valid, line) : IBU_OK;
+	*out = info;
+	return IBU_OK;
+}
+
+/* The destination info s (rest bytes) of lid's entry: *valid = whether
+ * the entry routes (a text seen before for lid is not parsed again). */
+static int entry_dest(struct parser *p, uint32_t lid, const char *s,
+		      size_t rest, const char *line, int lineno, int *valid)
+{
+	char *info = NULL, *copy;
+	int rc;
+
+	if (lid < p->seen_cap && p->seen_len[lid] == rest + 1 &&
+	    !memcmp(p->seen_pool + p->seen_off[lid], s, rest)) {
+		p->entries++;
+		*valid = p->seen_valid[lid];
+		return IBU_OK;
+	}
+	copy = strdup(s);
+	if (!copy)
+		return nomem(p);
+	rc = info_text(p, copy, line, lineno, &info);
+	if (!rc) {
+		p->entries++;
+		p->total_entries++;
+		rc = entry_info(p, lineno, lid, info, valid, line);
+	}
 	free(copy);
-	if (!rc && lid)
-		rc = remember(p, lid, s, rest, valid);
-	if (rc)
-		return rc;
-route:
-	if (!lid || !valid || port == IBU_NO_PATH)
-		return IBU_OK;	/* LID 0 and illegal entries route nothing */
+	if (!rc)
+		rc = remember(p, lid, s, rest, *valid);
+	return rc;
+}
+
+/* sw routes lid through port (the row grows as needed). */
+static int set_route(struct parser *p, struct ibu_dump_switch *sw,
+		     uint32_t lid, uint32_t port, const char *line, int lineno)
+{
 	if (lid >= p->row_cap) {
 		uint32_t cap = p->row_cap < 64 ? 64 : p->row_cap;
 		uint8_t *np;
@@ -649,6 +699,28 @@ route:
 		sw->max_port_line = lineno;
 	}
 	return IBU_OK;
+}
+
+/* line: NUL-terminated, line_len bytes, without its newline */
+static int entry(struct parser *p, char *line, size_t line_len, int lineno)
+{
+	struct ibu_dump_switch *sw;
+	const char *s = line + 2;
+	uint32_t lid = 0, port = 0;
+	int valid = 1, rc;
+
+	if (p->cur < 0 || p->trailer)
+		return perr(p, lineno, "LFT entry outside a switch table", line);
+	sw = &p->d->sw[p->cur];
+	rc = entry_head(p, sw, line, lineno, &s, &lid, &port);
+	if (!rc)
+		rc = entry_dest(p, lid, s, line_len - (size_t)(s - line), line,
+				lineno, &valid);
+	if (rc)
+		return rc;
+	if (!valid || port == IBU_NO_PATH)
+		return IBU_OK;	/* illegal entries route nothing */
+	return set_route(p, sw, lid, port, line, lineno);
 }
 
 static int trailer(struct parser *p, char *line, int lineno)
@@ -725,92 +797,96 @@ static int cmp_base(const void *a, const void *b)
 	return 0;
 }
 
-/* Works out each port's LID set and checks that the sets are disjoint. */
-static int finish_ports(struct parser *p)
+/* Port i's LID set: the one the dump states, else the smallest aligned
+ * LMC set holding the LIDs it claims. */
+static int port_set(struct parser *p, int i)
+{
+	struct ibu_dump_port *dp = &p->d->port[i];
+	uint32_t lo = p->lo[i], hi = p->hi[i], size;
+	int lmc = 0;
+
+	dp->explicit_set = p->set_line[i] != 0;
+	if (dp->explicit_set) {
+		/*
+		 * IBA wants base LIDs aligned to 2^LMC, but the paper's own
+		 * numbering (offline) is not: the dump states the set
+		 * exactly, so it is accepted here and left to the checks to
+		 * point out.
+		 */
+		size = 1u << dp->lmc;
+		if (lo < dp->base || hi > dp->base + size - 1)
+			return ibu_err_set(p->e, IBU_ELID,
+					   "%s:%d: port 0x%016" PRIx64
+					   " owns LID 0x%04x outside its set 0x%04x..0x%04x (line %d)",
+					   p->name,
+					   p->claim_line[lo < dp->base ? lo : hi],
+					   dp->guid, lo < dp->base ? lo : hi,
+					   dp->base, dp->base + size - 1,
+					   p->set_line[i]);
+		return IBU_OK;
+	}
+	size = hi - lo + 1;
+	if (p->nclaims[i] == size && !(size & (size - 1)) &&
+	    size <= (1u << IBU_DUMP_MAX_LMC)) {
+		/* every LID of a whole set, aligned or not */
+		while ((1u << lmc) < size)
+			lmc++;
+		dp->lmc = (uint8_t)lmc;
+		dp->base = (uint16_t)lo;
+		return IBU_OK;
+	}
+	while (lmc <= IBU_DUMP_MAX_LMC && (lo >> lmc) != (hi >> lmc))
+		lmc++;
+	if (lmc > IBU_DUMP_MAX_LMC || (lmc && !(lo >> lmc)))
+		return ibu_err_set(p->e, IBU_ELID,
+				   "%s:%d: LIDs 0x%04x (line %d) and 0x%04x (line %d) of port 0x%016" PRIx64
+				   " are not one aligned LMC set",
+				   p->name, p->claim_line[hi], lo,
+				   p->claim_line[lo], hi,
+				   p->claim_line[hi], dp->guid);
+	dp->lmc = (uint8_t)lmc;
+	dp->base = (uint16_t)(lo & ~((1u << lmc) - 1));
+	return IBU_OK;
+}
+
+/* The ports sorted by base LID, each with the line that gave its set. */
+static void sort_ports(struct parser *p)
 {
 	struct ibu_dump *d = p->d;
-	int i, *newidx;
-	uint32_t lid;
+	int i;
 
-	for (i = 0; i < d->num_ports; i++) {
-		struct ibu_dump_port *dp = &d->port[i];
-		uint32_t lo = p->lo[i], hi = p->hi[i], size;
-		int lmc = 0;
-
-		dp->explicit_set = p->set_line[i] != 0;
-		if (dp->explicit_set) {
-			/*
-			 * IBA wants base LIDs aligned to 2^LMC, but the
-			 * paper's own numbering (offline) is not: the dump
-			 * states the set exactly, so it is accepted here and
-			 * left to the checks to point out.
-			 */
-			size = 1u << dp->lmc;
-			if (lo < dp->base || hi > dp->base + size - 1)
-				return ibu_err_set(p->e, IBU_ELID,
-						   "%s:%d: port 0x%016" PRIx64
-						   " owns LID 0x%04x outside its set 0x%04x..0x%04x (line %d)",
-						   p->name,
-						   p->claim_line[lo < dp->base ? lo : hi],
-						   dp->guid, lo < dp->base ? lo : hi,
-						   dp->base, dp->base + size - 1,
-						   p->set_line[i]);
-			continue;
-		}
-		size = hi - lo + 1;
-		if (p->nclaims[i] == size && !(size & (size - 1)) &&
-		    size <= (1u << IBU_DUMP_MAX_LMC)) {
-			/* every LID of a whole set, aligned or not */
-			while ((1u << lmc) < size)
-				lmc++;
-			dp->lmc = (uint8_t)lmc;
-			dp->base = (uint16_t)lo;
-			continue;
-		}
-		while (lmc <= IBU_DUMP_MAX_LMC && (lo >> lmc) != (hi >> lmc))
-			lmc++;
-		if (lmc > IBU_DUMP_MAX_LMC || (lmc && !(lo >> lmc)))
-			return ibu_err_set(p->e, IBU_ELID,
-					   "%s:%d: LIDs 0x%04x (line %d) and 0x%04x (line %d) of port 0x%016" PRIx64
-					   " are not one aligned LMC set",
-					   p->name, p->claim_line[hi], lo,
-					   p->claim_line[lo], hi,
-					   p->claim_line[hi], dp->guid);
-		dp->lmc = (uint8_t)lmc;
-		dp->base = (uint16_t)(lo & ~((1u << lmc) - 1));
-	}
-	/* sort by base LID and renumber the owner table */
 	for (i = 0; i < d->num_ports; i++)
 		d->port[i].line = i;	/* temporarily: the old index */
-	newidx = malloc((d->num_ports ? d->num_ports : 1) * sizeof(*newidx));
-	if (!newidx)
-		return nomem(p);
 	if (d->num_ports)	/* d->port is NULL when no entry names an owner */
 		qsort(d->port, d->num_ports, sizeof(*d->port), cmp_base);
 	for (i = 0; i < d->num_ports; i++) {
 		int old = d->port[i].line;
 
-		newidx[old] = i;
 		d->port[i].line = p->set_line[old] ? p->set_line[old] :
 				  p->claim_line[p->lo[old]];
 	}
+}
+
+/* The sorted sets fit the unicast LID space and are disjoint. */
+static int check_sets(struct parser *p)
+{
+	struct ibu_dump *d = p->d;
+	int i;
+
 	for (i = 0; i < d->num_ports; i++) {
 		struct ibu_dump_port *a = &d->port[i];
 
-		if ((uint32_t)a->base + (1u << a->lmc) - 1 > IBU_MAX_UCAST_LID) {
-			free(newidx);
+		if ((uint32_t)a->base + (1u << a->lmc) - 1 > IBU_MAX_UCAST_LID)
 			return ibu_err_set(p->e, IBU_ELID,
 					   "%s:%d: LIDs 0x%04x..0x%04x of port 0x%016" PRIx64
 					   " run beyond the unicast LID space",
 					   p->name, a->line, a->base,
 					   a->base + (1u << a->lmc) - 1, a->guid);
-		}
 	}
 	for (i = 1; i < d->num_ports; i++) {
 		struct ibu_dump_port *a = &d->port[i - 1], *b = &d->port[i];
 
-		if ((uint32_t)a->base + (1u << a->lmc) > b->base) {
-			free(newidx);
+		if ((uint32_t)a->base + (1u << a->lmc) > b->base)
 			return ibu_err_set(p->e, IBU_ELID,
 					   "%s:%d: LIDs 0x%04x..0x%04x of port 0x%016" PRIx64
 					   " overlap LIDs 0x%04x..0x%04x of port 0x%016" PRIx64
@@ -818,8 +894,26 @@ static int finish_ports(struct parser *p)
 					   b->base + (1u << b->lmc) - 1, b->guid,
 					   a->base, a->base + (1u << a->lmc) - 1,
 					   a->guid, a->line);
-		}
 	}
+	return IBU_OK;
+}
+
+/* Works out each port's LID set and checks that the sets are disjoint. */
+static int finish_ports(struct parser *p)
+{
+	struct ibu_dump *d = p->d;
+	uint32_t lid;
+	int i, rc;
+
+	for (i = 0; i < d->num_ports; i++) {
+		rc = port_set(p, i);
+		if (rc)
+			return rc;
+	}
+	sort_ports(p);
+	rc = check_sets(p);
+	if (rc)
+		return rc;
 	/* the owner table covers every LID of every set */
 	for (lid = 0; lid <= d->max_lid; lid++)
 		d->owner[lid] = -1;
@@ -829,7 +923,6 @@ static int finish_ports(struct parser *p)
 		for (lid = d->port[i].base; lid <= top && lid <= d->max_lid; lid++)
 			d->owner[lid] = i;
 	}
-	free(newidx);
 	return IBU_OK;
 }
 
@@ -1023,6 +1116,54 @@ static int collides(const struct ibu_dump *d, uint32_t lo, uint32_t hi, int idx)
 	return 0;
 }
 
+/* Ports the dump does not name (taken < 0) keep their LIDs unless they
+ * collide with a set of the dump. */
+static void clear_colliding(const struct ibu_dump *d, struct ibu_fabric *f,
+			    const int *slot_base, const int *taken)
+{
+	int i, p;
+
+	for (i = 0; i < f->num_nodes; i++) {
+		struct ibu_node *n = &f->nodes[i];
+		int first = ibu_node_is_switch(n) ? 0 : 1;
+		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
+
+		for (p = first; p <= last; p++) {
+			struct ibu_port *pt = &n->ports[p];
+
+			if (taken[slot_base[i] + p] >= 0 || !pt->lid)
+				continue;
+			if (collides(d, pt->lid, pt->lid + (1u << pt->lmc) - 1, -1)) {
+				pt->lid = 0;
+				pt->lmc = 0;
+			}
+		}
+	}
+}
+
+/* Every port the dump names (dump port i is node_of[i] port port_of[i])
+ * takes the dump's set. */
+static void set_named(const struct ibu_dump *d, struct ibu_fabric *f,
+		      const int *node_of, const int *port_of)
+{
+	int i;
+
+	for (i = 0; i < d->num_ports; i++) {
+		const struct ibu_dump_port *dp = &d->port[i];
+		struct ibu_port *pt = &f->nodes[node_of[i]].ports[port_of[i]];
+		uint32_t size = 1u << pt->lmc;
+
+		/* a set the dump only saw part of may be the fabric's wider one */
+		if (!dp->explicit_set && pt->lid && pt->lmc > dp->lmc &&
+		    !(pt->lid % size) && pt->lid <= dp->base &&
+		    (uint32_t)dp->base + (1u << dp->lmc) <= pt->lid + size &&
+		    !collides(d, pt->lid, pt->lid + size - 1, i))
+			continue;
+		pt->lid = dp->base;
+		pt->lmc = dp->lmc;
+	}
+}
+
 static int apply_lids(const struct ibu_dump *d, struct ibu_fabric *f,
 		      struct ibu_err *e)
 {
@@ -1071,37 +1212,8 @@ static int apply_lids(const struct ibu_dump *d, struct ibu_fabric *f,
 		node_of[i] = node;
 		port_of[i] = p;
 	}
-	/* ports the dump does not name keep their LIDs unless they collide */
-	for (i = 0; i < f->num_nodes; i++) {
-		struct ibu_node *n = &f->nodes[i];
-		int first = ibu_node_is_switch(n) ? 0 : 1;
-		int last = ibu_node_is_switch(n) ? 0 : n->num_ports;
-
-		for (p = first; p <= last; p++) {
-			struct ibu_port *pt = &n->ports[p];
-
-			if (taken[slot_base[i] + p] >= 0 || !pt->lid)
-				continue;
-			if (collides(d, pt->lid, pt->lid + (1u << pt->lmc) - 1, -1)) {
-				pt->lid = 0;
-				pt->lmc = 0;
-			}
-		}
-	}
-	for (i = 0; i < d->num_ports; i++) {
-		const struct ibu_dump_port *dp = &d->port[i];
-		struct ibu_port *pt = &f->nodes[node_of[i]].ports[port_of[i]];
-		uint32_t size = 1u << pt->lmc;
-
-		/* a set the dump only saw part of may be the fabric's wider one */
-		if (!dp->explicit_set && pt->lid && pt->lmc > dp->lmc &&
-		    !(pt->lid % size) && pt->lid <= dp->base &&
-		    (uint32_t)dp->base + (1u << dp->lmc) <= pt->lid + size &&
-		    !collides(d, pt->lid, pt->lid + size - 1, i))
-			continue;
-		pt->lid = dp->base;
-		pt->lmc = dp->lmc;
-	}
+	clear_colliding(d, f, slot_base, taken);
+	set_named(d, f, node_of, port_of);
 out:
 	free(slot_base);
 	free(taken);

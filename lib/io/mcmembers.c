@@ -260,82 +260,87 @@ static int sa_line(char *line, int lineno, const char *name, struct sa_rec *r,
 	return 1;	/* MGID, ProxyJoin, NodeDescription ...: not needed */
 }
 
+/* The words after "MLID member": port=N, full, send-only. */
+static int member_words(char **tok, int nt, const char *name, int lineno,
+			int *port, struct ibu_mcast_member *m,
+			struct ibu_err *e)
+{
+	int i, v;
+
+	for (i = 2; i < nt; i++) {
+		if (!strncmp(tok[i], "port=", 5)) {
+			if (ibu_num_int(tok[i] + 5, IBU_NUM_AUTO, 0,
+					IBU_MAX_PORTS, &v, NULL))
+				return perr(e, name, lineno, "bad port", tok[i]);
+			*port = v;
+		} else if (!strcmp(tok[i], "full")) {
+			m->send_only = 0;
+		} else if (!strcmp(tok[i], "send-only")) {
+			m->send_only = 1;
+		} else {
+			return perr(e, name, lineno, "unknown word", tok[i]);
+		}
+	}
+	return IBU_OK;
+}
+
+/* One "MLID member [port=N] [full|send-only]" line (comment stripped
+ * here); a blank line adds nothing. */
+static int member_line(char *line, int lineno, const char *name,
+		       const struct ibu_fabric *f, struct ibu_mcmembers *mm,
+		       struct ibu_err *e)
+{
+	char *tok[5], *s, *save = NULL;
+	struct ibu_mcast_member m = { 0 };
+	uint64_t mlid;
+	int nt = 0, port = -1, r, rc;
+
+	s = strchr(line, '#');
+	if (s)
+		*s = '\0';
+	for (s = strtok_r(line, " \t\r\n", &save); s && nt < 5;
+	     s = strtok_r(NULL, " \t\r\n", &save))
+		tok[nt++] = s;
+	if (!nt)
+		return IBU_OK;
+	if (nt < 2 || s)
+		return perr(e, name, lineno, "expected 'MLID member [port=N] [full|send-only]'",
+			    NULL);
+	if (ibu_num(tok[0], IBU_NUM_AUTO, IBU_MCAST_LID_BASE, 0xFFFE,
+		    &mlid, NULL))
+		return perr(e, name, lineno, "bad MLID", tok[0]);
+	rc = member_words(tok, nt, name, lineno, &port, &m, e);
+	if (rc)
+		return rc;
+	r = resolve(f, tok[1], port, &m);
+	if (r == -1)
+		return ibu_err_set(e, IBU_ENOTFOUND, "%s:%d: no port GUID or node named '%s' in the fabric",
+				   name, lineno, tok[1]);
+	if (r == -2)
+		return perr(e, name, lineno, "the node has no such member port", tok[1]);
+	return ibu_mcmembers_add(mm, (uint16_t)mlid, &m, e);
+}
+
 int ibu_mcmembers_read_stream(FILE *in, const char *name,
 			      const struct ibu_fabric *f,
 			      struct ibu_mcmembers *mm, struct ibu_err *e)
 {
 	struct ibu_lines lines;
 	struct sa_rec sa = { .mlid = -1 };
-	char *line;
 	int lineno = 0, rc = IBU_OK, got, sr;
 
 	ibu_mcmembers_init(mm);
 	ibu_lines_init(&lines, in, name);
 	while ((got = ibu_lines_next(&lines, e)) > 0) {
-		char *tok[5], *s, *save = NULL;
-		struct ibu_mcast_member m = { 0 };
-		uint64_t mlid;
-		int nt = 0, i, port = -1, r;
-
-		line = lines.line;
 		lineno = lines.lineno;
-		sr = sa_line(line, lineno, name, &sa, f, mm, e);
+		sr = sa_line(lines.line, lineno, name, &sa, f, mm, e);
 		if (sr < 0) {
 			rc = sr;
 			break;
 		}
 		if (sr > 0)
 			continue;
-		s = strchr(line, '#');
-		if (s)
-			*s = '\0';
-		for (s = strtok_r(line, " \t\r\n", &save); s && nt < 5;
-		     s = strtok_r(NULL, " \t\r\n", &save))
-			tok[nt++] = s;
-		if (!nt)
-			continue;
-		if (nt < 2 || s) {
-			rc = perr(e, name, lineno, "expected 'MLID member [port=N] [full|send-only]'",
-				  NULL);
-			break;
-		}
-		if (ibu_num(tok[0], IBU_NUM_AUTO, IBU_MCAST_LID_BASE, 0xFFFE,
-			    &mlid, NULL)) {
-			rc = perr(e, name, lineno, "bad MLID", tok[0]);
-			break;
-		}
-		for (i = 2; i < nt; i++) {
-			if (!strncmp(tok[i], "port=", 5)) {
-				int v;
-
-				if (ibu_num_int(tok[i] + 5, IBU_NUM_AUTO, 0,
-						IBU_MAX_PORTS, &v, NULL)) {
-					rc = perr(e, name, lineno, "bad port", tok[i]);
-					break;
-				}
-				port = v;
-			} else if (!strcmp(tok[i], "full")) {
-				m.send_only = 0;
-			} else if (!strcmp(tok[i], "send-only")) {
-				m.send_only = 1;
-			} else {
-				rc = perr(e, name, lineno, "unknown word", tok[i]);
-				break;
-			}
-		}
-		if (rc)
-			break;
-		r = resolve(f, tok[1], port, &m);
-		if (r == -1) {
-			rc = ibu_err_set(e, IBU_ENOTFOUND, "%s:%d: no port GUID or node named '%s' in the fabric",
-					 name, lineno, tok[1]);
-			break;
-		}
-		if (r == -2) {
-			rc = perr(e, name, lineno, "the node has no such member port", tok[1]);
-			break;
-		}
-		rc = ibu_mcmembers_add(mm, (uint16_t)mlid, &m, e);
+		rc = member_line(lines.line, lineno, name, f, mm, e);
 		if (rc)
 			break;
 	}

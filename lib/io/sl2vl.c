@@ -122,6 +122,46 @@ static int first_time(uint8_t **seen, int node, size_t entry, size_t n)
 	return 1;
 }
 
+/* One table line: node's table of ports inp -> outp (an end port's:
+ * port's). */
+struct tline {
+	const struct ibu_node *n;
+	int node, port, inp, outp;
+	uint8_t vl[16];
+};
+
+/* t's table into s, once per port pair. */
+static int store(struct ibu_sl2vl *s, uint8_t **seen, const struct tline *t,
+		 const char *name, int lineno, struct ibu_err *e)
+{
+	const struct ibu_node *n = t->n;
+	int node = t->node, inp = t->inp, outp = t->outp;
+	const uint8_t *vl = t->vl;
+	size_t entry;
+	int got, i;
+
+	if (!s->tbl[node]) {
+		s->tbl[node] = calloc(tbl_size(n), 1);
+		if (!s->tbl[node])
+			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	entry = ibu_node_is_switch(n) ?
+		(size_t)inp * (n->num_ports + 1) + outp : (size_t)t->port;
+	got = first_time(seen, node, entry, tbl_size(n) / 16);
+	if (got < 0)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	if (!got)
+		return ibu_err_set(e, IBU_EPARSE,
+				   "%s:%d: '%s': the table %d -> %d is given twice",
+				   name, lineno, n->name, inp, outp);
+	memcpy(s->tbl[node] + entry * 16, vl, 16);
+	for (i = 0; i < 16; i++)
+		if (vl[i] > s->max_vl)
+			s->max_vl = vl[i];
+	s->tables++;
+	return IBU_OK;
+}
+
 int ibu_sl2vl_read_stream(FILE *in, const char *name,
 			  const struct ibu_fabric *f, struct ibu_sl2vl *s,
 			  struct ibu_err *e)
@@ -143,10 +183,7 @@ int ibu_sl2vl_read_stream(FILE *in, const char *name,
 	ibu_lines_init(&lines, in, name);
 	while ((got = ibu_lines_next(&lines, e)) > 0) {
 		const char *p = skip_blank(lines.line);
-		const struct ibu_node *n;
-		uint8_t vl[16];
-		int inp, outp;
-		size_t entry;
+		struct tline t;
 
 		lineno = lines.lineno;
 		if (*p == '#' || !*p)
@@ -163,32 +200,15 @@ int ibu_sl2vl_read_stream(FILE *in, const char *name,
 					 name, lineno);
 			break;
 		}
-		n = &f->nodes[node];
-		rc = table_line(p, name, lineno, n, &inp, &outp, vl, e);
+		t.n = &f->nodes[node];
+		t.node = node;
+		t.port = port;
+		rc = table_line(p, name, lineno, t.n, &t.inp, &t.outp, t.vl, e);
 		if (rc)
 			break;
-		if (!s->tbl[node]) {
-			s->tbl[node] = calloc(tbl_size(n), 1);
-			if (!s->tbl[node]) {
-				rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-				break;
-			}
-		}
-		entry = ibu_node_is_switch(n) ?
-			(size_t)inp * (n->num_ports + 1) + outp : (size_t)port;
-		got = first_time(seen, node, entry, tbl_size(n) / 16);
-		if (got <= 0) {
-			rc = got < 0 ? ibu_err_set(e, IBU_ENOMEM, "out of memory") :
-			     ibu_err_set(e, IBU_EPARSE,
-					 "%s:%d: '%s': the table %d -> %d is given twice",
-					 name, lineno, n->name, inp, outp);
+		rc = store(s, seen, &t, name, lineno, e);
+		if (rc)
 			break;
-		}
-		memcpy(s->tbl[node] + entry * 16, vl, 16);
-		for (i = 0; i < 16; i++)
-			if (vl[i] > s->max_vl)
-				s->max_vl = vl[i];
-		s->tables++;
 	}
 	if (!rc && got < 0)
 		rc = got;

@@ -405,12 +405,8 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 }
 
 const struct ibu_engine_ops ibu_engine_xy = {
-	.gen = &ibu_xy_gen,
-	.num_gen = 1,
 	.name = "xy",
 	.topology = "2-D mesh",
-	.check_rule = check_rule,
-	.check_free = check_free,
 	.options = options,
 	.num_options = (int)(sizeof(options) / sizeof(options[0])),
 	.recognise = recognise,
@@ -420,15 +416,27 @@ const struct ibu_engine_ops ibu_engine_xy = {
 	.describe = describe,
 	.num_notes = num_notes,
 	.note = note,
-	.node_label = node_label,
-	.endport_index = endport_index,
-	.layout = layout,
-	.mcast_state_new = mcast_state_new,
-	/* the load state begins with its struct ibu_mcload */
-	.mcast_state_free = ibu_mcload_state_free,
-	.mcast_release = ibu_mcload_state_release,
-	.mcast_prune = ibu_mcload_state_prune,
-	.mcast_tree = mcast_tree,
-	.path_sl = path_sl,
-	.sl2vl = sl2vl,
+	.report = {
+		.node_label = node_label,
+		.endport_index = endport_index,
+		.layout = layout,
+	},
+	.rule = {
+		.check = check_rule,
+		.state_free = check_free,
+	},
+	.mcast = {
+		.state_new = mcast_state_new,
+		/* the load state begins with its struct ibu_mcload */
+		.state_free = ibu_mcload_state_free,
+		.release = ibu_mcload_state_release,
+		.prune = ibu_mcload_state_prune,
+		.tree = mcast_tree,
+	},
+	.vl = {
+		.path_sl = path_sl,
+		.sl2vl = sl2vl,
+	},
+	.gen = &ibu_xy_gen,
+	.num_gen = 1,
 };

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* The 2-D mesh generator (see gen.h). */
+/* The 2-D mesh generator (see gen_mesh.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,106 +28,151 @@ static int drop_orphans(struct ibu_fabric *f, struct ibu_err *e)
 	return rc;
 }
 
+/* One mesh being generated: slot s < nsw is switch x + X * y
+ * (column-major, so that the canonical orientation of the unshuffled
+ * file is the generator's), slot nsw + switch slot * hcas + k its HCA k. */
+struct mesh_gen {
+	struct ibu_fabric *f;
+	const struct ibu_gen_opts *o;
+	int X, Y, hcas, nports;
+	long nsw, nca, total;
+	int *order;	/* [record] slot, the file's record order */
+	int *node;	/* [slot] fabric node */
+	int *phys;	/* [switch slot * (nports + 1) + paper port] physical */
+};
+
+/* The records' order: an HCA first (ibsim's SM port), then the switches,
+ * then the other HCAs; shuffled after the first on request. */
+static void record_order(struct mesh_gen *g)
+{
+	long i = 0, k;
+	uint64_t st = g->o->seed ^ 0x5eedull;
+	int first = g->hcas ? 1 : 0;
+
+	if (g->hcas)
+		g->order[i++] = (int)g->nsw;
+	for (k = 0; k < g->nsw; k++)
+		g->order[i++] = (int)k;
+	for (k = first; k < g->nca; k++)
+		g->order[i++] = (int)(g->nsw + k);
+	if (g->o->shuffle_records)
+		ibu_gen_shuffle(g->order + first, (int)g->total - first, &st);
+}
+
+static int add_nodes(struct mesh_gen *g, struct ibu_err *e)
+{
+	const char *pre = g->o->prefix ? g->o->prefix : "";
+	uint64_t ca_guid = 0x100000, sw_guid = 0x200000;
+	int rc = IBU_OK, X = g->X;
+	long i;
+
+	for (i = 0; i < g->total && !rc; i++) {
+		char name[96];
+		int idx, slot = g->order[i];
+
+		if (slot < g->nsw) {
+			snprintf(name, sizeof(name), "%ssw-%d.%d", pre, slot % X,
+				 slot / X);
+			rc = ibu_fabric_add_node(g->f, IBU_NODE_SWITCH, name,
+						 sw_guid++, g->nports, &idx, e);
+		} else {
+			int s = (slot - (int)g->nsw) / g->hcas;
+
+			snprintf(name, sizeof(name), "%shca-%d.%d.%d", pre,
+				 s % X, s / X, (slot - (int)g->nsw) % g->hcas);
+			rc = ibu_fabric_add_node(g->f, IBU_NODE_CA, name,
+						 ca_guid, 1, &idx, e);
+			ca_guid += 2;
+		}
+		g->node[slot] = idx;
+	}
+	return rc;
+}
+
+/* Physical port of each paper port of every switch (shuffled on request). */
+static void port_maps(struct mesh_gen *g)
+{
+	uint64_t st = g->o->seed;
+	long k;
+
+	for (k = 0; k < g->nsw; k++) {
+		int *p = g->phys + k * (g->nports + 1), j;
+
+		for (j = 0; j <= g->nports; j++)
+			p[j] = j;
+		if (g->o->shuffle_ports)
+			ibu_gen_shuffle(p + 1, g->nports, &st);
+	}
+}
+
+/* Paper ports: E = 1, N = 2, W = 3, S = 4, HCA k = 5 + k. */
+static int cable(struct mesh_gen *g, struct ibu_err *e)
+{
+	int rc = IBU_OK, x, y, k, X = g->X, w = g->nports + 1;
+	const int *node = g->node;
+
+	for (y = 0; y < g->Y && !rc; y++)
+		for (x = 0; x < X && !rc; x++) {
+			int s = x + X * y;
+			const int *p = g->phys + (long)s * w;
+
+			if (x + 1 < X)
+				rc = ibu_fabric_link(g->f, node[s], p[1],
+						     node[s + 1],
+						     g->phys[(long)(s + 1) * w + 3], e);
+			if (!rc && y + 1 < g->Y)
+				rc = ibu_fabric_link(g->f, node[s], p[2],
+						     node[s + X],
+						     g->phys[(long)(s + X) * w + 4], e);
+			for (k = 0; k < g->hcas && !rc; k++)
+				rc = ibu_fabric_link(g->f, node[s], p[5 + k],
+						     node[g->nsw + (long)s * g->hcas + k],
+						     1, e);
+		}
+	return rc;
+}
+
 int ibu_gen_mesh(struct ibu_fabric *f, int X, int Y, int hcas,
 		 const struct ibu_gen_opts *o, struct ibu_err *e)
 {
-	struct ibu_gen_opts defaults = { 0 };
-	long nsw = (long)X * Y, nca = nsw * hcas, total = nsw + nca, i;
-	int nports = 4 + hcas, *order = NULL, *node = NULL, *phys = NULL;
-	uint64_t st, ca_guid = 0x100000, sw_guid = 0x200000;
-	const char *pre;
-	int rc, k, x, y;
+	static const struct ibu_gen_opts defaults;
+	struct mesh_gen g = { .f = f, .o = o ? o : &defaults, .X = X, .Y = Y,
+			      .hcas = hcas, .nports = 4 + hcas };
+	int rc;
 
-	if (!o)
-		o = &defaults;
-	pre = o->prefix ? o->prefix : "";
-	if (X < 1 || Y < 1 || hcas < 0 || nsw > 16384 || nports > IBU_MAX_PORTS)
+	g.nsw = (long)X * Y;
+	g.nca = g.nsw * hcas;
+	g.total = g.nsw + g.nca;
+	if (X < 1 || Y < 1 || hcas < 0 || g.nsw > 16384 ||
+	    g.nports > IBU_MAX_PORTS)
 		return ibu_err_set(e, IBU_EINVAL,
 				   "mesh %d x %d with %d HCAs per switch: sizes must be >= 1, at most 16384 switches and %d HCAs per switch",
 				   X, Y, hcas, IBU_MAX_PORTS - 4);
 	rc = ibu_fabric_init(f, "generated");
 	if (rc)
 		return ibu_err_set(e, rc, "out of memory");
-	/* slot: switch x + X * y (column-major, so that the canonical
-	 * orientation of the unshuffled file is the generator's), then HCA
-	 * nsw + switch slot * hcas + k */
-	order = malloc(total * sizeof(int));
-	node = malloc(total * sizeof(int));
-	phys = malloc(nsw * (nports + 1) * sizeof(int));
-	if (!order || !node || !phys) {
+	g.order = malloc(g.total * sizeof(int));
+	g.node = malloc(g.total * sizeof(int));
+	g.phys = malloc(g.nsw * (g.nports + 1) * sizeof(int));
+	if (!g.order || !g.node || !g.phys)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		goto out;
+	if (!rc) {
+		record_order(&g);
+		rc = add_nodes(&g, e);
 	}
-	i = 0;
-	if (hcas)
-		order[i++] = (int)nsw;	/* an HCA first: ibsim's SM port */
-	for (k = 0; k < nsw; k++)
-		order[i++] = k;
-	for (k = hcas ? 1 : 0; k < nca; k++)
-		order[i++] = (int)nsw + k;
-	st = o->seed ^ 0x5eedull;
-	if (o->shuffle_records)
-		ibu_gen_shuffle(order + (hcas ? 1 : 0), (int)total - (hcas ? 1 : 0), &st);
-	for (i = 0; i < total && !rc; i++) {
-		char name[96];
-		int idx, slot = order[i];
-
-		if (slot < nsw) {
-			snprintf(name, sizeof(name), "%ssw-%d.%d", pre, slot % X,
-				 slot / X);
-			rc = ibu_fabric_add_node(f, IBU_NODE_SWITCH, name,
-						 sw_guid++, nports, &idx, e);
-		} else {
-			int s = (slot - (int)nsw) / hcas;
-
-			snprintf(name, sizeof(name), "%shca-%d.%d.%d", pre,
-				 s % X, s / X, (slot - (int)nsw) % hcas);
-			rc = ibu_fabric_add_node(f, IBU_NODE_CA, name, ca_guid,
-						 1, &idx, e);
-			ca_guid += 2;
-		}
-		node[slot] = idx;
+	if (!rc) {
+		port_maps(&g);
+		rc = cable(&g, e);
 	}
-	if (rc)
-		goto out;
-	st = o->seed;
-	for (k = 0; k < nsw; k++) {
-		int *p = phys + (long)k * (nports + 1), j;
-
-		for (j = 0; j <= nports; j++)
-			p[j] = j;
-		if (o->shuffle_ports)
-			ibu_gen_shuffle(p + 1, nports, &st);
-	}
-	/* paper ports: E = 1, N = 2, W = 3, S = 4, HCA k = 5 + k */
-	for (y = 0; y < Y && !rc; y++)
-		for (x = 0; x < X && !rc; x++) {
-			int s = x + X * y;
-			int *p = phys + (long)s * (nports + 1);
-
-			if (x + 1 < X)
-				rc = ibu_fabric_link(f, node[s], p[1],
-						     node[s + 1],
-						     phys[(long)(s + 1) * (nports + 1) + 3], e);
-			if (!rc && y + 1 < Y)
-				rc = ibu_fabric_link(f, node[s], p[2],
-						     node[s + X],
-						     phys[(long)(s + X) * (nports + 1) + 4], e);
-			for (k = 0; k < hcas && !rc; k++)
-				rc = ibu_fabric_link(f, node[s], p[5 + k],
-						     node[nsw + (long)s * hcas + k],
-						     1, e);
-		}
 	if (!rc)
-		rc = ibu_gen_damage(f, o, e);
-	if (!rc && o->remove_switches > 0)
+		rc = ibu_gen_damage(f, g.o, e);
+	if (!rc && g.o->remove_switches > 0)
 		rc = drop_orphans(f, e);
 	if (!rc)
 		rc = ibu_fabric_index(f, e);
-out:
-	free(order);
-	free(node);
-	free(phys);
+	free(g.order);
+	free(g.node);
+	free(g.phys);
 	if (rc)
 		ibu_fabric_free(f);
 	return rc;

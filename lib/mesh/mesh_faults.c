@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "engine_options.h"
 #include "mesh_faults.h"
 
 /* Embedding search budget: placements tried before giving up. A damaged
@@ -27,7 +28,7 @@ struct emb {
 	int *occ;		/* [grid point] s + 1, 0 free */
 	int *best_x, *best_y;
 	long best_links;	/* grid links of the best box, -1 none */
-	int max_faults;		/* < 0 default */
+	int max_faults;		/* IBU_MAX_FAULTS_DEFAULT: the default */
 	long steps;
 };
 
@@ -43,8 +44,8 @@ static long box_links(int m, int n)
 
 static long limit_of(const struct emb *b, int m, int n)
 {
-	return b->max_faults >= 0 ? b->max_faults :
-				    ibu_mesh_default_max_faults(m, n);
+	return ibu_fault_limit(b->max_faults,
+			       ibu_mesh_default_max_faults(m, n));
 }
 
 static int linked(const struct emb *b, int s, int q)
@@ -278,11 +279,96 @@ static int add_fault(struct ibu_mesh_damage *d, enum ibu_mesh_fault_kind k,
 }
 
 /* Fills t from the best placement: switches, ports, faults, end ports. */
+/* Each mesh position's switch ports toward its neighbours, from the
+ * embedding's links. */
+static void grid_ports(const struct emb *b, struct ibu_mesh *t)
+{
+	int s, dd, j;
+
+	for (s = 0; s < t->num_switches; s++) {
+		int node = t->sw[s].node, bs;
+
+		if (node < 0)
+			continue;
+		bs = b->idx_of[node];
+		for (dd = 0; dd < IBU_DIRS; dd++) {
+			int q = ibu_mesh_neighbour(t, s, dd);
+
+			if (q < 0 || t->sw[q].node < 0)
+				continue;
+			for (j = 0; j < b->deg[bs]; j++)
+				if (b->node_of[b->nb[bs * 4 + j]] == t->sw[q].node)
+					t->sw[s].port[dd] = b->nbport[bs * 4 + j];
+		}
+	}
+}
+
+/* The damage record: missing switches and links, in mesh order. */
+static int list_faults(const struct emb *b, struct ibu_mesh *t,
+		       struct ibu_err *e)
+{
+	struct ibu_mesh_damage *d = t->dmg;
+	int s, dd, rc;
+
+	d->missing_links = (int)(box_links(t->m, t->n) - b->E);
+	d->max_faults = (int)limit_of(b, t->m, t->n);
+	for (s = 0; s < t->num_switches; s++) {
+		rc = IBU_OK;
+		if (t->sw[s].node < 0) {
+			d->missing_switches++;
+			rc = add_fault(d, IBU_MESH_MISSING_SWITCH, s, -1, e);
+		}
+		for (dd = IBU_DIR_E; !rc && dd <= IBU_DIR_N; dd++) {
+			int q = ibu_mesh_neighbour(t, s, dd);
+
+			if (q >= 0 && t->sw[s].node >= 0 && t->sw[q].node >= 0 &&
+			    !t->sw[s].port[dd])
+				rc = add_fault(d, IBU_MESH_MISSING_LINK, s, dd, e);
+		}
+		if (rc)
+			return rc;
+	}
+	return IBU_OK;
+}
+
+/* t's switches from the box [x0, x0 + m) x [y0, y0 + n) of the best
+ * embedding (at[]: embedding switch of each box cell, -1 none), turned to
+ * the canonical orientation. */
+static int place_switches(const struct emb *b, struct ibu_mesh *t,
+			  const int *at, int m, int n, struct ibu_err *e)
+{
+	int o = orientation(b, at, m, n), i;
+
+	t->m = (o & 4) ? n : m;
+	t->n = (o & 4) ? m : n;
+	t->num_switches = m * n;
+	t->num_fabric_nodes = b->f->num_nodes;
+	t->sw = calloc((size_t)m * n, sizeof(*t->sw));
+	t->sw_of_node = malloc((b->f->num_nodes + 1) * sizeof(int));
+	t->port_base = malloc((b->f->num_nodes + 1) * sizeof(int));
+	t->dmg = calloc(1, sizeof(*t->dmg));
+	if (!t->sw || !t->sw_of_node || !t->port_base || !t->dmg)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < b->f->num_nodes; i++)
+		t->sw_of_node[i] = -1;
+	for (i = 0; i < m * n; i++) {
+		int x, y, idx;
+
+		xform(o, m, n, i / n, i % n, &x, &y);
+		idx = x * t->n + y;
+		t->sw[idx].x = x;
+		t->sw[idx].y = y;
+		t->sw[idx].node = at[i] < 0 ? -1 : b->node_of[at[i]];
+		if (at[i] >= 0)
+			t->sw_of_node[b->node_of[at[i]]] = idx;
+	}
+	return IBU_OK;
+}
+
 static int build(struct emb *b, struct ibu_mesh *t, struct ibu_err *e)
 {
 	int x0 = INT32_MAX, y0 = INT32_MAX, x1 = INT32_MIN, y1 = INT32_MIN;
-	int s, m, n, o, i, rc, *at;
-	struct ibu_mesh_damage *d;
+	int s, m, n, i, rc, *at;
 
 	for (s = 0; s < b->S; s++) {
 		if (b->best_x[s] < x0) x0 = b->best_x[s];
@@ -302,69 +388,13 @@ static int build(struct emb *b, struct ibu_mesh *t, struct ibu_err *e)
 		at[i] = -1;
 	for (s = 0; s < b->S; s++)
 		at[(b->best_x[s] - x0) * n + b->best_y[s] - y0] = s;
-	o = orientation(b, at, m, n);
-	t->m = (o & 4) ? n : m;
-	t->n = (o & 4) ? m : n;
-	t->num_switches = m * n;
-	t->num_fabric_nodes = b->f->num_nodes;
-	t->sw = calloc((size_t)m * n, sizeof(*t->sw));
-	t->sw_of_node = malloc((b->f->num_nodes + 1) * sizeof(int));
-	t->port_base = malloc((b->f->num_nodes + 1) * sizeof(int));
-	t->dmg = d = calloc(1, sizeof(*d));
-	if (!t->sw || !t->sw_of_node || !t->port_base || !d) {
-		free(at);
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	}
-	for (i = 0; i < b->f->num_nodes; i++)
-		t->sw_of_node[i] = -1;
-	for (i = 0; i < m * n; i++) {
-		int x, y, idx;
-
-		xform(o, m, n, i / n, i % n, &x, &y);
-		idx = x * t->n + y;
-		t->sw[idx].x = x;
-		t->sw[idx].y = y;
-		t->sw[idx].node = at[i] < 0 ? -1 : b->node_of[at[i]];
-		if (at[i] >= 0)
-			t->sw_of_node[b->node_of[at[i]]] = idx;
-	}
+	rc = place_switches(b, t, at, m, n, e);
 	free(at);
-	for (s = 0; s < t->num_switches; s++) {
-		int node = t->sw[s].node, dd;
-
-		if (node < 0)
-			continue;
-		for (dd = 0; dd < IBU_DIRS; dd++) {
-			int q = ibu_mesh_neighbour(t, s, dd), j, bs = b->idx_of[node];
-
-			if (q < 0 || t->sw[q].node < 0)
-				continue;
-			for (j = 0; j < b->deg[bs]; j++)
-				if (b->node_of[b->nb[bs * 4 + j]] == t->sw[q].node)
-					t->sw[s].port[dd] = b->nbport[bs * 4 + j];
-		}
-	}
-	d->missing_links = (int)(box_links(t->m, t->n) - b->E);
-	d->max_faults = (int)limit_of(b, t->m, t->n);
-	for (s = 0; s < t->num_switches; s++) {
-		int dd;
-
-		rc = IBU_OK;
-		if (t->sw[s].node < 0) {
-			d->missing_switches++;
-			rc = add_fault(d, IBU_MESH_MISSING_SWITCH, s, -1, e);
-		}
-		for (dd = IBU_DIR_E; !rc && dd <= IBU_DIR_N; dd++) {
-			int q = ibu_mesh_neighbour(t, s, dd);
-
-			if (q >= 0 && t->sw[s].node >= 0 && t->sw[q].node >= 0 &&
-			    !t->sw[s].port[dd])
-				rc = add_fault(d, IBU_MESH_MISSING_LINK, s, dd, e);
-		}
-		if (rc)
-			return rc;
-	}
-	return ibu_mesh_endports(b->f, t, e);
+	if (rc)
+		return rc;
+	grid_ports(b, t);
+	rc = list_faults(b, t, e);
+	return rc ? rc : ibu_mesh_endports(b->f, t, e);
 }
 
 static int emb_alloc(struct emb *b, struct ibu_err *e)
@@ -449,7 +479,8 @@ static int embed(const struct ibu_fabric *f, struct ibu_mesh *t,
 		place(&b, 1, bx);
 		if (b.best_links < 0)
 			rc = ibu_err_set(e, IBU_ETOPO, "the switch graph fits no grid with at most %s missing links%s",
-					 max_faults < 0 ? "the default (one sixth)" : "max_faults",
+					 max_faults == IBU_MAX_FAULTS_DEFAULT ?
+					 "the default (one sixth)" : "max_faults",
 					 b.steps > 4 * EMBED_BUDGET ? " (search budget spent)" : "");
 	}
 	if (!rc)

@@ -66,7 +66,8 @@ int ibu_mesh_default_max_faults(int m, int n);
 /*
  * Recognises f as an intact mesh (t->dmg NULL) or, failing that, as a
  * damaged one (t->dmg set) with at most max_faults missing grid links
- * (< 0: the default). IBU_ETOPO with both reasons otherwise.
+ * (IBU_MAX_FAULTS_DEFAULT: the default). IBU_ETOPO with both reasons
+ * otherwise.
  */
 int ibu_mesh_recognize_damaged(const struct ibu_fabric *f, struct ibu_mesh *t,
 			       int max_faults, struct ibu_err *e);

@@ -191,6 +191,53 @@ static void add_path(const struct ibu_mesh *t, struct ibu_xy_mcast_tree *tree,
 	}
 }
 
+/* members[0..num-1] resolved into mem, duplicates merged (receiving
+ * wins); *out the number left. */
+static int merge_members(const struct ibu_fabric *f, const struct ibu_mesh *t,
+			 const struct ibu_mcast_member *members, int num,
+			 struct mem *mem, int *out, struct ibu_err *e)
+{
+	int i, j, k, rc;
+
+	for (i = 0, j = 0; i < num; i++) {
+		struct mem r;
+
+		rc = resolve(f, t, &members[i], &r, e);
+		if (rc)
+			return rc;
+		for (k = 0; k < j; k++)
+			if (mem[k].sw == r.sw && mem[k].port == r.port)
+				break;
+		if (k < j) {
+			if (r.recv) {
+				mem[k].recv = 1;
+				mem[k].send_only_ca = 0;
+			}
+			continue;
+		}
+		mem[j++] = r;
+	}
+	*out = j;
+	return IBU_OK;
+}
+
+/* The tree's switches, breadth first from the root. */
+static void list_switches(const struct ibu_mesh *t,
+			  struct ibu_xy_mcast_tree *tree)
+{
+	int head = 0, tail = 0;
+
+	tree->switches[tail++] = tree->root;
+	while (head < tail) {
+		int s = tree->switches[head++], d;
+
+		for (d = 0; d < IBU_DIRS; d++)
+			if (tree->down[s] & (1u << d))
+				tree->switches[tail++] = ibu_mesh_neighbour(t, s, d);
+	}
+	tree->num_switches = tail;
+}
+
 int ibu_xy_mcast_tree_build(const struct ibu_fabric *f,
 			    const struct ibu_mesh *t,
 			    const struct ibu_mcast_member *members, int num,
@@ -198,7 +245,7 @@ int ibu_xy_mcast_tree_build(const struct ibu_fabric *f,
 			    struct ibu_xy_mcast_load *load, uint32_t key,
 			    struct ibu_xy_mcast_tree *tree, struct ibu_err *e)
 {
-	int S = t->num_switches, i, j, head, tail, rc;
+	int S = t->num_switches, i, rc;
 	struct mem *mem = NULL;
 
 	memset(tree, 0, sizeof(*tree));
@@ -215,27 +262,9 @@ int ibu_xy_mcast_tree_build(const struct ibu_fabric *f,
 		goto fail;
 	}
 	memset(tree->up, -1, S);
-	/* resolve and merge duplicates (receiving wins) */
-	for (i = 0, j = 0; i < num; i++) {
-		struct mem r;
-		int k;
-
-		rc = resolve(f, t, &members[i], &r, e);
-		if (rc)
-			goto fail;
-		for (k = 0; k < j; k++)
-			if (mem[k].sw == r.sw && mem[k].port == r.port)
-				break;
-		if (k < j) {
-			if (r.recv) {
-				mem[k].recv = 1;
-				mem[k].send_only_ca = 0;
-			}
-			continue;
-		}
-		mem[j++] = r;
-	}
-	num = j;
+	rc = merge_members(f, t, members, num, mem, &num, e);
+	if (rc)
+		goto fail;
 	tree->num_members = num;
 	for (i = 0; i < num; i++)
 		tree->num_receivers += mem[i].recv;
@@ -252,17 +281,7 @@ int ibu_xy_mcast_tree_build(const struct ibu_fabric *f,
 		if (mem[i].recv)
 			ibu_pm_set(&tree->ports[mem[i].sw], mem[i].port);
 	}
-	/* switches, breadth first from the root */
-	head = tail = 0;
-	tree->switches[tail++] = tree->root;
-	while (head < tail) {
-		int s = tree->switches[head++], d;
-
-		for (d = 0; d < IBU_DIRS; d++)
-			if (tree->down[s] & (1u << d))
-				tree->switches[tail++] = ibu_mesh_neighbour(t, s, d);
-	}
-	tree->num_switches = tail;
+	list_switches(t, tree);
 	free(mem);
 	mem = NULL;
 	if (load) {

@@ -82,8 +82,8 @@ static inline void fuzz_ibft43(struct ibu_fabric *f)
 		abort();                                                \
 	} while (0)
 
-/* Text taken from input reaches messages and names escaped (lib/core
- * err.c): no control byte but the tab, whatever the input held. */
+/* Text taken from input reaches messages and names escaped (lib/core/err.c):
+ * no control byte but the tab, whatever the input held. */
 static inline void fuzz_no_control(const char *s, const char *what)
 {
 	for (; s && *s; s++)

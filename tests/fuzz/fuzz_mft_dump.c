@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * libFuzzer target: the MFT dump reader (lib/core/mft.c) against a generated
+ * libFuzzer target: the MFT dump reader (lib/io/mft_dump.c) against a generated
  * IBFT(4,3) (GUIDs 0x200000.. for switches, as ibsim gives them).
  * Property: tables the reader accepts are written back and read again to
  * the same groups and port masks.
  */
 #include "fuzz.h"
-#include "mft.h"
+#include "mft_dump.h"
 
 static struct ibu_fabric fab;	/* the harness's, read-only after init */
 
