@@ -646,7 +646,9 @@ static void check_lid(struct ctx *c, uint32_t lid)
 		}
 		r->ok++;
 		r->hops[h < IBU_VERIFY_MAX_HOPS ? h : IBU_VERIFY_MAX_HOPS]++;
-		if (c->shape && c->shape[sw] == SH_TURN) {
+		if (c->shape && c->shape[sw] == SH_TURN && !c->ud[sw]) {
+			r->no_updown++;	/* a turn is the only way */
+		} else if (c->shape && c->shape[sw] == SH_TURN) {
 			r->turns++;
 			if (shown(&c->rp, IBU_VK_TURN))
 				port_text(f, sn, sp, src, sizeof(src));
@@ -772,7 +774,7 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 					    lid, c.max_lid);
 	}
 	if (r->no_updown)
-		warn(&c, "%ld routes left unrouted where no up*/down* path exists (any path would go down, then up again)",
+		warn(&c, "%ld routes where no up*/down* path exists: left unrouted, or with the down-up turn they need (check --deadlock tells whether those turns are safe)",
 		     r->no_updown);
 	if (c.o->rule) {
 		r->rule = c.o->rule;

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The LIDs up*|down* cannot reach from everywhere: a switch's own LID
+ * seen from another top or from a leaf that lost its parent toward it,
+ * and a host cabled to a top seen from another top. Those switches get
+ * a route with one down-up turn, and every such route toward one LID
+ * turns at one switch X: the B switches (no up*|down* way) go up*|down*
+ * to X, X and everything after it keep their up*|down* way to the LID.
+ *
+ * Why one switch: a down-up turn a -> X -> b adds the channel dependency
+ * (a->X) -> (X->b), a credit loop when (X->b) leads back to (a->X). With
+ * X the nearest switch every B switch reaches, the turns' outputs climb
+ * toward the target's sub-tree only, and on the trees we route the
+ * channels that lead down into X are not reachable from there; check
+ * --deadlock (unicast with every switch LID as a destination, plus
+ * multicast) is what proves it for a given fabric.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include "cdg.h"
+#include "pgft_router.h"
+
+/* Evaluations of candidate turn switches per LID: the nearest ones are
+ * tried first and the first that every B switch reaches is taken, so
+ * this only bounds the time on a fabric where none does. */
+#define TURN_TRIES 64
+
+/*
+ * Up*|down* hops of every switch to X (r->dist; above X: r->above ==
+ * r->stamp); with write, the B switches' entries for lid toward X.
+ * Returns how many B switches reach X, *far the most hops of one.
+ */
+static int toward(struct router *r, int x, uint32_t lid, int nb, int write,
+		  int *far)
+{
+	int l, i, s, out, cov = 0;
+
+	ibu__pgft_mark_above(r, x, lid);
+	for (l = r->g->P.h; l >= 1; l--)
+		for (i = 0; i < r->nlevel[l]; i++) {
+			s = r->by_level[l][i];
+			if (r->above[s] == r->stamp) {
+				if (write && r->tdist[s] < 0)
+					r->lft->row[s][lid] = (uint8_t)r->child[s];
+				continue;
+			}
+			out = ibu__pgft_pick_up(r, s, lid);
+			if (write && r->tdist[s] < 0 && out != IBU_NO_PATH)
+				r->lft->row[s][lid] = (uint8_t)out;
+		}
+	*far = 0;
+	for (i = 0; i < nb; i++) {
+		s = r->turnb[i];
+		if (r->above[s] != r->stamp && r->dist[s] < 0)
+			continue;
+		cov++;
+		if (r->dist[s] > *far)
+			*far = r->dist[s];
+	}
+	return cov;
+}
+
+/* The switches that have an up*|down* way to t and are not above it
+ * (their way climbs: a turn there is down-up), nearest first. */
+static int candidates(struct router *r)
+{
+	int n = 0, d, l, i, s, maxd = 0;
+
+	for (l = 1; l <= r->g->P.h; l++)
+		for (i = 0; i < r->nlevel[l]; i++) {
+			s = r->by_level[l][i];
+			if (r->above[s] != r->stamp && r->tdist[s] > maxd)
+				maxd = r->tdist[s];
+		}
+	for (d = 1; d <= maxd; d++)
+		for (l = 1; l <= r->g->P.h; l++)
+			for (i = 0; i < r->nlevel[l]; i++) {
+				s = r->by_level[l][i];
+				if (r->above[s] != r->stamp &&
+				    r->tdist[s] == d)
+					r->turnc[n++] = s;
+			}
+	return n;
+}
+
+/* Some B switch has an end port cabled: end ports' routes cross the
+ * turn (else only the switches' own packets do). */
+static int fed(const struct router *r, int nb)
+{
+	int i, p;
+
+	for (i = 0; i < nb; i++) {
+		const struct ibu_node *n = &r->f->nodes[r->turnb[i]];
+
+		for (p = 1; p <= n->num_ports; p++)
+			if (n->ports[p].peer_node >= 0 &&
+			    !ibu_node_is_switch(&r->f->nodes[n->ports[p].peer_node]))
+				return 1;
+	}
+	return 0;
+}
+
+/* The B switches' entries for lid back to none. */
+static void clear_b(struct router *r, uint32_t lid, int nb)
+{
+	int i;
+
+	for (i = 0; i < nb; i++)
+		r->lft->row[r->turnb[i]][lid] = IBU_NO_PATH;
+}
+
+static void count(struct router *r, uint32_t lid, int nb)
+{
+	int i;
+
+	for (i = 0; i < nb; i++) {
+		int s = r->turnb[i];
+
+		if (r->lft->row[s][lid] != IBU_NO_PATH)
+			r->st.turned++;
+		else if (r->g->level[s] == 1)
+			r->st.unrouted++;
+	}
+}
+
+/*
+ * The nearest turn switch every B switch reaches (or the one most reach);
+ * with cdg, the nearest whose turns close no cycle with the dependencies
+ * already there (those of every other route), else none.
+ */
+static int choose(struct router *r, uint32_t lid, int nb, struct ibu_cdg *cdg,
+		  struct ibu_err *e)
+{
+	int nc = candidates(r), i, cov, far, best = -1, bcov = 0, rc;
+	int bfar = INT_MAX;
+	struct ibu_cdg_channel *cyc;
+
+	for (i = 0; i < nc && i < TURN_TRIES; i++) {
+		cov = toward(r, r->turnc[i], lid, nb, !!cdg, &far);
+		if (cdg && cov == nb) {
+			ibu_cdg_mark(cdg);
+			rc = ibu_cdg_add_lid(cdg, r->lft, lid, e);
+			if (!rc)
+				rc = ibu_cdg_find_cycle(cdg, &cyc, &far, e);
+			if (rc < 0)
+				return rc;
+			free(cyc);
+			if (!rc) {
+				cdg->logging = 0;
+				return IBU_OK;
+			}
+			rc = ibu_cdg_rollback(cdg, e);
+			if (rc)
+				return rc;
+		}
+		if (cdg) {
+			clear_b(r, lid, nb);
+			continue;
+		}
+		if (cov > bcov || (cov == bcov && cov && far < bfar)) {
+			best = r->turnc[i];
+			bcov = cov;
+			bfar = far;
+		}
+		if (cov == nb)
+			break;
+	}
+	if (best >= 0)
+		toward(r, best, lid, nb, 1, &far);
+	return IBU_OK;
+}
+
+int ibu__pgft_route_turned(struct router *r, int t, int host_port,
+			   uint32_t lid, int nb, struct ibu_err *e)
+{
+	int rc;
+
+	if (fed(r, nb)) {
+		if (r->ndefer == r->capdefer) {
+			int nc = r->capdefer ? 2 * r->capdefer : 64;
+			struct turn_job *d = realloc(r->defer,
+						     (size_t)nc * sizeof(*d));
+
+			if (!d)
+				return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+			r->defer = d;
+			r->capdefer = nc;
+		}
+		r->defer[r->ndefer].lid = lid;
+		r->defer[r->ndefer].t = t;
+		r->defer[r->ndefer++].host_port = host_port;
+		return IBU_OK;
+	}
+	rc = choose(r, lid, nb, NULL, e);
+	count(r, lid, nb);
+	return rc;
+}
+
+int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
+{
+	struct ibu_cdg cdg;
+	int i, nb, rc;
+
+	if (!r->ndefer)
+		return IBU_OK;
+	rc = ibu_cdg_init(&cdg, r->f, NULL, e);
+	if (rc)
+		return rc;
+	rc = ibu_cdg_add_unicast(&cdg, r->lft, r->map, e);
+	for (i = 0; i < r->ndefer && !rc; i++) {
+		nb = ibu__pgft_route_updown(r, r->defer[i].t,
+					    r->defer[i].host_port,
+					    r->defer[i].lid);
+		rc = choose(r, r->defer[i].lid, nb, &cdg, e);
+		count(r, r->defer[i].lid, nb);
+	}
+	ibu_cdg_free(&cdg);
+	return rc;
+}
