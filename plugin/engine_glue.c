@@ -119,6 +119,15 @@ static int routing_failed(struct ibu_plugin_engine *pe, int reading,
 	const char *name = pe->ops->name;
 	const char *why = err->msg[0] ? err->msg : ibu_strerror(err->code);
 
+	if (decline && (decline->kind == IBU_DECLINE_TOPOLOGY ||
+			decline->kind == IBU_DECLINE_CONFIG)) {
+		char text[IBU_ERR_MSG_LEN + 16];
+
+		snprintf(text, sizeof(text), "fabric is %s", decline->text);
+		ibu_plugin_note_decline(pe, text);
+	} else {
+		ibu_plugin_note_decline(pe, why);
+	}
 	if (err->code == IBU_ENOMEM)
 		OSM_LOG(log, OSM_LOG_ERROR,
 			"ERR 5A04: %s: out of memory while %s; " FALLBACK "\n",
@@ -521,6 +530,7 @@ static int engine_build_fwd_tables(void *context)
 	OSM_LOG(pe->plugin->log, OSM_LOG_INFO, "%s: %s, routed in %.3f ms\n",
 		pe->ops->name, what, r->route_ms);
 	ibu_plugin_write_host_order(pe);
+	ibu_plugin_publish_tables(pe);
 	return 0;
 }
 

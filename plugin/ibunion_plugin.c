@@ -51,7 +51,9 @@ static void report_option(void *arg, enum ibu_plugin_opt_problem what,
 	case IBU_PLUGIN_OPT_UNKNOWN_KEY:
 		OSM_LOG(log, OSM_LOG_INFO,
 			"WRN 5A20: ibunion: unknown event_plugin_options "
-			"word '%s' ignored\n", word);
+			"word '%s' ignored%s%s%s (`ibunion options` lists the "
+			"keys)\n", word, expected ? "; did you mean '" : "",
+			expected ? expected : "", expected ? "'?" : "");
 		break;
 	case IBU_PLUGIN_OPT_BAD_VALUE:
 		OSM_LOG(log, OSM_LOG_ERROR,
@@ -178,7 +180,13 @@ static void ibunion_delete(void *plugin_data)
 static void ibunion_report(void *plugin_data, osm_epi_event_id_t event_id,
 			   void *event_data)
 {
-	/* No event is needed: routing happens through the engine callbacks. */
+	struct ibu_plugin *ctx = plugin_data;
+
+	(void)event_data;
+	/* routing happens through the engine callbacks; this event tells
+	 * which engine OpenSM used in the end (ours, or a fallback) */
+	if (ctx && event_id == OSM_EVENT_ID_UCAST_ROUTING_DONE)
+		ibu_plugin_publish_routing(ctx);
 }
 
 /* The one symbol OpenSM looks up (dlsym "osm_event_plugin"). */

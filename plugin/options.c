@@ -145,8 +145,9 @@ static int parse_word(struct ibu_plugin_opts *o, char *word,
 	else
 		rc = ibu_engine_opts_parse_word(&o->engine, word, &expected);
 	if (rc == IBU_ENOTFOUND) {
+		/* the nearest accepted key, if the word is a near miss */
 		report_problem(report, arg, IBU_PLUGIN_OPT_UNKNOWN_KEY, word,
-			       NULL);
+			       ibu_key_suggest(word));
 		return 1;
 	}
 	if (rc) {

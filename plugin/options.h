@@ -44,7 +44,8 @@ enum ibu_plugin_opt_problem {
 };
 
 /* what: the problem; word: the offending word; expected: for BAD_VALUE the
- * accepted values, otherwise NULL. */
+ * accepted values, for UNKNOWN_KEY the nearest key (a misspelling) or
+ * NULL, otherwise NULL. */
 typedef void (*ibu_plugin_opt_report_fn)(void *arg,
 					 enum ibu_plugin_opt_problem what,
 					 const char *word,

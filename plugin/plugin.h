@@ -89,6 +89,8 @@ struct ibu_plugin_engine {
 	struct ibu_plugin_routing routing;
 	void *mcast_state;		/* ops->mcast_state_new, per routing */
 	unsigned long mcast_sweep;	/* routing the state belongs to */
+	int published_sl;		/* ibunion-path-sl.dump is this
+					 * routing's */
 };
 
 struct ibu_plugin {
@@ -97,6 +99,9 @@ struct ibu_plugin {
 	struct ibu_plugin_opts opts;
 	int num_engines;
 	struct ibu_plugin_engine *engines;
+	/* "declined ENGINE: why" lines of this sweep's routing, for
+	 * ibunion-routing.dump (publish.c) */
+	char declined[2 * IBU_ERR_MSG_LEN];
 };
 
 /* ---- osm_fabric.c: osm_subn_t -> struct ibu_fabric ---- */
@@ -128,6 +133,14 @@ void ibu_plugin_routing_clear(struct ibu_plugin_engine *pe);
 
 /* ---- host_order.c: ibunion-host-order.dump after each routing ---- */
 void ibu_plugin_write_host_order(struct ibu_plugin_engine *pe);
+
+/* ---- publish.c: what the plugin did, in OpenSM's dump directory ---- */
+/* Why an engine of ours declined this sweep (its log line's text). */
+void ibu_plugin_note_decline(struct ibu_plugin_engine *pe, const char *why);
+/* After ucast_build_fwd_tables: ibunion-unrouted.dump, ibunion-path-sl.dump. */
+void ibu_plugin_publish_tables(struct ibu_plugin_engine *pe);
+/* On OSM_EVENT_ID_UCAST_ROUTING_DONE: ibunion-routing.dump. */
+void ibu_plugin_publish_routing(struct ibu_plugin *ctx);
 
 /* ---- osm_vl.c: path_sl / update_sl2vl of engines with a VL plan ---- */
 void ibu_vl_setup(struct osm_routing_engine *re, struct ibu_plugin_engine *pe,

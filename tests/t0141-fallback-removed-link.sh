@@ -4,10 +4,13 @@
 # (routed by cyclic, see t0220); with event_plugin_options max_faults=0
 # only exact trees are taken: the cyclic engine declines (ERR 5Axx), OpenSM
 # falls back to minhop, the subnet comes up and the tables are sound.
+# `ibunion check` on those tables fails and names the likely cause: from
+# what the plugin published (OpenSM's last routing was minhop's, cyclic
+# declined and why), or without it from the rule most entries break.
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 8
+plan 13
 
 net=$SIM_DIR/ibft43-cut.net
 t_expect "ibunion gen fattree 4 3 --remove-links 1" \
@@ -25,4 +28,16 @@ t_grep "OpenSM fell back to minhop" "minhop tables configured on all switches" \
 t_expect "dump_lfts reads every switch" sim_dump_lfts "$SIM_DIR/lfts.dump"
 t_expect "ibunion check passes on the fallback tables" \
 	"$IBUNION" check --engine none "$net" "$SIM_DIR/lfts.dump"
+t_grep "the plugin published that minhop routed and why cyclic declined" \
+	"^declined cyclic: fabric is " "$SIM_DIR/ibunion-routing.dump"
+"$IBUNION" check "$net" "$SIM_DIR/lfts.dump" >"$SIM_DIR/plain.out" 2>&1
+t_equal "check (no OpenSM state): fails, hints at another engine's tables" \
+	"$?:$(grep -c "^-W- check: .* entries break the cyclic rule: tables of another engine" "$SIM_DIR/plain.out")" "1:1"
+OSM_TMP_DIR=$SIM_DIR "$IBUNION" check "$net" "$SIM_DIR/lfts.dump" >"$SIM_DIR/osm.out" 2>&1
+t_equal "check with OpenSM's dump dir: fails, names the engine and the reason" \
+	"$?:$(grep -c "^-E- check: OpenSM's last routing .* was by minhop: declined cyclic: fabric is .*max_faults" "$SIM_DIR/osm.out")" "1:1"
+OSM_TMP_DIR=$SIM_DIR "$IBUNION" check --json "$net" "$SIM_DIR/lfts.dump" >"$SIM_DIR/osm.json" 2>/dev/null
+t_grep "check --json: the likely cause" '"likely_cause":"OpenSM.s last routing' "$SIM_DIR/osm.json"
+OSM_TMP_DIR=$SIM_DIR "$IBUNION" check --engine none -q "$net" "$SIM_DIR/lfts.dump" >"$SIM_DIR/none.out" 2>&1
+t_equal "check --engine none accepts any engine's sound tables" "$?" 0
 done_testing

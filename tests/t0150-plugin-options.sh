@@ -6,7 +6,7 @@
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 12
+plan 13
 
 net=$SIM_DIR/ibft43.net
 log=$SIM_DIR/osm.log
@@ -28,11 +28,13 @@ mv "$log" "$SIM_DIR/osm-good.log"
 
 # bad options: a bad value, an unknown key, a word that is not key=value
 sim_write_conf routing_engine cyclic,minhop lmc 2 \
-	event_plugin_options "mcast_apex=nowhere bogus=1 junk,verbose=2"
+	event_plugin_options "mcast_apex=nowhere bogus=1 junk,verbose=2 ofsets=paper"
 sim_start_opensm
 t_expect "bad options: opensm survives, SUBNET UP" sim_wait_subnet_up
 t_grep "bad value logged (ERR 5A21)" "ERR 5A21: .*'mcast_apex=nowhere'" "$log"
 t_grep "unknown key logged (WRN 5A20)" "WRN 5A20: .*'bogus=1'" "$log"
+t_grep "misspelt key: did you mean the nearest key" \
+	"WRN 5A20: .*'ofsets=paper' ignored; did you mean 'offsets'" "$log"
 t_grep "word without '=' logged (ERR 5A22)" "ERR 5A22: .*'junk'" "$log"
 t_grep "defaults kept" \
 	"routing engine 'cyclic' registered \(mcast_apex=compact verbose=0 lid_matrices=none reuse_model=yes vl_plan=1 max_faults=default offsets=rotated\)" "$log"

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 15
+plan 17
 
 log=$SIM_DIR/osm.log
 
@@ -36,6 +36,13 @@ t_expect "torus: SUBNET UP" sim_wait_subnet_up
 t_grep "torus: xy says why it declines (ERR 5A01)" \
 	"ERR 5A01: xy: fabric is not a 2-D mesh" "$log"
 t_grep "torus: minhop routes it" "minhop tables configured" "$log"
+# the tool prints the engine's whole reason, as the plugin logs it
+why=$(sed -n 's/.*ERR 5A01: xy: fabric is \(.*\); falling back.*/\1/p' "$log" | head -n 1)
+"$IBUNION" route "$net" >/dev/null 2>"$SIM_DIR/route.err"
+t_expect "torus: route's reason ends whole ('(odd cycle))')" \
+	grep -q 'odd cycle))$' "$SIM_DIR/route.err"
+t_expect "torus: route prints xy's reason as OpenSM's log has it" \
+	sh -c '[ -n "$1" ] && grep -qF "$1" "$2"' - "$why" "$SIM_DIR/route.err"
 sim_stop_processes
 mv "$log" "$SIM_DIR/osm-torus.log"
 

@@ -14,7 +14,7 @@
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 15
+plan 26
 
 net=$SIM_DIR/pgft.net
 t_expect "ibunion gen pgft: 3 levels, 4 hosts a leaf, shuffled" "$IBUNION" gen pgft \
@@ -62,6 +62,29 @@ t_expect "the switches hold exactly what route computes" \
 	-O guid_routing_order_file="$SIM_DIR/order.guids" >"$SIM_DIR/load.out" 2>&1
 t_equal "base-LID shift permutations in the file's order: busiest link 1" \
 	"$(awk '$1 == "shift" { print $4 }' "$SIM_DIR/load.out")" 1
+# the tools follow OpenSM's configuration and what the plugin published,
+# with no -O: live, offline given the config, and path's DLIDs
+osm_client() { OSM_TMP_DIR=$SIM_DIR sim_client "$@"; }
+t_expect "the plugin published its routing (engine, host order file)" \
+	grep -q "^guid_routing_order_file $SIM_DIR/order.guids" "$SIM_DIR/ibunion-routing.dump"
+t_expect "check --live, no -O: passes (cyclic rule in the file's order)" \
+	osm_client "$IBUNION" check --live -q
+t_grep "check --live says it follows OpenSM's last routing" \
+	"OpenSM's last routing .*ibunion-routing.dump.*: cyclic, PGFT" "$SIM_DIR/cmd-$tap__count.out"
+t_expect "check --config, no -O: passes" "$IBUNION" check -q \
+	--config "$SIM_DIR/opensm.conf" "$SIM_DIR/view.ibnd" "$SIM_DIR/ord.lfts"
+"$IBUNION" check -q "$SIM_DIR/view.ibnd" "$SIM_DIR/ord.lfts" >"$SIM_DIR/noconf.out" 2>&1
+t_equal "without them the same check fails (the engine's own order)" "$?" 1
+t_expect "path --config: the DLIDs of that run" "$IBUNION" path --config \
+	"$SIM_DIR/opensm.conf" "$SIM_DIR/view.ibnd" --lids-from "$SIM_DIR/ord.lfts" \
+	--format pairs -o "$SIM_DIR/ord.pairs"
+"$IBUNION" path "$SIM_DIR/view.ibnd" --lids-from "$SIM_DIR/ord.lfts" \
+	--format pairs -o "$SIM_DIR/own.pairs" 2>/dev/null
+t_expect "path without them advises other DLIDs (the engine's own order)" \
+	eval '! cmp -s "$SIM_DIR/own.pairs" "$SIM_DIR/ord.pairs"'
+t_expect "path's DLIDs climb one chain per source (check --dlids)" \
+	"$IBUNION" check -q --config "$SIM_DIR/opensm.conf" "$SIM_DIR/view.ibnd" \
+	"$SIM_DIR/ord.lfts" --dlids "$SIM_DIR/ord.pairs"
 # a file that interleaves leaves: kept together, with a warning note
 awk 'BEGIN { srand(3) } { printf "%.9f %s\n", rand(), $0 }' "$SIM_DIR/order.guids" |
 	sort -n | cut -d' ' -f2 >"$SIM_DIR/mixed.guids"
@@ -81,4 +104,13 @@ sim_wait_subnet_up >/dev/null
 t_grep "a bad order file: WRN 5A55 names file:line, cyclic still routes" \
 	"WRN 5A55: cyclic: guid_routing_order_file not used: .*bad.guids:5: expected a port GUID" \
 	"$SIM_DIR/osm.log"
+# the dry run does what the plugin does with it: warns, routes in its order
+t_expect "a bad order file: dump_lfts" sim_dump_lfts "$SIM_DIR/bad.lfts"
+"$IBUNION" route "$SIM_DIR/view.ibnd" --lids-from "$SIM_DIR/bad.lfts" \
+	-O guid_routing_order_file="$SIM_DIR/bad.guids" -o "$SIM_DIR/bad.expected" \
+	>"$SIM_DIR/bad.out" 2>&1
+t_equal "a bad order file: route exits 0, warns as WRN 5A55 (file:line)" \
+	"$?:$(grep -c "^-W- ibunion route: guid_routing_order_file not used: .*bad.guids:5: expected a port GUID" "$SIM_DIR/bad.out")" "0:1"
+t_expect "a bad order file: route computes what the switches hold" \
+	"$IBUNION" diff --fabric "$SIM_DIR/view.ibnd" "$SIM_DIR/bad.expected" "$SIM_DIR/bad.lfts"
 done_testing

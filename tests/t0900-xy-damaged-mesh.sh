@@ -13,7 +13,9 @@
 #   - with `qos FALSE` xy declines (the layers need SL2VL) and says why;
 #   - live: one more cable cut through ibsim's console, re-sweep: xy
 #     routes the new damage, tables read back against ibnetdiscover's
-#     view are free of credit loops; the cable back: the same.
+#     view are free of credit loops; the cable back: the same;
+#     `check --live --deadlock` with no option agrees (the SLs from the
+#     plugin's ibunion-path-sl.dump, the switches' SL2VL).
 # minhop, dor and updn (root_guid_file) on the same fabric: what
 # check --deadlock says is reported as diagnostics.
 . "$(dirname "$0")/sim.sh"
@@ -21,7 +23,7 @@
 . "$(dirname "$0")/xy.sh"
 sim_require
 sim_setup
-plan 63
+plan 71
 
 net=$SIM_DIR/mesh.net
 log=$SIM_DIR/osm.log
@@ -86,7 +88,14 @@ live_check()
 		"$IBUNION" check "$SIM_DIR/$tag.ibnd" "$SIM_DIR/$tag.lfts" --deadlock \
 		--vl-plan 1 --sl2vl "$SIM_DIR/opensm-sl2vl.dump" \
 		--mcast "$SIM_DIR/$tag-mc.mfts" --members "$MC_MEMBERS"
+	# no option: OpenSM's dump dir tells the SLs paths really get
+	t_expect "$tag: check --live --deadlock, no option: no credit loop" \
+		osm_client "$IBUNION" check --live --deadlock
+	t_grep "$tag: ... on the switches' SL2VL and the SLs the plugin published" \
+		"deadlock: .*SL2VL from .*, SLs the plugin published" \
+		"$SIM_DIR/cmd-$tap__count.out"
 }
+osm_client() { OSM_TMP_DIR=$SIM_DIR sim_client "$@"; }
 t_expect "live cut through ibsim's console" sim_ibsim_cmd "Unlink \"$cut_sw\"[$cut_port]"
 live_check cut
 t_equal "cut: xy configured the tables again, no fallback" \

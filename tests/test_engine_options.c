@@ -156,6 +156,29 @@ START_TEST(set_is_bounded)
 }
 END_TEST
 
+/* A misspelt key gets the nearest accepted one; a word far from every
+ * key gets none; every documented key is in the list. */
+START_TEST(suggest_keys)
+{
+	char list[512];
+
+	ck_assert_str_eq(ibu_key_suggest("ofsets=paper"), "offsets");
+	ck_assert_str_eq(ibu_key_suggest("mcast_appex=source"), "mcast_apex");
+	ck_assert_str_eq(ibu_key_suggest("vl-plan=2"), "vl_plan");
+	ck_assert_str_eq(ibu_key_suggest("verbos=1"), "verbose");
+	ck_assert_str_eq(ibu_key_suggest("routing_order=f"),
+			 "guid_routing_order_file");
+	ck_assert_str_eq(ibu_key_suggest("root_guids=f"), "root_guid_file");
+	ck_assert_ptr_null(ibu_key_suggest("colour=red"));
+	ck_assert_ptr_null(ibu_key_suggest("=x"));
+	ibu_key_list(list, sizeof(list));
+	ck_assert_ptr_nonnull(strstr(list, "mcast_apex, "));
+	ck_assert_ptr_nonnull(strstr(list, "reuse_model"));
+	ck_assert_ptr_nonnull(strstr(list, "guid_routing_order_file"));
+	ck_assert_ptr_nonnull(strstr(list, "root_guid_file"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("engine_options");
@@ -166,6 +189,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, mcast_apex_field);
 	tcase_add_test(tc, shared_key_one_value);
 	tcase_add_test(tc, set_is_bounded);
+	tcase_add_test(tc, suggest_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }

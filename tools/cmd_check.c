@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "osm_state.h"
 #include "opts.h"
 #include "fabric_open.h"
 #include "netfile.h"
@@ -100,12 +101,96 @@ static int updown_ranks(const struct ibu_fabric *f,
 	return IBU_OK;
 }
 
+/* What --json lists besides the counts: every pair that does not arrive
+ * or is left unrouted, every problem line. */
+struct json_lists {
+	int on;
+	struct json_pair {
+		enum ibu_verify_kind kind;
+		int node, port;
+		uint32_t lid;
+	} *pairs;
+	long num_pairs, cap_pairs;
+	char **lines;
+	long num_lines, cap_lines;
+	int failed;		/* out of memory: the lists are incomplete */
+};
+
+static int grow(void **v, long *cap, long need, size_t size)
+{
+	long n = *cap ? *cap * 2 : 256;
+	void *g;
+
+	if (need < *cap)
+		return 0;
+	g = realloc(*v, (size_t)n * size);
+	if (!g)
+		return -1;
+	*v = g;
+	*cap = n;
+	return 0;
+}
+
+static void json_pair(void *arg, enum ibu_verify_kind kind, int node,
+		      int port, uint32_t lid)
+{
+	struct json_lists *l = arg;
+	struct json_pair *p;
+
+	if (grow((void **)&l->pairs, &l->cap_pairs, l->num_pairs,
+		 sizeof(*l->pairs))) {
+		l->failed = 1;
+		return;
+	}
+	p = &l->pairs[l->num_pairs++];
+	p->kind = kind;
+	p->node = node;
+	p->port = port;
+	p->lid = lid;
+}
+
+static void json_line(struct json_lists *l, char level, const char *text)
+{
+	char *copy;
+
+	if (!l->on || level == 'I')
+		return;
+	copy = malloc(strlen(text) + 4);
+	if (!copy || grow((void **)&l->lines, &l->cap_lines, l->num_lines,
+			  sizeof(*l->lines))) {
+		free(copy);
+		l->failed = 1;
+		return;
+	}
+	sprintf(copy, "-%c- %s", level, text);
+	l->lines[l->num_lines++] = copy;
+}
+
+static void json_lists_free(struct json_lists *l)
+{
+	long i;
+
+	for (i = 0; i < l->num_lines; i++)
+		free(l->lines[i]);
+	free(l->lines);
+	free(l->pairs);
+	memset(l, 0, sizeof(*l));
+}
+
+struct line_sink {
+	struct ibu_tool_progress *pr;
+	struct json_lists *json;
+};
+
 /* Report lines go to stdout; a progress line on the terminal is erased
  * first so that they do not share a line. */
 static void report_line(void *arg, char level, const char *text)
 {
-	ibu_tool_progress_done(arg);
+	struct line_sink *k = arg;
+
+	ibu_tool_progress_done(k->pr);
 	ibu_report_file(stdout, level, text);
+	json_line(k->json, level, text);
 }
 
 struct check_args {
@@ -250,52 +335,6 @@ static const char *verdict(int rc)
 	       "error";
 }
 
-/* --json: one object (schema: ibunion(1), JSON OUTPUT); r NULL when the
- * unicast check did not run, mc/dl < 0 when those parts did not; rule:
- * the engine whose rule was checked. */
-static void print_json(const struct check_args *a, const char *rule,
-		       int ret, const struct ibu_verify_result *r, int mc,
-		       int dl)
-{
-	int h, first = 1;
-
-	printf("{\"command\":\"check\",\"fabric\":");
-	ibu_json_str(stdout, a->fabric);
-	printf(",\"lfts\":");
-	ibu_json_str(stdout, a->lfts);
-	printf(",\"verdict\":\"%s\",\"exit\":%d,\"unicast\":", verdict(ret), ret);
-	if (!r) {
-		printf("null");
-	} else {
-		printf("{\"verdict\":\"%s\",\"sources\":%ld,\"lids\":%ld,\"pairs\":%ld,\"unreachable\":%ld,\"loops\":%ld,\"non_minimal\":%ld,\"down_up_turns\":%ld,\"no_updown_path\":%ld,\"rule\":",
-		       ibu_verify_problems(r) ? "problems" : "pass", r->sources,
-		       r->lids, r->pairs, r->unreachable, r->loops,
-		       r->nonminimal, r->turns, r->no_updown);
-		ibu_json_str(stdout, !r->rule ? NULL : rule);
-		printf(",\"rule_mismatches\":%ld,\"path_violations\":%ld,\"hops\":{",
-		       r->rule_mismatches, r->path_violations);
-		for (h = 0; h <= IBU_VERIFY_MAX_HOPS; h++)
-			if (r->hops[h]) {
-				printf("%s\"%d%s\":%ld", first ? "" : ",", h,
-				       h == IBU_VERIFY_MAX_HOPS ? "+" : "", r->hops[h]);
-				first = 0;
-			}
-		printf("}}");
-	}
-	printf(",\"mcast\":");
-	if (mc < 0) {
-		printf("null");
-	} else {
-		printf("{\"mfts\":");
-		ibu_json_str(stdout, a->mcast);
-		printf(",\"verdict\":\"%s\"}", verdict(mc));
-	}
-	if (dl < 0)
-		printf(",\"deadlock\":null}\n");
-	else
-		printf(",\"deadlock\":{\"verdict\":\"%s\"}}\n", verdict(dl));
-}
-
 /* One check: the inputs, the tables and the engine whose rule applies. */
 struct check_run {
 	struct check_args a;
@@ -311,6 +350,9 @@ struct check_run {
 	struct ibu_verify_result r;	/* valid when have_r */
 	int have_r, mc, dl;		/* exit codes of --mcast, --deadlock
 					 * (-1: not run) */
+	char cause[4096];		/* whose tables, when not the rule's */
+	struct json_lists json;
+	struct line_sink sink;
 };
 
 /* The dump, applied to the fabric (whose LIDs it then carries). */
@@ -346,6 +388,8 @@ static int pick_engine(struct check_run *c, struct ibu_err *e)
 	const char *name = c->a.engine;
 	int rc;
 
+	if (ibu_osm_state_apply("check", &c->f, &c->a.eo))
+		return ibu_err_set(e, IBU_EINVAL, "OpenSM's state cannot be read");
 	if (name && !strcmp(name, "none"))
 		return IBU_OK;
 	if (name) {
@@ -404,8 +448,14 @@ static int run_checks(struct check_run *c, struct ibu_err *e)
 	c->vo.max_errors = c->a.max_errors ? (int)c->a.max_errors : -1;
 	c->vo.quiet = c->a.quiet;
 	c->vo.progress = &c->pr.cb;
-	rc = ibu_verify_lft(&c->f, &c->lft, &c->vo, report_line, &c->pr, &r,
-			    e);
+	if (c->json.on) {
+		c->vo.pair = json_pair;
+		c->vo.pair_arg = &c->json;
+	}
+	c->sink.pr = &c->pr;
+	c->sink.json = &c->json;
+	rc = ibu_verify_lft(&c->f, &c->lft, &c->vo, report_line, &c->sink,
+			    &r, e);
 	ibu_tool_progress_done(&c->pr);
 	if (rc)
 		return -1;
@@ -440,6 +490,171 @@ static int run_checks(struct check_run *c, struct ibu_err *e)
 	return ret;
 }
 
+/*
+ * Whose tables these are, when the rule's engine did not write them:
+ * OpenSM's last routing as the plugin published it (another engine routed
+ * after ours declined: a problem, unless --engine none accepts any), else
+ * a rule most entries break. Returns the exit code, raised to 1 by a
+ * fallback; *cause receives the one-line cause (or "").
+ */
+static int fallback_hint(const struct check_run *c, int ret, char *cause,
+			 size_t len)
+{
+	const struct ibu_osm_published *p = ibu_osm_state_published();
+	const struct ibu_verify_result *r = &c->r;
+	const char *rule = c->ops ? c->ops->name : NULL;
+	int none = c->a.engine && !strcmp(c->a.engine, "none");
+
+	cause[0] = '\0';
+	if (p->have && p->declined[0] && !p->ours && !none) {
+		if (snprintf(cause, len, "OpenSM's last routing (%s) was by %s: %s",
+			     p->path, p->engine, p->declined) < 0)
+			cause[0] = '\0';
+		printf("-E- check: %s%s%s; --engine none checks those tables without a rule\n",
+		       cause, rule ? "; these tables were checked against the rule of " : "",
+		       rule ? rule : "");
+		return ret > IBU_EXIT_FAIL ? ret : IBU_EXIT_FAIL;
+	}
+	if (!c->have_r || !r->rule || !rule ||
+	    (!r->rule_mismatches && !r->path_violations))
+		return ret;
+	/* the engine's own tables break its rule only when built with
+	 * other options, or when they are not its tables */
+	snprintf(cause, len, "%ld of %ld entries break the %s rule: tables of another engine (OpenSM falls back to the next engine of routing_engine when %s declines: ERR 5A01..5A0B in its log), or built with other options (guid_routing_order_file, root_guid_file, event_plugin_options)",
+		 r->rule_mismatches, r->rule_entries, rule, rule);
+	printf("-W- check: %s; %s--engine none checks them without a rule\n",
+	       cause, p->have ? "" : "--config FILE (OpenSM's opensm.conf) or "
+	       "OSM_TMP_DIR tell what OpenSM did; ");
+	return ret;
+}
+
+static const char *pair_kind(enum ibu_verify_kind k)
+{
+	return k == IBU_VK_LOOP ? "loop" : k == IBU_VK_UNROUTED ? "unrouted" :
+	       "unreachable";
+}
+
+/* "pairs": every pair that does not arrive or is left unrouted. */
+static void json_pairs(const struct check_run *c)
+{
+	long i;
+
+	printf(",\"pairs\":[");
+	for (i = 0; i < c->json.num_pairs; i++) {
+		const struct json_pair *p = &c->json.pairs[i];
+		const struct ibu_node *n = &c->f.nodes[p->node];
+
+		printf("%s{\"kind\":\"%s\",\"source\":", i ? "," : "",
+		       pair_kind(p->kind));
+		ibu_json_str(stdout, n->name);
+		printf(",\"source_guid\":\"0x%016llx\",\"source_port\":%d,\"slid\":%u,\"dlid\":%u}",
+		       (unsigned long long)n->ports[p->port].guid, p->port,
+		       (unsigned)n->ports[p->port].lid, (unsigned)p->lid);
+	}
+	printf("],\"problems\":[");
+	for (i = 0; i < c->json.num_lines; i++) {
+		printf("%s", i ? "," : "");
+		ibu_json_str(stdout, c->json.lines[i]);
+	}
+	printf("],\"lists_complete\":%s", c->json.failed ? "false" : "true");
+}
+
+/* The LMC the dump's LIDs show: the largest of any end port. */
+static int fabric_lmc(const struct ibu_fabric *f)
+{
+	int i, p, lmc = 0;
+
+	for (i = 0; i < f->num_nodes; i++)
+		for (p = 1; p <= f->nodes[i].num_ports; p++)
+			if (!ibu_node_is_switch(&f->nodes[i]) &&
+			    f->nodes[i].ports[p].lmc > lmc)
+				lmc = f->nodes[i].ports[p].lmc;
+	return lmc;
+}
+
+/* "engine", "topology", "lmc", "opensm", "likely_cause". */
+static void json_context(const struct check_run *c)
+{
+	const struct ibu_osm_published *p = ibu_osm_state_published();
+	char topo[512];
+
+	printf(",\"engine\":");
+	ibu_json_str(stdout, c->ops ? c->ops->name : NULL);
+	printf(",\"topology\":");
+	if (c->ops && c->topo) {
+		ibu_engine_topology_name(c->ops, &c->f, c->topo, topo,
+					 sizeof(topo));
+		ibu_json_str(stdout, topo);
+	} else {
+		printf("null");
+	}
+	printf(",\"lmc\":%d,\"opensm\":", fabric_lmc(&c->f));
+	if (!p->have) {
+		printf("null");
+	} else {
+		printf("{\"published\":");
+		ibu_json_str(stdout, p->path);
+		printf(",\"engine\":");
+		ibu_json_str(stdout, p->engine);
+		printf(",\"declined\":");
+		ibu_json_str(stdout, p->declined[0] ? p->declined : NULL);
+		printf(",\"describes_this_fabric\":%s}",
+		       p->matches ? "true" : "false");
+	}
+	printf(",\"likely_cause\":");
+	ibu_json_str(stdout, c->cause[0] ? c->cause : NULL);
+}
+
+/* --json: one object (schema: ibunion(1), JSON OUTPUT); r NULL when the
+ * unicast check did not run, mc/dl < 0 when those parts did not; rule:
+ * the engine whose rule was checked. */
+static void print_json(const struct check_run *c, int ret)
+{
+	const struct check_args *a = &c->a;
+	const char *rule = c->ops ? c->ops->name : NULL;
+	const struct ibu_verify_result *r = c->have_r ? &c->r : NULL;
+	int h, first = 1, mc = c->mc, dl = c->dl;
+
+	printf("{\"command\":\"check\",\"fabric\":");
+	ibu_json_str(stdout, a->fabric);
+	printf(",\"lfts\":");
+	ibu_json_str(stdout, a->lfts);
+	printf(",\"verdict\":\"%s\",\"exit\":%d,\"unicast\":", verdict(ret), ret);
+	if (!r) {
+		printf("null");
+	} else {
+		printf("{\"verdict\":\"%s\",\"sources\":%ld,\"lids\":%ld,\"pairs\":%ld,\"unreachable\":%ld,\"loops\":%ld,\"non_minimal\":%ld,\"down_up_turns\":%ld,\"no_updown_path\":%ld,\"rule\":",
+		       ibu_verify_problems(r) ? "problems" : "pass", r->sources,
+		       r->lids, r->pairs, r->unreachable, r->loops,
+		       r->nonminimal, r->turns, r->no_updown);
+		ibu_json_str(stdout, !r->rule ? NULL : rule);
+		printf(",\"rule_mismatches\":%ld,\"path_violations\":%ld,\"hops\":{",
+		       r->rule_mismatches, r->path_violations);
+		for (h = 0; h <= IBU_VERIFY_MAX_HOPS; h++)
+			if (r->hops[h]) {
+				printf("%s\"%d%s\":%ld", first ? "" : ",", h,
+				       h == IBU_VERIFY_MAX_HOPS ? "+" : "", r->hops[h]);
+				first = 0;
+			}
+		printf("}}");
+	}
+	printf(",\"mcast\":");
+	if (mc < 0) {
+		printf("null");
+	} else {
+		printf("{\"mfts\":");
+		ibu_json_str(stdout, a->mcast);
+		printf(",\"verdict\":\"%s\"}", verdict(mc));
+	}
+	if (dl < 0)
+		printf(",\"deadlock\":null");
+	else
+		printf(",\"deadlock\":{\"verdict\":\"%s\"}", verdict(dl));
+	json_context(c);
+	json_pairs(c);
+	printf("}\n");
+}
+
 static void check_run_free(struct check_run *c)
 {
 	if (c->rule_state)
@@ -448,6 +663,7 @@ static void check_run_free(struct check_run *c)
 		c->ops->topo_free(c->topo);
 	free(c->sw_node);
 	free(c->rank);
+	json_lists_free(&c->json);
 	ibu_lft_free(&c->lft);
 	ibu_dump_free(&c->d);
 	ibu_fabric_free(&c->f);
@@ -467,6 +683,8 @@ static int check(struct check_run *c)
 		return c->mc = check_mcast(&c->a, &c->f);
 	if (!read_tables(c, &e) && !pick_engine(c, &e) && !engine_rule(c, &e))
 		ret = run_checks(c, &e);
+	if (ret >= 0 && ret != IBU_EXIT_ERROR)
+		ret = fallback_hint(c, ret, c->cause, sizeof(c->cause));
 	if (ret < 0 || (ret == IBU_EXIT_ERROR && e.code)) {
 		fflush(stdout);
 		ibu_opt_report("check", &e);
@@ -486,6 +704,7 @@ int ibu_cmd_check(int argc, char **argv)
 		ibu_cmd_check_usage(stderr);
 		return IBU_EXIT_USAGE;
 	}
+	c.json.on = c.a.json;
 	if (c.a.json) {
 		json_saved = ibu_json_stdout_begin("check");
 		if (json_saved < 0)
@@ -494,8 +713,7 @@ int ibu_cmd_check(int argc, char **argv)
 	ret = check(&c);
 	if (c.a.json) {
 		ibu_json_stdout_end(json_saved);
-		print_json(&c.a, c.ops ? c.ops->name : NULL, ret,
-			   c.have_r ? &c.r : NULL, c.mc, c.dl);
+		print_json(&c, ret);
 	}
 	check_run_free(&c);
 	return ret;

@@ -7,6 +7,7 @@
  * fabric taken with different GUIDs compare too.
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,19 +31,25 @@ void ibu_cmd_diff_usage(FILE *out)
 		"options:\n"
 		"  --fabric FABRIC   match both dumps to FABRIC (ibsim net file or\n"
 		"                    ibnetdiscover output) by GUID, else by name\n"
-		"  --show N          list at most N differing LIDs per switch (default 8)\n"
+		"  --show N          list at most N runs of differing LIDs per switch\n"
+		"                    (default 8; -v: all)\n"
 		"  -q, --quiet       only the summary line\n"
-		"  --json            only one JSON object with the counts (schema\n"
-		"                    in ibunion(1))\n"
+		"  --json            only one JSON object: the counts, every switch's\n"
+		"                    changed LID runs and every port's LID change\n"
+		"                    (schema in ibunion(1))\n"
 		"  -o, --output FILE  write the report to FILE instead of stdout\n"
 		"exit status: 0 identical, 1 different, 2 usage, 3 bad input\n");
 }
+
+struct jbuf;
 
 struct diff_args {
 	const char *a, *b, *fabric;
 	long show;
 	int quiet;
 	int json;
+	struct jbuf *sw_json;	/* --json: the switches' changes */
+	struct jbuf *lid_json;	/* --json: the ports whose LIDs changed */
 };
 
 struct totals {
@@ -86,15 +93,121 @@ static void lid_name_dump(const struct ibu_dump *d, uint32_t lid, char *buf,
 			 p->name && p->name[0] ? p->name : "?");
 }
 
-/* Compares two rows; prints the switch line unless quiet. */
-static void diff_rows(const struct diff_args *a, struct totals *t,
-		      const char *what, const uint8_t *ra, uint32_t ma,
-		      const uint8_t *rb, uint32_t mb, const struct ibu_dump *da,
-		      const struct ibu_dump *db)
+/* The JSON lists (--json), grown as the switches are compared. */
+struct jbuf {
+	char *s;
+	size_t len, cap;
+	int failed;
+	long items;
+};
+
+static int grow_buf(struct jbuf *b, size_t need)
 {
-	uint32_t max = ma > mb ? ma : mb, lid;
-	long n = 0, total;
-	char pa[8], pb[8], name[300];
+	size_t cap = b->cap ? b->cap : 4096;
+	char *g;
+
+	while (cap < b->len + need)
+		cap *= 2;
+	g = realloc(b->s, cap);
+	if (!g) {
+		b->failed = 1;
+		return -1;
+	}
+	b->s = g;
+	b->cap = cap;
+	return 0;
+}
+
+static void jb_printf(struct jbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void jb_printf(struct jbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!b || b->failed)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s ? b->s + b->len : NULL,
+			      b->s ? b->cap - b->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->failed = 1;
+			return;
+		}
+		if (b->s && b->len + (size_t)n < b->cap) {
+			b->len += (size_t)n;
+			return;
+		}
+		if (grow_buf(b, (size_t)n + 1))
+			return;
+	}
+}
+
+/* A name of a JSON string value: quotes and backslashes escaped. */
+static void jb_str(struct jbuf *b, const char *s)
+{
+	jb_printf(b, "\"");
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			jb_printf(b, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			jb_printf(b, "\\u%04x", (unsigned char)*s);
+		else
+			jb_printf(b, "%c", *s);
+	}
+	jb_printf(b, "\"");
+}
+
+static void jb_port(struct jbuf *b, uint8_t p)
+{
+	if (p == IBU_NO_PATH)
+		jb_printf(b, "null");
+	else
+		jb_printf(b, "%u", p);
+}
+
+/* The LIDs lo..hi went from port x to port y: one line, one JSON item. */
+static void print_range(const struct diff_args *a, uint32_t lo, uint32_t hi,
+			uint8_t x, uint8_t y, const struct ibu_dump *da,
+			const struct ibu_dump *db, int first)
+{
+	char pa[8], pb[8], n1[300], n2[300];
+	const struct ibu_dump *d = da->max_lid >= lo && da->owner[lo] >= 0 ?
+				   da : db;
+
+	if (a->json) {
+		jb_printf(a->sw_json, "%s{\"lids\":[%u,%u],\"a\":", first ? "" : ",",
+			  lo, hi);
+		jb_port(a->sw_json, x);
+		jb_printf(a->sw_json, ",\"b\":");
+		jb_port(a->sw_json, y);
+		jb_printf(a->sw_json, "}");
+		return;
+	}
+	port_str(x, pa, sizeof(pa));
+	port_str(y, pb, sizeof(pb));
+	lid_name_dump(d, lo, n1, sizeof(n1));
+	if (lo == hi) {
+		printf("    %s: %s -> %s\n", n1, pa, pb);
+		return;
+	}
+	lid_name_dump(d, hi, n2, sizeof(n2));
+	printf("    %s .. %s (%u LIDs): %s -> %s\n", n1, n2, hi - lo + 1, pa, pb);
+}
+
+/* Compares two rows: a switch line, then one line per run of LIDs that
+ * moved from the same port to the same port (at most --show of them),
+ * unless quiet; with --json one item per switch, every run listed. */
+static void diff_rows(const struct diff_args *a, struct totals *t,
+		      const char *name, uint64_t guid, const uint8_t *ra,
+		      uint32_t ma, const uint8_t *rb, uint32_t mb,
+		      const struct ibu_dump *da, const struct ibu_dump *db)
+{
+	uint32_t max = ma > mb ? ma : mb, lid, lo = 0;
+	long n = 0, runs = 0;
+	uint8_t px = 0, py = 0;
 
 	t->switches++;
 	for (lid = 1; lid <= max; lid++)
@@ -103,24 +216,39 @@ static void diff_rows(const struct diff_args *a, struct totals *t,
 		return;
 	t->switches_differ++;
 	t->entries += n;
-	if (a->quiet)
+	if (a->quiet && !a->json)
 		return;
-	printf("%s: %ld LIDs differ:", what, n);
-	total = n;
-	n = 0;
-	for (lid = 1; lid <= max && n < a->show; lid++) {
-		uint8_t x = port_at(ra, ma, lid), y = port_at(rb, mb, lid);
-
-		if (x == y)
-			continue;
-		port_str(x, pa, sizeof(pa));
-		port_str(y, pb, sizeof(pb));
-		lid_name_dump(da->max_lid >= lid && da->owner[lid] >= 0 ? da : db,
-			      lid, name, sizeof(name));
-		printf(" %s %s->%s", name, pa, pb);
-		n++;
+	if (a->json) {
+		jb_printf(a->sw_json, "%s{\"switch\":", a->sw_json->items++ ? "," : "");
+		jb_str(a->sw_json, name);
+		jb_printf(a->sw_json, ",\"guid\":\"0x%016" PRIx64 "\",\"lids_differ\":%ld,\"changes\":[",
+			  guid, n);
+	} else {
+		printf("switch 0x%016" PRIx64 " ('%s'): %ld LIDs differ\n", guid,
+		       name, n);
 	}
-	printf("%s\n", n < total ? " ..." : "");
+	for (lid = 1; lid <= max + 1; lid++) {
+		uint8_t x = port_at(ra, ma, lid), y = port_at(rb, mb, lid);
+		int differs = lid <= max && x != y;
+
+		/* a run ends where the LIDs stop moving the same way */
+		if (lo && (!differs || x != px || y != py)) {
+			if (a->json || runs < a->show)
+				print_range(a, lo, lid - 1, px, py, da, db, !runs);
+			runs++;
+			lo = 0;
+		}
+		if (differs && !lo) {
+			lo = lid;
+			px = x;
+			py = y;
+		}
+	}
+	if (a->json)
+		jb_printf(a->sw_json, "]}");
+	else if (runs > a->show)
+		printf("    ... %ld more runs of LIDs (--show N, or -v, lists them)\n",
+		       runs - a->show);
 }
 
 static void diff_owners(const struct diff_args *a, struct totals *t,
@@ -148,7 +276,6 @@ static void diff_owners(const struct diff_args *a, struct totals *t,
 static void diff_standalone(const struct diff_args *a, struct totals *t,
 			    const struct ibu_dump *da, const struct ibu_dump *db)
 {
-	char what[400];
 	int i, j;
 
 	for (i = 0; i < da->num_switches; i++) {
@@ -163,10 +290,8 @@ static void diff_standalone(const struct diff_args *a, struct totals *t,
 			continue;
 		}
 		y = &db->sw[j];
-		snprintf(what, sizeof(what), "switch 0x%016" PRIx64 " ('%s')",
-			 x->guid, x->name);
-		diff_rows(a, t, what, x->port, x->max_lid, y->port, y->max_lid,
-			  da, db);
+		diff_rows(a, t, x->name, x->guid, x->port, x->max_lid, y->port,
+			  y->max_lid, da, db);
 	}
 	for (j = 0; j < db->num_switches; j++)
 		if (ibu_dump_find_switch(da, db->sw[j].guid) < 0) {
@@ -186,7 +311,7 @@ static int diff_fabric(const struct diff_args *a, struct totals *t,
 	struct ibu_fabric fa, fb;
 	struct ibu_lft la, lb;
 	int *na = NULL, *nb = NULL, i, p, rc;
-	char *in_a = NULL, *in_b = NULL, what[400];
+	char *in_a = NULL, *in_b = NULL;
 	struct ibu_fabric two[2];
 
 	memset(&la, 0, sizeof(la));
@@ -230,9 +355,8 @@ static int diff_fabric(const struct diff_args *a, struct totals *t,
 				       in_a[i] ? a->a : a->b);
 			continue;
 		}
-		snprintf(what, sizeof(what), "switch '%s'", n->name);
-		diff_rows(a, t, what, la.row[i], la.max_lid, lb.row[i],
-			  lb.max_lid, da, db);
+		diff_rows(a, t, n->name, n->guid, la.row[i], la.max_lid,
+			  lb.row[i], lb.max_lid, da, db);
 	}
 	/* LID assignments */
 	for (i = 0; i < fa.num_nodes; i++) {
@@ -247,6 +371,13 @@ static int diff_fabric(const struct diff_args *a, struct totals *t,
 			if (x->lid == y->lid && x->lmc == y->lmc)
 				continue;
 			t->owners++;
+			if (a->json) {
+				jb_printf(a->lid_json, "%s{\"node\":",
+					  a->lid_json->items++ ? "," : "");
+				jb_str(a->lid_json, n->name);
+				jb_printf(a->lid_json, ",\"port\":%d,\"a\":{\"lid\":%u,\"lmc\":%d},\"b\":{\"lid\":%u,\"lmc\":%d}}",
+					  p, x->lid, x->lmc, y->lid, y->lmc);
+			}
 			if (!a->quiet && t->owners <= a->show)
 				printf("'%s' port %d: LID 0x%04x lmc %d in %s, 0x%04x lmc %d in %s\n",
 				       n->name, p, x->lid, x->lmc, a->a, y->lid,
@@ -411,9 +542,17 @@ static void json_verdict(const struct diff_args *a, const struct totals *t,
 	printf(",\"identical\":%s,\"switches\":%ld,\"switches_differ\":%ld,\"entries_differ\":%ld,\"only_a\":%ld,\"only_b\":%ld",
 	       identical ? "true" : "false", t->switches, t->switches_differ,
 	       t->entries, t->only_a, t->only_b);
-	if (!mfts)
+	if (!mfts) {
 		printf(",\"%s\":%ld", a->fabric ? "ports_other_lids" : "lids_other_owners",
 		       t->owners);
+		/* per switch, the runs of LIDs that moved; per port, its LIDs */
+		printf(",\"switch_changes\":[%s]", a->sw_json->s ? a->sw_json->s : "");
+		if (a->fabric)
+			printf(",\"lid_changes\":[%s]",
+			       a->lid_json->s ? a->lid_json->s : "");
+		printf(",\"lists_complete\":%s",
+		       a->sw_json->failed || a->lid_json->failed ? "false" : "true");
+	}
 	printf("}\n");
 }
 
@@ -487,8 +626,8 @@ static int run_lfts(const struct diff_args *a, struct totals *t, FILE *in_a,
 
 /* Every input read once: A's head tells LFTs from MFTs and is replayed.
  * Returns 1 (MFTs) or 0 (LFTs) after a comparison, < 0 on error. */
-static int diff_run(const struct diff_args *a, struct totals *t,
-		    struct ibu_err *e)
+static int diff_inputs(const struct diff_args *a, struct totals *t,
+		       struct ibu_err *e)
 {
 	const char *head;
 	size_t len;
@@ -503,7 +642,21 @@ static int diff_run(const struct diff_args *a, struct totals *t,
 	return rc ? rc : mfts;
 }
 
+static int diff_run(int argc, char **argv, struct diff_args *ap);
+
 int ibu_cmd_diff(int argc, char **argv)
+{
+	struct jbuf sw_json = { 0 }, lid_json = { 0 };
+	struct diff_args a = { .show = 8, .sw_json = &sw_json,
+			       .lid_json = &lid_json };
+	int rc = diff_run(argc, argv, &a);
+
+	free(sw_json.s);
+	free(lid_json.s);
+	return rc;
+}
+
+static int diff_run(int argc, char **argv, struct diff_args *ap)
 {
 	static const struct option lo[] = {
 		{ "fabric", required_argument, NULL, 'f' },
@@ -512,7 +665,7 @@ int ibu_cmd_diff(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct diff_args a = { .show = 8 };
+	struct diff_args a = *ap;
 	struct ibu_err e = { 0 };
 	struct totals t;
 	int c, rc;
@@ -540,7 +693,7 @@ int ibu_cmd_diff(int argc, char **argv)
 	a.a = argv[optind];
 	a.b = argv[optind + 1];
 	memset(&t, 0, sizeof(t));
-	rc = diff_run(&a, &t, &e);
+	rc = diff_inputs(&a, &t, &e);
 	if (rc < 0) {
 		fflush(stdout);
 		ibu_opt_report("diff", &e);

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include "commands.h"
+#include "osm_state.h"
 #include "opts.h"
 #include "engine_pick.h"
 #include "guid2lid.h"
@@ -80,7 +81,8 @@ int ibu_cmd_lids(int argc, char **argv)
 		ibu_opt_report("lids", &e);
 		return IBU_EXIT_ERROR;
 	}
-	ops = ibu_engine_pick("lids", &f, engine, &eo, &topo);
+	ops = ibu_osm_state_apply("lids", &f, &eo) ? NULL :
+	      ibu_engine_pick("lids", &f, engine, &eo, &topo);
 	if (!ops) {
 		ibu_fabric_free(&f);
 		return IBU_EXIT_ERROR;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "osm_state.h"
 #include "opts.h"
 #include "dump.h"
 #include "engine_pick.h"
@@ -285,6 +286,8 @@ static int ctx_read(struct load_ctx *c, struct ibu_err *e)
 	if (rc)
 		return rc;
 	c->have_lft = 1;
+	if (ibu_osm_state_apply("load", &c->f, &c->a.eo))
+		return ibu_err_set(e, IBU_EINVAL, "OpenSM's state cannot be read");
 	c->ops = ibu_engine_detect(&c->f, &c->a.eo, &c->topo, e);
 	ibu_err_clear(e);	/* no engine: GUID order, base LIDs */
 	rc = ibu_endports_build(&c->f, c->ops && c->ops->endport_index ?

@@ -42,8 +42,13 @@ int ibu_cmd_options(int argc, char **argv)
 		return IBU_EXIT_USAGE;
 	}
 	if (man) {
+		const struct ibu_key_doc *d;
+
 		for (i = 0; (opt = ibu_engine_option_at(i, NULL)); i++)
 			man_option(opt);
+		for (i = 0; (d = ibu_key_doc_at(i)); i++)
+			printf(".TP\n.BI %s= \"%s\"\n%s (%s; default %s)\n",
+			       d->key, d->values, d->help, d->where, d->def);
 		return IBU_EXIT_OK;
 	}
 	printf("engines (routing_engine names, in the order they are tried):\n");

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "osm_state.h"
 #include "opts.h"
 #include "fabric_open.h"
 #include "engine_pick.h"
@@ -144,7 +145,8 @@ int ibu_cmd_order(int argc, char **argv)
 		ibu_opt_report("order", &e);
 		return IBU_EXIT_ERROR;
 	}
-	ops = ibu_engine_pick("order", &f, engine, &eo, &topo);
+	ops = ibu_osm_state_apply("order", &f, &eo) ? NULL :
+	      ibu_engine_pick("order", &f, engine, &eo, &topo);
 	if (!ops)
 		goto out;
 	if (!ops->endport_index) {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
+#include "osm_state.h"
 #include "opts.h"
 #include "fabric_open.h"
 #include "dump.h"
@@ -535,6 +536,8 @@ int ibu_cmd_path(int argc, char **argv)
 		ibu_opt_report("path", &e);
 		goto out;
 	}
+	if (ibu_osm_state_apply("path", &f, &a.eo))
+		goto out;
 	c.ops = pick_engine(&a, &f, &c.topo);
 	if (!c.ops)
 		goto out;

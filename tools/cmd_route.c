@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "osm_state.h"
 #include "opts.h"
 #include "engine_pick.h"
 #include "dump.h"
@@ -134,7 +135,8 @@ int ibu_cmd_route(int argc, char **argv)
 		ibu_opt_report("route", &e);
 		return IBU_EXIT_ERROR;
 	}
-	ops = ibu_engine_pick("route", &f, engine, &eo, &topo);
+	ops = ibu_osm_state_apply("route", &f, &eo) ? NULL :
+	      ibu_engine_pick("route", &f, engine, &eo, &topo);
 	if (!ops) {
 		ibu_fabric_free(&f);
 		return IBU_EXIT_ERROR;

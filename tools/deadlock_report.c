@@ -9,6 +9,7 @@
 #include "mcmembers.h"
 #include "mft.h"
 #include "sl2vl.h"
+#include "osm_state.h"
 
 struct vlctx {
 	const struct ibu_fabric *f;
@@ -31,8 +32,15 @@ static int plan_sl(void *arg, int node, int port, uint32_t dlid)
 	const struct ibu_deadlock_opts *o = c->o;
 	int sl;
 
-	if (!o->vl_engine || dlid >= 0xC000)
+	if (dlid >= 0xC000)
 		return 0;
+	if (!o->vl_engine) {
+		/* the SLs the plugin published: what PathRecords hand out */
+		sl = ibu_osm_state_path_sl(
+			(uint16_t)c->f->nodes[node].ports[port].lid,
+			(uint16_t)dlid);
+		return sl < 0 ? 0 : sl;
+	}
 	sl = o->vl_engine->path_sl(c->f, o->topo, c->map, o->eo,
 				   (uint16_t)c->f->nodes[node].ports[port].lid,
 				   (uint16_t)dlid);
@@ -175,9 +183,12 @@ int ibu_deadlock_report(FILE *out, struct ibu_fabric *f,
 			fprintf(out, ", %ld multicast groups flooded from every member (%ld floods)",
 				g.groups, g.floods);
 		plan_name(o, plan, sizeof(plan));
-		fprintf(out, "; %d VL%s%s%s%s\n", g.vl.num_vls,
+		fprintf(out, "; %d VL%s%s%s%s%s\n", g.vl.num_vls,
 			g.vl.num_vls > 1 ? "s" : "", plan,
-			o->sl2vl ? ", SL2VL from " : "", o->sl2vl ? o->sl2vl : "");
+			o->sl2vl ? ", SL2VL from " : "", o->sl2vl ? o->sl2vl : "",
+			!vlp ? "" : o->vl_engine ? ", SLs of the plan" :
+			ibu_osm_state_path_sl(0, 0) >= 0 ?
+			", SLs the plugin published" : ", SL 0 for every path");
 		fprintf(out, "-I- deadlock: channel dependency graph: %ld channels, %zu dependencies\n",
 			ibu_cdg_num_channels(&g), g.num_deps);
 	}

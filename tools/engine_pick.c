@@ -75,8 +75,9 @@ static void guid_files_free(void)
 }
 
 /* -O guid_routing_order_file=FILE, -O root_guid_file=FILE: OpenSM's own
- * options, read as OpenSM hands them to the plugin; a bad file is bad
- * input (exit 3). */
+ * options, read as OpenSM hands them to the plugin; a file that cannot be
+ * used is dropped with a warning, as the plugin does (WRN 5A55/5A56), so
+ * that a dry run computes what OpenSM will do. */
 static int guid_file(const char *cmd, struct ibu_engine_opts *o,
 		     const char *key, const char *path)
 {
@@ -87,8 +88,19 @@ static int guid_file(const char *cmd, struct ibu_engine_opts *o,
 
 	ibu_guid_order_free(g);
 	if (ibu_guid_order_read(path, g, &e)) {
-		fprintf(stderr, "-E- ibunion %s: %s: %s\n", cmd, key, e.msg);
-		exit(IBU_EXIT_ERROR);
+		fprintf(stderr, "-W- ibunion %s: %s not used: %s; %s (as the plugin does)\n",
+			cmd, key, e.msg, roots ?
+			"levels found from the graph alone" :
+			"hosts numbered in the engine's own order");
+		ibu_guid_order_free(g);
+		if (roots) {
+			o->roots = NULL;
+			o->num_roots = 0;
+		} else {
+			o->host_order = NULL;
+			o->num_host_order = 0;
+		}
+		return 0;
 	}
 	if (!registered++)
 		atexit(guid_files_free);
@@ -102,13 +114,49 @@ static int guid_file(const char *cmd, struct ibu_engine_opts *o,
 	return 0;
 }
 
+/* One of the values "a|b|c" lists? */
+static int listed_value(const char *values, const char *v)
+{
+	size_t len = strlen(v);
+	const char *p = values;
+
+	while (p && *p) {
+		if (!strncmp(p, v, len) && (p[len] == '|' || !p[len]))
+			return 1;
+		p = strchr(p, '|');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+/* The plugin's own keys (verbose=1, ...): what OpenSM does around the
+ * engines, nothing the tools compute. Taken, so that an
+ * event_plugin_options line works as it is, and ignored. */
+static int plugin_key(const char *word, const char **expected)
+{
+	const char *eq = strchr(word, '=');
+	const struct ibu_key_doc *d;
+	int i;
+
+	for (i = 0; eq && (d = ibu_key_doc_at(i)); i++) {
+		if (strcmp(d->where, "plugin") ||
+		    strncmp(word, d->key, (size_t)(eq - word)) ||
+		    d->key[eq - word])
+			continue;
+		*expected = d->values;
+		return listed_value(d->values, eq + 1) ? IBU_OK : IBU_EINVAL;
+	}
+	return IBU_ENOTFOUND;
+}
+
 int ibu_engine_opt_arg(const char *cmd, struct ibu_engine_opts *o,
 		       const char *word)
 {
 	static const char *const files[] = { "guid_routing_order_file",
 					     "root_guid_file" };
 	const char *expected = NULL;
-	char keys[256];
+	char keys[512];
 	size_t f, len;
 	int rc;
 
@@ -120,17 +168,17 @@ int ibu_engine_opt_arg(const char *cmd, struct ibu_engine_opts *o,
 	rc = ibu_engine_opts_parse_word(o, word, &expected);
 	if (!rc)
 		return 0;
+	if (rc == IBU_ENOTFOUND)
+		rc = plugin_key(word, &expected);
+	if (!rc)
+		return 0;
 	if (rc == IBU_ENOTFOUND) {
-		const struct ibu_engine_option *opt;
-		int i, n = 0;
+		const char *near = ibu_key_suggest(word);
 
-		keys[0] = '\0';
-		for (i = 0; (opt = ibu_engine_option_at(i, NULL)) &&
-		     n < (int)sizeof(keys); i++)
-			n += snprintf(keys + n, sizeof(keys) - (size_t)n, "%s%s",
-				      i ? ", " : "", opt->key);
-		fprintf(stderr, "-E- ibunion %s: -O '%s': no such option (options: %s)\n",
-			cmd, word, keys);
+		ibu_key_list(keys, sizeof(keys));
+		fprintf(stderr, "-E- ibunion %s: -O '%s': no such option%s%s%s (options: %s)\n",
+			cmd, word, near ? "; did you mean '" : "",
+			near ? near : "", near ? "'?" : "", keys);
 	} else if (expected) {
 		fprintf(stderr, "-E- ibunion %s: -O '%s': bad value (expected %s)\n",
 			cmd, word, expected);
@@ -168,6 +216,7 @@ void ibu_engine_opts_line(const struct ibu_engine_ops *ops,
 void ibu_engine_opts_usage(FILE *out)
 {
 	const struct ibu_engine_option *opt;
+	const struct ibu_key_doc *d;
 	char def[64], owners[128];
 	int i;
 
@@ -178,4 +227,9 @@ void ibu_engine_opts_usage(FILE *out)
 		fprintf(out, "  %s=%s  (%s; default %s)\n      %s\n", opt->key,
 			opt->values, owners, def, opt->help);
 	}
+	fprintf(out, "the plugin's own (event_plugin_options; -O takes and ignores them)\n"
+		"and OpenSM's (opensm.conf, read through --config; or -O KEY=FILE):\n");
+	for (i = 0; (d = ibu_key_doc_at(i)); i++)
+		fprintf(out, "  %s=%s  (%s; default %s)\n      %s\n", d->key,
+			d->values, d->where, d->def, d->help);
 }

@@ -10,6 +10,7 @@
 #include "fabric_open.h"
 #include "opts.h"
 #include "live_args.h"
+#include "osm_state.h"
 
 static const struct ibu_command commands[] = {
 	{ "gen", "write ibsim net files (fat trees, 2-D meshes)", ibu_cmd_gen, ibu_cmd_gen_usage },
@@ -39,7 +40,11 @@ static void usage(FILE *out)
 		"\n'ibunion <command> --help' describes one command;\n"
 		"'ibunion -V' (--version) prints the version.\n"
 		"every command takes --node-name-map FILE (node GUID -> name, the\n"
-		"file ibnetdiscover reads); check, diff, load, trace take -o FILE;\n"
+		"file ibnetdiscover reads) and --config FILE (OpenSM's opensm.conf,\n"
+		"default /etc/opensm/opensm.conf: check, path, route, load, order\n"
+		"and lids follow its options and what the plugin published in its\n"
+		"dump_files_dir, else $OSM_TMP_DIR, else /var/log);\n"
+		"check, diff, load, trace take -o FILE;\n"
 		"-o FILE replaces a symbolic link FILE itself, with\n"
 		"--replace-link-target the file it points to;\n"
 		"-v (--verbose) lists every problem (check, diff, mcast check).\n"
@@ -164,7 +169,7 @@ static int run_command(const struct ibu_command *c, int argc, char **argv)
 static int run_args(const struct ibu_command *c, int argc, char **argv)
 {
 	struct ibu_report_output out;
-	const char *path, *map;
+	const char *path, *map, *conf;
 	char *extra[2];
 	int rc, follow;
 
@@ -177,6 +182,11 @@ static int run_args(const struct ibu_command *c, int argc, char **argv)
 	if (argc < 0)
 		return IBU_EXIT_USAGE;
 	ibu_fabric_open_name_map(map);
+	/* OpenSM's configuration, for the commands that run an engine */
+	argc = ibu_opt_take(c->name, argc, argv, NULL, "--config", &conf);
+	if (argc < 0)
+		return IBU_EXIT_USAGE;
+	ibu_osm_state_config(conf);
 	if (!takes_report_output(c->name))
 		return run_command(c, argc, argv);
 	argc = ibu_report_output_take(c->name, argc, argv, &path);
@@ -212,6 +222,18 @@ static int run(const struct ibu_command *c, int argc, char **argv)
 	return rc;
 }
 
+/* -h or --help anywhere before "--": `ibunion gen mesh --help` and every
+ * two-word command describe themselves too (no command takes -h). */
+static int wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -232,8 +254,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < NCMD; i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
-		if (argc > 2 && (!strcmp(argv[2], "-h") ||
-				 !strcmp(argv[2], "--help"))) {
+		if (wants_help(argc, argv)) {
 			commands[i].usage(stdout);
 			return stdout_checked(argv[1], IBU_EXIT_OK);
 		}

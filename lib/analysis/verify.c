@@ -90,6 +90,18 @@ static void vreport(struct ibu_verify_report *rp, char level, const char *fmt,
 	rp->fn(rp->arg, level, line);
 }
 
+static void report_line(struct ibu_verify_report *rp, char level,
+			const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void report_line(struct ibu_verify_report *rp, char level,
+			const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(rp, level, fmt, ap);
+	va_end(ap);
+}
+
 void ibu_verify_info(struct ibu_verify_report *rp, const char *fmt, ...)
 {
 	va_list ap;
@@ -568,6 +580,25 @@ static int detour_at(struct ctx *c, int sw, uint32_t lid)
 	return sw;
 }
 
+/* A pair left unrouted on purpose (no up*|down* path): listed as a
+ * warning while under the cap, and to the pair callback. */
+static void unrouted(struct ctx *c, int sn, int sp, uint32_t lid,
+		     const char *dst)
+{
+	struct ibu_verify_report *rp = &c->rp;
+	char src[300];
+
+	if (c->o->pair)
+		c->o->pair(c->o->pair_arg, IBU_VK_UNROUTED, sn, sp, lid);
+	rp->total[IBU_VK_UNROUTED]++;
+	if (!shown(rp, IBU_VK_UNROUTED) || rp->quiet)
+		return;
+	rp->printed[IBU_VK_UNROUTED]++;
+	port_text(c->f, sn, sp, src, sizeof(src));
+	report_line(rp, 'W', "unrouted: %s -> LID 0x%04x (%s): no up*/down* path (any path would go down, then up again)",
+			       src, lid, dst);
+}
+
 static void check_lid(struct ctx *c, uint32_t lid)
 {
 	const struct ibu_fabric *f = c->f;
@@ -624,6 +655,7 @@ static void check_lid(struct ctx *c, uint32_t lid)
 		if (h == ST_BAD && c->ud && !c->ud[sw] &&
 		    c->why[sw] == WHY_NOPATH) {
 			r->no_updown++;	/* only a turn would reach it */
+			unrouted(c, sn, sp, lid, dst);
 			continue;
 		}
 		if (h == ST_BAD) {
@@ -635,6 +667,8 @@ static void check_lid(struct ctx *c, uint32_t lid)
 				r->loops++;
 			else
 				r->unreachable++;
+			if (c->o->pair)
+				c->o->pair(c->o->pair_arg, kd, sn, sp, lid);
 			if (shown(&c->rp, kd)) {
 				port_text(f, sn, sp, src, sizeof(src));
 				why_text(c, sw, lid, why, sizeof(why));
@@ -685,11 +719,14 @@ static void print_totals(struct ctx *c)
 		return;
 	for (k = 0; k < IBU_VK_KINDS; k++)
 		if (c->rp.total[k] > c->rp.printed[k]) {
-			snprintf(line, sizeof(line), "%ld %s in total, %ld shown",
+			snprintf(line, sizeof(line), "%ld %s in total, %ld shown%s",
 				 c->rp.total[k], c->rp.kind_name[k] ?
 				 c->rp.kind_name[k] : "problems",
-				 c->rp.printed[k]);
-			c->rp.fn(c->rp.arg, 'E', line);
+				 c->rp.printed[k], k == IBU_VK_UNROUTED ?
+				 " (-v lists every one)" : "");
+			if (k != IBU_VK_UNROUTED || !c->rp.quiet)
+				c->rp.fn(c->rp.arg, k == IBU_VK_UNROUTED ?
+					 'W' : 'E', line);
 		}
 }
 
@@ -719,6 +756,7 @@ int ibu_verify_lft(const struct ibu_fabric *f, const struct ibu_lft *lft,
 	c.rp.kind_name[IBU_VK_LOOP] = "looping routes";
 	c.rp.kind_name[IBU_VK_NONMIN] = "non-minimal routes";
 	c.rp.kind_name[IBU_VK_TURN] = "routes with a down-up turn";
+	c.rp.kind_name[IBU_VK_UNROUTED] = "pairs left unrouted";
 	if (c.o->rule) {
 		c.rp.kind_name[IBU_VK_RULE] = c.o->rule->mismatch_name;
 		c.rp.kind_name[IBU_VK_PATH] = c.o->rule->path_name;

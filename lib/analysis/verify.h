@@ -51,6 +51,8 @@ enum ibu_verify_kind {
 	IBU_VK_RULE,		/* entries that break the engine's rule */
 	IBU_VK_PATH,		/* sources that break its path property */
 	IBU_VK_TURN,		/* routes with a down-up turn (opts.rank) */
+	IBU_VK_UNROUTED,	/* left unrouted, no up*|down* path: listed as
+				 * warnings, no error */
 	IBU_VK_KINDS,
 };
 
@@ -95,6 +97,13 @@ struct ibu_verify_opts {
 	const struct ibu_progress *progress;	/* per LID checked, may be NULL */
 	const int *rank;	/* NULL, or per fabric node (switches): routes
 				 * must be up*|down* in this order */
+	/* NULL, or called for every pair whose route does not arrive
+	 * (IBU_VK_UNREACH, IBU_VK_LOOP) or is left unrouted without an
+	 * up*|down* path (IBU_VK_UNROUTED), whatever max_errors says: the
+	 * full list for a machine-readable report */
+	void (*pair)(void *arg, enum ibu_verify_kind kind, int src_node,
+		     int src_port, uint32_t lid);
+	void *pair_arg;
 };
 
 struct ibu_verify_result {

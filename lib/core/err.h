@@ -20,7 +20,9 @@ enum ibu_errcode {
 	IBU_ENOTFOUND = -7,	/* looked-up object does not exist */
 };
 
-#define IBU_ERR_MSG_LEN 512
+/* long enough for every engine's reason at once (detection joins them):
+ * a reason is never cut */
+#define IBU_ERR_MSG_LEN 2048
 
 struct ibu_err {
 	int code;

@@ -255,7 +255,8 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 					       void **topo, struct ibu_err *e)
 {
 	const struct ibu_engine_ops *const *engines = ibu_engine_list();
-	char why[IBU_ERR_MSG_LEN] = "";
+	/* room for the words around it in e: the reasons are never cut */
+	char why[IBU_ERR_MSG_LEN - 64] = "";
 	enum ibu_engine_decline_kind kind;
 	struct ibu_err one;
 	int i, len = 0, rc;
@@ -272,11 +273,11 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 			return NULL;
 		}
 		/* the engine's words already name its topology */
-		len += snprintf(why + len, sizeof(why) - (size_t)len, "%s%.200s",
+		len += snprintf(why + len, sizeof(why) - (size_t)len, "%s%s",
 				len ? "; " : "", one.msg);
 		if (len >= (int)sizeof(why))
 			len = (int)sizeof(why) - 1;
 	}
-	ibu_err_set(e, IBU_ETOPO, "no engine recognises the fabric (%.440s)", why);
+	ibu_err_set(e, IBU_ETOPO, "no engine recognises the fabric (%s)", why);
 	return NULL;
 }

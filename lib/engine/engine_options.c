@@ -207,3 +207,129 @@ void ibu_engine_option_owners(const struct ibu_engine_option *opt, char *buf,
 	if (!buf[0])
 		snprintf(buf, len, "every engine");
 }
+
+static const struct ibu_key_doc key_docs[] = {
+	{ "verbose", "0|1", "0", "plugin",
+	  "1 logs, at DEBUG level (log flag 0x08), the label recognised for "
+	  "every switch at each routing" },
+	{ "lid_matrices", "none|opensm", "none", "plugin",
+	  "none: when the engine accepts the fabric, OpenSM does not build its "
+	  "min-hop matrices; opensm builds them anyway (hop columns in "
+	  "opensm.fdbs, opensm-lid-matrix.dump, console commands that read "
+	  "hop counts)" },
+	{ "reuse_model", "yes|no", "yes", "plugin",
+	  "yes: a sweep that finds the subnet unchanged reuses the model of "
+	  "the last routing; no: recognise and plan again at every sweep" },
+	{ "guid_routing_order_file", "FILE", "none", "OpenSM's opensm.conf",
+	  "port GUIDs, one a line, in the order the engine numbers the compute "
+	  "hosts (cyclic on a PGFT: the D-mod-K order); a bad file is not "
+	  "used and the hosts keep the engine's own order" },
+	{ "root_guid_file", "FILE", "none", "OpenSM's opensm.conf",
+	  "node GUIDs of the top switches, for fat trees whose levels the "
+	  "graph alone does not tell (hosts on the tops)" },
+};
+
+const struct ibu_key_doc *ibu_key_doc_at(int i)
+{
+	if (i < 0 || (size_t)i >= sizeof(key_docs) / sizeof(key_docs[0]))
+		return NULL;
+	return &key_docs[i];
+}
+
+/* Every accepted key: the engines' options, then the documented others. */
+static const char *key_at(int i)
+{
+	const struct ibu_engine_option *opt = ibu_engine_option_at(i, NULL);
+	const struct ibu_key_doc *d;
+	int n = 0;
+
+	if (opt)
+		return opt->key;
+	while (ibu_engine_option_at(n, NULL))
+		n++;
+	d = ibu_key_doc_at(i - n);
+	return d ? d->key : NULL;
+}
+
+/* Edit distance of a[0..la) and b (insert, delete, replace, swap), cut
+ * at 9: keys are short, and only a near miss is worth suggesting. */
+static int distance(const char *a, size_t la, const char *b)
+{
+	size_t lb = strlen(b), i, j;
+	int d[64][64];
+
+	if (la >= 64 || lb >= 64)
+		return 9;
+	for (i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+				c = d[i - 2][j - 2] + 1;
+			d[i][j] = c;
+		}
+	return d[la][lb];
+}
+
+static size_t common_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
+const char *ibu_key_suggest(const char *word)
+{
+	const char *eq = strchr(word, '='), *key, *best = NULL;
+	size_t len = eq ? (size_t)(eq - word) : strlen(word);
+	char part[64];
+	int i, d, best_d = 9;
+
+	if (!len || len >= sizeof(part))
+		return NULL;
+	memcpy(part, word, len);
+	part[len] = '\0';
+	for (i = 0; (key = key_at(i)); i++) {
+		d = distance(part, len, key);
+		/* "routing_order=" for guid_routing_order_file: a part of it */
+		if (len >= 4 && d > 2 && strstr(key, part))
+			d = 2;
+		/* "root_guids=": the key's first words right */
+		if (d > 2 && common_prefix(part, key) >= 5)
+			d = 2;
+		if (d < best_d) {
+			best_d = d;
+			best = key;
+		}
+	}
+	/* a third of the key may be wrong, at least 2 characters */
+	return best && best_d <= (int)(len / 3 > 2 ? len / 3 : 2) ? best : NULL;
+}
+
+void ibu_key_list(char *buf, size_t len)
+{
+	const char *key;
+	size_t at = 0;
+	int i, n;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (i = 0; (key = key_at(i)) && at < len; i++) {
+		n = snprintf(buf + at, len - at, "%s%s", i ? ", " : "", key);
+		if (n < 0)
+			break;
+		at += (size_t)n;
+	}
+}

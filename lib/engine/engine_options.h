@@ -99,6 +99,29 @@ void ibu_engine_option_owners(const struct ibu_engine_option *opt, char *buf,
 			      size_t len);
 
 /*
+ * The keys beyond the engines' tables, documented here so that `ibunion
+ * options`, the man pages and "did you mean" know every word anyone
+ * accepts: the plugin's own (event_plugin_options only; the tools take
+ * them with -O and ignore them) and OpenSM's files the engines read
+ * (opensm.conf keys; the tools read them from --config or take -O).
+ */
+struct ibu_key_doc {
+	const char *key;
+	const char *values;
+	const char *def;
+	const char *where;		/* who takes it */
+	const char *help;
+};
+
+/* The i-th such key, NULL past the end. */
+const struct ibu_key_doc *ibu_key_doc_at(int i);
+/* The accepted key nearest to word (a misspelling: a few edits away, or
+ * word's text before '=' a prefix of it), or NULL. */
+const char *ibu_key_suggest(const char *word);
+/* "mcast_apex, vl_plan, ...": every accepted key, engines' first. */
+void ibu_key_list(char *buf, size_t len);
+
+/*
  * "key=value": IBU_OK; IBU_ENOTFOUND for an unknown key; IBU_EINVAL for a
  * bad value (*expected, if given, receives what the key accepts) or a word
  * without '=' (*expected = NULL). o keeps its previous value on error.
