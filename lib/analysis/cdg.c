@@ -133,6 +133,12 @@ void ibu_cdg_mark(struct ibu_cdg *g)
 	g->nlog = 0;
 }
 
+void ibu_cdg_commit(struct ibu_cdg *g)
+{
+	g->logging = 0;
+	g->nlog = 0;
+}
+
 static int cmp_key(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

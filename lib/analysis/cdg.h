@@ -80,9 +80,11 @@ int ibu_cdg_add_lid(struct ibu_cdg *g, const struct ibu_lft *lft,
 		    uint32_t lid, struct ibu_err *e);
 /*
  * Trial additions (a router trying a route): after ibu_cdg_mark every new
- * dependency is logged, and ibu_cdg_rollback removes those added since.
+ * dependency is logged, ibu_cdg_rollback removes those added since,
+ * ibu_cdg_commit keeps them (and stops logging).
  */
 void ibu_cdg_mark(struct ibu_cdg *g);
+void ibu_cdg_commit(struct ibu_cdg *g);
 int ibu_cdg_rollback(struct ibu_cdg *g, struct ibu_err *e);
 /*
  * Dependencies of every MLID of mft flooded from every member: members of

@@ -60,53 +60,82 @@ static int toward(struct router *r, int x, uint32_t lid, int nb, int write,
 	return cov;
 }
 
-/* The switches that have an up*|down* way to t and are not above it
- * (their way climbs: a turn there is down-up), nearest first. */
-static int candidates(struct router *r)
-{
-	int n = 0, d, l, i, s, maxd = 0;
+struct cand {
+	int d, node;
+	uint64_t guid;
+};
 
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->d != y->d)
+		return x->d < y->d ? -1 : 1;
+	return (x->guid > y->guid) - (x->guid < y->guid);
+}
+
+/* The switches that have an up*|down* way to t and are not above it
+ * (their way climbs: a turn there is down-up), nearest first, then by
+ * node GUID: the choice depends on the graph and GUIDs only, so the
+ * plugin and the tool reading ibnetdiscover's view agree. */
+static int candidates(struct router *r, struct ibu_err *e)
+{
+	struct cand *c = malloc((size_t)(r->f->num_nodes + 1) * sizeof(*c));
+	int n = 0, l, i, s;
+
+	if (!c)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (l = 1; l <= r->g->P.h; l++)
 		for (i = 0; i < r->nlevel[l]; i++) {
 			s = r->by_level[l][i];
-			if (r->above[s] != r->stamp && r->tdist[s] > maxd)
-				maxd = r->tdist[s];
+			if (r->above[s] == r->stamp || r->tdist[s] < 1)
+				continue;
+			c[n].d = r->tdist[s];
+			c[n].guid = r->f->nodes[s].guid;
+			c[n++].node = s;
 		}
-	for (d = 1; d <= maxd; d++)
-		for (l = 1; l <= r->g->P.h; l++)
-			for (i = 0; i < r->nlevel[l]; i++) {
-				s = r->by_level[l][i];
-				if (r->above[s] != r->stamp &&
-				    r->tdist[s] == d)
-					r->turnc[n++] = s;
-			}
+	qsort(c, (size_t)n, sizeof(*c), cmp_cand);
+	for (i = 0; i < n; i++)
+		r->turnc[i] = c[i].node;
+	free(c);
 	return n;
 }
 
-/* Some B switch has an end port cabled: end ports' routes cross the
- * turn (else only the switches' own packets do). */
-static int fed(const struct router *r, int nb)
+/* Switch s has an end port cabled: end ports' routes start there. */
+static int has_end_port(const struct router *r, int s)
 {
-	int i, p;
+	const struct ibu_node *n = &r->f->nodes[s];
+	int p;
 
-	for (i = 0; i < nb; i++) {
-		const struct ibu_node *n = &r->f->nodes[r->turnb[i]];
-
-		for (p = 1; p <= n->num_ports; p++)
-			if (n->ports[p].peer_node >= 0 &&
-			    !ibu_node_is_switch(&r->f->nodes[n->ports[p].peer_node]))
-				return 1;
-	}
+	for (p = 1; p <= n->num_ports; p++)
+		if (n->ports[p].peer_node >= 0 &&
+		    !ibu_node_is_switch(&r->f->nodes[n->ports[p].peer_node]))
+			return 1;
 	return 0;
 }
 
-/* The B switches' entries for lid back to none. */
-static void clear_b(struct router *r, uint32_t lid, int nb)
+/* Some B switch has an end port: end ports' routes cross the turn (else
+ * only the switches' own packets do, which no end port's route meets:
+ * A switches never lead into B ones). */
+static int fed(const struct router *r, int nb)
 {
 	int i;
 
 	for (i = 0; i < nb; i++)
-		r->lft->row[r->turnb[i]][lid] = IBU_NO_PATH;
+		if (has_end_port(r, r->turnb[i]))
+			return 1;
+	return 0;
+}
+
+/* The B switches' entries for lid back to none (only those with end
+ * ports: ends_only). */
+static void clear_b(struct router *r, uint32_t lid, int nb, int ends_only)
+{
+	int i;
+
+	for (i = 0; i < nb; i++)
+		if (!ends_only || has_end_port(r, r->turnb[i]))
+			r->lft->row[r->turnb[i]][lid] = IBU_NO_PATH;
 }
 
 static void count(struct router *r, uint32_t lid, int nb)
@@ -118,7 +147,7 @@ static void count(struct router *r, uint32_t lid, int nb)
 
 		if (r->lft->row[s][lid] != IBU_NO_PATH)
 			r->st.turned++;
-		else if (r->g->level[s] == 1)
+		else
 			r->st.unrouted++;
 	}
 }
@@ -131,42 +160,46 @@ static void count(struct router *r, uint32_t lid, int nb)
 static int choose(struct router *r, uint32_t lid, int nb, struct ibu_cdg *cdg,
 		  struct ibu_err *e)
 {
-	int nc = candidates(r), i, cov, far, best = -1, bcov = 0, rc;
-	int bfar = INT_MAX;
+	int nc = candidates(r, e), i, cov, far, best = -1, bcov = 0, rc;
+	int bfar = INT_MAX, len;
 	struct ibu_cdg_channel *cyc;
 
+	if (nc < 0)
+		return nc;
 	for (i = 0; i < nc && i < TURN_TRIES; i++) {
 		cov = toward(r, r->turnc[i], lid, nb, !!cdg, &far);
 		if (cdg && cov == nb) {
 			ibu_cdg_mark(cdg);
 			rc = ibu_cdg_add_lid(cdg, r->lft, lid, e);
 			if (!rc)
-				rc = ibu_cdg_find_cycle(cdg, &cyc, &far, e);
+				rc = ibu_cdg_find_cycle(cdg, &cyc, &len, e);
 			if (rc < 0)
 				return rc;
 			free(cyc);
 			if (!rc) {
-				cdg->logging = 0;
+				ibu_cdg_commit(cdg);
 				return IBU_OK;
 			}
 			rc = ibu_cdg_rollback(cdg, e);
 			if (rc)
 				return rc;
 		}
-		if (cdg) {
-			clear_b(r, lid, nb);
-			continue;
-		}
+		if (cdg)
+			clear_b(r, lid, nb, 0);
 		if (cov > bcov || (cov == bcov && cov && far < bfar)) {
 			best = r->turnc[i];
 			bcov = cov;
 			bfar = far;
 		}
-		if (cov == nb)
+		if (cov == nb && !cdg)
 			break;
 	}
+	/* with cdg: no turn switch keeps the graph acyclic; the switches'
+	 * own packets still get one, end ports none (WRN 5A52) */
 	if (best >= 0)
 		toward(r, best, lid, nb, 1, &far);
+	if (cdg)
+		clear_b(r, lid, nb, 1);
 	return IBU_OK;
 }
 
