@@ -452,11 +452,14 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	r->tdist = calloc((size_t)n, sizeof(int));
 	r->turnb = calloc((size_t)n, sizeof(int));
 	r->turnc = calloc((size_t)n, sizeof(int));
+	r->turnx = calloc((size_t)n, sizeof(int));
+	r->pdist = calloc((size_t)n, sizeof(int));
 	r->nlevel = calloc((size_t)g->P.h + 1, sizeof(int));
 	r->by_level = calloc((size_t)g->P.h + 1, sizeof(int *));
 	if (!r->above || !r->child || !r->dist || !r->queue || !r->nlevel ||
 	    !r->by_level || !r->clos_q || !r->clos_c || !r->ud ||
-	    !r->tdist || !r->turnb || !r->turnc)
+	    !r->tdist || !r->turnb || !r->turnc || !r->turnx ||
+	    !r->pdist)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (l = 1; l <= g->P.h; l++) {
 		r->by_level[l] = calloc((size_t)n, sizeof(int));
@@ -487,6 +490,8 @@ static void teardown(struct router *r)
 	free(r->tdist);
 	free(r->turnb);
 	free(r->turnc);
+	free(r->turnx);
+	free(r->pdist);
 	free(r->defer);
 	free(r->pbase);
 	free(r->upbase);

@@ -79,6 +79,9 @@ struct router {
 	 * the channel dependencies of every other route */
 	struct turn_job *defer;
 	int ndefer, capdefer;
+	int *turnx;		/* turn switches chosen so far, in order */
+	int *pdist;		/* plain hops to the target */
+	int nturnx;
 };
 
 /* Switch t's up-closure (every switch above it, with the cable it came
