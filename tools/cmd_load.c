@@ -46,6 +46,12 @@ void ibu_cmd_load_usage(FILE *out)
 		"  all-to-all          every end port to every other one\n"
 		"  shift               i -> i+k for every k = 1..N-1 (worst one shown)\n"
 		"  shift:K             one k\n"
+		"  rail-shift          a rail-optimized cluster (servers and rails\n"
+		"                      from the node descriptions, '<host> mlx5_<r>'):\n"
+		"                      every rail at once, HCA r of server j to HCA r\n"
+		"                      of server j+k, every k (worst one shown)\n"
+		"  rail-shift:K        one k\n"
+		"  rail:R, rail:R:K    rail R alone (every k, or one)\n"
 		"  random              a random permutation (--seed)\n"
 		"  mcast:S:G%%          [Zhou07]'s case: S sources (1, or N%%) to a group of\n"
 		"                      G%% of the end ports (--seed), one MLID per source,\n"
@@ -447,7 +453,8 @@ static void print_detail(const struct load_ctx *c, const struct ibu_pattern *p,
 		       p->name, dl, name, v, r->st.sw_cables_used,
 		       r->st.sw_cables);
 	}
-	if (p->kind == IBU_PAT_SHIFT && !p->k)
+	if ((p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RAIL_SHIFT) &&
+	    !p->k)
 		printf("-I- %s %s: worst of %d permutations is k=%d\n", p->name,
 		       dl, r->permutations, r->worst_k);
 	if (r->unrouted)

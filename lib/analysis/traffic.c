@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "num.h"
+#include "rails.h"
 #include "traffic.h"
 
 /* ------------------------------------------------------------ end ports */
@@ -165,6 +166,21 @@ int ibu_pattern_parse(const char *s, struct ibu_pattern *p,
 			goto bad;
 		p->kind = IBU_PAT_SHIFT;
 		p->k = k;
+	} else if (!strcmp(s, "rail-shift") || !strncmp(s, "rail-shift:", 11)) {
+		p->kind = IBU_PAT_RAIL_SHIFT;
+		p->rail = -1;
+		if (s[10] && ibu_num_int(s + 11, IBU_NUM_DEC, 1, 1000000,
+					 &p->k, NULL))
+			goto bad;
+	} else if (!strncmp(s, "rail:", 5)) {
+		p->kind = IBU_PAT_RAIL_SHIFT;
+		a = buf + 5;
+		b = strchr(a, ':');
+		if (b)
+			*b++ = 0;
+		if (ibu_num_int(a, IBU_NUM_DEC, 0, 1000, &p->rail, NULL) ||
+		    (b && ibu_num_int(b, IBU_NUM_DEC, 1, 1000000, &p->k, NULL)))
+			goto bad;
 	} else if (!strcmp(s, "random")) {
 		p->kind = IBU_PAT_RANDOM;
 	} else if (!strcmp(s, "groups")) {
@@ -189,7 +205,7 @@ int ibu_pattern_parse(const char *s, struct ibu_pattern *p,
 	return IBU_OK;
 bad:
 	return ibu_err_set(e, IBU_EINVAL,
-			   "bad pattern '%s' (all-to-all, shift, shift:K, random, mcast:S:G%%, ucast:S:G%%, groups, groups-ucast)",
+			   "bad pattern '%s' (all-to-all, shift, shift:K, rail-shift, rail-shift:K, rail:R, rail:R:K, random, mcast:S:G%%, ucast:S:G%%, groups, groups-ucast)",
 			   s);
 }
 
@@ -559,6 +575,7 @@ static int one_pass(struct run *ru, const struct pass_args *a)
 	case IBU_PAT_ALL_TO_ALL:
 		return pass_all_to_all(ru);
 	case IBU_PAT_SHIFT:
+	case IBU_PAT_RAIL_SHIFT:
 	case IBU_PAT_RANDOM:
 		return pass_permutation(ru, a->to);
 	case IBU_PAT_MCAST:
@@ -603,15 +620,80 @@ static int worse(const struct ibu_traffic_result *a,
 	return a->time_ns > b->time_ns;
 }
 
+/* The rails of the end ports, and per rail its HCAs in end-port order:
+ * pos[i] = place of HCA i in its rail, at[rail * n + place] = i. */
+struct rail_ctx {
+	struct ibu_rails r;
+	int *pos, *at, *len;
+};
+
+static void rail_ctx_free(struct rail_ctx *c)
+{
+	ibu_rails_free(&c->r);
+	free(c->pos);
+	free(c->at);
+	free(c->len);
+}
+
+static int rail_ctx_build(const struct ibu_traffic_in *in,
+			  struct rail_ctx *c, struct ibu_err *e)
+{
+	int n = in->ep->num, i, rc;
+	const char **names = malloc((n ? (size_t)n : 1) * sizeof(char *));
+
+	memset(c, 0, sizeof(*c));
+	if (!names)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory (pattern)");
+	for (i = 0; i < n; i++)
+		names[i] = in->f->nodes[in->ep->node[i]].name;
+	rc = ibu_rails_learn(names, n, &c->r, e);
+	free(names);
+	if (rc)
+		return rc;
+	c->pos = malloc((n ? (size_t)n : 1) * sizeof(int));
+	c->at = malloc(((size_t)n * (size_t)c->r.num_rails + 1) * sizeof(int));
+	c->len = calloc((size_t)c->r.num_rails + 1, sizeof(int));
+	if (!c->pos || !c->at || !c->len)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory (pattern)");
+	for (i = 0; i < n; i++) {
+		int rl = c->r.rail[i];
+
+		c->pos[i] = c->len[rl];
+		c->at[rl * n + c->len[rl]++] = i;
+	}
+	return IBU_OK;
+}
+
+/* Permutation k of pattern p into to (n end ports); rc: the rail ctx. */
+static void make_perm(const struct ibu_pattern *p, const struct rail_ctx *rc,
+		      int k, int n, int *to)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int rl;
+
+		if (p->kind != IBU_PAT_RAIL_SHIFT) {
+			to[i] = (i + k) % n;
+			continue;
+		}
+		rl = rc->r.rail[i];
+		to[i] = p->rail >= 0 && rl != p->rail ? i :
+			rc->at[rl * n + (rc->pos[i] + k) % rc->len[rl]];
+	}
+}
+
 int ibu_traffic_run(const struct ibu_traffic_in *in,
 		    const struct ibu_pattern *p, struct ibu_linkload *ll,
 		    struct ibu_traffic_result *r, struct ibu_err *e)
 {
 	struct run ru = { .in = in, .ll = ll, .e = e };
 	struct pass_args a = { .p = p };
-	int *to = NULL, n = in->ep->num, rc = IBU_OK, i, maxlmc = 0;
+	int *to = NULL, n = in->ep->num, rc = IBU_OK, i, maxlmc = 0, kmax = n;
 	uint64_t *best = NULL;
+	struct rail_ctx rails;
 
+	memset(&rails, 0, sizeof(rails));
 	memset(r, 0, sizeof(*r));
 	if (ll->num_nodes != in->f->num_nodes)
 		return ibu_err_set(e, IBU_EINVAL,
@@ -638,7 +720,22 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 	ru.unit = in->dlids == IBU_DLIDS_PAIRS ? 1ULL << maxlmc : 1;
 	r->unit = ru.unit;
 	ibu_walk_init(&ru.w);
-	if (p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RANDOM) {
+	if (p->kind == IBU_PAT_RAIL_SHIFT) {
+		rc = rail_ctx_build(in, &rails, e);
+		if (rc)
+			goto out;
+		if (p->rail >= rails.r.num_rails) {
+			rc = ibu_err_set(e, IBU_EINVAL,
+					 "pattern %s: the end ports have %d rails",
+					 p->name, rails.r.num_rails);
+			goto out;
+		}
+		for (i = 0, kmax = 0; i < rails.r.num_rails; i++)
+			if (rails.len[i] > kmax)
+				kmax = rails.len[i];
+	}
+	if (p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RANDOM ||
+	    p->kind == IBU_PAT_RAIL_SHIFT) {
 		to = malloc((n ? n : 1) * sizeof(*to));
 		if (!to) {
 			rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (pattern)");
@@ -651,13 +748,13 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 
 		shuffle(&s, to, n, n);
 		rc = evaluate(&ru, &a, r);
-	} else if (p->kind == IBU_PAT_SHIFT && p->k) {
-		for (i = 0; i < n; i++)
-			to[i] = (i + p->k) % n;
+	} else if ((p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RAIL_SHIFT) &&
+		   p->k) {
+		make_perm(p, &rails, p->k, n, to);
 		rc = evaluate(&ru, &a, r);
 		r->permutations = 1;
 		r->worst_k = p->k;
-	} else if (p->kind == IBU_PAT_SHIFT) {
+	} else if (p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RAIL_SHIFT) {
 		struct ibu_traffic_result cur;
 		int k;
 
@@ -666,9 +763,8 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 			rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (pattern)");
 			goto out;
 		}
-		for (k = 1; k < n; k++) {
-			for (i = 0; i < n; i++)
-				to[i] = (i + k) % n;
+		for (k = 1; k < kmax; k++) {
+			make_perm(p, &rails, k, n, to);
 			rc = evaluate(&ru, &a, &cur);
 			if (rc)
 				goto out;
@@ -698,9 +794,9 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 				r->unrouted += cur.unrouted;
 			}
 		}
-		r->permutations = n > 1 ? n - 1 : 0;
+		r->permutations = kmax > 1 ? kmax - 1 : 0;
 		memcpy(ll->load, best, (ll->num_slots + 1) * sizeof(*best));
-		if (n <= 1)
+		if (kmax <= 1)
 			ibu_linkload_reset(ll);
 	} else {
 		rc = evaluate(&ru, &a, r);
@@ -709,5 +805,6 @@ out:
 	ibu_walk_free(&ru.w);
 	free(to);
 	free(best);
+	rail_ctx_free(&rails);
 	return rc;
 }
