@@ -683,6 +683,72 @@ static void make_perm(const struct ibu_pattern *p, const struct rail_ctx *rc,
 	}
 }
 
+/* Every shift k = 1..kmax-1 of pattern a->p: the worst one's result and
+ * loads (kept in best), the messages and walks of all. */
+static int every_k(struct run *ru, struct pass_args *a,
+		   const struct rail_ctx *rails, int kmax, int *to,
+		   uint64_t *best, struct ibu_traffic_result *r)
+{
+	struct ibu_linkload *ll = ru->ll;
+	struct ibu_traffic_result cur;
+	int k, rc, n = ru->in->ep->num;
+
+	for (k = 1; k < kmax; k++) {
+		make_perm(a->p, rails, k, n, to);
+		rc = evaluate(ru, a, &cur);
+		if (rc)
+			return rc;
+		cur.worst_k = k;
+		if (k == 1 || worse(&cur, r)) {
+			long msgs = r->messages + cur.messages;
+			long walks = r->walks + cur.walks;
+			long unr = r->unrouted + cur.unrouted;
+			char first[sizeof(r->first_unrouted)];
+
+			memcpy(first, r->unrouted ? r->first_unrouted :
+				      cur.first_unrouted, sizeof(first));
+			*r = cur;
+			r->messages = msgs;
+			r->walks = walks;
+			r->unrouted = unr;
+			memcpy(r->first_unrouted, first, sizeof(first));
+			memcpy(best, ll->load,
+			       (ll->num_slots + 1) * sizeof(*best));
+		} else {
+			if (!r->unrouted && cur.unrouted)
+				memcpy(r->first_unrouted, cur.first_unrouted,
+				       sizeof(r->first_unrouted));
+			r->messages += cur.messages;
+			r->walks += cur.walks;
+			r->unrouted += cur.unrouted;
+		}
+	}
+	r->permutations = kmax > 1 ? kmax - 1 : 0;
+	memcpy(ll->load, best, (ll->num_slots + 1) * sizeof(*best));
+	if (kmax <= 1)
+		ibu_linkload_reset(ll);
+	return IBU_OK;
+}
+
+/* The rails of a rail pattern; *kmax: the largest rail's HCAs. */
+static int rail_setup(const struct ibu_traffic_in *in,
+		      const struct ibu_pattern *p, struct rail_ctx *rails,
+		      int *kmax, struct ibu_err *e)
+{
+	int i, rc = rail_ctx_build(in, rails, e);
+
+	if (rc)
+		return rc;
+	if (p->rail >= rails->r.num_rails)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "pattern %s: the end ports have %d rails",
+				   p->name, rails->r.num_rails);
+	for (i = 0, *kmax = 0; i < rails->r.num_rails; i++)
+		if (rails->len[i] > *kmax)
+			*kmax = rails->len[i];
+	return IBU_OK;
+}
+
 int ibu_traffic_run(const struct ibu_traffic_in *in,
 		    const struct ibu_pattern *p, struct ibu_linkload *ll,
 		    struct ibu_traffic_result *r, struct ibu_err *e)
@@ -721,18 +787,9 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 	r->unit = ru.unit;
 	ibu_walk_init(&ru.w);
 	if (p->kind == IBU_PAT_RAIL_SHIFT) {
-		rc = rail_ctx_build(in, &rails, e);
+		rc = rail_setup(in, p, &rails, &kmax, e);
 		if (rc)
 			goto out;
-		if (p->rail >= rails.r.num_rails) {
-			rc = ibu_err_set(e, IBU_EINVAL,
-					 "pattern %s: the end ports have %d rails",
-					 p->name, rails.r.num_rails);
-			goto out;
-		}
-		for (i = 0, kmax = 0; i < rails.r.num_rails; i++)
-			if (rails.len[i] > kmax)
-				kmax = rails.len[i];
 	}
 	if (p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RANDOM ||
 	    p->kind == IBU_PAT_RAIL_SHIFT) {
@@ -755,49 +812,9 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 		r->permutations = 1;
 		r->worst_k = p->k;
 	} else if (p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RAIL_SHIFT) {
-		struct ibu_traffic_result cur;
-		int k;
-
 		best = calloc(ll->num_slots + 1, sizeof(*best));
-		if (!best) {
-			rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (pattern)");
-			goto out;
-		}
-		for (k = 1; k < kmax; k++) {
-			make_perm(p, &rails, k, n, to);
-			rc = evaluate(&ru, &a, &cur);
-			if (rc)
-				goto out;
-			cur.worst_k = k;
-			if (k == 1 || worse(&cur, r)) {
-				long msgs = r->messages + cur.messages;
-				long walks = r->walks + cur.walks;
-				long unr = r->unrouted + cur.unrouted;
-				char first[sizeof(r->first_unrouted)];
-
-				memcpy(first, r->unrouted ? r->first_unrouted :
-					      cur.first_unrouted, sizeof(first));
-				*r = cur;
-				r->messages = msgs;
-				r->walks = walks;
-				r->unrouted = unr;
-				memcpy(r->first_unrouted, first, sizeof(first));
-				memcpy(best, ll->load,
-				       (ll->num_slots + 1) * sizeof(*best));
-			} else {
-				if (!r->unrouted && cur.unrouted)
-					memcpy(r->first_unrouted,
-					       cur.first_unrouted,
-					       sizeof(r->first_unrouted));
-				r->messages += cur.messages;
-				r->walks += cur.walks;
-				r->unrouted += cur.unrouted;
-			}
-		}
-		r->permutations = kmax > 1 ? kmax - 1 : 0;
-		memcpy(ll->load, best, (ll->num_slots + 1) * sizeof(*best));
-		if (kmax <= 1)
-			ibu_linkload_reset(ll);
+		rc = best ? every_k(&ru, &a, &rails, kmax, to, best, r) :
+			    ibu_err_set(e, IBU_ENOMEM, "out of memory (pattern)");
 	} else {
 		rc = evaluate(&ru, &a, r);
 	}
