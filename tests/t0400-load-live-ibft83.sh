@@ -14,7 +14,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 28
+plan 32
 
 net=$SIM_DIR/ibft83.net
 t_expect "ibunion gen fattree 8 3 --shuffle-ports" \
@@ -69,6 +69,25 @@ t_expect "pairs (offset k to k): all-to-all at the HCA bound too" \
 	test "$(col "$SIM_DIR/cyclic.load" all-to-all pairs 4)" = 127
 t_expect "the SVG is complete: 384 cables drawn, the file closed with </svg>" eval \
 	"test \"\$(grep -c '<line ' '$SIM_DIR/cyclic.svg'):\$(tail -n 1 '$SIM_DIR/cyclic.svg')\" = '384:</svg>'"
+t_equal "the SVG names all 208 nodes and 4 rows, against the bound B = 127" \
+	"$(grep -c '<text transform=' "$SIM_DIR/cyclic.svg"):$(grep -c '>\(level [0-9]\|end ports\)' "$SIM_DIR/cyclic.svg"):$(grep -c 'against B = 127,' "$SIM_DIR/cyclic.svg")" \
+	"208:4:1"
+# two dumps with other LIDs (lmc 0 and 4) side by side: each column as
+# the dump alone gives it
+t_expect "load of ftree.lfts and cyclic.lfts in one table" eval \
+	"'$IBUNION' load -q '$net' '$SIM_DIR/ftree.lfts' '$SIM_DIR/cyclic.lfts' --pattern all-to-all,shift,ebb:20 >'$SIM_DIR/both.load'"
+diag_file "$SIM_DIR/both.load" 20
+t_equal "one column per dump, the figures of each dump alone; eBB in (0, 1]" \
+	"$(awk '$1 == "pattern" { print $4, $5 } $3 == "busiest" && $1 != "ebb:20" { print $1, $4, $5 }
+		$1 == "ebb:20" && $3 == "flow-bw" { print ($4 > 0 && $4 <= 1 && $5 > 0 && $5 <= 1) }' "$SIM_DIR/both.load" | paste -sd';')" \
+	"ftree cyclic;all-to-all $(col "$SIM_DIR/ftree.load" all-to-all base 4) $(col "$SIM_DIR/cyclic.load" all-to-all base 4);shift $(col "$SIM_DIR/ftree.load" shift base 4) $(col "$SIM_DIR/cyclic.load" shift base 4);1"
+# an optimal load is green: every cable's colour has more green than red
+# (two lower-case hex digits compare as strings)
+t_equal "all-to-all at the bound: no cable drawn yellow, orange or red" \
+	"$(grep -o '<line [^>]*stroke="#[0-9a-f]*"' "$SIM_DIR/cyclic.svg" |
+		sed 's/.*stroke="#\(..\)\(..\).*/\1 \2/' |
+		awk '{ if (($1 "") >= ($2 "")) bad++ } END { print NR ":" bad + 0 }')" \
+	"384:0"
 
 # ---- a live multicast group: 13 ports (10%), the last two send-only
 mapfile -t hcas < <(mc_hcas "$net")

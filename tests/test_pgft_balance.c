@@ -10,6 +10,7 @@
  */
 #include <string.h>
 #include "unit.h"
+#include "pgft_util.h"
 #include "gen.h"
 #include "pgft.h"
 #include "pgft_verify.h"
@@ -17,14 +18,6 @@
 #include "lidmap.h"
 #include "verify.h"
 #include "cdg.h"
-
-struct fixture {
-	struct ibu_fabric f;
-	struct ibu_pgft g;
-	struct ibu_lidmap map;
-	struct ibu_lft lft;
-	int lmc;
-};
 
 static void build(struct fixture *x, const char *m, const char *w,
 		  const char *p, const struct ibu_gen_opts *o)
@@ -40,26 +33,11 @@ static void build(struct fixture *x, const char *m, const char *w,
 static void route(struct fixture *x)
 {
 	struct ibu_err e = { 0 };
-	int used;
 
 	ck_assert_msg(ibu_pgft_recognize_limit(&x->f, &x->g, NULL, 0, -1, &e) == 0,
 		      "%s", e.msg);
 	ck_assert_int_gt(x->g.num_faults, 0);
-	used = ibu_pgft_fit_lmc(&x->g, ibu_pgft_needed_lmc(&x->g));
-	ck_assert_int_ge(used, 0);
-	ck_assert_int_eq(ibu_pgft_assign_lids(&x->f, &x->g, used, &e), 0);
-	x->lmc = used;
-	ck_assert_int_eq(ibu_lidmap_build(&x->f, &x->map, &e), 0);
-	ck_assert_msg(ibu_pgft_route(&x->f, &x->g, &x->map, used, &x->lft, &e) == 0,
-		      "%s", e.msg);
-}
-
-static void teardown_fx(struct fixture *x)
-{
-	ibu_lft_free(&x->lft);
-	ibu_lidmap_free(&x->map);
-	ibu_pgft_free(&x->g);
-	ibu_fabric_free(&x->f);
+	pgft_lids_and_route(x);
 }
 
 /* Every pair that has an up*|down* way arrives on one, minimal, no loop,
@@ -167,7 +145,7 @@ static void cut_one_uplink(struct fixture *x)
 	struct ibu_fabric *f = &x->f;
 	struct ibu_pgft g;
 	struct ibu_err e = { 0 };
-	int leaf, p, q, qp;
+	int leaf, p, q = -1, qp;
 
 	ck_assert_msg(ibu_pgft_recognize(f, &g, &e) == 0, "%s", e.msg);
 	leaf = g.host[0].leaf;
@@ -177,6 +155,7 @@ static void cut_one_uplink(struct fixture *x)
 			break;
 	}
 	ck_assert_int_le(p, f->nodes[leaf].num_ports);
+	ck_assert_int_ge(q, 0);
 	qp = f->nodes[leaf].ports[p].peer_port;
 	f->nodes[leaf].ports[p].peer_node = -1;
 	f->nodes[q].ports[qp].peer_node = -1;
@@ -187,8 +166,10 @@ static void cut_one_uplink(struct fixture *x)
  * PGFT(2; 18,8; 1,3; 1,1): 144 hosts, 3 spines. One leaf loses one of its
  * 3 uplinks: its 18 hosts send and receive 18 x 126 flows over 2 cables,
  * 1134 each at best. The rule alone piles the lost spine's destinations
- * on one survivor (every source leaf picks the same one), above the bound
- * on the leaf's down side. Balanced: exactly 1134.
+ * on one survivor (every source leaf picks the same one): 1512. Balanced:
+ * the bound, give or take one leaf's flows (18: a source leaf may take a
+ * way within a few walks' flows of the least, by destination, so shifts
+ * spread; without that latitude it is 1134 exactly).
  */
 START_TEST(one_lost_uplink_at_the_cut_bound)
 {
@@ -202,8 +183,8 @@ START_TEST(one_lost_uplink_at_the_cut_bound)
 	route(&x);
 	assert_valid(&x);
 	ck_assert_int_eq(leaf_bound(&x), 1134);
-	ck_assert_int_eq(all_to_all(&x), 1134);
-	teardown_fx(&x);
+	ck_assert_int_le(all_to_all(&x), 1134 + 18);
+	pgft_fixture_free(&x);
 }
 END_TEST
 
@@ -218,10 +199,10 @@ static const struct {
 	/* 3 levels, blocking 2:1 twice (dfsssp 240) */
 	{ "4,4,4", "1,2,2", "1,1,1", 4, 0, 3, 216 },
 	/* 3 levels, parallel cables (dfsssp 192) */
-	{ "4,4,3", "1,2,2", "1,2,1", 2, 0, 7, 172 },
+	{ "4,4,3", "1,2,2", "1,2,1", 2, 0, 7, 180 },
 	/* IBFT(8,3) = PGFT(3; 4,4,8; 1,4,4; 1,1,1), a switch missing
 	 * (dfsssp 260) */
-	{ "4,4,8", "1,4,4", "1,1,1", 4, 1, 8, 248 },
+	{ "4,4,8", "1,4,4", "1,1,1", 4, 1, 8, 256 },
 };
 
 /* Random damage: valid tables, and the busiest link of the all-to-all at
@@ -242,7 +223,7 @@ START_TEST(random_damage_balanced)
 	assert_valid(&x);
 	a2a = all_to_all(&x);
 	ck_assert_int_le(a2a, damaged[_i].limit);
-	teardown_fx(&x);
+	pgft_fixture_free(&x);
 }
 END_TEST
 
@@ -265,8 +246,8 @@ START_TEST(deterministic)
 		for (lid = 1; lid <= x.map.max_lid; lid++)
 			ck_assert_int_eq(ibu_lft_get(&x.lft, s, lid),
 					 ibu_lft_get(&y.lft, s, lid));
-	teardown_fx(&x);
-	teardown_fx(&y);
+	pgft_fixture_free(&x);
+	pgft_fixture_free(&y);
 }
 END_TEST
 

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 #include "unit.h"
+#include "pgft_util.h"
 #include "gen.h"
 #include "pgft.h"
 #include "pgft_verify.h"
@@ -29,41 +30,24 @@ static const struct {
 	{ "6,4", "1,3", "1,1", 16, 2, 36 },	/* blocking 6:3, empty ports */
 };
 
-struct fixture {
-	struct ibu_fabric f;
-	struct ibu_pgft g;
-	struct ibu_lidmap map;
-	struct ibu_lft lft;
-	int lmc;
-};
-
 static void setup_shape(struct fixture *x, int i)
 {
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
 				  .seed = 21 + (uint64_t)i };
 	struct ibu_pgft_params P;
 	struct ibu_err e = { 0 };
-	int used;
 
 	ck_assert_int_eq(ibu_pgft_params_parse(shapes[i].m, shapes[i].w,
 					       shapes[i].p, &P, &e), 0);
 	ck_assert_int_eq(ibu_gen_pgft(&x->f, &P, shapes[i].radix, 0, &o, &e), 0);
 	ck_assert_msg(ibu_pgft_recognize(&x->f, &x->g, &e) == 0, "%s", e.msg);
-	used = ibu_pgft_fit_lmc(&x->g, ibu_pgft_needed_lmc(&x->g));
-	ck_assert_int_eq(used, ibu_pgft_needed_lmc(&x->g));
-	ck_assert_int_eq(ibu_pgft_assign_lids(&x->f, &x->g, used, &e), 0);
-	x->lmc = used;
-	ck_assert_int_eq(ibu_lidmap_build(&x->f, &x->map, &e), 0);
-	ck_assert_msg(ibu_pgft_route(&x->f, &x->g, &x->map, used, &x->lft, &e) == 0,
-		      "%s", e.msg);
+	pgft_lids_and_route(x);
+	ck_assert_int_eq(x->lmc, ibu_pgft_needed_lmc(&x->g));
 }
 
 static void teardown_shape(struct fixture *x)
 {
-	ibu_lft_free(&x->lft);
-	ibu_lidmap_free(&x->map);
-	ibu_pgft_free(&x->g);
-	ibu_fabric_free(&x->f);
+	pgft_fixture_free(x);
 }
 
 START_TEST(valid_minimal_updown_no_credit_loop)

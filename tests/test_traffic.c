@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Traffic patterns, DLID choice and their link load (lib/analysis/traffic.c). */
+#include <stdio.h>
 #include <string.h>
 #include "unit.h"
 #include "cyclic.h"
@@ -12,6 +13,7 @@
 #include "mcmembers.h"
 #include "mft.h"
 #include "traffic.h"
+#include "cuts.h"
 
 /*
  * Two switches joined by cables 3-3 and 4-4; HCAs A, B on S1 ports 1, 2,
@@ -96,7 +98,8 @@ START_TEST(order_and_parsing)
 	enum ibu_dlid_mode m;
 	static const char *const bad[] = {
 		"", "shift:0", "shift:x", "all", "mcast:1", "mcast:1:0%",
-		"mcast:0:10%", "mcast:1:10", "ucast:101%:10%", "random:3",
+		"mcast:0:10%", "mcast:1:10", "ucast:101%:10%", "random:0",
+		"random:x", "ebb:0", "ebb:", "ebb3",
 	};
 	unsigned i;
 
@@ -108,6 +111,16 @@ START_TEST(order_and_parsing)
 	ck_assert_int_eq(ibu_endports_find(&x.ep, B, 1), 2);
 	ck_assert_int_eq(ibu_endports_find(&x.ep, S1, 1), -1);
 
+	ck_assert_int_eq(ibu_pattern_parse("random", &p, &e), 0);
+	ck_assert_int_eq(p.kind, IBU_PAT_RANDOM);
+	ck_assert_int_eq(p.k, 1);
+	ck_assert_int_eq(ibu_pattern_parse("random:3", &p, &e), 0);
+	ck_assert_int_eq(p.k, 3);
+	ck_assert_int_eq(ibu_pattern_parse("ebb", &p, &e), 0);
+	ck_assert_int_eq(p.kind, IBU_PAT_BISECT);
+	ck_assert_int_eq(p.k, IBU_EBB_SAMPLES);
+	ck_assert_int_eq(ibu_pattern_parse("ebb:7", &p, &e), 0);
+	ck_assert_int_eq(p.k, 7);
 	ck_assert_int_eq(ibu_pattern_parse("shift:3", &p, &e), 0);
 	ck_assert_int_eq(p.kind, IBU_PAT_SHIFT);
 	ck_assert_int_eq(p.k, 3);
@@ -209,6 +222,110 @@ END_TEST
  *   k=1: D->C, C->B, B->A, A->D   one crossing each way: busiest 1
  *   k=2: D->B, C->A, B->D, A->C   two crossings each way: busiest 2
  *   k=3: D->A, C->D, B->C, A->B   one crossing each way: busiest 1 */
+/*
+ * Flow bandwidth, bounds and bisections on the two-switch net (lmc 1).
+ * Base all-to-all: the 4 messages inside a switch are limited by their
+ * HCA links (3 messages each: 1/3), the 8 across by cable 3 (4: 1/4).
+ * Cuts: each switch with its two HCAs, 2 cables out; all-to-all sends
+ * 2 x 2 messages each way over them (2 a cable), below the HCA links' 3.
+ */
+START_TEST(flow_bw_bounds_and_bisections)
+{
+	struct net x;
+	struct ibu_linkload ll;
+	struct ibu_traffic_result r;
+	struct ibu_cuts c;
+	struct ibu_err e = { 0 };
+	struct ibu_traffic_in in = { .dlids = IBU_DLIDS_BASE, .size = 100 };
+	int to[4] = { 2, 3, 0, 1 };	/* D<->B, C<->A: every one across */
+
+	net_make(&x, 1);
+	in.f = &x.f;
+	in.lft = &x.lft;
+	in.ep = &x.ep;
+	ck_assert_int_eq(ibu_linkload_init(&ll, &x.f, &e), 0);
+	ck_assert_int_eq(ibu_cuts_build(&x.f, &x.ep, &c, &e), 0);
+	ck_assert_int_eq(c.num, 2);
+	ck_assert_int_eq(c.size[0], 2);
+	ck_assert_int_eq(c.cables[0], 2);
+	ck_assert_int_eq(c.cables[1], 2);
+	ck_assert(ibu_cuts_bound(&c, 4, NULL) == 3.0);
+	ck_assert(ibu_cuts_bound(&c, 4, to) == 1.0);
+	in.cuts = &c;
+
+	run(&in, "all-to-all", &ll, &r);
+	ck_assert(r.flow_bw > (4.0 / 3 + 8.0 / 4) / 12 - 1e-9 &&
+		  r.flow_bw < (4.0 / 3 + 8.0 / 4) / 12 + 1e-9);
+	ck_assert(r.bound == 3.0);
+	/* pairs: the halves across share nothing but the HCA links */
+	in.dlids = IBU_DLIDS_PAIRS;
+	run(&in, "all-to-all", &ll, &r);
+	ck_assert(r.flow_bw > 1.0 / 3 - 1e-9 && r.flow_bw < 1.0 / 3 + 1e-9);
+	in.dlids = IBU_DLIDS_BASE;
+
+	/* bisections: every sample a perfect matching, both ways */
+	run(&in, "ebb:5", &ll, &r);
+	ck_assert_int_eq(r.permutations, 5);
+	ck_assert_int_eq(r.messages, 5 * 4);
+	ck_assert_int_eq(r.unrouted, 0);
+	ck_assert_int_eq(r.st.max_hca, 1);
+	ck_assert(r.bound >= 1.0);
+	ck_assert(r.flow_bw > 0.49 && r.flow_bw <= 1.0);
+	run(&in, "random:3", &ll, &r);
+	ck_assert_int_eq(r.permutations, 3);
+	ck_assert(r.worst_k >= 1 && r.worst_k <= 3);
+
+	/* one cable left: the cut bound is 4 a cable, above the HCA's 3 */
+	ibu_cuts_free(&c);
+	x.f.nodes[S1].ports[4].peer_node = -1;
+	x.f.nodes[S2].ports[4].peer_node = -1;
+	ck_assert_int_eq(ibu_cuts_build(&x.f, &x.ep, &c, &e), 0);
+	ck_assert_int_eq(c.cables[0], 1);
+	ck_assert(ibu_cuts_bound(&c, 4, NULL) == 4.0);
+	ck_assert(ibu_cuts_bound(NULL, 4, NULL) == 3.0);
+	ibu_cuts_free(&c);
+	ibu_linkload_free(&ll);
+	net_free(&x);
+}
+END_TEST
+
+/* Four switches in a line, one HCA each: each switch alone is cut off by
+ * at most 2 cables (the HCA's own cable bounds all-to-all at 3), the two
+ * halves by the middle cable: 2 x 2 flows each way over it, bound 4. */
+START_TEST(bound_of_a_line)
+{
+	struct ibu_fabric f;
+	struct ibu_endports ep;
+	struct ibu_cuts c;
+	struct ibu_err e = { 0 };
+	int i, idx, to[4] = { 3, 2, 1, 0 };
+
+	ck_assert_int_eq(ibu_fabric_init(&f, "line"), 0);
+	for (i = 0; i < 8; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "%c%d", i < 4 ? 'S' : 'H', i % 4);
+		ck_assert_int_eq(ibu_fabric_add_node(&f, i < 4 ? IBU_NODE_SWITCH :
+						     IBU_NODE_CA, name, 0x200 + i,
+						     i < 4 ? 3 : 1, &idx, &e), 0);
+	}
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(ibu_fabric_link(&f, i, 2, i + 1, 3, &e), 0);
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(ibu_fabric_link(&f, 4 + i, 1, i, 1, &e), 0);
+		f.nodes[4 + i].ports[1].guid = 0x10 + i;	/* H0 first */
+	}
+	ck_assert_int_eq(ibu_endports_build(&f, NULL, NULL, &ep, &e), 0);
+	ck_assert_int_eq(ibu_cuts_build(&f, &ep, &c, &e), 0);
+	ck_assert(ibu_cuts_bound(&c, 4, NULL) == 4.0);
+	/* the reversal sends both left hosts across the middle cable */
+	ck_assert(ibu_cuts_bound(&c, 4, to) == 2.0);
+	ibu_cuts_free(&c);
+	ibu_endports_free(&ep);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 START_TEST(shifts_and_random)
 {
 	struct net x;
@@ -536,6 +653,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, order_and_parsing);
 	tcase_add_test(tc, all_to_all_dlids);
 	tcase_add_test(tc, shifts_and_random);
+	tcase_add_test(tc, flow_bw_bounds_and_bisections);
+	tcase_add_test(tc, bound_of_a_line);
 	tcase_add_test(tc, multicast_cases);
 	tcase_add_test(tc, fat_tree_paper_tables);
 	tcase_add_test(tc, fat_tree_rotated_tables);

@@ -256,6 +256,58 @@ START_TEST(test_engine)
 }
 END_TEST
 
+/* The drawing and the host order: a row of switches per y (the largest on
+ * top), each followed by its end ports' row; end ports numbered in
+ * position order (x-major switches, then port GUID), whatever the records'
+ * order. */
+START_TEST(test_layout_and_order)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1, .seed = 5 };
+	struct ibu_engine_opts eo;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	const struct ibu_engine_ops *ops;
+	void *topo;
+	int n, p, row, seen[12] = { 0 }, i, last = -1;
+	double key;
+
+	ibu_engine_opts_default(&eo);
+	ck_assert_int_eq(ibu_gen_mesh(&f, 3, 2, 2, &o, &e), 0);
+	ops = ibu_engine_detect(&f, &eo, &topo, &e);
+	ck_assert_ptr_eq(ops, &ibu_engine_xy);
+	for (n = 0; n < f.num_nodes; n++) {
+		const struct ibu_mesh *t = topo;
+		int s = ibu_mesh_sw(t, n);
+
+		ck_assert_int_eq(ops->layout(&f, topo, n, &row, &key), 0);
+		if (s >= 0) {
+			ck_assert_int_eq(row, 2 * (1 - t->sw[s].y));
+			ck_assert_int_eq((int)key, t->sw[s].x);
+			ck_assert_int_eq(ops->endport_index(topo, n, 1), -1);
+			continue;
+		}
+		ck_assert_int_eq(row % 2, 1);	/* below its switch */
+		i = ops->endport_index(topo, n, 1);
+		ck_assert(i >= 0 && i < 12);
+		seen[i]++;
+		s = t->ep[i].sw;
+		ck_assert_int_eq(row, 2 * (1 - t->sw[s].y) + 1);
+		ck_assert_int_eq((int)key, t->sw[s].x);
+		for (p = 2; p <= f.nodes[n].num_ports; p++)
+			ck_assert_int_eq(ops->endport_index(topo, n, p), -1);
+	}
+	for (i = 0; i < 12; i++) {
+		const struct ibu_mesh *t = topo;
+
+		ck_assert_int_eq(seen[i], 1);
+		ck_assert_int_ge(t->ep[i].sw, last);	/* x-major */
+		last = t->ep[i].sw;
+	}
+	ops->topo_free(topo);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("xy");
@@ -266,6 +318,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_walk_lmc_hcas);
 	tcase_add_test(tc, test_verify);
 	tcase_add_test(tc, test_engine);
+	tcase_add_test(tc, test_layout_and_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

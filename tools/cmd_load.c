@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * ibunion load FABRIC LFTDUMP [--mcast MFTDUMP --members FILE]
+ * ibunion load FABRIC LFTDUMP.. [--mcast MFTDUMP --members FILE]
  *              --pattern P[,P..] [--dlids base|pairs|cyclic[,..]]
  *              [-O KEY=VALUE].. [--size BYTES] [--seed S] [--svg FILE]
  *              [-q]   (--offsets M = -O offsets=M, --policy P =
  *              -O mcast_apex=P)
  * The link load of traffic patterns on a fabric's tables (lib/analysis/traffic.h,
  * lib/analysis/linkload.h): busiest link, busiest switch-to-switch link, link
- * traversals and [Zhou07]'s estimated completion time, per pattern and
- * DLID choice.
+ * traversals, [Zhou07]'s estimated completion time and the mean flow
+ * bandwidth, per pattern and DLID choice; with several LFT dumps of one
+ * fabric, one table with a column per dump.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -26,23 +27,31 @@
 #include "netfile.h"
 #include "traffic.h"
 #include "load_svg.h"
+#include "cuts.h"
 #include "json_out.h"
 
 #define MAX_PATTERNS 64
+#define MAX_DUMPS 32
 #define CASE_MLID_BASE 0xc001
 
 void ibu_cmd_load_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ibunion load FABRIC LFTDUMP --pattern P[,P..] [options]\n"
+		"usage: ibunion load FABRIC LFTDUMP.. --pattern P[,P..] [options]\n"
 		"  the link load of traffic patterns on the unicast tables of LFTDUMP\n"
 		"  (dump_lfts / ibroute / opensm-lfts.dump) and the multicast tables of\n"
 		"  MFTDUMP, over FABRIC (ibsim net file or ibnetdiscover output). Per\n"
 		"  pattern and DLID choice: messages, busiest link, busiest switch-to-\n"
 		"  switch link (in messages), link traversals, estimated completion time\n"
 		"  ([Zhou07]: 20 ns per link, 100 ns per switch, 4 ns per byte; messages\n"
-		"  sharing a link are serialised on it), walks that did not arrive.\n"
-		"patterns (end ports in PID order on a fat tree, else port GUID order):\n"
+		"  sharing a link are serialised on it), walks that did not arrive,\n"
+		"  flow-bw: the mean over messages of 1 / the load of the busiest link\n"
+		"  on the message's path ([Hoefler08]'s ORCS model, in link bandwidths).\n"
+		"  Several LFTDUMPs (tables of one fabric from several engines or\n"
+		"  runs): one table, a row per pattern, DLID choice and figure, a\n"
+		"  column per dump (named after its file).\n"
+		"patterns (end ports in the recognising engine's order, as ibunion order\n"
+		"prints it: cyclic's host order, xy's position order; else port GUID order):\n"
 		"  all-to-all          every end port to every other one\n"
 		"  shift               i -> i+k for every k = 1..N-1 (worst one shown)\n"
 		"  shift:K             one k\n"
@@ -53,6 +62,10 @@ void ibu_cmd_load_usage(FILE *out)
 		"  rail-shift:K        one k\n"
 		"  rail:R, rail:R:K    rail R alone (every k, or one)\n"
 		"  random              a random permutation (--seed)\n"
+		"  random:K            K random permutations (worst one shown)\n"
+		"  ebb, ebb:K          K random bisections (default %d; worst one\n"
+		"                      shown): halves paired, both ways; flow-bw is\n"
+		"                      the effective bisection bandwidth\n"
 		"  mcast:S:G%%          [Zhou07]'s case: S sources (1, or N%%) to a group of\n"
 		"                      G%% of the end ports (--seed), one MLID per source,\n"
 		"                      trees computed offline (fat tree; --policy)\n"
@@ -83,11 +96,14 @@ void ibu_cmd_load_usage(FILE *out)
 		"                      DLID choice (schema in ibunion(1)); the text\n"
 		"                      goes to stderr\n"
 		"  -o, --output FILE   write the report to FILE instead of stdout\n"
-		"exit status: 0 every walk arrived, 1 some did not, 2 usage, 3 bad input\n");
+		"exit status: 0 every walk arrived, 1 some did not, 2 usage, 3 bad input\n",
+		IBU_EBB_SAMPLES);
 }
 
 struct load_args {
 	const char *fabric, *lfts, *mcast, *members, *svg;
+	const char *dumps[MAX_DUMPS];	/* lfts is the one being read */
+	int num_dumps;
 	struct ibu_pattern pat[MAX_PATTERNS];
 	int num_pat;
 	enum ibu_dlid_mode dlids[3];
@@ -193,9 +209,13 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 			return -1;
 		}
 	}
-	if (argc - optind != 2 || !a->num_pat) {
+	if (argc - optind < 2 || argc - optind > MAX_DUMPS + 1 ||
+	    !a->num_pat) {
 		if (!a->num_pat)
 			fprintf(stderr, "-E- ibunion load: --pattern is required\n");
+		else if (argc - optind > MAX_DUMPS + 1)
+			fprintf(stderr, "-E- ibunion load: at most %d LFT dumps\n",
+				MAX_DUMPS);
 		return -1;
 	}
 	if (!a->num_dlids)
@@ -224,7 +244,9 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		}
 	}
 	a->fabric = argv[optind];
-	a->lfts = argv[optind + 1];
+	for (i = optind + 1; i < argc; i++)
+		a->dumps[a->num_dumps++] = argv[i];
+	a->lfts = a->dumps[0];
 	return 0;
 }
 
@@ -240,7 +262,8 @@ struct load_ctx {
 	struct ibu_mft mft;		/* --mcast */
 	struct ibu_mcmembers mm;	/* --members */
 	struct ibu_mflows senders;	/* of the groups of mm */
-	int have_f, have_lft, have_ep, have_mft, have_mm;
+	struct ibu_cuts cuts;		/* for the bounds */
+	int have_f, have_lft, have_ep, have_mft, have_mm, have_cuts;
 };
 
 /* --dlids cyclic: the DLID offset the engine advises (cyclic: what
@@ -267,6 +290,8 @@ static void ctx_free(struct load_ctx *c)
 	if (c->have_mft)
 		ibu_mft_free(&c->mft);
 	ibu_mflows_free(&c->senders);
+	if (c->have_cuts)
+		ibu_cuts_free(&c->cuts);
 	if (c->have_ep)
 		ibu_endports_free(&c->ep);
 	if (c->topo)
@@ -301,6 +326,10 @@ static int ctx_read(struct load_ctx *c, struct ibu_err *e)
 	if (rc)
 		return rc;
 	c->have_ep = 1;
+	rc = ibu_cuts_build(&c->f, &c->ep, &c->cuts, e);
+	if (rc)
+		return rc;
+	c->have_cuts = 1;
 	if (c->a.mcast) {
 		rc = ibu_mft_read(c->a.mcast, &c->f, &c->mft, e);
 		if (rc)
@@ -414,9 +443,9 @@ static void link_name(const struct load_ctx *c, int node, int port, char *buf,
 
 static void print_header(void)
 {
-	printf("%-16s %-6s %9s %9s %10s %12s %12s %8s\n", "pattern", "dlids",
+	printf("%-16s %-6s %9s %9s %10s %12s %12s %8s %8s\n", "pattern", "dlids",
 	       "messages", "busiest", "busiest-sw", "traversals", "time-us",
-	       "unrouted");
+	       "unrouted", "flow-bw");
 }
 
 static void print_row(const struct ibu_pattern *p, enum ibu_dlid_mode m,
@@ -428,8 +457,24 @@ static void print_row(const struct ibu_pattern *p, enum ibu_dlid_mode m,
 	fmt_load(busy, sizeof(busy), r->st.max_any, r->unit);
 	fmt_load(sw, sizeof(sw), r->st.max_sw, r->unit);
 	fmt_load(tot, sizeof(tot), r->st.total, r->unit);
-	printf("%-16s %-6s %9ld %9s %10s %12s %12.3f %8ld\n", p->name, dl,
-	       r->messages, busy, sw, tot, r->time_ns / 1000.0, r->unrouted);
+	printf("%-16s %-6s %9ld %9s %10s %12s %12.3f %8ld %8.4f\n", p->name, dl,
+	       r->messages, busy, sw, tot, r->time_ns / 1000.0, r->unrouted,
+	       r->flow_bw);
+}
+
+static void print_samples(const struct ibu_pattern *p, const char *dl,
+			  const struct ibu_traffic_result *r)
+{
+	if ((p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RAIL_SHIFT) &&
+	    !p->k)
+		printf("-I- %s %s: worst of %d permutations is k=%d\n", p->name,
+		       dl, r->permutations, r->worst_k);
+	else if ((p->kind == IBU_PAT_RANDOM || p->kind == IBU_PAT_BISECT) &&
+		 r->permutations > 1)
+		printf("-I- %s %s: worst of %d samples is #%d; flow-bw over all of them%s\n",
+		       p->name, dl, r->permutations, r->worst_k,
+		       p->kind == IBU_PAT_BISECT ?
+		       " (effective bisection bandwidth)" : "");
 }
 
 static void print_detail(const struct load_ctx *c, const struct ibu_pattern *p,
@@ -453,29 +498,123 @@ static void print_detail(const struct load_ctx *c, const struct ibu_pattern *p,
 		       p->name, dl, name, v, r->st.sw_cables_used,
 		       r->st.sw_cables);
 	}
-	if ((p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RAIL_SHIFT) &&
-	    !p->k)
-		printf("-I- %s %s: worst of %d permutations is k=%d\n", p->name,
-		       dl, r->permutations, r->worst_k);
+	printf("-I- %s %s: lower bound of the busiest link for any tables: %.6g (%s)\n",
+	       p->name, dl, r->bound, ibu_pattern_is_mcast(p) ||
+	       p->kind == IBU_PAT_MCAST_UCAST || p->kind == IBU_PAT_GROUPS_UCAST ?
+	       "the busiest end-port cable" : "end-port cables and cuts of the graph");
+	print_samples(p, dl, r);
 	if (r->unrouted)
 		printf("-E- %s %s: %ld walks did not arrive, first: %s\n",
 		       p->name, dl, r->unrouted, r->first_unrouted);
 }
 
 /* --json: one element of "rows" (schema: ibunion(1), JSON OUTPUT). */
-static void json_row(FILE *out, int first, const struct ibu_pattern *p,
-		     enum ibu_dlid_mode m, const struct ibu_traffic_result *r)
+static void json_row(FILE *out, int first, const char *dump,
+		     const struct ibu_pattern *p, enum ibu_dlid_mode m,
+		     const struct ibu_traffic_result *r)
 {
 	double u = r->unit ? (double)r->unit : 1.0;
 
-	fprintf(out, "%s{\"pattern\":", first ? "" : ",");
+	fprintf(out, "%s{", first ? "" : ",");
+	if (dump) {
+		fprintf(out, "\"lfts\":");
+		ibu_json_str(out, dump);
+		fputc(',', out);
+	}
+	fprintf(out, "\"pattern\":");
 	ibu_json_str(out, p->name);
 	fprintf(out, ",\"dlids\":");
 	ibu_json_str(out, ibu_pattern_is_mcast(p) ? NULL : ibu_dlid_mode_name(m));
-	fprintf(out, ",\"messages\":%ld,\"busiest\":%.6g,\"busiest_sw\":%.6g,\"traversals\":%.6g,\"time_us\":%.3f,\"unrouted\":%ld}",
+	fprintf(out, ",\"messages\":%ld,\"busiest\":%.6g,\"busiest_sw\":%.6g,\"traversals\":%.6g,\"time_us\":%.3f,\"unrouted\":%ld,\"flow_bw\":%.6g,\"bound\":%.6g}",
 		r->messages, (double)r->st.max_any / u, (double)r->st.max_sw / u,
-		(double)r->st.total / u, r->time_ns / 1000.0, r->unrouted);
+		(double)r->st.total / u, r->time_ns / 1000.0, r->unrouted,
+		r->flow_bw, r->bound);
 }
+
+/* ------------------------------------------------------------ compare */
+
+/* A dump's column name: its file name without the directory and a
+ * .lfts/.dump/.txt ending. */
+static void dump_name(const char *path, char *buf, size_t len)
+{
+	const char *b = strrchr(path, '/'), *dot;
+	size_t n;
+
+	b = b && b[1] ? b + 1 : path;
+	n = strlen(b);
+	dot = strrchr(b, '.');
+	if (dot && dot != b && (!strcmp(dot, ".lfts") || !strcmp(dot, ".dump") ||
+				!strcmp(dot, ".txt")))
+		n = (size_t)(dot - b);
+	snprintf(buf, len, "%.*s", (int)n, b);
+}
+
+enum { FIG_BUSIEST, FIG_BUSIEST_SW, FIG_FLOW_BW, FIG_BOUND, FIG_UNROUTED,
+       FIG_TIME, NUM_FIGS };
+
+static const char *const fig_names[NUM_FIGS] = {
+	"busiest", "busiest-sw", "flow-bw", "bound", "unrouted", "time-us",
+};
+
+static void fig_cell(char *buf, size_t len, int fig,
+		     const struct ibu_traffic_result *r)
+{
+	switch (fig) {
+	case FIG_BUSIEST:
+		fmt_load(buf, len, r->st.max_any, r->unit);
+		break;
+	case FIG_BUSIEST_SW:
+		fmt_load(buf, len, r->st.max_sw, r->unit);
+		break;
+	case FIG_FLOW_BW:
+		snprintf(buf, len, "%.4f", r->flow_bw);
+		break;
+	case FIG_BOUND:
+		snprintf(buf, len, "%.6g", r->bound);
+		break;
+	case FIG_UNROUTED:
+		snprintf(buf, len, "%ld", r->unrouted);
+		break;
+	default:
+		snprintf(buf, len, "%.3f", r->time_ns / 1000.0);
+	}
+}
+
+/* res[d * rows + row]: one row per pattern and DLID choice, in the order
+ * they were run; one line per figure, one column per dump. */
+static void print_compare(const struct load_args *a,
+			  const struct ibu_traffic_result *res, int rows,
+			  const int *pat, const int *dl)
+{
+	char names[MAX_DUMPS][64], cell[48];
+	int width[MAX_DUMPS], d, row, fig;
+
+	printf("%-16s %-6s %-10s", "pattern", "dlids", "figure");
+	for (d = 0; d < a->num_dumps; d++) {
+		dump_name(a->dumps[d], names[d], sizeof(names[d]));
+		width[d] = (int)strlen(names[d]) < 9 ? 9 : (int)strlen(names[d]);
+		printf(" %*s", width[d], names[d]);
+	}
+	printf("\n");
+	for (row = 0; row < rows; row++) {
+		const struct ibu_pattern *p = &a->pat[pat[row]];
+
+		for (fig = 0; fig < NUM_FIGS; fig++) {
+			printf("%-16s %-6s %-10s", p->name,
+			       ibu_pattern_is_mcast(p) ? "-" :
+			       ibu_dlid_mode_name(a->dlids[dl[row]]),
+			       fig_names[fig]);
+			for (d = 0; d < a->num_dumps; d++) {
+				fig_cell(cell, sizeof(cell), fig,
+					 &res[d * rows + row]);
+				printf(" %*s", width[d], cell);
+			}
+			printf("\n");
+		}
+	}
+}
+
+/* ------------------------------------------------------------ main */
 
 /* ------------------------------------------------------------ main */
 
@@ -485,7 +624,7 @@ static int run_one(struct load_ctx *c, const struct ibu_pattern *p,
 {
 	struct ibu_traffic_in in = {
 		.f = &c->f, .lft = &c->lft, .ep = &c->ep, .dlids = m,
-		.seed = c->a.seed, .size = c->a.size,
+		.seed = c->a.seed, .size = c->a.size, .cuts = &c->cuts,
 	};
 	struct ibu_mcmembers cmm;
 	struct ibu_mflows csnd = { 0 };
@@ -537,13 +676,206 @@ static void print_engine(const struct load_ctx *c)
 		}
 }
 
+static void print_intro(const struct load_ctx *c)
+{
+	int d;
+
+	printf("-I- %s: %d switches, %d end ports (%s order); %s: LIDs up to 0x%04x",
+	       c->a.fabric, ibu_fabric_count_switches(&c->f), c->ep.num,
+	       c->ep.by_engine ? c->ops->name : "port GUID", c->a.lfts,
+	       c->lft.max_lid);
+	print_engine(c);
+	printf("\n-I- message %ld bytes; [Zhou07]'s model: 20 ns per link, 100 ns per switch, 4 ns per byte; loads in messages\n",
+	       c->a.size);
+	if (c->a.num_dumps > 1) {
+		printf("-I- %d LFT dumps, one column each:", c->a.num_dumps);
+		for (d = 0; d < c->a.num_dumps; d++)
+			printf(" %s", c->a.dumps[d]);
+		printf("\n");
+	}
+}
+
+/* What the dumps' runs leave: JSON rows, the compare table's cells. */
+struct load_out {
+	FILE *jrows;
+	int jcount;
+	int rows;			/* pattern and DLID choices */
+	struct ibu_traffic_result *res;	/* [dump * rows + row] */
+	int *pat, *dl;			/* [row] */
+	int unrouted, drew;
+};
+
+static int count_rows(const struct load_args *a)
+{
+	int i, rows = 0;
+
+	for (i = 0; i < a->num_pat; i++)
+		rows += ibu_pattern_is_mcast(&a->pat[i]) ? 1 : a->num_dlids;
+	return rows;
+}
+
+static int draw_svg(struct load_ctx *c, const struct ibu_pattern *p,
+		    enum ibu_dlid_mode m, const struct ibu_linkload *ll,
+		    const struct ibu_traffic_result *r, struct ibu_err *e)
+{
+	char title[200];
+
+	snprintf(title, sizeof(title), "%s on %s, %s DLIDs", p->name,
+		 c->a.lfts, ibu_pattern_is_mcast(p) ? "multicast" :
+		 ibu_dlid_mode_name(m));
+	return ibu_load_svg_write(c->a.svg, &c->f, c->ops, c->topo, ll,
+				  r->unit, r->bound, title, e);
+}
+
+/* Every pattern and DLID choice on the tables of dump d (c->a.lfts). */
+static int run_dump(struct load_ctx *c, int d, struct ibu_linkload *ll,
+		    struct load_out *o, struct ibu_err *e)
+{
+	int i, j, row = 0, compare = c->a.num_dumps > 1;
+
+	for (i = 0; i < c->a.num_pat; i++) {
+		const struct ibu_pattern *p = &c->a.pat[i];
+
+		for (j = 0; j < c->a.num_dlids; j++) {
+			struct ibu_traffic_result r;
+
+			if (ibu_pattern_is_mcast(p) && j > 0)
+				break;	/* DLIDs do not apply */
+			if (run_one(c, p, c->a.dlids[j], ll, &r, e)) {
+				ibu_err_prefix(e, "pattern %s", p->name);
+				return e->code ? e->code : IBU_EINVAL;
+			}
+			if (compare) {
+				o->res[d * o->rows + row] = r;
+				o->pat[row] = i;
+				o->dl[row] = j;
+			} else {
+				print_row(p, c->a.dlids[j], &r);
+				if (!c->a.quiet)
+					print_detail(c, p, c->a.dlids[j], &r);
+			}
+			row++;
+			if (o->jrows)
+				json_row(o->jrows, !o->jcount++,
+					 compare ? c->a.lfts : NULL, p,
+					 c->a.dlids[j], &r);
+			o->unrouted |= r.unrouted > 0;
+			if (c->a.svg && !o->drew) {
+				if (draw_svg(c, p, c->a.dlids[j], ll, &r, e))
+					return e->code ? e->code : IBU_EIO;
+				o->drew = 1;
+			}
+		}
+	}
+	return IBU_OK;
+}
+
+/* Reads dump d into c (a fresh context: every dump may carry other
+ * LIDs) and runs it. */
+static int one_dump(struct load_ctx *c, int d, struct load_out *o,
+		    struct ibu_err *e)
+{
+	struct ibu_linkload ll;
+	struct load_args a = c->a;
+	int j, rc;
+
+	ctx_free(c);
+	memset(c, 0, sizeof(*c));
+	c->a = a;
+	c->a.lfts = a.dumps[d];
+	rc = ctx_read(c, e);
+	if (rc)
+		return rc;
+	for (j = 0; j < c->a.num_dlids; j++)
+		if (c->a.dlids[j] == IBU_DLIDS_ADVISED &&
+		    (!c->ops || !c->ops->advised_offset))
+			return ibu_err_set(e, IBU_ETOPO,
+					   "--dlids cyclic: no engine that advises DLIDs recognises %s",
+					   c->a.fabric);
+	rc = ibu_linkload_init(&ll, &c->f, e);
+	if (rc)
+		return rc;
+	if (!c->a.quiet && d == 0)
+		print_intro(c);
+	if (d == 0 && a.num_dumps == 1)
+		print_header();
+	rc = run_dump(c, d, &ll, o, e);
+	ibu_linkload_free(&ll);
+	return rc;
+}
+
+static int out_init(struct load_out *o, const struct load_args *a)
+{
+	memset(o, 0, sizeof(*o));
+	o->rows = count_rows(a);
+	if (a->num_dumps < 2)
+		return IBU_OK;
+	o->res = calloc((size_t)o->rows * a->num_dumps + 1, sizeof(*o->res));
+	o->pat = calloc(o->rows + 1, sizeof(*o->pat));
+	o->dl = calloc(o->rows + 1, sizeof(*o->dl));
+	return o->res && o->pat && o->dl ? IBU_OK : IBU_ENOMEM;
+}
+
+static void out_free(struct load_out *o)
+{
+	free(o->res);
+	free(o->pat);
+	free(o->dl);
+}
+
+/* Every dump; the compare table when there are several. */
+static int run_all(struct load_ctx *c, struct load_out *o, FILE *jrows,
+		   struct ibu_err *e)
+{
+	int d, rc;
+
+	if (out_init(o, &c->a))
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory (results)");
+	o->jrows = jrows;
+	for (d = 0; d < c->a.num_dumps; d++) {
+		rc = one_dump(c, d, o, e);
+		if (rc)
+			return rc;
+	}
+	if (c->a.num_dumps > 1)
+		print_compare(&c->a, o->res, o->rows, o->pat, o->dl);
+	if (o->drew && !c->a.quiet)
+		printf("-I- wrote %s\n", c->a.svg);
+	return IBU_OK;
+}
+
+/* Closes jrows (which fills *jbuf) and prints the JSON object. */
+static void json_finish(const struct load_ctx *c, FILE *jrows, char **jbuf,
+			int saved, int *ret)
+{
+	int bad = fclose(jrows) != 0, d;
+
+	ibu_json_stdout_end(saved);
+	printf("{\"command\":\"load\",\"fabric\":");
+	ibu_json_str(stdout, c->a.fabric);
+	printf(",\"lfts\":");
+	ibu_json_str(stdout, c->a.dumps[0]);
+	if (c->a.num_dumps > 1) {
+		printf(",\"dumps\":[");
+		for (d = 0; d < c->a.num_dumps; d++) {
+			if (d)
+				putchar(',');
+			ibu_json_str(stdout, c->a.dumps[d]);
+		}
+		putchar(']');
+	}
+	printf(",\"size\":%ld,\"exit\":%d,\"rows\":[%s]}\n", c->a.size,
+	       bad ? IBU_EXIT_ERROR : *ret, bad || !*jbuf ? "" : *jbuf);
+	if (bad)
+		*ret = IBU_EXIT_ERROR;
+}
+
 int ibu_cmd_load(int argc, char **argv)
 {
 	struct load_ctx *c;
-	struct ibu_linkload ll;
+	struct load_out o;
 	struct ibu_err e = { 0 };
-	int i, j, ret = IBU_EXIT_ERROR, unrouted = 0, drew = 0, have_ll = 0;
-	int saved = -1, rows = 0;
+	int ret, saved = -1;
 	char *jbuf = NULL;
 	size_t jlen = 0;
 	FILE *jrows = NULL;
@@ -560,101 +892,29 @@ int ibu_cmd_load(int argc, char **argv)
 	}
 	if (c->a.json) {
 		jrows = open_memstream(&jbuf, &jlen);
-		if (!jrows) {
-			fprintf(stderr, "-E- ibunion load: out of memory\n");
-			free(c);
-			return IBU_EXIT_ERROR;
-		}
-		saved = ibu_json_stdout_begin("load");
+		saved = jrows ? ibu_json_stdout_begin("load") : -1;
 		if (saved < 0) {
-			fclose(jrows);
+			if (jrows)
+				fclose(jrows);
+			else
+				fprintf(stderr, "-E- ibunion load: out of memory\n");
 			free(jbuf);
 			free(c);
 			return IBU_EXIT_ERROR;
 		}
 	}
-	if (ctx_read(c, &e))
-		goto fail;
-	for (j = 0; j < c->a.num_dlids; j++)
-		if (c->a.dlids[j] == IBU_DLIDS_ADVISED &&
-		    (!c->ops || !c->ops->advised_offset)) {
-			ibu_err_set(&e, IBU_ETOPO,
-				    "--dlids cyclic: no engine that advises DLIDs recognises %s",
-				    c->a.fabric);
-			goto fail;
-		}
-	if (ibu_linkload_init(&ll, &c->f, &e))
-		goto fail;
-	have_ll = 1;
-	if (!c->a.quiet) {
-		printf("-I- %s: %d switches, %d end ports (%s%s); %s: LIDs up to 0x%04x",
-		       c->a.fabric, ibu_fabric_count_switches(&c->f), c->ep.num,
-		       c->ep.by_engine ? c->ops->name : "port GUID",
-		       c->ep.by_engine ? " order" : " order", c->a.lfts,
-		       c->lft.max_lid);
-		print_engine(c);
-		printf("\n-I- message %ld bytes; [Zhou07]'s model: 20 ns per link, 100 ns per switch, 4 ns per byte; loads in messages\n",
-		       c->a.size);
+	if (run_all(c, &o, jrows, &e) == IBU_OK) {
+		ret = o.unrouted ? IBU_EXIT_FAIL : IBU_EXIT_OK;
+	} else {
+		fflush(stdout);
+		ibu_opt_report("load", &e);
+		ret = IBU_EXIT_ERROR;
 	}
-	print_header();
-	for (i = 0; i < c->a.num_pat; i++) {
-		const struct ibu_pattern *p = &c->a.pat[i];
-
-		for (j = 0; j < c->a.num_dlids; j++) {
-			struct ibu_traffic_result r;
-
-			if (ibu_pattern_is_mcast(p) && j > 0)
-				break;	/* DLIDs do not apply */
-			if (run_one(c, p, c->a.dlids[j], &ll, &r, &e)) {
-				ibu_err_prefix(&e, "pattern %s", p->name);
-				goto fail;
-			}
-			print_row(p, c->a.dlids[j], &r);
-			if (jrows)
-				json_row(jrows, !rows++, p, c->a.dlids[j], &r);
-			if (!c->a.quiet)
-				print_detail(c, p, c->a.dlids[j], &r);
-			unrouted |= r.unrouted > 0;
-			if (c->a.svg && !drew) {
-				char title[200];
-
-				snprintf(title, sizeof(title),
-					 "%s on %s, %s DLIDs", p->name,
-					 c->a.lfts, ibu_pattern_is_mcast(p) ?
-					 "multicast" : ibu_dlid_mode_name(c->a.dlids[j]));
-				if (ibu_load_svg_write(c->a.svg, &c->f, c->ops,
-						       c->topo, &ll, r.unit,
-						       title, &e))
-					goto fail;
-				drew = 1;
-			}
-		}
-	}
-	if (drew && !c->a.quiet)
-		printf("-I- wrote %s\n", c->a.svg);
-	ret = unrouted ? IBU_EXIT_FAIL : IBU_EXIT_OK;
-	goto out;
-fail:
-	fflush(stdout);
-	ibu_opt_report("load", &e);
-	ret = IBU_EXIT_ERROR;
-out:
 	if (jrows) {
-		int bad = fclose(jrows) != 0;
-
-		ibu_json_stdout_end(saved);
-		printf("{\"command\":\"load\",\"fabric\":");
-		ibu_json_str(stdout, c->a.fabric);
-		printf(",\"lfts\":");
-		ibu_json_str(stdout, c->a.lfts);
-		printf(",\"size\":%ld,\"exit\":%d,\"rows\":[%s]}\n", c->a.size,
-		       bad ? IBU_EXIT_ERROR : ret, bad || !jbuf ? "" : jbuf);
+		json_finish(c, jrows, &jbuf, saved, &ret);
 		free(jbuf);
-		if (bad)
-			ret = IBU_EXIT_ERROR;
 	}
-	if (have_ll)
-		ibu_linkload_free(&ll);
+	out_free(&o);
 	ctx_free(c);
 	free(c);
 	return ret;

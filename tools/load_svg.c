@@ -14,13 +14,15 @@
 #define SPACING 14.0	/* px between neighbours in the widest row */
 #define ROW_GAP 170.0
 #define MARGIN 40.0
-#define TOP 90.0
 
 struct layout {
 	int rows;
 	int *row;		/* [node] 0 = top, -1 = not drawn */
 	double *key;		/* [node] order inside the row */
 	double *x;		/* [node] */
+	double top;		/* y of row 0: below the legend and the top
+				 * switches' names */
+	enum { ROWS_LEVELS, ROWS_MESH, ROWS_LAYERS } kind;	/* row names */
 	int *order;		/* nodes sorted by (row, key) */
 };
 
@@ -221,37 +223,59 @@ static void node_label(FILE *o, const struct ibu_fabric *f,
 	}
 }
 
-static void fmt(char *buf, size_t len, uint64_t v, uint64_t unit)
+static void fmt(char *buf, size_t len, double v)
 {
-	if (v % unit == 0)
-		snprintf(buf, len, "%" PRIu64, v / unit);
+	if (v == floor(v))
+		snprintf(buf, len, "%.0f", v);
 	else
-		snprintf(buf, len, "%.2f", (double)v / (double)unit);
+		snprintf(buf, len, "%.2f", v);
 }
 
-/* Grey when idle, else a hue from green (light load) to red (max), as
- * #rrggbb (HSL saturation 85%, lightness 42%). */
-static void colour(char *buf, size_t len, uint64_t v, uint64_t max)
-{
-	double h, c, x, r, g, b = 0, l = 0.42, sat = 0.85, mm;
+/* Colour stops of the load against the bound: at or below it greens (an
+ * optimal load is green, never red), above it yellow, orange, red at
+ * twice the bound, darker beyond. */
+static const struct stop {
+	double t;
+	int r, g, b;
+} below[] = { { 0.0, 0xc7, 0xe9, 0xc0 }, { 1.0, 0x1a, 0x96, 0x41 } },
+  above[] = { { 1.0, 0xfe, 0xe0, 0x8b }, { 1.5, 0xfd, 0xae, 0x61 },
+	      { 2.0, 0xd7, 0x19, 0x1c }, { 3.0, 0x67, 0x00, 0x0d } };
 
-	if (!v || !max) {
+static void interp(char *buf, size_t len, const struct stop *s, int n,
+		   double t)
+{
+	int i = 0;
+	double u;
+
+	if (t <= s[0].t)
+		i = 0, t = s[0].t;
+	while (i < n - 2 && t > s[i + 1].t)
+		i++;
+	if (t > s[n - 1].t)
+		t = s[n - 1].t;
+	u = (t - s[i].t) / (s[i + 1].t - s[i].t);
+	if (u < 0)
+		u = 0;
+	snprintf(buf, len, "#%02x%02x%02x",
+		 (int)(s[i].r + u * (s[i + 1].r - s[i].r) + 0.5),
+		 (int)(s[i].g + u * (s[i + 1].g - s[i].g) + 0.5),
+		 (int)(s[i].b + u * (s[i + 1].b - s[i].b) + 0.5));
+}
+
+/* Grey when idle, else the colour of load v (messages) against ref. */
+static void colour(char *buf, size_t len, double v, double ref)
+{
+	double t;
+
+	if (v <= 0 || ref <= 0) {
 		snprintf(buf, len, "#d4d4d4");
 		return;
 	}
-	h = 120.0 * (1.0 - (double)v / (double)max) / 60.0;	/* 0..2 */
-	c = (1.0 - (2 * l - 1 < 0 ? 1 - 2 * l : 2 * l - 1)) * sat;
-	x = c * (1.0 - (h - 1 < 0 ? 1 - h : h - 1));
-	if (h < 1) {
-		r = c;
-		g = x;
-	} else {
-		r = x;
-		g = c;
-	}
-	mm = l - c / 2;
-	snprintf(buf, len, "#%02x%02x%02x", (int)((r + mm) * 255 + 0.5),
-		 (int)((g + mm) * 255 + 0.5), (int)((b + mm) * 255 + 0.5));
+	t = v / ref;
+	if (t <= 1.0 + 1e-9)
+		interp(buf, len, below, 2, t);
+	else
+		interp(buf, len, above, 4, t);
 }
 
 /* Offset of the curve of cable (n, p) -> q: 0 for the only cable of a
@@ -270,106 +294,199 @@ static double bend_of(const struct ibu_fabric *f, int n, int p, int q,
 	return (idx - (cnt - 1) / 2.0) * 16.0 + (same_row ? 40.0 : 0.0);
 }
 
-static int draw(FILE *o, const struct ibu_fabric *f,
-		const struct ibu_engine_ops *ops, const void *topo,
-		const struct ibu_linkload *ll, uint64_t unit,
-		 const char *title, const struct layout *l)
+/* A cable that skips rows (a mesh's north-south cables pass the row of
+ * end ports between) bends off the nodes it passes. */
+static double bend_of_cable(const struct ibu_fabric *f, const struct layout *l,
+			    int n, int p, int q)
 {
-	int *count = calloc(l->rows + 1, sizeof(int));
-	int *seen = calloc(l->rows + 1, sizeof(int));
-	int i, n, p, widest = 1;
-	uint64_t max = 0;
-	double width, height;
-	char a[32], b[32], m[32], col[40];
+	int span = l->row[n] > l->row[q] ? l->row[n] - l->row[q] :
+		   l->row[q] - l->row[n];
 
-	if (!count || !seen) {
-		free(count);
-		free(seen);
-		return IBU_ENOMEM;
-	}
-	for (n = 0; n < f->num_nodes; n++)
-		if (l->row[n] >= 0 && ++count[l->row[n]] > widest)
-			widest = count[l->row[n]];
-	width = 2 * MARGIN + widest * SPACING;
-	if (width < 700)
-		width = 700;
-	height = TOP + (l->rows - 1) * ROW_GAP + 70;
-	for (i = 0; i < f->num_nodes; i++) {
-		n = l->order[i];
-		if (l->row[n] < 0)
-			continue;
-		l->x[n] = MARGIN + (seen[l->row[n]]++ + 0.5) *
-			  (width - 2 * MARGIN) / count[l->row[n]];
-	}
-	for (n = 0; n < f->num_nodes; n++)
-		for (p = 1; p <= f->nodes[n].num_ports; p++)
-			if (f->nodes[n].ports[p].peer_node >= 0 &&
-			    ibu_linkload_get(ll, n, p) > max)
-				max = ibu_linkload_get(ll, n, p);
-	fmt(m, sizeof(m), max, unit);
-	fprintf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n",
-		width, height, width, height);
-	fprintf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%.0f\" y=\"26\" font-size=\"16\">",
+	return bend_of(f, n, p, q, span == 0) + (span > 1 ? 22.0 : 0.0);
+}
+
+/* What the picture is drawn against. */
+struct scale {
+	double ref;		/* the colours' reference: the bound, or max */
+	double max;		/* busiest link, messages */
+	int by_bound;		/* ref is the pattern's bound */
+	uint64_t unit;
+};
+
+struct canvas {
+	double width, height, left, label_px, font;
+	int rows;
+};
+
+static double row_y(const struct layout *l, int row)
+{
+	return l->top + row * ROW_GAP;
+}
+
+static void legend_swatch(FILE *o, double x, const char *col,
+			  const char *text)
+{
+	fprintf(o, "<rect x=\"%.0f\" y=\"64\" width=\"22\" height=\"12\" fill=\"%s\" stroke=\"#888\" stroke-width=\"0.5\"/>\n<text x=\"%.0f\" y=\"88\" font-size=\"10\">%s</text>\n",
+		x, col, x, text);
+}
+
+/* Title, what the colours and widths mean, and the colour legend. */
+static void header(FILE *o, const char *title, const struct scale *sc)
+{
+	static const double ts[] = { 0.5, 1.0, 1.25, 1.5, 2.0, 3.0 };
+	char col[16], v[32], text[96];
+	unsigned i;
+
+	fprintf(o, "<text x=\"%.0f\" y=\"24\" font-size=\"16\" font-weight=\"bold\">",
 		MARGIN);
 	esc(o, title);
-	fprintf(o, "</text>\n<text x=\"%.0f\" y=\"48\" font-size=\"12\">load in messages (busier direction): grey idle, green .. red = %s; hover for details</text>\n",
-		MARGIN, m);
-	for (i = 0; i <= 10; i++) {
-		colour(col, sizeof(col), i ? (uint64_t)i : 0, 10);
-		fprintf(o, "<rect x=\"%.0f\" y=\"58\" width=\"24\" height=\"10\" fill=\"%s\"/>\n",
-			MARGIN + i * 26, i ? col : "#d4d4d4");
+	fmt(v, sizeof(v), sc->ref);
+	fprintf(o, "</text>\n<text x=\"%.0f\" y=\"42\" font-size=\"11\">colour: a cable's busier direction, in messages, against %s = %s%s; green up to it</text>\n",
+		MARGIN, sc->by_bound ? "B" : "the busiest link", v,
+		sc->by_bound ? ", the lower bound of the busiest link for any tables" :
+		" (no bound known)");
+	fmt(v, sizeof(v), sc->max);
+	fprintf(o, "<text x=\"%.0f\" y=\"56\" font-size=\"11\" fill=\"#444\">width: against the busiest link, %s messages (%.2f x %s); hover a cable or node for names, labels, ports, both directions</text>\n",
+		MARGIN, v, sc->ref > 0 ? sc->max / sc->ref : 0.0,
+		sc->by_bound ? "B" : "max");
+	legend_swatch(o, MARGIN, "#d4d4d4", "idle");
+	for (i = 0; i < sizeof(ts) / sizeof(ts[0]); i++) {
+		colour(col, sizeof(col), ts[i] * sc->ref, sc->ref);
+		fmt(v, sizeof(v), ts[i] * sc->ref);
+		snprintf(text, sizeof(text), "%s%.3g %s (%s)",
+			 i == sizeof(ts) / sizeof(ts[0]) - 1 ? "&gt;= " : "",
+			 ts[i], sc->by_bound ? "B" : "max", v);
+		legend_swatch(o, MARGIN + 40 + i * 96, col, text);
 	}
-	fprintf(o, "<g stroke-linecap=\"round\">\n");
-	for (n = 0; n < f->num_nodes; n++) {
-		const struct ibu_node *nd = &f->nodes[n];
+	fprintf(o, "<rect x=\"%.0f\" y=\"62\" width=\"10\" height=\"10\" fill=\"#5b7bd5\"/><text x=\"%.0f\" y=\"71\" font-size=\"10\">switch</text>\n<circle cx=\"%.0f\" cy=\"67\" r=\"4\" fill=\"#f2c14e\" stroke=\"#333\" stroke-width=\"0.8\"/><text x=\"%.0f\" y=\"71\" font-size=\"10\">end port</text>\n",
+		MARGIN + 40 + 6 * 96 + 10, MARGIN + 40 + 6 * 96 + 24,
+		MARGIN + 40 + 6 * 96 + 80, MARGIN + 40 + 6 * 96 + 88);
+}
 
-		for (p = 1; p <= nd->num_ports; p++) {
-			int q = nd->ports[p].peer_node, qp = nd->ports[p].peer_port;
-			uint64_t up, down, v;
-			double w, x1, y1, x2, y2, bend;
+static void draw_link(FILE *o, const struct ibu_fabric *f,
+		      const struct ibu_engine_ops *ops, const void *topo,
+		      const struct ibu_linkload *ll, const struct scale *sc,
+		      const struct layout *l, int n, int p)
+{
+	int q = f->nodes[n].ports[p].peer_node;
+	int qp = f->nodes[n].ports[p].peer_port;
+	double up = (double)ibu_linkload_get(ll, n, p) / (double)sc->unit;
+	double down = (double)ibu_linkload_get(ll, q, qp) / (double)sc->unit;
+	double v = up > down ? up : down, w, bend;
+	double x1 = l->x[n], y1 = row_y(l, l->row[n]), x2 = l->x[q];
+	double y2 = row_y(l, l->row[q]);
+	char a[32], b[32], col[16];
 
-			if (q < 0 || l->row[n] < 0 || l->row[q] < 0 ||
-			    q < n || (q == n && qp < p))
-				continue;
-			up = ibu_linkload_get(ll, n, p);
-			down = ibu_linkload_get(ll, q, qp);
-			v = up > down ? up : down;
-			colour(col, sizeof(col), v, max);
-			fmt(a, sizeof(a), up, unit);
-			fmt(b, sizeof(b), down, unit);
-			w = 0.6 + (max ? 5.4 * (double)v / (double)max : 0);
-			x1 = l->x[n];
-			y1 = TOP + l->row[n] * ROW_GAP;
-			x2 = l->x[q];
-			y2 = TOP + l->row[q] * ROW_GAP;
-			bend = bend_of(f, n, p, q, l->row[n] == l->row[q]);
-			if (bend == 0) {
-				fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.2f\"><title>",
-					x1, y1, x2, y2, col, w);
-			} else {
-				/* parallel cables and cables inside a row: a
-				 * curve bent off the straight line */
-				double dx = x2 - x1, dy = y2 - y1;
-				double len = sqrt(dx * dx + dy * dy);
+	colour(col, sizeof(col), v, sc->ref);
+	fmt(a, sizeof(a), up);
+	fmt(b, sizeof(b), down);
+	w = 0.6 + (sc->max > 0 ? 5.4 * v / sc->max : 0);
+	bend = bend_of_cable(f, l, n, p, q);
+	if (bend == 0) {
+		fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.2f\"><title>",
+			x1, y1, x2, y2, col, w);
+	} else {
+		/* parallel cables and cables inside a row: a curve bent
+		 * off the straight line */
+		double dx = x2 - x1, dy = y2 - y1;
+		double len = sqrt(dx * dx + dy * dy);
 
-				if (len < 1)
-					len = 1;
-				fprintf(o, "<path d=\"M %.1f %.1f Q %.1f %.1f %.1f %.1f\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.2f\"><title>",
-					x1, y1, (x1 + x2) / 2 - dy / len * bend,
-					(y1 + y2) / 2 + dx / len * bend, x2, y2,
-					col, w);
+		if (len < 1)
+			len = 1;
+		fprintf(o, "<path d=\"M %.1f %.1f Q %.1f %.1f %.1f %.1f\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.2f\"><title>",
+			x1, y1, (x1 + x2) / 2 - dy / len * bend,
+			(y1 + y2) / 2 + dx / len * bend, x2, y2, col, w);
+	}
+	node_label(o, f, ops, topo, n);
+	fprintf(o, " port %d -&gt; ", p);
+	node_label(o, f, ops, topo, q);
+	fprintf(o, " port %d: %s; back: %s</title></%s>\n", qp, a, b,
+		bend == 0 ? "line" : "path");
+}
+
+/* The name of row r holding switches: a fat tree's level, a mesh's y
+ * (switch rows counted from the bottom), or the distance to the end
+ * ports. */
+static void row_name(FILE *o, const struct ibu_fabric *f,
+		     const struct layout *l, int r, int rows)
+{
+	int k, n, lower = 0;
+
+	if (l->kind == ROWS_LEVELS) {
+		fprintf(o, "level %d%s", r, r == 0 ? " (top)" :
+			r == rows - 2 ? " (leaves)" : "");
+		return;
+	}
+	for (k = r + 1; k < rows; k++)
+		for (n = 0; n < f->num_nodes; n++)
+			if (l->row[n] == k &&
+			    ibu_node_is_switch(&f->nodes[n])) {
+				lower++;
+				break;
 			}
-			node_label(o, f, ops, topo, n);
-			fprintf(o, " port %d -&gt; ", p);
-			node_label(o, f, ops, topo, q);
-			fprintf(o, " port %d: %s; back: %s</title></%s>\n", qp,
-				a, b, bend == 0 ? "line" : "path");
-		}
+	if (l->kind == ROWS_MESH)
+		fprintf(o, "y = %d", lower);
+	else
+		fprintf(o, "%d hops up", rows - 1 - r);
+}
+
+/* Row names at the left: the end ports' rows, and the switches'. */
+static void draw_rows(FILE *o, const struct ibu_fabric *f,
+		      const struct layout *l, const struct canvas *cv)
+{
+	int r, n, sw, ep;
+
+	for (r = 0; r < cv->rows; r++) {
+		sw = ep = 0;
+		for (n = 0; n < f->num_nodes; n++)
+			if (l->row[n] == r) {
+				sw += ibu_node_is_switch(&f->nodes[n]);
+				ep += !ibu_node_is_switch(&f->nodes[n]);
+			}
+		if (!sw && !ep)
+			continue;
+		fprintf(o, "<text x=\"8\" y=\"%.1f\" font-size=\"12\" font-weight=\"bold\">", row_y(l, r) + 4);
+		if (!sw)
+			fprintf(o, "end ports");
+		else
+			row_name(o, f, l, r, cv->rows);
+		fprintf(o, "</text>\n<text x=\"8\" y=\"%.1f\" font-size=\"10\" fill=\"#444\">%d %s</text>\n",
+			row_y(l, r) + 18, sw + ep, sw ? "switches" : "ports");
 	}
-	fprintf(o, "</g>\n<g stroke=\"#333\" stroke-width=\"0.8\">\n");
+}
+
+/* Node names: rotated when the row is dense (upward above a switch,
+ * downward below an end port), on a white halo over the cables. */
+static void draw_names(FILE *o, const struct ibu_fabric *f,
+		       const struct layout *l, const struct canvas *cv)
+{
+	int n;
+
+	fprintf(o, "<g font-size=\"%.1f\" fill=\"#111\" stroke=\"white\" stroke-width=\"2.5\" paint-order=\"stroke\">\n",
+		cv->font);
 	for (n = 0; n < f->num_nodes; n++) {
-		double x = l->x[n], y = TOP + l->row[n] * ROW_GAP;
+		int sw = ibu_node_is_switch(&f->nodes[n]);
+		double x = l->x[n], y = row_y(l, l->row[n]);
+
+		if (l->row[n] < 0)
+			continue;
+		fprintf(o, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"%s\" dominant-baseline=\"middle\">",
+			x, sw ? y - 9 : y + 8, sw ? "start" : "end");
+		esc(o, f->nodes[n].name);
+		fprintf(o, "</text>\n");
+	}
+	fprintf(o, "</g>\n");
+}
+
+static void draw_nodes(FILE *o, const struct ibu_fabric *f,
+		       const struct ibu_engine_ops *ops, const void *topo,
+		       const struct layout *l)
+{
+	int n;
+
+	fprintf(o, "<g stroke=\"#333\" stroke-width=\"0.8\">\n");
+	for (n = 0; n < f->num_nodes; n++) {
+		double x = l->x[n], y = row_y(l, l->row[n]);
 
 		if (l->row[n] < 0)
 			continue;
@@ -383,17 +500,101 @@ static int draw(FILE *o, const struct ibu_fabric *f,
 		fprintf(o, "</title></%s>\n",
 			ibu_node_is_switch(&f->nodes[n]) ? "rect" : "circle");
 	}
-	fprintf(o, "</g>\n</svg>\n");
+	fprintf(o, "</g>\n");
+}
+
+/* Canvas size and every node's x: rows spread over the width. */
+static int place(const struct ibu_fabric *f, struct layout *l,
+		 struct canvas *cv)
+{
+	int *count = calloc(l->rows + 1, sizeof(int));
+	int *seen = calloc(l->rows + 1, sizeof(int));
+	int i, n, widest = 1;
+	size_t longest = 4;
+
+	if (!count || !seen) {
+		free(count);
+		free(seen);
+		return IBU_ENOMEM;
+	}
+	for (n = 0; n < f->num_nodes; n++) {
+		if (l->row[n] >= 0 && ++count[l->row[n]] > widest)
+			widest = count[l->row[n]];
+		if (l->row[n] >= 0 && strlen(f->nodes[n].name) > longest)
+			longest = strlen(f->nodes[n].name);
+	}
+	cv->rows = l->rows;
+	cv->left = 110;
+	cv->width = cv->left + MARGIN + widest * SPACING;
+	if (cv->width < 1000)
+		cv->width = 1000;
+	cv->font = (cv->width - cv->left - MARGIN) / widest * 0.75;
+	cv->font = cv->font > 11 ? 11 : cv->font < 5 ? 5 : cv->font;
+	cv->label_px = longest * cv->font * 0.6 + 16;
+	l->top = 100 + cv->label_px;
+	cv->height = row_y(l, l->rows - 1) + cv->label_px + 20;
+	for (i = 0; i < f->num_nodes; i++) {
+		n = l->order[i];
+		if (l->row[n] < 0)
+			continue;
+		l->x[n] = cv->left + (seen[l->row[n]]++ + 0.5) *
+			  (cv->width - cv->left - MARGIN) / count[l->row[n]];
+	}
 	free(count);
 	free(seen);
+	return IBU_OK;
+}
+
+static int draw(FILE *o, const struct ibu_fabric *f,
+		const struct ibu_engine_ops *ops, const void *topo,
+		const struct ibu_linkload *ll, struct scale *sc,
+		const char *title, struct layout *l)
+{
+	struct canvas cv;
+	int n, p;
+	uint64_t max = 0;
+
+	if (place(f, l, &cv))
+		return IBU_ENOMEM;
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1; p <= f->nodes[n].num_ports; p++)
+			if (f->nodes[n].ports[p].peer_node >= 0 &&
+			    ibu_linkload_get(ll, n, p) > max)
+				max = ibu_linkload_get(ll, n, p);
+	sc->max = (double)max / (double)sc->unit;
+	sc->by_bound = sc->ref > 0;
+	if (!sc->by_bound)
+		sc->ref = sc->max;
+	fprintf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n",
+		cv.width, cv.height, cv.width, cv.height);
+	fprintf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	header(o, title, sc);
+	draw_rows(o, f, l, &cv);
+	fprintf(o, "<g stroke-linecap=\"round\">\n");
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			int q = f->nodes[n].ports[p].peer_node;
+			int qp = f->nodes[n].ports[p].peer_port;
+
+			if (q < 0 || l->row[n] < 0 || l->row[q] < 0 ||
+			    q < n || (q == n && qp < p))
+				continue;
+			draw_link(o, f, ops, topo, ll, sc, l, n, p);
+		}
+	fprintf(o, "</g>\n");
+	draw_nodes(o, f, ops, topo, l);
+	draw_names(o, f, l, &cv);
+	fprintf(o, "</svg>\n");
 	return IBU_OK;
 }
 
 int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
 		       const struct ibu_engine_ops *ops, const void *topo,
 		       const struct ibu_linkload *ll, uint64_t unit,
-		       const char *title, struct ibu_err *e)
+		       double bound, const char *title, struct ibu_err *e)
 {
+	struct scale sc = { .ref = bound, .unit = unit ? unit : 1 };
 	struct layout l = { 0 };
 	int nn = f->num_nodes ? f->num_nodes : 1, rc = IBU_OK, n;
 	struct ibu_atomicfile af;
@@ -411,8 +612,10 @@ int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
 		l.row[n] = -1;
 	if (ops && ops->layout) {
 		layout_engine(&l, f, ops, topo);
+		l.kind = strstr(ops->topology, "mesh") ? ROWS_MESH : ROWS_LEVELS;
 		rc = sort_nodes(&l, f);
 	} else {
+		l.kind = ROWS_LAYERS;
 		rc = layout_bfs(&l, f);
 	}
 	if (rc) {
@@ -423,7 +626,7 @@ int ibu_load_svg_write(const char *path, const struct ibu_fabric *f,
 	if (rc)
 		goto out;
 	o = af.fp;
-	rc = draw(o, f, ops, topo, ll, unit ? unit : 1, title, &l);
+	rc = draw(o, f, ops, topo, ll, &sc, title, &l);
 	if (rc || ferror(o)) {
 		int err = errno;
 

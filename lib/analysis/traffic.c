@@ -7,6 +7,7 @@
 #include "num.h"
 #include "rails.h"
 #include "traffic.h"
+#include "cuts.h"
 
 /* ------------------------------------------------------------ end ports */
 
@@ -181,8 +182,18 @@ int ibu_pattern_parse(const char *s, struct ibu_pattern *p,
 		if (ibu_num_int(a, IBU_NUM_DEC, 0, 1000, &p->rail, NULL) ||
 		    (b && ibu_num_int(b, IBU_NUM_DEC, 1, 1000000, &p->k, NULL)))
 			goto bad;
-	} else if (!strcmp(s, "random")) {
+	} else if (!strcmp(s, "random") || !strncmp(s, "random:", 7)) {
 		p->kind = IBU_PAT_RANDOM;
+		p->k = 1;
+		if (s[6] && ibu_num_int(s + 7, IBU_NUM_DEC, 1, 100000, &p->k,
+					NULL))
+			goto bad;
+	} else if (!strcmp(s, "ebb") || !strncmp(s, "ebb:", 4)) {
+		p->kind = IBU_PAT_BISECT;
+		p->k = IBU_EBB_SAMPLES;
+		if (s[3] && ibu_num_int(s + 4, IBU_NUM_DEC, 1, 100000, &p->k,
+					NULL))
+			goto bad;
 	} else if (!strcmp(s, "groups")) {
 		p->kind = IBU_PAT_GROUPS;
 	} else if (!strcmp(s, "groups-ucast")) {
@@ -205,7 +216,7 @@ int ibu_pattern_parse(const char *s, struct ibu_pattern *p,
 	return IBU_OK;
 bad:
 	return ibu_err_set(e, IBU_EINVAL,
-			   "bad pattern '%s' (all-to-all, shift, shift:K, rail-shift, rail-shift:K, rail:R, rail:R:K, random, mcast:S:G%%, ucast:S:G%%, groups, groups-ucast)",
+			   "bad pattern '%s' (all-to-all, shift, shift:K, rail-shift, rail-shift:K, rail:R, rail:R:K, random, random:K, ebb, ebb:K, mcast:S:G%%, ucast:S:G%%, groups, groups-ucast)",
 			   s);
 }
 
@@ -377,6 +388,7 @@ struct run {
 	struct ibu_walk w;
 	int timing;		/* second pass: times, not loads */
 	uint64_t unit;
+	double bw;		/* flow bandwidth, summed (timing pass) */
 	struct ibu_err *e;
 };
 
@@ -422,6 +434,8 @@ static void account(struct run *ru, uint64_t weight)
 
 		if (t > ru->r->time_ns)
 			ru->r->time_ns = t;
+		if (load > 0)	/* its share of the busiest link's bandwidth */
+			ru->bw += (double)weight / (double)ru->unit / load;
 	}
 }
 
@@ -564,62 +578,6 @@ static int pass_mcast_ucast(struct run *ru)
 	return IBU_OK;
 }
 
-struct pass_args {
-	const struct ibu_pattern *p;
-	const int *to;		/* permutation patterns */
-};
-
-static int one_pass(struct run *ru, const struct pass_args *a)
-{
-	switch (a->p->kind) {
-	case IBU_PAT_ALL_TO_ALL:
-		return pass_all_to_all(ru);
-	case IBU_PAT_SHIFT:
-	case IBU_PAT_RAIL_SHIFT:
-	case IBU_PAT_RANDOM:
-		return pass_permutation(ru, a->to);
-	case IBU_PAT_MCAST:
-	case IBU_PAT_GROUPS:
-		return pass_mcast(ru);
-	case IBU_PAT_MCAST_UCAST:
-	case IBU_PAT_GROUPS_UCAST:
-		return pass_mcast_ucast(ru);
-	}
-	return IBU_EINVAL;
-}
-
-/* Loads, then times against those loads. */
-static int evaluate(struct run *ru, const struct pass_args *a,
-		    struct ibu_traffic_result *r)
-{
-	int rc;
-
-	memset(r, 0, sizeof(*r));
-	r->unit = ru->unit;
-	ru->r = r;
-	ibu_linkload_reset(ru->ll);
-	ru->timing = 0;
-	rc = one_pass(ru, a);
-	if (rc)
-		return rc;
-	ru->timing = 1;
-	rc = one_pass(ru, a);
-	if (rc)
-		return rc;
-	ibu_linkload_stats(ru->ll, ru->in->f, &r->st);
-	return IBU_OK;
-}
-
-static int worse(const struct ibu_traffic_result *a,
-		 const struct ibu_traffic_result *b)
-{
-	if (a->st.max_any != b->st.max_any)
-		return a->st.max_any > b->st.max_any;
-	if (a->st.max_sw != b->st.max_sw)
-		return a->st.max_sw > b->st.max_sw;
-	return a->time_ns > b->time_ns;
-}
-
 /* The rails of the end ports, and per rail its HCAs in end-port order:
  * pos[i] = place of HCA i in its rail, at[rail * n + place] = i. */
 struct rail_ctx {
@@ -664,70 +622,88 @@ static int rail_ctx_build(const struct ibu_traffic_in *in,
 	return IBU_OK;
 }
 
-/* Permutation k of pattern p into to (n end ports); rc: the rail ctx. */
-static void make_perm(const struct ibu_pattern *p, const struct rail_ctx *rc,
+/* Shift k of rail pattern p into to (n end ports): HCA r of the j-th
+ * server of rail r to that of server j + k (other rails: none, for rail:R). */
+static void rail_perm(const struct ibu_pattern *p, const struct rail_ctx *rc,
 		      int k, int n, int *to)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
-		int rl;
+		int rl = rc->r.rail[i];
 
-		if (p->kind != IBU_PAT_RAIL_SHIFT) {
-			to[i] = (i + k) % n;
-			continue;
-		}
-		rl = rc->r.rail[i];
 		to[i] = p->rail >= 0 && rl != p->rail ? i :
 			rc->at[rl * n + (rc->pos[i] + k) % rc->len[rl]];
 	}
 }
 
-/* Every shift k = 1..kmax-1 of pattern a->p: the worst one's result and
- * loads (kept in best), the messages and walks of all. */
-static int every_k(struct run *ru, struct pass_args *a,
-		   const struct rail_ctx *rails, int kmax, int *to,
-		   uint64_t *best, struct ibu_traffic_result *r)
+struct pass_args {
+	const struct ibu_pattern *p;
+	const int *to;		/* permutation patterns */
+	const struct rail_ctx *rails;	/* rail patterns */
+};
+
+static int one_pass(struct run *ru, const struct pass_args *a)
 {
-	struct ibu_linkload *ll = ru->ll;
-	struct ibu_traffic_result cur;
-	int k, rc, n = ru->in->ep->num;
-
-	for (k = 1; k < kmax; k++) {
-		make_perm(a->p, rails, k, n, to);
-		rc = evaluate(ru, a, &cur);
-		if (rc)
-			return rc;
-		cur.worst_k = k;
-		if (k == 1 || worse(&cur, r)) {
-			long msgs = r->messages + cur.messages;
-			long walks = r->walks + cur.walks;
-			long unr = r->unrouted + cur.unrouted;
-			char first[sizeof(r->first_unrouted)];
-
-			memcpy(first, r->unrouted ? r->first_unrouted :
-				      cur.first_unrouted, sizeof(first));
-			*r = cur;
-			r->messages = msgs;
-			r->walks = walks;
-			r->unrouted = unr;
-			memcpy(r->first_unrouted, first, sizeof(first));
-			memcpy(best, ll->load,
-			       (ll->num_slots + 1) * sizeof(*best));
-		} else {
-			if (!r->unrouted && cur.unrouted)
-				memcpy(r->first_unrouted, cur.first_unrouted,
-				       sizeof(r->first_unrouted));
-			r->messages += cur.messages;
-			r->walks += cur.walks;
-			r->unrouted += cur.unrouted;
-		}
+	switch (a->p->kind) {
+	case IBU_PAT_ALL_TO_ALL:
+		return pass_all_to_all(ru);
+	case IBU_PAT_SHIFT:
+	case IBU_PAT_RAIL_SHIFT:
+	case IBU_PAT_RANDOM:
+	case IBU_PAT_BISECT:
+		return pass_permutation(ru, a->to);
+	case IBU_PAT_MCAST:
+	case IBU_PAT_GROUPS:
+		return pass_mcast(ru);
+	case IBU_PAT_MCAST_UCAST:
+	case IBU_PAT_GROUPS_UCAST:
+		return pass_mcast_ucast(ru);
 	}
-	r->permutations = kmax > 1 ? kmax - 1 : 0;
-	memcpy(ll->load, best, (ll->num_slots + 1) * sizeof(*best));
-	if (kmax <= 1)
-		ibu_linkload_reset(ll);
+	return IBU_EINVAL;
+}
+
+/* Loads, then times against those loads. */
+static int evaluate(struct run *ru, const struct pass_args *a,
+		    struct ibu_traffic_result *r)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->unit = ru->unit;
+	ru->r = r;
+	ru->bw = 0;
+	ibu_linkload_reset(ru->ll);
+	ru->timing = 0;
+	rc = one_pass(ru, a);
+	if (rc)
+		return rc;
+	ru->timing = 1;
+	rc = one_pass(ru, a);
+	if (rc)
+		return rc;
+	ibu_linkload_stats(ru->ll, ru->in->f, &r->st);
+	r->flow_bw = ru->bw;	/* a sum until ibu_traffic_run divides */
+	if (ibu_pattern_is_mcast(a->p))
+		r->bound = (double)r->st.max_hca / (double)ru->unit;
+	else if (a->p->kind == IBU_PAT_ALL_TO_ALL ||
+		 a->p->kind == IBU_PAT_SHIFT || a->p->kind == IBU_PAT_RANDOM ||
+		 a->p->kind == IBU_PAT_BISECT || a->p->kind == IBU_PAT_RAIL_SHIFT)
+		r->bound = ibu_cuts_bound(ru->in->cuts, ru->in->ep->num, a->to);
+	else	/* the paper's cases: the end ports' cables carry their
+		 * demand, whatever the tables */
+		r->bound = (double)r->st.max_hca / (double)ru->unit;
 	return IBU_OK;
+}
+
+static int worse(const struct ibu_traffic_result *a,
+		 const struct ibu_traffic_result *b)
+{
+	if (a->st.max_any != b->st.max_any)
+		return a->st.max_any > b->st.max_any;
+	if (a->st.max_sw != b->st.max_sw)
+		return a->st.max_sw > b->st.max_sw;
+	return a->time_ns > b->time_ns;
 }
 
 /* The rails of a rail pattern; *kmax: the largest rail's HCAs. */
@@ -749,18 +725,100 @@ static int rail_setup(const struct ibu_traffic_in *in,
 	return IBU_OK;
 }
 
-int ibu_traffic_run(const struct ibu_traffic_in *in,
-		    const struct ibu_pattern *p, struct ibu_linkload *ll,
-		    struct ibu_traffic_result *r, struct ibu_err *e)
+/* Sample idx (from 0) of a pattern of several permutations into to. */
+static void sample(const struct ibu_pattern *p, const struct rail_ctx *rails,
+		   uint64_t seed, int idx, int *to, int n)
 {
-	struct run ru = { .in = in, .ll = ll, .e = e };
-	struct pass_args a = { .p = p };
-	int *to = NULL, n = in->ep->num, rc = IBU_OK, i, maxlmc = 0, kmax = n;
-	uint64_t *best = NULL;
-	struct rail_ctx rails;
+	uint64_t s = seed ^ ((uint64_t)idx * 0xd1b54a32d192ed03ULL);
+	int i, half = n / 2;
 
-	memset(&rails, 0, sizeof(rails));
-	memset(r, 0, sizeof(*r));
+	if (p->kind == IBU_PAT_SHIFT) {
+		for (i = 0; i < n; i++)
+			to[i] = (i + (p->k ? p->k : idx + 1)) % n;
+		return;
+	}
+	if (p->kind == IBU_PAT_RAIL_SHIFT) {
+		rail_perm(p, rails, p->k ? p->k : idx + 1, n, to);
+		return;
+	}
+	if (p->kind == IBU_PAT_RANDOM) {
+		shuffle(&s, to, n, n);	/* sample 0: the seed's, as before */
+		return;
+	}
+	/* bisection: a shuffle, its first half paired with its second */
+	{
+		int *perm = to + n;
+
+		shuffle(&s, perm, n, n);
+		for (i = 0; i < n; i++)
+			to[i] = i;
+		for (i = 0; i < half; i++) {
+			to[perm[i]] = perm[half + i];
+			to[perm[half + i]] = perm[i];
+		}
+	}
+}
+
+/* Folds sample cur into r: counts add up, r keeps the worst sample's
+ * loads (in best[]) and figures. */
+static void fold(struct ibu_traffic_result *r, struct ibu_traffic_result *cur,
+		 int first, struct ibu_linkload *ll, uint64_t *best)
+{
+	long msgs = r->messages + cur->messages;
+	long walks = r->walks + cur->walks;
+	long unr = r->unrouted + cur->unrouted;
+	double bw = r->flow_bw + cur->flow_bw;
+	char firstu[sizeof(r->first_unrouted)];
+
+	memcpy(firstu, r->unrouted ? r->first_unrouted : cur->first_unrouted,
+	       sizeof(firstu));
+	if (first || worse(cur, r)) {
+		*r = *cur;
+		memcpy(best, ll->load, (ll->num_slots + 1) * sizeof(*best));
+	}
+	r->messages = msgs;
+	r->walks = walks;
+	r->unrouted = unr;
+	r->flow_bw = bw;
+	memcpy(r->first_unrouted, firstu, sizeof(firstu));
+}
+
+/* Several permutations (every shift, random:K, ebb:K): the worst one's
+ * loads stay in ll. */
+static int run_samples(struct run *ru, struct pass_args *a, int count,
+		       int *to, struct ibu_traffic_result *r)
+{
+	struct ibu_linkload *ll = ru->ll;
+	struct ibu_traffic_result cur;
+	uint64_t *best;
+	int j, n = ru->in->ep->num, rc = IBU_OK;
+
+	best = calloc(ll->num_slots + 1, sizeof(*best));
+	if (!best)
+		return ibu_err_set(ru->e, IBU_ENOMEM, "out of memory (pattern)");
+	for (j = 0; j < count; j++) {
+		sample(a->p, a->rails, ru->in->seed, j, to, n);
+		rc = evaluate(ru, a, &cur);
+		if (rc)
+			break;
+		cur.worst_k = a->p->kind == IBU_PAT_SHIFT ||
+			      a->p->kind == IBU_PAT_RAIL_SHIFT ?
+			      (a->p->k ? a->p->k : j + 1) : j + 1;
+		fold(r, &cur, j == 0, ll, best);
+	}
+	r->permutations = count;
+	if (!rc && count)
+		memcpy(ll->load, best, (ll->num_slots + 1) * sizeof(*best));
+	else if (!count)
+		ibu_linkload_reset(ll);
+	free(best);
+	return rc;
+}
+
+static int check_in(const struct ibu_traffic_in *in,
+		    const struct ibu_pattern *p, const struct ibu_linkload *ll,
+		    struct ibu_err *e)
+{
 	if (ll->num_nodes != in->f->num_nodes)
 		return ibu_err_set(e, IBU_EINVAL,
 				   "link load sized for %d nodes, fabric has %d",
@@ -774,54 +832,68 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 		return ibu_err_set(e, IBU_EINVAL,
 				   "pattern %s needs a member list and senders",
 				   p->name);
-	/* one message weighs 2^(largest LMC) so that every part of a
-	 * `pairs` split is a whole number */
-	for (i = 0; i < n; i++) {
+	return IBU_OK;
+}
+
+/* One message weighs 2^(largest LMC) under `pairs`, so that every part of
+ * a split is a whole number. */
+static uint64_t unit_of(const struct ibu_traffic_in *in)
+{
+	int i, maxlmc = 0;
+
+	if (in->dlids != IBU_DLIDS_PAIRS)
+		return 1;
+	for (i = 0; i < in->ep->num; i++) {
 		const struct ibu_port *lp =
 			ibu_fabric_lid_port(in->f, in->ep->node[i], in->ep->port[i]);
 
 		if (lp && lp->lmc > maxlmc)
 			maxlmc = lp->lmc;
 	}
-	ru.unit = in->dlids == IBU_DLIDS_PAIRS ? 1ULL << maxlmc : 1;
+	return 1ULL << maxlmc;
+}
+
+int ibu_traffic_run(const struct ibu_traffic_in *in,
+		    const struct ibu_pattern *p, struct ibu_linkload *ll,
+		    struct ibu_traffic_result *r, struct ibu_err *e)
+{
+	struct run ru = { .in = in, .ll = ll, .e = e };
+	struct rail_ctx rails;
+	struct pass_args a = { .p = p, .rails = &rails };
+	int *to = NULL, n = in->ep->num, rc, count = 0, kmax = 0;
+
+	memset(&rails, 0, sizeof(rails));
+	memset(r, 0, sizeof(*r));
+	rc = check_in(in, p, ll, e);
+	if (rc)
+		return rc;
+	ru.unit = unit_of(in);
 	r->unit = ru.unit;
+	if (p->kind == IBU_PAT_SHIFT)
+		count = p->k ? 1 : (n > 1 ? n - 1 : 0);
+	else if (p->kind == IBU_PAT_RANDOM || p->kind == IBU_PAT_BISECT)
+		count = p->k > 0 ? p->k : 1;
 	ibu_walk_init(&ru.w);
 	if (p->kind == IBU_PAT_RAIL_SHIFT) {
 		rc = rail_setup(in, p, &rails, &kmax, e);
-		if (rc)
-			goto out;
+		count = p->k ? 1 : (kmax > 1 ? kmax - 1 : 0);
 	}
-	if (p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RANDOM ||
-	    p->kind == IBU_PAT_RAIL_SHIFT) {
-		to = malloc((n ? n : 1) * sizeof(*to));
-		if (!to) {
+	if (!rc && (p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RANDOM ||
+		    p->kind == IBU_PAT_BISECT || p->kind == IBU_PAT_RAIL_SHIFT)) {
+		/* twice n: ebb's shuffle sits after the permutation */
+		to = malloc((2 * n + 1) * sizeof(*to));
+		if (!to)
 			rc = ibu_err_set(e, IBU_ENOMEM, "out of memory (pattern)");
-			goto out;
-		}
 		a.to = to;
-	}
-	if (p->kind == IBU_PAT_RANDOM) {
-		uint64_t s = in->seed;
-
-		shuffle(&s, to, n, n);
-		rc = evaluate(&ru, &a, r);
-	} else if ((p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RAIL_SHIFT) &&
-		   p->k) {
-		make_perm(p, &rails, p->k, n, to);
-		rc = evaluate(&ru, &a, r);
-		r->permutations = 1;
-		r->worst_k = p->k;
-	} else if (p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RAIL_SHIFT) {
-		best = calloc(ll->num_slots + 1, sizeof(*best));
-		rc = best ? every_k(&ru, &a, &rails, kmax, to, best, r) :
-			    ibu_err_set(e, IBU_ENOMEM, "out of memory (pattern)");
+		if (!rc)
+			rc = run_samples(&ru, &a, count, to, r);
 	} else {
 		rc = evaluate(&ru, &a, r);
 	}
-out:
+	if (!rc)
+		r->flow_bw = r->messages ? r->flow_bw / (double)r->messages : 0;
 	ibu_walk_free(&ru.w);
 	free(to);
-	free(best);
 	rail_ctx_free(&rails);
 	return rc;
 }

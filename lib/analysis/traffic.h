@@ -22,6 +22,16 @@
  *                     (rail:R:K)     rail R alone, one k
  *   random            (random)       one seeded random permutation
  *                                    (fixed points send nothing)
+ *                     (random:K)     K of them (the seed's, then K-1
+ *                                    more); the worst one is reported
+ *   bisection         (ebb)          random bisections, [Hoefler08]'s effective
+ *                     (ebb:K)        bisection bandwidth (ORCS): the end
+ *                                    ports split into two random halves,
+ *                                    each port of one half paired with one
+ *                                    of the other, both send to each other
+ *                                    (an odd port out sends nothing); K
+ *                                    samples (default 50), the worst one
+ *                                    is reported, flow-bw is the eBB
  *   multicast case    (mcast:S:G)    [Zhou07], sect. 4: S sources ("1",
  *                                    or "40%") and a group of G% of the end
  *                                    ports, both drawn with the seed; one
@@ -44,6 +54,13 @@
  *            (ibu_traffic_in.advised: the cyclic engine's scheme on a fat
  *            tree; the destination's base LID where there is none)
  *
+ * Flow bandwidth (flow-bw): each message gets, as a share of one link's
+ * bandwidth, 1 / the load of the busiest link on its path (a message
+ * split over several DLIDs: the sum over its parts of the part's weight /
+ * the busiest link on the part's path; a message that does not arrive:
+ * 0); the mean over the messages of every permutation or sample the
+ * pattern evaluates. For ebb this is the effective bisection bandwidth.
+ *
  * Load unit: one whole message. Estimated completion time, [Zhou07]'s
  * model (20 ns flight per link, 100 ns per switch, 4 ns per byte): the
  * maximum over all walks of 20 ns x links + 100 ns x switches on the walk
@@ -60,6 +77,8 @@
 #include "linkload.h"
 #include "mft.h"
 #include "mcmembers.h"
+
+struct ibu_cuts;
 
 #define IBU_TRAFFIC_FLIGHT_NS 20.0
 #define IBU_TRAFFIC_SWITCH_NS 100.0
@@ -102,12 +121,16 @@ enum ibu_pattern_kind {
 	IBU_PAT_MCAST_UCAST,
 	IBU_PAT_GROUPS,
 	IBU_PAT_GROUPS_UCAST,
+	IBU_PAT_BISECT,
 	IBU_PAT_RAIL_SHIFT,	/* rail-aligned shift (lib/core/rails.h) */
 };
 
+#define IBU_EBB_SAMPLES 50
+
 struct ibu_pattern {
 	enum ibu_pattern_kind kind;
-	int k;			/* shift: 0 = every k */
+	int k;			/* shift: 0 = every k; random, ebb:
+				 * samples */
 	int sources;		/* mcast: number of sources, or */
 	int sources_pct;	/* percent of the end ports (when > 0) */
 	int group_pct;		/* mcast: group size, percent */
@@ -167,6 +190,8 @@ struct ibu_traffic_in {
 	const struct ibu_mflows *senders;
 	uint64_t seed;			/* random */
 	long size;			/* bytes per message */
+	const struct ibu_cuts *cuts;	/* for the bound; NULL: end ports'
+					 * cables only */
 };
 
 struct ibu_traffic_result {
@@ -179,8 +204,15 @@ struct ibu_traffic_result {
 	uint64_t unit;		/* load of one whole message */
 	struct ibu_linkload_stats st;	/* in units of 1/unit message */
 	double time_ns;		/* estimated completion time */
-	int permutations;	/* shift: how many were evaluated */
-	int worst_k;		/* shift: k of the reported permutation */
+	int permutations;	/* shift, random, ebb: how many were
+				 * evaluated */
+	int worst_k;		/* shift: k of the reported permutation;
+				 * random, ebb: its sample, from 1 */
+	double flow_bw;		/* mean flow bandwidth (above) */
+	double bound;		/* unicast patterns: a lower bound of the
+				 * busiest link of the reported permutation
+				 * for any tables (lib/cuts.h), in messages;
+				 * multicast: the busiest end-port link */
 };
 
 /*

@@ -216,6 +216,44 @@ static void node_label(const void *topo, int node, char *buf, size_t len)
 	ibu_mesh_sw_label(t, ibu_mesh_sw(t, node), buf, len);
 }
 
+/* Position order: switches x-major (x * n + y), then their end ports by
+ * port GUID; what shift permutations number the hosts by. */
+static int endport_index(const void *topo, int node, int port)
+{
+	const struct ibu_mesh *t = topo;
+
+	if (node < 0 || node >= t->num_fabric_nodes || port < 1 ||
+	    t->port_base[node] + port >= t->port_base[node + 1])
+		return -1;
+	return t->ep_of_port[t->port_base[node] + port];
+}
+
+/* Drawn as the grid: a row of switches per y (the largest on top), each
+ * followed by a row of their end ports; switches by x, end ports by their
+ * switch's x and their place among its end ports. */
+static int layout(const struct ibu_fabric *f, const void *topo, int node,
+		  int *row, double *key)
+{
+	const struct ibu_mesh *t = topo;
+	int s = ibu_mesh_sw(t, node), i;
+
+	(void)f;
+	if (s >= 0) {
+		*row = 2 * (t->n - 1 - t->sw[s].y);
+		*key = t->sw[s].x;
+		return 0;
+	}
+	for (i = 0; i < t->num_endports; i++)
+		if (t->ep[i].node == node) {
+			s = t->ep[i].sw;
+			*row = 2 * (t->n - 1 - t->sw[s].y) + 1;
+			*key = t->sw[s].x + (i - t->sw[s].first_ep + 1.0) /
+					    (t->sw[s].num_eps + 1.0);
+			return 0;
+		}
+	return -1;
+}
+
 /* the ibu_mcload_state_* ops rely on it */
 _Static_assert(offsetof(struct ibu_xy_mcast_load, core) == 0,
 	       "the multicast load state begins with its struct ibu_mcload");
@@ -383,6 +421,8 @@ const struct ibu_engine_ops ibu_engine_xy = {
 	.num_notes = num_notes,
 	.note = note,
 	.node_label = node_label,
+	.endport_index = endport_index,
+	.layout = layout,
 	.mcast_state_new = mcast_state_new,
 	/* the load state begins with its struct ibu_mcload */
 	.mcast_state_free = ibu_mcload_state_free,

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Lower bounds of the busiest link, from cuts of the fabric graph.
+ *
+ * Whatever the tables, the flows that leave a set of nodes T cross the
+ * cables between T and the rest, so some directed cable out of T carries
+ * at least (flows out of T) / (cables out of T), and some cable into T
+ * (flows into T) / (cables into T). Every end port's own cable is such a
+ * cut (the flows it sends and receives); the others come from the graph:
+ * switches are ranked by their distance to the nearest end port (leaves
+ * 1, their parents 2, ..), H(s) is the set of end ports reachable from
+ * switch s through ever smaller ranks (what lies below s), and the cut of
+ * s is T = the switches whose H is a non-empty part of H(s), plus the end
+ * ports of H(s). On a fat tree these are the leaves and the pods (the
+ * sub-trees of docs/design.md's bound M(N-M) / up-cables). Then, on fabrics
+ * up to 1024 switches, for every switch-to-switch cable a-b the switches
+ * nearer to a than to b (hop counts over switches) with their end ports:
+ * on a mesh the straight cuts between two columns or rows, its
+ * bisections. Any set gives a valid bound, so a damaged or unrecognised
+ * fabric only gets weaker ones. Topology-neutral.
+ */
+#ifndef IBU_CUTS_H
+#define IBU_CUTS_H
+
+#include "fabric.h"
+#include "traffic.h"
+
+struct ibu_cuts {
+	int num_ep;		/* end ports (ibu_endports order) */
+	int num;		/* cuts */
+	int words;		/* 64-bit words of one member set */
+	uint64_t *in;		/* [cut * words ..] end ports inside */
+	int *size;		/* [cut] end ports inside */
+	int *cables;		/* [cut] cables between the cut and the rest */
+};
+
+/* The cuts of f, end ports indexed as ep orders them (distinct member
+ * sets only; none when f has no switch). */
+int ibu_cuts_build(const struct ibu_fabric *f, const struct ibu_endports *ep,
+		   struct ibu_cuts *c, struct ibu_err *e);
+void ibu_cuts_free(struct ibu_cuts *c);
+
+/*
+ * The largest lower bound of the busiest link, in messages, over the end
+ * ports' own cables and every cut, for one message from every end port i
+ * to to[i] (to[i] == i or < 0: i sends nothing), or, when to is NULL, for
+ * all-to-all. c may be NULL (end ports' cables only).
+ */
+double ibu_cuts_bound(const struct ibu_cuts *c, int num_ep, const int *to);
+
+#endif

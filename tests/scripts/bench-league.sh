@@ -1,0 +1,460 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# The league: the same fabrics routed by every routing engine the installed
+# OpenSM has and by ours, in ibsim with the real opensm, lmc 0, the tables
+# read back from the switches with dump_lfts, one table per fabric.  Not
+# part of make check (t0410 runs a tiny --quick case).
+#
+#	tests/scripts/bench-league.sh [--quick] [--fabrics 'NAME..']
+#	        [--engines 'ENGINE..'] [--samples K] [-o FILE.md]
+#	        [--tsv FILE] [--keep DIR]
+#
+#	--quick        a few small fabrics (a smoke test, seconds a run)
+#	--fabrics      only these fabrics (names from --list)
+#	--engines      only these engines (default: every one below)
+#	--list         print the fabrics and engines, and exit
+#	--samples K    random bisections for eBB (default 200)
+#	-o FILE        also write the report (Markdown) to FILE
+#	--tsv FILE     one line per fabric and engine, tab-separated (the
+#	               columns below, in that order, for scripts)
+#	--keep DIR     keep the net files, dumps, logs and loads in DIR
+#
+# Fabrics come from `ibunion gen` with shuffled ports and node records:
+# IBFTs and PGFTs of 2 and 3 levels (parallel cables, blocking leaves,
+# fewer pods), intact and damaged (cables removed, a switch removed), and
+# meshes, intact and damaged.  Engines: ours (cyclic on fat trees, xy on
+# meshes, both through the plugin with its default options) and OpenSM's
+# ftree (fat trees only), updn, dnup, minhop, dfsssp, sssp, nue, lash, dor,
+# each with OpenSM's defaults (qos TRUE for every one, so the SL-based
+# engines program their VLs; torus-2QoS and file need input files of
+# their own and are left out).  An engine OpenSM fell back from shows as
+# "E*used".
+#
+# Columns (loads in messages, on base LIDs: what the SA hands out):
+#   a2a        all-to-all: busiest directed link
+#   shift      the worst of the N-1 shift permutations i -> i+k, hosts in
+#              the order the header names (ours: what `ibunion order`
+#              prints: on a fat tree cyclic's D-mod-K destination order,
+#              position order on an intact tree; on a mesh xy's position
+#              order; port GUID order where ours recognises nothing)
+#   eBB        effective bisection bandwidth ([Hoefler08]'s ORCS model): the
+#              mean over K random bisections and their flows of 1 / the
+#              load of the busiest link on the flow's path
+#   VLs        virtual lanes the engine uses: 1 for the engines that route
+#              on SL 0; dfsssp's "Virtual Lanes needed", lash's layers,
+#              nue's nue_max_num_vls (default 1), xy's SL layers
+#   CDG        on 1 VL: whether the channel dependency graph of the tables
+#              read back has a cycle (`ibunion check --deadlock`: "yes" =
+#              a credit loop can deadlock the fabric; "sw LIDs": only
+#              with the switches' own LIDs as destinations, the end
+#              ports' routes alone have none); "-" on several VLs
+#   unreach    end-port pairs whose walk through the tables does not arrive
+#   route ms   OpenSM's routing phase, "building routing with" to "tables
+#              configured on all switches" (log flag 0x04)
+# Then one line per fabric: ours against the targets (see targets()).
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BUILD_DIR:-$top/_build}
+quick=
+only_fabrics=
+only_engines=
+samples=200
+report=
+tsv=
+keep=
+list=
+cmdline="tests/scripts/bench-league.sh$(printf ' %q' "$@")"
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) quick=1; shift ;;
+	--fabrics) only_fabrics=${2-}; shift 2 || { echo "league: --fabrics needs names" >&2; exit 2; } ;;
+	--engines) only_engines=${2-}; shift 2 || { echo "league: --engines needs names" >&2; exit 2; } ;;
+	--samples) samples=${2-}; shift 2 || { echo "league: --samples needs a number" >&2; exit 2; } ;;
+	-o) report=${2-}; shift 2 || { echo "league: -o needs a file" >&2; exit 2; } ;;
+	--tsv) tsv=${2-}; shift 2 || { echo "league: --tsv needs a file" >&2; exit 2; } ;;
+	--keep) keep=${2-}; shift 2 || { echo "league: --keep needs a directory" >&2; exit 2; } ;;
+	--list) list=1; shift ;;
+	-h | --help) sed -n '3,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "league: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+	esac
+done
+case $samples in '' | *[!0-9]* | 0) echo "league: --samples needs a positive number" >&2; exit 2 ;; esac
+
+# ------------------------------------------------------------ the fabrics
+
+# name | kind (tree, mesh) | what it is | ibunion gen arguments
+fabrics_full=(
+	"ibft83|tree|IBFT(8,3), intact|fattree 8 3"
+	"ibft83-cut3|tree|IBFT(8,3), 3 cables cut|fattree 8 3 --remove-links 3 --seed 5"
+	"ibft83-cut2-sw1|tree|IBFT(8,3), 2 cables cut, 1 switch missing|fattree 8 3 --remove-links 2 --remove-switches 1 --seed 7"
+	"pgft2-par|tree|PGFT(2; 8,12; 1,4; 1,2): 2 parallel cables leaf-spine, intact|pgft --m 8,12 --w 1,4 --p 1,2"
+	"pgft2-par-cut4|tree|PGFT(2; 8,12; 1,4; 1,2), 4 cables cut|pgft --m 8,12 --w 1,4 --p 1,2 --remove-links 4 --seed 3"
+	"pgft2-blk|tree|PGFT(2; 18,8; 1,3; 1,1): 6:1 blocking leaves, intact|pgft --m 18,8 --w 1,3 --p 1,1"
+	"pgft2-blk-cut2|tree|PGFT(2; 18,8; 1,3; 1,1), 2 cables cut|pgft --m 18,8 --w 1,3 --p 1,1 --remove-links 2 --seed 4"
+	"pgft3|tree|PGFT(3; 4,4,3; 1,4,4; 1,1,1): 3 of 8 pods, intact|pgft --m 4,4,3 --w 1,4,4 --p 1,1,1"
+	"pgft3-par|tree|PGFT(3; 4,4,4; 1,2,2; 1,2,2): parallel cables at both levels, intact|pgft --m 4,4,4 --w 1,2,2 --p 1,2,2"
+	"pgft3-par-cut3-sw1|tree|PGFT(3; 4,4,4; 1,2,2; 1,2,2), 3 cables cut, 1 switch missing|pgft --m 4,4,4 --w 1,2,2 --p 1,2,2 --remove-links 3 --remove-switches 1 --seed 9"
+	"pgft3-blk-cut2|tree|PGFT(3; 8,4,4; 1,4,4; 1,1,1): 2:1 blocking leaves, 2 cables cut|pgft --m 8,4,4 --w 1,4,4 --p 1,1,1 --remove-links 2 --seed 6"
+	"mesh6x6|mesh|6x6 mesh, 2 HCAs a switch, intact|mesh 6 6 --hcas 2"
+	"mesh6x6-cut3|mesh|6x6 mesh, 2 HCAs a switch, 3 cables cut|mesh 6 6 --hcas 2 --remove-links 3 --seed 7"
+	"mesh8x8-cut4-sw1|mesh|8x8 mesh, 1 HCA a switch, 4 cables cut, 1 switch missing|mesh 8 8 --hcas 1 --remove-links 4 --remove-switches 1 --seed 11"
+)
+fabrics_quick=(
+	"ibft43|tree|IBFT(4,3), intact|fattree 4 3"
+	"pgft2-cut1|tree|PGFT(2; 4,6; 1,2; 1,2), 1 cable cut|pgft --m 4,6 --w 1,2 --p 1,2 --remove-links 1 --seed 2"
+	"mesh4x4-cut1|mesh|4x4 mesh, 1 HCA a switch, 1 cable cut|mesh 4 4 --hcas 1 --remove-links 1 --seed 3"
+)
+tree_engines="cyclic ftree updn dnup minhop dfsssp sssp nue lash dor"
+mesh_engines="xy updn dnup minhop dfsssp sssp nue lash dor"
+
+if [ -n "$quick" ]; then
+	fabrics=("${fabrics_quick[@]}")
+else
+	fabrics=("${fabrics_full[@]}")
+fi
+if [ -n "$list" ]; then
+	for spec in "${fabrics_full[@]}" "${fabrics_quick[@]}"; do
+		IFS='|' read -r name kind what _ <<<"$spec"
+		printf '%-20s %-4s %s\n' "$name" "$kind" "$what"
+	done
+	echo "fat-tree engines: $tree_engines"
+	echo "mesh engines:     $mesh_engines"
+	exit 0
+fi
+if [ -n "$only_fabrics" ]; then
+	sel=()
+	for want in $only_fabrics; do
+		found=
+		for spec in "${fabrics_full[@]}" "${fabrics_quick[@]}"; do
+			[ "${spec%%|*}" = "$want" ] && { sel+=("$spec"); found=1; break; }
+		done
+		[ -n "$found" ] || { echo "league: no fabric '$want' (try --list)" >&2; exit 2; }
+	done
+	fabrics=("${sel[@]}")
+fi
+
+# LEAGUE_NO_BUILD=1 (t0410): BUILD_DIR is built already, leave it alone
+if [ -z "${LEAGUE_NO_BUILD-}" ]; then
+	BUILD_DIR=$build bash "$top/tests/scripts/build.sh" >/dev/null || exit 1
+fi
+
+# shellcheck disable=SC2034 # read by tests/sim.sh
+top_srcdir=$top
+# shellcheck disable=SC2034
+top_builddir=$build
+# shellcheck source=../sim.sh
+. "$top/tests/sim.sh"
+sim_script_mode
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ibu-league.XXXXXX") || exit 1
+sim_at_exit 'rm -rf "$work"'
+trap 'rm -rf "$work"' EXIT	# until the first sim_setup takes the trap over
+out=${keep:-$work}
+mkdir -p "$out" || exit 1
+rows=$out/league.tsv
+: >"$rows" || exit 1
+
+# ------------------------------------------------------------ one engine
+
+# secs LINE: seconds since midnight of an OpenSM log line
+secs()
+{
+	awk '{ split($3, t, ":"); printf "%.6f\n", t[1] * 3600 + t[2] * 60 + t[3] + $4 / 1e6; exit }'
+}
+
+# vls_of ENGINE LOG: the virtual lanes the engine's routing uses
+vls_of()
+{
+	local n
+	case $1 in
+	dfsssp) n=$(sed -n 's/.*Virtual Lanes needed: \([0-9]*\).*/\1/p' "$2" | tail -n 1) ;;
+	lash)	# the last "Lanes needed", else the layers it listed
+		n=$(sed -n 's/.*lash_core: Lanes needed: \([0-9]*\).*/\1/p' "$2" | tail -n 1)
+		[ -n "$n" ] || n=$(sed -n 's/.*lash_core: Lanes in layer \([0-9]*\):.*/\1/p' "$2" |
+			sort -un | wc -l) ;;
+	xy) n=$(grep -Eo '[0-9]+ SL layers' "$2" | tail -n 1 | cut -d' ' -f1) ;;
+	*) n=1 ;;
+	esac
+	[ -n "$n" ] && [ "$n" != 0 ] || n=1
+	echo "$n"
+}
+
+# route_one TAG ENGINE: opensm with ENGINE on the running ibsim; the
+# tables into $out/$F/TAG.lfts; prints "used route_ms vls"
+route_one()
+{
+	local tag=$1 eng=$2 dir=$out/$F plug=- start end used ms
+	case $eng in cyclic | xy) plug=ibunion ;; esac
+	sim_write_conf event_plugin_name "$plug" routing_engine "$eng" lmc 0 \
+		qos TRUE log_flags 0x07
+	sim_start_opensm
+	if ! sim_wait_subnet_up 900 >"$SIM_DIR/wait.out" ||
+	   ! sim_dump_lfts "$dir/$tag.lfts" >/dev/null; then
+		sim_stop_opensm >/dev/null
+		mv "$SIM_DIR/osm.log" "$dir/$tag.osm.log" 2>/dev/null
+		rm -f "$dir/$tag.lfts"
+		echo "league: $F $eng: no SUBNET UP or no dump (log: $dir/$tag.osm.log)" >&2
+		return 1
+	fi
+	sim_stop_opensm >/dev/null
+	# the next opensm must not find this run's SUBNET UP
+	mv "$SIM_DIR/osm.log" "$dir/$tag.osm.log"
+	start=$(grep -m1 "building routing with" "$dir/$tag.osm.log" | secs)
+	end=$(grep -m1 "tables configured on all switches" "$dir/$tag.osm.log" | secs)
+	used=$(sed -n 's/.*-> osm_ucast_mgr_process: \([^ ]*\) tables configured.*/\1/p' \
+		"$dir/$tag.osm.log" | head -n 1)
+	ms=$(awk -v a="$start" -v b="$end" 'BEGIN { if (a == "" || b == "") { print "-"; exit }
+		d = b - a; if (d < 0) d += 86400; printf "%.1f", d * 1000 }')
+	echo "${used:-?} $ms $(vls_of "${used:-$eng}" "$dir/$tag.osm.log")"
+}
+
+# deadlock NET LFTS: "no" (no cycle), "yes", or "?" (the check failed)
+deadlock()
+{
+	local o
+	o=$("$IBUNION" check --engine none "$1" "$2" --deadlock 2>&1)
+	if grep -q 'no cycle' <<<"$o"; then
+		echo no
+	elif grep -qE 'credit loop|cycle' <<<"$o"; then
+		echo yes
+	else
+		echo "?"
+	fi
+}
+
+# cdg NET LFTS: the CDG cycle column: "no", "yes", "sw LIDs" (a cycle only
+# with the switches' own LIDs as destinations: nue and others route those
+# apart), "?"
+cdg()
+{
+	local all ca
+	all=$(deadlock "$1" "$2")
+	[ "$all" = yes ] || { echo "$all"; return; }
+	# the same tables without the switch LIDs (the trailers recounted)
+	awk '/: \(Switch portguid/ { next }
+		/valid lids dumped/ { print n " valid lids dumped "; n = 0; next }
+		/^0x/ { n++ } { print }' "$2" >"$2.ca"
+	ca=$(deadlock "$1" "$2.ca")
+	[ "$ca" = no ] && echo "sw LIDs" || echo "$ca"
+}
+
+# ------------------------------------------------------------ one fabric
+
+# cell FILE PATTERN FIGURE TAG: one cell of `ibunion load`'s compare table
+cell()
+{
+	awk -v p="$2" -v f="$3" -v t="$4" '
+		NR == 1 { for (i = 4; i <= NF; i++) col[$i] = i; next }
+		$1 == p && $3 == f && (t in col) { print $(col[t]); exit }' "$1"
+}
+
+# one_fabric SPEC: every engine on it, its table into $out/tables.md
+one_fabric()
+{
+	local name kind what gen engines tags=() tag eng res used ms vls net order
+	local bound a2a wshift ebb unr loop sw hosts ours horder
+	IFS='|' read -r name kind what gen <<<"$1"
+	F=$name
+	mkdir -p "$out/$F" || return 1
+	net=$out/$F/$F.net
+	# shellcheck disable=SC2086
+	"$IBUNION" gen $gen --shuffle-ports --shuffle-records -o "$net" || return 1
+	engines=$([ "$kind" = mesh ] && echo "$mesh_engines" || echo "$tree_engines")
+	if [ -n "$only_engines" ]; then
+		engines=$(for e in $engines; do
+			case " $only_engines " in *" $e "*) echo "$e" ;; esac
+		done)
+	fi
+	sim_setup >/dev/null
+	if ! sim_start_ibsim "$net" >/dev/null; then
+		sim_mark_failed
+		sim_teardown >/dev/null
+		echo "league: ibsim failed on $F" >&2
+		return 1
+	fi
+	: >"$out/$F/engines"
+	for eng in $engines; do
+		echo "league: $F: $eng ..." >&2
+		res=$(route_one "$eng" "$eng") || continue
+		echo "$eng $res" >>"$out/$F/engines"
+		tags+=("$out/$F/$eng.lfts")
+	done
+	sim_teardown >/dev/null
+	[ ${#tags[@]} -gt 0 ] || { echo "league: $F: no engine gave tables" >&2; return 1; }
+	# one dump alone gets load's single table: name it twice for the
+	# compare table (the same column twice)
+	[ ${#tags[@]} -gt 1 ] || tags+=("${tags[0]}")
+	"$IBUNION" load "$net" "${tags[@]}" --pattern all-to-all,shift,"ebb:$samples" \
+		>"$out/$F/load.txt" 2>"$out/$F/load.err"
+	[ -s "$out/$F/load.txt" ] || { cat "$out/$F/load.err" >&2; return 1; }
+	grep -v '^-I-' "$out/$F/load.txt" >"$out/$F/load.table"
+	order=$(sed -n 's/^-I- [^:]*: [0-9]* switches, [0-9]* end ports (\(.*\) order);.*/\1/p' \
+		"$out/$F/load.txt" | head -n 1)
+	# what our engines recognise (load's engine detection, as the plugin's)
+	ours=$(sed -n '1s/^-I- .*: LIDs up to 0x[0-9a-f]*, \(.*\)$/\1/p' "$out/$F/load.txt")
+	sw=$(sed -n 's/^-I- [^:]*: \([0-9]*\) switches, \([0-9]*\) end ports.*/\1/p' "$out/$F/load.txt" | head -n 1)
+	hosts=$(sed -n 's/^-I- [^:]*: \([0-9]*\) switches, \([0-9]*\) end ports.*/\2/p' "$out/$F/load.txt" | head -n 1)
+	bound=$(awk '$1 == "all-to-all" && $3 == "bound" { print $4; exit }' "$out/$F/load.table")
+	{
+		echo
+		echo "### $what"
+		echo
+		echo "\`$F\`: \`ibunion gen $gen --shuffle-ports --shuffle-records\`; $sw switches, $hosts end ports;"
+		case $order in
+		cyclic) horder="cyclic's host order (ibunion order)" ;;
+		xy) horder="xy's position order (ibunion order)" ;;
+		*) horder="${order:-?} order" ;;
+		esac
+		echo "all-to-all lower bound $bound (any tables); shifts in $horder;"
+		echo "recognised by ${ours:-none of our engines}."
+		echo
+		echo "| engine | a2a | shift | eBB | VLs | CDG cycle | unreach | route ms |"
+		echo "|---|---:|---:|---:|---:|---|---:|---:|"
+	} >>"$out/tables.md"
+	while read -r eng used ms vls; do
+		a2a=$(cell "$out/$F/load.table" all-to-all busiest "$eng")
+		wshift=$(cell "$out/$F/load.table" shift busiest "$eng")
+		ebb=$(cell "$out/$F/load.table" "ebb:$samples" flow-bw "$eng")
+		unr=$(cell "$out/$F/load.table" all-to-all unrouted "$eng")
+		if [ "$vls" = 1 ]; then
+			loop=$(cdg "$net" "$out/$F/$eng.lfts")
+		else
+			loop=-
+		fi
+		tag=$eng
+		[ "$used" = "$eng" ] || tag="$eng*$used"
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$tag" "${a2a:-?}" \
+			"${wshift:-?}" "${ebb:-?}" "$vls" "$loop" "${unr:-?}" "$ms" >>"$out/tables.md"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$F" "$eng" "$used" \
+			"${a2a:-?}" "${wshift:-?}" "${ebb:-?}" "$vls" "$loop" "${unr:-?}" "$ms" \
+			"$bound" "${order:-?}" >>"$rows"
+	done <"$out/$F/engines"
+	return 0
+}
+
+# targets TSV: ours against the others, one line per fabric (Markdown).
+# Intact fat trees (no "-cut" or "-sw" in the name): all-to-all at the
+# bound.  Damaged fat trees: all-to-all no higher than the best of ftree
+# (its configuration, fallback included), updn, minhop and dfsssp; the
+# worst shift no higher than dfsssp's; eBB at least dfsssp's.  Meshes: at
+# most 2 VLs, all-to-all no higher than minhop's and within 1.25 x
+# dfsssp's.  Ours must route it itself.
+targets()
+{
+	awk -F'\t' '
+	function ok(c) { return c ? "yes" : "**no**" }
+	{
+		f = $1; if (!(f in seen)) { seen[f] = 1; order[++n] = f }
+		e = $2; a2a[f, e] = $4; sh[f, e] = $5; ebb[f, e] = $6; vls[f, e] = $7
+		used[f, e] = $3; bound[f] = $11
+		if (e == "cyclic" || e == "xy") ours[f] = e
+	}
+	END {
+		print ""
+		print "### Ours against the targets"
+		print ""
+		print "Ours must route the fabric itself.  Intact fat trees: all-to-all at the"
+		print "bound.  Damaged fat trees: all-to-all no higher than the best of ftree,"
+		print "updn, minhop and dfsssp, the worst shift no higher than dfsssp'"'"'s, eBB at"
+		print "least dfsssp'"'"'s.  Meshes: at most 2 VLs, all-to-all no higher than"
+		print "minhop'"'"'s and within 1.25 x dfsssp'"'"'s.  (A missing engine leaves its"
+		print "comparison out.)"
+		print ""
+		print "| fabric | ours | a2a (bound) | vs | shift vs dfsssp | eBB vs dfsssp | VLs | met |"
+		print "|---|---|---:|---|---|---|---:|---|"
+		for (i = 1; i <= n; i++) {
+			f = order[i]; o = ours[f]
+			if (o == "") continue
+			met = 1; vs = ""; shv = "-"; ebv = "-"
+			if (used[f, o] != o) met = 0
+			if (o == "cyclic" && f !~ /-(cut|sw)/) {
+				vs = "the bound"
+				met = met && a2a[f, o] + 0 <= bound[f] + 1e-9
+				if ((f, "dfsssp") in sh) {
+					shv = sh[f, o] " vs " sh[f, "dfsssp"]
+					ebv = ebb[f, o] " vs " ebb[f, "dfsssp"]
+				}
+			} else if (o == "cyclic") {
+				best = ""; who = ""
+				split("ftree updn minhop dfsssp", list, " ")
+				for (k = 1; k <= 4; k++)
+					if ((f, list[k]) in a2a && a2a[f, list[k]] != "?" &&
+					    (best == "" || a2a[f, list[k]] + 0 < best + 0)) {
+						best = a2a[f, list[k]]; who = list[k]
+					}
+				if (best != "") { vs = "best " best " (" who ")"; met = met && a2a[f, o] + 0 <= best + 0 }
+				if ((f, "dfsssp") in sh) {
+					shv = sh[f, o] " vs " sh[f, "dfsssp"]
+					ebv = ebb[f, o] " vs " ebb[f, "dfsssp"]
+					met = met && sh[f, o] + 0 <= sh[f, "dfsssp"] + 0 &&
+					      ebb[f, o] + 0 >= ebb[f, "dfsssp"] + 0
+				}
+			} else {
+				met = met && vls[f, o] + 0 <= 2
+				if ((f, "minhop") in a2a) {
+					vs = "minhop " a2a[f, "minhop"]
+					met = met && a2a[f, o] + 0 <= a2a[f, "minhop"] + 0
+				}
+				if ((f, "dfsssp") in a2a) {
+					vs = vs (vs == "" ? "" : ", ") "1.25 x dfsssp " 1.25 * a2a[f, "dfsssp"]
+					met = met && a2a[f, o] + 0 <= 1.25 * a2a[f, "dfsssp"] + 1e-9
+				}
+			}
+			printf "| %s | %s%s | %s (%s) | %s | %s | %s | %s | %s |\n", f, o,
+				used[f, o] != o ? "*" used[f, o] : "", a2a[f, o], bound[f],
+				vs == "" ? "-" : vs, shv, ebv, vls[f, o], ok(met)
+		}
+	}' "$1"
+}
+
+# ------------------------------------------------------------ the run
+
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+: >"$out/tables.md"
+failures=0
+for spec in "${fabrics[@]}"; do
+	one_fabric "$spec" || failures=$((failures + 1))
+done
+
+{
+	echo "# The league: every routing engine on the same fabrics"
+	echo
+	echo "Command: \`$cmdline\`"
+	echo
+	echo "Machine: $(uname -srm); $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores (shared), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo);"
+	echo "OpenSM $(opensm --version 2>/dev/null | sed -n 's/^OpenSM //p' | head -n 1), ibsim $(dpkg-query -W -f '${Version}' ibsim-utils 2>/dev/null || echo '?');"
+	echo "ibunion $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'); started $started, finished $(date -u '+%Y-%m-%d %H:%M UTC')."
+	echo
+	echo "Every fabric runs in ibsim with the real opensm, lmc 0, qos TRUE, each engine"
+	echo "with its defaults (ours through the plugin, \`routing_engine cyclic\` or \`xy\`);"
+	echo "the tables are read back with dump_lfts and measured by one \`ibunion load"
+	echo "FABRIC E1.lfts E2.lfts .. --pattern all-to-all,shift,ebb:$samples\` (base LIDs)."
+	echo "\`E*used\`: OpenSM fell back from E to used."
+	echo
+	echo "- a2a: all-to-all, busiest directed link (messages); the bound is the"
+	echo "  largest over the end-port cables and cuts of the graph (sub-trees,"
+	echo "  a mesh's bisections) of flows / cables, valid for any tables"
+	echo "- shift: the worst of the N-1 shift permutations in the stated host order"
+	echo "  (ours, as \`ibunion order\` prints it: cyclic's D-mod-K destination order,"
+	echo "  position order on an intact tree; xy's position order on a mesh)"
+	echo "- eBB: effective bisection bandwidth, [Hoefler08]'s ORCS model, $samples random"
+	echo "  bisections (1.0 = every flow at full link speed)"
+	echo "- VLs: virtual lanes the routing uses (dfsssp's \"Virtual Lanes needed\","
+	echo "  lash's layers, xy's SL layers, nue_max_num_vls; 1 for SL-0 engines)"
+	echo "- CDG cycle: on one VL, a cycle in the channel dependency graph of the"
+	echo "  tables (\`ibunion check --deadlock\`): yes = a credit loop can deadlock;"
+	echo "  sw LIDs = only with the switches' own LIDs as destinations (routed apart"
+	echo "  by nue and others), none among the end ports' routes"
+	echo "- unreach: end-port pairs whose route does not arrive"
+	echo "- route ms: OpenSM's routing phase (\"building routing with\" to \"tables"
+	echo "  configured on all switches\") on a shared machine: compare within a table"
+	cat "$out/tables.md"
+	targets "$rows"
+} >"$out/report.md"
+cat "$out/report.md"
+[ -z "$report" ] || cp "$out/report.md" "$report" || failures=$((failures + 1))
+[ -z "$tsv" ] || cp "$rows" "$tsv" || failures=$((failures + 1))
+[ -n "$keep" ] && echo "league: files kept in $keep" >&2
+[ "$failures" -eq 0 ] || { echo "league: $failures fabric(s) failed" >&2; exit 1; }

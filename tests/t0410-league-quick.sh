@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# The league benchmark (tests/scripts/bench-league.sh) in its quick mode on
+# one tiny fabric, IBFT(4,3) (16 end ports, ports and records shuffled),
+# with two engines, cyclic and OpenSM's minhop, each in ibsim with the real
+# opensm, tables read back: the report has the fabric's table with one row
+# per engine and 8 columns, the TSV one line per engine with figures that
+# make sense (cyclic's all-to-all at the bound N-1 = 15 and every shift
+# contention-free, minhop's at or above it; eBB in (0, 1]; one VL, no
+# credit loop, every pair reachable, a routing time), and the targets'
+# line says cyclic met its target on this intact tree (at the bound).
+. "$(dirname "$0")/sim.sh"
+sim_require
+sim_setup
+plan 11
+
+league=$top_srcdir/tests/scripts/bench-league.sh
+md=$SIM_DIR/league.md
+tsv=$SIM_DIR/league.tsv
+t_expect "bench-league.sh --quick --fabrics ibft43 --engines 'cyclic minhop' runs" \
+	env BUILD_DIR="$top_builddir" LEAGUE_NO_BUILD=1 TMPDIR="$SIM_DIR" \
+	bash "$league" --quick --fabrics ibft43 --engines 'cyclic minhop' \
+	--samples 10 -o "$md" --tsv "$tsv" --keep "$SIM_DIR/keep"
+diag_file "$md" 40
+
+# field ENGINE N: column N of the engine's TSV line (1 fabric, 2 engine,
+# 3 used, 4 a2a, 5 shift, 6 eBB, 7 VLs, 8 CDG, 9 unreach, 10 route ms,
+# 11 a2a bound, 12 host order)
+field()
+{
+	awk -F'\t' -v e="$1" -v n="$2" '$2 == e { print $n; exit }' "$tsv"
+}
+
+t_equal "TSV: one line per engine, 12 fields each, on ibft43" \
+	"$(awk -F'\t' '{ print $1, $2, NF }' "$tsv" | paste -sd' ')" \
+	"ibft43 cyclic 12 ibft43 minhop 12"
+t_equal "both engines routed themselves (no fallback)" \
+	"$(field cyclic 3) $(field minhop 3)" "cyclic minhop"
+t_equal "the all-to-all bound is N-1 = 15; hosts in cyclic's order" \
+	"$(field cyclic 11):$(field cyclic 12)" "15:cyclic"
+t_equal "cyclic: all-to-all at the bound, every shift contention-free" \
+	"$(field cyclic 4) $(field cyclic 5)" "15 1"
+t_expect "minhop: all-to-all at or above the bound, worst shift >= 1" \
+	awk -v a="$(field minhop 4)" -v s="$(field minhop 5)" \
+	'BEGIN { exit !(a >= 15 && s >= 1) }'
+t_expect "eBB of both in (0, 1], cyclic's no lower than minhop's" \
+	awk -v c="$(field cyclic 6)" -v m="$(field minhop 6)" \
+	'BEGIN { exit !(c > 0 && c <= 1 && m > 0 && m <= 1 && c >= m) }'
+t_equal "one VL, no credit loop, every pair reachable (cyclic; minhop)" \
+	"$(field cyclic 7) $(field cyclic 8) $(field cyclic 9); $(field minhop 7) $(field minhop 8) $(field minhop 9)" \
+	"1 no 0; 1 no 0"
+t_expect "routing times are numbers" \
+	awk -v c="$(field cyclic 10)" -v m="$(field minhop 10)" \
+	'BEGIN { exit !(c ~ /^[0-9.]+$/ && m ~ /^[0-9.]+$/) }'
+t_equal "report: the command, the machine, one table of 2 rows x 8 columns" \
+	"$(grep -c '^Command: `tests/scripts/bench-league.sh --quick' "$md"):$(grep -c '^Machine: ' "$md"):$(grep -c '^### IBFT(4,3), intact$' "$md"):$(grep -c '^| engine | a2a | shift | eBB | VLs | CDG cycle | unreach | route ms |$' "$md"):$(grep -E '^\| (cyclic|minhop) \|' "$md" | awk -F'|' '{ print NF - 2 }' | paste -sd,)" \
+	"1:1:1:1:8,8"
+t_grep "targets: cyclic on the intact IBFT(4,3) at the bound, met" \
+	'^\| ibft43 \| cyclic \| 15 \(15\) \| the bound \| - \| - \| 1 \| yes \|$' "$md"
+done_testing
