@@ -14,7 +14,7 @@
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 42
+plan 44
 
 # offline TAG GEN-ARGS...: 8 assertions
 offline()
@@ -53,6 +53,10 @@ offline two-4 --units 4 --servers 8 --rails 4
 offline two-8 --units 2 --servers 8 --rails 8
 offline three-4 --levels 3 --units 4 --servers 4 --rails 4
 offline three-8 --levels 3 --units 2 --servers 4 --rails 8 --units-per-pod 1
+t_expect_code 3 "load --pattern rail:9 on 4 rails: bad input, no crash" \
+	"$IBUNION" load "$SIM_DIR/two-4.net" "$SIM_DIR/two-4.lft" --pattern rail:9
+t_grep "load --pattern rail:9: the message names the rails there are" \
+	"rail 9: the end ports have 4 rails \(0..3\)" "$SIM_DIR/cmd-$tap__count.out"
 t_expect_code 2 "a unit that would straddle pods: refused" \
 	"$IBUNION" gen rail --levels 3 --units 3 --servers 4 --rails 4
 

@@ -717,8 +717,9 @@ static int rail_setup(const struct ibu_traffic_in *in,
 		return rc;
 	if (p->rail >= rails->r.num_rails)
 		return ibu_err_set(e, IBU_EINVAL,
-				   "pattern %s: the end ports have %d rails",
-				   p->name, rails->r.num_rails);
+				   "rail %d: the end ports have %d rails (0..%d)",
+				   p->rail, rails->r.num_rails,
+				   rails->r.num_rails - 1);
 	for (i = 0, *kmax = 0; i < rails->r.num_rails; i++)
 		if (rails->len[i] > *kmax)
 			*kmax = rails->len[i];
@@ -887,7 +888,7 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 		a.to = to;
 		if (!rc)
 			rc = run_samples(&ru, &a, count, to, r);
-	} else {
+	} else if (!rc) {
 		rc = evaluate(&ru, &a, r);
 	}
 	if (!rc)
