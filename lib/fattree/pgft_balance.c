@@ -109,17 +109,13 @@ static void index_closure(struct bal *b)
 	}
 }
 
-static void prepare_leaf(struct bal *b, int t)
+/* Switches by hops to t (a counting sort: the order within one hop count
+ * matters to nothing, each depends only on the hop count below). */
+static void order_by_hops(struct bal *b, int t)
 {
 	struct router *r = b->r;
-	int i, d, l, s, maxd = 0;
+	int start[2 * IBU_PGFT_MAX_H + 2] = { 0 }, i, l, s, d, k;
 
-	ibu__pgft_leaf_closure(r, t);
-	ibu__pgft_updown_dist(r, t);
-	for (i = 0; i < b->norder; i++)
-		b->idx_of[b->node[i]] = -1;
-	b->t = t;
-	b->norder = b->ncut_above = b->cut_leaves = 0;
 	for (l = 1; l <= r->g->P.h; l++)
 		for (i = 0; i < r->nlevel[l]; i++) {
 			s = r->by_level[l][i];
@@ -127,22 +123,39 @@ static void prepare_leaf(struct bal *b, int t)
 				b->cut_leaves += l == 1;
 				if (l > 1)
 					b->cut_above[b->ncut_above++] = s;
-			} else if (r->ud[s] > maxd) {
-				maxd = r->ud[s];
+			} else {
+				start[r->ud[s] + 1]++;
 			}
 		}
-	for (d = 0; d <= maxd; d++)
-		for (l = 1; l <= r->g->P.h; l++)
-			for (i = 0; i < r->nlevel[l]; i++) {
-				s = r->by_level[l][i];
-				if (r->ud[s] != d)
-					continue;
-				b->idx_of[s] = b->norder;
-				b->node[b->norder] = s;
-				b->lev[b->norder] = l;
-				b->slot[b->norder] = r->pbase[s];
-				b->nh[b->norder++] = s == t ? 0 : b->nhost[s];
-			}
+	for (d = 1; d < 2 * IBU_PGFT_MAX_H + 2; d++)
+		start[d] += start[d - 1];
+	for (l = 1; l <= r->g->P.h; l++)
+		for (i = 0; i < r->nlevel[l]; i++) {
+			s = r->by_level[l][i];
+			if (r->ud[s] == INT_MAX)
+				continue;
+			k = start[r->ud[s]]++;
+			b->idx_of[s] = k;
+			b->node[k] = s;
+			b->lev[k] = l;
+			b->slot[k] = r->pbase[s];
+			b->nh[k] = s == t ? 0 : b->nhost[s];
+			b->norder++;
+		}
+}
+
+static void prepare_leaf(struct bal *b, int t)
+{
+	struct router *r = b->r;
+	int i;
+
+	ibu__pgft_leaf_closure(r, t);
+	ibu__pgft_updown_dist(r, t);
+	for (i = 0; i < b->norder; i++)
+		b->idx_of[b->node[i]] = -1;
+	b->t = t;
+	b->norder = b->ncut_above = b->cut_leaves = 0;
+	order_by_hops(b, t);
 	for (i = 1; i < b->norder; i++)
 		index_ways(b, i);
 	index_closure(b);
