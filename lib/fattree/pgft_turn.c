@@ -7,22 +7,25 @@
  * turns at one switch X: the B switches (no up*|down* way) go up*|down*
  * to X, X and everything after it keep their up*|down* way to the LID.
  *
- * Why one switch: a down-up turn a -> X -> b adds the channel dependency
- * (a->X) -> (X->b), a credit loop when (X->b) leads back to (a->X). With
- * X the nearest switch every B switch reaches, the turns' outputs climb
- * toward the target's sub-tree only, and on the trees we route the
- * channels that lead down into X are not reachable from there; check
- * --deadlock (unicast with every switch LID as a destination, plus
- * multicast) is what proves it for a given fabric.
+ * Why one switch, chosen last: a down-up turn a -> X -> b adds the channel
+ * dependency (a->X) -> (X->b), a credit loop when (X->b) leads back to
+ * (a->X) through every other route. When end ports' routes cross B
+ * switches, the LID waits until every other LID is routed; then the
+ * nearest X (by hops, then node GUID) that covers every B switch with end
+ * ports and closes no cycle in the channel dependency graph of all routes
+ * is taken, turn switches already chosen first. When only the switches'
+ * own packets cross B switches (another top toward a top's LID), a plain
+ * shortest path serves them: no end port's route meets those entries.
+ * check --deadlock (every switch LID a destination, plus multicast) proves
+ * the result on the tables the switches hold.
  */
 #include <limits.h>
 #include <stdlib.h>
 #include "cdg.h"
 #include "pgft_router.h"
 
-/* Evaluations of candidate turn switches per LID: the nearest ones are
- * tried first and the first that every B switch reaches is taken, so
- * this only bounds the time on a fabric where none does. */
+/* Candidate turn switches tried per LID, nearest first: bounds the
+ * cycle searches on a fabric where none keeps the graph acyclic. */
 #define TURN_TRIES 64
 
 static int has_end_port(const struct router *r, int s);
@@ -215,9 +218,10 @@ static void count(struct router *r, uint32_t lid, int nb)
 }
 
 /*
- * The nearest turn switch every B switch reaches (or the one most reach);
- * with cdg, the nearest whose turns close no cycle with the dependencies
- * already there (those of every other route), else none.
+ * The nearest turn switch that covers every B switch with end ports and
+ * closes no cycle with the dependencies already in cdg (those of every
+ * other route); none: the switches' own packets still get the best
+ * covering one, end ports no entry (WRN 5A52).
  */
 static int choose(struct router *r, uint32_t lid, int nb, struct ibu_cdg *cdg,
 		  struct ibu_err *e)
@@ -228,14 +232,10 @@ static int choose(struct router *r, uint32_t lid, int nb, struct ibu_cdg *cdg,
 
 	if (nc < 0)
 		return nc;
-	if (cdg)
-		prefer_used(r, nc);
+	prefer_used(r, nc);
 	for (i = 0; i < nc && i < TURN_TRIES; i++) {
-		cov = toward(r, r->turnc[i], lid, nb, !!cdg, &far, &ends);
-		/* with cdg every end port's switch must be covered; a switch
-		 * without one that X does not cover needs two turns: its own
-		 * packets take a plain path (finish) */
-		if (cdg && !ends) {
+		cov = toward(r, r->turnc[i], lid, nb, 1, &far, &ends);
+		if (!ends) {
 			ibu_cdg_mark(cdg);
 			rc = ibu_cdg_add_lid(cdg, r->lft, lid, e);
 			if (!rc)
@@ -252,29 +252,23 @@ static int choose(struct router *r, uint32_t lid, int nb, struct ibu_cdg *cdg,
 			if (rc)
 				return rc;
 		}
-		if (cdg)
-			clear_b(r, lid, nb, 0);
+		clear_b(r, lid, nb, 0);
 		if (cov > bcov || (cov == bcov && cov && far < bfar)) {
 			best = r->turnc[i];
 			bcov = cov;
 			bfar = far;
 		}
-		if (cov == nb && !cdg)
-			break;
 	}
-	/* with cdg: no turn switch keeps the graph acyclic; the switches'
-	 * own packets still get one, end ports none (WRN 5A52) */
 	if (best >= 0)
 		toward(r, best, lid, nb, 1, &far, &ends);
-	if (cdg)
-		clear_b(r, lid, nb, 1);
+	clear_b(r, lid, nb, 1);
 	return IBU_OK;
 }
 
 int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 			   uint32_t lid, int nb, struct ibu_err *e)
 {
-	int rc;
+	int i;
 
 	if (fed(r, nb)) {
 		if (r->ndefer == r->capdefer) {
@@ -292,10 +286,15 @@ int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 		r->defer[r->ndefer++].host_port = host_port;
 		return IBU_OK;
 	}
-	rc = choose(r, lid, nb, NULL, e);
+	/* only the switches' own packets: a plain shortest path, as no end
+	 * port's route meets them (finish); no turn switch to search */
 	finish(r, t, lid, nb);
-	count(r, lid, nb);
-	return rc;
+	for (i = 0; i < nb; i++)
+		if (r->lft->row[r->turnb[i]][lid] != IBU_NO_PATH)
+			r->st.outside++;
+		else
+			r->st.unrouted++;
+	return IBU_OK;
 }
 
 int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
