@@ -250,6 +250,156 @@ START_TEST(chain_checked_where_the_lid_decides)
 }
 END_TEST
 
+/* Fabrics where up*|down* leaves pairs out: hosts on tops, cut cables,
+ * a switch gone. */
+static const struct {
+	const char *m, *w, *p;
+	int spines, links, switches;
+	uint64_t seed;
+} turned[] = {
+	{ "8,6", "1,4", "1,1", 2, 0, 0, 1 },	/* storage on 2 tops */
+	{ "8,6", "1,4", "1,1", 4, 0, 0, 5 },	/* 4 hosts on tops */
+	{ "4,4,8", "1,4,4", "1,1,1", 0, 1, 0, 3 },	/* IBFT(8,3), 1 cut */
+	{ "4,4,8", "1,4,4", "1,1,1", 0, 3, 0, 2 },	/* 3 cuts */
+	/* cuts, a switch gone: no end port needs a turn; the switches' own
+	 * packets take plain paths */
+	{ "4,4,3", "1,2,2", "1,2,1", 0, 2, 1, 2 },
+};
+
+/* Switches where an end port's route to lid goes down, then up again
+ * (levels: 1 = leaves); at most one per LID, 0 when there is none. */
+static int turn_switches(const struct fixture *x, uint32_t lid, int *at)
+{
+	const struct ibu_fabric *f = &x->f;
+	int i, p, n = 0;
+
+	for (i = 0; i < f->num_nodes; i++)
+		for (p = 1; p <= f->nodes[i].num_ports; p++) {
+			int s = f->nodes[i].ports[p].peer_node, prev = -1, hops;
+			int down = 0;
+
+			if (ibu_node_is_switch(&f->nodes[i]) || s < 0)
+				continue;
+			for (hops = 0; hops < 16 && s >= 0 &&
+			     ibu_node_is_switch(&f->nodes[s]); hops++) {
+				uint8_t o = ibu_lft_get(&x->lft, s, lid);
+				int q;
+
+				if (prev >= 0)
+					down = x->g.level[prev] > x->g.level[s];
+				if (o == 0 || o == IBU_NO_PATH)
+					break;
+				q = f->nodes[s].ports[o].peer_node;
+				if (down && q >= 0 &&
+				    ibu_node_is_switch(&f->nodes[q]) &&
+				    x->g.level[q] > x->g.level[s] &&
+				    (n == 0 || *at != s)) {
+					*at = s;
+					n++;
+				}
+				prev = s;
+				s = q;
+			}
+		}
+	return n;
+}
+
+/*
+ * Every switch has an entry for every LID (switch LIDs, hosts on tops
+ * included), every end port reaches every LID, turns only where no
+ * up*|down* path exists, at one switch per LID, and no credit loop.
+ */
+START_TEST(every_lid_reached_turns_confined)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .seed = turned[_i].seed,
+				  .remove_links = turned[_i].links,
+				  .remove_switches = turned[_i].switches };
+	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
+	struct ibu_pgft_route_stats st;
+	struct ibu_pgft_params P;
+	struct ibu_verify_result r;
+	struct ibu_cdg cdg;
+	struct ibu_cdg_channel *cyc = NULL;
+	struct ibu_err e = { 0 };
+	struct fixture x;
+	uint32_t lid;
+	int *rank, len = 0, i, at = -1;
+
+	ck_assert_int_eq(ibu_pgft_params_parse(turned[_i].m, turned[_i].w,
+					       turned[_i].p, &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&x.f, &P, 0, turned[_i].spines, &o, &e), 0);
+	ck_assert_msg(ibu_pgft_recognize_limit(&x.f, &x.g, NULL, 0, -1, &e) == 0,
+		      "%s", e.msg);
+	x.lmc = ibu_pgft_fit_lmc(&x.g, ibu_pgft_needed_lmc(&x.g));
+	ck_assert_int_eq(ibu_pgft_assign_lids(&x.f, &x.g, x.lmc, &e), 0);
+	ck_assert_int_eq(ibu_lidmap_build(&x.f, &x.map, &e), 0);
+	ck_assert_int_eq(ibu_lft_init(&x.lft, &x.f, x.map.max_lid, &e), 0);
+	ck_assert_msg(ibu_pgft_route_stats(&x.f, &x.g, &x.map, x.lmc, &x.lft,
+					   &st, &e) == 0, "%s", e.msg);
+	/* turned: end ports' routes with their one turn; the switches'
+	 * own packets elsewhere take a plain path (outside) */
+	ck_assert_int_eq(st.turned > 0, _i < 4);
+	ck_assert_int_eq(st.unrouted, 0);
+	for (lid = 1; lid <= x.map.max_lid; lid++) {
+		const struct ibu_lid_owner *ow = ibu_lidmap_get(&x.map, lid);
+
+		if (!ow)
+			continue;
+		for (i = 0; i < x.f.num_nodes; i++)
+			if (ibu_node_is_switch(&x.f.nodes[i]) && i != ow->node)
+				ck_assert_msg(x.lft.row[i][lid] != IBU_NO_PATH,
+					      "'%s' has no entry for LID %u",
+					      x.f.nodes[i].name, lid);
+		ck_assert_int_le(turn_switches(&x, lid, &at), 1);
+	}
+	ck_assert_int_eq(ibu_pgft_ranks(&x.f, &x.g, &rank, &e), 0);
+	vo.rank = rank;
+	ck_assert_int_eq(ibu_verify_lft(&x.f, &x.lft, &vo, NULL, NULL, &r, &e), 0);
+	ck_assert_int_eq(r.unreachable, 0);
+	ck_assert_int_eq(r.loops, 0);
+	ck_assert_int_eq(r.turns, 0);
+	ck_assert_int_eq(r.no_updown, 0);
+	ck_assert_int_eq(r.needed_turns > 0, _i < 4);
+	ck_assert_int_eq(ibu_cdg_init(&cdg, &x.f, NULL, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_unicast(&cdg, &x.lft, &x.map, &e), 0);
+	ck_assert_int_eq(ibu_cdg_find_cycle(&cdg, &cyc, &len, &e), 0);
+	free(cyc);
+	ibu_cdg_free(&cdg);
+	free(rank);
+	teardown_shape(&x);
+}
+END_TEST
+
+/* cdg trial additions: a rolled-back dependency is gone, the others stay */
+START_TEST(cdg_rollback)
+{
+	struct fixture x;
+	struct ibu_cdg cdg;
+	struct ibu_cdg_channel *cyc = NULL, a = { 0, 1, 0 }, b = { 0, 2, 0 };
+	struct ibu_err e = { 0 };
+	size_t before;
+	int len = 0;
+
+	setup_shape(&x, 0);
+	while (!ibu_node_is_switch(&x.f.nodes[a.node]))
+		a.node = ++b.node;
+	ck_assert_int_eq(ibu_cdg_init(&cdg, &x.f, NULL, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_unicast(&cdg, &x.lft, &x.map, &e), 0);
+	before = cdg.num_deps;
+	ibu_cdg_mark(&cdg);
+	ck_assert_int_eq(ibu_cdg_add_dep(&cdg, &a, &b, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_dep(&cdg, &b, &a, &e), 0);
+	ck_assert_int_eq(ibu_cdg_find_cycle(&cdg, &cyc, &len, &e), 1);
+	free(cyc);
+	ck_assert_int_eq(ibu_cdg_rollback(&cdg, &e), 0);
+	ck_assert_uint_eq(cdg.num_deps, before);
+	ck_assert_int_eq(ibu_cdg_find_cycle(&cdg, &cyc, &len, &e), 0);
+	free(cyc);
+	ibu_cdg_free(&cdg);
+	teardown_shape(&x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft_route");
@@ -260,6 +410,9 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, loads_at_the_bounds, 0, 5);
 	tcase_add_loop_test(tc, one_climbing_chain_per_source, 0, 5);
 	tcase_add_loop_test(tc, chain_checked_where_the_lid_decides, 0, 2);
+	tcase_add_loop_test(tc, every_lid_reached_turns_confined, 0,
+			    (int)(sizeof(turned) / sizeof(turned[0])));
+	tcase_add_test(tc, cdg_rollback);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -664,8 +664,9 @@ static void print_json(const struct check_run *c, int ret)
 		       r->lids, r->pairs, r->unreachable, r->loops,
 		       r->nonminimal, r->turns, r->no_updown);
 		ibu_json_str(stdout, !r->rule ? NULL : rule);
-		printf(",\"rule_mismatches\":%ld,\"path_violations\":%ld,\"hops\":{",
-		       r->rule_mismatches, r->path_violations);
+		printf(",\"rule_mismatches\":%ld,\"path_violations\":%ld,\"needed_turns\":%ld,\"hops\":{",
+		       r->rule_mismatches, r->path_violations,
+		       r->needed_turns);
 		for (h = 0; h <= IBU_VERIFY_MAX_HOPS; h++)
 			if (r->hops[h]) {
 				printf("%s\"%d%s\":%ld", first ? "" : ",", h,

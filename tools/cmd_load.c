@@ -55,6 +55,12 @@ void ibu_cmd_load_usage(FILE *out)
 		"  all-to-all          every end port to every other one\n"
 		"  shift               i -> i+k for every k = 1..N-1 (worst one shown)\n"
 		"  shift:K             one k\n"
+		"  rail-shift          a rail-optimized cluster (servers and rails\n"
+		"                      from the node descriptions, '<host> mlx5_<r>'):\n"
+		"                      every rail at once, HCA r of server j to HCA r\n"
+		"                      of server j+k, every k (worst one shown)\n"
+		"  rail-shift:K        one k\n"
+		"  rail:R, rail:R:K    rail R alone (every k, or one)\n"
 		"  random              a random permutation (--seed)\n"
 		"  random:K            K random permutations (worst one shown)\n"
 		"  ebb, ebb:K          K random bisections (default %d; worst one\n"
@@ -459,7 +465,8 @@ static void print_row(const struct ibu_pattern *p, enum ibu_dlid_mode m,
 static void print_samples(const struct ibu_pattern *p, const char *dl,
 			  const struct ibu_traffic_result *r)
 {
-	if (p->kind == IBU_PAT_SHIFT && !p->k)
+	if ((p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RAIL_SHIFT) &&
+	    !p->k)
 		printf("-I- %s %s: worst of %d permutations is k=%d\n", p->name,
 		       dl, r->permutations, r->worst_k);
 	else if ((p->kind == IBU_PAT_RANDOM || p->kind == IBU_PAT_BISECT) &&

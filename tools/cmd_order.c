@@ -16,11 +16,13 @@
 #include "opts.h"
 #include "fabric_open.h"
 #include "engine_pick.h"
+#include "rails.h"
 
 void ibu_cmd_order_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ibunion order FABRIC [--engine NAME] [-O KEY=VALUE]... [--guids] [-o FILE]\n"
+		"usage: ibunion order FABRIC [--engine NAME] [-O KEY=VALUE]... [--guids]\n"
+		"                     [--rails [--hostfile FILE]] [-o FILE]\n"
 		"  prints the compute hosts of FABRIC in the order the engine that\n"
 		"  recognises it numbers them (cyclic: the destination order of\n"
 		"  D-mod-K), node descriptions one a line: a host list for mpirun, so\n"
@@ -33,6 +35,15 @@ void ibu_cmd_order_usage(FILE *out)
 		"                      hosts in OpenSM's order file, as the plugin does\n"
 		"  --guids             port GUIDs instead of names, one a line: a\n"
 		"                      guid_routing_order_file to edit and give OpenSM\n"
+		"  --rails             a rail-optimized cluster: the server of an HCA is\n"
+		"                      its node description's host part ('node001\n"
+		"                      mlx5_3'), its rail the device's rank on that\n"
+		"                      server; prints the HCAs rail-major (rail 0 in\n"
+		"                      the engine's order, then rail 1, ...): with\n"
+		"                      --guids, the guid_routing_order_file that makes\n"
+		"                      every rail's shift contention-free\n"
+		"  --hostfile FILE     with --rails: an MPI hostfile, one 'host slots=R'\n"
+		"                      line per server, in the engine's order\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
 		"exit status: 0 done, 2 usage, 3 bad input\n");
 }
@@ -95,14 +106,60 @@ static int print_order(FILE *out, const struct ibu_fabric *f,
 	return IBU_OK;
 }
 
+/* The order in place, rail-major; the hostfile to hostfile (NULL: none). */
+static int rail_major(const struct ibu_fabric *f, int *node_at, int *port_at,
+		      int num, const char *hostfile, struct ibu_err *e)
+{
+	const char **names = malloc((num ? (size_t)num : 1) * sizeof(char *));
+	int *at = malloc((num ? (size_t)num : 1) * sizeof(int) * 3), i, n = 0;
+	struct ibu_rails r;
+	struct ibu_atomicfile af;
+	int rc = names && at ? IBU_OK :
+		 ibu_err_set(e, IBU_ENOMEM, "out of memory"), w = 0;
+
+	for (i = 0; !rc && i < num; i++)
+		if (node_at[i] >= 0) {
+			names[n] = f->nodes[node_at[i]].name;
+			at[num + n] = node_at[i];
+			at[2 * num + n++] = port_at[i];
+		}
+	if (!rc)
+		rc = ibu_rails_learn(names, n, &r, e);
+	if (!rc) {
+		ibu_rails_major(&r, n, at);
+		for (i = 0; i < num; i++) {
+			node_at[i] = i < n ? at[num + at[i]] : -1;
+			port_at[i] = i < n ? at[2 * num + at[i]] : 0;
+		}
+		if (hostfile && !ibu_opt_out_open("order", hostfile, &af)) {
+			for (i = 0; i < r.num_servers && w >= 0; i++)
+				w = fprintf(af.fp, "%.*s slots=%d\n",
+					    (int)strcspn(names[r.first[i]], " \t"),
+					    names[r.first[i]], r.num_rails);
+			if (w < 0 && !ferror(af.fp))
+				ibu_err_set(e, IBU_EIO, "%s", ibu_strerror(IBU_EIO));
+			if (ibu_opt_out_close("order", &af, w < 0 ? IBU_EIO : 0, e))
+				rc = IBU_EIO;
+		} else if (hostfile) {
+			rc = IBU_EIO;
+		}
+		ibu_rails_free(&r);
+	}
+	free(names);
+	free(at);
+	return rc;
+}
+
 static int parse_args(int argc, char **argv, const char **engine,
 		      struct ibu_engine_opts *eo, const char **output,
-		      int *guids)
+		      int *guids, int *rails, const char **hostfile)
 {
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "engine", required_argument, NULL, 'E' },
 		{ "guids", no_argument, NULL, 'G' },
+		{ "rails", no_argument, NULL, 'R' },
+		{ "hostfile", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -113,6 +170,8 @@ static int parse_args(int argc, char **argv, const char **engine,
 		case 'o': *output = optarg; break;
 		case 'E': *engine = optarg; break;
 		case 'G': *guids = 1; break;
+		case 'R': *rails = 1; break;
+		case 'H': *hostfile = optarg; break;
 		case 'O':
 			if (ibu_engine_opt_arg("order", eo, optarg))
 				return -1;
@@ -121,7 +180,7 @@ static int parse_args(int argc, char **argv, const char **engine,
 			return -1;
 		}
 	}
-	return argc - optind == 1 ? 0 : -1;
+	return argc - optind == 1 && (*rails || !*hostfile) ? 0 : -1;
 }
 
 int ibu_cmd_order(int argc, char **argv)
@@ -134,10 +193,12 @@ int ibu_cmd_order(int argc, char **argv)
 	struct ibu_atomicfile af;
 	void *topo = NULL;
 	int *node_at = NULL, *port_at = NULL, num = 0, rc = IBU_EXIT_ERROR, w;
-	int guids = 0;
+	int guids = 0, rails = 0;
+	const char *hostfile = NULL;
 
 	ibu_engine_opts_default(&eo);
-	if (parse_args(argc, argv, &engine, &eo, &output, &guids)) {
+	if (parse_args(argc, argv, &engine, &eo, &output, &guids, &rails,
+		       &hostfile)) {
 		ibu_cmd_order_usage(stderr);
 		return IBU_EXIT_USAGE;
 	}
@@ -158,6 +219,11 @@ int ibu_cmd_order(int argc, char **argv)
 	if (order_nodes(&f, ops, topo, &node_at, &port_at, &num)) {
 		ibu_err_set(&e, IBU_ENOMEM, "out of memory");
 		ibu_opt_report("order", &e);
+		goto out;
+	}
+	if (rails && rail_major(&f, node_at, port_at, num, hostfile, &e)) {
+		if (e.code != IBU_EIO)
+			ibu_opt_report("order", &e);
 		goto out;
 	}
 	if (!ibu_opt_out_open("order", output, &af)) {

@@ -70,6 +70,7 @@ void ibu_cdg_free(struct ibu_cdg *g)
 	free(g->qport);
 	free(g->qch);
 	free(g->set);
+	free(g->log);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -109,8 +110,67 @@ static int set_insert(struct ibu_cdg *g, uint64_t key, struct ibu_err *e)
 	for (i = hash64(key) & mask; g->set[i]; i = (i + 1) & mask)
 		if (g->set[i] == key)
 			return IBU_OK;
+	if (g->logging) {
+		if (g->nlog == g->logcap) {
+			size_t nc = g->logcap ? g->logcap * 2 : 256;
+			uint64_t *l = realloc(g->log, nc * sizeof(uint64_t));
+
+			if (!l)
+				return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+			g->log = l;
+			g->logcap = nc;
+		}
+		g->log[g->nlog++] = key;
+	}
 	g->set[i] = key;
 	g->num_deps++;
+	return IBU_OK;
+}
+
+void ibu_cdg_mark(struct ibu_cdg *g)
+{
+	g->logging = 1;
+	g->nlog = 0;
+}
+
+void ibu_cdg_commit(struct ibu_cdg *g)
+{
+	g->logging = 0;
+	g->nlog = 0;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Open addressing cannot just clear a slot (it would cut probe chains):
+ * the set is rebuilt without the logged keys. */
+int ibu_cdg_rollback(struct ibu_cdg *g, struct ibu_err *e)
+{
+	uint64_t *n, k;
+	size_t i, j, mask = g->cap - 1;
+
+	if (!g->nlog)
+		return IBU_OK;
+	n = calloc(g->cap, sizeof(uint64_t));
+	if (!n)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	qsort(g->log, g->nlog, sizeof(uint64_t), cmp_key);
+	for (j = 0; j < g->cap; j++) {
+		k = g->set[j];
+		if (!k || bsearch(&k, g->log, g->nlog, sizeof(uint64_t), cmp_key))
+			continue;
+		for (i = hash64(k) & mask; n[i]; i = (i + 1) & mask)
+			;
+		n[i] = k;
+	}
+	free(g->set);
+	g->set = n;
+	g->num_deps -= g->nlog;
+	g->nlog = 0;
 	return IBU_OK;
 }
 
@@ -225,32 +285,43 @@ static int follow(struct ibu_cdg *g, const struct ibu_lft *lft, int src,
 	return IBU_OK;
 }
 
+int ibu_cdg_add_lid(struct ibu_cdg *g, const struct ibu_lft *lft,
+		    uint32_t lid, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = g->f;
+	int i, p, rc;
+
+	next_stamp(g);
+	for (i = 0; i < f->num_nodes; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+
+		if (ibu_node_is_switch(n))
+			continue;
+		for (p = 1; p <= n->num_ports; p++) {
+			int peer = n->ports[p].peer_node;
+
+			if (peer < 0 || !ibu_node_is_switch(&f->nodes[peer]))
+				continue;
+			rc = follow(g, lft, i, p, lid, e);
+			if (rc)
+				return rc;
+		}
+	}
+	return IBU_OK;
+}
+
 int ibu_cdg_add_unicast(struct ibu_cdg *g, const struct ibu_lft *lft,
 			const struct ibu_lidmap *map, struct ibu_err *e)
 {
-	const struct ibu_fabric *f = g->f;
 	uint32_t lid;
-	int i, p, rc;
+	int rc;
 
 	for (lid = 1; lid <= map->max_lid; lid++) {
 		if (!ibu_lidmap_get(map, lid))
 			continue;
-		next_stamp(g);
-		for (i = 0; i < f->num_nodes; i++) {
-			const struct ibu_node *n = &f->nodes[i];
-
-			if (ibu_node_is_switch(n))
-				continue;
-			for (p = 1; p <= n->num_ports; p++) {
-				int peer = n->ports[p].peer_node;
-
-				if (peer < 0 || !ibu_node_is_switch(&f->nodes[peer]))
-					continue;
-				rc = follow(g, lft, i, p, lid, e);
-				if (rc)
-					return rc;
-			}
-		}
+		rc = ibu_cdg_add_lid(g, lft, lid, e);
+		if (rc)
+			return rc;
 	}
 	return IBU_OK;
 }
@@ -417,13 +488,6 @@ long ibu_cdg_num_channels(const struct ibu_cdg *g)
 	return cnt;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void channel_of(const struct ibu_cdg *g, uint32_t id,
 		       struct ibu_cdg_channel *c)
 {
@@ -463,7 +527,7 @@ int ibu_cdg_find_cycle(const struct ibu_cdg *g, struct ibu_cdg_channel **cycle,
 	for (i = 0; i < g->cap; i++)
 		if (g->set[i])
 			edges[k++] = g->set[i] - 1;
-	qsort(edges, m, sizeof(uint64_t), cmp_u64);
+	qsort(edges, m, sizeof(uint64_t), cmp_key);
 	for (i = 0; i < m; i++)
 		first[(edges[i] >> 32) + 1]++;
 	for (i = 0; i < n; i++)

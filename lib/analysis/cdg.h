@@ -59,6 +59,9 @@ struct ibu_cdg {
 	uint32_t *seen;			/* [(slot * vls + vl) * sls + sl] */
 	uint32_t stamp;
 	int *qnode, *qport, *qch;	/* flood queue */
+	uint64_t *log;			/* keys added since ibu_cdg_mark */
+	size_t nlog, logcap;
+	int logging;
 	long routes;			/* unicast (source, LID) routes followed */
 	long floods;			/* multicast (MLID, sender) floods */
 	long groups;			/* MLIDs flooded */
@@ -72,6 +75,17 @@ void ibu_cdg_free(struct ibu_cdg *g);
 /* Dependencies of every unicast route (LIDs of map, tables of lft). */
 int ibu_cdg_add_unicast(struct ibu_cdg *g, const struct ibu_lft *lft,
 			const struct ibu_lidmap *map, struct ibu_err *e);
+/* The same for one LID (every end port's route to it). */
+int ibu_cdg_add_lid(struct ibu_cdg *g, const struct ibu_lft *lft,
+		    uint32_t lid, struct ibu_err *e);
+/*
+ * Trial additions (a router trying a route): after ibu_cdg_mark every new
+ * dependency is logged, ibu_cdg_rollback removes those added since,
+ * ibu_cdg_commit keeps them (and stops logging).
+ */
+void ibu_cdg_mark(struct ibu_cdg *g);
+void ibu_cdg_commit(struct ibu_cdg *g);
+int ibu_cdg_rollback(struct ibu_cdg *g, struct ibu_err *e);
 /*
  * Dependencies of every MLID of mft flooded from every member: members of
  * mm when it lists the MLID, else inferred from the tables (every CA port

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "num.h"
+#include "rails.h"
 #include "traffic.h"
 #include "cuts.h"
 
@@ -166,6 +167,21 @@ int ibu_pattern_parse(const char *s, struct ibu_pattern *p,
 			goto bad;
 		p->kind = IBU_PAT_SHIFT;
 		p->k = k;
+	} else if (!strcmp(s, "rail-shift") || !strncmp(s, "rail-shift:", 11)) {
+		p->kind = IBU_PAT_RAIL_SHIFT;
+		p->rail = -1;
+		if (s[10] && ibu_num_int(s + 11, IBU_NUM_DEC, 1, 1000000,
+					 &p->k, NULL))
+			goto bad;
+	} else if (!strncmp(s, "rail:", 5)) {
+		p->kind = IBU_PAT_RAIL_SHIFT;
+		a = buf + 5;
+		b = strchr(a, ':');
+		if (b)
+			*b++ = 0;
+		if (ibu_num_int(a, IBU_NUM_DEC, 0, 1000, &p->rail, NULL) ||
+		    (b && ibu_num_int(b, IBU_NUM_DEC, 1, 1000000, &p->k, NULL)))
+			goto bad;
 	} else if (!strcmp(s, "random") || !strncmp(s, "random:", 7)) {
 		p->kind = IBU_PAT_RANDOM;
 		p->k = 1;
@@ -200,7 +216,7 @@ int ibu_pattern_parse(const char *s, struct ibu_pattern *p,
 	return IBU_OK;
 bad:
 	return ibu_err_set(e, IBU_EINVAL,
-			   "bad pattern '%s' (all-to-all, shift, shift:K, random, random:K, ebb, ebb:K, mcast:S:G%%, ucast:S:G%%, groups, groups-ucast)",
+			   "bad pattern '%s' (all-to-all, shift, shift:K, rail-shift, rail-shift:K, rail:R, rail:R:K, random, random:K, ebb, ebb:K, mcast:S:G%%, ucast:S:G%%, groups, groups-ucast)",
 			   s);
 }
 
@@ -562,9 +578,69 @@ static int pass_mcast_ucast(struct run *ru)
 	return IBU_OK;
 }
 
+/* The rails of the end ports, and per rail its HCAs in end-port order:
+ * pos[i] = place of HCA i in its rail, at[rail * n + place] = i. */
+struct rail_ctx {
+	struct ibu_rails r;
+	int *pos, *at, *len;
+};
+
+static void rail_ctx_free(struct rail_ctx *c)
+{
+	ibu_rails_free(&c->r);
+	free(c->pos);
+	free(c->at);
+	free(c->len);
+}
+
+static int rail_ctx_build(const struct ibu_traffic_in *in,
+			  struct rail_ctx *c, struct ibu_err *e)
+{
+	int n = in->ep->num, i, rc;
+	const char **names = malloc((n ? (size_t)n : 1) * sizeof(char *));
+
+	memset(c, 0, sizeof(*c));
+	if (!names)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory (pattern)");
+	for (i = 0; i < n; i++)
+		names[i] = in->f->nodes[in->ep->node[i]].name;
+	rc = ibu_rails_learn(names, n, &c->r, e);
+	free(names);
+	if (rc)
+		return rc;
+	c->pos = malloc((n ? (size_t)n : 1) * sizeof(int));
+	c->at = malloc(((size_t)n * (size_t)c->r.num_rails + 1) * sizeof(int));
+	c->len = calloc((size_t)c->r.num_rails + 1, sizeof(int));
+	if (!c->pos || !c->at || !c->len)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory (pattern)");
+	for (i = 0; i < n; i++) {
+		int rl = c->r.rail[i];
+
+		c->pos[i] = c->len[rl];
+		c->at[rl * n + c->len[rl]++] = i;
+	}
+	return IBU_OK;
+}
+
+/* Shift k of rail pattern p into to (n end ports): HCA r of the j-th
+ * server of rail r to that of server j + k (other rails: none, for rail:R). */
+static void rail_perm(const struct ibu_pattern *p, const struct rail_ctx *rc,
+		      int k, int n, int *to)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int rl = rc->r.rail[i];
+
+		to[i] = p->rail >= 0 && rl != p->rail ? i :
+			rc->at[rl * n + (rc->pos[i] + k) % rc->len[rl]];
+	}
+}
+
 struct pass_args {
 	const struct ibu_pattern *p;
 	const int *to;		/* permutation patterns */
+	const struct rail_ctx *rails;	/* rail patterns */
 };
 
 static int one_pass(struct run *ru, const struct pass_args *a)
@@ -573,6 +649,7 @@ static int one_pass(struct run *ru, const struct pass_args *a)
 	case IBU_PAT_ALL_TO_ALL:
 		return pass_all_to_all(ru);
 	case IBU_PAT_SHIFT:
+	case IBU_PAT_RAIL_SHIFT:
 	case IBU_PAT_RANDOM:
 	case IBU_PAT_BISECT:
 		return pass_permutation(ru, a->to);
@@ -611,7 +688,7 @@ static int evaluate(struct run *ru, const struct pass_args *a,
 		r->bound = (double)r->st.max_hca / (double)ru->unit;
 	else if (a->p->kind == IBU_PAT_ALL_TO_ALL ||
 		 a->p->kind == IBU_PAT_SHIFT || a->p->kind == IBU_PAT_RANDOM ||
-		 a->p->kind == IBU_PAT_BISECT)
+		 a->p->kind == IBU_PAT_BISECT || a->p->kind == IBU_PAT_RAIL_SHIFT)
 		r->bound = ibu_cuts_bound(ru->in->cuts, ru->in->ep->num, a->to);
 	else	/* the paper's cases: the end ports' cables carry their
 		 * demand, whatever the tables */
@@ -629,9 +706,29 @@ static int worse(const struct ibu_traffic_result *a,
 	return a->time_ns > b->time_ns;
 }
 
+/* The rails of a rail pattern; *kmax: the largest rail's HCAs. */
+static int rail_setup(const struct ibu_traffic_in *in,
+		      const struct ibu_pattern *p, struct rail_ctx *rails,
+		      int *kmax, struct ibu_err *e)
+{
+	int i, rc = rail_ctx_build(in, rails, e);
+
+	if (rc)
+		return rc;
+	if (p->rail >= rails->r.num_rails)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "rail %d: the end ports have %d rails (0..%d)",
+				   p->rail, rails->r.num_rails,
+				   rails->r.num_rails - 1);
+	for (i = 0, *kmax = 0; i < rails->r.num_rails; i++)
+		if (rails->len[i] > *kmax)
+			*kmax = rails->len[i];
+	return IBU_OK;
+}
+
 /* Sample idx (from 0) of a pattern of several permutations into to. */
-static void sample(const struct ibu_pattern *p, uint64_t seed, int idx,
-		   int *to, int n)
+static void sample(const struct ibu_pattern *p, const struct rail_ctx *rails,
+		   uint64_t seed, int idx, int *to, int n)
 {
 	uint64_t s = seed ^ ((uint64_t)idx * 0xd1b54a32d192ed03ULL);
 	int i, half = n / 2;
@@ -639,6 +736,10 @@ static void sample(const struct ibu_pattern *p, uint64_t seed, int idx,
 	if (p->kind == IBU_PAT_SHIFT) {
 		for (i = 0; i < n; i++)
 			to[i] = (i + (p->k ? p->k : idx + 1)) % n;
+		return;
+	}
+	if (p->kind == IBU_PAT_RAIL_SHIFT) {
+		rail_perm(p, rails, p->k ? p->k : idx + 1, n, to);
 		return;
 	}
 	if (p->kind == IBU_PAT_RANDOM) {
@@ -697,12 +798,13 @@ static int run_samples(struct run *ru, struct pass_args *a, int count,
 	if (!best)
 		return ibu_err_set(ru->e, IBU_ENOMEM, "out of memory (pattern)");
 	for (j = 0; j < count; j++) {
-		sample(a->p, ru->in->seed, j, to, n);
+		sample(a->p, a->rails, ru->in->seed, j, to, n);
 		rc = evaluate(ru, a, &cur);
 		if (rc)
 			break;
-		cur.worst_k = a->p->kind == IBU_PAT_SHIFT ? (a->p->k ? a->p->k : j + 1)
-							 : j + 1;
+		cur.worst_k = a->p->kind == IBU_PAT_SHIFT ||
+			      a->p->kind == IBU_PAT_RAIL_SHIFT ?
+			      (a->p->k ? a->p->k : j + 1) : j + 1;
 		fold(r, &cur, j == 0, ll, best);
 	}
 	r->permutations = count;
@@ -757,9 +859,11 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 		    struct ibu_traffic_result *r, struct ibu_err *e)
 {
 	struct run ru = { .in = in, .ll = ll, .e = e };
-	struct pass_args a = { .p = p };
-	int *to = NULL, n = in->ep->num, rc, count = 0;
+	struct rail_ctx rails;
+	struct pass_args a = { .p = p, .rails = &rails };
+	int *to = NULL, n = in->ep->num, rc, count = 0, kmax = 0;
 
+	memset(&rails, 0, sizeof(rails));
 	memset(r, 0, sizeof(*r));
 	rc = check_in(in, p, ll, e);
 	if (rc)
@@ -771,8 +875,12 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 	else if (p->kind == IBU_PAT_RANDOM || p->kind == IBU_PAT_BISECT)
 		count = p->k > 0 ? p->k : 1;
 	ibu_walk_init(&ru.w);
-	if (p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RANDOM ||
-	    p->kind == IBU_PAT_BISECT) {
+	if (p->kind == IBU_PAT_RAIL_SHIFT) {
+		rc = rail_setup(in, p, &rails, &kmax, e);
+		count = p->k ? 1 : (kmax > 1 ? kmax - 1 : 0);
+	}
+	if (!rc && (p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RANDOM ||
+		    p->kind == IBU_PAT_BISECT || p->kind == IBU_PAT_RAIL_SHIFT)) {
 		/* twice n: ebb's shuffle sits after the permutation */
 		to = malloc((2 * n + 1) * sizeof(*to));
 		if (!to)
@@ -780,12 +888,13 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 		a.to = to;
 		if (!rc)
 			rc = run_samples(&ru, &a, count, to, r);
-	} else {
+	} else if (!rc) {
 		rc = evaluate(&ru, &a, r);
 	}
 	if (!rc)
 		r->flow_bw = r->messages ? r->flow_bw / (double)r->messages : 0;
 	ibu_walk_free(&ru.w);
 	free(to);
+	rail_ctx_free(&rails);
 	return rc;
 }

@@ -11,6 +11,15 @@
  *                                    k = 1..N-1, each its own permutation;
  *                                    the worst one is reported
  *                     (shift:K)      one k
+ *   rail-aligned      (rail-shift)   a rail-optimized cluster (servers and
+ *                                    rails from the node descriptions,
+ *                                    lib/core/rails.h): every rail at once,
+ *                                    HCA r of the j-th server of rail r to
+ *                                    HCA r of server j + k, every k (the
+ *                                    worst reported)
+ *                     (rail-shift:K) one k
+ *                     (rail:R)       rail R alone, every k
+ *                     (rail:R:K)     rail R alone, one k
  *   random            (random)       one seeded random permutation
  *                                    (fixed points send nothing)
  *                     (random:K)     K of them (the seed's, then K-1
@@ -113,6 +122,7 @@ enum ibu_pattern_kind {
 	IBU_PAT_GROUPS,
 	IBU_PAT_GROUPS_UCAST,
 	IBU_PAT_BISECT,
+	IBU_PAT_RAIL_SHIFT,	/* rail-aligned shift (lib/core/rails.h) */
 };
 
 #define IBU_EBB_SAMPLES 50
@@ -124,6 +134,7 @@ struct ibu_pattern {
 	int sources;		/* mcast: number of sources, or */
 	int sources_pct;	/* percent of the end ports (when > 0) */
 	int group_pct;		/* mcast: group size, percent */
+	int rail;		/* rail shift: -1 every rail at once */
 	char name[40];		/* canonical text form */
 };
 

@@ -688,7 +688,9 @@ static void report_ok(struct ctx *c, int sn, int sp, int sw, int h,
 
 	r->ok++;
 	r->hops[h < IBU_VERIFY_MAX_HOPS ? h : IBU_VERIFY_MAX_HOPS]++;
-	if (c->shape && c->shape[sw] == SH_TURN) {
+	if (c->shape && c->shape[sw] == SH_TURN && !c->ud[sw]) {
+		r->needed_turns++;	/* a turn is the only way */
+	} else if (c->shape && c->shape[sw] == SH_TURN) {
 		r->turns++;
 		if (shown(&c->rp, IBU_VK_TURN))
 			port_text(f, sn, sp, src, sizeof(src));
@@ -900,6 +902,9 @@ static int check_all(struct ctx *c, struct ibu_err *e)
 	if (r->no_updown)
 		warn(c, "%ld routes left unrouted where no up*/down* path exists (any path would go down, then up again)",
 		     r->no_updown);
+	if (r->needed_turns)
+		info(c, "%ld routes take a down-up turn where no up*/down* path exists (check --deadlock tells whether those turns are safe)",
+		     r->needed_turns);
 	if (c->o->rule) {
 		r->rule = c->o->rule;
 		return c->o->rule->run(c->o->rule->arg, c->f, c->lft, &c->lids,
@@ -951,9 +956,11 @@ void ibu_verify_print_summary(FILE *out, const char *who,
 	fprintf(out, "%s %s: %ld sources x %ld LIDs: %ld unreachable, %ld loops, %ld non-minimal",
 		ibu_verify_problems(r) ? "-E-" : "-I-", who, r->sources, r->lids,
 		r->unreachable, r->loops, r->nonminimal);
-	if (r->turns || r->no_updown)
+	if (r->turns || r->no_updown || r->needed_turns)
 		fprintf(out, ", %ld down-up turns, %ld pairs without an up*/down* path",
-			r->turns, r->no_updown);
+			r->turns, r->no_updown + r->needed_turns);
+	if (r->needed_turns)
+		fprintf(out, " (%ld of them turned)", r->needed_turns);
 	if (r->rule)
 		fprintf(out, ", %ld %s", r->rule_mismatches,
 			r->rule->mismatch_name);

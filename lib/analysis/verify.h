@@ -16,7 +16,9 @@
  * levels) the routes must be up*|down*: a route that goes down and then up
  * again is an error (a credit-loop risk), minimality is judged against the
  * shortest up*|down* path, and a pair with no up*|down* path at all is not
- * an error when it is left unrouted (counted as result.no_updown).
+ * an error when it is left unrouted (counted as result.no_updown) or routed
+ * with a down-up turn (result.needed_turns; whether such turns are safe is
+ * the channel dependency graph's question, lib/analysis/cdg.h).
  *
  * An engine's own rule (every entry as the engine computes it, a path
  * property such as cyclic's one ascending path per source) runs as a hook,
@@ -117,6 +119,8 @@ struct ibu_verify_result {
 	/* with opts.rank */
 	long turns;		/* routes that go down, then up again */
 	long no_updown;		/* unrouted pairs without an up*|down* path */
+	long needed_turns;	/* routes (in ok) with a down-up turn where no
+				 * up*|down* path exists: not an error */
 	/* the engine's rule (opts.rule) */
 	const struct ibu_verify_rule *rule;	/* the rule that ran, or NULL */
 	long rule_entries;	/* entries compared with the rule */

@@ -164,6 +164,9 @@ struct ibu_cyclic_stats {
 	long unrouted;		/* leaf entries left 0xFF: no up-then-down
 				 * route from that leaf (only a down-up
 				 * turn, a credit-loop risk, would reach) */
+	long turned;		/* entries with no up*|down* way (switch
+				 * LIDs, hosts on tops): one down-up turn at
+				 * the switch chosen for the LID */
 };
 
 /* ibu_cyclic_route, counting the deviations into st (may be NULL). */

@@ -5,7 +5,7 @@
 
 #include "engine.h"
 
-#define IBU_CYCLIC_NUM_GEN 2
+#define IBU_CYCLIC_NUM_GEN 3
 extern const struct ibu_engine_gen ibu_cyclic_gen[IBU_CYCLIC_NUM_GEN];
 
 #endif

@@ -84,24 +84,11 @@ int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
 int ibu_cyclic_pgft_may_leave_unrouted(const struct ibu_cyclic_pgft *c,
 				       int node, uint32_t lid)
 {
-	int i;
-
-	if (c->g.num_faults && node >= 0 && node < c->g.num_nodes &&
-	    c->g.level[node] >= 1)
-		return 1;
-	/* switch LIDs: left where no up*|down* path exists (pgft.h) */
-	for (i = 0; i < c->f->num_nodes && c->g.num_spine_hosts; i++)
-		if (ibu_node_is_switch(&c->f->nodes[i]) &&
-		    c->f->nodes[i].ports[0].lid == lid)
-			return 1;
-	for (i = 0; i < c->g.num_spine_hosts; i++) {
-		const struct ibu_port *p = &c->f->nodes[c->g.spine_host[i].node]
-					    .ports[c->g.spine_host[i].port];
-
-		if (p->lid && lid >= p->lid && lid < p->lid + (1u << p->lmc))
-			return 1;
-	}
-	return 0;
+	(void)lid;
+	/* switch LIDs and hosts on tops: every switch has a route (one
+	 * down-up turn where up*|down* has none, pgft_turn.c) */
+	return c->g.num_faults && node >= 0 && node < c->g.num_nodes &&
+	       c->g.level[node] >= 1;
 }
 
 void ibu_cyclic_pgft_describe(const struct ibu_cyclic_pgft *c, char *buf,
@@ -125,10 +112,10 @@ void ibu_cyclic_pgft_describe(const struct ibu_cyclic_pgft *c, char *buf,
 		size_t o = strlen(buf);
 
 		snprintf(buf + o, len > o ? len - o : 0,
-			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld LIDs whose rule crossed a fault, spread over the surviving ways; %ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path)",
+			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld LIDs whose rule crossed a fault, spread over the surviving ways; %ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path; %ld turned once, at one switch per LID)",
 			 c->g.num_faults, c->g.max_faults,
 			 c->st.rerouted + c->st.outside, c->st.balanced,
-			 c->st.outside, c->st.unrouted);
+			 c->st.outside, c->st.unrouted, c->st.turned);
 	}
 }
 

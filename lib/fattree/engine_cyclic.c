@@ -217,6 +217,7 @@ static int route(const struct ibu_fabric *f, void *topo,
 		c->stats.rerouted = c->pgft->st.rerouted;
 		c->stats.outside = c->pgft->st.outside;
 		c->stats.unrouted = c->pgft->st.unrouted;
+		c->stats.turned = c->pgft->st.turned;
 		return rc;
 	}
 	return ibu_cyclic_route_stats(f, &c->t, &c->p,
@@ -290,9 +291,10 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 		     "; up-digits beyond the offset from the destination" : "");
 	if (c->t.num_faults && o >= 0 && (size_t)o < len)
 		snprintf(buf + o, len - (size_t)o,
-			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path)",
+			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path; %ld turned once, at one switch per LID)",
 			 c->t.num_faults, c->t.max_faults, c->stats.rerouted,
-			 c->stats.outside, c->stats.unrouted);
+			 c->stats.outside, c->stats.unrouted,
+			 c->stats.turned);
 }
 
 /* Fault notes: one per IBFT fault, one per PGFT fault record. */

@@ -33,4 +33,14 @@ int ibu_gen_pgft(struct ibu_fabric *f, const struct ibu_pgft_params *P,
 		 int radix, int hosts_on_spines, const struct ibu_gen_opts *o,
 		 struct ibu_err *e);
 
+/*
+ * A rail-optimized cluster as that PGFT: R leaves per scalable unit (leaf
+ * k: unit k / R, rail k % R), host p of leaf k is HCA mlx5_<rail> of server
+ * node<unit * m_1 + p + 1>, named "node001 mlx5_0" as real HCAs describe
+ * themselves. R must divide m_2 (a unit never straddles level-2 switches).
+ */
+int ibu_gen_pgft_rails(struct ibu_fabric *f, const struct ibu_pgft_params *P,
+		       int radix, int hosts_on_spines, int rails,
+		       const struct ibu_gen_opts *o, struct ibu_err *e);
+
 #endif

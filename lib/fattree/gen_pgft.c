@@ -22,6 +22,7 @@ struct pgen {
 	int nports[IBU_PGFT_MAX_H + 1];	/* ports of a level-l switch */
 	int *node_of;			/* slot -> fabric node */
 	int **phys;			/* switch slot -> [paper port] phys */
+	int rails;			/* > 0: hosts named as rail HCAs */
 };
 
 static int radix_of(const struct ibu_pgft_params *P, int l, int i)
@@ -125,6 +126,15 @@ static void slot_name(const struct pgen *g, long slot, const char *pre,
 
 	if (l < 0) {
 		snprintf(buf, len, "%sspine-hca-%ld", pre, slot - g->spine_first);
+		return;
+	}
+	if (!l && g->rails) {
+		/* leaf k = unit k / R, rail k % R; the server is the host's
+		 * place on its leaf within its unit; as real HCAs report it */
+		long x = slot - g->first[0], m1 = g->P->m[1], k = x / m1;
+
+		snprintf(buf, len, "%snode%03ld mlx5_%ld", pre,
+			 k / g->rails * m1 + x % m1 + 1, k % g->rails);
 		return;
 	}
 	unrank(g->P, l, slot - g->first[l], d);
@@ -249,6 +259,13 @@ int ibu_gen_pgft(struct ibu_fabric *f, const struct ibu_pgft_params *P,
 		 int radix, int hosts_on_spines, const struct ibu_gen_opts *o,
 		 struct ibu_err *e)
 {
+	return ibu_gen_pgft_rails(f, P, radix, hosts_on_spines, 0, o, e);
+}
+
+int ibu_gen_pgft_rails(struct ibu_fabric *f, const struct ibu_pgft_params *P,
+		       int radix, int hosts_on_spines, int rails,
+		       const struct ibu_gen_opts *o, struct ibu_err *e)
+{
 	struct ibu_gen_opts defaults = { 0 };
 	struct pgen g;
 	long s;
@@ -258,6 +275,11 @@ int ibu_gen_pgft(struct ibu_fabric *f, const struct ibu_pgft_params *P,
 		o = &defaults;
 	memset(&g, 0, sizeof(g));
 	g.P = P;
+	g.rails = rails;
+	if (rails < 0 || (rails && (P->h < 2 || P->m[2] % rails)))
+		return ibu_err_set(e, IBU_EINVAL,
+				   "%d rails: the level-2 switches' %d leaves are no whole number of units",
+				   rails, P->h < 2 ? 0 : P->m[2]);
 	rc = check_shape(&g, radix, hosts_on_spines, e);
 	if (rc)
 		return rc;

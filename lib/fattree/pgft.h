@@ -206,6 +206,10 @@ struct ibu_pgft_route_stats {
 				 * no up*|down* way: a plain shortest path,
 				 * for the switch's own packets only */
 	long unrouted;		/* leaf entries left 0xFF: no up*|down* way */
+	long turned;		/* entries of switches with no up*|down* way
+				 * to a switch LID or a host above the
+				 * leaves: one down-up turn, at the switch
+				 * chosen for that LID */
 };
 /* ibu_pgft_route_into, with those figures in st (may be NULL). */
 int ibu_pgft_route_stats(const struct ibu_fabric *f, const struct ibu_pgft *g,

@@ -285,22 +285,35 @@ static int pick_up(struct router *r, int s, uint32_t lid)
 	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
 }
 
+void ibu__pgft_mark_above(struct router *r, int t, uint32_t lid)
+{
+	long spread[IBU_PGFT_MAX_H + 1];
+	int l;
+
+	for (l = 0; l <= r->g->P.h; l++)
+		spread[l] = lid;
+	mark_above(r, t, spread);
+}
+
+int ibu__pgft_pick_up(struct router *r, int s, uint32_t lid)
+{
+	return pick_up(r, s, lid);
+}
+
 /*
  * Toward a switch t (its own LID, port 0) or a host above the leaves on t:
  * above t: down as marked; else up to the nearest switch above t (levels
- * top-down: updist = 1 + the least updist of a parent); none: a host's LID
- * stays unrouted, a switch's takes the plain shortest path.
+ * top-down: updist = 1 + the least updist of a parent). The switches with
+ * no such way (another top; a leaf that lost the parent toward t) are
+ * returned in turnb.
  */
-static void route_other(struct router *r, int t, int host_port,
-			uint32_t lid, int *plain)
+int ibu__pgft_route_updown(struct router *r, int t, int host_port,
+			   uint32_t lid)
 {
 	const struct ibu_pgft *g = r->g;
-	long spread[IBU_PGFT_MAX_H + 1];
-	int l, i, s, have_plain = 0;
+	int l, i, s, nb = 0;
 
-	for (l = 0; l <= g->P.h; l++)
-		spread[l] = lid;
-	mark_above(r, t, spread);
+	ibu__pgft_mark_above(r, t, lid);
 	r->child[t] = host_port;	/* 0 for the switch's own LID */
 	for (l = g->P.h; l >= 1; l--)
 		for (i = 0; i < r->nlevel[l]; i++) {
@@ -309,24 +322,27 @@ static void route_other(struct router *r, int t, int host_port,
 			s = r->by_level[l][i];
 			if (r->above[s] == r->stamp) {
 				r->lft->row[s][lid] = (uint8_t)r->child[s];
+				r->tdist[s] = r->dist[s];
 				continue;
 			}
 			out = pick_up(r, s, lid);
-			if (out != IBU_NO_PATH) {
+			r->tdist[s] = r->dist[s];
+			if (out != IBU_NO_PATH)
 				r->lft->row[s][lid] = (uint8_t)out;
-			} else if (!host_port && !r->g->num_spine_hosts &&
-				   l > 1) {
-				/* switch-own traffic only: end ports send
-				 * through their leaf, which has no up*|down*
-				 * path here (faults) and gets no entry */
-				if (!have_plain++)
-					ibu__pgft_plain_dist(r, t, plain);
-				r->lft->row[s][lid] = (uint8_t)ibu__pgft_pick_plain(r, s, plain, plain[s] - 1, lid);
-				r->st.outside++;
-			} else if (l == 1) {
-				r->st.unrouted++;
-			}
+			else
+				r->turnb[nb++] = s;
 		}
+	return nb;
+}
+
+/* up*|down* where it exists, one down-up turn at one switch elsewhere */
+static int route_other(struct router *r, int t, int host_port, uint32_t lid,
+		       struct ibu_err *e)
+{
+	int nb = ibu__pgft_route_updown(r, t, host_port, lid);
+
+	return nb ? ibu__pgft_route_turned(r, t, host_port, lid, nb, e) :
+		    IBU_OK;
 }
 
 /* Groups switch q's cables by peer switch (ascending ports each): the
@@ -433,10 +449,17 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	r->degraded = g->num_faults > 0;
 	r->ud_leaf = -1;
 	r->ud = calloc((size_t)n, sizeof(int));
+	r->tdist = calloc((size_t)n, sizeof(int));
+	r->turnb = calloc((size_t)n, sizeof(int));
+	r->turnc = calloc((size_t)n, sizeof(int));
+	r->turnx = calloc((size_t)n, sizeof(int));
+	r->pdist = calloc((size_t)n, sizeof(int));
 	r->nlevel = calloc((size_t)g->P.h + 1, sizeof(int));
 	r->by_level = calloc((size_t)g->P.h + 1, sizeof(int *));
 	if (!r->above || !r->child || !r->dist || !r->queue || !r->nlevel ||
-	    !r->by_level || !r->clos_q || !r->clos_c || !r->ud)
+	    !r->by_level || !r->clos_q || !r->clos_c || !r->ud ||
+	    !r->tdist || !r->turnb || !r->turnc || !r->turnx ||
+	    !r->pdist)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (l = 1; l <= g->P.h; l++) {
 		r->by_level[l] = calloc((size_t)n, sizeof(int));
@@ -464,6 +487,12 @@ static void teardown(struct router *r)
 	free(r->clos_q);
 	free(r->clos_c);
 	free(r->ud);
+	free(r->tdist);
+	free(r->turnb);
+	free(r->turnc);
+	free(r->turnx);
+	free(r->pdist);
+	free(r->defer);
 	free(r->pbase);
 	free(r->upbase);
 	free(r->nup);
@@ -487,6 +516,7 @@ static int route_all(struct router *r, int *plain, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
 	uint32_t lid;
+	int rc;
 
 	for (lid = 1; lid <= r->map->max_lid; lid++) {
 		const struct ibu_lid_owner *o = ibu_lidmap_get(r->map, lid);
@@ -496,7 +526,9 @@ static int route_all(struct router *r, int *plain, struct ibu_err *e)
 			continue;
 		n = o->node;
 		if (sw(r, n)) {
-			route_other(r, n, 0, lid, plain);
+			rc = route_other(r, n, 0, lid, e);
+			if (rc)
+				return rc;
 			continue;
 		}
 		D = ibu_pgft_host(r->g, n, o->port);
@@ -513,15 +545,22 @@ static int route_all(struct router *r, int *plain, struct ibu_err *e)
 			jb->seq = r->njobs;
 			if (++r->njobs == HOST_BATCH)
 				route_hosts(r);
-		} else if (D == -1)
-			route_other(r, f->nodes[n].ports[o->port].peer_node,
-				    f->nodes[n].ports[o->port].peer_port, lid,
-				    plain);
+		} else if (D == -1) {
+			rc = route_other(r, f->nodes[n].ports[o->port].peer_node,
+					 f->nodes[n].ports[o->port].peer_port,
+					 lid, e);
+			if (rc)
+				return rc;
+		}
 	}
-	if (r->degraded)
-		return ibu__pgft_balance(r, plain, e);
-	route_hosts(r);
-	return IBU_OK;
+	if (r->degraded) {
+		rc = ibu__pgft_balance(r, plain, e);
+		if (rc)
+			return rc;
+	} else {
+		route_hosts(r);
+	}
+	return ibu__pgft_route_deferred(r, e);
 }
 
 int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,

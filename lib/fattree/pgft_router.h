@@ -23,6 +23,12 @@ struct host_job {
 
 #define HOST_BATCH 64
 
+/* A LID routed with down-up turns once everything else is routed. */
+struct turn_job {
+	uint32_t lid;
+	int t, host_port;	/* its switch; port 0 or the host's port */
+};
+
 struct router {
 	const struct ibu_fabric *f;
 	const struct ibu_pgft *g;
@@ -65,6 +71,17 @@ struct router {
 	struct ibu_pgft_route_stats st;
 	int *ud;		/* [node] up*|down* hops to ud_leaf */
 	int ud_leaf;
+	/* pgft_turn.c: switches with no up*|down* way to a target */
+	int *tdist;		/* [node] up*|down* hops to the target, -1 */
+	int *turnb;		/* those switches */
+	int *turnc;		/* candidate turn switches, nearest first */
+	/* LIDs whose turns end ports' routes cross: chosen last, against
+	 * the channel dependencies of every other route */
+	struct turn_job *defer;
+	int ndefer, capdefer;
+	int *turnx;		/* turn switches chosen so far, in order */
+	int *pdist;		/* plain hops to the target */
+	int nturnx;
 };
 
 /* Switch t's up-closure (every switch above it, with the cable it came
@@ -76,6 +93,21 @@ void ibu__pgft_updown_dist(struct router *r, int t);
 void ibu__pgft_plain_dist(struct router *r, int t, int *d);
 int ibu__pgft_pick_plain(const struct router *r, int s, const int *dist,
 			 int want, uint32_t lid);
+/* The entries for lid at the switches route_other left without an
+ * up*|down* way to target t (tdist[s] < 0, nb of them in turnb): one
+ * down-up turn, at a single chosen switch (pgft_turn.c); deferred when
+ * an end port's route can cross them. */
+int ibu__pgft_route_turned(struct router *r, int t, int host_port,
+			   uint32_t lid, int nb, struct ibu_err *e);
+/* The deferred ones (after every other LID is routed). */
+int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e);
+/* The switches of t's up*|down* ways to lid (route_other without turns):
+ * writes them, returns how many have none (in turnb). */
+int ibu__pgft_route_updown(struct router *r, int t, int host_port,
+			   uint32_t lid);
+/* mark_above and pick_up of pgft_route.c, for pgft_turn.c. */
+void ibu__pgft_mark_above(struct router *r, int t, uint32_t lid);
+int ibu__pgft_pick_up(struct router *r, int s, uint32_t lid);
 /* Every compute host's LIDs on a PGFT with faults (pgft_balance.c);
  * plain: scratch of a node each. */
 int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e);

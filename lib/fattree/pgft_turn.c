@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The LIDs up*|down* cannot reach from everywhere: a switch's own LID
+ * seen from another top or from a leaf that lost its parent toward it,
+ * and a host cabled to a top seen from another top. Those switches get
+ * a route with one down-up turn, and every such route toward one LID
+ * turns at one switch X: the B switches (no up*|down* way) go up*|down*
+ * to X, X and everything after it keep their up*|down* way to the LID.
+ *
+ * Why one switch, chosen last: a down-up turn a -> X -> b adds the channel
+ * dependency (a->X) -> (X->b), a credit loop when (X->b) leads back to
+ * (a->X) through every other route. When end ports' routes cross B
+ * switches, the LID waits until every other LID is routed; then the
+ * nearest X (by hops, then node GUID) that covers every B switch with end
+ * ports and closes no cycle in the channel dependency graph of all routes
+ * is taken, turn switches already chosen first. When only the switches'
+ * own packets cross B switches (another top toward a top's LID), a plain
+ * shortest path serves them: no end port's route meets those entries.
+ * check --deadlock (every switch LID a destination, plus multicast) proves
+ * the result on the tables the switches hold.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include "cdg.h"
+#include "pgft_router.h"
+
+/* Candidate turn switches tried per LID, nearest first: bounds the
+ * cycle searches on a fabric where none keeps the graph acyclic. */
+#define TURN_TRIES 64
+
+static int has_end_port(const struct router *r, int s);
+
+/*
+ * Up*|down* hops of every switch to X (r->dist; above X: r->above ==
+ * r->stamp); with write, the B switches' entries for lid toward X.
+ * Returns how many B switches reach X, *far the most hops of one, *ends
+ * how many of those with end ports do not.
+ */
+static int toward(struct router *r, int x, uint32_t lid, int nb, int write,
+		  int *far, int *ends)
+{
+	int l, i, s, out, cov = 0;
+
+	ibu__pgft_mark_above(r, x, lid);
+	for (l = r->g->P.h; l >= 1; l--)
+		for (i = 0; i < r->nlevel[l]; i++) {
+			s = r->by_level[l][i];
+			if (r->above[s] == r->stamp) {
+				if (write && r->tdist[s] < 0)
+					r->lft->row[s][lid] = (uint8_t)r->child[s];
+				continue;
+			}
+			out = ibu__pgft_pick_up(r, s, lid);
+			if (write && r->tdist[s] < 0 && out != IBU_NO_PATH)
+				r->lft->row[s][lid] = (uint8_t)out;
+		}
+	*far = 0;
+	*ends = 0;
+	for (i = 0; i < nb; i++) {
+		s = r->turnb[i];
+		if (r->above[s] != r->stamp && r->dist[s] < 0) {
+			*ends += has_end_port(r, s);
+			continue;
+		}
+		cov++;
+		if (r->dist[s] > *far)
+			*far = r->dist[s];
+	}
+	return cov;
+}
+
+struct cand {
+	int d, node;
+	uint64_t guid;
+};
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->d != y->d)
+		return x->d < y->d ? -1 : 1;
+	return (x->guid > y->guid) - (x->guid < y->guid);
+}
+
+/* The switches that have an up*|down* way to t and are not above it
+ * (their way climbs: a turn there is down-up), nearest first, then by
+ * node GUID: the choice depends on the graph and GUIDs only, so the
+ * plugin and the tool reading ibnetdiscover's view agree. */
+static int candidates(struct router *r, struct ibu_err *e)
+{
+	struct cand *c = malloc((size_t)(r->f->num_nodes + 1) * sizeof(*c));
+	int n = 0, l, i, s;
+
+	if (!c)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (l = 1; l <= r->g->P.h; l++)
+		for (i = 0; i < r->nlevel[l]; i++) {
+			s = r->by_level[l][i];
+			if (r->above[s] == r->stamp || r->tdist[s] < 1)
+				continue;
+			c[n].d = r->tdist[s];
+			c[n].guid = r->f->nodes[s].guid;
+			c[n++].node = s;
+		}
+	qsort(c, (size_t)n, sizeof(*c), cmp_cand);
+	for (i = 0; i < n; i++)
+		r->turnc[i] = c[i].node;
+	free(c);
+	return n;
+}
+
+/*
+ * Turn switches already chosen go first, in the order they were: turns
+ * gathered at few switches leave the channel dependency graph fewer ways
+ * to close a cycle than turns spread over many (measured: IBFT(8,3) with
+ * a middle switch that lost every parent left 142 leaf entries unrouted
+ * with the nearest-first order alone).
+ */
+static void prefer_used(struct router *r, int nc)
+{
+	int i, j, k, front = 0;
+
+	for (k = 0; k < r->nturnx; k++)
+		for (i = front; i < nc; i++)
+			if (r->turnc[i] == r->turnx[k]) {
+				int x = r->turnc[i];
+
+				for (j = i; j > front; j--)
+					r->turnc[j] = r->turnc[j - 1];
+				r->turnc[front++] = x;
+				break;
+			}
+}
+
+static void note_used(struct router *r, int x)
+{
+	int k;
+
+	for (k = 0; k < r->nturnx; k++)
+		if (r->turnx[k] == x)
+			return;
+	r->turnx[r->nturnx++] = x;
+}
+
+/* Switch s has an end port cabled: end ports' routes start there. */
+static int has_end_port(const struct router *r, int s)
+{
+	const struct ibu_node *n = &r->f->nodes[s];
+	int p;
+
+	for (p = 1; p <= n->num_ports; p++)
+		if (n->ports[p].peer_node >= 0 &&
+		    !ibu_node_is_switch(&r->f->nodes[n->ports[p].peer_node]))
+			return 1;
+	return 0;
+}
+
+/* Some B switch has an end port: end ports' routes cross the turn (else
+ * only the switches' own packets do, which no end port's route meets:
+ * A switches never lead into B ones). */
+static int fed(const struct router *r, int nb)
+{
+	int i;
+
+	for (i = 0; i < nb; i++)
+		if (has_end_port(r, r->turnb[i]))
+			return 1;
+	return 0;
+}
+
+/* The B switches' entries for lid back to none (only those with end
+ * ports: ends_only). */
+static void clear_b(struct router *r, uint32_t lid, int nb, int ends_only)
+{
+	int i;
+
+	for (i = 0; i < nb; i++)
+		if (!ends_only || has_end_port(r, r->turnb[i]))
+			r->lft->row[r->turnb[i]][lid] = IBU_NO_PATH;
+}
+
+/*
+ * B switches without end ports that no turn switch took (they need two
+ * turns): a plain shortest path for their own packets. No end port's
+ * route meets them (A switches never lead into B ones, B switches with
+ * an entry lead to X and on), and it cannot loop: the switches it leads
+ * to either reach X (which s does not) or are plain ones one hop nearer.
+ */
+static void finish(struct router *r, int t, uint32_t lid, int nb)
+{
+	int i, s, have = 0;
+
+	for (i = 0; i < nb; i++) {
+		s = r->turnb[i];
+		if (r->lft->row[s][lid] != IBU_NO_PATH || has_end_port(r, s))
+			continue;
+		if (!have++)
+			ibu__pgft_plain_dist(r, t, r->pdist);
+		if (r->pdist[s] != INT_MAX && r->pdist[s] > 0)
+			r->lft->row[s][lid] = (uint8_t)ibu__pgft_pick_plain(
+				r, s, r->pdist, r->pdist[s] - 1, lid);
+	}
+}
+
+static void count(struct router *r, uint32_t lid, int nb)
+{
+	int i;
+
+	for (i = 0; i < nb; i++) {
+		int s = r->turnb[i];
+
+		if (r->lft->row[s][lid] != IBU_NO_PATH)
+			r->st.turned++;
+		else
+			r->st.unrouted++;
+	}
+}
+
+/*
+ * The nearest turn switch that covers every B switch with end ports and
+ * closes no cycle with the dependencies already in cdg (those of every
+ * other route); none: the switches' own packets still get the best
+ * covering one, end ports no entry (WRN 5A52).
+ */
+static int choose(struct router *r, uint32_t lid, int nb, struct ibu_cdg *cdg,
+		  struct ibu_err *e)
+{
+	int nc = candidates(r, e), i, cov, far, best = -1, bcov = 0, rc;
+	int bfar = INT_MAX, len, ends;
+	struct ibu_cdg_channel *cyc;
+
+	if (nc < 0)
+		return nc;
+	prefer_used(r, nc);
+	for (i = 0; i < nc && i < TURN_TRIES; i++) {
+		cov = toward(r, r->turnc[i], lid, nb, 1, &far, &ends);
+		if (!ends) {
+			ibu_cdg_mark(cdg);
+			rc = ibu_cdg_add_lid(cdg, r->lft, lid, e);
+			if (!rc)
+				rc = ibu_cdg_find_cycle(cdg, &cyc, &len, e);
+			if (rc < 0)
+				return rc;
+			free(cyc);
+			if (!rc) {
+				ibu_cdg_commit(cdg);
+				note_used(r, r->turnc[i]);
+				return IBU_OK;
+			}
+			rc = ibu_cdg_rollback(cdg, e);
+			if (rc)
+				return rc;
+		}
+		clear_b(r, lid, nb, 0);
+		if (cov > bcov || (cov == bcov && cov && far < bfar)) {
+			best = r->turnc[i];
+			bcov = cov;
+			bfar = far;
+		}
+	}
+	if (best >= 0)
+		toward(r, best, lid, nb, 1, &far, &ends);
+	clear_b(r, lid, nb, 1);
+	return IBU_OK;
+}
+
+int ibu__pgft_route_turned(struct router *r, int t, int host_port,
+			   uint32_t lid, int nb, struct ibu_err *e)
+{
+	int i;
+
+	if (fed(r, nb)) {
+		if (r->ndefer == r->capdefer) {
+			int nc = r->capdefer ? 2 * r->capdefer : 64;
+			struct turn_job *d = realloc(r->defer,
+						     (size_t)nc * sizeof(*d));
+
+			if (!d)
+				return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+			r->defer = d;
+			r->capdefer = nc;
+		}
+		r->defer[r->ndefer].lid = lid;
+		r->defer[r->ndefer].t = t;
+		r->defer[r->ndefer++].host_port = host_port;
+		return IBU_OK;
+	}
+	/* only the switches' own packets: a plain shortest path, as no end
+	 * port's route meets them (finish); no turn switch to search */
+	finish(r, t, lid, nb);
+	for (i = 0; i < nb; i++)
+		if (r->lft->row[r->turnb[i]][lid] != IBU_NO_PATH)
+			r->st.outside++;
+		else
+			r->st.unrouted++;
+	return IBU_OK;
+}
+
+int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
+{
+	struct ibu_cdg cdg;
+	int i, nb, rc;
+
+	if (!r->ndefer)
+		return IBU_OK;
+	rc = ibu_cdg_init(&cdg, r->f, NULL, e);
+	if (rc)
+		return rc;
+	rc = ibu_cdg_add_unicast(&cdg, r->lft, r->map, e);
+	for (i = 0; i < r->ndefer && !rc; i++) {
+		nb = ibu__pgft_route_updown(r, r->defer[i].t,
+					    r->defer[i].host_port,
+					    r->defer[i].lid);
+		rc = choose(r, r->defer[i].lid, nb, &cdg, e);
+		finish(r, r->defer[i].t, r->defer[i].lid, nb);
+		count(r, r->defer[i].lid, nb);
+	}
+	ibu_cdg_free(&cdg);
+	return rc;
+}
