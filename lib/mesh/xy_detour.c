@@ -70,18 +70,28 @@ static void add_flows(const struct ibu_mesh *t, int d, const int *queue,
 	}
 }
 
+/* Ties between directions, in this order. */
+static const int PREF[IBU_DIRS] = { IBU_DIR_E, IBU_DIR_W, IBU_DIR_N,
+				    IBU_DIR_S };
+
+/* d's column of next hops before its tree: none but d itself. */
+static void clear_tree(struct ibu_mesh_damage *g, int S, int d)
+{
+	int i;
+
+	for (i = 0; i < S; i++)
+		g->dir[i * S + d] = -1;
+	g->dir[d * S + d] = IBU_DIR_LOCAL;
+}
+
 /* Next hops toward d, switches in BFS order (queue from distances()). */
 static void tree(struct ibu_mesh *t, int d, const int *dist,
 		 const int *queue, int reached, int *turns)
 {
 	struct ibu_mesh_damage *g = t->dmg;
-	static const int PREF[IBU_DIRS] = { IBU_DIR_E, IBU_DIR_W, IBU_DIR_N,
-					    IBU_DIR_S };
 	int S = t->num_switches, i, j;
 
-	for (i = 0; i < S; i++)
-		g->dir[i * S + d] = -1;
-	g->dir[d * S + d] = IBU_DIR_LOCAL;
+	clear_tree(g, S, d);
 	turns[d] = 0;
 	for (i = 1; i < reached; i++) {
 		int s = queue[i], best = -1, bt = 0;
@@ -107,22 +117,19 @@ static void tree(struct ibu_mesh *t, int d, const int *dist,
 
 /*
  * The balanced variant: every switch (XY surviving or not) takes, among
- * its shortest ways toward d, the channel with the least flows so far
- * (ties: the XY way, then E, W, N, S); a pair is on its XY path when
- * every hop of its route is.
+ * its shortest ways toward d, the one whose busiest channel onward (cmax,
+ * then the load sum csum) is least over the flows so far, the XY way
+ * where it is within slack% of that (ties: XY, then E, W, N, S); a pair is
+ * on its XY path when every hop of its route is.
  */
 static void tree_balanced(struct ibu_mesh *t, int d, const int *dist,
 			  const int *queue, int reached, const long *load,
 			  long *cmax, long *csum, int slack)
 {
 	struct ibu_mesh_damage *g = t->dmg;
-	static const int PREF[IBU_DIRS] = { IBU_DIR_E, IBU_DIR_W, IBU_DIR_N,
-					    IBU_DIR_S };
 	int S = t->num_switches, i, j;
 
-	for (i = 0; i < S; i++)
-		g->dir[i * S + d] = -1;
-	g->dir[d * S + d] = IBU_DIR_LOCAL;
+	clear_tree(g, S, d);
 	cmax[d] = csum[d] = 0;
 	for (i = 1; i < reached; i++) {
 		int s = queue[i], best = -1, xd = ibu_xy_dir(t, s, d), q;
