@@ -23,6 +23,11 @@ int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 	}
 	c->f = f;
 	c->lmc_needed = ibu_pgft_needed_lmc(&c->g);
+	rc = ibu_pgft_ibft_build(f, &c->g, &c->ibft, e);
+	if (rc) {
+		ibu_cyclic_pgft_free(c);
+		return rc;
+	}
 	*out = c;
 	return IBU_OK;
 }
@@ -31,6 +36,7 @@ void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c)
 {
 	if (!c)
 		return;
+	ibu_pgft_ibft_free(c->ibft);
 	ibu_pgft_free(&c->g);
 	free(c);
 }
@@ -65,12 +71,38 @@ int ibu_cyclic_pgft_route(const struct ibu_fabric *f,
 	return ibu_pgft_route_stats(f, &c->g, map, c->lmc, lft, &c->st, e);
 }
 
+/* The paper's LIDs of an exact IBFT (the IBFT path's messages). */
+static int assign_ibft_lids(struct ibu_fabric *f,
+			    const struct ibu_cyclic_pgft *c, int lmc,
+			    int paper_exact, int *lmc_used, struct ibu_err *e)
+{
+	const struct ibu_pgft_ibft *x = c->ibft;
+	int fit = ibu_pgft_ibft_fit_lmc(x, lmc >= 0 ? lmc : c->lmc_needed,
+					paper_exact);
+
+	if (fit < 0)
+		return ibu_err_set(e, IBU_ELID,
+				   "IBFT(%d,%d) has %d end ports and %d switches: more than the unicast LID space 0x0001-0xBFFF holds even at LMC 0",
+				   x->m, x->n, x->num_pids, x->full_switches);
+	if (lmc >= 0 && fit < lmc)
+		return ibu_err_set(e, IBU_ELID,
+				   "IBFT(%d,%d) at LMC %d needs more LIDs than the unicast space 0x0001-0xBFFF holds; the largest LMC that fits is %d",
+				   x->m, x->n, lmc, fit);
+	*lmc_used = fit;
+	return ibu_pgft_ibft_assign_lids(f, &c->g, x, fit, paper_exact, e);
+}
+
 int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
 				const struct ibu_cyclic_pgft *c, int lmc,
-				int *lmc_used, struct ibu_err *e)
+				int paper_exact, int *lmc_used,
+				struct ibu_err *e)
 {
 	int want = lmc >= 0 ? lmc : c->lmc_needed;
-	int fit = ibu_pgft_fit_lmc(&c->g, want);
+	int fit;
+
+	if (c->ibft)
+		return assign_ibft_lids(f, c, lmc, paper_exact, lmc_used, e);
+	fit = ibu_pgft_fit_lmc(&c->g, want);
 
 	if (fit < 0 || (lmc >= 0 && fit < lmc))
 		return ibu_err_set(e, IBU_ELID,
@@ -98,6 +130,14 @@ void ibu_cyclic_pgft_describe(const struct ibu_cyclic_pgft *c, char *buf,
 	char head[192];
 	int m, n;
 
+	if (c->ibft) {		/* as the IBFT path has always said it */
+		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d%s)",
+			 c->ibft->m, c->ibft->n, c->g.num_switches,
+			 c->g.num_hosts, c->lmc, c->lmc_needed,
+			 c->lmc < c->lmc_needed ?
+			 "; up-digits beyond the offset from the destination" : "");
+		return;
+	}
 	exact.num_faults = 0;	/* the faults go last */
 	if (c->g.num_faults && !c->g.num_spine_hosts &&
 	    ibu_pgft_is_ibft(&c->g.P, &m, &n))	/* as admins know it */
@@ -124,6 +164,8 @@ void ibu_cyclic_pgft_node_label(const struct ibu_cyclic_pgft *c, int node,
 {
 	if (node < 0 || node >= c->g.num_nodes || c->g.level[node] < 1)
 		snprintf(buf, len, "-");
+	else if (c->ibft)
+		ibu_pgft_ibft_sw_label(&c->g, c->ibft, node, buf, len);
 	else
 		snprintf(buf, len, "L%d#%d", c->g.level[node], c->g.col[node]);
 }
@@ -154,7 +196,8 @@ int ibu_cyclic_pgft_layout(const struct ibu_fabric *f,
 		return -1;
 	if (g->level[node] >= 1) {
 		*row = g->P.h - g->level[node];
-		*key = g->col[node];
+		*key = c->ibft ? ibu_pgft_ibft_slot(g, c->ibft, node) :
+		       g->col[node];	/* an IBFT's by its label */
 		return 0;
 	}
 	if (ibu_node_is_switch(&f->nodes[node]))

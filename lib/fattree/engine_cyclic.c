@@ -90,7 +90,10 @@ static int pgft_for_faults(const struct ibu_engine_opts *o)
 }
 
 /*
- * An exact IBFT keeps the IBFT path (labels, paper mode); else an exact
+ * An exact IBFT keeps the IBFT path with offsets=paper (Eq. 2); in the
+ * default mode it is the exact PGFT it is, with the paper's labels
+ * (lib/fattree/pgft_ibft.h): one cut cable then re-routes what crossed
+ * it rather than switching every table to another rule. Else an exact
  * PGFT (fewer pods, parallel cables, blocking, hosts on spines are its
  * planned shape, not faults); else a degraded IBFT within the limit;
  * else a degraded PGFT within it (a missing cable or switch its peers
@@ -105,7 +108,8 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 	int max_faults = ibu_engine_opt(o, OPT_MAX_FAULTS), rc, prc;
 
 	rc = ibu_ibft_recognize_limit(f, &c->t, max_faults, e);
-	if (rc == IBU_ENOMEM || (!rc && !c->t.num_faults && !pgft_for_order(o)))
+	if (rc == IBU_ENOMEM || (!rc && !c->t.num_faults && !pgft_for_order(o) &&
+				 !pgft_for_faults(o)))
 		return rc;
 	/* a degraded IBFT is taken over only by an exact PGFT (which fails
 	 * fast), unless the admin's host order asks for the PGFT path */
@@ -150,6 +154,8 @@ static int apply_order(const struct ibu_fabric *f, struct cyclic_topo *c,
 	}
 	rc = ibu_pgft_apply_order(f, &c->pgft->g, o->host_order,
 				  o->num_host_order, &c->order, e);
+	if (!rc && c->pgft->ibft)	/* the labels follow the hosts */
+		rc = ibu_pgft_ibft_renumber(f, &c->pgft->g, c->pgft->ibft, e);
 	c->ordered = !rc;
 	return rc;
 }
@@ -236,7 +242,8 @@ static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
 	int want, fit;
 
 	if (c->pgft)
-		return ibu_cyclic_pgft_assign_lids(f, c->pgft, lmc, lmc_used, e);
+		return ibu_cyclic_pgft_assign_lids(f, c->pgft, lmc, paper_exact,
+						   lmc_used, e);
 	want = lmc >= 0 ? lmc : ibu_lid_needed_lmc(c->t.m, c->t.n);
 	fit = ibu_lidplan_fit_lmc(&c->t, want, how);
 
@@ -270,10 +277,14 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 	int o;
 
 	(void)f;
-	if (c->pgft && !c->planned) {
+	if (c->pgft && !c->planned && c->pgft->ibft)
+		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports",
+			 c->pgft->ibft->m, c->pgft->ibft->n,
+			 c->pgft->g.num_switches, c->pgft->g.num_hosts);
+	else if (c->pgft && !c->planned)
 		ibu_pgft_describe(&c->pgft->g, buf, len);
+	if (c->pgft && !c->planned)
 		return;
-	}
 	if (c->pgft) {
 		ibu_cyclic_pgft_describe(c->pgft, buf, len);
 		return;
@@ -524,6 +535,9 @@ static int port_number(const void *topo, int node, int port)
 	const struct cyclic_topo *c = topo;
 	int s = c->pgft ? -1 : ibu_ibft_sw(&c->t, node);
 
+	if (c->pgft && c->pgft->ibft)
+		return ibu_pgft_ibft_port(c->pgft->f, &c->pgft->g,
+					  c->pgft->ibft, node, port);
 	return s >= 0 && port > 0 ? c->t.sw[s].k_of_phys[port] : -1;
 }
 
@@ -567,7 +581,9 @@ static void endport_label(const void *topo, int node, int port, char *buf,
 
 	if (c->pgft) {
 		pid = ibu_cyclic_pgft_endport_index(c->pgft, node, port);
-		if (pid >= 0)
+		if (pid >= 0 && c->pgft->ibft)
+			ibu_pgft_ibft_ep_label(c->pgft->ibft, pid, buf, len);
+		else if (pid >= 0)
 			snprintf(buf, len, "H%d", pid);
 		else
 			snprintf(buf, len, "-");
@@ -624,6 +640,14 @@ static void pgft_path_info(const struct cyclic_topo *c,
 		 g->lmc);
 	pi->lmc = g->lmc;
 	pi->turn_head = "turns at";
+	if (g->ibft) {		/* the rotated rule, as on the IBFT path */
+		pi->offsets = ibu_cyclic_offsets_name(IBU_OFFSETS_ROTATED);
+		snprintf(pi->topology, sizeof(pi->topology), "IBFT(%d,%d)",
+			 g->ibft->m, g->ibft->n);
+		snprintf(pi->title, sizeof(pi->title), "%s, LMC %d, offsets %s",
+			 pi->topology, g->lmc, pi->offsets);
+		pi->turn_head = "climbs to";
+	}
 	if (g->offset_levels < g->g.P.h - 1)
 		snprintf(pi->warning, sizeof(pi->warning),
 			 "LMC %d decides %d of %d up levels: above them the destination decides (LMC %d needed for one chain all the way up)",

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The paper's labels ([Zhou07], sect. 2.2; lib/fattree/ibft.h) of a
+ * recognised PGFT that is an exact IBFT(m,n), derived from the PGFT's
+ * levels and cables alone: IBFT level l = h - PGFT level, SW<w,l> and
+ * P(p) with the same canonical digit choices as lib/fattree/ibft.c
+ * (sub-trees by their smallest leaf GUID, suffix classes by the smallest
+ * GUID of the switches that reach the same tops, end ports by port GUID
+ * on their leaf), so both recognisers give every GUID the same label.
+ */
+#ifndef IBU_PGFT_IBFT_H
+#define IBU_PGFT_IBFT_H
+
+#include <stdint.h>
+#include "pgft.h"
+
+struct ibu_pgft_ibft {
+	int m, n, half;
+	int num_pids;		/* 2 half^n: the PID space */
+	int full_switches;	/* (2n-1) half^(n-1): the label slots */
+	int num_nodes;		/* of the fabric */
+	uint8_t *w;		/* [node * IBU_PGFT_MAX_H + i]: digit w_i */
+	uint32_t *pid;		/* [D]: PID of compute host D */
+};
+
+/*
+ * *out = the labels when g is an exact IBFT(m,n) (no fault, no host above
+ * the leaves, leaves with up to m/2 end ports), else NULL (IBU_OK either
+ * way; errors: IBU_ENOMEM). g's compute hosts are renumbered in PID order
+ * (D then follows the labels, as the IBFT path's end-port index did).
+ */
+int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
+			struct ibu_pgft_ibft **out, struct ibu_err *e);
+/* The PIDs again after g's hosts were renumbered (an admin's order). */
+int ibu_pgft_ibft_renumber(const struct ibu_fabric *f,
+			   const struct ibu_pgft *g, struct ibu_pgft_ibft *x,
+			   struct ibu_err *e);
+void ibu_pgft_ibft_free(struct ibu_pgft_ibft *x);
+/* "SW<w0..,l>" of a switch, "P(p0..)" of compute host D (digits > 9
+ * separated by '.' when m > 10), as ibu_ibft_sw_label/ep_label; "-" for
+ * anything else. */
+void ibu_pgft_ibft_sw_label(const struct ibu_pgft *g,
+			    const struct ibu_pgft_ibft *x, int node, char *buf,
+			    size_t len);
+void ibu_pgft_ibft_ep_label(const struct ibu_pgft_ibft *x, int D, char *buf,
+			    size_t len);
+/* Label slot of a switch: rank of (level, label) (ibu_ibft_sw_slot). */
+long ibu_pgft_ibft_slot(const struct ibu_pgft *g, const struct ibu_pgft_ibft *x,
+			int node);
+/* The paper's number (1..m) of a switch's cabled port, -1 if none. */
+int ibu_pgft_ibft_port(const struct ibu_fabric *f, const struct ibu_pgft *g,
+		       const struct ibu_pgft_ibft *x, int node, int port);
+/* The paper's LIDs (lib/fattree/lidplan.h): BaseLID = 2^lmc PID + 1
+ * (paper_exact) or 2^lmc (PID + 1), switches after the PID space in label
+ * order. fit_lmc: the largest LMC <= want that fits, -1 if none. */
+int ibu_pgft_ibft_fit_lmc(const struct ibu_pgft_ibft *x, int want,
+			  int paper_exact);
+int ibu_pgft_ibft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
+			      const struct ibu_pgft_ibft *x, int lmc,
+			      int paper_exact, struct ibu_err *e);
+
+#endif
