@@ -3,6 +3,8 @@
 #include <string.h>
 #include "unit.h"
 #include "pgft.h"
+#include "pgft_ibft.h"
+#include "ibft.h"
 #include "gen.h"
 #include "gen_mesh.h"
 
@@ -436,6 +438,111 @@ START_TEST(recognise_with_roots)
 }
 END_TEST
 
+/* GUIDs through an odd multiplier: unique still, in another order, so
+ * the canonical digit choices (smallest GUIDs) are exercised. */
+static void scramble_guids(struct ibu_fabric *f)
+{
+	int n, p;
+
+	for (n = 0; n < f->num_nodes; n++) {
+		f->nodes[n].guid *= 0x9E3779B97F4A7C15ull;
+		for (p = 0; p <= f->nodes[n].num_ports; p++)
+			f->nodes[n].ports[p].guid *= 0x9E3779B97F4A7C15ull;
+	}
+}
+
+static const struct {
+	int m, n, scramble, removed;
+} ibfts[] = {
+	{ 4, 3, 0, 0 }, { 6, 2, 0, 0 }, { 8, 2, 0, 0 }, { 8, 3, 0, 0 },
+	{ 4, 3, 1, 0 }, { 6, 2, 1, 0 }, { 8, 2, 1, 0 }, { 8, 3, 1, 0 },
+	{ 8, 3, 1, 7 },		/* absent end ports: free PIDs */
+};
+
+/* The labels one switch of t and of (g, x) get: SW<..>, label slot and
+ * the paper's number of every cabled port. */
+static void same_switch(const struct ibu_fabric *f, const struct ibu_ibft *t,
+			const struct ibu_pgft *g, const struct ibu_pgft_ibft *x,
+			int node)
+{
+	char a[64], b[64];
+	int s = ibu_ibft_sw(t, node), p;
+
+	ck_assert_int_ge(s, 0);
+	ibu_ibft_sw_label(t, s, a, sizeof(a));
+	ibu_pgft_ibft_sw_label(g, x, node, b, sizeof(b));
+	ck_assert_str_eq(b, a);
+	ck_assert_int_eq(ibu_pgft_ibft_slot(g, x, node), ibu_ibft_sw_slot(t, s));
+	for (p = 1; p <= f->nodes[node].num_ports; p++)
+		if (f->nodes[node].ports[p].peer_node >= 0)
+			ck_assert_int_eq(ibu_pgft_ibft_port(f, g, x, node, p),
+					 t->sw[s].k_of_phys[p]);
+}
+
+/* Exact IBFTs, shuffled: the PGFT side's labels (pgft_ibft.h) are the
+ * IBFT path's for every switch and end port, and D follows the PIDs. */
+START_TEST(ibft_labels)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 5 + (uint64_t)_i,
+				  .remove_hosts = ibfts[_i].removed };
+	struct ibu_fabric f;
+	struct ibu_ibft t;
+	struct ibu_pgft g;
+	struct ibu_pgft_ibft *x;
+	struct ibu_err e = { 0 };
+	char a[64], b[64];
+	int node, D, pid;
+
+	ck_assert_int_eq(ibu_gen_fattree(&f, ibfts[_i].m, ibfts[_i].n, &o, &e), 0);
+	if (ibfts[_i].scramble)
+		scramble_guids(&f);
+	ck_assert_msg(ibu_ibft_recognize_limit(&f, &t, 0, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ibu_pgft_recognize(&f, &g, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, &x, &e), 0);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_int_eq(x->m, ibfts[_i].m);
+	ck_assert_int_eq(x->n, ibfts[_i].n);
+	ck_assert_int_eq(x->num_pids, t.num_endports);
+	for (node = 0; node < f.num_nodes; node++)
+		if (ibu_node_is_switch(&f.nodes[node]))
+			same_switch(&f, &t, &g, x, node);
+	ck_assert_int_eq(g.num_hosts, t.present_endports);
+	for (D = 0; D < g.num_hosts; D++) {
+		pid = ibu_ibft_ep(&t, g.host[D].node, g.host[D].port);
+		ck_assert_int_eq((int)x->pid[D], pid);
+		ck_assert(!D || x->pid[D] > x->pid[D - 1]);	/* PID order */
+		ibu_ibft_ep_label(&t, pid, a, sizeof(a));
+		ibu_pgft_ibft_ep_label(x, D, b, sizeof(b));
+		ck_assert_str_eq(b, a);
+	}
+	ibu_pgft_ibft_free(x);
+	ibu_pgft_free(&g);
+	ibu_ibft_free(&t);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+/* A PGFT that is no IBFT gets no paper labels. */
+START_TEST(ibft_labels_none)
+{
+	struct ibu_gen_opts o = { .seed = 3 };
+	struct ibu_pgft_params P;
+	struct ibu_fabric f;
+	struct ibu_pgft g;
+	struct ibu_pgft_ibft *x = (struct ibu_pgft_ibft *)&o;
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_pgft_params_parse("8,12", "1,4", "1,2", &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
+	ck_assert_int_eq(ibu_pgft_recognize(&f, &g, &e), 0);
+	ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, &x, &e), 0);
+	ck_assert_ptr_null(x);
+	ibu_pgft_free(&g);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft");
@@ -451,6 +558,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, recognise_parentless_middle);
 	tcase_add_test(tc, recognise_childless_middle);
 	tcase_add_test(tc, recognise_with_roots);
+	tcase_add_loop_test(tc, ibft_labels, 0,
+			    (int)(sizeof(ibfts) / sizeof(ibfts[0])));
+	tcase_add_test(tc, ibft_labels_none);
 	suite_add_tcase(s, tc);
 	return s;
 }
