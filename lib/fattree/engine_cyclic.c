@@ -154,8 +154,10 @@ static int apply_order(const struct ibu_fabric *f, struct cyclic_topo *c,
 	}
 	rc = ibu_pgft_apply_order(f, &c->pgft->g, o->host_order,
 				  o->num_host_order, &c->order, e);
-	if (!rc && c->pgft->ibft)	/* the labels follow the hosts */
-		rc = ibu_pgft_ibft_renumber(f, &c->pgft->g, c->pgft->ibft, e);
+	/* the admin's numbering, not the PIDs: the tree is the PGFT it is,
+	 * as before the paper's labels came to the PGFT path */
+	ibu_pgft_ibft_free(c->pgft->ibft);
+	c->pgft->ibft = NULL;
 	c->ordered = !rc;
 	return rc;
 }

@@ -359,15 +359,6 @@ int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
 	return IBU_OK;
 }
 
-int ibu_pgft_ibft_renumber(const struct ibu_fabric *f,
-			   const struct ibu_pgft *g, struct ibu_pgft_ibft *x,
-			   struct ibu_err *e)
-{
-	int sorted;
-
-	return pids(f, g, x, &sorted, e);
-}
-
 void ibu_pgft_ibft_free(struct ibu_pgft_ibft *x)
 {
 	if (!x)

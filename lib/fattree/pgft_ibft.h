@@ -31,10 +31,6 @@ struct ibu_pgft_ibft {
  */
 int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
 			struct ibu_pgft_ibft **out, struct ibu_err *e);
-/* The PIDs again after g's hosts were renumbered (an admin's order). */
-int ibu_pgft_ibft_renumber(const struct ibu_fabric *f,
-			   const struct ibu_pgft *g, struct ibu_pgft_ibft *x,
-			   struct ibu_err *e);
 void ibu_pgft_ibft_free(struct ibu_pgft_ibft *x);
 /* "SW<w0..,l>" of a switch, "P(p0..)" of compute host D (digits > 9
  * separated by '.' when m > 10), as ibu_ibft_sw_label/ep_label; "-" for
