@@ -126,7 +126,8 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 	 * IBFT whose hosts come in the admin's order) */
 	if (!prc && (!c->pgft->g.num_faults || rc || pgft_for_order(o) ||
 		     pgft_for_faults(o))) {
-		ibu_ibft_free(&c->t);
+		if (rc || !c->pgft->ibft)	/* an exact IBFT keeps t for */
+			ibu_ibft_free(&c->t);	/* its trees: ibft_mcast() */
 		return IBU_OK;
 	}
 	if (!prc) {		/* a degraded IBFT keeps its labels */
@@ -158,6 +159,7 @@ static int apply_order(const struct ibu_fabric *f, struct cyclic_topo *c,
 	 * as before the paper's labels came to the PGFT path */
 	ibu_pgft_ibft_free(c->pgft->ibft);
 	c->pgft->ibft = NULL;
+	ibu_ibft_free(&c->t);
 	c->ordered = !rc;
 	return rc;
 }
@@ -408,6 +410,17 @@ static void node_label(const void *topo, int node, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/*
+ * The PGFT's trees hang from a top switch; an exact IBFT keeps the
+ * paper's trees (lib/fattree/mcast.h: apex at the members' lowest common
+ * level, on the source's climb with mcast_apex=source), so a group inside
+ * one leaf or pod stays there. Multicast never depends on the unicast rule.
+ */
+static int pgft_mcast(const struct cyclic_topo *c)
+{
+	return c->pgft && !c->t.sw;
+}
+
 /* the ibu_mcload_state_* ops rely on it */
 _Static_assert(offsetof(struct ibu_mcast_load, core) == 0,
 	       "the multicast load state begins with its struct ibu_mcload");
@@ -421,7 +434,7 @@ static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 
 	(void)f;
 	*state = NULL;
-	if (c->pgft)
+	if (pgft_mcast(c))
 		return ibu_pgft_mcast_load_new(&c->pgft->g,
 					       (struct ibu_pgft_mcast_load **)state, e);
 	l = calloc(1, sizeof(*l));
@@ -516,7 +529,7 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
-	if (c->pgft)
+	if (pgft_mcast(c))
 		return pgft_tree(f, c, state, m, n, o->mcast_policy, key, tree, e);
 	rc = ibu_mcast_tree_build(f, &c->t, m, n, o->mcast_policy, state, key,
 				  &mt, e);
