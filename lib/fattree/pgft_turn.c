@@ -146,14 +146,7 @@ static void note_used(struct router *r, int x)
 /* Switch s has an end port cabled: end ports' routes start there. */
 static int has_end_port(const struct router *r, int s)
 {
-	const struct ibu_node *n = &r->f->nodes[s];
-	int p;
-
-	for (p = 1; p <= n->num_ports; p++)
-		if (n->ports[p].peer_node >= 0 &&
-		    !ibu_node_is_switch(&r->f->nodes[n->ports[p].peer_node]))
-			return 1;
-	return 0;
+	return r->hosted[s];
 }
 
 /* Some B switch has an end port: end ports' routes cross the turn (else
