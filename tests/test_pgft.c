@@ -530,7 +530,7 @@ START_TEST(ibft_labels_none)
 	struct ibu_pgft_params P;
 	struct ibu_fabric f;
 	struct ibu_pgft g;
-	struct ibu_pgft_ibft *x = (struct ibu_pgft_ibft *)&o;
+	struct ibu_pgft_ibft dummy, *x = &dummy;	/* must become NULL */
 	struct ibu_err e = { 0 };
 
 	ck_assert_int_eq(ibu_pgft_params_parse("8,12", "1,4", "1,2", &P, &e), 0);

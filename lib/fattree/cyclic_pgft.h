@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The cyclic engine on PGFTs that are not exactly an IBFT(m,n): the
- * recognised tree (lib/fattree/pgft.h), the LMC its hosts carry, and the stages
- * lib/fattree/engine_cyclic.c runs on it (the IBFT path stays as it is).
+ * The cyclic engine on PGFTs, exact IBFT(m,n)s included unless
+ * offsets=paper: the recognised tree (lib/fattree/pgft.h), the LMC its
+ * hosts carry, an IBFT's paper labels (lib/fattree/pgft_ibft.h), and the
+ * stages lib/fattree/engine_cyclic.c runs on it.
  */
 #ifndef IBU_CYCLIC_PGFT_H
 #define IBU_CYCLIC_PGFT_H

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The engine "cyclic" ([Zhou07]): IBFT(m,n) recognition, the paper's LID
- * plan, cyclic unicast and union multicast trees, as one ops table. A PGFT
- * that is not exactly an IBFT goes through lib/fattree/cyclic_pgft.h
- * (c->pgft): every op below first asks which of the two it holds.
+ * plan, cyclic unicast and union multicast trees, as one ops table. A PGFT,
+ * an exact or degraded IBFT too unless offsets=paper, goes through
+ * lib/fattree/cyclic_pgft.h (c->pgft): every op below first asks which of
+ * the two it holds.
  */
 #include <stddef.h>
 #include <stdio.h>

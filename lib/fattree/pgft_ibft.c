@@ -265,21 +265,27 @@ static int pids(const struct ibu_fabric *f, const struct ibu_pgft *g,
 static int pid_order(const struct ibu_fabric *f, struct ibu_pgft *g,
 		     const struct ibu_pgft_ibft *x, struct ibu_err *e)
 {
-	uint64_t *guid = calloc((size_t)x->num_pids, sizeof(*guid));
+	uint64_t *guid = malloc((size_t)(g->num_hosts ? g->num_hosts : 1) *
+				sizeof(*guid));
+	int *host = malloc((size_t)x->num_pids * sizeof(*host));
 	struct ibu_pgft_order_stats st;
-	int D, k = 0, rc;
-	uint32_t pid;
+	int D, k = 0, pid, rc = IBU_ENOMEM;
 
-	if (!guid)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	for (D = 0; D < g->num_hosts; D++)
-		guid[x->pid[D]] = f->nodes[g->host[D].node]
-				  .ports[g->host[D].port].guid;
-	for (pid = 0; pid < (uint32_t)x->num_pids; pid++)
-		if (guid[pid])
-			guid[k++] = guid[pid];
-	rc = ibu_pgft_apply_order(f, g, guid, k, &st, e);
+	if (guid && host) {
+		for (pid = 0; pid < x->num_pids; pid++)
+			host[pid] = -1;		/* a free PID */
+		for (D = 0; D < g->num_hosts; D++)
+			host[x->pid[D]] = D;
+		for (pid = 0; pid < x->num_pids; pid++)
+			if ((D = host[pid]) >= 0)
+				guid[k++] = f->nodes[g->host[D].node]
+					    .ports[g->host[D].port].guid;
+		rc = ibu_pgft_apply_order(f, g, guid, k, &st, e);
+	} else {
+		ibu_err_set(e, rc, "out of memory");
+	}
 	free(guid);
+	free(host);
 	return rc;
 }
 
