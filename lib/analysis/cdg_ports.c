@@ -146,18 +146,18 @@ static int set_dep(struct ibu_cdg_ports *g, int ch, int port,
 	return IBU_OK;
 }
 
-/* Port of switch s toward lid if it leads somewhere (cdg.c's follow()
- * stops at port 0, no entry, a port out of range or not cabled), else 0. */
-static int out_port(const struct ibu_cdg_ports *g, const struct ibu_lft *lft,
-		    int s, uint32_t lid)
+/* The channel switch s sends lid into when it leads to a switch, else
+ * -1 (no entry, port 0, an end port, no cable: past those cdg.c's
+ * follow() adds no dependency that can be on a cycle). */
+static int chan_to(const struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+		   int s, uint32_t lid)
 {
-	const struct ibu_node *n = &g->f->nodes[s];
-	int out = ibu_lft_get(lft, s, lid);
+	int out = ibu_lft_get(lft, s, lid), ch;
 
-	if (out == 0 || out == IBU_NO_PATH || out > n->num_ports ||
-	    n->ports[out].peer_node < 0)
-		return 0;
-	return out;
+	if (out > g->f->nodes[s].num_ports)	/* IBU_NO_PATH too */
+		return -1;
+	ch = g->base[s] + out;
+	return g->next[ch] >= 0 ? ch : -1;
 }
 
 /* From switch s, every switch the route to lid enters, until one walked
@@ -166,22 +166,22 @@ static int out_port(const struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 static int walk(struct ibu_cdg_ports *g, const struct ibu_lft *lft, int s,
 		uint32_t lid, struct ibu_err *e)
 {
-	int out = out_port(g, lft, s, lid), v, vout, ch, rc;
+	int ch, vch, rc;
 
-	while (out && g->seen[s] != g->stamp) {
+	if (g->seen[s] == g->stamp)
+		return IBU_OK;
+	g->seen[s] = g->stamp;
+	for (ch = chan_to(g, lft, s, lid); ch >= 0; ch = vch) {
+		s = g->node_of[g->next[ch]];
+		vch = chan_to(g, lft, s, lid);
+		if (vch < 0)
+			break;
+		rc = set_dep(g, ch, vch - g->next[ch], e);
+		if (rc)
+			return rc;
+		if (g->seen[s] == g->stamp)
+			break;
 		g->seen[s] = g->stamp;
-		ch = g->base[s] + out;
-		if (g->next[ch] < 0)
-			break;		/* ejection: the route ends */
-		v = g->node_of[g->next[ch]];
-		vout = out_port(g, lft, v, lid);
-		if (vout && g->next[g->base[v] + vout] >= 0) {
-			rc = set_dep(g, ch, vout, e);
-			if (rc)
-				return rc;
-		}
-		s = v;
-		out = vout;
 	}
 	return IBU_OK;
 }
