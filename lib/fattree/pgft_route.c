@@ -381,8 +381,9 @@ static int index_ports(struct router *r, struct ibu_err *e)
 	r->nnb = calloc((size_t)n, sizeof(int));
 	r->dnbase = calloc((size_t)n, sizeof(int));
 	r->ndn = calloc((size_t)n, sizeof(int));
+	r->hosted = calloc((size_t)n, 1);
 	if (!r->pbase || !r->upbase || !r->nup || !r->nbbase || !r->nnb ||
-	    !r->dnbase || !r->ndn)
+	    !r->dnbase || !r->ndn || !r->hosted)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++) {
 		r->pbase[i] = total;
@@ -407,8 +408,10 @@ static int index_ports(struct router *r, struct ibu_err *e)
 		for (p = 1; p <= f->nodes[i].num_ports; p++) {
 			int q = f->nodes[i].ports[p].peer_node;
 
-			if (!sw(r, q))
+			if (!sw(r, q)) {
+				r->hosted[i] |= q >= 0;
 				continue;
+			}
 			r->nbp[nn] = p;
 			r->nbn[nn++] = q;
 			if (lvl(r, q) == lvl(r, i) + 1) {
@@ -492,6 +495,7 @@ static void teardown(struct router *r)
 	free(r->turnc);
 	free(r->turnx);
 	free(r->pdist);
+	free(r->hosted);
 	free(r->defer);
 	free(r->pbase);
 	free(r->upbase);

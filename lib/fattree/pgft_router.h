@@ -57,6 +57,7 @@ struct router {
 	int *nbn;		/* their peer switches */
 	int *dnbase;		/* [node]: first slot in dnn, ndn entries */
 	int *ndn;
+	unsigned char *hosted;	/* [node]: a switch with an end port cabled */
 	int *dnn;		/* distinct switch neighbours (one per bundle
 				 * of parallel cables: the plain BFS) */
 	int *gstart;		/* [pbase + port]: its parallel group in gports */

@@ -146,14 +146,7 @@ static void note_used(struct router *r, int x)
 /* Switch s has an end port cabled: end ports' routes start there. */
 static int has_end_port(const struct router *r, int s)
 {
-	const struct ibu_node *n = &r->f->nodes[s];
-	int p;
-
-	for (p = 1; p <= n->num_ports; p++)
-		if (n->ports[p].peer_node >= 0 &&
-		    !ibu_node_is_switch(&r->f->nodes[n->ports[p].peer_node]))
-			return 1;
-	return 0;
+	return r->hosted[s];
 }
 
 /* Some B switch has an end port: end ports' routes cross the turn (else
@@ -182,10 +175,11 @@ static void clear_b(struct router *r, uint32_t lid, int nb, int ends_only)
 
 /*
  * B switches without end ports that no turn switch took (they need two
- * turns): a plain shortest path for their own packets. No end port's
- * route meets them (A switches never lead into B ones, B switches with
- * an entry lead to X and on), and it cannot loop: the switches it leads
- * to either reach X (which s does not) or are plain ones one hop nearer.
+ * turns, or no end port's route crosses them): a plain shortest path for
+ * their own packets. No end port's route meets them (A switches never
+ * lead into B ones, B switches with an entry lead to X and on), and it
+ * cannot loop: the switches it leads to either reach X (which s does not)
+ * or are plain ones one hop nearer.
  */
 static void finish(struct router *r, int t, uint32_t lid, int nb)
 {
@@ -197,20 +191,49 @@ static void finish(struct router *r, int t, uint32_t lid, int nb)
 			continue;
 		if (!have++)
 			ibu__pgft_plain_dist(r, t, r->pdist);
-		if (r->pdist[s] != INT_MAX && r->pdist[s] > 0)
+		if (r->pdist[s] != INT_MAX && r->pdist[s] > 0) {
 			r->lft->row[s][lid] = (uint8_t)ibu__pgft_pick_plain(
 				r, s, r->pdist, r->pdist[s] - 1, lid);
+			r->st.outside++;
+		} else {
+			r->st.unrouted++;
+		}
 	}
 }
 
-static void count(struct router *r, uint32_t lid, int nb)
+/*
+ * Only the B switches an end port's route crosses need the way to X:
+ * those with end ports and the ones that way leads through (marked in
+ * pdist, which finish() recomputes). The others carry their own packets
+ * only and take the plain shortest path, as on the intact tree: a cut
+ * changes the entries it must, not those of every B switch (measured:
+ * one cut leaf cable of IBFT(24,3) rewrote 11 top switches' LIDs on 408
+ * switches each).
+ */
+static void keep_fed(struct router *r, uint32_t lid, int nb)
 {
-	int i;
+	const struct ibu_node *n;
+	int i, s, port;
 
+	for (i = 0; i < nb; i++)
+		r->pdist[r->turnb[i]] = 0;
+	for (i = 0; i < nb; i++)
+		for (s = r->turnb[i]; has_end_port(r, r->turnb[i]) &&
+		     s >= 0 && r->tdist[s] < 0 && !r->pdist[s];) {
+			r->pdist[s] = 1;
+			port = r->lft->row[s][lid];
+			n = &r->f->nodes[s];
+			if (port == IBU_NO_PATH || port < 1 || port > n->num_ports)
+				break;
+			s = n->ports[port].peer_node;
+			if (s >= 0 && !ibu_node_is_switch(&r->f->nodes[s]))
+				break;
+		}
 	for (i = 0; i < nb; i++) {
-		int s = r->turnb[i];
-
-		if (r->lft->row[s][lid] != IBU_NO_PATH)
+		s = r->turnb[i];
+		if (!r->pdist[s])
+			r->lft->row[s][lid] = IBU_NO_PATH;
+		else if (r->lft->row[s][lid] != IBU_NO_PATH)
 			r->st.turned++;
 		else
 			r->st.unrouted++;
@@ -265,8 +288,6 @@ static int choose(struct router *r, uint32_t lid, int nb,
 int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 			   uint32_t lid, int nb, struct ibu_err *e)
 {
-	int i;
-
 	if (fed(r, nb)) {
 		if (r->ndefer == r->capdefer) {
 			int nc = r->capdefer ? 2 * r->capdefer : 64;
@@ -286,11 +307,6 @@ int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 	/* only the switches' own packets: a plain shortest path, as no end
 	 * port's route meets them (finish); no turn switch to search */
 	finish(r, t, lid, nb);
-	for (i = 0; i < nb; i++)
-		if (r->lft->row[r->turnb[i]][lid] != IBU_NO_PATH)
-			r->st.outside++;
-		else
-			r->st.unrouted++;
 	return IBU_OK;
 }
 
@@ -310,8 +326,8 @@ int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 					    r->defer[i].host_port,
 					    r->defer[i].lid);
 		rc = choose(r, r->defer[i].lid, nb, &cdg, e);
+		keep_fed(r, r->defer[i].lid, nb);
 		finish(r, r->defer[i].t, r->defer[i].lid, nb);
-		count(r, r->defer[i].lid, nb);
 	}
 	ibu_cdg_ports_free(&cdg);
 	return rc;
