@@ -148,37 +148,46 @@ static int set_dep(struct ibu_cdg_ports *g, int ch, int port,
 
 /* The channel switch s sends lid into when it leads to a switch, else
  * -1 (no entry, port 0, an end port, no cable: past those cdg.c's
- * follow() adds no dependency that can be on a cycle). */
-static int chan_to(const struct ibu_cdg_ports *g, const struct ibu_lft *lft,
-		   int s, uint32_t lid)
+ * follow() adds no dependency that can be on a cycle). The caller has
+ * checked lid against the table's size; a node's channels are its ports
+ * 0..num_ports. */
+static inline int chan_to(const struct ibu_cdg_ports *g,
+			  const struct ibu_lft *lft, int s, uint32_t lid)
 {
-	int out = ibu_lft_get(lft, s, lid), ch;
+	const uint8_t *row = lft->row[s];
+	int ch;
 
-	if (out > g->f->nodes[s].num_ports)	/* IBU_NO_PATH too */
+	if (!row || row[lid] >= g->base[s + 1] - g->base[s])
 		return -1;
-	ch = g->base[s] + out;
+	ch = g->base[s] + row[lid];
 	return g->next[ch] >= 0 ? ch : -1;
 }
 
-/* From switch s, every switch the route to lid enters, until one walked
- * already: each of them has one out-port for lid, so what follows it was
- * added when it was first walked. */
-static int walk(struct ibu_cdg_ports *g, const struct ibu_lft *lft, int s,
-		uint32_t lid, struct ibu_err *e)
+/* Does channel ch depend on port of the switch it enters? */
+static int has_dep(const struct ibu_cdg_ports *g, int ch, int port)
+{
+	return (int)(mask_of(g, ch)[port >> 6] >> (port & 63) & 1);
+}
+
+/* From switch s (not walked yet), every switch the route to lid enters,
+ * until one walked already: each of them has one out-port for lid, so
+ * what follows it was added when it was first walked. */
+static inline int walk(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+		       int s, uint32_t lid, struct ibu_err *e)
 {
 	int ch, vch, rc;
 
-	if (g->seen[s] == g->stamp)
-		return IBU_OK;
 	g->seen[s] = g->stamp;
 	for (ch = chan_to(g, lft, s, lid); ch >= 0; ch = vch) {
 		s = g->node_of[g->next[ch]];
 		vch = chan_to(g, lft, s, lid);
 		if (vch < 0)
 			break;
-		rc = set_dep(g, ch, vch - g->next[ch], e);
-		if (rc)
-			return rc;
+		if (!has_dep(g, ch, vch - g->next[ch])) {
+			rc = set_dep(g, ch, vch - g->next[ch], e);
+			if (rc)
+				return rc;
+		}
 		if (g->seen[s] == g->stamp)
 			break;
 		g->seen[s] = g->stamp;
@@ -191,11 +200,17 @@ int ibu_cdg_ports_add_lid(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 {
 	int i, rc;
 
+	if (lft->num_nodes < g->f->num_nodes)
+		return ibu_err_set(e, IBU_EINVAL, "LFT of another fabric");
+	if (lid > lft->max_lid)
+		return IBU_OK;		/* no entry anywhere: no route */
 	if (++g->stamp == 0) {
 		memset(g->seen, 0, (size_t)g->f->num_nodes * sizeof(uint32_t));
 		g->stamp = 1;
 	}
 	for (i = 0; i < g->num_starts; i++) {
+		if (g->seen[g->starts[i]] == g->stamp)
+			continue;
 		rc = walk(g, lft, g->starts[i], lid, e);
 		if (rc)
 			return rc;
