@@ -157,6 +157,8 @@ static int answer(struct ibu_cdg *old, struct ibu_cdg_ports *g, int incr)
 	orc = ibu_cdg_find_cycle(old, &o, &olen, &e);
 	ck_assert_int_ge(rc, 0);
 	ck_assert_int_eq(rc, orc);
+	/* asked again without the cycle: what the search proved */
+	ck_assert_int_eq(ibu_cdg_ports_find_new_cycle(g, NULL, &olen, &e), rc);
 	ck_assert_int_eq(rc ? len >= 2 : len == 0, 1);
 	for (i = 0; i < len; i++) {
 		const struct ibu_cdg_channel *a = &c[i], *b = &c[(i + 1) % len];

@@ -313,7 +313,7 @@ int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 {
 	struct ibu_cdg_ports cdg;
-	int i, nb, rc;
+	int i, nb, rc, len;
 
 	if (!r->ndefer)
 		return IBU_OK;
@@ -321,6 +321,11 @@ int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 	if (rc)
 		return rc;
 	rc = ibu_cdg_ports_add_unicast(&cdg, r->lft, r->map, e);
+	/* once over the whole graph, so that each trial searches only from
+	 * its new dependencies (a cycle already there fails every trial,
+	 * as it did when each one searched everything) */
+	if (!rc && (rc = ibu_cdg_ports_find_cycle(&cdg, NULL, &len, e)) > 0)
+		rc = IBU_OK;
 	for (i = 0; i < r->ndefer && !rc; i++) {
 		nb = ibu__pgft_route_updown(r, r->defer[i].t,
 					    r->defer[i].host_port,
