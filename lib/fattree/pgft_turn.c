@@ -13,9 +13,11 @@
  * switches, the LID waits until every other LID is routed; then the
  * nearest X (by hops, then node GUID) that covers every B switch with end
  * ports and closes no cycle in the channel dependency graph of all routes
- * is taken, turn switches already chosen first. When only the switches'
- * own packets cross B switches (another top toward a top's LID), a plain
- * shortest path serves them: no end port's route meets those entries.
+ * is taken, turn switches already chosen first (the graph is cdg_ports.h's:
+ * each candidate's check searches only from the dependencies it adds).
+ * When only the switches' own packets cross B switches (another top
+ * toward a top's LID), a plain shortest path serves them: no end port's
+ * route meets those entries.
  * check --deadlock (every switch LID a destination, plus multicast) proves
  * the result on the tables the switches hold.
  */
