@@ -12,7 +12,8 @@ static int is_switch(const struct ibu_fabric *f, int node)
 	return node >= 0 && ibu_node_is_switch(&f->nodes[node]);
 }
 
-/* Channel numbering, the channel each one enters, the walk's starts. */
+/* Channel numbering, and the switch each channel enters (as the channel
+ * of its port 0) when it joins two switches. */
 static int layout(struct ibu_cdg_ports *g)
 {
 	const struct ibu_fabric *f = g->f;
