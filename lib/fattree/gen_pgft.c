@@ -104,35 +104,10 @@ static long level_size(const struct pgen *g, int l)
 	return n;
 }
 
-/* The hosts on spines take free ports of the top switches. */
-static int check_spines(struct pgen *g, int radix, int spine_hosts,
-			struct ibu_err *e)
-{
-	long ntop = g->size[g->h];
-	long top_free = (long)(g->nports[g->h] - down_ports(g, g->h)) * ntop;
-
-	if (spine_hosts > 0 && radix <= 0) {
-		int per = (int)((spine_hosts + ntop - 1) / ntop);
-
-		if (g->nports[g->h] + per > IBU_MAX_PORTS)
-			return ibu_err_set(e, IBU_EINVAL,
-					   "PGFT: %d hosts on %ld top switches need more than %d ports each",
-					   spine_hosts, ntop, IBU_MAX_PORTS);
-		g->nports[g->h] += per;
-		top_free = (long)per * ntop;
-	}
-	if (spine_hosts > top_free)
-		return ibu_err_set(e, IBU_EINVAL,
-				   "PGFT: %d hosts on spines, but the top switches have %ld free ports",
-				   spine_hosts, top_free);
-	g->spine_first = g->nslots;
-	g->nslots += spine_hosts > 0 ? spine_hosts : 0;
-	return IBU_OK;
-}
-
 static int check_shape(struct pgen *g, int radix, int spine_hosts,
 		       struct ibu_err *e)
 {
+	long top_free;
 	int l, need;
 
 	if (g->w[1] != 1 || g->p[1] != 1)
@@ -159,7 +134,27 @@ static int check_shape(struct pgen *g, int radix, int spine_hosts,
 					   l, need, IBU_MAX_PORTS);
 		g->nports[l] = radix > 0 ? radix : need;
 	}
-	return check_spines(g, radix, spine_hosts, e);
+	/* hosts on spines: free ports of the top switches */
+	top_free = (long)(g->nports[g->h] - down_ports(g, g->h)) *
+		   g->size[g->h];
+	if (spine_hosts > 0 && radix <= 0) {
+		int per = (int)((spine_hosts + g->size[g->h] - 1) /
+				g->size[g->h]);
+
+		if (g->nports[g->h] + per > IBU_MAX_PORTS)
+			return ibu_err_set(e, IBU_EINVAL,
+					   "PGFT: %d hosts on %ld top switches need more than %d ports each",
+					   spine_hosts, g->size[g->h], IBU_MAX_PORTS);
+		g->nports[g->h] += per;
+		top_free = (long)per * g->size[g->h];
+	}
+	if (spine_hosts > top_free)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "PGFT: %d hosts on spines, but the top switches have %ld free ports",
+				   spine_hosts, top_free);
+	g->spine_first = g->nslots;
+	g->nslots += spine_hosts > 0 ? spine_hosts : 0;
+	return IBU_OK;
 }
 
 static int slot_level(const struct pgen *g, long slot)
@@ -389,7 +384,6 @@ int ibu_gen_pgft_rails(struct ibu_fabric *f, const struct ibu_pgft_params *P,
 {
 	struct ibu_gen_opts defaults = { 0 };
 	struct pgen g;
-	int l;
 
 	if (rails < 0 || (rails && (P->h < 2 || P->m[2] % rails)))
 		return ibu_err_set(e, IBU_EINVAL,
@@ -400,11 +394,9 @@ int ibu_gen_pgft_rails(struct ibu_fabric *f, const struct ibu_pgft_params *P,
 				   IBU_PGFT_MAX_H);
 	memset(&g, 0, sizeof(g));
 	g.h = P->h;
-	for (l = 1; l <= P->h; l++) {
-		g.m[l] = P->m[l];
-		g.w[l] = P->w[l];
-		g.p[l] = P->p[l];
-	}
+	memcpy(g.m, P->m, sizeof(P->m));
+	memcpy(g.w, P->w, sizeof(P->w));
+	memcpy(g.p, P->p, sizeof(P->p));
 	g.rails = rails;
 	g.max_nodes = PGEN_MAX_NODES;
 	return generate(&g, f, radix, hosts_on_spines, o ? o : &defaults, e);
