@@ -3,6 +3,7 @@
 #include "unit.h"
 #include "gen.h"
 #include "netfile.h"
+#include "pgft.h"
 
 static long ipow(long b, int e)
 {
@@ -30,6 +31,82 @@ START_TEST(counts)
 		for (p = 1; p <= f.nodes[i].num_ports; p++)
 			ck_assert_int_ge(f.nodes[i].ports[p].peer_node, 0);
 	ibu_fabric_free(&f);
+}
+END_TEST
+
+/*
+ * IBFT name -> the name of the same node in the PGFT generator's output.
+ * [Zhou07] labels a level-l switch (0 at the top) by its l sub-tree digits,
+ * then its up choices in the order they were taken; the PGFT by the same
+ * sub-tree digits, then the up choices latest first, then b_1 = 0, and
+ * counts levels from the leaves. Hosts have the same name in both.
+ */
+static void pgft_name(const char *ibft, int n, char *buf, size_t len)
+{
+	int l, w[32], k = 0, i, o;
+	const char *c;
+
+	if (strncmp(ibft, "sw", 2)) {
+		snprintf(buf, len, "%s", ibft);
+		return;
+	}
+	ck_assert_int_eq(sscanf(ibft, "sw%d-", &l), 1);
+	for (c = strchr(ibft, '-'); c && *c; c = strchr(c + 1, '.'))
+		w[k++] = atoi(c + 1);
+	ck_assert_int_eq(k, n - 1);
+	o = snprintf(buf, len, "sw%d-", n - l);
+	for (i = 0; i < l; i++)
+		o += snprintf(buf + o, len - o, "%d.", w[i]);
+	for (i = n - 2; i >= l; i--)
+		o += snprintf(buf + o, len - o, "%d.", w[i]);
+	snprintf(buf + o, len - o, "0");
+}
+
+/* IBFT(m,n) is the PGFT generator's PGFT(n; m/2,..,m/2, m; 1, m/2,..,m/2;
+ * 1,..,1): after the name map, every port is cabled to the same port of
+ * the same node. */
+START_TEST(ibft_is_the_pgft)
+{
+	static const int cfg[][2] = {
+		{ 4, 2 }, { 4, 3 }, { 6, 3 }, { 8, 3 }, { 4, 4 }, { 6, 4 }
+	};
+	int m = cfg[_i][0], n = cfg[_i][1], i, j, p, l, q;
+	char pm[64] = "", pw[64] = "", pp[64] = "", name[128], peer[128];
+	struct ibu_pgft_params P;
+	struct ibu_fabric a, b;
+	struct ibu_err e = { 0 };
+
+	for (l = 1; l <= n; l++) {
+		const char *sep = l > 1 ? "," : "";
+
+		snprintf(pm + strlen(pm), sizeof(pm) - strlen(pm), "%s%d",
+			 sep, l < n ? m / 2 : m);
+		snprintf(pw + strlen(pw), sizeof(pw) - strlen(pw), "%s%d",
+			 sep, l > 1 ? m / 2 : 1);
+		snprintf(pp + strlen(pp), sizeof(pp) - strlen(pp), "%s1", sep);
+	}
+	ck_assert_int_eq(ibu_pgft_params_parse(pm, pw, pp, &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_fattree(&a, m, n, NULL, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&b, &P, 0, 0, NULL, &e), 0);
+	ck_assert_int_eq(a.num_nodes, b.num_nodes);
+	for (i = 0; i < a.num_nodes; i++) {
+		pgft_name(a.nodes[i].name, n, name, sizeof(name));
+		j = ibu_fabric_find_name(&b, name);
+		ck_assert_msg(j >= 0, "%s -> %s", a.nodes[i].name, name);
+		ck_assert_int_eq(a.nodes[i].num_ports, b.nodes[j].num_ports);
+		for (p = 1; p <= a.nodes[i].num_ports; p++) {
+			q = a.nodes[i].ports[p].peer_node;
+			ck_assert_int_ge(q, 0);
+			pgft_name(a.nodes[q].name, n, peer, sizeof(peer));
+			q = b.nodes[j].ports[p].peer_node;
+			ck_assert_int_ge(q, 0);
+			ck_assert_str_eq(b.nodes[q].name, peer);
+			ck_assert_int_eq(a.nodes[i].ports[p].peer_port,
+					 b.nodes[j].ports[p].peer_port);
+		}
+	}
+	ibu_fabric_free(&a);
+	ibu_fabric_free(&b);
 }
 END_TEST
 
@@ -135,6 +212,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_loop_test(tc, counts, 0, 5);
+	tcase_add_loop_test(tc, ibft_is_the_pgft, 0, 6);
 	tcase_add_test(tc, shuffle_deterministic);
 	tcase_add_test(tc, remove_links);
 	tcase_add_test(tc, bad_sizes);

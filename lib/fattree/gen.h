@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Fabric generators: IBFT(m,n) wired by the paper's link rule, optionally
- * with physical port numbers permuted per switch, records shuffled and
- * links removed (to produce "almost fat trees" for negative tests).
+ * The fat-tree generator (gen_pgft.c): PGFT(P), and IBFT(m,n) and
+ * rail-optimized clusters as the PGFTs they are, optionally with physical
+ * port numbers permuted per switch, records shuffled and links removed (to
+ * produce "almost fat trees" for negative tests).
  */
 #ifndef IBU_GEN_H
 #define IBU_GEN_H
@@ -10,9 +11,11 @@
 #include "fabric_gen.h"
 
 /*
- * Builds IBFT(m,n). Names: switches "sw<l>-<w digits>" , end nodes
- * "hca-<p digits>" (names carry no meaning for the engine). The first record
- * is an HCA so that ibsim's SM port is an end port.
+ * Builds IBFT(m,n) as the PGFT(n; m/2,..,m/2, m; 1, m/2,..,m/2; 1,..,1) it
+ * is: ibu_gen_pgft's cables and port numbers, named as [Zhou07] labels
+ * them: switches "sw<l>-<w digits>" (level 0 at the top), end nodes
+ * "hca-<p digits>" (names carry no meaning for the engine). Records: host
+ * 0 first (ibsim's SM port), the switches top level first, the other hosts.
  */
 int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
 		    const struct ibu_gen_opts *o, struct ibu_err *e);

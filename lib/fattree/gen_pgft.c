@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* The PGFT generator (see gen.h, pgft.h). */
+/*
+ * The fat-tree generator (see gen.h, pgft.h): PGFT(P), and IBFT(m,n) as the
+ * PGFT(n; m/2,..,m/2, m; 1, m/2,..,m/2; 1,..,1) it is, one wiring for both;
+ * an IBFT only names its nodes and orders its records as [Zhou07] does.
+ */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,73 +12,118 @@
 #include "pgft.h"
 
 #define PGEN_MAX_NODES 1000000L
+/* IBFT(m,n) goes to n = 16 levels, deeper than ibu_pgft_params holds */
+#define PGEN_MAX_H 16
+_Static_assert(IBU_PGFT_MAX_H <= PGEN_MAX_H, "PGFT deeper than the generator");
 
 /*
  * Slots: compute hosts (level 0) first, then the switches level by level,
  * then the hosts on spines. Paper port numbers of a level-l switch: down
  * ports 1..m_l p_l (child a, cable k: a p_l + k + 1), up ports after them
  * (parent b, cable k: m_l p_l + b p_(l+1) + k + 1), spine hosts after the
- * down ports of a top switch.
+ * down ports of a top switch. These are [Zhou07]'s port numbers of an IBFT.
  */
 struct pgen {
-	const struct ibu_pgft_params *P;
-	long size[IBU_PGFT_MAX_H + 1], first[IBU_PGFT_MAX_H + 1];
-	long nslots, spine_first;
-	int nports[IBU_PGFT_MAX_H + 1];	/* ports of a level-l switch */
+	int h, m[PGEN_MAX_H + 1], w[PGEN_MAX_H + 1], p[PGEN_MAX_H + 1];
+	long size[PGEN_MAX_H + 1], first[PGEN_MAX_H + 1];
+	long nslots, spine_first, max_nodes;
+	int nports[PGEN_MAX_H + 1];	/* ports of a level-l switch */
 	int *node_of;			/* slot -> fabric node */
 	int **phys;			/* switch slot -> [paper port] phys */
 	int rails;			/* > 0: hosts named as rail HCAs */
+	int ibft;			/* [Zhou07] names and record order */
 };
 
-static int radix_of(const struct ibu_pgft_params *P, int l, int i)
+static int radix_of(const struct pgen *g, int l, int i)
 {
-	return i < l ? P->w[i + 1] : P->m[i + 1];
+	return i < l ? g->w[i + 1] : g->m[i + 1];
 }
 
-static void unrank(const struct ibu_pgft_params *P, int l, long x, int *d)
+static int down_ports(const struct pgen *g, int l)
 {
-	int i;
+	return l >= 1 && l <= g->h ? g->m[l] * g->p[l] : 0;
+}
 
-	for (i = 0; i < P->h; i++) {
-		d[i] = (int)(x % radix_of(P, l, i));
-		x /= radix_of(P, l, i);
+static int up_ports(const struct pgen *g, int l)
+{
+	return l >= 0 && l < g->h ? g->w[l + 1] * g->p[l + 1] : 0;
+}
+
+/*
+ * The digits d[] (pgft.h) of a level-l node's name, most significant first;
+ * rank() and unrank() read them in this order, so a level's slots follow
+ * its names. PGFT: d[h-1]..d[0]. An IBFT switch SW<w,h-l> ([Zhou07], level
+ * 0 at the top) is labelled by its a-digits d[h-1]..d[l], then by its up
+ * choices in the order they were taken, d[1]..d[l-1] (the paper's link rule
+ * drops the child's digit l and appends the choice); d[0] (w_1 = 1) is
+ * always 0 and not written.
+ */
+static int digit_order(const struct pgen *g, int l, int *pos)
+{
+	int i, n = 0;
+
+	for (i = g->h - 1; i >= (g->ibft && l ? l : 0); i--)
+		pos[n++] = i;
+	for (i = 1; g->ibft && i < l; i++)
+		pos[n++] = i;
+	return n;
+}
+
+static void unrank(const struct pgen *g, int l, long x, int *d)
+{
+	int pos[PGEN_MAX_H], n = digit_order(g, l, pos), i;
+
+	memset(d, 0, PGEN_MAX_H * sizeof(*d));
+	for (i = n - 1; i >= 0; i--) {
+		d[pos[i]] = (int)(x % radix_of(g, l, pos[i]));
+		x /= radix_of(g, l, pos[i]);
 	}
 }
 
-static long rank(const struct ibu_pgft_params *P, int l, const int *d)
+static long rank(const struct pgen *g, int l, const int *d)
 {
+	int pos[PGEN_MAX_H], n = digit_order(g, l, pos), i;
 	long x = 0;
+
+	for (i = 0; i < n; i++)
+		x = x * radix_of(g, l, pos[i]) + d[pos[i]];
+	return x;
+}
+
+/* Nodes at level l: prod m_(l+1..h) * prod w_(1..l); -1 above max_nodes. */
+static long level_size(const struct pgen *g, int l)
+{
+	long n = 1;
 	int i;
 
-	for (i = P->h - 1; i >= 0; i--)
-		x = x * radix_of(P, l, i) + d[i];
-	return x;
+	for (i = 1; i <= g->h; i++) {
+		n *= i <= l ? g->w[i] : g->m[i];
+		if (n > g->max_nodes)
+			return -1;
+	}
+	return n;
 }
 
 static int check_shape(struct pgen *g, int radix, int spine_hosts,
 		       struct ibu_err *e)
 {
-	const struct ibu_pgft_params *P = g->P;
 	long top_free;
 	int l, need;
 
-	if (P->h < 1 || P->h > IBU_PGFT_MAX_H)
-		return ibu_err_set(e, IBU_EINVAL, "PGFT: 1..%d levels",
-				   IBU_PGFT_MAX_H);
-	if (P->w[1] != 1 || P->p[1] != 1)
+	if (g->w[1] != 1 || g->p[1] != 1)
 		return ibu_err_set(e, IBU_EINVAL,
 				   "PGFT: w1 and p1 must be 1 (one cable per host)");
 	g->nslots = 0;
-	for (l = 0; l <= P->h; l++) {
-		g->size[l] = ibu_pgft_level_size(P, l, PGEN_MAX_NODES);
-		if (g->size[l] < 0 || g->nslots + g->size[l] > PGEN_MAX_NODES)
+	for (l = 0; l <= g->h; l++) {
+		g->size[l] = level_size(g, l);
+		if (g->size[l] < 0 || g->nslots + g->size[l] > g->max_nodes)
 			return ibu_err_set(e, IBU_EINVAL,
-					   "PGFT: more than %ld nodes", PGEN_MAX_NODES);
+					   "PGFT: more than %ld nodes", g->max_nodes);
 		g->first[l] = g->nslots;
 		g->nslots += g->size[l];
 	}
-	for (l = 1; l <= P->h; l++) {
-		need = ibu_pgft_down_ports(P, l) + ibu_pgft_up_ports(P, l);
+	for (l = 1; l <= g->h; l++) {
+		need = down_ports(g, l) + up_ports(g, l);
 		if (radix > 0 && need > radix)
 			return ibu_err_set(e, IBU_EINVAL,
 					   "PGFT: a level-%d switch needs %d ports, more than the radix %d",
@@ -85,18 +135,18 @@ static int check_shape(struct pgen *g, int radix, int spine_hosts,
 		g->nports[l] = radix > 0 ? radix : need;
 	}
 	/* hosts on spines: free ports of the top switches */
-	top_free = (long)(g->nports[P->h] - ibu_pgft_down_ports(P, P->h)) *
-		   g->size[P->h];
+	top_free = (long)(g->nports[g->h] - down_ports(g, g->h)) *
+		   g->size[g->h];
 	if (spine_hosts > 0 && radix <= 0) {
-		int per = (int)((spine_hosts + g->size[P->h] - 1) /
-				g->size[P->h]);
+		int per = (int)((spine_hosts + g->size[g->h] - 1) /
+				g->size[g->h]);
 
-		if (g->nports[P->h] + per > IBU_MAX_PORTS)
+		if (g->nports[g->h] + per > IBU_MAX_PORTS)
 			return ibu_err_set(e, IBU_EINVAL,
 					   "PGFT: %d hosts on %ld top switches need more than %d ports each",
-					   spine_hosts, g->size[P->h], IBU_MAX_PORTS);
-		g->nports[P->h] += per;
-		top_free = (long)per * g->size[P->h];
+					   spine_hosts, g->size[g->h], IBU_MAX_PORTS);
+		g->nports[g->h] += per;
+		top_free = (long)per * g->size[g->h];
 	}
 	if (spine_hosts > top_free)
 		return ibu_err_set(e, IBU_EINVAL,
@@ -113,7 +163,7 @@ static int slot_level(const struct pgen *g, long slot)
 
 	if (slot >= g->spine_first)
 		return -1;
-	while (l < g->P->h && slot >= g->first[l + 1])
+	while (l < g->h && slot >= g->first[l + 1])
 		l++;
 	return l;
 }
@@ -121,7 +171,7 @@ static int slot_level(const struct pgen *g, long slot)
 static void slot_name(const struct pgen *g, long slot, const char *pre,
 		      char *buf, size_t len)
 {
-	int d[IBU_PGFT_MAX_H], l = slot_level(g, slot), i;
+	int d[PGEN_MAX_H], pos[PGEN_MAX_H], l = slot_level(g, slot), n, i;
 	size_t o;
 
 	if (l < 0) {
@@ -131,18 +181,46 @@ static void slot_name(const struct pgen *g, long slot, const char *pre,
 	if (!l && g->rails) {
 		/* leaf k = unit k / R, rail k % R; the server is the host's
 		 * place on its leaf within its unit; as real HCAs report it */
-		long x = slot - g->first[0], m1 = g->P->m[1], k = x / m1;
+		long x = slot - g->first[0], m1 = g->m[1], k = x / m1;
 
 		snprintf(buf, len, "%snode%03ld mlx5_%ld", pre,
 			 k / g->rails * m1 + x % m1 + 1, k % g->rails);
 		return;
 	}
-	unrank(g->P, l, slot - g->first[l], d);
-	o = (size_t)(l ? snprintf(buf, len, "%ssw%d-", pre, l) :
+	unrank(g, l, slot - g->first[l], d);
+	n = digit_order(g, l, pos);
+	o = (size_t)(l ? snprintf(buf, len, "%ssw%d-", pre,
+				  g->ibft ? g->h - l : l) :
 			 snprintf(buf, len, "%shca-", pre));
-	for (i = g->P->h - 1; i >= 0 && o < len; i--)
-		o += (size_t)snprintf(buf + o, len - o, "%d%s", d[i],
-				      i ? "." : "");
+	for (i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%d", i ? "." : "",
+				      d[pos[i]]);
+}
+
+/* The k-th switch level in record order: the leaves first, or as [Zhou07]
+ * numbers an IBFT's levels, the top first. */
+static int level_at(const struct pgen *g, int k)
+{
+	return g->ibft ? g->h - k : k + 1;
+}
+
+/* Host 0 first (ibsim's SM port), the other compute hosts before the
+ * switches (after them in an IBFT), the hosts on spines last. */
+static void record_order(const struct pgen *g, int *order)
+{
+	long i, n = 0, hosts = g->size[0];
+	int k, l;
+
+	order[n++] = 0;
+	for (i = 1; !g->ibft && i < hosts; i++)
+		order[n++] = (int)i;
+	for (k = 0; k < g->h; k++)
+		for (l = level_at(g, k), i = 0; i < g->size[l]; i++)
+			order[n++] = (int)(g->first[l] + i);
+	for (i = 1; g->ibft && i < hosts; i++)
+		order[n++] = (int)i;
+	for (i = g->spine_first; i < g->nslots; i++)
+		order[n++] = (int)i;
 }
 
 static int build_nodes(struct pgen *g, struct ibu_fabric *f,
@@ -155,8 +233,7 @@ static int build_nodes(struct pgen *g, struct ibu_fabric *f,
 
 	if (!order)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	for (i = 0; i < g->nslots; i++)
-		order[i] = (int)i;
+	record_order(g, order);
 	if (o->shuffle_records)	/* host 0 stays first: ibsim's SM port */
 		ibu_gen_shuffle(order + 1, (int)g->nslots - 1, &st);
 	for (i = 0; i < g->nslots && !rc; i++) {
@@ -178,23 +255,27 @@ static int build_nodes(struct pgen *g, struct ibu_fabric *f,
 	return rc;
 }
 
+/* Each switch's physical port of each paper port, drawn in record order
+ * of the levels. */
 static int build_ports(struct pgen *g, const struct ibu_gen_opts *o,
 		       struct ibu_err *e)
 {
 	uint64_t st = o->seed;
 	long s;
-	int k, l, n;
+	int k, l, i, n;
 
-	for (s = g->first[1]; s < g->spine_first; s++) {
-		l = slot_level(g, s);
+	for (k = 0; k < g->h; k++) {
+		l = level_at(g, k);
 		n = g->nports[l];
-		g->phys[s] = malloc((n + 1) * sizeof(int));
-		if (!g->phys[s])
-			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		for (k = 0; k <= n; k++)
-			g->phys[s][k] = k;
-		if (o->shuffle_ports)
-			ibu_gen_shuffle(g->phys[s] + 1, n, &st);
+		for (s = g->first[l]; s < g->first[l] + g->size[l]; s++) {
+			g->phys[s] = malloc((n + 1) * sizeof(int));
+			if (!g->phys[s])
+				return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+			for (i = 0; i <= n; i++)
+				g->phys[s][i] = i;
+			if (o->shuffle_ports)
+				ibu_gen_shuffle(g->phys[s] + 1, n, &st);
+		}
 	}
 	return IBU_OK;
 }
@@ -209,20 +290,19 @@ static int phys(const struct pgen *g, long s, int k)
 static int wire_node(struct pgen *g, struct ibu_fabric *f, int l, long x,
 		     struct ibu_err *e)
 {
-	const struct ibu_pgft_params *P = g->P;
-	int d[IBU_PGFT_MAX_H], a, b, k, rc, up0 = ibu_pgft_down_ports(P, l - 1);
+	int d[PGEN_MAX_H], a, b, k, rc, up0 = down_ports(g, l - 1);
 	long child = g->first[l - 1] + x, parent;
 
-	unrank(P, l - 1, x, d);
+	unrank(g, l - 1, x, d);
 	a = d[l - 1];
-	for (b = 0; b < P->w[l]; b++) {
+	for (b = 0; b < g->w[l]; b++) {
 		d[l - 1] = b;
-		parent = g->first[l] + rank(P, l, d);
-		for (k = 0; k < P->p[l]; k++) {
+		parent = g->first[l] + rank(g, l, d);
+		for (k = 0; k < g->p[l]; k++) {
 			rc = ibu_fabric_link(f, g->node_of[parent],
-					     phys(g, parent, a * P->p[l] + k + 1),
+					     phys(g, parent, a * g->p[l] + k + 1),
 					     g->node_of[child],
-					     phys(g, child, up0 + b * P->p[l] + k + 1),
+					     phys(g, child, up0 + b * g->p[l] + k + 1),
 					     e);
 			if (rc)
 				return rc;
@@ -233,19 +313,18 @@ static int wire_node(struct pgen *g, struct ibu_fabric *f, int l, long x,
 
 static int wire(struct pgen *g, struct ibu_fabric *f, struct ibu_err *e)
 {
-	const struct ibu_pgft_params *P = g->P;
-	long x, ntop = g->size[P->h];
+	long x, ntop = g->size[g->h];
 	int l, rc;
 
-	for (l = 1; l <= P->h; l++)
+	for (l = 1; l <= g->h; l++)
 		for (x = 0; x < g->size[l - 1]; x++) {
 			rc = wire_node(g, f, l, x, e);
 			if (rc)
 				return rc;
 		}
 	for (x = g->spine_first; x < g->nslots; x++) {
-		long j = x - g->spine_first, top = g->first[P->h] + j % ntop;
-		int k = ibu_pgft_down_ports(P, P->h) + (int)(j / ntop) + 1;
+		long j = x - g->spine_first, top = g->first[g->h] + j % ntop;
+		int k = down_ports(g, g->h) + (int)(j / ntop) + 1;
 
 		rc = ibu_fabric_link(f, g->node_of[top], phys(g, top, k),
 				     g->node_of[x], 1, e);
@@ -253,6 +332,43 @@ static int wire(struct pgen *g, struct ibu_fabric *f, struct ibu_err *e)
 			return rc;
 	}
 	return IBU_OK;
+}
+
+/* Builds the fabric of g's shape (parameters, rails, ibft set). */
+static int generate(struct pgen *g, struct ibu_fabric *f, int radix,
+		    int spine_hosts, const struct ibu_gen_opts *o,
+		    struct ibu_err *e)
+{
+	long s;
+	int rc = check_shape(g, radix, spine_hosts, e);
+
+	if (rc)
+		return rc;
+	rc = ibu_fabric_init(f, "generated");
+	if (rc)
+		return ibu_err_set(e, rc, "out of memory");
+	g->node_of = calloc(g->nslots, sizeof(int));
+	g->phys = calloc(g->nslots, sizeof(int *));
+	if (!g->node_of || !g->phys)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	if (!rc)
+		rc = build_nodes(g, f, o, e);
+	if (!rc)
+		rc = build_ports(g, o, e);
+	if (!rc)
+		rc = wire(g, f, e);
+	if (!rc)
+		rc = ibu_gen_damage(f, o, e);
+	if (!rc)
+		rc = ibu_fabric_index(f, e);
+	if (g->phys)
+		for (s = 0; s < g->nslots; s++)
+			free(g->phys[s]);
+	free(g->phys);
+	free(g->node_of);
+	if (rc)
+		ibu_fabric_free(f);
+	return rc;
 }
 
 int ibu_gen_pgft(struct ibu_fabric *f, const struct ibu_pgft_params *P,
@@ -268,44 +384,56 @@ int ibu_gen_pgft_rails(struct ibu_fabric *f, const struct ibu_pgft_params *P,
 {
 	struct ibu_gen_opts defaults = { 0 };
 	struct pgen g;
-	long s;
-	int rc;
 
-	if (!o)
-		o = &defaults;
-	memset(&g, 0, sizeof(g));
-	g.P = P;
-	g.rails = rails;
 	if (rails < 0 || (rails && (P->h < 2 || P->m[2] % rails)))
 		return ibu_err_set(e, IBU_EINVAL,
 				   "%d rails: the level-2 switches' %d leaves are no whole number of units",
 				   rails, P->h < 2 ? 0 : P->m[2]);
-	rc = check_shape(&g, radix, hosts_on_spines, e);
-	if (rc)
-		return rc;
-	rc = ibu_fabric_init(f, "generated");
-	if (rc)
-		return ibu_err_set(e, rc, "out of memory");
-	g.node_of = calloc(g.nslots, sizeof(int));
-	g.phys = calloc(g.nslots, sizeof(int *));
-	if (!g.node_of || !g.phys)
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	if (!rc)
-		rc = build_nodes(&g, f, o, e);
-	if (!rc)
-		rc = build_ports(&g, o, e);
-	if (!rc)
-		rc = wire(&g, f, e);
-	if (!rc)
-		rc = ibu_gen_damage(f, o, e);
-	if (!rc)
-		rc = ibu_fabric_index(f, e);
-	if (g.phys)
-		for (s = 0; s < g.nslots; s++)
-			free(g.phys[s]);
-	free(g.phys);
-	free(g.node_of);
-	if (rc)
-		ibu_fabric_free(f);
-	return rc;
+	if (P->h < 1 || P->h > IBU_PGFT_MAX_H)
+		return ibu_err_set(e, IBU_EINVAL, "PGFT: 1..%d levels",
+				   IBU_PGFT_MAX_H);
+	memset(&g, 0, sizeof(g));
+	g.h = P->h;
+	memcpy(g.m, P->m, sizeof(P->m));
+	memcpy(g.w, P->w, sizeof(P->w));
+	memcpy(g.p, P->p, sizeof(P->p));
+	g.rails = rails;
+	g.max_nodes = PGEN_MAX_NODES;
+	return generate(&g, f, radix, hosts_on_spines, o ? o : &defaults, e);
+}
+
+int ibu_gen_fattree(struct ibu_fabric *f, int m, int n,
+		    const struct ibu_gen_opts *o, struct ibu_err *e)
+{
+	struct ibu_gen_opts defaults = { 0 };
+	struct pgen g;
+	long pw = 1;
+	int l;
+
+	if (!o)
+		o = &defaults;
+	if (m < 4 || m % 2 || m > IBU_MAX_PORTS || n < 2 || n > PGEN_MAX_H)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "IBFT(%d,%d): m must be even in 4..254, n in 2..%d",
+				   m, n, PGEN_MAX_H);
+	if (ibu_gen_check_prefix(o, e))
+		return IBU_EINVAL;
+	for (l = 0; l < n - 1; l++) {	/* (m/2)^(n-1) top switches */
+		pw *= m / 2;
+		if (pw > 1000000)
+			return ibu_err_set(e, IBU_EINVAL,
+					   "IBFT(%d,%d) is too large to generate",
+					   m, n);
+	}
+	memset(&g, 0, sizeof(g));
+	g.h = n;
+	for (l = 1; l <= n; l++) {
+		g.m[l] = l < n ? m / 2 : m;
+		g.w[l] = l > 1 ? m / 2 : 1;
+		g.p[l] = 1;
+	}
+	g.ibft = 1;
+	g.max_nodes = INT_MAX;	/* as large as the check above lets it be */
+	return generate(&g, f, o->extra_ports > 0 ? m + o->extra_ports : 0, 0,
+			o, e);
 }

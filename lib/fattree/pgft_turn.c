@@ -13,15 +13,17 @@
  * switches, the LID waits until every other LID is routed; then the
  * nearest X (by hops, then node GUID) that covers every B switch with end
  * ports and closes no cycle in the channel dependency graph of all routes
- * is taken, turn switches already chosen first. When only the switches'
- * own packets cross B switches (another top toward a top's LID), a plain
- * shortest path serves them: no end port's route meets those entries.
+ * is taken, turn switches already chosen first (the graph is cdg_ports.h's:
+ * each candidate's check searches only from the dependencies it adds).
+ * When only the switches' own packets cross B switches (another top
+ * toward a top's LID), a plain shortest path serves them: no end port's
+ * route meets those entries.
  * check --deadlock (every switch LID a destination, plus multicast) proves
  * the result on the tables the switches hold.
  */
 #include <limits.h>
 #include <stdlib.h>
-#include "cdg.h"
+#include "cdg_ports.h"
 #include "pgft_router.h"
 
 /* Candidate turn switches tried per LID, nearest first: bounds the
@@ -246,12 +248,11 @@ static void keep_fed(struct router *r, uint32_t lid, int nb)
  * other route); none: the switches' own packets still get the best
  * covering one, end ports no entry (WRN 5A52).
  */
-static int choose(struct router *r, uint32_t lid, int nb, struct ibu_cdg *cdg,
-		  struct ibu_err *e)
+static int choose(struct router *r, uint32_t lid, int nb,
+		  struct ibu_cdg_ports *cdg, struct ibu_err *e)
 {
 	int nc = candidates(r, e), i, cov, far, best = -1, bcov = 0, rc;
 	int bfar = INT_MAX, len, ends;
-	struct ibu_cdg_channel *cyc;
 
 	if (nc < 0)
 		return nc;
@@ -259,21 +260,19 @@ static int choose(struct router *r, uint32_t lid, int nb, struct ibu_cdg *cdg,
 	for (i = 0; i < nc && i < TURN_TRIES; i++) {
 		cov = toward(r, r->turnc[i], lid, nb, 1, &far, &ends);
 		if (!ends) {
-			ibu_cdg_mark(cdg);
-			rc = ibu_cdg_add_lid(cdg, r->lft, lid, e);
+			ibu_cdg_ports_mark(cdg);
+			rc = ibu_cdg_ports_add_lid(cdg, r->lft, lid, e);
 			if (!rc)
-				rc = ibu_cdg_find_cycle(cdg, &cyc, &len, e);
+				rc = ibu_cdg_ports_find_new_cycle(cdg, NULL,
+								  &len, e);
 			if (rc < 0)
 				return rc;
-			free(cyc);
 			if (!rc) {
-				ibu_cdg_commit(cdg);
+				ibu_cdg_ports_commit(cdg);
 				note_used(r, r->turnc[i]);
 				return IBU_OK;
 			}
-			rc = ibu_cdg_rollback(cdg, e);
-			if (rc)
-				return rc;
+			ibu_cdg_ports_rollback(cdg);
 		}
 		clear_b(r, lid, nb, 0);
 		if (cov > bcov || (cov == bcov && cov && far < bfar)) {
@@ -315,15 +314,20 @@ int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 
 int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 {
-	struct ibu_cdg cdg;
-	int i, nb, rc;
+	struct ibu_cdg_ports cdg;
+	int i, nb, rc, len;
 
 	if (!r->ndefer)
 		return IBU_OK;
-	rc = ibu_cdg_init(&cdg, r->f, NULL, e);
+	rc = ibu_cdg_ports_init(&cdg, r->f, e);
 	if (rc)
 		return rc;
-	rc = ibu_cdg_add_unicast(&cdg, r->lft, r->map, e);
+	rc = ibu_cdg_ports_add_unicast(&cdg, r->lft, r->map, e);
+	/* once over the whole graph, so that each trial searches only from
+	 * its new dependencies (a cycle already there fails every trial,
+	 * as it did when each one searched everything) */
+	if (!rc && (rc = ibu_cdg_ports_find_cycle(&cdg, NULL, &len, e)) > 0)
+		rc = IBU_OK;
 	for (i = 0; i < r->ndefer && !rc; i++) {
 		nb = ibu__pgft_route_updown(r, r->defer[i].t,
 					    r->defer[i].host_port,
@@ -332,6 +336,6 @@ int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 		keep_fed(r, r->defer[i].lid, nb);
 		finish(r, r->defer[i].t, r->defer[i].lid, nb);
 	}
-	ibu_cdg_free(&cdg);
+	ibu_cdg_ports_free(&cdg);
 	return rc;
 }

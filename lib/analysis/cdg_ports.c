@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <stdlib.h>
+#include <string.h>
+#include "cdg_ports.h"
+
+/* What the last search proved; a new dependency makes an acyclic graph
+ * unknown again, a cyclic one stays cyclic. */
+enum { CDGP_UNKNOWN, CDGP_ACYCLIC, CDGP_CYCLIC };
+
+static int is_switch(const struct ibu_fabric *f, int node)
+{
+	return node >= 0 && ibu_node_is_switch(&f->nodes[node]);
+}
+
+/* Channel numbering, and the switch each channel enters (as the channel
+ * of its port 0) when it joins two switches. */
+static int layout(struct ibu_cdg_ports *g)
+{
+	const struct ibu_fabric *f = g->f;
+	int i, p, maxp = 0;
+
+	for (i = 0; i < f->num_nodes; i++) {
+		g->base[i] = g->num_ch;
+		g->num_ch += f->nodes[i].num_ports + 1;
+		if (f->nodes[i].num_ports > maxp)
+			maxp = f->nodes[i].num_ports;
+	}
+	g->base[f->num_nodes] = g->num_ch;
+	g->words = (maxp + 1 + 63) / 64;
+	g->node_of = malloc((size_t)(g->num_ch + 1) * sizeof(int));
+	g->next = malloc((size_t)(g->num_ch + 1) * sizeof(int));
+	if (!g->node_of || !g->next)
+		return IBU_ENOMEM;
+	for (i = 0; i < f->num_nodes; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+
+		for (p = 0; p <= n->num_ports; p++) {
+			int peer = p ? n->ports[p].peer_node : -1;
+
+			g->node_of[g->base[i] + p] = i;
+			g->next[g->base[i] + p] = ibu_node_is_switch(n) &&
+				is_switch(f, peer) ? g->base[peer] : -1;
+		}
+	}
+	return IBU_OK;
+}
+
+/* Switches where end ports' routes start (cdg.c follows every CA or
+ * router port cabled to a switch), each once. */
+static int find_starts(struct ibu_cdg_ports *g)
+{
+	const struct ibu_fabric *f = g->f;
+	int i, p;
+
+	g->starts = malloc((size_t)(f->num_nodes + 1) * sizeof(int));
+	if (!g->starts)
+		return IBU_ENOMEM;
+	g->stamp = 1;
+	for (i = 0; i < f->num_nodes; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+
+		if (ibu_node_is_switch(n))
+			continue;
+		for (p = 1; p <= n->num_ports; p++) {
+			int peer = n->ports[p].peer_node;
+
+			if (!is_switch(f, peer) || g->seen[peer] == g->stamp)
+				continue;
+			g->seen[peer] = g->stamp;
+			g->starts[g->num_starts++] = peer;
+		}
+	}
+	return IBU_OK;
+}
+
+int ibu_cdg_ports_init(struct ibu_cdg_ports *g, const struct ibu_fabric *f,
+		       struct ibu_err *e)
+{
+	size_t nn = (size_t)f->num_nodes + 1;
+
+	memset(g, 0, sizeof(*g));
+	g->f = f;
+	g->state = CDGP_ACYCLIC;
+	g->base = malloc(nn * sizeof(int));
+	g->seen = calloc(nn, sizeof(uint32_t));
+	if (!g->base || !g->seen || layout(g) || find_starts(g))
+		goto oom;
+	g->mask = calloc((size_t)g->num_ch * g->words + 1, sizeof(uint64_t));
+	g->vis = calloc((size_t)g->num_ch + 1, sizeof(uint32_t));
+	g->on = calloc((size_t)g->num_ch + 1, 1);
+	g->dch = malloc(((size_t)g->num_ch + 1) * sizeof(int));
+	g->dport = malloc(((size_t)g->num_ch + 1) * sizeof(int));
+	if (g->mask && g->vis && g->on && g->dch && g->dport)
+		return IBU_OK;
+oom:
+	ibu_cdg_ports_free(g);
+	return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+}
+
+void ibu_cdg_ports_free(struct ibu_cdg_ports *g)
+{
+	if (!g)
+		return;
+	free(g->base);
+	free(g->node_of);
+	free(g->next);
+	free(g->mask);
+	free(g->starts);
+	free(g->seen);
+	free(g->vis);
+	free(g->on);
+	free(g->dch);
+	free(g->dport);
+	free(g->log);
+	memset(g, 0, sizeof(*g));
+}
+
+static uint64_t *mask_of(const struct ibu_cdg_ports *g, int ch)
+{
+	return &g->mask[(size_t)ch * g->words];
+}
+
+/* Dependency (channel ch) -> (the switch ch enters, port). */
+static int set_dep(struct ibu_cdg_ports *g, int ch, int port,
+		   struct ibu_err *e)
+{
+	uint64_t *w = &mask_of(g, ch)[port >> 6], bit = 1ull << (port & 63);
+
+	if (*w & bit)
+		return IBU_OK;
+	if (g->logging) {
+		if (g->nlog == g->logcap) {
+			size_t nc = g->logcap ? 2 * g->logcap : 256;
+			uint64_t *l = realloc(g->log, nc * sizeof(*l));
+
+			if (!l)
+				return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+			g->log = l;
+			g->logcap = nc;
+		}
+		g->log[g->nlog++] = (uint64_t)ch << 8 | (uint64_t)port;
+	}
+	*w |= bit;
+	g->deps++;
+	if (g->state == CDGP_ACYCLIC)
+		g->state = CDGP_UNKNOWN;
+	return IBU_OK;
+}
+
+/* The channel switch s sends lid into when it leads to a switch, else
+ * -1 (no entry, port 0, an end port, no cable: past those cdg.c's
+ * follow() adds no dependency that can be on a cycle). The caller has
+ * checked lid against the table's size; a node's channels are its ports
+ * 0..num_ports. */
+static inline int chan_to(const struct ibu_cdg_ports *g,
+			  const struct ibu_lft *lft, int s, uint32_t lid)
+{
+	const uint8_t *row = lft->row[s];
+	int ch;
+
+	if (!row || row[lid] >= g->base[s + 1] - g->base[s])
+		return -1;
+	ch = g->base[s] + row[lid];
+	return g->next[ch] >= 0 ? ch : -1;
+}
+
+/* Does channel ch depend on port of the switch it enters? */
+static int has_dep(const struct ibu_cdg_ports *g, int ch, int port)
+{
+	return (int)(mask_of(g, ch)[port >> 6] >> (port & 63) & 1);
+}
+
+/* From switch s (not walked yet), every switch the route to lid enters,
+ * until one walked already: each of them has one out-port for lid, so
+ * what follows it was added when it was first walked. */
+static inline int walk(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+		       int s, uint32_t lid, struct ibu_err *e)
+{
+	int ch, vch, rc;
+
+	g->seen[s] = g->stamp;
+	for (ch = chan_to(g, lft, s, lid); ch >= 0; ch = vch) {
+		s = g->node_of[g->next[ch]];
+		vch = chan_to(g, lft, s, lid);
+		if (vch < 0)
+			break;
+		if (!has_dep(g, ch, vch - g->next[ch])) {
+			rc = set_dep(g, ch, vch - g->next[ch], e);
+			if (rc)
+				return rc;
+		}
+		if (g->seen[s] == g->stamp)
+			break;
+		g->seen[s] = g->stamp;
+	}
+	return IBU_OK;
+}
+
+int ibu_cdg_ports_add_lid(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+			  uint32_t lid, struct ibu_err *e)
+{
+	int i, rc;
+
+	if (lft->num_nodes < g->f->num_nodes)
+		return ibu_err_set(e, IBU_EINVAL, "LFT of another fabric");
+	if (lid > lft->max_lid)
+		return IBU_OK;		/* no entry anywhere: no route */
+	if (++g->stamp == 0) {
+		memset(g->seen, 0, (size_t)g->f->num_nodes * sizeof(uint32_t));
+		g->stamp = 1;
+	}
+	for (i = 0; i < g->num_starts; i++) {
+		if (g->seen[g->starts[i]] == g->stamp)
+			continue;
+		rc = walk(g, lft, g->starts[i], lid, e);
+		if (rc)
+			return rc;
+	}
+	return IBU_OK;
+}
+
+int ibu_cdg_ports_add_unicast(struct ibu_cdg_ports *g,
+			      const struct ibu_lft *lft,
+			      const struct ibu_lidmap *map, struct ibu_err *e)
+{
+	uint32_t lid;
+	int rc;
+
+	for (lid = 1; lid <= map->max_lid; lid++) {
+		if (!ibu_lidmap_get(map, lid))
+			continue;
+		rc = ibu_cdg_ports_add_lid(g, lft, lid, e);
+		if (rc)
+			return rc;
+	}
+	return IBU_OK;
+}
+
+void ibu_cdg_ports_mark(struct ibu_cdg_ports *g)
+{
+	g->logging = 1;
+	g->nlog = 0;
+	g->mark_state = g->state;
+}
+
+void ibu_cdg_ports_commit(struct ibu_cdg_ports *g)
+{
+	g->logging = 0;
+	g->nlog = 0;
+}
+
+void ibu_cdg_ports_rollback(struct ibu_cdg_ports *g)
+{
+	size_t i;
+
+	if (!g->logging)
+		return;
+	for (i = 0; i < g->nlog; i++) {
+		int ch = (int)(g->log[i] >> 8), port = (int)(g->log[i] & 0xff);
+
+		mask_of(g, ch)[port >> 6] &= ~(1ull << (port & 63));
+	}
+	g->deps -= (long)g->nlog;
+	/* a part of an acyclic graph is acyclic: a trial that proved the
+	 * whole graph acyclic spares the next one a full search */
+	if (g->state != CDGP_ACYCLIC)
+		g->state = g->mark_state;
+	g->logging = 0;
+	g->nlog = 0;
+}
+
+/* The first port >= from in ch's mask, or -1. */
+static int next_port(const struct ibu_cdg_ports *g, int ch, int from)
+{
+	const uint64_t *m = mask_of(g, ch);
+	int w = from >> 6;
+	uint64_t bits;
+
+	if (w >= g->words)
+		return -1;
+	bits = m[w] & (~0ull << (from & 63));
+	while (!bits) {
+		if (++w == g->words)
+			return -1;
+		bits = m[w];
+	}
+	return w * 64 + __builtin_ctzll(bits);
+}
+
+/* The channels on the search path from the one at depth d to the top. */
+static int give_cycle(const struct ibu_cdg_ports *g, int d, int sp,
+		      struct ibu_cdg_channel **cycle, int *len,
+		      struct ibu_err *e)
+{
+	int i;
+
+	*len = sp - d;
+	if (!cycle)
+		return 1;
+	*cycle = malloc((size_t)*len * sizeof(**cycle));
+	if (!*cycle)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < *len; i++) {
+		int ch = g->dch[d + i];
+
+		(*cycle)[i].node = g->node_of[ch];
+		(*cycle)[i].port = ch - g->base[g->node_of[ch]];
+		(*cycle)[i].vl = 0;
+	}
+	return 1;
+}
+
+/* Iterative depth-first search from channel root over channels not met
+ * yet in this search (vstamp): 1 and the cycle when a dependency leads
+ * back onto the path. */
+static int search(struct ibu_cdg_ports *g, int root,
+		  struct ibu_cdg_channel **cycle, int *len, struct ibu_err *e)
+{
+	int sp = 0, rc = 0;
+
+	if (g->vis[root] == g->vstamp)
+		return 0;
+	g->vis[root] = g->vstamp;
+	g->on[root] = 1;
+	g->dch[sp] = root;
+	g->dport[sp++] = 0;
+	while (sp && !rc) {
+		int ch = g->dch[sp - 1], p = next_port(g, ch, g->dport[sp - 1]);
+		int w;
+
+		if (p < 0) {
+			g->on[ch] = 0;
+			sp--;
+			continue;
+		}
+		g->dport[sp - 1] = p + 1;
+		w = g->next[ch] + p;
+		if (g->on[w]) {
+			int d = sp - 1;
+
+			while (g->dch[d] != w)
+				d--;
+			rc = give_cycle(g, d, sp, cycle, len, e);
+		} else if (g->vis[w] != g->vstamp) {
+			g->vis[w] = g->vstamp;
+			g->on[w] = 1;
+			g->dch[sp] = w;
+			g->dport[sp++] = 0;
+		}
+	}
+	while (sp)		/* a cycle found: leave the flags clean */
+		g->on[g->dch[--sp]] = 0;
+	return rc;
+}
+
+static void next_vstamp(struct ibu_cdg_ports *g)
+{
+	if (++g->vstamp == 0) {
+		memset(g->vis, 0, (size_t)g->num_ch * sizeof(uint32_t));
+		g->vstamp = 1;
+	}
+}
+
+/* Answers what the state already knows; -1: a search is needed. */
+static int known(const struct ibu_cdg_ports *g,
+		 struct ibu_cdg_channel **cycle, int *len)
+{
+	if (cycle)
+		*cycle = NULL;
+	*len = 0;
+	if (g->state == CDGP_ACYCLIC)
+		return 0;
+	if (g->state == CDGP_CYCLIC && !cycle)
+		return 1;
+	return -1;
+}
+
+int ibu_cdg_ports_find_cycle(struct ibu_cdg_ports *g,
+			     struct ibu_cdg_channel **cycle, int *len,
+			     struct ibu_err *e)
+{
+	int ch, rc = known(g, cycle, len);
+
+	if (rc >= 0)
+		return rc;
+	next_vstamp(g);
+	for (ch = 0, rc = 0; ch < g->num_ch && !rc; ch++)
+		if (g->next[ch] >= 0)
+			rc = search(g, ch, cycle, len, e);
+	if (rc >= 0)
+		g->state = rc ? CDGP_CYCLIC : CDGP_ACYCLIC;
+	return rc;
+}
+
+int ibu_cdg_ports_find_new_cycle(struct ibu_cdg_ports *g,
+				 struct ibu_cdg_channel **cycle, int *len,
+				 struct ibu_err *e)
+{
+	size_t i;
+	int rc = known(g, cycle, len);
+
+	if (rc >= 0)
+		return rc;
+	if (!g->logging || g->mark_state != CDGP_ACYCLIC)
+		return ibu_cdg_ports_find_cycle(g, cycle, len, e);
+	next_vstamp(g);
+	for (i = 0, rc = 0; i < g->nlog && !rc; i++) {
+		int ch = (int)(g->log[i] >> 8), port = (int)(g->log[i] & 0xff);
+
+		rc = search(g, g->next[ch] + port, cycle, len, e);
+	}
+	if (rc >= 0)
+		g->state = rc ? CDGP_CYCLIC : CDGP_ACYCLIC;
+	return rc;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Channel dependency graph ([DallySeitz87], [Duato93]) of unicast routes
+ * on one VL, as port masks, grown and checked incrementally: what a
+ * router needs when it tries routes one LID at a time and keeps those
+ * that close no credit loop. cdg.h remains the full analysis (several
+ * VLs, multicast, any dependency).
+ *
+ * Only channels from a switch to a switch can be on a cycle: an
+ * injection channel (end port -> switch) has no incoming dependency, an
+ * ejection channel (switch -> end port) no outgoing one. So the graph
+ * keeps, per switch-to-switch channel (node, port), a bitmask of the
+ * out-ports of the switch that channel enters (ports 0..254): adding a
+ * dependency is an OR. It is cyclic exactly when ibu_cdg (cdg.h) built
+ * from the same routes on one VL is.
+ *
+ * A LID's dependencies are those of every end port's route to it in the
+ * LFTs (a switch's LID ends at port 0), as ibu_cdg_add_lid follows them:
+ * each switch those routes enter is walked once per LID, so a LID costs
+ * O(switches).
+ *
+ * Trials: after ibu_cdg_ports_mark every dependency that is new is
+ * logged; ibu_cdg_ports_find_new_cycle then searches only from the
+ * channels those new dependencies lead to (a graph acyclic at the mark
+ * can only have gained a cycle through one of them); rollback clears the
+ * logged bits again, commit keeps them.
+ * Topology-neutral.
+ */
+#ifndef IBU_CDG_PORTS_H
+#define IBU_CDG_PORTS_H
+
+#include "cdg.h"
+
+struct ibu_cdg_ports {
+	const struct ibu_fabric *f;
+	int words;		/* 64-bit words per mask (ports 0..max) */
+	int *base;		/* [node] channel of (node, port 0) */
+	int num_ch;
+	int *node_of;		/* [channel] its node */
+	int *next;		/* [channel] channel of (the switch it enters,
+				 * port 0); -1: no switch-to-switch channel */
+	uint64_t *mask;		/* [channel * words] */
+	int *starts;		/* switches with an end port cabled */
+	int num_starts;
+	uint32_t *seen;		/* [node] walked for the LID (stamp) */
+	uint32_t stamp;
+	uint32_t *vis;		/* [channel] met by the search (vstamp) */
+	uint32_t vstamp;
+	unsigned char *on;	/* [channel] on the search's path */
+	int *dch, *dport;	/* search path: channel, next port to scan */
+	uint64_t *log;		/* channel << 8 | port set since the mark */
+	size_t nlog, logcap;
+	int logging;
+	int state, mark_state;	/* CDGP_* of cdg_ports.c */
+	long deps;		/* dependencies (bits set) */
+};
+
+int ibu_cdg_ports_init(struct ibu_cdg_ports *g, const struct ibu_fabric *f,
+		       struct ibu_err *e);
+void ibu_cdg_ports_free(struct ibu_cdg_ports *g);
+
+/* Dependencies of every unicast route (LIDs of map, tables of lft). */
+int ibu_cdg_ports_add_unicast(struct ibu_cdg_ports *g,
+			      const struct ibu_lft *lft,
+			      const struct ibu_lidmap *map, struct ibu_err *e);
+/* The same for one LID (every end port's route to it). */
+int ibu_cdg_ports_add_lid(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+			  uint32_t lid, struct ibu_err *e);
+
+void ibu_cdg_ports_mark(struct ibu_cdg_ports *g);
+void ibu_cdg_ports_commit(struct ibu_cdg_ports *g);
+void ibu_cdg_ports_rollback(struct ibu_cdg_ports *g);
+
+/*
+ * Is the graph cyclic? Returns 1 (and, when cycle is not NULL, a
+ * malloc'ed list of its channels, VL 0, each depending on the next, the
+ * last on the first), 0 when acyclic, or a negative IBU_E* code.
+ * find_cycle searches the whole graph; find_new_cycle, after
+ * ibu_cdg_ports_mark, only from the dependencies added since when the
+ * graph was known acyclic at the mark (else it searches everything, so
+ * the answer is always the whole graph's).
+ */
+int ibu_cdg_ports_find_cycle(struct ibu_cdg_ports *g,
+			     struct ibu_cdg_channel **cycle, int *len,
+			     struct ibu_err *e);
+int ibu_cdg_ports_find_new_cycle(struct ibu_cdg_ports *g,
+				 struct ibu_cdg_channel **cycle, int *len,
+				 struct ibu_err *e);
+
+#endif
