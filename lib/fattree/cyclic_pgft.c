@@ -71,6 +71,99 @@ int ibu_cyclic_pgft_route(const struct ibu_fabric *f,
 	return ibu_pgft_route_stats(f, &c->g, map, c->lmc, lft, &c->st, e);
 }
 
+/* Paper port of switch node's port p: from c->ibft, else from t. */
+static int paper_port(const struct ibu_cyclic_pgft *c, const struct ibu_ibft *t,
+		      int node, int p)
+{
+	int s;
+
+	if (c->ibft)
+		return ibu_pgft_ibft_port(c->f, &c->g, c->ibft, node, p);
+	s = ibu_ibft_sw(t, node);
+	return s >= 0 ? t->sw[s].k_of_phys[p] : -1;
+}
+
+/* up[node]: switch node's up-ports by paper up-digit (0: no cable). */
+static int paper_ups(const struct ibu_cyclic_pgft *c, const struct ibu_ibft *t,
+		     int half, int **up, int *slots)
+{
+	const struct ibu_fabric *f = c->f;
+	int s, p, k, used = 0;
+
+	for (s = 0; s < c->g.num_nodes; s++) {
+		int l = c->g.level[s];
+		int U = l >= 1 ? ibu_pgft_up_ports(&c->g.P, l) : 0;
+
+		up[s] = slots + used;
+		used += U;
+		for (p = 1; U && p <= f->nodes[s].num_ports; p++) {
+			int q = f->nodes[s].ports[p].peer_node;
+
+			k = paper_port(c, t, s, p) - half - 1;
+			if (q < 0 || c->g.level[q] != l + 1 || k < 0)
+				continue;
+			if (k >= U)
+				return IBU_ETOPO;
+			up[s][k] = p;
+		}
+	}
+	return IBU_OK;
+}
+
+/* pid[D] of every compute host; IBU_ETOPO when one has none. */
+static int paper_pids(const struct ibu_cyclic_pgft *c, const struct ibu_ibft *t,
+		      uint32_t *pid)
+{
+	int D, x;
+
+	for (D = 0; D < c->g.num_hosts; D++) {
+		x = c->ibft ? (int)c->ibft->pid[D] :
+		    ibu_ibft_ep(t, c->g.host[D].node, c->g.host[D].port);
+		if (x < 0)
+			return IBU_ETOPO;
+		pid[D] = (uint32_t)x;
+	}
+	return IBU_OK;
+}
+
+static long total_up_slots(const struct ibu_pgft *g)
+{
+	long n = 0;
+	int s;
+
+	for (s = 0; s < g->num_nodes; s++)
+		if (g->level[s] >= 1)
+			n += ibu_pgft_up_ports(&g->P, g->level[s]);
+	return n;
+}
+
+int ibu_cyclic_pgft_route_paper(const struct ibu_fabric *f,
+				struct ibu_cyclic_pgft *c,
+				const struct ibu_ibft *t, int lmc,
+				const struct ibu_lidmap *map,
+				struct ibu_lft *lft, struct ibu_err *e)
+{
+	int half = c->ibft ? c->ibft->half : t ? t->half : 0, rc;
+	int **up = calloc((size_t)c->g.num_nodes + 1, sizeof(*up));
+	int *slots = calloc((size_t)total_up_slots(&c->g) + 1, sizeof(int));
+	uint32_t *pid = calloc((size_t)c->g.num_hosts + 1, sizeof(*pid));
+	struct ibu_pgft_paper paper = { half, (const int *const *)up, pid };
+
+	if (!up || !slots || !pid)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	else if (!half || paper_ups(c, t, half, up, slots) ||
+		 paper_pids(c, t, pid))
+		rc = ibu_err_set(e, IBU_ETOPO,
+				 "offsets=paper: the tree's paper labels do not match its PGFT levels");
+	else
+		rc = ibu_pgft_route_paper(f, &c->g, map, lmc, &paper, lft,
+					  &c->st, e);
+	free(up);
+	free(slots);
+	free(pid);
+	return rc;
+}
+
 /* The paper's LIDs of an exact IBFT (the IBFT path's messages). */
 static int assign_ibft_lids(struct ibu_fabric *f,
 			    const struct ibu_cyclic_pgft *c, int lmc,

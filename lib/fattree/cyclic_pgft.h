@@ -10,6 +10,7 @@
 
 #include "pgft.h"
 #include "pgft_ibft.h"
+#include "ibft.h"
 #include "lft.h"
 #include "lidmap.h"
 
@@ -36,6 +37,17 @@ int ibu_cyclic_pgft_route(const struct ibu_fabric *f,
 			  struct ibu_cyclic_pgft *c,
 			  const struct ibu_lidmap *map, struct ibu_lft *lft,
 			  struct ibu_err *e);
+/*
+ * offsets=paper on an IBFT(m,n), exact or degraded: the PGFT router with
+ * the paper's Eq. 2 (struct ibu_pgft_paper), up-ports in the paper's port
+ * order and PIDs from c->ibft (exact) or else from t, ibft.c's labels of
+ * the same fabric (a degraded IBFT); lmc: the LID plan's.
+ */
+int ibu_cyclic_pgft_route_paper(const struct ibu_fabric *f,
+				struct ibu_cyclic_pgft *c,
+				const struct ibu_ibft *t, int lmc,
+				const struct ibu_lidmap *map,
+				struct ibu_lft *lft, struct ibu_err *e);
 /* lmc < 0: the LMC the scheme needs, capped to what fits; paper_exact:
  * an IBFT's BaseLID = 2^LMC PID + 1 (lib/fattree/lidplan.h) */
 int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,

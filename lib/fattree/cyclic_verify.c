@@ -8,8 +8,8 @@
 
 /*
  * On a degraded tree the rule is what the engine computes around the
- * faults (lib/fattree/cyclic_faults.c): the paper's entries that survive and the
- * re-routed ones, into *exp.
+ * faults (the PGFT router with the paper's rule, lib/fattree/pgft.h): the
+ * paper's entries that survive and the re-routed ones, into *exp.
  */
 static int degraded_tables(const struct ibu_cyclic_rule *c,
 			   const struct ibu_fabric *f, struct ibu_lft *exp,
@@ -18,8 +18,8 @@ static int degraded_tables(const struct ibu_cyclic_rule *c,
 	int rc = ibu_lft_init(exp, f, c->p->map.max_lid, e);
 
 	if (!rc)
-		rc = ibu_cyclic_route_stats(f, c->t, c->p, c->offsets, exp,
-					    NULL, e);
+		rc = c->expect ? c->expect(c->expect_ctx, f, exp, e) :
+		     ibu_err_set(e, IBU_EINVAL, "no tables to compare with");
 	if (rc)
 		ibu_err_prefix(e, "the cyclic routes around the faults");
 	return rc;

@@ -26,6 +26,12 @@ struct ibu_cyclic_rule {
 						 * IBU_EPARSE, file:line) */
 	int climb_sources;	/* sources checked for one ascending path,
 				 * 0 = all, else an evenly spread sample */
+	/* a degraded tree: fills exp (every entry IBU_NO_PATH, up to the
+	 * plan's highest LID) with what the engine routes around the faults;
+	 * NULL: a degraded tree's entries are not checked */
+	int (*expect)(void *ctx, const struct ibu_fabric *f,
+		      struct ibu_lft *exp, struct ibu_err *e);
+	void *expect_ctx;
 };
 
 /* Fills rule so that it checks the tables against arg (kept by caller). */

@@ -4,7 +4,9 @@
  * plan, cyclic unicast and union multicast trees, as one ops table. A PGFT,
  * an exact or degraded IBFT too unless offsets=paper, goes through
  * lib/fattree/cyclic_pgft.h (c->pgft): every op below first asks which of
- * the two it holds.
+ * the two it holds. With offsets=paper an IBFT keeps its labels, LIDs,
+ * DLID advice, rule check and trees (c->t), and the PGFT router writes
+ * its tables with the paper's Eq. 2 (c->router).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@ struct cyclic_topo {
 	int planned;
 	struct ibu_cyclic_stats stats;	/* of the last route */
 	struct ibu_cyclic_pgft *pgft;	/* a PGFT, not an IBFT: t unused */
+	struct ibu_cyclic_pgft *router;	/* offsets=paper: t as a PGFT */
 	int ordered;			/* 1: hosts in the admin's order */
 	int order_ignored;		/* 1: an order file on an IBFT */
 	int paper_ignored;		/* 1: offsets=paper on a PGFT */
@@ -68,39 +71,25 @@ static void topo_free(void *topo)
 	ibu_lidplan_free(&c->p);
 	ibu_ibft_free(&c->t);
 	ibu_cyclic_pgft_free(c->pgft);
+	ibu_cyclic_pgft_free(c->router);
 	free(c);
 }
 
-/*
- * guid_routing_order_file on an IBFT: the paper's labels number its hosts
- * by position, the generalised rule (the IBFT is a PGFT) in the admin's
- * order; the order wins unless offsets=paper asks for Eq. 2 itself.
- */
-static int pgft_for_order(const struct ibu_engine_opts *o)
+static int paper_mode(const struct ibu_engine_opts *o)
 {
-	return o && o->host_order &&
-	       ibu_engine_opt(o, OPT_OFFSETS) != IBU_OFFSETS_PAPER;
-}
-
-/* A degraded IBFT is routed as the damaged PGFT it is (fault-aware
- * balance, lib/fattree/pgft_balance.c) unless offsets=paper asks for the
- * paper's labels and Eq. 2. */
-static int pgft_for_faults(const struct ibu_engine_opts *o)
-{
-	return ibu_engine_opt(o, OPT_OFFSETS) != IBU_OFFSETS_PAPER;
+	return ibu_engine_opt(o, OPT_OFFSETS) == IBU_OFFSETS_PAPER;
 }
 
 /*
- * An exact IBFT keeps the IBFT path with offsets=paper (Eq. 2); in the
- * default mode it is the exact PGFT it is, with the paper's labels
- * (lib/fattree/pgft_ibft.h): one cut cable then re-routes what crossed
- * it rather than switching every table to another rule. Else an exact
- * PGFT (fewer pods, parallel cables, blocking, hosts on spines are its
- * planned shape, not faults); else a degraded IBFT within the limit;
- * else a degraded PGFT within it (a missing cable or switch its peers
- * have is a fault, never the planned size of the tree). One
- * IBFT pass serves both IBFT cases: within the limit, no fault = exact
- * (a degraded tree used to take two passes, one to fail exactly).
+ * An IBFT, exact or degraded within the limit, with offsets=paper keeps
+ * the paper's labels (t) and is routed by the PGFT router with Eq. 2
+ * (c->router). Otherwise every fat tree is the PGFT it is (c->pgft): an
+ * exact IBFT with the paper's labels (lib/fattree/pgft_ibft.h), so one
+ * cut cable re-routes what crossed it rather than switching every table
+ * to another rule; an exact PGFT (fewer pods, parallel cables, blocking,
+ * hosts on spines are its planned shape, not faults); a degraded IBFT or
+ * PGFT within the limit (a missing cable or switch its peers have is a
+ * fault, never the planned size of the tree).
  */
 static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 			  const struct ibu_engine_opts *o, struct ibu_err *e)
@@ -109,34 +98,25 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 	int max_faults = ibu_engine_opt(o, OPT_MAX_FAULTS), rc, prc;
 
 	rc = ibu_ibft_recognize_limit(f, &c->t, max_faults, e);
-	if (rc == IBU_ENOMEM || (!rc && !c->t.num_faults && !pgft_for_order(o) &&
-				 !pgft_for_faults(o)))
+	if (rc == IBU_ENOMEM)
 		return rc;
-	/* a degraded IBFT is taken over only by an exact PGFT (which fails
-	 * fast), unless the admin's host order asks for the PGFT path */
 	prc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
-					o ? o->num_roots : 0,
-					rc || pgft_for_order(o) ||
-					pgft_for_faults(o) ? max_faults : 0,
+					o ? o->num_roots : 0, max_faults,
 					&c->pgft, &pe);
-	if (prc == IBU_ENOMEM) {
-		ibu_ibft_free(&c->t);
-		return ibu_err_set(e, prc, "%s", pe.msg);
+	if (!prc && !rc && paper_mode(o)) {
+		c->router = c->pgft;
+		c->pgft = NULL;
+		return IBU_OK;
 	}
-	/* an exact PGFT, or a degraded one that is no degraded IBFT (or an
-	 * IBFT whose hosts come in the admin's order) */
-	if (!prc && (!c->pgft->g.num_faults || rc || pgft_for_order(o) ||
-		     pgft_for_faults(o))) {
+	if (!prc) {
 		if (rc || !c->pgft->ibft)	/* an exact IBFT keeps t for */
 			ibu_ibft_free(&c->t);	/* its trees: ibft_mcast() */
 		return IBU_OK;
 	}
-	if (!prc) {		/* a degraded IBFT keeps its labels */
-		ibu_cyclic_pgft_free(c->pgft);
-		c->pgft = NULL;
-	}
 	if (!rc)
-		return IBU_OK;	/* a degraded IBFT */
+		ibu_ibft_free(&c->t);
+	if (prc == IBU_ENOMEM || !rc)
+		return ibu_err_set(e, prc, "%s", pe.msg);
 	/* the IBFT's reason first (admins and tests read it), then why it is
 	 * no PGFT either; e's text is copied, not formatted into itself */
 	ie = *e;
@@ -218,24 +198,21 @@ static int route(const struct ibu_fabric *f, void *topo,
 		 struct ibu_lft *lft, struct ibu_err *e)
 {
 	struct cyclic_topo *c = topo;
+	int rc;
 
 	(void)map;
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
-	if (c->pgft) {
-		int rc = ibu_cyclic_pgft_route(f, c->pgft, map, lft, e);
-
-		c->stats.rerouted = c->pgft->st.rerouted;
-		c->stats.outside = c->pgft->st.outside;
-		c->stats.unrouted = c->pgft->st.unrouted;
-		c->stats.turned = c->pgft->st.turned;
-		return rc;
-	}
-	return ibu_cyclic_route_stats(f, &c->t, &c->p,
-				      ibu_engine_opt(o, OPT_OFFSETS) ==
-				      IBU_OFFSETS_PAPER ? IBU_OFFSETS_PAPER :
-				      IBU_OFFSETS_ROTATED,
-				      lft, &c->stats, e);
+	(void)o;
+	if (c->pgft)
+		return ibu_cyclic_pgft_route(f, c->pgft, map, lft, e);
+	rc = ibu_cyclic_pgft_route_paper(f, c->router, &c->t, c->p.lmc,
+					 &c->p.map, lft, e);
+	c->stats.rerouted = c->router->st.rerouted + c->router->st.outside;
+	c->stats.outside = c->router->st.outside;
+	c->stats.unrouted = c->router->st.unrouted;
+	c->stats.turned = c->router->st.turned;
+	return rc;
 }
 
 static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
@@ -268,11 +245,9 @@ static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
 static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
 {
 	const struct cyclic_topo *c = topo;
-	int s = node >= 0 && node < c->t.num_fabric_nodes ? c->t.sw_of_node[node] : -1;
 
-	if (c->pgft)
-		return ibu_cyclic_pgft_may_leave_unrouted(c->pgft, node, lid);
-	return c->t.num_faults && s >= 0 && c->t.sw[s].level == c->t.n - 1;
+	return ibu_cyclic_pgft_may_leave_unrouted(c->pgft ? c->pgft : c->router,
+						  node, lid);
 }
 
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
@@ -778,6 +753,16 @@ static void check_free(void *state)
 	free(st);
 }
 
+/* A degraded IBFT's tables with offsets=paper, for the rule check. */
+static int expect_tables(void *ctx, const struct ibu_fabric *f,
+			 struct ibu_lft *exp, struct ibu_err *e)
+{
+	struct cyclic_topo *c = ctx;
+
+	return ibu_cyclic_pgft_route_paper(f, c->router, &c->t, c->p.lmc,
+					   &c->p.map, exp, e);
+}
+
 static int check_rule(const struct ibu_fabric *f, void *topo,
 		      const struct ibu_engine_opts *o,
 		      const struct ibu_engine_check_in *in,
@@ -815,6 +800,8 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 	}
 	st->crule.t = &c->t;
 	st->crule.p = &c->p;
+	st->crule.expect = expect_tables;
+	st->crule.expect_ctx = c;
 	st->crule.climb_sources = in ? in->climb_sources : 0;
 	ibu_cyclic_verify_rule(rule, &st->crule);
 	snprintf(info, len,

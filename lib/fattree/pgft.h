@@ -216,6 +216,27 @@ int ibu_pgft_route_stats(const struct ibu_fabric *f, const struct ibu_pgft *g,
 			 const struct ibu_lidmap *map, int lmc,
 			 struct ibu_lft *lft, struct ibu_pgft_route_stats *st,
 			 struct ibu_err *e);
+/*
+ * The paper's rule ([Zhou07] Eq. 2, offsets=paper; lib/fattree/cyclic.h)
+ * on a PGFT that is an IBFT(m,n), exact or degraded: a level-l switch not
+ * above D takes up-port up[s][u] (paper port half + 1 + u), u = digit
+ * l-1 of the offset while the offset decides level l (r_l(D) = 0), else
+ * the label digit of D's PID at paper level h - l. up[s]: U_l ports by
+ * paper up-digit, 0 where the cable is missing; pid[D]: compute host D's
+ * PID. Everything else as ibu_pgft_route_stats (down ways, switch LIDs,
+ * the balance of LIDs whose rule crosses a fault).
+ */
+struct ibu_pgft_paper {
+	int half;
+	const int *const *up;	/* [node] */
+	const uint32_t *pid;	/* [D] */
+};
+
+int ibu_pgft_route_paper(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			 const struct ibu_lidmap *map, int lmc,
+			 const struct ibu_pgft_paper *paper,
+			 struct ibu_lft *lft, struct ibu_pgft_route_stats *st,
+			 struct ibu_err *e);
 /* Offset digits the LID carries at LMC lmc (levels 1..n take theirs from
  * the offset), and the LMC that covers every up level. */
 int ibu_pgft_offset_levels(const struct ibu_pgft *g, int lmc);

@@ -85,7 +85,7 @@ static void index_ways(struct bal *b, int i)
 
 	b->child[i] = -1;
 	for (k = 0; k < r->U[l]; k++) {
-		port = r->g->up[s][k];
+		port = ibu__pgft_up(r, s)[k];
 		q = port ? r->f->nodes[s].ports[port].peer_node : -1;
 		b->pt[i * b->umax + k] = port;
 		b->nx[i * b->umax + k] = q >= 0 && b->idx_of[q] >= 0 &&
@@ -190,7 +190,9 @@ static void start_lid(struct bal *b, int D)
 		U = r->U[l];
 		b->kslot[l] = 0;
 		if (U) {
-			b->kslot[l] = (int)(x[l] % U);
+			b->kslot[l] = ibu__pgft_rotation(r, x, r->paper ?
+							 r->paper->pid[D] : 0,
+							 l);
 			if (l <= r->levels)
 				b->kslot[l] += (int)((b->o / r->R[l]) % U);
 			b->kslot[l] %= U;

@@ -126,7 +126,7 @@ static int cmp_job_leaf(const void *a, const void *b)
  * r_l(D)) mod U_l of its ordered up-ports (U = 0: a top, no entry). */
 static void up_rule_row(struct router *r, int s, int l)
 {
-	const int *up = r->g->up[s];
+	const int *up = ibu__pgft_up(r, s);
 	uint8_t *row = r->lft->row[s];
 	int U = r->U[l], j, o;
 
@@ -148,6 +148,25 @@ static void up_rule_row(struct router *r, int s, int l)
 			}
 		}
 	}
+}
+
+int ibu__pgft_rotation(const struct router *r, const long *x, uint32_t pid,
+		       int l)
+{
+	uint32_t k;
+	int i;
+
+	if (!r->U[l])
+		return 0;
+	if (!r->paper)
+		return (int)(x[l] % r->U[l]);
+	if (l <= r->levels)
+		return 0;
+	/* above the offset's levels the paper's D-mod-k: p_(h-l), the
+	 * PID's digit of weight half^(l-1) */
+	for (k = pid, i = 1; i < l; i++)
+		k /= (uint32_t)r->paper->half;
+	return (int)(k % (uint32_t)r->U[l]);
 }
 
 /* Jobs first..end-1, all on leaf: the leaf and every switch above it go
@@ -214,8 +233,8 @@ static void route_hosts(struct router *r)
 
 	for (l = 1; l <= r->g->P.h; l++) {
 		for (j = 0; j < r->njobs; j++)
-			r->jobs[j].rd = r->U[l] ?
-					(int)(r->jobs[j].x[l] % r->U[l]) : 0;
+			r->jobs[j].rd = ibu__pgft_rotation(r, r->jobs[j].x,
+							   r->jobs[j].pid, l);
 		for (i = 0; i < r->nlevel[l]; i++)
 			up_rule_row(r, r->by_level[l][i], l);
 	}
@@ -542,6 +561,7 @@ static int route_all(struct router *r, int *plain, struct ibu_err *e)
 			struct host_job *jb = &r->jobs[r->njobs];
 
 			ibu_pgft_digits(r->g, D, jb->x);
+			jb->pid = r->paper ? r->paper->pid[D] : 0;
 			jb->base = lid;
 			jb->nlids = 1 << f->nodes[n].ports[o->port].lmc;
 			jb->leaf = f->nodes[n].ports[o->port].peer_node;
@@ -579,10 +599,20 @@ int ibu_pgft_route_stats(const struct ibu_fabric *f, const struct ibu_pgft *g,
 			 struct ibu_lft *lft, struct ibu_pgft_route_stats *st,
 			 struct ibu_err *e)
 {
+	return ibu_pgft_route_paper(f, g, map, lmc, NULL, lft, st, e);
+}
+
+int ibu_pgft_route_paper(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			 const struct ibu_lidmap *map, int lmc,
+			 const struct ibu_pgft_paper *paper,
+			 struct ibu_lft *lft, struct ibu_pgft_route_stats *st,
+			 struct ibu_err *e)
+{
 	struct router r;
 	int *plain = NULL, rc;
 
 	memset(&r, 0, sizeof(r));
+	r.paper = paper;
 	r.f = f;
 	r.g = g;
 	r.map = map;

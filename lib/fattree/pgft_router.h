@@ -19,6 +19,7 @@ struct host_job {
 	int leaf, port;		/* its switch and the port there */
 	int seq;		/* arrival: ties keep it */
 	int rd;			/* r_l(D) of the level being written */
+	uint32_t pid;		/* paper rule: D's PID */
 };
 
 #define HOST_BATCH 64
@@ -69,6 +70,7 @@ struct router {
 	int *clos_c;
 	int nclos, clos_leaf;
 	int degraded;		/* the PGFT has faults: up-rule checked */
+	const struct ibu_pgft_paper *paper;	/* NULL: the generalised rule */
 	struct ibu_pgft_route_stats st;
 	int *ud;		/* [node] up*|down* hops to ud_leaf */
 	int ud_leaf;
@@ -109,6 +111,16 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 /* mark_above and pick_up of pgft_route.c, for pgft_turn.c. */
 void ibu__pgft_mark_above(struct router *r, int t, uint32_t lid);
 int ibu__pgft_pick_up(struct router *r, int s, uint32_t lid);
+/* Switch s's up-ports in the rule's order (the paper's on r->paper). */
+static inline const int *ibu__pgft_up(const struct router *r, int s)
+{
+	return r->paper ? r->paper->up[s] : r->g->up[s];
+}
+
+/* r_l(D) at level l: floor(D / W_l) mod U_l (x: ibu_pgft_digits of D),
+ * or the paper's (0 where the offset decides, else the PID's digit). */
+int ibu__pgft_rotation(const struct router *r, const long *x, uint32_t pid,
+		       int l);
 /* Every compute host's LIDs on a PGFT with faults (pgft_balance.c);
  * plain: scratch of a node each. */
 int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e);
