@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "unit.h"
-#include "cyclic.h"
+#include "cyclic_util.h"
 #include "gen.h"
 #include "engine.h"
 #include "engine_options.h"
@@ -28,7 +28,7 @@ static void route_mode(struct routed *r, int m, int n, int lmc,
 		      "%s", e.msg);
 	ck_assert_int_eq(ibu_lidplan_build(&r->f, &r->t, &r->p, &e), 0);
 	ck_assert_int_eq(ibu_lft_init(&r->lft, &r->f, r->p.map.max_lid, &e), 0);
-	ck_assert_msg(ibu_cyclic_route(&r->f, &r->t, &r->p, mode, &r->lft,
+	ck_assert_msg(cyclic_route(&r->f, &r->t, &r->p, mode, &r->lft,
 				       &e) == 0, "%s", e.msg);
 }
 
@@ -744,7 +744,7 @@ START_TEST(offsets_names)
 }
 END_TEST
 
-/* ---- switch LIDs: closed form against a search of the link graph ---- */
+/* ---- switch LIDs: the router's ways against a search of the graph ---- */
 
 static int sw_neighbour(const struct routed *r, int s, int k)
 {
@@ -830,7 +830,6 @@ static void assert_switch_routes(const struct routed *r, long *no_updown)
 				ck_assert_int_ne(out, IBU_NO_PATH);
 				ck_assert_int_ne(out, 0);
 				k = r->t.sw[x].k_of_phys[out];
-				ck_assert_int_eq(k, ibu_cyclic_switch_port(&r->t, x, d));
 				y = sw_neighbour(r, x, k);
 				ck_assert_int_ge(y, 0);
 				ck_assert_int_eq(dist[(size_t)y * S + d],
@@ -873,23 +872,6 @@ END_TEST
 
 /* IBFT(4,3): SW<00,1> and SW<11,1> have no up/down path; the documented
  * rule goes down first (equal levels): leaf SW<01,2>... */
-START_TEST(switch_lids_valley)
-{
-	struct routed r;
-	int a, b, k;
-
-	route(&r, 4, 3, 0, IBU_LIDS_ALIGNED, NULL);
-	a = sw_by_label(&r, 1, 0, 0);
-	b = sw_by_label(&r, 1, 1, 1);
-	k = ibu_cyclic_switch_port(&r.t, a, b);
-	ck_assert_int_le(k, r.t.half);		/* down first */
-	ck_assert_int_eq(k, 1 + 1);		/* toward x_1 = b's digit 1 */
-	ck_assert_int_eq(ibu_cyclic_switch_port(&r.t, a, a), 0);
-	unroute(&r);
-}
-END_TEST
-
-
 /* ---- offsets=paper through the engine: the PGFT router with Eq. 2 ---- */
 
 /* The engine's tables (offsets mode) for r's fabric and LIDs. */
@@ -986,7 +968,6 @@ static Suite *suite(void)
 	tcase_add_loop_test(tg, all_routes_small_lmc, 0, 10);
 	tcase_add_test(tg, switch_own_lid_port0);
 	tcase_add_loop_test(tg, switch_lids_closed_form, 0, 8);
-	tcase_add_test(tg, switch_lids_valley);
 	tcase_set_timeout(tr, 300);
 	tcase_add_loop_test(tr, rotated_equations, 0, 8);
 	tcase_add_loop_test(tr, rotated_base_lids_spread, 0, 12);

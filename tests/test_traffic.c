@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "unit.h"
-#include "cyclic.h"
+#include "cyclic_util.h"
 #include "fabric.h"
 #include "gen.h"
 #include "ibft.h"
@@ -519,8 +519,11 @@ static void ft_make(struct ft *x, enum ibu_cyclic_offsets mode)
 						  IBU_LIDS_ALIGNED, &e), 0);
 	ibu_ibft_free(&t0);
 	x->mode = mode;
-	rc = ibu_cyclic_tables(&x->f, mode, &x->t, &x->plan,
-			       &x->lft, &e);
+	ck_assert_int_eq(ibu_ibft_recognize(&x->f, &x->t, &e), 0);
+	ck_assert_int_eq(ibu_lidplan_build(&x->f, &x->t, &x->plan, &e), 0);
+	ck_assert_int_eq(ibu_lft_init(&x->lft, &x->f, x->plan.map.max_lid,
+				      &e), 0);
+	rc = cyclic_route(&x->f, &x->t, &x->plan, mode, &x->lft, &e);
 	ck_assert_msg(rc == 0, "%s", e.msg);
 	ck_assert_int_eq(ibu_endports_build(&x->f, ibft_index, &x->t, &x->ep, &e), 0);
 	ck_assert_int_eq(x->ep.by_engine, 1);

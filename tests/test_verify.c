@@ -8,7 +8,7 @@
 #include "dump.h"
 #include "netfile.h"
 #include "gen.h"
-#include "cyclic.h"
+#include "cyclic_util.h"
 #include "cyclic_verify.h"
 
 #define FX(name) FIXTURES_DIR "/" name
@@ -411,7 +411,7 @@ static void tree_route_mode(struct tree *x, int m, int n, int lmc,
 		      "%s", e.msg);
 	ck_assert_int_eq(ibu_lidplan_build(&x->f, &x->t, &x->p, &e), 0);
 	ck_assert_int_eq(ibu_lft_init(&x->l, &x->f, x->p.map.max_lid, &e), 0);
-	ck_assert_msg(ibu_cyclic_route(&x->f, &x->t, &x->p, mode, &x->l,
+	ck_assert_msg(cyclic_route(&x->f, &x->t, &x->p, mode, &x->l,
 				       &e) == 0, "%s", e.msg);
 }
 

@@ -75,8 +75,10 @@
  *    s(L+1)..s(n-1) is y: the offset depends on y and D only, so the
  *    group uses one DLID, one turning switch A_L and one descent.
  *
- * Switch LIDs use a shortest route in closed form (up/down where one exists,
- * see cyclic.c); a switch's own LID maps to 0.
+ * The tables themselves are written by the PGFT router with the paper's
+ * labels (ibu_cyclic_pgft_route_paper, lib/fattree/cyclic_pgft.h): Eq. 1
+ * and Eq. 2 toward end ports, the balance around faults on a degraded
+ * tree, up*|down* ways to switch LIDs (a switch's own LID maps to 0).
  */
 #ifndef IBU_CYCLIC_H
 #define IBU_CYCLIC_H
@@ -84,7 +86,6 @@
 #include "fabric.h"
 #include "ibft.h"
 #include "lidplan.h"
-#include "lft.h"
 
 /* How the offsets of a LID set choose up-ports (see above). */
 enum ibu_cyclic_offsets {
@@ -142,76 +143,5 @@ unsigned ibu_cyclic_offset(const struct ibu_ibft *t, int offset_digits,
 int ibu_cyclic_turn_switch(const struct ibu_ibft *t, int offset_digits,
 			   enum ibu_cyclic_offsets mode, uint32_t src_pid,
 			   uint32_t dst_pid, unsigned offset);
-
-/*
- * Paper port (1..m) at switch sw on the route toward switch dst_sw, 0 when
- * sw == dst_sw: a shortest path, up/down wherever one exists.
- */
-int ibu_cyclic_switch_port(const struct ibu_ibft *t, int sw, int dst_sw);
-
-/* Fills lft (initialised by the caller to at least p->map.max_lid) for every
- * switch of the tree and every LID of the plan. */
-int ibu_cyclic_route(const struct ibu_fabric *f, const struct ibu_ibft *t,
-		     const struct ibu_lidplan *p, enum ibu_cyclic_offsets mode,
-		     struct ibu_lft *lft, struct ibu_err *e);
-
-/* Entries of a degraded tree that deviate from the fault-free rule. */
-struct ibu_cyclic_stats {
-	long rerouted;		/* entries changed from the fault-free rule */
-	long outside;		/* of those, at switches no end port's
-				 * up-then-down route crosses: a shortest
-				 * path for the switch's own packets */
-	long unrouted;		/* leaf entries left 0xFF: no up-then-down
-				 * route from that leaf (only a down-up
-				 * turn, a credit-loop risk, would reach) */
-	long turned;		/* entries with no up*|down* way (switch
-				 * LIDs, hosts on tops): one down-up turn at
-				 * the switch chosen for the LID */
-};
-
-/* ibu_cyclic_route, counting the deviations into st (may be NULL). */
-int ibu_cyclic_route_stats(const struct ibu_fabric *f,
-			   const struct ibu_ibft *t,
-			   const struct ibu_lidplan *p,
-			   enum ibu_cyclic_offsets mode, struct ibu_lft *lft,
-			   struct ibu_cyclic_stats *st, struct ibu_err *e);
-
-/*
- * Degraded trees (t->num_faults > 0; lib/fattree/cyclic_faults.c): after the
- * fault-free rule has filled the end-port LIDs, every (switch, LID) entry
- * whose port leads into a fault - no cable left, or a neighbour that can no
- * longer reach the destination going up then down - is re-routed through
- * the first surviving up-port (cyclically after the paper's) from which
- * the destination is reachable; the paper's entries that survive stay.
- * Routes only climb, then descend: credit-loop free with the multicast
- * trees. A switch that no longer reaches a destination that way (its way
- * down is cut and it has no up-port left that leads around, e.g. a top
- * switch) is never crossed by an end port's route to it; its entry takes
- * a shortest path over the surviving links, for its own packets. A leaf in
- * that position gets no entry (0xFF, counted in st->unrouted): its end
- * ports would need a down-up turn, which can close credit loops.
- */
-/* The same for switch LIDs (after the closed-form routes). */
-int ibu_cyclic_reroute_switch_lids(const struct ibu_fabric *f,
-				   const struct ibu_ibft *t,
-				   const struct ibu_lidplan *p,
-				   struct ibu_lft *lft,
-				   struct ibu_cyclic_stats *st,
-				   struct ibu_err *e);
-int ibu_cyclic_reroute_faults(const struct ibu_fabric *f,
-			      const struct ibu_ibft *t,
-			      const struct ibu_lidplan *p, struct ibu_lft *lft,
-			      struct ibu_cyclic_stats *st, struct ibu_err *e);
-
-/*
- * Everything the engine computes for a fabric whose ports already carry
- * LIDs: recognition, LID plan, LFTs sized to the plan. On success the
- * caller owns t, p and lft (free with ibu_ibft_free, ibu_lidplan_free,
- * ibu_lft_free); on failure nothing is left allocated.
- */
-int ibu_cyclic_tables(const struct ibu_fabric *f,
-		      enum ibu_cyclic_offsets mode, struct ibu_ibft *t,
-		      struct ibu_lidplan *p, struct ibu_lft *lft,
-		      struct ibu_err *e);
 
 #endif

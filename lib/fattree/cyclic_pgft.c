@@ -139,7 +139,7 @@ static long total_up_slots(const struct ibu_pgft *g)
 
 int ibu_cyclic_pgft_route_paper(const struct ibu_fabric *f,
 				struct ibu_cyclic_pgft *c,
-				const struct ibu_ibft *t, int lmc,
+				const struct ibu_ibft *t, int lmc, int rotated,
 				const struct ibu_lidmap *map,
 				struct ibu_lft *lft, struct ibu_err *e)
 {
@@ -147,7 +147,8 @@ int ibu_cyclic_pgft_route_paper(const struct ibu_fabric *f,
 	int **up = calloc((size_t)c->g.num_nodes + 1, sizeof(*up));
 	int *slots = calloc((size_t)total_up_slots(&c->g) + 1, sizeof(int));
 	uint32_t *pid = calloc((size_t)c->g.num_hosts + 1, sizeof(*pid));
-	struct ibu_pgft_paper paper = { half, (const int *const *)up, pid };
+	struct ibu_pgft_paper paper = { half, rotated, (const int *const *)up,
+				       pid };
 
 	if (!up || !slots || !pid)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The cyclic engine on PGFTs, exact IBFT(m,n)s included unless
- * offsets=paper: the recognised tree (lib/fattree/pgft.h), the LMC its
- * hosts carry, an IBFT's paper labels (lib/fattree/pgft_ibft.h), and the
- * stages lib/fattree/engine_cyclic.c runs on it.
+ * The cyclic engine on PGFTs, exact IBFT(m,n)s included: the recognised
+ * tree (lib/fattree/pgft.h), the LMC its hosts carry, an IBFT's paper
+ * labels (lib/fattree/pgft_ibft.h), and the stages
+ * lib/fattree/engine_cyclic.c runs on it; with offsets=paper the router
+ * of an IBFT's tables (ibu_cyclic_pgft_route_paper).
  */
 #ifndef IBU_CYCLIC_PGFT_H
 #define IBU_CYCLIC_PGFT_H
@@ -41,11 +42,12 @@ int ibu_cyclic_pgft_route(const struct ibu_fabric *f,
  * offsets=paper on an IBFT(m,n), exact or degraded: the PGFT router with
  * the paper's Eq. 2 (struct ibu_pgft_paper), up-ports in the paper's port
  * order and PIDs from c->ibft (exact) or else from t, ibft.c's labels of
- * the same fabric (a degraded IBFT); lmc: the LID plan's.
+ * the same fabric (a degraded IBFT); lmc: the LID plan's; rotated: r_l(D)
+ * = p_l (lib/fattree/cyclic.h), else 0 (offsets=paper).
  */
 int ibu_cyclic_pgft_route_paper(const struct ibu_fabric *f,
 				struct ibu_cyclic_pgft *c,
-				const struct ibu_ibft *t, int lmc,
+				const struct ibu_ibft *t, int lmc, int rotated,
 				const struct ibu_lidmap *map,
 				struct ibu_lft *lft, struct ibu_err *e);
 /* lmc < 0: the LMC the scheme needs, capped to what fits; paper_exact:

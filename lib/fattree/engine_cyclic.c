@@ -25,7 +25,7 @@ struct cyclic_topo {
 	struct ibu_ibft t;
 	struct ibu_lidplan p;
 	int planned;
-	struct ibu_cyclic_stats stats;	/* of the last route */
+	struct ibu_pgft_route_stats stats;	/* of the last paper route */
 	struct ibu_cyclic_pgft *pgft;	/* a PGFT, not an IBFT: t unused */
 	struct ibu_cyclic_pgft *router;	/* offsets=paper: t as a PGFT */
 	int ordered;			/* 1: hosts in the admin's order */
@@ -206,7 +206,7 @@ static int route(const struct ibu_fabric *f, void *topo,
 	(void)o;
 	if (c->pgft)
 		return ibu_cyclic_pgft_route(f, c->pgft, map, lft, e);
-	rc = ibu_cyclic_pgft_route_paper(f, c->router, &c->t, c->p.lmc,
+	rc = ibu_cyclic_pgft_route_paper(f, c->router, &c->t, c->p.lmc, 0,
 					 &c->p.map, lft, e);
 	c->stats.rerouted = c->router->st.rerouted + c->router->st.outside;
 	c->stats.outside = c->router->st.outside;
@@ -759,7 +759,7 @@ static int expect_tables(void *ctx, const struct ibu_fabric *f,
 {
 	struct cyclic_topo *c = ctx;
 
-	return ibu_cyclic_pgft_route_paper(f, c->router, &c->t, c->p.lmc,
+	return ibu_cyclic_pgft_route_paper(f, c->router, &c->t, c->p.lmc, 0,
 					   &c->p.map, exp, e);
 }
 

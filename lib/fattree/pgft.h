@@ -228,6 +228,8 @@ int ibu_pgft_route_stats(const struct ibu_fabric *f, const struct ibu_pgft *g,
  */
 struct ibu_pgft_paper {
 	int half;
+	int rotated;		/* r_l(D) = the PID's digit at every level
+				 * (lib/fattree/cyclic.h's rotated rule) */
 	const int *const *up;	/* [node] */
 	const uint32_t *pid;	/* [D] */
 };

@@ -160,7 +160,7 @@ int ibu__pgft_rotation(const struct router *r, const long *x, uint32_t pid,
 		return 0;
 	if (!r->paper)
 		return (int)(x[l] % r->U[l]);
-	if (l <= r->levels)
+	if (l <= r->levels && !r->paper->rotated)
 		return 0;
 	/* above the offset's levels the paper's D-mod-k: p_(h-l), the
 	 * PID's digit of weight half^(l-1) */
