@@ -460,7 +460,7 @@ static const struct {
 };
 
 /* The labels one switch of t and of (g, x) get: SW<..>, label slot and
- * the paper's number of every cabled port, up-slots in the paper's order. */
+ * the paper's number of every cabled port. */
 static void same_switch(const struct ibu_fabric *f, const struct ibu_ibft *t,
 			const struct ibu_pgft *g, const struct ibu_pgft_ibft *x,
 			int node)
@@ -477,10 +477,6 @@ static void same_switch(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		if (f->nodes[node].ports[p].peer_node >= 0)
 			ck_assert_int_eq(ibu_pgft_ibft_port(f, g, x, node, p),
 					 t->sw[s].k_of_phys[p]);
-	/* up-slot u is paper port m/2 + 1 + u: the rotated rule's up-port */
-	for (p = 0; t->sw[s].level > 0 && p < x->half; p++)
-		ck_assert_int_eq(t->sw[s].k_of_phys[g->up[node][p]],
-				 x->half + 1 + p);
 }
 
 /* Exact IBFTs, shuffled: the PGFT side's labels (pgft_ibft.h) are the

@@ -334,28 +334,6 @@ static int switch_labels(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	return rc;
 }
 
-/*
- * Every switch's up-port slots in the paper's order: slot u = the parent
- * whose last label digit is u (paper port m/2 + 1 + u). Siblings still
- * agree on what slot u means, and the generalised rule then takes the
- * up-ports the IBFT path's rotated rule took.
- */
-static void paper_up_order(const struct ibu_fabric *f, struct ibu_pgft *g,
-			   const struct ibu_pgft_ibft *x)
-{
-	int s, i, q, slot[IBU_MAX_PORTS + 1];
-
-	for (s = 0; s < g->num_nodes; s++) {
-		if (ib_level(g, s) < 1)
-			continue;
-		for (i = 0; i < x->half; i++) {
-			q = f->nodes[s].ports[g->up[s][i]].peer_node;
-			slot[W(x, q)[x->n - 2]] = g->up[s][i];
-		}
-		memcpy(g->up[s], slot, (size_t)x->half * sizeof(int));
-	}
-}
-
 int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
 			struct ibu_pgft_ibft **out,
 			struct ibu_err *e)
@@ -379,8 +357,6 @@ int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
 		if (!rc)
 			rc = pids(f, g, x, &sorted, e);
 	}
-	if (!rc)
-		paper_up_order(f, g, x);
 	if (rc) {		/* IBU_ETOPO: no IBFT after all, PGFT labels */
 		ibu_pgft_ibft_free(x);
 		return rc == IBU_ETOPO ? IBU_OK : rc;
