@@ -223,8 +223,10 @@ static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
 						   IBU_LIDS_ALIGNED;
 	int want, fit;
 
-	if (c->pgft)
-		return ibu_cyclic_pgft_assign_lids(f, c->pgft, lmc, paper_exact,
+	/* an exact IBFT's paper LIDs from pgft_ibft.c, in either mode */
+	if (c->pgft || (c->router && c->router->ibft))
+		return ibu_cyclic_pgft_assign_lids(f, c->pgft ? c->pgft :
+						   c->router, lmc, paper_exact,
 						   lmc_used, e);
 	want = lmc >= 0 ? lmc : ibu_lid_needed_lmc(c->t.m, c->t.n);
 	fit = ibu_lidplan_fit_lmc(&c->t, want, how);
