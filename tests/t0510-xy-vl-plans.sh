@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Paper 001's VL plans through OpenSM (qos TRUE, event_plugin_options
+# [Zhou10]'s VL plans through OpenSM (qos TRUE, event_plugin_options
 # vl_plan=P): the SL2VL tables the simulated switches hold (smpquery sl2vl,
 # every switch, every port) are OpenSM's opensm-sl2vl.dump, follow the plan
 # (direction plans: one VL per output port, N/E vs S/W on 2 VLs, E/N/W/S
