@@ -243,34 +243,45 @@ static inline int better(const struct bal *b, int i, int port, int next,
 	return 1;
 }
 
+/* Way j of i (0 = the rule's, then the next ones): its port, *q the index
+ * it leads to (-1: it does not lead toward t). */
+static int way(const struct bal *b, int i, int j, int *q)
+{
+	int n, k;
+
+	if (b->child[i] >= 0) {
+		n = b->clen[i];
+		k = (b->kcable[b->lev[i]] + j) % n;
+		*q = b->child[i];
+		return b->r->gports[b->cstart[i] + k];
+	}
+	n = b->r->U[b->lev[i]];
+	k = i * b->umax + (b->kslot[b->lev[i]] + j) % n;
+	*q = b->nx[k];
+	return b->pt[k];
+}
+
+/* How many ways i has (cables of its group toward t, or up-slots). */
+static int num_ways(const struct bal *b, int i)
+{
+	return b->child[i] >= 0 ? b->clen[i] : b->r->U[b->lev[i]];
+}
+
 /* The way of i with the least busiest link onward, then the least load
  * sum; ties to the rule's, then the next ones. 0: none. */
 static int cheapest(struct bal *b, int i, int *next)
 {
-	const struct router *r = b->r;
 	long bm = LONG_MAX, bs = LONG_MAX;
-	int best = 0, j, k, n, U, base;
+	int best = 0, j, n = num_ways(b, i), port, q;
 
 	*next = -1;
-	if (b->child[i] >= 0) {
-		const int *grp = &r->gports[b->cstart[i]];
-
-		for (j = 0, n = b->clen[i]; j < n; j++) {
-			k = (b->kcable[b->lev[i]] + j) % n;
-			if (better(b, i, grp[k], b->child[i], &bm, &bs))
-				best = grp[k];
+	for (j = 0; j < n; j++) {
+		port = way(b, i, j, &q);
+		if (q >= 0 && better(b, i, port, q, &bm, &bs)) {
+			best = port;
+			*next = q;
 		}
-		*next = best ? b->child[i] : -1;
-		return best;
 	}
-	U = r->U[b->lev[i]];
-	base = i * b->umax;
-	for (j = 0, k = b->kslot[b->lev[i]]; j < U; j++, k = k + 1 < U ? k + 1 : 0)
-		if (b->nx[base + k] >= 0 &&
-		    better(b, i, b->pt[base + k], b->nx[base + k], &bm, &bs)) {
-			best = b->pt[base + k];
-			*next = b->nx[base + k];
-		}
 	return best;
 }
 
@@ -327,13 +338,15 @@ static int rule_tree(struct bal *b)
  * no end port's flow toward D crosses (its own packets only). */
 static int first_way(const struct bal *b, int i)
 {
-	int U = b->r->U[b->lev[i]], base = i * b->umax, j, k;
+	int j, q, port;
 
 	if (b->child[i] >= 0)
 		return b->clen[i] ? b->r->gports[b->cstart[i]] : 0;
-	for (j = 0, k = b->kslot[b->lev[i]]; j < U; j++, k = k + 1 < U ? k + 1 : 0)
-		if (b->nx[base + k] >= 0)
-			return b->pt[base + k];
+	for (j = 0; j < num_ways(b, i); j++) {
+		port = way(b, i, j, &q);
+		if (q >= 0)
+			return port;
+	}
 	return 0;
 }
 
@@ -405,23 +418,20 @@ static void set_cost(struct bal *b, int i)
  */
 static int spread(struct bal *b, int i, long wt, int *next)
 {
-	int l = b->lev[i], U = b->r->U[l], base = i * b->umax;
-	int ways[IBU_MAX_PORTS], n = 0, j, k;
-	long m[IBU_MAX_PORTS], bm = LONG_MAX;
+	int U = b->r->U[b->lev[i]], ways[IBU_MAX_PORTS], n = 0, j, k, port, q;
+	long m[IBU_MAX_PORTS], bm = LONG_MAX, ld;
 
 	if (b->child[i] >= 0)
 		return cheapest(b, i, next);
-	for (j = 0, k = b->kslot[l]; j < U; j++, k = k + 1 < U ? k + 1 : 0) {
-		long ld, c;
-
-		if (b->nx[base + k] < 0)
+	for (j = 0; j < U; j++) {
+		port = way(b, i, j, &q);
+		if (q < 0)
 			continue;
-		ld = b->lc[b->slot[i] + b->pt[base + k]];
-		c = b->cost[b->nx[base + k]];
-		m[n] = ld > c ? ld : c;
+		ld = *load_of(b, i, port);
+		m[n] = ld > b->cost[q] ? ld : b->cost[q];
 		if (m[n] < bm)
 			bm = m[n];
-		ways[n++] = k;
+		ways[n++] = j;
 	}
 	for (j = 0, k = n, n = 0; j < k; j++)
 		if (m[j] <= bm + wt * 4)
@@ -430,9 +440,7 @@ static int spread(struct bal *b, int i, long wt, int *next)
 		*next = -1;
 		return 0;
 	}
-	k = ways[(b->xd[l] / U) % n];
-	*next = b->nx[base + k];
-	return b->pt[base + k];
+	return way(b, i, ways[(b->xd[b->lev[i]] / U) % n], next);
 }
 
 /* Source leaf i's flows (wt) toward t: the decided ways where a switch
@@ -544,24 +552,12 @@ static void rule_costs(struct bal *b)
  * least; ties to the rule's order. 0: none. */
 static int least_onward(struct bal *b, int i, int *next)
 {
-	const struct router *r = b->r;
 	long bm = LONG_MAX / 4, m, ld;
-	int best = 0, j, k, n, U, base, port, q;
+	int best = 0, j, n = num_ways(b, i), port, q;
 
 	*next = -1;
-	n = b->child[i] >= 0 ? b->clen[i] : r->U[b->lev[i]];
-	U = n;
-	base = i * b->umax;
 	for (j = 0; j < n; j++) {
-		if (b->child[i] >= 0) {
-			k = (b->kcable[b->lev[i]] + j) % U;
-			port = r->gports[b->cstart[i] + k];
-			q = b->child[i];
-		} else {
-			k = (b->kslot[b->lev[i]] + j) % U;
-			port = b->pt[base + k];
-			q = b->nx[base + k];
-		}
+		port = way(b, i, j, &q);
 		if (q < 0)
 			continue;
 		ld = *load_of(b, i, port);
