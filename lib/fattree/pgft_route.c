@@ -48,8 +48,9 @@ int ibu_pgft_needed_lmc(const struct ibu_pgft *g)
  * Marks the switches above target switch t (its up-closure, a new stamp)
  * and for each the port down toward t: among the parallel cables to the
  * child it was reached from, number spread[level] mod their count.
+ * Returns the closure's size (t included), which r->queue then holds.
  */
-static void mark_above(struct router *r, int t, const long *spread)
+static int mark_above(struct router *r, int t, const long *spread)
 {
 	const struct ibu_fabric *f = r->f;
 	int head = 0, tail = 0, n, i, q, c;
@@ -72,6 +73,32 @@ static void mark_above(struct router *r, int t, const long *spread)
 			c = r->pbase[q] + pt->peer_port;
 			r->child[q] = r->gports[r->gstart[c] +
 						spread[lvl(r, q)] % r->glen[c]];
+		}
+	}
+	return tail;
+}
+
+/*
+ * For every switch just below the closure of n switches in r->queue (the
+ * stamp just taken), how many of its up-cables lead into it: climb()
+ * then knows without a scan when all of a switch's parents are above
+ * the target (so at one distance) or none are.
+ */
+static void count_above(struct router *r, int n)
+{
+	int i, j, q, s;
+
+	for (i = 0; i < n; i++) {
+		q = r->queue[i];
+		for (j = r->nbbase[q]; j < r->nbbase[q] + r->nnb[q]; j++) {
+			s = r->nbn[j];
+			if (lvl(r, s) != lvl(r, q) - 1)
+				continue;
+			if (r->upcnt_st[s] != r->stamp) {
+				r->upcnt_st[s] = r->stamp;
+				r->upcnt[s] = 0;
+			}
+			r->upcnt[s]++;
 		}
 	}
 }
@@ -247,40 +274,6 @@ static void route_hosts(struct router *r)
 	r->njobs = 0;
 }
 
-/* Plain BFS distances from switch t over the switch graph into d. */
-void ibu__pgft_plain_dist(struct router *r, int t, int *d)
-{
-	int head = 0, tail = 0, n, i, q;
-
-	for (n = 0; n < r->f->num_nodes; n++)
-		d[n] = INT_MAX;
-	d[t] = 0;
-	r->queue[tail++] = t;
-	while (head < tail) {
-		n = r->queue[head++];
-		for (i = r->dnbase[n]; i < r->dnbase[n] + r->ndn[n]; i++) {
-			q = r->dnn[i];
-			if (d[q] == INT_MAX) {
-				d[q] = d[n] + 1;
-				r->queue[tail++] = q;
-			}
-		}
-	}
-}
-
-/* Port of switch s to a neighbour with plain dist == want, the lid-th of
- * them. */
-int ibu__pgft_pick_plain(const struct router *r, int s, const int *dist,
-		      int want, uint32_t lid)
-{
-	int i, k = 0, cand[IBU_MAX_PORTS];
-
-	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++)
-		if (dist[r->nbn[i]] == want)
-			cand[k++] = r->nbp[i];
-	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
-}
-
 /*
  * Up-port of switch s not above the target, the lid-th of those to a
  * parent with the least up*|down* distance; sets s's distance (-1: no
@@ -311,12 +304,44 @@ void ibu__pgft_mark_above(struct router *r, int t, uint32_t lid)
 
 	for (l = 0; l <= r->g->P.h; l++)
 		spread[l] = lid;
-	mark_above(r, t, spread);
+	count_above(r, mark_above(r, t, spread));
 }
 
-int ibu__pgft_pick_up(struct router *r, int s, uint32_t lid)
+void ibu__pgft_uni_add(int *uni, int d)
 {
-	return pick_up(r, s, lid);
+	if (*uni == IBU__UNI_NONE)
+		*uni = d;
+	else if (*uni != d)
+		*uni = IBU__UNI_MIXED;
+}
+
+/*
+ * pick_up without the scan where its outcome is known: every parent
+ * above the target (all at the same hops: the closure climbs one level a
+ * cable) or none, and uni the one distance every switch of the level
+ * above that is not above the target has: then the parents tie and the
+ * lid-th up-port is the choice, in port order as pick_up's.
+ */
+int ibu__pgft_climb(struct router *r, int s, uint32_t lid, int uni)
+{
+	int c = r->upcnt_st[s] == r->stamp ? r->upcnt[s] : 0, d;
+
+	if (!r->nup[s]) {
+		r->dist[s] = -1;
+		return IBU_NO_PATH;
+	}
+	if (c == r->nup[s])
+		d = r->dist[r->upn[r->upbase[s]]];
+	else if (!c && uni != IBU__UNI_NONE && uni != IBU__UNI_MIXED)
+		d = uni;
+	else
+		return pick_up(r, s, lid);
+	if (d < 0) {
+		r->dist[s] = -1;
+		return IBU_NO_PATH;
+	}
+	r->dist[s] = d + 1;
+	return r->upp[r->upbase[s] + (int)(lid % (uint32_t)r->nup[s])];
 }
 
 /*
@@ -330,12 +355,12 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 			   uint32_t lid)
 {
 	const struct ibu_pgft *g = r->g;
-	int l, i, s, nb = 0;
+	int l, i, s, nb = 0, uni = IBU__UNI_NONE, next;
 
 	ibu__pgft_mark_above(r, t, lid);
 	r->child[t] = host_port;	/* 0 for the switch's own LID */
-	for (l = g->P.h; l >= 1; l--)
-		for (i = 0; i < r->nlevel[l]; i++) {
+	for (l = g->P.h; l >= 1; l--, uni = next)
+		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
 			int out;
 
 			s = r->by_level[l][i];
@@ -344,7 +369,8 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 				r->tdist[s] = r->dist[s];
 				continue;
 			}
-			out = pick_up(r, s, lid);
+			out = ibu__pgft_climb(r, s, lid, uni);
+			ibu__pgft_uni_add(&next, r->dist[s]);
 			r->tdist[s] = r->dist[s];
 			if (out != IBU_NO_PATH)
 				r->lft->row[s][lid] = (uint8_t)out;
@@ -476,12 +502,14 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	r->turnc = calloc((size_t)n, sizeof(int));
 	r->turnx = calloc((size_t)n, sizeof(int));
 	r->pdist = calloc((size_t)n, sizeof(int));
+	r->upcnt = calloc((size_t)n, sizeof(int));
+	r->upcnt_st = calloc((size_t)n, sizeof(int));
 	r->nlevel = calloc((size_t)g->P.h + 1, sizeof(int));
 	r->by_level = calloc((size_t)g->P.h + 1, sizeof(int *));
 	if (!r->above || !r->child || !r->dist || !r->queue || !r->nlevel ||
 	    !r->by_level || !r->clos_q || !r->clos_c || !r->ud ||
 	    !r->tdist || !r->turnb || !r->turnc || !r->turnx ||
-	    !r->pdist)
+	    !r->pdist || !r->upcnt || !r->upcnt_st)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (l = 1; l <= g->P.h; l++) {
 		r->by_level[l] = calloc((size_t)n, sizeof(int));
@@ -491,7 +519,8 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	for (s = 0; s < r->f->num_nodes; s++)
 		if (sw(r, s) && g->level[s] >= 1)
 			r->by_level[g->level[s]][r->nlevel[g->level[s]]++] = s;
-	return index_ports(r, e);
+	l = index_ports(r, e);
+	return l ? l : ibu__pgft_twins_init(r, e);
 }
 
 static void teardown(struct router *r)
@@ -514,6 +543,9 @@ static void teardown(struct router *r)
 	free(r->turnc);
 	free(r->turnx);
 	free(r->pdist);
+	free(r->upcnt);
+	free(r->upcnt_st);
+	ibu__pgft_twins_free(r);
 	free(r->hosted);
 	free(r->defer);
 	free(r->pbase);

@@ -10,6 +10,7 @@
 #include "pgft.h"
 #include "lft.h"
 #include "lidmap.h"
+#include <limits.h>
 
 /* A compute host waiting in the batch. */
 struct host_job {
@@ -85,14 +86,19 @@ struct router {
 	int *turnx;		/* turn switches chosen so far, in order */
 	int *pdist;		/* plain hops to the target */
 	int nturnx;
+	/* [node]: up-cables into the closure mark_above just took (valid
+	 * where upcnt_st is its stamp) */
+	int *upcnt, *upcnt_st;
+	struct pgft_twins *tw;	/* pgft_plain.c; NULL: plain BFS each time */
 };
 
 /* Switch t's up-closure (every switch above it, with the cable it came
  * down), and the up*|down* hops of every switch to t (INT_MAX: none). */
 void ibu__pgft_leaf_closure(struct router *r, int t);
 void ibu__pgft_updown_dist(struct router *r, int t);
-/* Plain BFS hops from switch t over the switch graph into d; the port
- * of s to a neighbour at hops want, the lid-th of them (IBU_NO_PATH). */
+/* Plain hops from switch t over the switch graph into d (the switches'
+ * entries only); the port of s to a neighbour at hops want, the lid-th
+ * of them in port order (IBU_NO_PATH), d being one target's hops. */
 void ibu__pgft_plain_dist(struct router *r, int t, int *d);
 int ibu__pgft_pick_plain(const struct router *r, int s, const int *dist,
 			 int want, uint32_t lid);
@@ -108,9 +114,22 @@ int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e);
  * writes them, returns how many have none (in turnb). */
 int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 			   uint32_t lid);
-/* mark_above and pick_up of pgft_route.c, for pgft_turn.c. */
+/* mark_above of pgft_route.c (with the up-cable counts climb() reads),
+ * for pgft_turn.c. */
 void ibu__pgft_mark_above(struct router *r, int t, uint32_t lid);
-int ibu__pgft_pick_up(struct router *r, int s, uint32_t lid);
+/* pick_up for switch s, levels top-down after ibu__pgft_mark_above: uni
+ * is the distance every switch of the level above not above the target
+ * has (IBU__UNI_NONE: none yet, IBU__UNI_MIXED: they differ), which
+ * ibu__pgft_uni_add() gathers while that level is walked. */
+#define IBU__UNI_NONE INT_MIN
+#define IBU__UNI_MIXED (INT_MIN + 1)
+int ibu__pgft_climb(struct router *r, int s, uint32_t lid, int uni);
+void ibu__pgft_uni_add(int *uni, int d);
+/* Twin switches (the same switch neighbours) and the plain hops from
+ * each class, shared by its members and by the switches next to it
+ * (pgft_plain.c); none built (r->tw NULL) is not an error. */
+int ibu__pgft_twins_init(struct router *r, struct ibu_err *e);
+void ibu__pgft_twins_free(struct router *r);
 /* Switch s's up-ports in the rule's order (the paper's on r->paper). */
 static inline const int *ibu__pgft_up(const struct router *r, int s)
 {

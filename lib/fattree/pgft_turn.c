@@ -41,18 +41,19 @@ static int has_end_port(const struct router *r, int s);
 static int toward(struct router *r, int x, uint32_t lid, int nb, int write,
 		  int *far, int *ends)
 {
-	int l, i, s, out, cov = 0;
+	int l, i, s, out, cov = 0, uni = IBU__UNI_NONE, next;
 
 	ibu__pgft_mark_above(r, x, lid);
-	for (l = r->g->P.h; l >= 1; l--)
-		for (i = 0; i < r->nlevel[l]; i++) {
+	for (l = r->g->P.h; l >= 1; l--, uni = next)
+		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
 			s = r->by_level[l][i];
 			if (r->above[s] == r->stamp) {
 				if (write && r->tdist[s] < 0)
 					r->lft->row[s][lid] = (uint8_t)r->child[s];
 				continue;
 			}
-			out = ibu__pgft_pick_up(r, s, lid);
+			out = ibu__pgft_climb(r, s, lid, uni);
+			ibu__pgft_uni_add(&next, r->dist[s]);
 			if (write && r->tdist[s] < 0 && out != IBU_NO_PATH)
 				r->lft->row[s][lid] = (uint8_t)out;
 		}
