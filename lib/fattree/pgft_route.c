@@ -79,20 +79,28 @@ static int mark_above(struct router *r, int t, const long *spread)
 }
 
 /*
- * For every switch just below the closure of n switches in r->queue (the
- * stamp just taken), how many of its up-cables lead into it: climb()
- * then knows without a scan when all of a switch's parents are above
- * the target (so at one distance) or none are.
+ * Switches of each level in the closure of n switches in r->queue (the
+ * stamp just taken), and below a level it covers in part, how many of a
+ * switch's up-cables lead into it: climb() then knows without a scan
+ * when all of a switch's parents are above the target (so at one
+ * distance) or none are.
  */
 static void count_above(struct router *r, int n)
 {
-	int i, j, q, s;
+	int i, j, q, s, l;
 
+	for (l = 0; l <= r->g->P.h + 1; l++)
+		r->lvabove[l] = 0;
+	for (i = 0; i < n; i++)
+		r->lvabove[lvl(r, r->queue[i])]++;
 	for (i = 0; i < n; i++) {
 		q = r->queue[i];
+		l = lvl(r, q);
+		if (r->lvabove[l] == r->nlevel[l])
+			continue;
 		for (j = r->nbbase[q]; j < r->nbbase[q] + r->nnb[q]; j++) {
 			s = r->nbn[j];
-			if (lvl(r, s) != lvl(r, q) - 1)
+			if (lvl(r, s) != l - 1)
 				continue;
 			if (r->upcnt_st[s] != r->stamp) {
 				r->upcnt_st[s] = r->stamp;
@@ -136,6 +144,10 @@ static void fill(struct router *r, int s, uint32_t base, int nlids,
 {
 	int o;
 
+	if (nlids == 1 && base <= r->lft->max_lid) {	/* LMC 0: most */
+		r->lft->row[s][base] = port;
+		return;
+	}
 	for (o = 0; o < nlids && base + (uint32_t)o <= r->lft->max_lid; o++)
 		r->lft->row[s][base + (uint32_t)o] = port;
 }
@@ -150,13 +162,27 @@ static int cmp_job_leaf(const void *a, const void *b)
 }
 
 /* Row s of a level-l switch over the batch: the up-rule, port (d_l(o) +
- * r_l(D)) mod U_l of its ordered up-ports (U = 0: a top, no entry). */
-static void up_rule_row(struct router *r, int s, int l)
+ * r_l(D)) mod U_l of its ordered up-ports (U = 0: a top, no entry).
+ * single: every job one LID (base <= max_lid), rd[j] its r_l(D), the
+ * loop then one store a host. */
+static void up_rule_row(struct router *r, int s, int l, int single,
+			const uint32_t *base, const int *rd)
 {
 	const int *up = ibu__pgft_up(r, s);
 	uint8_t *row = r->lft->row[s];
 	int U = r->U[l], j, o;
 
+	if (single) {	/* n local: the byte stores may alias r */
+		int n = r->njobs;
+
+		if (!U)
+			for (j = 0; j < n; j++)
+				row[base[j]] = IBU_NO_PATH;
+		else
+			for (j = 0; j < n; j++)
+				row[base[j]] = (uint8_t)up[rd[j]];
+		return;
+	}
 	for (j = 0; j < r->njobs; j++) {
 		const struct host_job *jb = &r->jobs[j];
 
@@ -256,14 +282,19 @@ void ibu__pgft_updown_dist(struct router *r, int t)
  */
 static void route_hosts(struct router *r)
 {
-	int l, i, j, end;
+	int l, i, j, end, single = 1, rd[HOST_BATCH];
+	uint32_t base[HOST_BATCH];
 
+	for (j = 0; j < r->njobs; j++) {
+		base[j] = r->jobs[j].base;
+		single &= r->jobs[j].nlids == 1;
+	}
 	for (l = 1; l <= r->g->P.h; l++) {
 		for (j = 0; j < r->njobs; j++)
-			r->jobs[j].rd = ibu__pgft_rotation(r, r->jobs[j].x,
-							   r->jobs[j].pid, l);
+			rd[j] = r->jobs[j].rd = ibu__pgft_rotation(
+				r, r->jobs[j].x, r->jobs[j].pid, l);
 		for (i = 0; i < r->nlevel[l]; i++)
-			up_rule_row(r, r->by_level[l][i], l);
+			up_rule_row(r, r->by_level[l][i], l, single, base, rd);
 	}
 	qsort(r->jobs, (size_t)r->njobs, sizeof(r->jobs[0]), cmp_job_leaf);
 	for (j = 0; j < r->njobs; j = end) {
@@ -324,12 +355,16 @@ void ibu__pgft_uni_add(int *uni, int d)
  */
 int ibu__pgft_climb(struct router *r, int s, uint32_t lid, int uni)
 {
-	int c = r->upcnt_st[s] == r->stamp ? r->upcnt[s] : 0, d;
+	int l = lvl(r, s) + 1, c, d;
 
-	if (!r->nup[s]) {
+	if (!r->nup[s]) {	/* a top (nothing at level l) */
 		r->dist[s] = -1;
 		return IBU_NO_PATH;
 	}
+	if (r->lvabove[l] == r->nlevel[l])
+		c = r->nup[s];
+	else
+		c = r->upcnt_st[s] == r->stamp ? r->upcnt[s] : 0;
 	if (c == r->nup[s])
 		d = r->dist[r->upn[r->upbase[s]]];
 	else if (!c && uni != IBU__UNI_NONE && uni != IBU__UNI_MIXED)
@@ -504,12 +539,14 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	r->pdist = calloc((size_t)n, sizeof(int));
 	r->upcnt = calloc((size_t)n, sizeof(int));
 	r->upcnt_st = calloc((size_t)n, sizeof(int));
+	r->lvabove = calloc((size_t)g->P.h + 2, sizeof(int));
 	r->nlevel = calloc((size_t)g->P.h + 1, sizeof(int));
 	r->by_level = calloc((size_t)g->P.h + 1, sizeof(int *));
 	if (!r->above || !r->child || !r->dist || !r->queue || !r->nlevel ||
 	    !r->by_level || !r->clos_q || !r->clos_c || !r->ud ||
 	    !r->tdist || !r->turnb || !r->turnc || !r->turnx ||
-	    !r->pdist || !r->upcnt || !r->upcnt_st)
+	    !r->pdist || !r->upcnt || !r->upcnt_st ||
+	    !r->lvabove)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (l = 1; l <= g->P.h; l++) {
 		r->by_level[l] = calloc((size_t)n, sizeof(int));
@@ -545,6 +582,7 @@ static void teardown(struct router *r)
 	free(r->pdist);
 	free(r->upcnt);
 	free(r->upcnt_st);
+	free(r->lvabove);
 	ibu__pgft_twins_free(r);
 	free(r->hosted);
 	free(r->defer);

@@ -89,6 +89,7 @@ struct router {
 	/* [node]: up-cables into the closure mark_above just took (valid
 	 * where upcnt_st is its stamp) */
 	int *upcnt, *upcnt_st;
+	int *lvabove;		/* [level]: its switches in that closure */
 	struct pgft_twins *tw;	/* pgft_plain.c; NULL: plain BFS each time */
 };
 
