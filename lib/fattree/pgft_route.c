@@ -252,23 +252,29 @@ static void down_rows(struct router *r, int leaf, int first, int end)
  */
 void ibu__pgft_updown_dist(struct router *r, int t)
 {
-	int l, i, j, s;
+	int l, i, j, s, uni = IBU__UNI_NONE, next, *ud = r->ud;
 
 	for (l = 1; l <= r->g->P.h; l++)
 		for (i = 0; i < r->nlevel[l]; i++)
-			r->ud[r->by_level[l][i]] = INT_MAX;
-	r->ud[t] = 0;
+			ud[r->by_level[l][i]] = INT_MAX;
+	ud[t] = 0;
 	for (i = 0; i < r->nclos; i++)
-		r->ud[r->clos_q[i]] = lvl(r, r->clos_q[i]) - 1;
-	for (l = r->g->P.h; l >= 1; l--)
-		for (i = 0; i < r->nlevel[l]; i++) {
+		ud[r->clos_q[i]] = lvl(r, r->clos_q[i]) - 1;
+	/* a level whose switches all have one distance (uni) settles the
+	 * level below without a look at each parent */
+	for (l = r->g->P.h; l >= 1; l--, uni = next)
+		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
 			s = r->by_level[l][i];
-			if (r->ud[s] != INT_MAX)
-				continue;
-			for (j = r->upbase[s]; j < r->upbase[s] + r->nup[s]; j++)
-				if (r->ud[r->upn[j]] != INT_MAX &&
-				    r->ud[r->upn[j]] + 1 < r->ud[s])
-					r->ud[s] = r->ud[r->upn[j]] + 1;
+			if (ud[s] == INT_MAX && r->nup[s] && uni != INT_MAX &&
+			    uni != IBU__UNI_NONE && uni != IBU__UNI_MIXED)
+				ud[s] = uni + 1;
+			else if (ud[s] == INT_MAX)
+				for (j = r->upbase[s];
+				     j < r->upbase[s] + r->nup[s]; j++)
+					if (ud[r->upn[j]] != INT_MAX &&
+					    ud[r->upn[j]] + 1 < ud[s])
+						ud[s] = ud[r->upn[j]] + 1;
+			ibu__pgft_uni_add(&next, ud[s]);
 		}
 	r->ud_leaf = t;
 }
