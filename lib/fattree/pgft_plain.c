@@ -4,8 +4,8 @@
  * up*|down* way to it (pgft_turn.c, pgft_balance.c), without a BFS of
  * the switch graph per LID.
  *
- * Twins are switches with the same set of switch neighbours (the tops of
- * one IBFT group, the leaves of one pod). Hops from twins t and t' agree
+ * Twins are switches of one level with the same set of switch neighbours
+ * (the tops of one IBFT group, the leaves of one pod). Hops from twins t and t' agree
  * on every switch but t and t' themselves, and the hops from any t are
  * 1 + the least hops from a neighbour, where every twin class among t's
  * neighbours answers for all its members. So one BFS per class, kept,
@@ -24,6 +24,21 @@
  * BFS of its own is as cheap. */
 #define MAX_MIX 3
 
+/*
+ * What the first twin of a class chose among its candidates, for the
+ * others under the same tag (one pass toward one target): twins have the
+ * same neighbours at the same distances, so the same candidates, each
+ * through its own ports; res: a group position (the candidates are its
+ * ports), MEMO_ALL (every port of the base list), MEMO_NONE, MEMO_SCAN.
+ */
+struct twin_memo {
+	int *tag, *res, *d;	/* [class] */
+};
+
+#define MEMO_SCAN (-1)
+#define MEMO_NONE (-2)
+#define MEMO_ALL (-3)
+
 struct pgft_twins {
 	int ns;			/* switches, by compact index */
 	int *idx;		/* [node] compact index (-1: no switch) */
@@ -37,13 +52,39 @@ struct pgft_twins {
 	int *gbase, *ng;	/* [node] neighbour groups, one per class */
 	int *gnb, *gstart, *glen;	/* [group] a member, its ports */
 	int *gport;		/* ports of each group, ascending */
+	struct twin_memo memo[2];	/* IBU__MEMO_UP, IBU__MEMO_PLAIN */
+	int gen;		/* plain_dist calls: the plain memo's tag */
+	const int *gen_d;	/* the array the last one filled */
+	struct twin_tpl **tpl;	/* [class] a member's LID routed, kept */
+	int *live;		/* [node] stamp: replay computes it */
 };
+
+/*
+ * The entries toward one twin t0's own LID, without the LID, for every
+ * other switch: a twin t routes its LID from them (replay) but at t0 and
+ * at the children t and t0 share, the only switches whose way differs
+ * (the rest see the same distances and pick among the same ports; only
+ * the LID's index into them and the way down from above t differ).
+ */
+struct twin_tpl {
+	int valid;		/* 1 usable, 0 being recorded, -1 never */
+	int t0;
+	const int **list;	/* [compact] candidates (NULL: in pool) */
+	int *off, *k, *d;	/* [compact] pool offset, count, distance */
+	unsigned char *kind;	/* [compact] IBU__TPL_*, 0 */
+	int *pool, npool, cap;
+};
+
+/* kind: 0 above t0 (mark_above decides), IBU__TPL_UPDOWN its up*|down*
+ * way (k = 0: none), IBU__TPL_PLAIN a plain path (finish: outside),
+ * IBU__TPL_UNROUTED none at all (finish: unrouted) */
 
 /* Memory the kept hops may take: beyond it, a BFS per LID as before. */
 #define CD_BUDGET (16L << 20)	/* ints */
 
 struct twin_key {
 	uint64_t h;
+	int lv;			/* level: twins are on one */
 	int n;			/* neighbours */
 	int i;			/* compact index */
 };
@@ -54,6 +95,8 @@ static int cmp_key(const void *a, const void *b)
 
 	if (x->h != y->h)
 		return x->h < y->h ? -1 : 1;
+	if (x->lv != y->lv)
+		return x->lv < y->lv ? -1 : 1;
 	if (x->n != y->n)
 		return x->n < y->n ? -1 : 1;
 	return (x->i > y->i) - (x->i < y->i);
@@ -84,6 +127,7 @@ static int sorted_neighbours(const struct router *r, struct pgft_twins *tw,
 		for (j = 0; j < r->ndn[s]; j++)
 			h = (h ^ (uint64_t)nb[o + j]) * 1099511628211ull;
 		key[i].h = h;
+		key[i].lv = r->g->level[s];
 		key[i].n = r->ndn[s];
 		key[i].i = i;
 		o += r->ndn[s];
@@ -102,7 +146,7 @@ static void assign_classes(struct pgft_twins *tw, const int *off,
 	tw->ncls = 0;
 	for (a = 0; a < tw->ns; a = b) {
 		for (b = a; b < tw->ns && key[b].h == key[a].h &&
-		     key[b].n == key[a].n;)
+		     key[b].lv == key[a].lv && key[b].n == key[a].n;)
 			b++;
 		first = tw->ncls;
 		for (k = a; k < b; k++) {
@@ -167,24 +211,32 @@ static int classes(const struct router *r, struct pgft_twins *tw)
 	return IBU_OK;
 }
 
-/* Switch s's cables grouped by its neighbours' classes (first seen
- * first), each group's ports ascending; gof: -1 per class, left so. */
+/* Switch s's cables grouped by its neighbours' classes, groups in class
+ * order (twins then list the same classes at the same positions), each
+ * group's ports ascending; gof: -1 per class, left so. */
 static void group_switch(const struct router *r, struct pgft_twins *tw,
 			 int s, int *ngroups, int *gof)
 {
-	int i, g, c, first = *ngroups;
+	int i, g, c, first = *ngroups, *gnb = tw->gnb;
 
 	tw->gbase[s] = first;
 	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++) {
 		c = tw->cls[r->nbn[i]];
 		if (gof[c] < 0) {
-			gof[c] = (*ngroups)++;
-			tw->gnb[gof[c]] = r->nbn[i];
-			tw->glen[gof[c]] = 0;
+			gof[c] = *ngroups;
+			for (g = (*ngroups)++; g > first &&
+			     tw->cls[gnb[g - 1]] > c; g--)
+				gnb[g] = gnb[g - 1];
+			gnb[g] = r->nbn[i];
 		}
-		tw->glen[gof[c]]++;
 	}
 	tw->ng[s] = *ngroups - first;
+	for (g = first; g < *ngroups; g++) {
+		gof[tw->cls[gnb[g]]] = g;
+		tw->glen[g] = 0;
+	}
+	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++)
+		tw->glen[gof[tw->cls[r->nbn[i]]]]++;
 	for (g = first; g < *ngroups; g++)
 		tw->gstart[g] = g == first ? r->nbbase[s] :
 			tw->gstart[g - 1] + tw->glen[g - 1];
@@ -195,7 +247,7 @@ static void group_switch(const struct router *r, struct pgft_twins *tw,
 		tw->gport[tw->gstart[g] + tw->glen[g]++] = r->nbp[i];
 	}
 	for (g = first; g < *ngroups; g++)
-		gof[tw->cls[tw->gnb[g]]] = -1;
+		gof[tw->cls[gnb[g]]] = -1;
 }
 
 static int groups(const struct router *r, struct pgft_twins *tw)
@@ -223,6 +275,8 @@ static int groups(const struct router *r, struct pgft_twins *tw)
 
 static int twins_alloc(struct pgft_twins *tw, int n)
 {
+	int i;
+
 	tw->idx = malloc((size_t)n * sizeof(int));
 	tw->node = malloc((size_t)n * sizeof(int));
 	tw->cls = malloc((size_t)n * sizeof(int));
@@ -232,6 +286,17 @@ static int twins_alloc(struct pgft_twins *tw, int n)
 	tw->cd = calloc((size_t)n, sizeof(int *));
 	tw->gbase = calloc((size_t)n, sizeof(int));
 	tw->ng = calloc((size_t)n, sizeof(int));
+	tw->tpl = calloc((size_t)n, sizeof(*tw->tpl));
+	tw->live = calloc((size_t)n, sizeof(int));
+	if (!tw->tpl || !tw->live)
+		return IBU_ENOMEM;
+	for (i = 0; i < 2; i++) {
+		tw->memo[i].tag = calloc((size_t)n, sizeof(int));
+		tw->memo[i].res = calloc((size_t)n, sizeof(int));
+		tw->memo[i].d = calloc((size_t)n, sizeof(int));
+		if (!tw->memo[i].tag || !tw->memo[i].res || !tw->memo[i].d)
+			return IBU_ENOMEM;
+	}
 	return tw->idx && tw->node && tw->cls && tw->mstart && tw->msize &&
 	       tw->mem && tw->cd && tw->gbase && tw->ng ? IBU_OK : IBU_ENOMEM;
 }
@@ -259,6 +324,19 @@ int ibu__pgft_twins_init(struct router *r, struct ibu_err *e)
 	return IBU_OK;
 }
 
+static void tpl_free(struct twin_tpl *t)
+{
+	if (!t)
+		return;
+	free(t->list);
+	free(t->off);
+	free(t->k);
+	free(t->d);
+	free(t->kind);
+	free(t->pool);
+	free(t);
+}
+
 void ibu__pgft_twins_free(struct router *r)
 {
 	struct pgft_twins *tw = r->tw;
@@ -268,6 +346,10 @@ void ibu__pgft_twins_free(struct router *r)
 		return;
 	for (c = 0; tw->cd && c < tw->ncls; c++)
 		free(tw->cd[c]);
+	for (c = 0; tw->tpl && c < tw->ncls; c++)
+		tpl_free(tw->tpl[c]);
+	free(tw->tpl);
+	free(tw->live);
 	free(tw->cd);
 	free(tw->idx);
 	free(tw->node);
@@ -281,6 +363,11 @@ void ibu__pgft_twins_free(struct router *r)
 	free(tw->gstart);
 	free(tw->glen);
 	free(tw->gport);
+	for (c = 0; c < 2; c++) {
+		free(tw->memo[c].tag);
+		free(tw->memo[c].res);
+		free(tw->memo[c].d);
+	}
 	free(tw);
 	r->tw = NULL;
 }
@@ -385,8 +472,12 @@ static int from_neighbours(struct router *r, int t, int *d)
  * other nodes are left as they are) */
 void ibu__pgft_plain_dist(struct router *r, int t, int *d)
 {
-	const struct pgft_twins *tw = r->tw;
+	struct pgft_twins *tw = r->tw;
 
+	if (tw) {
+		tw->gen++;
+		tw->gen_d = d;
+	}
 	if (tw && tw->msize[tw->cls[t]] > 1 && from_twins(r, t, d))
 		return;
 	if (tw && from_neighbours(r, t, d))
@@ -394,40 +485,280 @@ void ibu__pgft_plain_dist(struct router *r, int t, int *d)
 	bfs(r, t, d);
 }
 
-static int scan_plain(const struct router *r, int s, const int *dist,
-		      int want, uint32_t lid)
+int ibu__pgft_memo_get(const struct router *r, int which, int s, int tag,
+		       const int *base, int nbase, struct ibu__choice *ch,
+		       int *d)
 {
-	int i, k = 0, cand[IBU_MAX_PORTS];
+	const struct pgft_twins *tw = r->tw;
+	const struct twin_memo *m;
+	int c, g;
 
-	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++)
-		if (dist[r->nbn[i]] == want)
-			cand[k++] = r->nbp[i];
-	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
+	if (!tw || tw->msize[c = tw->cls[s]] < 2)
+		return 0;
+	m = &tw->memo[which];
+	if (m->tag[c] != tag || m->res[c] == MEMO_SCAN)
+		return 0;
+	*d = m->d[c];
+	if (m->res[c] == MEMO_NONE) {
+		ch->k = 0;
+	} else if (m->res[c] == MEMO_ALL) {
+		ch->list = base;
+		ch->k = nbase;
+	} else {
+		g = tw->gbase[s] + m->res[c];
+		ch->list = &tw->gport[tw->gstart[g]];
+		ch->k = tw->glen[g];
+	}
+	return 1;
 }
 
-/* Port of switch s to a neighbour with plain dist == want, the lid-th of
- * them (port order). dist holds the hops to one target: twins other than
- * the target (want 0 names it alone) are equally far, so one look per
- * class; one class or all of them give the candidates without a scan. */
+/* The group of s whose ports are exactly cand[0..k-1] (ascending), or
+ * MEMO_SCAN. */
+static int group_of(const struct pgft_twins *tw, int s, const int *cand,
+		    int k)
+{
+	int g, j;
+
+	for (g = tw->gbase[s]; g < tw->gbase[s] + tw->ng[s]; g++) {
+		const int *p = &tw->gport[tw->gstart[g]];
+
+		for (j = 0; j < tw->glen[g] && p[j] != cand[0]; j++)
+			;
+		if (j == tw->glen[g])
+			continue;
+		if (tw->glen[g] != k)
+			return MEMO_SCAN;
+		for (j = 0; j < k && p[j] == cand[j]; j++)
+			;
+		return j == k ? g - tw->gbase[s] : MEMO_SCAN;
+	}
+	return MEMO_SCAN;
+}
+
+void ibu__pgft_memo_put(const struct router *r, int which, int s, int tag,
+			const struct ibu__choice *ch, int nbase, int d)
+{
+	const int *cand = ch->list;
+	int k = ch->k;
+	struct pgft_twins *tw = r->tw;
+	struct twin_memo *m;
+	int c;
+
+	if (!tw || tw->msize[c = tw->cls[s]] < 2)
+		return;
+	m = &tw->memo[which];
+	if (m->tag[c] == tag)
+		return;
+	m->tag[c] = tag;
+	m->d[c] = d;
+	m->res[c] = !k ? MEMO_NONE : k == nbase ? MEMO_ALL :
+		    group_of(tw, s, cand, k);
+}
+
+/* Switch s's neighbours with plain dist == want (port order). dist holds
+ * the hops to one target: twins other than the target (want 0 names it
+ * alone) are equally far, so one look per class, and the twins of s
+ * choose as it did (same candidates). */
+void ibu__pgft_plain_choice(const struct router *r, int s, const int *dist,
+			    int want, struct ibu__choice *c)
+{
+	const struct pgft_twins *tw = r->tw;
+	const int *nbp = &r->nbp[r->nbbase[s]];
+	int g, q = 0, k = 0, sel = 0, i, d;
+	int tag = tw && dist == tw->gen_d && want ? tw->gen : 0;
+
+	if (tag && ibu__pgft_memo_get(r, IBU__MEMO_PLAIN, s, tag, nbp,
+				      r->nnb[s], c, &d))
+		return;
+	if (tw && want && (!tag || tw->msize[tw->cls[s]] < 2)) {
+		for (g = tw->gbase[s]; g < tw->gbase[s] + tw->ng[s]; g++)
+			if (dist[tw->gnb[g]] == want) {
+				q++;
+				k += tw->glen[g];
+				sel = g;
+			}
+		c->k = k;
+		if (q == 1) {
+			c->list = &tw->gport[tw->gstart[sel]];
+			return;
+		}
+		if (q == tw->ng[s]) {
+			c->list = nbp;
+			return;
+		}
+	}
+	for (i = 0, k = 0; i < r->nnb[s]; i++)
+		if (dist[r->nbn[r->nbbase[s] + i]] == want)
+			c->buf[k++] = nbp[i];
+	c->list = c->buf;
+	c->k = k;
+	if (tag)
+		ibu__pgft_memo_put(r, IBU__MEMO_PLAIN, s, tag, c, r->nnb[s], 0);
+}
+
 int ibu__pgft_pick_plain(const struct router *r, int s, const int *dist,
 			 int want, uint32_t lid)
 {
-	const struct pgft_twins *tw = r->tw;
-	int g, q = 0, k = 0, sel = 0;
+	struct ibu__choice c;
 
-	if (!tw || !want)
-		return scan_plain(r, s, dist, want, lid);
-	for (g = tw->gbase[s]; g < tw->gbase[s] + tw->ng[s]; g++)
-		if (dist[tw->gnb[g]] == want) {
-			q++;
-			k += tw->glen[g];
-			sel = g;
+	ibu__pgft_plain_choice(r, s, dist, want, &c);
+	return ibu__choice_port(&c, lid);
+}
+
+/* --- replay of a twin's switch LID --- */
+
+static struct twin_tpl *tpl_new(struct pgft_twins *tw)
+{
+	struct twin_tpl *t = calloc(1, sizeof(*t));
+	size_t n = (size_t)tw->ns + 1;
+
+	if (!t)
+		return NULL;
+	t->list = calloc(n, sizeof(*t->list));
+	t->off = calloc(n, sizeof(int));
+	t->k = calloc(n, sizeof(int));
+	t->d = calloc(n, sizeof(int));
+	t->kind = calloc(n, 1);
+	if (!t->list || !t->off || !t->k || !t->d || !t->kind) {
+		tpl_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* Class c can replay: twins, memory left. */
+static int replayable(const struct router *r, int c)
+{
+	const struct pgft_twins *tw = r->tw;
+
+	return tw->msize[c] >= 2 && tw->budget >= 4L * tw->ns;
+}
+
+void ibu__pgft_rec_start(struct router *r, int t)
+{
+	struct pgft_twins *tw = r->tw;
+	int c;
+
+	r->rec = NULL;
+	if (!tw || tw->tpl[c = tw->cls[t]] || !replayable(r, c))
+		return;
+	tw->tpl[c] = tpl_new(tw);
+	if (!tw->tpl[c])
+		return;		/* no memory: route each twin in full */
+	tw->budget -= 4L * tw->ns;
+	tw->tpl[c]->t0 = t;
+	r->rec = tw->tpl[c];
+}
+
+void ibu__pgft_rec_end(struct router *r, int ok)
+{
+	if (r->rec && !r->rec->valid)
+		r->rec->valid = ok ? 1 : -1;
+	r->rec = NULL;
+}
+
+void ibu__pgft_rec_note(struct router *r, int s, int kind,
+			const struct ibu__choice *c)
+{
+	struct twin_tpl *t = r->rec;
+	int i = r->tw->idx[s], *p;
+
+	t->kind[i] = (unsigned char)kind;
+	t->d[i] = r->dist[s];
+	t->k[i] = c ? c->k : 0;
+	t->list[i] = c ? c->list : NULL;
+	t->off[i] = -1;
+	if (!c || !c->k || c->list != c->buf)
+		return;
+	if (t->npool + c->k > t->cap) {
+		int nc = t->cap ? 2 * t->cap : 256;
+
+		while (nc < t->npool + c->k)
+			nc *= 2;
+		if (!(p = realloc(t->pool, (size_t)nc * sizeof(int)))) {
+			t->valid = -1;	/* keeps failing: never replayed */
+			return;
 		}
-	if (!q)
-		return IBU_NO_PATH;
-	if (q == 1)
-		return tw->gport[tw->gstart[sel] + (int)(lid % (uint32_t)k)];
-	if (q == tw->ng[s])
-		return r->nbp[r->nbbase[s] + (int)(lid % (uint32_t)k)];
-	return scan_plain(r, s, dist, want, lid);
+		t->pool = p;
+		t->cap = nc;
+	}
+	memcpy(t->pool + t->npool, c->buf, (size_t)c->k * sizeof(int));
+	t->list[i] = NULL;
+	t->off[i] = t->npool;
+	t->npool += c->k;
+}
+
+/* t0, or a child of t and t0, toward t: as route_updown and finish would
+ * (t0's plain candidates: every neighbour, all one hop from its twin). */
+static void replay_live(struct router *r, int s, uint32_t lid, int uni)
+{
+	struct ibu__choice c;
+
+	ibu__pgft_climb_choice(r, s, uni, &c);
+	r->tdist[s] = r->dist[s];
+	if (c.k) {
+		r->lft->row[s][lid] = (uint8_t)ibu__choice_port(&c, lid);
+	} else if (r->nnb[s]) {
+		r->lft->row[s][lid] = (uint8_t)r->nbp[r->nbbase[s] +
+			(int)(lid % (uint32_t)r->nnb[s])];
+		r->st.outside++;
+	} else {
+		r->st.unrouted++;
+	}
+}
+
+/* Switch s's entry from the template (not above t, not live). */
+static int replay_one(struct router *r, const struct twin_tpl *t, int s,
+		      uint32_t lid)
+{
+	int i = r->tw->idx[s], k = t->k[i];
+	const int *list = t->list[i] ? t->list[i] : t->pool + t->off[i];
+
+	r->tdist[s] = r->dist[s] = t->d[i];
+	if (k)
+		r->lft->row[s][lid] = (uint8_t)list[lid % (uint32_t)k];
+	if (t->kind[i] == IBU__TPL_PLAIN)
+		r->st.outside++;
+	else if (t->kind[i] == IBU__TPL_UNROUTED)
+		r->st.unrouted++;
+	return r->dist[s];
+}
+
+int ibu__pgft_replay(struct router *r, int t, uint32_t lid)
+{
+	struct pgft_twins *tw = r->tw;
+	const struct twin_tpl *tp;
+	int l, i, s, uni = IBU__UNI_NONE, next, lt;
+
+	if (!tw || !(tp = tw->tpl[tw->cls[t]]) || tp->valid != 1 ||
+	    tp->t0 == t)
+		return 0;
+	/* t0 has no up*|down* way to t when t had none to t0; with end ports
+	 * its entry waits for the turn search: routed in full */
+	i = tw->idx[t];
+	if (r->hosted[tp->t0] &&
+	    (tp->kind[i] != IBU__TPL_UPDOWN || !tp->k[i]))
+		return 0;
+	ibu__pgft_mark_above(r, t, lid);
+	r->child[t] = 0;
+	lt = r->g->level[t];
+	for (i = r->nbbase[t]; i < r->nbbase[t] + r->nnb[t]; i++)
+		if (r->g->level[r->nbn[i]] == lt - 1)
+			tw->live[r->nbn[i]] = r->stamp;
+	tw->live[tp->t0] = r->stamp;
+	for (l = r->g->P.h; l >= 1; l--, uni = next)
+		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
+			s = r->by_level[l][i];
+			if (r->above[s] == r->stamp) {
+				r->lft->row[s][lid] = (uint8_t)r->child[s];
+				r->tdist[s] = r->dist[s];
+			} else if (tw->live[s] == r->stamp) {
+				replay_live(r, s, lid, uni);
+				ibu__pgft_uni_add(&next, r->dist[s]);
+			} else {
+				ibu__pgft_uni_add(&next,
+						  replay_one(r, tp, s, lid));
+			}
+		}
+	return 1;
 }

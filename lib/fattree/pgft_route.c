@@ -312,14 +312,18 @@ static void route_hosts(struct router *r)
 }
 
 /*
- * Up-port of switch s not above the target, the lid-th of those to a
- * parent with the least up*|down* distance; sets s's distance (-1: no
+ * Up-ports of switch s not above the target to a parent with the least
+ * up*|down* distance (the LID picks one); sets s's distance (-1: no
  * parent has one).
  */
-static int pick_up(struct router *r, int s, uint32_t lid)
+static void pick_up(struct router *r, int s, struct ibu__choice *c)
 {
-	int i, d, best = INT_MAX, k = 0, cand[IBU_MAX_PORTS];
+	int i, d, best = INT_MAX, k = 0;
+	const int *up = &r->upp[r->upbase[s]];
 
+	if (ibu__pgft_memo_get(r, IBU__MEMO_UP, s, r->stamp, up, r->nup[s],
+			       c, &r->dist[s]))
+		return;
 	for (i = r->upbase[s]; i < r->upbase[s] + r->nup[s]; i++) {
 		d = r->dist[r->upn[i]];
 		if (d < 0 || d > best)
@@ -328,10 +332,13 @@ static int pick_up(struct router *r, int s, uint32_t lid)
 			best = d;
 			k = 0;
 		}
-		cand[k++] = r->upp[i];
+		c->buf[k++] = r->upp[i];
 	}
 	r->dist[s] = k ? best + 1 : -1;
-	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
+	c->list = c->buf;
+	c->k = k;
+	ibu__pgft_memo_put(r, IBU__MEMO_UP, s, r->stamp, c, r->nup[s],
+			   r->dist[s]);
 }
 
 void ibu__pgft_mark_above(struct router *r, int t, uint32_t lid)
@@ -356,16 +363,18 @@ void ibu__pgft_uni_add(int *uni, int d)
  * pick_up without the scan where its outcome is known: every parent
  * above the target (all at the same hops: the closure climbs one level a
  * cable) or none, and uni the one distance every switch of the level
- * above that is not above the target has: then the parents tie and the
- * lid-th up-port is the choice, in port order as pick_up's.
+ * above that is not above the target has: then the parents tie and all
+ * up-ports are candidates, in port order as pick_up's.
  */
-int ibu__pgft_climb(struct router *r, int s, uint32_t lid, int uni)
+void ibu__pgft_climb_choice(struct router *r, int s, int uni,
+			    struct ibu__choice *ch)
 {
 	int l = lvl(r, s) + 1, c, d;
 
+	ch->k = 0;
 	if (!r->nup[s]) {	/* a top (nothing at level l) */
 		r->dist[s] = -1;
-		return IBU_NO_PATH;
+		return;
 	}
 	if (r->lvabove[l] == r->nlevel[l])
 		c = r->nup[s];
@@ -375,14 +384,25 @@ int ibu__pgft_climb(struct router *r, int s, uint32_t lid, int uni)
 		d = r->dist[r->upn[r->upbase[s]]];
 	else if (!c && uni != IBU__UNI_NONE && uni != IBU__UNI_MIXED)
 		d = uni;
-	else
-		return pick_up(r, s, lid);
+	else {
+		pick_up(r, s, ch);
+		return;
+	}
 	if (d < 0) {
 		r->dist[s] = -1;
-		return IBU_NO_PATH;
+		return;
 	}
 	r->dist[s] = d + 1;
-	return r->upp[r->upbase[s] + (int)(lid % (uint32_t)r->nup[s])];
+	ch->list = &r->upp[r->upbase[s]];
+	ch->k = r->nup[s];
+}
+
+int ibu__pgft_climb(struct router *r, int s, uint32_t lid, int uni)
+{
+	struct ibu__choice c;
+
+	ibu__pgft_climb_choice(r, s, uni, &c);
+	return ibu__choice_port(&c, lid);
 }
 
 /*
@@ -397,6 +417,7 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 {
 	const struct ibu_pgft *g = r->g;
 	int l, i, s, nb = 0, uni = IBU__UNI_NONE, next;
+	struct ibu__choice c;
 
 	ibu__pgft_mark_above(r, t, lid);
 	r->child[t] = host_port;	/* 0 for the switch's own LID */
@@ -410,7 +431,10 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 				r->tdist[s] = r->dist[s];
 				continue;
 			}
-			out = ibu__pgft_climb(r, s, lid, uni);
+			ibu__pgft_climb_choice(r, s, uni, &c);
+			out = ibu__choice_port(&c, lid);
+			if (r->rec)
+				ibu__pgft_rec_note(r, s, IBU__TPL_UPDOWN, &c);
 			ibu__pgft_uni_add(&next, r->dist[s]);
 			r->tdist[s] = r->dist[s];
 			if (out != IBU_NO_PATH)
@@ -429,6 +453,21 @@ static int route_other(struct router *r, int t, int host_port, uint32_t lid,
 
 	return nb ? ibu__pgft_route_turned(r, t, host_port, lid, nb, e) :
 		    IBU_OK;
+}
+
+/* A switch's own LID: replayed from a twin's when one was recorded, else
+ * routed (and recorded for its twins). */
+static int route_switch(struct router *r, int t, uint32_t lid,
+			struct ibu_err *e)
+{
+	int nd = r->ndefer, rc;
+
+	if (ibu__pgft_replay(r, t, lid))
+		return IBU_OK;
+	ibu__pgft_rec_start(r, t);
+	rc = route_other(r, t, 0, lid, e);
+	ibu__pgft_rec_end(r, !rc && r->ndefer == nd);
+	return rc;
 }
 
 /* Groups switch q's cables by peer switch (ascending ports each): the
@@ -625,7 +664,7 @@ static int route_all(struct router *r, int *plain, struct ibu_err *e)
 			continue;
 		n = o->node;
 		if (sw(r, n)) {
-			rc = route_other(r, n, 0, lid, e);
+			rc = route_switch(r, n, lid, e);
 			if (rc)
 				return rc;
 			continue;

@@ -91,6 +91,7 @@ struct router {
 	int *upcnt, *upcnt_st;
 	int *lvabove;		/* [level]: its switches in that closure */
 	struct pgft_twins *tw;	/* pgft_plain.c; NULL: plain BFS each time */
+	struct twin_tpl *rec;	/* the twin LID being recorded, NULL */
 };
 
 /* Switch t's up-closure (every switch above it, with the cable it came
@@ -131,6 +132,55 @@ void ibu__pgft_uni_add(int *uni, int d);
  * (pgft_plain.c); none built (r->tw NULL) is not an error. */
 int ibu__pgft_twins_init(struct router *r, struct ibu_err *e);
 void ibu__pgft_twins_free(struct router *r);
+/*
+ * A switch's choice toward one target, without the LID: the candidate
+ * ports (ascending), the LID picks the (lid mod k)-th; k = 0: none. list
+ * points into the router's port lists or at buf.
+ */
+struct ibu__choice {
+	const int *list;
+	int k;
+	int buf[IBU_MAX_PORTS];
+};
+
+static inline int ibu__choice_port(const struct ibu__choice *c, uint32_t lid)
+{
+	return c->k ? c->list[lid % (uint32_t)c->k] : IBU_NO_PATH;
+}
+
+/* The choice of s's first twin under tag (one pass toward one target),
+ * for pick_up (IBU__MEMO_UP, tag: the stamp) and pick_plain
+ * (IBU__MEMO_PLAIN): get answers 1 with *c (among base[0..nbase-1], s's
+ * up- or neighbour ports) and *d, or 0; put records the candidates and
+ * distance d the first one found. */
+#define IBU__MEMO_UP 0
+#define IBU__MEMO_PLAIN 1
+int ibu__pgft_memo_get(const struct router *r, int which, int s, int tag,
+		       const int *base, int nbase, struct ibu__choice *c,
+		       int *d);
+void ibu__pgft_memo_put(const struct router *r, int which, int s, int tag,
+			const struct ibu__choice *c, int nbase, int d);
+/* pick_plain as a choice (pgft_plain.c). */
+void ibu__pgft_plain_choice(const struct router *r, int s, const int *dist,
+			    int want, struct ibu__choice *c);
+/*
+ * Switch LIDs of twins (pgft_plain.c): the first twin's entries are
+ * recorded (rec_start before routing it, rec_note for every switch not
+ * above it, rec_end: ok when no entry waits for the turn search), the
+ * others' LIDs replayed from them (replay: 1 when done, 0: route it).
+ */
+#define IBU__TPL_UPDOWN 1
+#define IBU__TPL_PLAIN 2
+#define IBU__TPL_UNROUTED 3
+void ibu__pgft_rec_start(struct router *r, int t);
+void ibu__pgft_rec_note(struct router *r, int s, int kind,
+			const struct ibu__choice *c);
+void ibu__pgft_rec_end(struct router *r, int ok);
+int ibu__pgft_replay(struct router *r, int t, uint32_t lid);
+/* climb as a choice. */
+void ibu__pgft_climb_choice(struct router *r, int s, int uni,
+			    struct ibu__choice *c);
+
 /* Switch s's up-ports in the rule's order (the paper's on r->paper). */
 static inline const int *ibu__pgft_up(const struct router *r, int s)
 {

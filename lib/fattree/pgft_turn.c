@@ -186,6 +186,7 @@ static void clear_b(struct router *r, uint32_t lid, int nb, int ends_only)
  */
 static void finish(struct router *r, int t, uint32_t lid, int nb)
 {
+	struct ibu__choice c;
 	int i, s, have = 0;
 
 	for (i = 0; i < nb; i++) {
@@ -195,11 +196,17 @@ static void finish(struct router *r, int t, uint32_t lid, int nb)
 		if (!have++)
 			ibu__pgft_plain_dist(r, t, r->pdist);
 		if (r->pdist[s] != INT_MAX && r->pdist[s] > 0) {
-			r->lft->row[s][lid] = (uint8_t)ibu__pgft_pick_plain(
-				r, s, r->pdist, r->pdist[s] - 1, lid);
+			ibu__pgft_plain_choice(r, s, r->pdist, r->pdist[s] - 1,
+					       &c);
+			r->lft->row[s][lid] = (uint8_t)ibu__choice_port(&c, lid);
 			r->st.outside++;
+			if (r->rec)
+				ibu__pgft_rec_note(r, s, IBU__TPL_PLAIN, &c);
 		} else {
 			r->st.unrouted++;
+			if (r->rec)
+				ibu__pgft_rec_note(r, s, IBU__TPL_UNROUTED,
+						   NULL);
 		}
 	}
 }
