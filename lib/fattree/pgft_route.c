@@ -122,6 +122,7 @@ void ibu__pgft_leaf_closure(struct router *r, int t)
 	r->above[t] = r->stamp;
 	r->queue[tail++] = t;
 	r->nclos = 0;
+	r->clos_tops = 0;
 	while (head < tail) {
 		n = r->queue[head++];
 		for (i = r->upbase[n]; i < r->upbase[n] + r->nup[n]; i++) {
@@ -130,6 +131,7 @@ void ibu__pgft_leaf_closure(struct router *r, int t)
 				continue;
 			r->above[q] = r->stamp;
 			r->queue[tail++] = q;
+			r->clos_tops += lvl(r, q) == r->g->P.h;
 			r->clos_q[r->nclos] = q;
 			r->clos_c[r->nclos++] = r->pbase[q] +
 				r->f->nodes[n].ports[r->upp[i]].peer_port;
@@ -223,16 +225,23 @@ int ibu__pgft_rotation(const struct router *r, const long *x, uint32_t pid,
 }
 
 /* Jobs first..end-1, all on leaf: the leaf and every switch above it go
- * down toward them, on the parallel cable the host's digit picks. */
+ * down toward them, on the parallel cable the host's digit picks; the
+ * tops not above it have no entry (route_hosts leaves the tops' rows to
+ * here: on an intact tree every top is above every leaf). */
 static void down_rows(struct router *r, int leaf, int first, int end)
 {
-	int i, k;
+	int i, k, h = r->g->P.h;
 
 	for (i = first; i < end; i++)
 		fill(r, leaf, r->jobs[i].base, r->jobs[i].nlids,
 		     (uint8_t)r->jobs[i].port);
 	if (r->clos_leaf != leaf)
 		ibu__pgft_leaf_closure(r, leaf);
+	if (!r->U[h] && r->clos_tops < r->nlevel[h])	/* tops not above */
+		for (k = 0; k < r->nlevel[h]; k++)
+			for (i = first; i < end; i++)
+				fill(r, r->by_level[h][k], r->jobs[i].base,
+				     r->jobs[i].nlids, IBU_NO_PATH);
 	for (k = 0; k < r->nclos; k++) {
 		int q = r->clos_q[k], c = r->clos_c[k], lq = lvl(r, q) - 1;
 		const int *grp = &r->gports[r->gstart[c]];
@@ -249,10 +258,12 @@ static void down_rows(struct router *r, int leaf, int first, int end)
  * none): t's closure (leaf_closure, just run for t) goes straight down;
  * the others, top level first, one more than their nearest parent. So a
  * switch is in the closure exactly when its hops are its level - 1.
+ * Without a look at each parent where all of them are in the closure or
+ * none is and the level above agrees on one distance (as climb()).
  */
 void ibu__pgft_updown_dist(struct router *r, int t)
 {
-	int l, i, j, s, uni = IBU__UNI_NONE, next, *ud = r->ud;
+	int l, i, j, s, c, uni = IBU__UNI_NONE, next, *ud = r->ud;
 
 	for (l = 1; l <= r->g->P.h; l++)
 		for (i = 0; i < r->nlevel[l]; i++)
@@ -260,15 +271,26 @@ void ibu__pgft_updown_dist(struct router *r, int t)
 	ud[t] = 0;
 	for (i = 0; i < r->nclos; i++)
 		ud[r->clos_q[i]] = lvl(r, r->clos_q[i]) - 1;
-	/* a level whose switches all have one distance (uni) settles the
-	 * level below without a look at each parent */
+	r->queue[0] = t;
+	for (i = 0; i < r->nclos; i++)
+		r->queue[i + 1] = r->clos_q[i];
+	count_above(r, r->nclos + 1);	/* the closure's stamp */
 	for (l = r->g->P.h; l >= 1; l--, uni = next)
 		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
 			s = r->by_level[l][i];
-			if (ud[s] == INT_MAX && r->nup[s] && uni != INT_MAX &&
-			    uni != IBU__UNI_NONE && uni != IBU__UNI_MIXED)
-				ud[s] = uni + 1;
-			else if (ud[s] == INT_MAX)
+			if (ud[s] != INT_MAX)	/* in the closure */
+				continue;
+			c = l == r->g->P.h ? 0 :
+			    r->lvabove[l + 1] == r->nlevel[l + 1] ? r->nup[s] :
+			    r->upcnt_st[s] == r->stamp ? r->upcnt[s] : 0;
+			if (!r->nup[s])
+				;
+			else if (c == r->nup[s])
+				ud[s] = l + 1;
+			else if (!c && uni != IBU__UNI_NONE &&
+				 uni != IBU__UNI_MIXED)
+				ud[s] = uni == INT_MAX ? INT_MAX : uni + 1;
+			else
 				for (j = r->upbase[s];
 				     j < r->upbase[s] + r->nup[s]; j++)
 					if (ud[r->upn[j]] != INT_MAX &&
@@ -299,6 +321,8 @@ static void route_hosts(struct router *r)
 		for (j = 0; j < r->njobs; j++)
 			rd[j] = r->jobs[j].rd = ibu__pgft_rotation(
 				r, r->jobs[j].x, r->jobs[j].pid, l);
+		if (!r->U[l] && l == r->g->P.h)
+			continue;	/* the tops: down_rows */
 		for (i = 0; i < r->nlevel[l]; i++)
 			up_rule_row(r, r->by_level[l][i], l, single, base, rd);
 	}

@@ -70,6 +70,7 @@ struct router {
 	int *clos_q;		/* leaf_closure() of clos_leaf */
 	int *clos_c;
 	int nclos, clos_leaf;
+	int clos_tops;		/* its switches on the top level */
 	int degraded;		/* the PGFT has faults: up-rule checked */
 	const struct ibu_pgft_paper *paper;	/* NULL: the generalised rule */
 	struct ibu_pgft_route_stats st;
