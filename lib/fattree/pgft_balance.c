@@ -339,26 +339,6 @@ static void route_cut_above(struct bal *b, uint32_t lid)
 	}
 }
 
-/*
- * The rule's in-tree for the LID: 1 when every switch that D's traffic
- * crosses can take the rule's way (b->w then holds the flows), 0 when one
- * cannot.
- */
-static int rule_tree(struct bal *b)
-{
-	int i;
-
-	memcpy(b->w, b->nh, sizeof(long) * (size_t)b->norder);
-	for (i = b->norder - 1; i > 0; i--) {
-		b->port[i] = rule_way(b, i, &b->next[i]);
-		if (!b->w[i])
-			continue;
-		if (!b->port[i])
-			return 0;
-		b->w[b->next[i]] += b->w[i];
-	}
-	return 1;
-}
 
 /* The first surviving way of i after the rule's, 0 if none: for a switch
  * no end port's flow toward D crosses (its own packets only). */
@@ -376,23 +356,43 @@ static int first_way(const struct bal *b, int i)
 	return 0;
 }
 
-/* Writes the rule's in-tree and adds its flows; a switch no flow crosses
- * whose rule way is lost takes the next surviving one. */
-static void commit(struct bal *b, uint32_t lid)
+/*
+ * The rule's in-tree for the LID, walked from the farthest switch in
+ * (its flow is then complete) and written as it goes: 1 when every
+ * switch D's traffic crosses can take the rule's way (rows written,
+ * loads added; a switch without flow whose rule way is lost takes its
+ * first way), 0 when one cannot: the loads taken back, its rows left to
+ * the balance, which rewrites them all.
+ */
+static int keep_tree(struct bal *b, uint32_t lid)
 {
 	struct router *r = b->r;
-	int i;
+	long *w = b->w;
+	int i, j, re = 0;
 
-	for (i = 1; i < b->norder; i++) {
-		if (!b->port[i]) {
+	memcpy(w, b->nh, sizeof(long) * (size_t)b->norder);
+	for (i = b->norder - 1; i > 0; i--) {
+		b->port[i] = rule_way(b, i, &b->next[i]);
+		if (w[i]) {
+			if (!b->port[i])
+				break;
+			w[b->next[i]] += w[i];
+			*load_of(b, i, b->port[i]) += (uint32_t)w[i];
+		} else if (!b->port[i]) {
 			b->port[i] = first_way(b, i);
-			r->st.rerouted++;
+			re++;
 		}
-		r->lft->row[b->node[i]][lid] = b->port[i] ? (uint8_t)b->port[i] :
-					       IBU_NO_PATH;
-		if (b->w[i])
-			*load_of(b, i, b->port[i]) += (uint32_t)b->w[i];
+		r->lft->row[b->node[i]][lid] = b->port[i] ?
+			(uint8_t)b->port[i] : IBU_NO_PATH;
 	}
+	if (!i) {
+		r->st.rerouted += re;
+		return 1;
+	}
+	for (j = b->norder - 1; j > i; j--)
+		if (w[j])
+			*load_of(b, j, b->port[j]) -= (uint32_t)w[j];
+	return 0;
 }
 
 /* --- a damaged LID --- */
@@ -610,7 +610,7 @@ static int repair(struct bal *b)
 	memcpy(b->w, b->nh, sizeof(long) * (size_t)b->norder);
 	for (i = b->norder - 1; i > 0; i--) {
 		b->port[i] = rule_way(b, i, &b->next[i]);
-		if (!b->w[i]) {		/* its own packets only, as commit() */
+		if (!b->w[i]) {		/* its own packets only, as keep_tree() */
 			if (!b->port[i])
 				b->port[i] = first_way(b, i);
 			continue;
@@ -655,9 +655,7 @@ static void keep_rule(struct bal *b, int li)
 			host_row(b, D, lid);
 			route_cut_above(b, lid);
 			start_lid(b, D);
-			if (rule_tree(b))
-				commit(b, lid);
-			else
+			if (!keep_tree(b, lid))
 				*damaged(b, D) = 1;
 		}
 }

@@ -227,10 +227,16 @@ int ibu__pgft_rotation(const struct router *r, const long *x, uint32_t pid,
 /* Jobs first..end-1, all on leaf: the leaf and every switch above it go
  * down toward them, on the parallel cable the host's digit picks; the
  * tops not above it have no entry (route_hosts leaves the tops' rows to
- * here: on an intact tree every top is above every leaf). */
-static void down_rows(struct router *r, int leaf, int first, int end)
+ * here: on an intact tree every top is above every leaf). single: every
+ * job one LID (base <= max_lid). */
+static void down_rows(struct router *r, int leaf, int first, int end,
+		      int single)
 {
 	int i, k, h = r->g->P.h;
+	uint32_t base[HOST_BATCH];
+
+	for (i = first; i < end; i++)
+		base[i] = r->jobs[i].base;
 
 	for (i = first; i < end; i++)
 		fill(r, leaf, r->jobs[i].base, r->jobs[i].nlids,
@@ -246,6 +252,13 @@ static void down_rows(struct router *r, int leaf, int first, int end)
 		int q = r->clos_q[k], c = r->clos_c[k], lq = lvl(r, q) - 1;
 		const int *grp = &r->gports[r->gstart[c]];
 
+		if (r->glen[c] == 1 && single) {	/* one cable, one LID */
+			uint8_t *row = r->lft->row[q], port = (uint8_t)grp[0];
+
+			for (i = first; i < end; i++)
+				row[base[i]] = port;
+			continue;
+		}
 		/* the cable digit of D's climb into q's level */
 		for (i = first; i < end; i++)
 			fill(r, q, r->jobs[i].base, r->jobs[i].nlids,
@@ -330,7 +343,7 @@ static void route_hosts(struct router *r)
 	for (j = 0; j < r->njobs; j = end) {
 		for (end = j; end < r->njobs && r->jobs[end].leaf == r->jobs[j].leaf;)
 			end++;
-		down_rows(r, r->jobs[j].leaf, j, end);
+		down_rows(r, r->jobs[j].leaf, j, end, single);
 	}
 	r->njobs = 0;
 }
