@@ -707,28 +707,42 @@ static void replay_live(struct router *r, int s, uint32_t lid, int uni)
 	}
 }
 
-/* Switch s's entry from the template (not above t, not live). */
-static int replay_one(struct router *r, const struct twin_tpl *t, int s,
-		      uint32_t lid)
+/* The template's entries of level l (not above t, not live): the rows,
+ * finish()'s counts; the distances only on t's level, whose children
+ * replay_live() computes. Returns what ibu__pgft_uni_add gathers. */
+static int replay_level(struct router *r, const struct twin_tpl *tp, int l,
+			int lt, uint32_t lid)
 {
-	int i = r->tw->idx[s], k = t->k[i];
-	const int *list = t->list[i] ? t->list[i] : t->pool + t->off[i];
+	const struct pgft_twins *tw = r->tw;
+	const int *bl = r->by_level[l], *list;
+	int i, j, s, k, uni = IBU__UNI_NONE, stamp = r->stamp;
 
-	r->tdist[s] = r->dist[s] = t->d[i];
-	if (k)
-		r->lft->row[s][lid] = (uint8_t)list[lid % (uint32_t)k];
-	if (t->kind[i] == IBU__TPL_PLAIN)
-		r->st.outside++;
-	else if (t->kind[i] == IBU__TPL_UNROUTED)
-		r->st.unrouted++;
-	return r->dist[s];
+	for (i = 0; i < r->nlevel[l]; i++) {
+		s = bl[i];
+		if (r->above[s] == stamp || tw->live[s] == stamp)
+			continue;
+		j = tw->idx[s];
+		if ((k = tp->k[j]) != 0) {
+			list = tp->list[j] ? tp->list[j] : tp->pool + tp->off[j];
+			r->lft->row[s][lid] = (uint8_t)list[lid % (uint32_t)k];
+		}
+		if (tp->kind[j] == IBU__TPL_PLAIN)
+			r->st.outside++;
+		else if (tp->kind[j] == IBU__TPL_UNROUTED)
+			r->st.unrouted++;
+		if (l == lt) {
+			r->tdist[s] = r->dist[s] = tp->d[j];
+			ibu__pgft_uni_add(&uni, tp->d[j]);
+		}
+	}
+	return uni;
 }
 
 int ibu__pgft_replay(struct router *r, int t, uint32_t lid)
 {
 	struct pgft_twins *tw = r->tw;
 	const struct twin_tpl *tp;
-	int l, i, s, uni = IBU__UNI_NONE, next, lt;
+	int l, i, n, uni, ult = IBU__UNI_NONE, lt;
 
 	if (!tw || !(tp = tw->tpl[tw->cls[t]]) || tp->valid != 1 ||
 	    tp->t0 == t)
@@ -739,26 +753,26 @@ int ibu__pgft_replay(struct router *r, int t, uint32_t lid)
 	if (r->hosted[tp->t0] &&
 	    (tp->kind[i] != IBU__TPL_UPDOWN || !tp->k[i]))
 		return 0;
-	ibu__pgft_mark_above(r, t, lid);
+	n = ibu__pgft_mark_above(r, t, lid);
 	r->child[t] = 0;
 	lt = r->g->level[t];
-	for (i = r->nbbase[t]; i < r->nbbase[t] + r->nnb[t]; i++)
-		if (r->g->level[r->nbn[i]] == lt - 1)
-			tw->live[r->nbn[i]] = r->stamp;
+	for (i = r->dnbase[t]; i < r->dnbase[t] + r->ndn[t]; i++)
+		if (r->g->level[r->dnn[i]] == lt - 1)
+			tw->live[r->dnn[i]] = r->stamp;
 	tw->live[tp->t0] = r->stamp;
-	for (l = r->g->P.h; l >= 1; l--, uni = next)
-		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
-			s = r->by_level[l][i];
-			if (r->above[s] == r->stamp) {
-				r->lft->row[s][lid] = (uint8_t)r->child[s];
-				r->tdist[s] = r->dist[s];
-			} else if (tw->live[s] == r->stamp) {
-				replay_live(r, s, lid, uni);
-				ibu__pgft_uni_add(&next, r->dist[s]);
-			} else {
-				ibu__pgft_uni_add(&next,
-						  replay_one(r, tp, s, lid));
-			}
+	for (i = 0; i < n; i++)		/* the closure above t, and t */
+		r->lft->row[r->queue[i]][lid] = (uint8_t)r->child[r->queue[i]];
+	for (l = r->g->P.h; l >= 1; l--) {
+		uni = replay_level(r, tp, l, lt, lid);
+		if (l == lt) {	/* t0: every parent above t */
+			replay_live(r, tp->t0, lid, IBU__UNI_MIXED);
+			ibu__pgft_uni_add(&uni, r->dist[tp->t0]);
+			ult = uni;
+		} else if (l == lt - 1) {
+			for (i = r->dnbase[t]; i < r->dnbase[t] + r->ndn[t]; i++)
+				if (r->g->level[r->dnn[i]] == lt - 1)
+					replay_live(r, r->dnn[i], lid, ult);
 		}
+	}
 	return 1;
 }

@@ -378,22 +378,16 @@ static void pick_up(struct router *r, int s, struct ibu__choice *c)
 			   r->dist[s]);
 }
 
-void ibu__pgft_mark_above(struct router *r, int t, uint32_t lid)
+int ibu__pgft_mark_above(struct router *r, int t, uint32_t lid)
 {
 	long spread[IBU_PGFT_MAX_H + 1];
-	int l;
+	int l, n;
 
 	for (l = 0; l <= r->g->P.h; l++)
 		spread[l] = lid;
-	count_above(r, mark_above(r, t, spread));
-}
-
-void ibu__pgft_uni_add(int *uni, int d)
-{
-	if (*uni == IBU__UNI_NONE)
-		*uni = d;
-	else if (*uni != d)
-		*uni = IBU__UNI_MIXED;
+	n = mark_above(r, t, spread);
+	count_above(r, n);
+	return n;
 }
 
 /*

@@ -117,9 +117,9 @@ int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e);
  * writes them, returns how many have none (in turnb). */
 int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 			   uint32_t lid);
-/* mark_above of pgft_route.c (with the up-cable counts climb() reads),
- * for pgft_turn.c. */
-void ibu__pgft_mark_above(struct router *r, int t, uint32_t lid);
+/* mark_above of pgft_route.c (with the up-cable counts climb() reads):
+ * the closure's size (t included), which r->queue then holds. */
+int ibu__pgft_mark_above(struct router *r, int t, uint32_t lid);
 /* pick_up for switch s, levels top-down after ibu__pgft_mark_above: uni
  * is the distance every switch of the level above not above the target
  * has (IBU__UNI_NONE: none yet, IBU__UNI_MIXED: they differ), which
@@ -127,7 +127,13 @@ void ibu__pgft_mark_above(struct router *r, int t, uint32_t lid);
 #define IBU__UNI_NONE INT_MIN
 #define IBU__UNI_MIXED (INT_MIN + 1)
 int ibu__pgft_climb(struct router *r, int s, uint32_t lid, int uni);
-void ibu__pgft_uni_add(int *uni, int d);
+static inline void ibu__pgft_uni_add(int *uni, int d)
+{
+	if (*uni == IBU__UNI_NONE)
+		*uni = d;
+	else if (*uni != d)
+		*uni = IBU__UNI_MIXED;
+}
 /* Twin switches (the same switch neighbours) and the plain hops from
  * each class, shared by its members and by the switches next to it
  * (pgft_plain.c); none built (r->tw NULL) is not an error. */
