@@ -21,13 +21,17 @@ static inline int cyclic_route_st(const struct ibu_fabric *f,
 				  struct ibu_err *e)
 {
 	struct ibu_cyclic_pgft *c;
-	int rc = ibu_cyclic_pgft_recognise(f, NULL, 0, 1 << 20, &c, e);
+	int rc = ibu_cyclic_pgft_recognise(f, NULL, 0, 1 << 20,
+					   mode == IBU_OFFSETS_ROTATED ?
+					   IBU_CYCLIC_PAPER_ROTATED :
+					   IBU_CYCLIC_PAPER, &c, e);
 
+	(void)t;
 	if (rc)
 		return rc;
-	rc = ibu_cyclic_pgft_route_paper(f, c, t, p->lmc,
-					 mode == IBU_OFFSETS_ROTATED, &p->map,
-					 lft, e);
+	rc = c->paper ? ibu_pgft_route_paper(f, &c->g, &p->map, p->lmc,
+					     c->paper, lft, &c->st, e) :
+	     ibu_err_set(e, IBU_ETOPO, "no paper labels");
 	if (st)
 		*st = c->st;
 	ibu_cyclic_pgft_free(c);

@@ -500,7 +500,7 @@ START_TEST(ibft_labels)
 		scramble_guids(&f);
 	ck_assert_msg(ibu_ibft_recognize_limit(&f, &t, 0, &e) == 0, "%s", e.msg);
 	ck_assert_msg(ibu_pgft_recognize(&f, &g, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, &x, &e), 0);
+	ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, 1, &x, &e), 0);
 	ck_assert_ptr_nonnull(x);
 	ck_assert_int_eq(x->m, ibfts[_i].m);
 	ck_assert_int_eq(x->n, ibfts[_i].n);
@@ -620,7 +620,7 @@ START_TEST(ibft_labels_degraded)
 		rg = ibu_pgft_recognize_limit(&f, &g, NULL, 0,
 					      IBU_MAX_FAULTS_DEFAULT, &e);
 		if (!rg) {
-			ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, &x, &e), 0);
+			ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, 1, &x, &e), 0);
 			ck_assert_msg(x || rt || !ibu_pgft_is_ibft(&g.P, &m, &n),
 				      "seed %d: an IBFT without labels", seed);
 		}
@@ -666,7 +666,7 @@ START_TEST(ibft_labels_none)
 	ck_assert_int_eq(ibu_pgft_params_parse("8,12", "1,4", "1,2", &P, &e), 0);
 	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
 	ck_assert_int_eq(ibu_pgft_recognize(&f, &g, &e), 0);
-	ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, &x, &e), 0);
+	ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, 1, &x, &e), 0);
 	ck_assert_ptr_null(x);
 	ibu_pgft_free(&g);
 	ibu_fabric_free(&f);

@@ -592,7 +592,7 @@ static int alloc_labels(const struct ibu_pgft *g, struct ibu_pgft_ibft *x,
 }
 
 int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
-			struct ibu_pgft_ibft **out,
+			int renumber, struct ibu_pgft_ibft **out,
 			struct ibu_err *e)
 {
 	struct ibu_pgft_ibft *x;
@@ -609,7 +609,7 @@ int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
 	rc = switch_labels(f, g, x, e);
 	if (!rc)
 		rc = pids(f, g, x, &sorted, e);
-	if (!rc && !sorted) {
+	if (!rc && !sorted && renumber) {
 		rc = pid_order(f, g, x, e);
 		if (!rc)
 			rc = pids(f, g, x, &sorted, e);

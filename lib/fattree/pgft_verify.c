@@ -109,7 +109,8 @@ static int climbs(const struct ibu_pgft_rule *r, struct climb *c,
 
 			if (D != S && tp->lid)
 				climb(c, rp, S, tp->lid +
-				      ibu_pgft_offset(c->g, r->lmc, S, D), "");
+				      ibu_pgft_offset_rule(c->g, r->lmc,
+							   r->paper, S, D), "");
 		}
 		for (i = 0; dp && i < dp->num; i++) {
 			if (dp->pair[i].slid != sp->lid)
@@ -174,9 +175,16 @@ static int run(void *arg, const struct ibu_fabric *f, const struct ibu_lft *lft,
 	uint32_t lid;
 	int s, rc;
 
-	rc = ibu_pgft_route(f, c->g, map, c->lmc, &exp, e);
+	rc = ibu_lft_init(&exp, f, map->max_lid, e);
 	if (rc)
 		return rc;
+	rc = c->paper ? ibu_pgft_route_paper(f, c->g, map, c->lmc, c->paper,
+					     &exp, NULL, e) :
+	     ibu_pgft_route_into(f, c->g, map, c->lmc, &exp, e);
+	if (rc) {
+		ibu_lft_free(&exp);
+		return rc;
+	}
 	for (lid = 1; lid <= map->max_lid; lid++) {
 		const struct ibu_lid_owner *o = ibu_lidmap_get(map, lid);
 		int D = o ? ibu_pgft_host(c->g, o->node, o->port) : -2;
@@ -198,10 +206,11 @@ static int run(void *arg, const struct ibu_fabric *f, const struct ibu_lft *lft,
 		}
 	}
 	ibu_lft_free(&exp);
-	ibu_verify_info(rp, "cyclic: %ld entries of %d switches compared with the generalised rule%s (PGFT, LMC %d, %d of %d up levels from the offset): %ld mismatches",
+	ibu_verify_info(rp, "cyclic: %ld entries of %d switches compared with the %s rule%s (%s, LMC %d, %d of %d up levels from the offset): %ld mismatches",
 			r->rule_entries, c->g->num_switches,
+			c->paper ? "paper's" : "generalised",
 			c->g->num_faults ? " and its re-routes around the faults" : "",
-			c->lmc, ibu_pgft_offset_levels(c->g, c->lmc),
+			c->paper ? "IBFT, Eq. 2" : "PGFT", c->lmc, ibu_pgft_offset_levels(c->g, c->lmc),
 			c->g->P.h - 1, r->rule_mismatches);
 	if (c->g->num_faults && !c->dlids) {
 		/* a re-routed entry leaves the one-chain property where it

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The generalised cyclic rule on a PGFT (lib/fattree/pgft.h) as a verify hook:
- * every entry of every switch for every LID of a compute host is compared
- * with what ibu_pgft_route() computes for the same LIDs.
+ * The cyclic rule on a PGFT (lib/fattree/pgft.h) as a verify hook: every
+ * entry of every switch for every LID of a compute host is compared with
+ * what the router computes for the same LIDs, under the generalised rule
+ * (ibu_pgft_route) or an IBFT's paper rule (ibu_pgft_route_paper).
  */
 #ifndef IBU_PGFT_VERIFY_H
 #define IBU_PGFT_VERIFY_H
@@ -22,6 +23,9 @@ struct ibu_pgft_rule {
 	const struct ibu_pgft *g;
 	int lmc;		/* the compute hosts' LMC (smallest in use) */
 	const struct ibu_dlid_pairs *dlids;	/* NULL: the advised DLIDs */
+	const struct ibu_pgft_paper *paper;	/* an IBFT under the paper's
+						 * rule (Eq. 2); NULL: the
+						 * generalised rule */
 };
 
 void ibu_pgft_verify_rule(struct ibu_verify_rule *rule,
