@@ -647,6 +647,8 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 	st->prule.g = &c->pgft->g;
 	st->prule.lmc = c->pgft->lmc;
 	st->prule.paper = c->pgft->paper;
+	st->prule.labels = c->pgft->ibft;
+	st->prule.climb_sources = in ? in->climb_sources : 0;
 	ibu_pgft_verify_rule(rule, &st->prule);
 	ibu_cyclic_pgft_describe(c->pgft, info, len);
 	*state = st;

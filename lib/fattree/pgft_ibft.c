@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* The paper's labels of a PGFT that is an exact IBFT (see pgft_ibft.h). */
+/* The paper's labels of a PGFT that is an IBFT, exact or degraded
+ * (see pgft_ibft.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

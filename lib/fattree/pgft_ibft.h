@@ -52,7 +52,7 @@ long ibu_pgft_ibft_slot(const struct ibu_pgft *g, const struct ibu_pgft_ibft *x,
 /* The paper's number (1..m) of a switch's cabled port, -1 if none. */
 int ibu_pgft_ibft_port(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		       const struct ibu_pgft_ibft *x, int node, int port);
-/* The paper's LIDs (lib/fattree/lidplan.h): BaseLID = 2^lmc PID + 1
+/* The paper's LIDs ([Zhou07] sect. 3.1): BaseLID = 2^lmc PID + 1
  * (paper_exact) or 2^lmc (PID + 1), switches after the PID space in label
  * order. fit_lmc: the largest LMC <= want that fits, -1 if none. */
 int ibu_pgft_ibft_fit_lmc(const struct ibu_pgft_ibft *x, int want,

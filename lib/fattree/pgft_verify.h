@@ -10,14 +10,16 @@
 
 #include "verify.h"
 #include "pgft.h"
+#include "pgft_ibft.h"
 #include "dlids.h"
 
 /*
  * Then each source's climbs: on the DLIDs of dlids ("0xSLID 0xDLID", as
  * `ibunion path --format pairs` writes them; a SLID that is no compute
- * host's base LID is an IBU_EPARSE file:line error), else on the advised
- * ones (ibu_pgft_offset), every switch a source's routes climb through
- * must be left by one port.
+ * host's base LID, a DLID no compute host owns, is an IBU_EPARSE
+ * file:line error; ordered pairs the file lacks are a warning), else on
+ * the advised ones (ibu_pgft_offset_rule), every switch a source's routes
+ * climb through must be left by one port.
  */
 struct ibu_pgft_rule {
 	const struct ibu_pgft *g;
@@ -26,6 +28,10 @@ struct ibu_pgft_rule {
 	const struct ibu_pgft_paper *paper;	/* an IBFT under the paper's
 						 * rule (Eq. 2); NULL: the
 						 * generalised rule */
+	const struct ibu_pgft_ibft *labels;	/* an IBFT's: errors name
+						 * switches SW<w,l>; NULL */
+	int climb_sources;	/* sources whose climbs are checked: 0 all,
+				 * else an evenly spread sample */
 };
 
 void ibu_pgft_verify_rule(struct ibu_verify_rule *rule,
