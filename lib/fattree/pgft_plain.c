@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Plain shortest paths toward a switch's LID, for the switches with no
- * up*|down* way to it (pgft_turn.c, pgft_balance.c), without a BFS of
- * the switch graph per LID.
+ * Twin switches and what they spare the routing of switch LIDs: plain
+ * shortest paths for the switches with no up*|down* way to a switch's
+ * LID (pgft_turn.c, pgft_balance.c) without a BFS of the switch graph per
+ * LID, a source's choice shared with its twins, and a twin's whole LID
+ * replayed from the first twin's.
  *
  * Twins are switches of one level with the same set of switch neighbours
- * (the tops of one IBFT group, the leaves of one pod). Hops from twins t and t' agree
- * on every switch but t and t' themselves, and the hops from any t are
- * 1 + the least hops from a neighbour, where every twin class among t's
- * neighbours answers for all its members. So one BFS per class, kept,
- * serves the class's own members and every switch next to it (on an
- * IBFT(24,3): 36 BFS instead of 432). The same classes group a switch's
- * neighbours for the choice among those one hop nearer: twins that are
- * not the target are equally far, so one look per class.
+ * (the tops of one IBFT group, the leaves of one pod). Hops from twins t
+ * and t' agree on every switch but t and t' themselves, and the hops from
+ * any t are 1 + the least hops from a neighbour, where every twin class
+ * among t's neighbours answers for all its members. So one BFS per class,
+ * kept, serves the class's own members and every switch next to it (on
+ * an IBFT(24,3): 36 BFS instead of 432). The same classes group a
+ * switch's neighbours for the choice among those one hop nearer: twins
+ * that are not the target are equally far, so one look per class. And a
+ * source's twins see the same distances around them: the first one's
+ * candidates, through each one's own ports, serve them all (memo). On an
+ * intact or damaged tree alike: the classes come from the graph itself.
  */
 #include <limits.h>
 #include <stdint.h>
