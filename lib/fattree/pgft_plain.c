@@ -498,8 +498,8 @@ int ibu__pgft_memo_get(const struct router *r, int which, int s, int tag,
 	const struct twin_memo *m;
 	int c, g;
 
-	if (!tw || tw->msize[c = tw->cls[s]] < 2)
-		return 0;
+	if (!tw || !tag || tw->msize[c = tw->cls[s]] < 2)
+		return 0;	/* tag 0: the memo's initial one */
 	m = &tw->memo[which];
 	if (m->tag[c] != tag || m->res[c] == MEMO_SCAN)
 		return 0;
@@ -549,7 +549,7 @@ void ibu__pgft_memo_put(const struct router *r, int which, int s, int tag,
 	struct twin_memo *m;
 	int c;
 
-	if (!tw || tw->msize[c = tw->cls[s]] < 2)
+	if (!tw || !tag || tw->msize[c = tw->cls[s]] < 2)
 		return;
 	m = &tw->memo[which];
 	if (m->tag[c] == tag)
