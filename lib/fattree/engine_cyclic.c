@@ -5,8 +5,9 @@
  * an exact or degraded IBFT too unless offsets=paper, goes through
  * lib/fattree/cyclic_pgft.h (c->pgft): every op below first asks which of
  * the two it holds. With offsets=paper an IBFT keeps its labels, LIDs,
- * DLID advice, rule check and trees (c->t), and the PGFT router writes
- * its tables with the paper's Eq. 2 (c->router).
+ * DLID advice and rule check (c->t), and the PGFT router writes its
+ * tables with the paper's Eq. 2 (c->router). Multicast trees always come
+ * from the PGFT (lib/fattree/pgft_mcast.h).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -15,7 +16,6 @@
 #include "engine.h"
 #include "cyclic_gen.h"
 #include "cyclic.h"
-#include "mcast.h"
 #include "cyclic_verify.h"
 #include "cyclic_pgft.h"
 #include "pgft_mcast.h"
@@ -109,8 +109,7 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 		return IBU_OK;
 	}
 	if (!prc) {
-		if (rc || !c->pgft->ibft)	/* an exact IBFT keeps t for */
-			ibu_ibft_free(&c->t);	/* its trees: ibft_mcast() */
+		ibu_ibft_free(&c->t);
 		return IBU_OK;
 	}
 	if (!rc)
@@ -389,111 +388,61 @@ static void node_label(const void *topo, int node, char *buf, size_t len)
 }
 
 /*
- * The PGFT's trees hang from a top switch; an exact IBFT keeps the
- * paper's trees (lib/fattree/mcast.h: apex at the members' lowest common
- * level, on the source's climb with mcast_apex=source), so a group inside
- * one leaf or pod stays there. Multicast never depends on the unicast rule.
+ * Every fat tree's trees come from one builder (lib/fattree/pgft_mcast.h:
+ * apex at the members' lowest common level, the paper's trees on an exact
+ * IBFT), on the PGFT the engine holds (c->router with offsets=paper), so
+ * a group inside one leaf or pod stays there. Multicast never depends on
+ * the unicast rule.
  */
-static int pgft_mcast(const struct cyclic_topo *c)
+static const struct ibu_cyclic_pgft *mcast_pgft(const struct cyclic_topo *c)
 {
-	return c->pgft && !c->t.sw;
+	return c->pgft ? c->pgft : c->router;
 }
-
-/* the ibu_mcload_state_* ops rely on it */
-_Static_assert(offsetof(struct ibu_mcast_load, core) == 0,
-	       "the multicast load state begins with its struct ibu_mcload");
 
 static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 			   void **state, struct ibu_err *e)
 {
-	const struct cyclic_topo *c = topo;
-	struct ibu_mcast_load *l;
-	int rc;
+	const struct ibu_cyclic_pgft *cp = mcast_pgft(topo);
 
-	(void)f;
 	*state = NULL;
-	if (pgft_mcast(c))
-		return ibu_pgft_mcast_load_new(&c->pgft->g,
-					       (struct ibu_pgft_mcast_load **)state, e);
-	l = calloc(1, sizeof(*l));
-	if (!l)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = ibu_mcast_load_init(l, &c->t, e);
-	if (rc) {
-		free(l);
-		return rc;
-	}
-	*state = l;
-	return IBU_OK;
+	if (!cp)
+		return ibu_err_set(e, IBU_EINVAL, "no fat tree recognised");
+	return ibu_pgft_mcast_load_new(f, &cp->g,
+				       (struct ibu_pgft_mcast_load **)state, e);
 }
 
-/* The lib tree (by switch index) as the engine-neutral tree (by node). */
-static int export_tree(const struct cyclic_topo *c,
-		       const struct ibu_mcast_tree *mt,
+/* The tree as the engine-neutral one; info: "apex SW<00,0> (source, level
+ * 0, 4 candidates)", levels as the label counts them (an IBFT's from the
+ * top, a PGFT's from the leaves). */
+static int export_tree(const struct ibu_cyclic_pgft *cp,
+		       const struct ibu_pgft_mcast_tree *pt,
 		       struct ibu_engine_tree *tree, struct ibu_err *e)
 {
 	char label[64];
 	int i, rc;
 
-	rc = ibu_engine_tree_alloc(tree, mt->num_switches, e);
+	rc = ibu_engine_tree_alloc(tree, pt->num_switches, e);
 	if (rc)
 		return rc;
-	tree->root = mt->apex >= 0 ? c->t.sw[mt->apex].node : -1;
-	tree->num_members = mt->num_members;
-	tree->num_receivers = mt->num_receivers;
-	for (i = 0; i < mt->num_switches; i++) {
-		int s = mt->switches[i];
-
-		tree->nodes[i] = c->t.sw[s].node;
-		tree->ports[i] = mt->ports[s];
+	tree->root = pt->apex;
+	tree->num_members = pt->num_members;
+	tree->num_receivers = pt->num_receivers;
+	for (i = 0; i < pt->num_switches; i++) {
+		tree->nodes[i] = pt->nodes[i];
+		tree->ports[i] = pt->ports[i];
 	}
-	if (mt->apex >= 0)
-		ibu_ibft_sw_label(&c->t, mt->apex, label, sizeof(label));
+	if (pt->apex >= 0)
+		ibu_cyclic_pgft_node_label(cp, pt->apex, label, sizeof(label));
 	else
 		snprintf(label, sizeof(label), "none");
 	snprintf(tree->info, sizeof(tree->info),
-		 "apex %s (%s, level %d, %d candidates)", label,
-		 ibu_mcast_policy_name(mt->policy), mt->apex_level,
-		 mt->num_candidates);
+		 "apex %s (%s, level %d, %d candidates%s)", label,
+		 ibu_mcast_policy_name(pt->policy),
+		 cp->ibft ? cp->g.P.h - pt->level : pt->level,
+		 pt->num_candidates, pt->apex < 0 || pt->common ? "" :
+		 cp->g.num_faults ? ", among the tops that reach the most members down" :
+		 ", a top a member sits on");
 	return IBU_OK;
-}
-
-/* A PGFT's tree (lib/fattree/pgft_mcast.h) as the engine-neutral tree. */
-static int pgft_tree(const struct ibu_fabric *f, const struct cyclic_topo *c,
-		     struct ibu_pgft_mcast_load *l,
-		     const struct ibu_mcast_member *m, int n,
-		     enum ibu_mcast_policy policy, uint32_t key,
-		     struct ibu_engine_tree *tree, struct ibu_err *e)
-{
-	struct ibu_pgft_mcast_tree pt;
-	char label[64];
-	int i, rc;
-
-	rc = ibu_pgft_mcast_tree_build(f, &c->pgft->g, m, n, policy, l, key,
-				       &pt, e);
-	if (rc)
-		return rc;
-	rc = ibu_engine_tree_alloc(tree, pt.num_switches, e);
-	if (!rc) {
-		tree->root = pt.apex;
-		tree->num_members = n;
-		for (i = 0; i < n; i++)
-			tree->num_receivers += !m[i].send_only;
-		for (i = 0; i < pt.num_switches; i++) {
-			tree->nodes[i] = pt.nodes[i];
-			tree->ports[i] = pt.ports[i];
-		}
-		ibu_cyclic_pgft_node_label(c->pgft, pt.apex, label, sizeof(label));
-		snprintf(tree->info, sizeof(tree->info),
-			 "apex %s (PGFT top, %s%s)", label,
-			 ibu_mcast_policy_name(pt.policy),
-			 c->pgft->g.num_faults ?
-			 ", among the tops that reach the most members down" : "");
-	} else if (l) {
-		ibu_mcload_release(&l->core, key);
-	}
-	ibu_pgft_mcast_tree_free(&pt);
-	return rc;
 }
 
 static int mcast_tree(const struct ibu_fabric *f, const void *topo,
@@ -501,23 +450,24 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 		      const struct ibu_engine_opts *o, uint32_t key,
 		      struct ibu_engine_tree *tree, struct ibu_err *e)
 {
-	const struct cyclic_topo *c = topo;
-	struct ibu_mcast_tree mt;
+	const struct ibu_cyclic_pgft *cp = mcast_pgft(topo);
+	struct ibu_pgft_mcast_load *l = state;
+	struct ibu_pgft_mcast_tree pt;
 	int rc;
 
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
-	if (pgft_mcast(c))
-		return pgft_tree(f, c, state, m, n, o->mcast_policy, key, tree, e);
-	rc = ibu_mcast_tree_build(f, &c->t, m, n, o->mcast_policy, state, key,
-				  &mt, e);
+	if (!cp)
+		return ibu_err_set(e, IBU_EINVAL, "no fat tree recognised");
+	rc = ibu_pgft_mcast_tree_build(f, &cp->g, cp->ibft, m, n,
+				       o->mcast_policy, l, key, &pt, e);
 	if (rc)
 		return rc;
-	rc = export_tree(c, &mt, tree, e);
-	ibu_mcast_tree_free(&mt);
+	rc = export_tree(cp, &pt, tree, e);
+	ibu_pgft_mcast_tree_free(&pt);
 	if (rc) {
-		if (state)
-			ibu_mcast_load_release(state, key);
+		if (l)
+			ibu_mcload_release(&l->core, key);
 		ibu_engine_tree_free(tree);
 	}
 	return rc;
