@@ -188,6 +188,31 @@ START_TEST(one_lost_uplink_at_the_cut_bound)
 }
 END_TEST
 
+/*
+ * PGFT(3; 4,4,3; 1,2,2; 1,2,1), 2 switches and 3 cables missing (seed 12):
+ * one pod keeps one middle switch, and its 16 hosts receive from the 28
+ * others over that switch's 2 up-cables, 224 flows each at best (minhop,
+ * updn and dfsssp in ibsim: 224). Each destination's flows come as two
+ * bundles, 12 from one pod and 16 from the other, so the LID-by-LID
+ * choice alone ends at 232; choosing the LIDs on the busiest link again
+ * against all the others reaches the bound.
+ */
+START_TEST(two_bundles_at_the_cut_bound)
+{
+	struct ibu_gen_opts o = { .remove_links = 3, .remove_switches = 2,
+				  .seed = 12 };
+	struct fixture x;
+
+	memset(&x, 0, sizeof(x));
+	build(&x, "4,4,3", "1,2,2", "1,2,1", &o);
+	route(&x);
+	assert_valid(&x);
+	ck_assert_int_eq(x.g.num_hosts, 44);
+	ck_assert_int_eq(all_to_all(&x), 224);
+	pgft_fixture_free(&x);
+}
+END_TEST
+
 static const struct {
 	const char *m, *w, *p;
 	int links, switches;
@@ -306,6 +331,7 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, one_lost_uplink_at_the_cut_bound);
+	tcase_add_test(tc, two_bundles_at_the_cut_bound);
 	tcase_add_loop_test(tc, random_damage_balanced, 0,
 			    (int)(sizeof(damaged) / sizeof(damaged[0])));
 	tcase_add_test(tc, deterministic);
