@@ -94,6 +94,9 @@ struct build {
 	int *cnt;			/* [node] member switches it is above
 					 * or equal to */
 	int *mark, *prev, *queue;
+	int *kid_at, *kid, *kid_port;	/* [node]: first of its distinct
+					 * children in kid / kid_port (the
+					 * first port to each), [N]: end */
 	int *msw, nd;			/* distinct member switches */
 	int *cand, nc;			/* apex candidates */
 	int stamp;
@@ -124,8 +127,8 @@ static void add_cable(struct build *b, int s, int p)
 	b->in[s] = b->in[q] = 1;
 }
 
-/* Up-closure of switch t (stamp, and in b->queue); returns its size. */
-static int mark_up(struct build *b, int t)
+/* Up-closure of switch t (stamp, and in b->queue). */
+static void mark_up(struct build *b, int t)
 {
 	int head = 0, tail = 0, n, p, q;
 
@@ -143,17 +146,18 @@ static int mark_up(struct build *b, int t)
 			}
 		}
 	}
-	return tail;
 }
 
-/* The cable a tree takes from s to its child q: of the parallel ones in
- * port order, number (key + q's column) mod their count, so groups spread
- * over a bundle; 0 when none. */
-static int cable_to(const struct build *b, int s, int q)
+/* The cable a tree takes from s to its child q, first reached by port
+ * first: of the parallel ones in port order, number (key + q's column)
+ * mod their count, so groups spread over a bundle; 0 when none. */
+static int cable_to(const struct build *b, int s, int q, int first)
 {
-	int p, k = 0, cab[IBU_MAX_PORTS + 1];
+	int p, k = 0, cab[IBU_MAX_PORTS + 1], l = b->g->level[s];
 
-	for (p = 1; p <= b->f->nodes[s].num_ports; p++)
+	if (l >= 1 && l <= b->g->P.h && b->g->P.p[l] == 1)
+		return first;	/* one cable per child: no scan */
+	for (p = first; p <= b->f->nodes[s].num_ports; p++)
 		if (b->f->nodes[s].ports[p].peer_node == q)
 			cab[k++] = p;
 	if (!k)
@@ -171,7 +175,7 @@ static int down_step(const struct build *b, int s, int *port)
 	for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
 		q = child_at(b, s, p);
 		if (q >= 0 && b->mark[q] == b->stamp) {
-			*port = cable_to(b, s, q);
+			*port = cable_to(b, s, q, p);
 			return q;
 		}
 	}
@@ -199,20 +203,20 @@ typedef void (*visit_fn)(struct build *b, int s, int port, int child,
  */
 static void walk_tree(struct build *b, int c, visit_fn visit, void *ctx)
 {
-	int head = 0, tail = 0, s, p, q;
+	int head = 0, tail = 0, s, i, q;
 
 	b->stamp++;
 	b->mark[c] = b->stamp;
 	b->queue[tail++] = c;
 	while (head < tail) {
 		s = b->queue[head++];
-		for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
-			q = child_at(b, s, p);
-			if (q < 0 || !b->cnt[q] || b->mark[q] == b->stamp)
+		for (i = b->kid_at[s]; i < b->kid_at[s + 1]; i++) {
+			q = b->kid[i];
+			if (!b->cnt[q] || b->mark[q] == b->stamp)
 				continue;
 			b->mark[q] = b->stamp;
 			b->queue[tail++] = q;
-			visit(b, s, cable_to(b, s, q), q, ctx);
+			visit(b, s, cable_to(b, s, q, b->kid_port[i]), q, ctx);
 		}
 	}
 }
@@ -396,16 +400,44 @@ static int lowest_source(const struct build *b,
 	return best;
 }
 
-/* b->cnt[s]: the member switches s is above or equal to. */
+/* Every switch's distinct children, each with the first port to it. */
+static void list_children(struct build *b)
+{
+	int s, p, q, k = 0;
+
+	for (s = 0; s < b->f->num_nodes; s++) {
+		b->kid_at[s] = k;
+		if (!sw(b, s) || b->g->level[s] < 2)
+			continue;
+		b->stamp++;
+		for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
+			q = child_at(b, s, p);
+			if (q < 0 || b->mark[q] == b->stamp)
+				continue;
+			b->mark[q] = b->stamp;
+			b->kid[k] = q;
+			b->kid_port[k++] = p;
+		}
+	}
+	b->kid_at[b->f->num_nodes] = k;
+}
+
+/*
+ * b->cnt[s]: the member switches s is above or equal to, summed over its
+ * children level by level from the leaves: in a fat tree the way down
+ * from s to a switch below it is unique, so each is counted once.
+ */
 static void count_ancestors(struct build *b)
 {
-	int j, i, k;
+	int j, l, s, i;
 
-	for (j = 0; j < b->nd; j++) {
-		k = mark_up(b, b->msw[j]);
-		for (i = 0; i < k; i++)
-			b->cnt[b->queue[i]]++;
-	}
+	for (j = 0; j < b->nd; j++)
+		b->cnt[b->msw[j]] = 1;
+	for (l = 2; l <= b->g->P.h; l++)
+		for (s = 0; s < b->f->num_nodes; s++)
+			if (sw(b, s) && b->g->level[s] == l)
+				for (i = b->kid_at[s]; i < b->kid_at[s + 1]; i++)
+					b->cnt[s] += b->cnt[b->kid[i]];
 }
 
 /* The common ancestors at the lowest level that has any (the tree stays
@@ -720,17 +752,26 @@ static int record(const struct build *b, struct ibu_pgft_mcast_load *l,
 
 static int build_alloc(struct build *b, size_t N, struct ibu_err *e)
 {
+	size_t ports = 1;
+	int n;
+
+	for (n = 0; n < b->f->num_nodes; n++)
+		ports += (size_t)b->f->nodes[n].num_ports;
 	b->mask = calloc(N, sizeof(*b->mask));
 	b->seen = calloc(N, sizeof(*b->seen));
 	b->recv = calloc(N, sizeof(*b->recv));
 	b->in = calloc(N, 1);
 	b->cnt = calloc(N, sizeof(int));
+	b->kid_at = calloc(N + 1, sizeof(int));
+	b->kid = calloc(ports, sizeof(int));
+	b->kid_port = calloc(ports, sizeof(int));
 	b->mark = calloc(N, sizeof(int));
 	b->prev = calloc(N, sizeof(int));
 	b->queue = calloc(N, sizeof(int));
 	b->msw = calloc(N, sizeof(int));
 	b->cand = calloc(N, sizeof(int));
 	if (!b->mask || !b->seen || !b->recv || !b->in || !b->cnt ||
+	    !b->kid_at || !b->kid || !b->kid_port ||
 	    !b->mark || !b->prev || !b->queue || !b->msw || !b->cand)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	return IBU_OK;
@@ -743,6 +784,9 @@ static void build_free(struct build *b)
 	free(b->recv);
 	free(b->in);
 	free(b->cnt);
+	free(b->kid_at);
+	free(b->kid);
+	free(b->kid_port);
 	free(b->mark);
 	free(b->prev);
 	free(b->queue);
@@ -761,6 +805,7 @@ static int build_tree(struct build *b, const struct ibu_mcast_member *m,
 		return rc;
 	b->src = lowest_source(b, m, n);
 	b->radix = most_ports(b->f);
+	list_children(b);
 	count_ancestors(b);
 	if (!common_candidates(b))
 		top_candidates(b);
