@@ -231,6 +231,61 @@ START_TEST(apex_policies)
 }
 END_TEST
 
+/* Two compute hosts of x whose lowest common level is l (-1 if none). */
+static int pair_at(const struct fix *x, int l, int *S, int *D)
+{
+	for (*S = 0; *S < x->g.num_hosts; (*S)++)
+		for (*D = 0; *D < x->g.num_hosts; (*D)++)
+			if (*S != *D && ibu_pgft_lca_level(&x->g, *S, *D) == l)
+				return 0;
+	return -1;
+}
+
+/*
+ * On a PGFT too the apex sits at the members' lowest common level: a
+ * group inside one leaf stays on it, one inside a level-2 sub-tree on one
+ * of its w_2 level-2 switches (PGFT(3; 4,4,3; 1,2,2; 1,2,1), 2 parallel
+ * cables up from every leaf), each a tree every member gets once.
+ */
+START_TEST(pgft_apex_at_lowest_common_level)
+{
+	struct fix x;
+	struct ibu_pgft_mcast_tree t;
+	struct ibu_mcast_member m[3];
+	struct ibu_err e = { 0 };
+	int l, S, D, i;
+
+	fix_up(&x, "4,4,3", "1,2,2", "1,2,1", 0, 0, 6);
+	for (l = 1; l <= x.g.P.h; l++) {
+		ck_assert_int_eq(pair_at(&x, l, &S, &D), 0);
+		m[0].node = x.g.host[S].node;
+		m[0].port = x.g.host[S].port;
+		m[0].send_only = 1;
+		m[1].node = x.g.host[D].node;
+		m[1].port = x.g.host[D].port;
+		m[1].send_only = 0;
+		ck_assert_int_eq(ibu_pgft_mcast_tree_build(&x.f, &x.g, NULL, m, 2,
+				IBU_MCAST_BALANCED, NULL, 0xc000 + (uint32_t)l,
+				&t, &e), 0);
+		ck_assert_int_eq(t.level, l);
+		ck_assert_int_eq(t.common, 1);
+		ck_assert_int_eq(t.num_candidates,
+				 l == 1 ? 1 : l == 2 ? x.g.P.w[2] :
+				 x.g.P.w[2] * x.g.P.w[3]);
+		/* the two leaves and one switch per level above them */
+		ck_assert_int_eq(t.num_switches, l == 1 ? 1 : 2 * (l - 1) + 1);
+		assert_down_tree(&x, &m[1], 1, &t);
+		/* the sender's port is not in the tree, its leaf is */
+		i = ibu_pgft_mcast_tree_find(&t, x.g.host[S].leaf);
+		ck_assert_int_ge(i, 0);
+		ck_assert(!ibu_pm_test(&t.ports[i], x.f.nodes[m[0].node]
+					.ports[m[0].port].peer_port));
+		ibu_pgft_mcast_tree_free(&t);
+	}
+	fix_down(&x);
+}
+END_TEST
+
 /* ------------------------------------------------- IBFT(m,n) ([Zhou07]) */
 
 /* An IBFT as the engine holds it: a PGFT with the paper's labels. */
@@ -1404,6 +1459,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, tree_around_faults);
 	tcase_add_test(tc, no_tree_refused);
 	tcase_add_test(tc, apex_policies);
+	tcase_add_test(tc, pgft_apex_at_lowest_common_level);
 	suite_add_tcase(s, tc);
 	tcase_add_test(ti, paper_fig7_source);
 	tcase_add_test(ti, paper_fig7_source_shuffled);
