@@ -3,7 +3,7 @@
 #include "cdg.h"
 #include "engines.h"
 #include "ibft.h"
-#include "lidplan.h"
+#include "cyclic_util.h"
 #include "mcmembers.h"
 #include "vlplan.h"
 #include "xy.h"
@@ -260,7 +260,7 @@ START_TEST(test_fattree)
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, NULL, &e), 0);
 	ck_assert_int_eq(ibu_ibft_recognize(&f, &t, &e), 0);
-	ck_assert_int_eq(ibu_lidplan_assign_paper(&f, &t, 2, IBU_LIDS_ALIGNED, &e), 0);
+	ck_assert_int_eq(paper_lids(&f, 2, LIDS_ALIGNED, &e), 0);
 	ibu_ibft_free(&t);
 	ibu_engine_opts_default(&eo);
 	ck_assert_int_eq(ibu_engine_run(&ibu_engine_cyclic, &f, &eo, &r, &e), 0);

@@ -10,13 +10,13 @@
 struct routed {
 	struct ibu_fabric f;
 	struct ibu_ibft t;
-	struct ibu_lidplan p;
+	struct lidplan p;
 	struct ibu_lft lft;
 	enum ibu_cyclic_offsets mode;
 };
 
 static void route_mode(struct routed *r, int m, int n, int lmc,
-		       enum ibu_lid_numbering how, const struct ibu_gen_opts *o,
+		       enum lid_numbering how, const struct ibu_gen_opts *o,
 		       enum ibu_cyclic_offsets mode)
 {
 	struct ibu_err e = { 0 };
@@ -24,17 +24,17 @@ static void route_mode(struct routed *r, int m, int n, int lmc,
 	r->mode = mode;
 	ck_assert_int_eq(ibu_gen_fattree(&r->f, m, n, o, &e), 0);
 	ck_assert_msg(ibu_ibft_recognize(&r->f, &r->t, &e) == 0, "%s", e.msg);
-	ck_assert_msg(ibu_lidplan_assign_paper(&r->f, &r->t, lmc, how, &e) == 0,
+	ck_assert_msg(paper_lids(&r->f, lmc, how, &e) == 0,
 		      "%s", e.msg);
-	ck_assert_int_eq(ibu_lidplan_build(&r->f, &r->t, &r->p, &e), 0);
+	ck_assert_int_eq(lidplan_build(&r->f, &r->p, &e), 0);
 	ck_assert_int_eq(ibu_lft_init(&r->lft, &r->f, r->p.map.max_lid, &e), 0);
-	ck_assert_msg(cyclic_route(&r->f, &r->t, &r->p, mode, &r->lft,
+	ck_assert_msg(cyclic_route(&r->f, &r->p, mode, &r->lft,
 				       &e) == 0, "%s", e.msg);
 }
 
 /* The paper's own rule (offsets=paper), as every worked example uses. */
 static void route(struct routed *r, int m, int n, int lmc,
-		  enum ibu_lid_numbering how, const struct ibu_gen_opts *o)
+		  enum lid_numbering how, const struct ibu_gen_opts *o)
 {
 	route_mode(r, m, n, lmc, how, o, IBU_OFFSETS_PAPER);
 }
@@ -42,7 +42,7 @@ static void route(struct routed *r, int m, int n, int lmc,
 static void unroute(struct routed *r)
 {
 	ibu_lft_free(&r->lft);
-	ibu_lidplan_free(&r->p);
+	lidplan_free(&r->p);
 	ibu_ibft_free(&r->t);
 	ibu_fabric_free(&r->f);
 }
@@ -100,7 +100,7 @@ static void worked_example(const struct ibu_gen_opts *o)
 	struct routed r;
 	int i;
 
-	route(&r, 4, 3, 2, IBU_LIDS_PAPER_EXACT, o);
+	route(&r, 4, 3, 2, LIDS_PAPER_EXACT, o);
 	for (i = 0; i < 3; i++)
 		q[i] = rr[i] = s[i] = t[i] = common[i];
 	q[3] = rr[3] = (struct hop){ 1, 2, 0, 3, 1 };
@@ -109,7 +109,7 @@ static void worked_example(const struct ibu_gen_opts *o)
 	s[3] = t[3] = (struct hop){ 1, 2, 0, 3, 2 };
 	s[4] = (struct hop){ 2, 2, 1, 3, 1 };
 	t[4] = (struct hop){ 2, 2, 1, 3, 2 };
-	ck_assert_uint_eq(ibu_cyclic_offset(&r.t, r.p.offset_digits, r.mode,
+	ck_assert_uint_eq(cyclic_offset(&r.t, r.p.offset_digits, r.mode,
 					    0, 8), 0);
 	assert_path(&r, pid_of(0, 0, 0), 33, q, 5, pid_of(2, 0, 0));
 	assert_path(&r, pid_of(0, 0, 0), 37, rr, 5, pid_of(2, 0, 1));
@@ -117,15 +117,15 @@ static void worked_example(const struct ibu_gen_opts *o)
 	assert_path(&r, pid_of(0, 0, 0), 45, t, 5, pid_of(2, 1, 1));
 	/* Fig. 5: P(000), P(001), P(010), P(011) use 33, 34, 35, 36 */
 	for (i = 0; i < 4; i++)
-		ck_assert_uint_eq(33 + ibu_cyclic_offset(&r.t, r.p.offset_digits,
+		ck_assert_uint_eq(33 + cyclic_offset(&r.t, r.p.offset_digits,
 							  r.mode, (uint32_t)i, 8),
 				  33 + (unsigned)i);
 	/* cyclic groups: CG(P(200),1,0) = {P(210)} uses offset 0, P(211) 1 */
-	ck_assert_uint_eq(ibu_cyclic_offset(&r.t, r.p.offset_digits, r.mode,
+	ck_assert_uint_eq(cyclic_offset(&r.t, r.p.offset_digits, r.mode,
 					    10, 8), 0);
-	ck_assert_uint_eq(ibu_cyclic_offset(&r.t, r.p.offset_digits, r.mode,
+	ck_assert_uint_eq(cyclic_offset(&r.t, r.p.offset_digits, r.mode,
 					    11, 8), 1);
-	ck_assert_uint_eq(ibu_cyclic_offset(&r.t, r.p.offset_digits, r.mode,
+	ck_assert_uint_eq(cyclic_offset(&r.t, r.p.offset_digits, r.mode,
 					    9, 8), 0);
 	unroute(&r);
 }
@@ -158,7 +158,7 @@ static void assert_equations(int m, int n, int lmc, const struct ibu_gen_opts *o
 	for (i = 0; i < n - 1; i++)
 		hn1 *= h;
 	ck_assert_int_eq(1L << lmc, hn1);
-	route(&r, m, n, lmc, IBU_LIDS_PAPER_EXACT, o);
+	route(&r, m, n, lmc, LIDS_PAPER_EXACT, o);
 	for (s = 0; s < r.t.num_switches; s++) {
 		const struct ibu_ibft_switch *sw = &r.t.sw[s];
 		int l = sw->level;
@@ -258,7 +258,7 @@ static void assert_all_routes(struct routed *r)
 		for (dst = 0; dst < r->t.num_endports; dst++) {
 			const struct ibu_port *dp =
 				&f->nodes[r->t.ep[dst].node].ports[r->t.ep[dst].port];
-			unsigned off = ibu_cyclic_offset(&r->t, r->p.offset_digits,
+			unsigned off = cyclic_offset(&r->t, r->p.offset_digits,
 							 r->mode, (uint32_t)src,
 							 (uint32_t)dst);
 			int node = f->nodes[ep->node].ports[ep->port].peer_node;
@@ -305,7 +305,7 @@ START_TEST(all_routes_paper_lmc)
 	struct routed r;
 
 	route_mode(&r, cfg[_i / 2][0], cfg[_i / 2][1], cfg[_i / 2][2],
-		   IBU_LIDS_ALIGNED, &o, (enum ibu_cyclic_offsets)(_i % 2));
+		   LIDS_ALIGNED, &o, (enum ibu_cyclic_offsets)(_i % 2));
 	assert_all_routes(&r);
 	unroute(&r);
 }
@@ -320,7 +320,7 @@ START_TEST(all_routes_small_lmc)
 	struct routed r;
 
 	route_mode(&r, cfg[_i / 2][0], cfg[_i / 2][1], cfg[_i / 2][2],
-		   IBU_LIDS_ALIGNED, NULL, (enum ibu_cyclic_offsets)(_i % 2));
+		   LIDS_ALIGNED, NULL, (enum ibu_cyclic_offsets)(_i % 2));
 	ck_assert_int_lt(r.p.offset_digits, r.t.n - 1);
 	assert_all_routes(&r);
 	unroute(&r);
@@ -334,12 +334,12 @@ START_TEST(non_power_of_two)
 	struct routed r;
 	int s;
 
-	route(&r, 6, 2, 2, IBU_LIDS_PAPER_EXACT, NULL);
+	route(&r, 6, 2, 2, LIDS_PAPER_EXACT, NULL);
 	ck_assert_int_eq(r.p.lmc_needed, 2);
 	ck_assert_int_eq(r.p.offset_digits, 1);
 	for (s = 0; s < r.t.num_switches; s++) {
 		int node = r.t.sw[s].node;
-		uint32_t base = ibu_lidplan_paper_base(17, 2, IBU_LIDS_PAPER_EXACT);
+		uint32_t base = paper_base(17, 2, LIDS_PAPER_EXACT);
 		unsigned o;
 
 		if (r.t.sw[s].level == 0 || ibu_ibft_below(&r.t, s, 17))
@@ -359,7 +359,7 @@ START_TEST(switch_own_lid_port0)
 	struct routed r;
 	int s;
 
-	route(&r, 8, 3, 4, IBU_LIDS_ALIGNED, NULL);
+	route(&r, 8, 3, 4, LIDS_ALIGNED, NULL);
 	for (s = 0; s < r.t.num_switches; s++) {
 		int node = r.t.sw[s].node;
 
@@ -399,7 +399,7 @@ START_TEST(rotated_equations)
 	uint32_t lid;
 	int s;
 
-	route_mode(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], IBU_LIDS_ALIGNED,
+	route_mode(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], LIDS_ALIGNED,
 		   &o, IBU_OFFSETS_ROTATED);
 	for (lid = 1; lid <= r.p.map.max_lid; lid++) {
 		const struct ibu_lid_owner *ow = &r.p.map.owner[lid];
@@ -541,7 +541,7 @@ START_TEST(rotated_base_lids_spread)
 	struct routed r;
 	long all, shift;
 
-	route_mode(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], IBU_LIDS_ALIGNED,
+	route_mode(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], LIDS_ALIGNED,
 		   &o, IBU_OFFSETS_ROTATED);
 	base_loads(&r, &all, &shift);
 	printf("# IBFT(%d,%d) lmc %d rotated: base-LID all-to-all busiest link %ld (HCA bound %d), worst shift %ld\n",
@@ -560,14 +560,14 @@ START_TEST(paper_base_lids_concentrate)
 	struct routed r;
 	long all, shift;
 
-	route_mode(&r, 8, 3, 4, IBU_LIDS_ALIGNED, &o, IBU_OFFSETS_PAPER);
+	route_mode(&r, 8, 3, 4, LIDS_ALIGNED, &o, IBU_OFFSETS_PAPER);
 	base_loads(&r, &all, &shift);
 	printf("# IBFT(8,3) lmc 4 paper: base-LID all-to-all busiest link %ld, worst shift %ld\n",
 	       all, shift);
 	ck_assert_int_eq(all, 1792);	/* all-to-all on IBFT(8,3), measured in ibsim */
 	ck_assert_int_eq(shift, 16);
 	unroute(&r);
-	route_mode(&r, 8, 3, 0, IBU_LIDS_ALIGNED, &o, IBU_OFFSETS_PAPER);
+	route_mode(&r, 8, 3, 0, LIDS_ALIGNED, &o, IBU_OFFSETS_PAPER);
 	base_loads(&r, &all, &shift);
 	ck_assert_int_eq(all, 127);
 	ck_assert_int_eq(shift, 1);
@@ -586,7 +586,7 @@ START_TEST(every_lmc_ibft63)
 	struct routed r;
 	long all, shift;
 
-	route_mode(&r, 6, 3, _i / 2, IBU_LIDS_ALIGNED, &o, mode);
+	route_mode(&r, 6, 3, _i / 2, LIDS_ALIGNED, &o, mode);
 	ck_assert_int_eq(r.p.lmc, _i / 2);
 	ck_assert_int_eq(r.p.offset_digits, _i / 2 >= 4 ? 2 : _i / 2 >= 2);
 	assert_all_routes(&r);
@@ -620,7 +620,7 @@ static int walk_turn(const struct routed *r, int src, uint32_t lid)
 /*
  * For every pair (S, D), lca level L: the LIDs of D's set reach
  * k^min(d, n-1-L) distinct lca switches (offsets equal mod k^d share
- * one), as ibu_cyclic_turn_switch() says; every cyclic group CG(D, L, y)
+ * one), as cyclic_turn_switch() says; every cyclic group CG(D, L, y)
  * uses one DLID and one turning switch (one descent).
  */
 START_TEST(lid_set_distinct_lca_and_groups)
@@ -639,7 +639,7 @@ START_TEST(lid_set_distinct_lca_and_groups)
 	long *grp;
 	int *gturn;
 
-	route_mode(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], IBU_LIDS_ALIGNED,
+	route_mode(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], LIDS_ALIGNED,
 		   &o, (enum ibu_cyclic_offsets)cfg[_i][4]);
 	N = r.t.num_endports;
 	S = r.t.num_switches;
@@ -668,7 +668,7 @@ START_TEST(lid_set_distinct_lca_and_groups)
 			for (off = 0; off < cnt; off++) {
 				int ts = walk_turn(&r, a, base + off);
 
-				ck_assert_int_eq(ts, ibu_cyclic_turn_switch(&r.t,
+				ck_assert_int_eq(ts, cyclic_turn_switch(&r.t,
 					r.p.offset_digits, r.mode, (uint32_t)a,
 					(uint32_t)b, off));
 				ck_assert_int_eq(r.t.sw[ts].level, L);
@@ -681,7 +681,7 @@ START_TEST(lid_set_distinct_lca_and_groups)
 			for (i = L + 1; i < r.t.n; i++)
 				y = y * r.t.half + r.t.ep[a].p[i];
 			key = (long)L * ipow(r.t.half, r.t.n) + y;
-			off = ibu_cyclic_offset(&r.t, r.p.offset_digits, r.mode,
+			off = cyclic_offset(&r.t, r.p.offset_digits, r.mode,
 						(uint32_t)a, (uint32_t)b);
 			turn = walk_turn(&r, a, base + off);
 			if (grp[key] < 0) {
@@ -716,12 +716,12 @@ START_TEST(label_dlid)
 	ck_assert_uint_eq(ibu_cyclic_label_dlid(2, 3, 2, IBU_OFFSETS_ROTATED,
 						d211, (const uint8_t[]){ 2, 1, 0 },
 						41), 41);
-	route_mode(&r, 6, 3, 4, IBU_LIDS_ALIGNED, NULL, IBU_OFFSETS_ROTATED);
+	route_mode(&r, 6, 3, 4, LIDS_ALIGNED, NULL, IBU_OFFSETS_ROTATED);
 	for (a = 0; a < r.t.num_endports; a++)
 		for (b = 0; b < r.t.num_endports; b++)
 			ck_assert_uint_eq(ibu_cyclic_label_dlid(3, 3, 4, r.mode,
 					r.t.ep[a].p, r.t.ep[b].p, base_lid(&r, b)),
-				base_lid(&r, b) + ibu_cyclic_offset(&r.t,
+				base_lid(&r, b) + cyclic_offset(&r.t,
 					r.p.offset_digits, r.mode, (uint32_t)a,
 					(uint32_t)b));
 	unroute(&r);
@@ -862,7 +862,7 @@ START_TEST(switch_lids_closed_form)
 	struct routed r;
 	long no_updown = 0;
 
-	route(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], IBU_LIDS_ALIGNED, &o);
+	route(&r, cfg[_i][0], cfg[_i][1], cfg[_i][2], LIDS_ALIGNED, &o);
 	assert_switch_routes(&r, &no_updown);
 	if (cfg[_i][1] >= 3)
 		ck_assert_int_gt(no_updown, 0);	/* the rule is exercised */
@@ -890,7 +890,7 @@ static void engine_tables(const struct routed *r, enum ibu_cyclic_offsets mode,
 
 /*
  * Every entry toward an end port's LID equals Eq. 1 / Eq. 2 of the paper
- * (ibu_cyclic_paper_port) on IBFT(4,2), (4,3), (6,3), (8,3), LMC 0 to
+ * (cyclic_paper_port) on IBFT(4,2), (4,3), (6,3), (8,3), LMC 0 to
  * one past what the paper needs, ports and records shuffled.
  */
 START_TEST(paper_engine_equals_equations)
@@ -900,15 +900,15 @@ START_TEST(paper_engine_equals_equations)
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
 				  .seed = 31 + (uint64_t)_i };
 
-	for (lmc = 0; lmc <= ibu_lid_needed_lmc(m, n) + 1; lmc++) {
+	for (lmc = 0; lmc <= needed_lmc(m, n) + 1; lmc++) {
 		struct ibu_engine_result res;
 		struct routed r;
 		long host = 0, sw_diff = 0, sw_all = 0;
 		uint32_t lid;
 		int s;
 
-		route(&r, m, n, lmc, _i < 4 ? IBU_LIDS_PAPER_EXACT :
-		      IBU_LIDS_ALIGNED, &o);
+		route(&r, m, n, lmc, _i < 4 ? LIDS_PAPER_EXACT :
+		      LIDS_ALIGNED, &o);
 		engine_tables(&r, IBU_OFFSETS_PAPER, &res);
 		for (lid = 1; lid <= r.p.map.max_lid; lid++) {
 			const struct ibu_lid_owner *lo = &r.p.map.owner[lid];
@@ -927,7 +927,7 @@ START_TEST(paper_engine_equals_equations)
 					sw_diff += lo->node >= 0 && got != want;
 					continue;
 				}
-				want = r.t.sw[s].phys_of_k[ibu_cyclic_paper_port(
+				want = r.t.sw[s].phys_of_k[cyclic_paper_port(
 					&r.t, r.p.offset_digits,
 					IBU_OFFSETS_PAPER, s, (uint32_t)pid,
 					lo->offset)];

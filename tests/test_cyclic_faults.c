@@ -11,9 +11,7 @@
 #include "gen.h"
 #include "ibft.h"
 #include "cyclic_util.h"
-#include "lidplan.h"
 #include "verify.h"
-#include "cyclic_verify.h"
 #include "pgft_mcast.h"
 #include "mcflood.h"
 #include "mcmembers.h"
@@ -21,7 +19,7 @@
 struct dg {
 	struct ibu_fabric f;
 	struct ibu_ibft t;
-	struct ibu_lidplan p;
+	struct lidplan p;
 	struct ibu_lft lft;
 	struct ibu_pgft_route_stats st;
 };
@@ -54,11 +52,11 @@ static void dg_route(struct dg *x, int lmc)
 
 	rc = ibu_ibft_recognize(&x->f, &x->t, &e);
 	ck_assert_msg(rc == 0, "recognise: %s", e.msg);
-	ck_assert_int_eq(ibu_lidplan_assign_paper(&x->f, &x->t, lmc,
-						  IBU_LIDS_ALIGNED, &e), 0);
-	ck_assert_int_eq(ibu_lidplan_build(&x->f, &x->t, &x->p, &e), 0);
+	ck_assert_int_eq(paper_lids(&x->f, lmc,
+						  LIDS_ALIGNED, &e), 0);
+	ck_assert_int_eq(lidplan_build(&x->f, &x->p, &e), 0);
 	ck_assert_int_eq(ibu_lft_init(&x->lft, &x->f, x->p.map.max_lid, &e), 0);
-	rc = cyclic_route_st(&x->f, &x->t, &x->p, IBU_OFFSETS_ROTATED,
+	rc = cyclic_route_st(&x->f, &x->p, IBU_OFFSETS_ROTATED,
 			     &x->lft, &x->st, &e);
 	ck_assert_msg(rc == 0, "route: %s", e.msg);
 }
@@ -78,7 +76,7 @@ static void dg_make(struct dg *x, int m, int n, const struct ibu_gen_opts *o,
 static void dg_free(struct dg *x)
 {
 	ibu_lft_free(&x->lft);
-	ibu_lidplan_free(&x->p);
+	lidplan_free(&x->p);
 	ibu_ibft_free(&x->t);
 	ibu_fabric_free(&x->f);
 }
@@ -432,21 +430,13 @@ END_TEST
  * around the faults; the computed tables match entry by entry, one moved
  * entry is a mismatch, and the ascending paths are not checked there.
  */
-/* The tables cyclic_rule_degraded checks against: dg_route's. */
-static int expect_rotated(void *ctx, const struct ibu_fabric *f,
-			  struct ibu_lft *exp, struct ibu_err *e)
-{
-	const struct dg *x = ctx;
-
-	return cyclic_route(f, &x->t, &x->p, IBU_OFFSETS_ROTATED, exp, e);
-}
-
 START_TEST(cyclic_rule_degraded)
 {
 	static const char *const drop[] = { "sw0-1.1", "sw1-4.2", NULL };
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
 				  .remove_links = 2, .seed = 5 };
-	struct ibu_cyclic_rule cr = { 0 };
+	struct ibu_pgft_rule cr = { 0 };
+	struct ibu_cyclic_pgft *c;
 	struct ibu_verify_rule rule;
 	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
 	struct ibu_verify_result r;
@@ -457,12 +447,13 @@ START_TEST(cyclic_rule_degraded)
 
 	dg_make(&x, 8, 3, &o, drop, 4);
 	ck_assert_int_ge(x.t.num_faults, 3);
-	cr.t = &x.t;
-	cr.p = &x.p;
-	cr.offsets = IBU_OFFSETS_ROTATED;
-	cr.expect = expect_rotated;
-	cr.expect_ctx = &x;
-	ibu_cyclic_verify_rule(&rule, &cr);
+	/* the rule dg_route's tables follow, re-routes included */
+	ck_assert_int_eq(one_path(&x.f, IBU_CYCLIC_PAPER_ROTATED, &c, &e), 0);
+	cr.g = &c->g;
+	cr.lmc = x.p.lmc;
+	cr.paper = c->paper;
+	cr.labels = c->ibft;
+	ibu_pgft_verify_rule(&rule, &cr);
 	vo.rule = &rule;
 	ck_assert_int_eq(ibu_verify_lft(&x.f, &x.lft, &vo, NULL, NULL, &r, &e), 0);
 	ck_assert_int_gt(r.rule_entries, 0);
@@ -478,6 +469,7 @@ START_TEST(cyclic_rule_degraded)
 	x.lft.row[node][lid] = x.lft.row[node][lid] == 1 ? 2 : 1;
 	ck_assert_int_eq(ibu_verify_lft(&x.f, &x.lft, &vo, NULL, NULL, &r, &e), 0);
 	ck_assert_int_eq(r.rule_mismatches, 1);
+	ibu_cyclic_pgft_free(c);
 	dg_free(&x);
 }
 END_TEST

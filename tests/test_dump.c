@@ -8,7 +8,7 @@
 #include "netfile.h"
 #include "gen.h"
 #include "lidmap.h"
-#include "lidplan.h"
+#include "cyclic_util.h"
 
 #define FX(name) FIXTURES_DIR "/" name
 
@@ -684,8 +684,8 @@ START_TEST(write_same_as_printf)
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, NULL, &e), 0);
 	ck_assert_int_eq(ibu_ibft_recognize(&f, &t, &e), 0);
-	ck_assert_int_eq(ibu_lidplan_assign_paper(&f, &t, lmcs[_i],
-						  IBU_LIDS_ALIGNED, &e), 0);
+	ck_assert_int_eq(paper_lids(&f, lmcs[_i],
+						  LIDS_ALIGNED, &e), 0);
 	ibu_ibft_free(&t);
 	/* beyond the last LID: no owner */
 	ck_assert_int_eq(ibu_lft_init(&l, &f, ibu_fabric_max_lid(&f) + 9, &e), 0);

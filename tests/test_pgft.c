@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "unit.h"
 #include "pgft.h"
@@ -499,7 +500,7 @@ START_TEST(ibft_labels)
 		scramble_guids(&f);
 	ck_assert_msg(ibu_ibft_recognize_limit(&f, &t, 0, &e) == 0, "%s", e.msg);
 	ck_assert_msg(ibu_pgft_recognize(&f, &g, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, &x, &e), 0);
+	ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, 1, &x, &e), 0);
 	ck_assert_ptr_nonnull(x);
 	ck_assert_int_eq(x->m, ibfts[_i].m);
 	ck_assert_int_eq(x->n, ibfts[_i].n);
@@ -523,6 +524,135 @@ START_TEST(ibft_labels)
 }
 END_TEST
 
+/* The paper's rule, checked on (g, x) alone: every label unique and in
+ * range, every surviving switch cable joins SW<w,l> and SW<w',l+1> with
+ * w0..w(l-1) = w'0..w'(l-1) and w(l)..w(n-3) = w'(l+1)..w'(n-2)
+ * ([Zhou07] sect. 2.2), paper ports unique on each switch, PIDs unique
+ * and below their leaf's label. */
+static void labels_hold(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			const struct ibu_pgft_ibft *x)
+{
+	char *slot = calloc((size_t)x->full_switches, 1);
+	char *used = calloc((size_t)x->num_pids, 1);
+	int node, p, q, l, i, D, n = x->n;
+
+	ck_assert(slot && used);
+	for (node = 0; node < f->num_nodes; node++) {
+		const uint8_t *w = x->w + (size_t)node * IBU_PGFT_MAX_H;
+		char k[IBU_MAX_PORTS + 2] = { 0 };
+		long v = ibu_pgft_ibft_slot(g, x, node);
+
+		if (v < 0)
+			continue;
+		l = g->P.h - g->level[node];
+		ck_assert(v < x->full_switches && !slot[v]);
+		slot[v] = 1;
+		for (i = 0; i < n - 1; i++)
+			ck_assert_int_lt(w[i], i == 0 && l ? x->m : x->half);
+		for (p = 1; p <= f->nodes[node].num_ports; p++) {
+			int kp = ibu_pgft_ibft_port(f, g, x, node, p);
+			const uint8_t *c;
+
+			q = f->nodes[node].ports[p].peer_node;
+			if (q < 0)
+				continue;
+			ck_assert(kp >= 1 && kp <= x->m && !k[kp]);
+			k[kp] = 1;
+			if (g->level[q] != g->level[node] - 1 || g->level[q] < 1)
+				continue;
+			c = x->w + (size_t)q * IBU_PGFT_MAX_H;
+			ck_assert(!memcmp(w, c, (size_t)l));
+			ck_assert(!memcmp(w + l, c + l + 1, (size_t)(n - 2 - l)));
+		}
+	}
+	for (D = 0; D < g->num_hosts; D++) {
+		const uint8_t *w = x->w + (size_t)g->host[D].leaf * IBU_PGFT_MAX_H;
+		uint32_t pre = 0;
+
+		ck_assert(x->pid[D] < (uint32_t)x->num_pids && !used[x->pid[D]]);
+		used[x->pid[D]] = 1;
+		for (i = 0; i < n - 1; i++)
+			pre = pre * (uint32_t)x->half + w[i];
+		ck_assert_uint_eq(x->pid[D] / (uint32_t)x->half, pre);
+		ck_assert(!D || x->pid[D] > x->pid[D - 1]);	/* PID order */
+	}
+	free(slot);
+	free(used);
+}
+
+static const struct {
+	int m, n, links, switches;
+} degraded_ibfts[] = {
+	{ 4, 3, 1, 0 }, { 4, 3, 2, 1 }, { 4, 3, 0, 1 }, { 8, 3, 1, 0 },
+	{ 8, 3, 3, 2 }, { 8, 3, 0, 3 }, { 6, 3, 4, 1 }, { 4, 4, 2, 1 },
+	{ 8, 2, 2, 0 }, { 6, 2, 1, 0 },
+};
+
+/* Degraded IBFTs, shuffled (ibunion gen fattree M N --remove-links K
+ * --remove-switches S --shuffle-ports --shuffle-records --seed X): a PGFT
+ * with an IBFT's parameters gets labels that obey the paper's rule on
+ * every surviving cable; where the IBFT recogniser takes it too, every
+ * switch label, slot, paper port and PID is ibft.c's. (A 2-level tree
+ * that lost a switch is a smaller PGFT: fewer tops or pods.) */
+START_TEST(ibft_labels_degraded)
+{
+	int seed, compared = 0;
+
+	for (seed = 1; seed <= 12; seed++) {
+		struct ibu_gen_opts o = {
+			.shuffle_ports = 1, .shuffle_records = 1,
+			.seed = (uint64_t)(seed * 7 + _i),
+			.remove_links = degraded_ibfts[_i].links,
+			.remove_switches = degraded_ibfts[_i].switches };
+		struct ibu_fabric f;
+		struct ibu_ibft t;
+		struct ibu_pgft g;
+		struct ibu_pgft_ibft *x;
+		struct ibu_err e = { 0 };
+		char a[64], b[64];
+		int node, D, pid, rt, rg, m, n;
+
+		ck_assert_int_eq(ibu_gen_fattree(&f, degraded_ibfts[_i].m,
+						 degraded_ibfts[_i].n, &o, &e), 0);
+		if (seed % 2)
+			scramble_guids(&f);
+		rt = ibu_ibft_recognize_limit(&f, &t, IBU_MAX_FAULTS_DEFAULT, &e);
+		rg = ibu_pgft_recognize_limit(&f, &g, NULL, 0,
+					      IBU_MAX_FAULTS_DEFAULT, &e);
+		if (!rg) {
+			ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, 1, &x, &e), 0);
+			ck_assert_msg(x || rt || !ibu_pgft_is_ibft(&g.P, &m, &n),
+				      "seed %d: an IBFT without labels", seed);
+		}
+		if (!rg && x)
+			labels_hold(&f, &g, x);
+		if (!rg && !rt && x) {
+			compared++;
+			for (node = 0; node < f.num_nodes; node++)
+				if (ibu_node_is_switch(&f.nodes[node]))
+					same_switch(&f, &t, &g, x, node);
+			ck_assert_int_eq(g.num_hosts, t.present_endports);
+			for (D = 0; D < g.num_hosts; D++) {
+				pid = ibu_ibft_ep(&t, g.host[D].node,
+						  g.host[D].port);
+				ck_assert_int_eq((int)x->pid[D], pid);
+				ibu_ibft_ep_label(&t, pid, a, sizeof(a));
+				ibu_pgft_ibft_ep_label(x, D, b, sizeof(b));
+				ck_assert_str_eq(b, a);
+			}
+		}
+		if (!rg) {
+			ibu_pgft_ibft_free(x);
+			ibu_pgft_free(&g);
+		}
+		if (!rt)
+			ibu_ibft_free(&t);
+		ibu_fabric_free(&f);
+	}
+	ck_assert_int_ge(compared, 8);	/* most damaged trees are both */
+}
+END_TEST
+
 /* A PGFT that is no IBFT gets no paper labels. */
 START_TEST(ibft_labels_none)
 {
@@ -536,7 +666,7 @@ START_TEST(ibft_labels_none)
 	ck_assert_int_eq(ibu_pgft_params_parse("8,12", "1,4", "1,2", &P, &e), 0);
 	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
 	ck_assert_int_eq(ibu_pgft_recognize(&f, &g, &e), 0);
-	ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, &x, &e), 0);
+	ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, 1, &x, &e), 0);
 	ck_assert_ptr_null(x);
 	ibu_pgft_free(&g);
 	ibu_fabric_free(&f);
@@ -560,6 +690,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, recognise_with_roots);
 	tcase_add_loop_test(tc, ibft_labels, 0,
 			    (int)(sizeof(ibfts) / sizeof(ibfts[0])));
+	tcase_add_loop_test(tc, ibft_labels_degraded, 0,
+			    (int)(sizeof(degraded_ibfts) /
+				  sizeof(degraded_ibfts[0])));
 	tcase_add_test(tc, ibft_labels_none);
 	suite_add_tcase(s, tc);
 	return s;

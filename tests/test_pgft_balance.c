@@ -228,6 +228,9 @@ static const struct {
 	/* IBFT(8,3) = PGFT(3; 4,4,8; 1,4,4; 1,1,1), a switch missing
 	 * (dfsssp 260) */
 	{ "4,4,8", "1,4,4", "1,1,1", 4, 1, 8, 256 },
+	/* one leaf lost 2 of its 6 up-cables: its destinations' sources
+	 * must not all take the same way down (dfsssp 78; 84 when they did) */
+	{ "6,8", "1,3", "1,2", 4, 0, 102, 78 },
 };
 
 /* Random damage: valid tables, and the busiest link of the all-to-all at
@@ -270,10 +273,12 @@ static long changed(const struct fixture *x, const struct fixture *y)
 /*
  * A cut cable changes the entries it must: the LIDs whose rule climbed
  * through it are repaired at the leaf that lost it, every other switch
- * keeps the rule. IBFT(8,3) at LMC 4, one leaf uplink cut: 1,754 of
+ * keeps the rule. IBFT(8,3) at LMC 4, one leaf uplink cut: 1,790 of
  * 171,440 entries change (re-deciding those LIDs on every source leaf
- * changed 6,010), and the all-to-all stays within 6 of the cut bound
- * (166: the leaf's 4 hosts' flows over its 3 uplinks left).
+ * changed 6,010), and the all-to-all stays within 2 of the cut bound
+ * (166: the leaf's 4 hosts' flows over its 3 uplinks left). With every
+ * source leaf taking the same digit toward the cut leaf's hosts, it was
+ * 1,754 entries and 172.
  */
 START_TEST(one_cut_changes_what_it_must)
 {
@@ -292,9 +297,9 @@ START_TEST(one_cut_changes_what_it_must)
 	route(&y);
 	assert_valid(&y);
 	n = changed(&x, &y);
-	ck_assert_int_le(n, 1754);
+	ck_assert_int_le(n, 1790);
 	ck_assert_int_eq(leaf_bound(&y), 166);
-	ck_assert_int_le(all_to_all(&y), 166 + 6);
+	ck_assert_int_le(all_to_all(&y), 166 + 2);
 	pgft_fixture_free(&x);
 	pgft_fixture_free(&y);
 }

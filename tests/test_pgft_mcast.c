@@ -305,7 +305,8 @@ static void ft_make(struct ft *x, int m, int n, int shuffle, uint64_t seed)
 
 	ck_assert_int_eq(ibu_gen_fattree(&x->f, m, n, &o, &e), 0);
 	ck_assert_int_eq(ibu_fabric_index(&x->f, &e), 0);
-	rc = ibu_cyclic_pgft_recognise(&x->f, NULL, 0, 0, &x->c, &e);
+	rc = ibu_cyclic_pgft_recognise(&x->f, NULL, 0, 0,
+				       IBU_CYCLIC_GENERALISED, &x->c, &e);
 	ck_assert_msg(rc == 0, "IBFT(%d,%d): %s", m, n, e.msg);
 	ck_assert_ptr_nonnull(x->c->ibft);
 	x->g = &x->c->g;
@@ -1413,7 +1414,8 @@ START_TEST(real_dump_fig7)
 	snprintf(path, sizeof(path), "%s/ibft43-gen.net", FIXTURES_DIR);
 	ck_assert_msg(ibu_netfile_read(path, &f, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
-	ck_assert_msg(ibu_cyclic_pgft_recognise(&f, NULL, 0, 0, &c, &e) == 0,
+	ck_assert_msg(ibu_cyclic_pgft_recognise(&f, NULL, 0, 0,
+						 IBU_CYCLIC_GENERALISED, &c, &e) == 0,
 		      "%s", e.msg);
 	ck_assert_ptr_nonnull(c->ibft);
 	snprintf(path, sizeof(path), "%s/ibft43-fig7.mfts", FIXTURES_DIR);

@@ -8,7 +8,6 @@
 #include "gen.h"
 #include "ibft.h"
 #include "lft.h"
-#include "lidplan.h"
 #include "linkload.h"
 #include "mcmembers.h"
 #include "mft.h"
@@ -482,7 +481,7 @@ END_TEST
 struct ft {
 	struct ibu_fabric f;
 	struct ibu_ibft t;
-	struct ibu_lidplan plan;
+	struct lidplan plan;
 	struct ibu_lft lft;
 	struct ibu_endports ep;
 	enum ibu_cyclic_offsets mode;
@@ -498,7 +497,7 @@ static long advised_offset(void *ctx, int sn, int sp, int dn, int dp)
 {
 	const struct ft *x = ctx;
 
-	return ibu_cyclic_offset(&x->t, x->plan.offset_digits,
+	return cyclic_offset(&x->t, x->plan.offset_digits,
 				 x->mode,
 				 (uint32_t)ibu_ibft_ep(&x->t, sn, sp),
 				 (uint32_t)ibu_ibft_ep(&x->t, dn, dp));
@@ -515,15 +514,15 @@ static void ft_make(struct ft *x, enum ibu_cyclic_offsets mode)
 	ck_assert_int_eq(ibu_gen_fattree(&x->f, 4, 3, &o, &e), 0);
 	ck_assert_int_eq(ibu_fabric_index(&x->f, &e), 0);
 	ck_assert_int_eq(ibu_ibft_recognize(&x->f, &t0, &e), 0);
-	ck_assert_int_eq(ibu_lidplan_assign_paper(&x->f, &t0, 2,
-						  IBU_LIDS_ALIGNED, &e), 0);
+	ck_assert_int_eq(paper_lids(&x->f, 2,
+						  LIDS_ALIGNED, &e), 0);
 	ibu_ibft_free(&t0);
 	x->mode = mode;
 	ck_assert_int_eq(ibu_ibft_recognize(&x->f, &x->t, &e), 0);
-	ck_assert_int_eq(ibu_lidplan_build(&x->f, &x->t, &x->plan, &e), 0);
+	ck_assert_int_eq(lidplan_build(&x->f, &x->plan, &e), 0);
 	ck_assert_int_eq(ibu_lft_init(&x->lft, &x->f, x->plan.map.max_lid,
 				      &e), 0);
-	rc = cyclic_route(&x->f, &x->t, &x->plan, mode, &x->lft, &e);
+	rc = cyclic_route(&x->f, &x->plan, mode, &x->lft, &e);
 	ck_assert_msg(rc == 0, "%s", e.msg);
 	ck_assert_int_eq(ibu_endports_build(&x->f, ibft_index, &x->t, &x->ep, &e), 0);
 	ck_assert_int_eq(x->ep.by_engine, 1);
@@ -535,7 +534,7 @@ static void ft_free(struct ft *x)
 {
 	ibu_endports_free(&x->ep);
 	ibu_lft_free(&x->lft);
-	ibu_lidplan_free(&x->plan);
+	lidplan_free(&x->plan);
 	ibu_ibft_free(&x->t);
 	ibu_fabric_free(&x->f);
 }

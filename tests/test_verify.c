@@ -9,7 +9,7 @@
 #include "netfile.h"
 #include "gen.h"
 #include "cyclic_util.h"
-#include "cyclic_verify.h"
+#include "pgft_verify.h"
 
 #define FX(name) FIXTURES_DIR "/" name
 
@@ -393,12 +393,27 @@ END_TEST
 struct tree {
 	struct ibu_fabric f;
 	struct ibu_ibft t;
-	struct ibu_lidplan p;
+	struct lidplan p;
 	struct ibu_lft l;
+	struct ibu_cyclic_pgft *c[2];	/* the engine's view, by rule */
 };
 
+/* The engine's tree under rule mode: the PGFT with the paper's labels. */
+static struct ibu_cyclic_pgft *one_rule(const struct ibu_fabric *f,
+					enum ibu_cyclic_offsets mode)
+{
+	struct ibu_cyclic_pgft *c;
+	struct ibu_err e = { 0 };
+
+	ck_assert_msg(one_path(f, mode == IBU_OFFSETS_PAPER ?
+			       IBU_CYCLIC_PAPER : IBU_CYCLIC_PAPER_ROTATED,
+			       &c, &e) == 0, "%s", e.msg);
+	ck_assert_ptr_nonnull(c->paper);
+	return c;
+}
+
 static void tree_route_mode(struct tree *x, int m, int n, int lmc,
-			    enum ibu_lid_numbering how, int shuffle,
+			    enum lid_numbering how, int shuffle,
 			    enum ibu_cyclic_offsets mode)
 {
 	struct ibu_gen_opts o = { .seed = 7, .shuffle_ports = shuffle,
@@ -407,48 +422,59 @@ static void tree_route_mode(struct tree *x, int m, int n, int lmc,
 
 	ck_assert_int_eq(ibu_gen_fattree(&x->f, m, n, &o, &e), 0);
 	ck_assert_msg(ibu_ibft_recognize(&x->f, &x->t, &e) == 0, "%s", e.msg);
-	ck_assert_msg(ibu_lidplan_assign_paper(&x->f, &x->t, lmc, how, &e) == 0,
+	ck_assert_msg(paper_lids(&x->f, lmc, how, &e) == 0,
 		      "%s", e.msg);
-	ck_assert_int_eq(ibu_lidplan_build(&x->f, &x->t, &x->p, &e), 0);
+	ck_assert_int_eq(lidplan_build(&x->f, &x->p, &e), 0);
 	ck_assert_int_eq(ibu_lft_init(&x->l, &x->f, x->p.map.max_lid, &e), 0);
-	ck_assert_msg(cyclic_route(&x->f, &x->t, &x->p, mode, &x->l,
+	ck_assert_msg(cyclic_route(&x->f, &x->p, mode, &x->l,
 				       &e) == 0, "%s", e.msg);
+	x->c[IBU_OFFSETS_ROTATED] = one_rule(&x->f, IBU_OFFSETS_ROTATED);
+	x->c[IBU_OFFSETS_PAPER] = one_rule(&x->f, IBU_OFFSETS_PAPER);
 }
 
 /* The default rule (destination-rotated offsets). */
 static void tree_route(struct tree *x, int m, int n, int lmc,
-		       enum ibu_lid_numbering how, int shuffle)
+		       enum lid_numbering how, int shuffle)
 {
 	tree_route_mode(x, m, n, lmc, how, shuffle, IBU_OFFSETS_ROTATED);
 }
 
 static void tree_free(struct tree *x)
 {
+	ibu_cyclic_pgft_free(x->c[0]);
+	ibu_cyclic_pgft_free(x->c[1]);
 	ibu_lft_free(&x->l);
-	ibu_lidplan_free(&x->p);
+	lidplan_free(&x->p);
 	ibu_ibft_free(&x->t);
 	ibu_fabric_free(&x->f);
 }
 
 static struct ibu_verify_rule rule;
-static struct ibu_cyclic_rule crule;
+static struct ibu_pgft_rule crule;
+
+/* The engine's rule check (lib/fattree/pgft_verify.h) under c's rule. */
+static void rule_of(const struct ibu_cyclic_pgft *c, const struct lidplan *p)
+{
+	crule.g = &c->g;
+	crule.lmc = p->lmc;
+	crule.paper = c->paper;
+	crule.labels = c->ibft;
+	ibu_pgft_verify_rule(&rule, &crule);
+}
 
 static void cyclic_opts(struct tree *x, struct ibu_verify_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	crule.t = &x->t;
-	crule.p = &x->p;
 	crule.climb_sources = 0;
-	crule.offsets = IBU_OFFSETS_ROTATED;
 	crule.dlids = NULL;
-	ibu_cyclic_verify_rule(&rule, &crule);
+	rule_of(x->c[IBU_OFFSETS_ROTATED], &x->p);
 	o->rule = &rule;
 }
 
 START_TEST(cyclic_ibft43_passes)
 {
-	static const enum ibu_lid_numbering how[2] = {
-		IBU_LIDS_ALIGNED, IBU_LIDS_PAPER_EXACT,
+	static const enum lid_numbering how[2] = {
+		LIDS_ALIGNED, LIDS_PAPER_EXACT,
 	};
 	struct tree x;
 	struct ibu_verify_opts o;
@@ -467,7 +493,7 @@ START_TEST(cyclic_ibft43_passes)
 	ck_assert_int_eq(r.path_levels, 2);
 	ck_assert_ptr_nonnull(strstr(out, "-I- cyclic: every source's routes share one ascending path"));
 	ck_assert_int_eq(count_lines(out, "-E-"), 0);
-	if (how[_i % 2] == IBU_LIDS_PAPER_EXACT)
+	if (how[_i % 2] == LIDS_PAPER_EXACT)
 		ck_assert_ptr_nonnull(strstr(out, "-W- 16 ports have a LID set not aligned"));
 	free(out);
 	tree_free(&x);
@@ -485,7 +511,7 @@ START_TEST(cyclic_flip_caught)
 	uint32_t lid;
 	int s, k, other;
 
-	tree_route(&x, 4, 3, 2, IBU_LIDS_ALIGNED, 1);
+	tree_route(&x, 4, 3, 2, LIDS_ALIGNED, 1);
 	/* a leaf, and an end-port LID of another pod: it goes up */
 	for (s = 0; s < x.t.num_switches && x.t.sw[s].level != 2; s++)
 		;
@@ -524,7 +550,7 @@ START_TEST(cyclic_split_climb_caught)
 	uint32_t lid;
 	int s, moved = 0;
 
-	tree_route(&x, 4, 3, 2, IBU_LIDS_ALIGNED, 0);
+	tree_route(&x, 4, 3, 2, LIDS_ALIGNED, 0);
 	for (s = 0; s < x.t.num_switches && x.t.sw[s].level != 2; s++)
 		;
 	sw = &x.t.sw[s];
@@ -558,8 +584,8 @@ START_TEST(cyclic_through_dump)
 	struct tree x;
 	struct ibu_fabric g;
 	struct ibu_lft m;
-	struct ibu_ibft t2;
-	struct ibu_lidplan p2;
+	struct ibu_cyclic_pgft *c2;
+	struct lidplan p2;
 	struct ibu_verify_opts o;
 	struct ibu_verify_result r;
 	struct ibu_dump d;
@@ -568,7 +594,7 @@ START_TEST(cyclic_through_dump)
 	size_t len = 0;
 	FILE *f;
 
-	tree_route(&x, 4, 3, 1, IBU_LIDS_ALIGNED, 1);
+	tree_route(&x, 4, 3, 1, LIDS_ALIGNED, 1);
 	f = open_memstream(&text, &len);
 	ck_assert_int_eq(ibu_dump_write_lfts(f, &x.f, &x.l, &e), 0);
 	fclose(f);
@@ -583,16 +609,13 @@ START_TEST(cyclic_through_dump)
 	ck_assert_msg(ibu_dump_parse_stream(f, "cyclic.dump", &d, &e) == 0, "%s", e.msg);
 	fclose(f);
 	ck_assert_msg(ibu_dump_apply(&d, &g, &m, NULL, &e) == 0, "%s", e.msg);
-	ck_assert_msg(ibu_ibft_recognize(&g, &t2, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(ibu_lidplan_build(&g, &t2, &p2, &e), 0);
+	c2 = one_rule(&g, IBU_OFFSETS_ROTATED);
+	ck_assert_int_eq(lidplan_build(&g, &p2, &e), 0);
 	ck_assert_int_eq(p2.lmc, 1);
 	memset(&o, 0, sizeof(o));
-	crule.t = &t2;
-	crule.p = &p2;
 	crule.climb_sources = 0;
-	crule.offsets = IBU_OFFSETS_ROTATED;
 	crule.dlids = NULL;
-	ibu_cyclic_verify_rule(&rule, &crule);
+	rule_of(c2, &p2);
 	o.rule = &rule;
 	run(&g, &m, &o, &r, &out);
 	ck_assert_msg(ibu_verify_problems(&r) == 0, "%s", out);
@@ -601,8 +624,8 @@ START_TEST(cyclic_through_dump)
 	free(out);
 	free(text);
 	ibu_dump_free(&d);
-	ibu_lidplan_free(&p2);
-	ibu_ibft_free(&t2);
+	lidplan_free(&p2);
+	ibu_cyclic_pgft_free(c2);
 	ibu_lft_free(&m);
 	ibu_fabric_free(&g);
 	tree_free(&x);
@@ -627,15 +650,14 @@ START_TEST(cyclic_modes_distinguished)
 	char *out;
 
 	tree_route_mode(&x, cfg[_i / 2][0], cfg[_i / 2][1], cfg[_i / 2][2],
-			IBU_LIDS_ALIGNED, 1, built);
+			LIDS_ALIGNED, 1, built);
 	cyclic_opts(&x, &o);
-	crule.offsets = built;
-	ibu_cyclic_verify_rule(&rule, &crule);
+	rule_of(x.c[built], &x.p);
 	run(&x.f, &x.l, &o, &r, &out);
 	ck_assert_msg(ibu_verify_problems(&r) == 0, "%s", out);
 	ck_assert_int_eq(r.path_levels, x.t.n - 1);
 	free(out);
-	crule.offsets = other;
+	rule_of(x.c[other], &x.p);
 	o.max_errors = 1;
 	run(&x.f, &x.l, &o, &r, &out);
 	ck_assert_int_gt(r.rule_mismatches, 0);
@@ -668,7 +690,7 @@ static void make_pairs(const struct tree *x, enum ibu_cyclic_offsets mode,
 			pr->slid = x->f.nodes[sa->node].ports[sa->port].lid;
 			pr->dlid = x->f.nodes[db->node].ports[db->port].lid;
 			if (!base)
-				pr->dlid += ibu_cyclic_offset(&x->t,
+				pr->dlid += cyclic_offset(&x->t,
 					x->p.offset_digits, mode, (uint32_t)a,
 					(uint32_t)b);
 			pr->line = (int)++dp->num;
@@ -688,9 +710,9 @@ START_TEST(cyclic_dlids)
 	struct ibu_err e = { 0 };
 	char *out;
 
-	tree_route_mode(&x, _i < 2 ? 6 : 8, 3, 4, IBU_LIDS_ALIGNED, 1, mode);
+	tree_route_mode(&x, _i < 2 ? 6 : 8, 3, 4, LIDS_ALIGNED, 1, mode);
 	cyclic_opts(&x, &o);
-	crule.offsets = mode;
+	rule_of(x.c[mode], &x.p);
 	make_pairs(&x, mode, 0, &dp);
 	crule.dlids = &dp;
 	run(&x.f, &x.l, &o, &r, &out);

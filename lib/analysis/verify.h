@@ -22,7 +22,7 @@
  *
  * An engine's own rule (every entry as the engine computes it, a path
  * property such as cyclic's one ascending path per source) runs as a hook,
- * struct ibu_verify_rule (lib/fattree/cyclic_verify.h, ...), after these checks.
+ * struct ibu_verify_rule (lib/fattree/pgft_verify.h, ...), after these checks.
  *
  * Lines are reported through a callback (level 'I' information, 'W'
  * warning, 'E' error; ibu_report_file prints ibdiagnet's "-I-", "-W-",

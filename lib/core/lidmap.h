@@ -9,7 +9,7 @@
 
 #include "fabric.h"
 
-/* LMC is 3 bits (IBA 7.11.1); lib/fattree/lidplan.h repeats it identically */
+/* LMC is 3 bits (IBA 7.11.1) */
 #define IBU_MAX_LMC 7
 
 struct ibu_lid_owner {

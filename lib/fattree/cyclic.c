@@ -58,69 +58,27 @@ unsigned ibu_cyclic_label_offset(int half, int n, int offset_digits,
 	return o;
 }
 
+/* Largest d <= n-1 with half^d <= 2^lmc: the levels the offset decides. */
+static int offset_digits(int half, int n, int lmc)
+{
+	uint64_t pw = 1;
+	int d = 0;
+
+	while (d < n - 1 && pw * (uint64_t)half <= (1ull << lmc)) {
+		pw *= (uint64_t)half;
+		d++;
+	}
+	return d;
+}
+
 uint32_t ibu_cyclic_label_dlid(int half, int n, int lmc,
 			       enum ibu_cyclic_offsets mode,
 			       const uint8_t *src_label,
 			       const uint8_t *dst_label,
 			       uint32_t dst_base_lid)
 {
-	int d = ibu_lid_offset_digits(half, n, lmc);
+	int d = offset_digits(half, n, lmc);
 
 	return dst_base_lid + ibu_cyclic_label_offset(half, n, d, mode,
 						      src_label, dst_label);
-}
-
-int ibu_cyclic_up_digit(const struct ibu_ibft *t, int offset_digits,
-			enum ibu_cyclic_offsets mode, int level, uint32_t pid,
-			unsigned offset)
-{
-	const uint8_t *p = t->ep[pid].p;
-	int j = t->n - 1 - level, i;
-
-	if (j < offset_digits) {
-		for (i = 0; i < j; i++)
-			offset /= (unsigned)t->half;
-		return (int)((offset % (unsigned)t->half +
-			      (unsigned)rotation(mode, p, level)) %
-			     (unsigned)t->half);
-	}
-	/* LMC set too small for this level: D-mod-k on the destination */
-	return p[level];
-}
-
-int ibu_cyclic_paper_port(const struct ibu_ibft *t, int offset_digits,
-			  enum ibu_cyclic_offsets mode, int sw, uint32_t pid,
-			  unsigned offset)
-{
-	int l = t->sw[sw].level;
-
-	if (l == 0 || ibu_ibft_below(t, sw, (int)pid))
-		return t->ep[pid].p[l] + 1;				/* Eq. 1 */
-	return t->half + 1 + ibu_cyclic_up_digit(t, offset_digits, mode, l,
-						 pid, offset);		/* Eq. 2 */
-}
-
-unsigned ibu_cyclic_offset(const struct ibu_ibft *t, int offset_digits,
-			   enum ibu_cyclic_offsets mode, uint32_t src_pid,
-			   uint32_t dst_pid)
-{
-	return ibu_cyclic_label_offset(t->half, t->n, offset_digits, mode,
-				       t->ep[src_pid].p, t->ep[dst_pid].p);
-}
-
-int ibu_cyclic_turn_switch(const struct ibu_ibft *t, int offset_digits,
-			   enum ibu_cyclic_offsets mode, uint32_t src_pid,
-			   uint32_t dst_pid, unsigned offset)
-{
-	const uint8_t *s = t->ep[src_pid].p;
-	uint8_t w[IBU_IBFT_MAX_N];
-	int lca = ibu_ibft_lca_level(t, (int)src_pid, (int)dst_pid), l, i = 0;
-
-	/* A_lca = SW<s0 .. s(lca-1) u(n-1) .. u(lca+1), lca> */
-	for (l = 0; l < lca; l++)
-		w[i++] = s[l];
-	for (l = t->n - 1; l > lca; l--)
-		w[i++] = (uint8_t)ibu_cyclic_up_digit(t, offset_digits, mode, l,
-						      dst_pid, offset);
-	return ibu_ibft_find_switch(t, lca, w);
 }

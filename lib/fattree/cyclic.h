@@ -6,7 +6,7 @@
  *
  * Notation: k = m/2; end port P(p), p = p0 p1 .. p(n-1) (p0 < m, the
  * others < k); LMC set of 2^LMC LIDs, LID = base + o; d = offset_digits =
- * the largest d <= n-1 with k^d <= 2^LMC (lib/fattree/lidplan.h); digit_j(o) =
+ * the largest d <= n-1 with k^d <= 2^LMC; digit_j(o) =
  * floor(o / k^j) mod k, j = 0 (least significant) .. d-1.
  *
  * At SW<w,l>, for a LID of destination D = P(p) with offset o:
@@ -23,7 +23,7 @@
  *
  * Why the properties hold. Going up from SW<w,l> through up-digit u, the
  * parent's label is w without its digit w(l-1), followed by u (the link
- * rule of lib/fattree/ibft.h). So a packet that leaves the leaf of S = P(s) and
+ * rule of [Zhou07] sect. 2.2). So a packet that leaves the leaf of S = P(s) and
  * climbs with up-digits u_(n-1), u_(n-2), ... is, at level l, at
  *     A_l = SW<s0 .. s(l-1) u_(n-1) u_(n-2) .. u_(l+1), l>,
  * and a descent toward D from level L passes, at each level l > L,
@@ -60,7 +60,7 @@
  *    (IBFT(6,3) at LMC 4: 16 LIDs, 9 paths).
  * 3. A source climbs one chain with its cyclic offset. S uses at level l
  *    the up-digit c_l(S) = s_l, whatever D is: the offset digit
- *    j = n-1-l of ibu_cyclic_offset() is s_l - r_l(D) mod k (s_l in paper
+ *    j = n-1-l of ibu_cyclic_label_offset() is s_l - r_l(D) mod k (s_l in paper
  *    mode: the rank of Def. 4), so u_l = s_l. Then A_l = SW<s0..s(l-1)
  *    s(n-1)..s(l+1), l> depends on S and l only: every route of S climbs
  *    through the same switch at each level, one chain, the same chain in
@@ -76,16 +76,16 @@
  *    group uses one DLID, one turning switch A_L and one descent.
  *
  * The tables themselves are written by the PGFT router with the paper's
- * labels (ibu_cyclic_pgft_route_paper, lib/fattree/cyclic_pgft.h): Eq. 1
- * and Eq. 2 toward end ports, the balance around faults on a degraded
- * tree, up*|down* ways to switch LIDs (a switch's own LID maps to 0).
+ * labels (struct ibu_pgft_paper, lib/fattree/cyclic_pgft.h): Eq. 1 and
+ * Eq. 2 toward end ports, the balance around faults on a degraded tree,
+ * up*|down* ways to switch LIDs (a switch's own LID maps to 0); the DLID
+ * offset and the turning switch of a pair come from ibu_pgft_offset_rule
+ * and ibu_pgft_turn_rule (lib/fattree/pgft.h).
  */
 #ifndef IBU_CYCLIC_H
 #define IBU_CYCLIC_H
 
-#include "fabric.h"
-#include "ibft.h"
-#include "lidplan.h"
+#include <stdint.h>
 
 /* How the offsets of a LID set choose up-ports (see above). */
 enum ibu_cyclic_offsets {
@@ -101,7 +101,7 @@ int ibu_cyclic_offsets_parse(const char *text, enum ibu_cyclic_offsets *mode);
  * The rule an MPI / UCX integrator needs, on labels alone (no fabric):
  * the DLID offset source label s[0..n-1] should use toward destination
  * label p[0..n-1] of an IBFT(2*half, n) whose LMC sets give offset_digits
- * up-digits (ibu_lid_offset_digits(half, n, lmc)):
+ * up-digits (the largest d <= n-1 with half^d <= 2^lmc):
  *   o = sum over j < min(d, n-1-L) of k^j * ((s_l - r_l(p)) mod k),
  *   l = n-1-j, L = lca level of s and p.
  * Same leaf (L = n-1): 0. With it the source's routes climb one chain.
@@ -116,32 +116,5 @@ uint32_t ibu_cyclic_label_dlid(int half, int n, int lmc,
 			       const uint8_t *src_label,
 			       const uint8_t *dst_label,
 			       uint32_t dst_base_lid);
-
-/* Up-digit u_l (level l = 1..n-1) for destination pid, LID offset o. */
-int ibu_cyclic_up_digit(const struct ibu_ibft *t, int offset_digits,
-			enum ibu_cyclic_offsets mode, int level, uint32_t pid,
-			unsigned offset);
-/* Paper port (1..m) at switch sw for destination (pid, offset). */
-int ibu_cyclic_paper_port(const struct ibu_ibft *t, int offset_digits,
-			  enum ibu_cyclic_offsets mode, int sw, uint32_t pid,
-			  unsigned offset);
-/*
- * Cyclic path selection (sect. 3.2): the offset source src uses to reach
- * dst so that its climb is its own chain (ibu_cyclic_label_offset on the
- * tree's labels). In paper mode: rank(gcpg(p0..pl, l+1), src) restricted
- * to offset_digits digits.
- */
-unsigned ibu_cyclic_offset(const struct ibu_ibft *t, int offset_digits,
-			   enum ibu_cyclic_offsets mode, uint32_t src_pid,
-			   uint32_t dst_pid);
-/*
- * The switch where the route src -> (dst, offset) stops climbing: the
- * ancestor of src at the lca level of src and dst, reached through the
- * up-digits of (dst, offset). The top switch for pairs whose lca is at
- * level 0; the leaf for two ports of one leaf.
- */
-int ibu_cyclic_turn_switch(const struct ibu_ibft *t, int offset_digits,
-			   enum ibu_cyclic_offsets mode, uint32_t src_pid,
-			   uint32_t dst_pid, unsigned offset);
 
 #endif

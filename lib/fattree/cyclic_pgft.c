@@ -4,10 +4,81 @@
 #include <string.h>
 #include "cyclic_pgft.h"
 
+/* Paper port of switch node's port p (c->ibft's labels). */
+static int paper_port(const struct ibu_cyclic_pgft *c, int node, int p)
+{
+	return ibu_pgft_ibft_port(c->f, &c->g, c->ibft, node, p);
+}
+
+/* up[node]: switch node's up-ports by paper up-digit (0: no cable). */
+static int paper_ups(const struct ibu_cyclic_pgft *c, int half, int **up,
+		     int *slots)
+{
+	const struct ibu_fabric *f = c->f;
+	int s, p, k, used = 0;
+
+	for (s = 0; s < c->g.num_nodes; s++) {
+		int l = c->g.level[s];
+		int U = l >= 1 ? ibu_pgft_up_ports(&c->g.P, l) : 0;
+
+		up[s] = slots + used;
+		used += U;
+		for (p = 1; U && p <= f->nodes[s].num_ports; p++) {
+			int q = f->nodes[s].ports[p].peer_node;
+
+			k = paper_port(c, s, p) - half - 1;
+			if (q < 0 || c->g.level[q] != l + 1 || k < 0)
+				continue;
+			if (k >= U)
+				return IBU_ETOPO;
+			up[s][k] = p;
+		}
+	}
+	return IBU_OK;
+}
+
+static long total_up_slots(const struct ibu_pgft *g)
+{
+	long n = 0;
+	int s;
+
+	for (s = 0; s < g->num_nodes; s++)
+		if (g->level[s] >= 1)
+			n += ibu_pgft_up_ports(&g->P, g->level[s]);
+	return n;
+}
+
+/* The paper's rule on c's labels: up-ports by up-digit, PIDs by D. One
+ * allocation: the struct, then up[], then the slots. */
+static int paper_rule(struct ibu_cyclic_pgft *c, int rotated,
+		      struct ibu_err *e)
+{
+	size_t nodes = (size_t)c->g.num_nodes + 1;
+	size_t sz = sizeof(*c->paper) + nodes * sizeof(int *) +
+		    ((size_t)total_up_slots(&c->g) + 1) * sizeof(int);
+	struct ibu_pgft_paper *p = calloc(1, sz);
+	int **up;
+
+	if (!p)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	up = (int **)(void *)(p + 1);
+	if (paper_ups(c, c->ibft->half, up, (int *)(void *)(up + nodes))) {
+		free(p);
+		return ibu_err_set(e, IBU_ETOPO,
+				   "offsets=paper: the tree's paper labels do not match its PGFT levels");
+	}
+	p->half = c->ibft->half;
+	p->rotated = rotated;
+	p->up = (const int *const *)up;
+	p->pid = c->ibft->pid;
+	c->paper = p;
+	return IBU_OK;
+}
+
 int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 			      const uint64_t *roots, int num_roots,
-			      int max_faults, struct ibu_cyclic_pgft **out,
-			      struct ibu_err *e)
+			      int max_faults, enum ibu_cyclic_rule_kind rule,
+			      struct ibu_cyclic_pgft **out, struct ibu_err *e)
 {
 	struct ibu_cyclic_pgft *c = calloc(1, sizeof(*c));
 	int rc;
@@ -23,7 +94,15 @@ int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 	}
 	c->f = f;
 	c->lmc_needed = ibu_pgft_needed_lmc(&c->g);
-	rc = ibu_pgft_ibft_build(f, &c->g, &c->ibft, e);
+	/* an exact IBFT's hosts in PID order (D = PID rank, as the IBFT
+	 * path numbered them); a damaged tree keeps the PGFT's order, its
+	 * tables those of the PGFT it is, and the paper's LIDs under the
+	 * paper's rule only */
+	rc = ibu_pgft_ibft_build(f, &c->g, !c->g.num_faults, &c->ibft, e);
+	c->numbered = c->ibft && (rule != IBU_CYCLIC_GENERALISED ||
+				  !c->g.num_faults);
+	if (!rc && c->ibft && rule != IBU_CYCLIC_GENERALISED)
+		rc = paper_rule(c, rule == IBU_CYCLIC_PAPER_ROTATED, e);
 	if (rc) {
 		ibu_cyclic_pgft_free(c);
 		return rc;
@@ -37,6 +116,7 @@ void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c)
 	if (!c)
 		return;
 	ibu_pgft_ibft_free(c->ibft);
+	free(c->paper);
 	ibu_pgft_free(&c->g);
 	free(c);
 }
@@ -68,104 +148,25 @@ int ibu_cyclic_pgft_route(const struct ibu_fabric *f,
 			  struct ibu_err *e)
 {
 	/* the engine driver allocated lft (every entry IBU_NO_PATH) */
+	if (c->paper)
+		return ibu_pgft_route_paper(f, &c->g, map, c->lmc, c->paper,
+					    lft, &c->st, e);
 	return ibu_pgft_route_stats(f, &c->g, map, c->lmc, lft, &c->st, e);
 }
 
-/* Paper port of switch node's port p: from c->ibft, else from t. */
-static int paper_port(const struct ibu_cyclic_pgft *c, const struct ibu_ibft *t,
-		      int node, int p)
+unsigned ibu_cyclic_pgft_offset(const struct ibu_cyclic_pgft *c, int S,
+				int D)
 {
-	int s;
-
-	if (c->ibft)
-		return ibu_pgft_ibft_port(c->f, &c->g, c->ibft, node, p);
-	s = ibu_ibft_sw(t, node);
-	return s >= 0 ? t->sw[s].k_of_phys[p] : -1;
+	return ibu_pgft_offset_rule(&c->g, c->lmc, c->paper, S, D);
 }
 
-/* up[node]: switch node's up-ports by paper up-digit (0: no cable). */
-static int paper_ups(const struct ibu_cyclic_pgft *c, const struct ibu_ibft *t,
-		     int half, int **up, int *slots)
+int ibu_cyclic_pgft_turn(const struct ibu_fabric *f,
+			 const struct ibu_cyclic_pgft *c, int S, int D)
 {
-	const struct ibu_fabric *f = c->f;
-	int s, p, k, used = 0;
-
-	for (s = 0; s < c->g.num_nodes; s++) {
-		int l = c->g.level[s];
-		int U = l >= 1 ? ibu_pgft_up_ports(&c->g.P, l) : 0;
-
-		up[s] = slots + used;
-		used += U;
-		for (p = 1; U && p <= f->nodes[s].num_ports; p++) {
-			int q = f->nodes[s].ports[p].peer_node;
-
-			k = paper_port(c, t, s, p) - half - 1;
-			if (q < 0 || c->g.level[q] != l + 1 || k < 0)
-				continue;
-			if (k >= U)
-				return IBU_ETOPO;
-			up[s][k] = p;
-		}
-	}
-	return IBU_OK;
+	return ibu_pgft_turn_rule(f, &c->g, c->lmc, c->paper, S, D);
 }
 
-/* pid[D] of every compute host; IBU_ETOPO when one has none. */
-static int paper_pids(const struct ibu_cyclic_pgft *c, const struct ibu_ibft *t,
-		      uint32_t *pid)
-{
-	int D, x;
-
-	for (D = 0; D < c->g.num_hosts; D++) {
-		x = c->ibft ? (int)c->ibft->pid[D] :
-		    ibu_ibft_ep(t, c->g.host[D].node, c->g.host[D].port);
-		if (x < 0)
-			return IBU_ETOPO;
-		pid[D] = (uint32_t)x;
-	}
-	return IBU_OK;
-}
-
-static long total_up_slots(const struct ibu_pgft *g)
-{
-	long n = 0;
-	int s;
-
-	for (s = 0; s < g->num_nodes; s++)
-		if (g->level[s] >= 1)
-			n += ibu_pgft_up_ports(&g->P, g->level[s]);
-	return n;
-}
-
-int ibu_cyclic_pgft_route_paper(const struct ibu_fabric *f,
-				struct ibu_cyclic_pgft *c,
-				const struct ibu_ibft *t, int lmc, int rotated,
-				const struct ibu_lidmap *map,
-				struct ibu_lft *lft, struct ibu_err *e)
-{
-	int half = c->ibft ? c->ibft->half : t ? t->half : 0, rc;
-	int **up = calloc((size_t)c->g.num_nodes + 1, sizeof(*up));
-	int *slots = calloc((size_t)total_up_slots(&c->g) + 1, sizeof(int));
-	uint32_t *pid = calloc((size_t)c->g.num_hosts + 1, sizeof(*pid));
-	struct ibu_pgft_paper paper = { half, rotated, (const int *const *)up,
-				       pid };
-
-	if (!up || !slots || !pid)
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	else if (!half || paper_ups(c, t, half, up, slots) ||
-		 paper_pids(c, t, pid))
-		rc = ibu_err_set(e, IBU_ETOPO,
-				 "offsets=paper: the tree's paper labels do not match its PGFT levels");
-	else
-		rc = ibu_pgft_route_paper(f, &c->g, map, lmc, &paper, lft,
-					  &c->st, e);
-	free(up);
-	free(slots);
-	free(pid);
-	return rc;
-}
-
-/* The paper's LIDs of an exact IBFT (the IBFT path's messages). */
+/* The paper's LIDs of an IBFT (the IBFT path's messages). */
 static int assign_ibft_lids(struct ibu_fabric *f,
 			    const struct ibu_cyclic_pgft *c, int lmc,
 			    int paper_exact, int *lmc_used, struct ibu_err *e)
@@ -194,7 +195,7 @@ int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
 	int want = lmc >= 0 ? lmc : c->lmc_needed;
 	int fit;
 
-	if (c->ibft)
+	if (c->numbered)
 		return assign_ibft_lids(f, c, lmc, paper_exact, lmc_used, e);
 	fit = ibu_pgft_fit_lmc(&c->g, want);
 
@@ -224,7 +225,7 @@ void ibu_cyclic_pgft_describe(const struct ibu_cyclic_pgft *c, char *buf,
 	char head[192];
 	int m, n;
 
-	if (c->ibft) {		/* as the IBFT path has always said it */
+	if (c->ibft && !c->g.num_faults) {	/* as the IBFT path said it */
 		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d%s)",
 			 c->ibft->m, c->ibft->n, c->g.num_switches,
 			 c->g.num_hosts, c->lmc, c->lmc_needed,

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The engine "cyclic" ([Zhou07]): IBFT(m,n) recognition, the paper's LID
- * plan, cyclic unicast and union multicast trees, as one ops table. A PGFT,
- * an exact or degraded IBFT too unless offsets=paper, goes through
- * lib/fattree/cyclic_pgft.h (c->pgft): every op below first asks which of
- * the two it holds. With offsets=paper an IBFT keeps its labels, LIDs,
- * DLID advice and rule check (c->t), and the PGFT router writes its
- * tables with the paper's Eq. 2 (c->router). Multicast trees always come
- * from the PGFT (lib/fattree/pgft_mcast.h).
+ * The engine "cyclic" ([Zhou07]): a fat tree, IBFT(m,n) or PGFT, exact or
+ * degraded, recognised once as the PGFT it is (lib/fattree/cyclic_pgft.h,
+ * c->pgft), with an IBFT's paper labels on it; one plan, one route: the
+ * generalised rule by default, the paper's Eq. 2 on an IBFT with
+ * offsets=paper. Every fat tree's multicast trees come from
+ * lib/fattree/pgft_mcast.h.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -16,18 +14,13 @@
 #include "engine.h"
 #include "cyclic_gen.h"
 #include "cyclic.h"
-#include "cyclic_verify.h"
 #include "cyclic_pgft.h"
 #include "pgft_mcast.h"
 #include "pgft_verify.h"
 
 struct cyclic_topo {
-	struct ibu_ibft t;
-	struct ibu_lidplan p;
+	struct ibu_cyclic_pgft *pgft;
 	int planned;
-	struct ibu_pgft_route_stats stats;	/* of the last paper route */
-	struct ibu_cyclic_pgft *pgft;	/* a PGFT, not an IBFT: t unused */
-	struct ibu_cyclic_pgft *router;	/* offsets=paper: t as a PGFT */
 	int ordered;			/* 1: hosts in the admin's order */
 	int order_ignored;		/* 1: an order file on an IBFT */
 	int paper_ignored;		/* 1: offsets=paper on a PGFT */
@@ -68,10 +61,7 @@ static void topo_free(void *topo)
 
 	if (!c)
 		return;
-	ibu_lidplan_free(&c->p);
-	ibu_ibft_free(&c->t);
 	ibu_cyclic_pgft_free(c->pgft);
-	ibu_cyclic_pgft_free(c->router);
 	free(c);
 }
 
@@ -81,55 +71,39 @@ static int paper_mode(const struct ibu_engine_opts *o)
 }
 
 /*
- * An IBFT, exact or degraded within the limit, with offsets=paper keeps
- * the paper's labels (t) and is routed by the PGFT router with Eq. 2
- * (c->router). Otherwise every fat tree is the PGFT it is (c->pgft): an
- * exact IBFT with the paper's labels (lib/fattree/pgft_ibft.h), so one
- * cut cable re-routes what crossed it rather than switching every table
- * to another rule; an exact PGFT (fewer pods, parallel cables, blocking,
- * hosts on spines are its planned shape, not faults); a degraded IBFT or
- * PGFT within the limit (a missing cable or switch its peers have is a
- * fault, never the planned size of the tree).
+ * Every fat tree is the PGFT it is: an exact IBFT with the paper's
+ * labels (lib/fattree/pgft_ibft.h), so one cut cable re-routes what
+ * crossed it rather than switching every table to another rule; an exact
+ * PGFT (fewer pods, parallel cables, blocking, hosts on spines are its
+ * planned shape, not faults); a degraded IBFT or PGFT within the limit (a
+ * missing cable or switch its peers have is a fault, never the planned
+ * size of the tree). With offsets=paper an IBFT, exact or degraded, takes
+ * the paper's Eq. 2 in its paper port order.
  */
 static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 			  const struct ibu_engine_opts *o, struct ibu_err *e)
 {
-	struct ibu_err pe = { 0 }, ie;
-	int max_faults = ibu_engine_opt(o, OPT_MAX_FAULTS), rc, prc;
+	struct ibu_err pe = { 0 };
+	int max_faults = ibu_engine_opt(o, OPT_MAX_FAULTS), rc;
 
-	rc = ibu_ibft_recognize_limit(f, &c->t, max_faults, e);
-	if (rc == IBU_ENOMEM)
-		return rc;
-	prc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
-					o ? o->num_roots : 0, max_faults,
-					&c->pgft, &pe);
-	if (!prc && !rc && paper_mode(o)) {
-		c->router = c->pgft;
-		c->pgft = NULL;
-		return IBU_OK;
-	}
-	if (!prc) {
-		ibu_ibft_free(&c->t);
-		return IBU_OK;
-	}
-	if (!rc)
-		ibu_ibft_free(&c->t);
-	if (prc == IBU_ENOMEM || !rc)
-		return ibu_err_set(e, prc, "%s", pe.msg);
-	/* the IBFT's reason first (admins and tests read it), then why it is
-	 * no PGFT either; e's text is copied, not formatted into itself */
-	ie = *e;
-	ibu_err_set(e, rc, "%s; %s", ie.msg, pe.msg);
-	return rc;
+	rc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
+				       o ? o->num_roots : 0, max_faults,
+				       paper_mode(o) ? IBU_CYCLIC_PAPER :
+				       IBU_CYCLIC_GENERALISED, &c->pgft, &pe);
+	if (rc == IBU_ETOPO)	/* admins and tests read the first words */
+		return ibu_err_set(e, rc, "not an IBFT(m,n): %s", pe.msg);
+	if (rc)
+		return ibu_err_set(e, rc, "%s", pe.msg);
+	return IBU_OK;
 }
 
-/* The admin's host order on a PGFT; an IBFT keeps its labels (PIDs). */
+/* The admin's host order; an IBFT with offsets=paper keeps its PIDs. */
 static int apply_order(const struct ibu_fabric *f, struct cyclic_topo *c,
 		       const struct ibu_engine_opts *o, struct ibu_err *e)
 {
 	int rc;
 
-	if (!c->pgft) {
+	if (c->pgft->paper) {
 		c->order_ignored = 1;
 		return IBU_OK;
 	}
@@ -139,7 +113,7 @@ static int apply_order(const struct ibu_fabric *f, struct cyclic_topo *c,
 	 * as before the paper's labels came to the PGFT path */
 	ibu_pgft_ibft_free(c->pgft->ibft);
 	c->pgft->ibft = NULL;
-	ibu_ibft_free(&c->t);
+	c->pgft->numbered = 0;
 	c->ordered = !rc;
 	return rc;
 }
@@ -160,8 +134,7 @@ static int recognise(const struct ibu_fabric *f,
 		rc = apply_order(f, c, o, e);
 	/* Eq. 2 is the IBFT's; a PGFT keeps the rotated rule (offset 0 =
 	 * D-mod-K), and says so rather than ignore the option silently */
-	c->paper_ignored = !rc && c->pgft &&
-			   ibu_engine_opt(o, OPT_OFFSETS) == IBU_OFFSETS_PAPER;
+	c->paper_ignored = !rc && paper_mode(o) && !c->pgft->paper;
 	if (rc) {
 		/* no IBFT, PGFT or degraded IBFT within max_faults: all are
 		 * the shape of the fabric, none a failure of ours */
@@ -182,12 +155,7 @@ static int plan(const struct ibu_fabric *f, void *topo,
 	int rc;
 
 	(void)map;
-	if (c->pgft) {
-		rc = ibu_cyclic_pgft_plan(f, c->pgft, e);
-		c->planned = !rc;
-		return rc;
-	}
-	rc = ibu_lidplan_build(f, &c->t, &c->p, e);
+	rc = ibu_cyclic_pgft_plan(f, c->pgft, e);
 	c->planned = !rc;
 	return rc;
 }
@@ -197,107 +165,55 @@ static int route(const struct ibu_fabric *f, void *topo,
 		 struct ibu_lft *lft, struct ibu_err *e)
 {
 	struct cyclic_topo *c = topo;
-	int rc;
 
-	(void)map;
+	(void)o;
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
-	(void)o;
-	if (c->pgft)
-		return ibu_cyclic_pgft_route(f, c->pgft, map, lft, e);
-	rc = ibu_cyclic_pgft_route_paper(f, c->router, &c->t, c->p.lmc, 0,
-					 &c->p.map, lft, e);
-	c->stats.rerouted = c->router->st.rerouted + c->router->st.outside;
-	c->stats.outside = c->router->st.outside;
-	c->stats.unrouted = c->router->st.unrouted;
-	c->stats.turned = c->router->st.turned;
-	return rc;
+	return ibu_cyclic_pgft_route(f, c->pgft, map, lft, e);
 }
 
 static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
 		       int paper_exact, int *lmc_used, struct ibu_err *e)
 {
 	const struct cyclic_topo *c = topo;
-	enum ibu_lid_numbering how = paper_exact ? IBU_LIDS_PAPER_EXACT :
-						   IBU_LIDS_ALIGNED;
-	int want, fit;
 
-	/* an exact IBFT's paper LIDs from pgft_ibft.c, in either mode */
-	if (c->pgft || (c->router && c->router->ibft))
-		return ibu_cyclic_pgft_assign_lids(f, c->pgft ? c->pgft :
-						   c->router, lmc, paper_exact,
-						   lmc_used, e);
-	want = lmc >= 0 ? lmc : ibu_lid_needed_lmc(c->t.m, c->t.n);
-	fit = ibu_lidplan_fit_lmc(&c->t, want, how);
-
-	if (fit < 0)
-		return ibu_err_set(e, IBU_ELID,
-				   "IBFT(%d,%d) has %d end ports and %d switches: more than the unicast LID space 0x0001-0xBFFF holds even at LMC 0",
-				   c->t.m, c->t.n, c->t.num_endports,
-				   c->t.num_switches);
-	if (lmc >= 0 && fit < lmc)
-		return ibu_err_set(e, IBU_ELID,
-				   "IBFT(%d,%d) at LMC %d needs more LIDs than the unicast space 0x0001-0xBFFF holds; the largest LMC that fits is %d",
-				   c->t.m, c->t.n, lmc, fit);
-	*lmc_used = fit;
-	return ibu_lidplan_assign_paper(f, &c->t, fit, how, e);
+	return ibu_cyclic_pgft_assign_lids(f, c->pgft, lmc, paper_exact,
+					   lmc_used, e);
 }
 
 static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
 {
 	const struct cyclic_topo *c = topo;
 
-	return ibu_cyclic_pgft_may_leave_unrouted(c->pgft ? c->pgft : c->router,
-						  node, lid);
+	return ibu_cyclic_pgft_may_leave_unrouted(c->pgft, node, lid);
 }
 
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 		     size_t len)
 {
 	const struct cyclic_topo *c = topo;
-	int o;
+	const struct ibu_pgft_ibft *x = c->pgft->ibft;
 
 	(void)f;
-	if (c->pgft && !c->planned && c->pgft->ibft)
-		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports",
-			 c->pgft->ibft->m, c->pgft->ibft->n,
-			 c->pgft->g.num_switches, c->pgft->g.num_hosts);
-	else if (c->pgft && !c->planned)
-		ibu_pgft_describe(&c->pgft->g, buf, len);
-	if (c->pgft && !c->planned)
-		return;
-	if (c->pgft) {
+	if (c->planned)
 		ibu_cyclic_pgft_describe(c->pgft, buf, len);
-		return;
-	}
-	if (!c->planned) {	/* recognised only (mcast tree): no LIDs yet */
+	else if (x)	/* recognised only (mcast tree): no LIDs yet */
 		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports",
-			 c->t.m, c->t.n, c->t.num_switches,
-			 c->t.present_endports);
-		return;
-	}
-	o = snprintf(buf, len,
-		     "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d%s)",
-		     c->t.m, c->t.n, c->t.num_switches, c->t.present_endports,
-		     c->p.lmc, c->p.lmc_needed, c->p.lmc < c->p.lmc_needed ?
-		     "; up-digits beyond the offset from the destination" : "");
-	if (c->t.num_faults && o >= 0 && (size_t)o < len)
-		snprintf(buf + o, len - (size_t)o,
-			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path; %ld turned once, at one switch per LID)",
-			 c->t.num_faults, c->t.max_faults, c->stats.rerouted,
-			 c->stats.outside, c->stats.unrouted,
-			 c->stats.turned);
+			 x->m, x->n, c->pgft->g.num_switches,
+			 c->pgft->g.num_hosts);
+	else
+		ibu_pgft_describe(&c->pgft->g, buf, len);
 }
 
-/* Fault notes: one per IBFT fault, one per PGFT fault record. */
+/* Fault notes: one per fault record (a record may stand for several). */
 static int fault_notes(const struct cyclic_topo *c)
 {
-	return c->pgft ? c->pgft->g.num_fault_recs : c->t.num_faults;
+	return c->pgft->g.num_fault_recs;
 }
 
 static int num_faults(const struct cyclic_topo *c)
 {
-	return c->pgft ? c->pgft->g.num_faults : c->t.num_faults;
+	return c->pgft->g.num_faults;
 }
 
 /* One note per fault, then their count, then the entries left unrouted. */
@@ -306,7 +222,7 @@ static int num_notes(const void *topo)
 	const struct cyclic_topo *c = topo;
 
 	return fault_notes(c) + (fault_notes(c) > 0) +
-	       (c->stats.unrouted > 0) + (c->ordered || c->order_ignored) +
+	       (c->pgft->st.unrouted > 0) + (c->ordered || c->order_ignored) +
 	       c->paper_ignored;
 }
 
@@ -343,7 +259,7 @@ static void note(const struct ibu_fabric *f, const void *topo, int i,
 			 "offsets=paper not applied: the paper's Eq. 2 is defined for IBFT(m,n); this PGFT is routed with the rotated rule (offset 0 = D-mod-K)");
 		return;
 	}
-	if (i >= n + (n > 0) + (c->stats.unrouted > 0)) {
+	if (i >= n + (n > 0) + (c->pgft->st.unrouted > 0)) {
 		order_note(c, out);
 		return;
 	}
@@ -352,11 +268,8 @@ static void note(const struct ibu_fabric *f, const void *topo, int i,
 		out->kind = IBU_NOTE_FAULT;
 		o = snprintf(out->text, sizeof(out->text), "fault %d of %d: ",
 			     i + 1, n);
-		if (o > 0 && (size_t)o < sizeof(out->text) && c->pgft)
+		if (o > 0 && (size_t)o < sizeof(out->text))
 			ibu_pgft_fault_text(f, &c->pgft->g, i, out->text + o,
-					    sizeof(out->text) - (size_t)o);
-		else if (o > 0 && (size_t)o < sizeof(out->text))
-			ibu_ibft_fault_text(f, &c->t, i, out->text + o,
 					    sizeof(out->text) - (size_t)o);
 	} else if (i == n && n > 0) {
 		out->kind = IBU_NOTE_FAULTS;
@@ -367,57 +280,50 @@ static void note(const struct ibu_fabric *f, const void *topo, int i,
 		out->kind = IBU_NOTE_UNROUTED;
 		snprintf(out->text, sizeof(out->text),
 			 "%ld (leaf switch, LID) entries left unrouted: no up*/down* path from that leaf, only down-up turns (a credit-loop risk)",
-			 c->stats.unrouted);
+			 c->pgft->st.unrouted);
 	}
 }
 
 static void node_label(const void *topo, int node, char *buf, size_t len)
 {
 	const struct cyclic_topo *c = topo;
-	int s;
 
-	if (c->pgft) {
-		ibu_cyclic_pgft_node_label(c->pgft, node, buf, len);
-		return;
-	}
-	s = ibu_ibft_sw(&c->t, node);
-	if (s >= 0)
-		ibu_ibft_sw_label(&c->t, s, buf, len);
-	else
-		snprintf(buf, len, "-");
+	ibu_cyclic_pgft_node_label(c->pgft, node, buf, len);
 }
 
 /*
- * Every fat tree's trees come from one builder (lib/fattree/pgft_mcast.h:
- * apex at the members' lowest common level, the paper's trees on an exact
- * IBFT), on the PGFT the engine holds (c->router with offsets=paper), so
- * a group inside one leaf or pod stays there. Multicast never depends on
+ * One builder for every fat tree's trees (lib/fattree/pgft_mcast.h: apex
+ * at the members' lowest common level, so a group inside one leaf or pod
+ * stays there). The paper's labels (source's up-digits, ties) on an IBFT,
+ * exact or degraded with the paper's rule, as its trees were before;
+ * else the PGFT's columns and D-mod-K climbs. Multicast never depends on
  * the unicast rule.
  */
-static const struct ibu_cyclic_pgft *mcast_pgft(const struct cyclic_topo *c)
+static const struct ibu_pgft_ibft *mcast_labels(const struct cyclic_topo *c)
 {
-	return c->pgft ? c->pgft : c->router;
+	const struct ibu_cyclic_pgft *g = c->pgft;
+
+	return g->ibft && (!g->g.num_faults || g->paper) ? g->ibft : NULL;
 }
 
 static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 			   void **state, struct ibu_err *e)
 {
-	const struct ibu_cyclic_pgft *cp = mcast_pgft(topo);
+	const struct cyclic_topo *c = topo;
 
 	*state = NULL;
-	if (!cp)
-		return ibu_err_set(e, IBU_EINVAL, "no fat tree recognised");
-	return ibu_pgft_mcast_load_new(f, &cp->g,
+	return ibu_pgft_mcast_load_new(f, &c->pgft->g,
 				       (struct ibu_pgft_mcast_load **)state, e);
 }
 
 /* The tree as the engine-neutral one; info: "apex SW<00,0> (source, level
  * 0, 4 candidates)", levels as the label counts them (an IBFT's from the
  * top, a PGFT's from the leaves). */
-static int export_tree(const struct ibu_cyclic_pgft *cp,
+static int export_tree(const struct cyclic_topo *c,
 		       const struct ibu_pgft_mcast_tree *pt,
 		       struct ibu_engine_tree *tree, struct ibu_err *e)
 {
+	const struct ibu_cyclic_pgft *g = c->pgft;
 	char label[64];
 	int i, rc;
 
@@ -432,15 +338,15 @@ static int export_tree(const struct ibu_cyclic_pgft *cp,
 		tree->ports[i] = pt->ports[i];
 	}
 	if (pt->apex >= 0)
-		ibu_cyclic_pgft_node_label(cp, pt->apex, label, sizeof(label));
+		ibu_cyclic_pgft_node_label(g, pt->apex, label, sizeof(label));
 	else
 		snprintf(label, sizeof(label), "none");
 	snprintf(tree->info, sizeof(tree->info),
 		 "apex %s (%s, level %d, %d candidates%s)", label,
 		 ibu_mcast_policy_name(pt->policy),
-		 cp->ibft ? cp->g.P.h - pt->level : pt->level,
+		 g->ibft ? g->g.P.h - pt->level : pt->level,
 		 pt->num_candidates, pt->apex < 0 || pt->common ? "" :
-		 cp->g.num_faults ? ", among the tops that reach the most members down" :
+		 g->g.num_faults ? ", among the tops that reach the most members down" :
 		 ", a top a member sits on");
 	return IBU_OK;
 }
@@ -450,20 +356,18 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 		      const struct ibu_engine_opts *o, uint32_t key,
 		      struct ibu_engine_tree *tree, struct ibu_err *e)
 {
-	const struct ibu_cyclic_pgft *cp = mcast_pgft(topo);
+	const struct cyclic_topo *c = topo;
 	struct ibu_pgft_mcast_load *l = state;
 	struct ibu_pgft_mcast_tree pt;
 	int rc;
 
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
-	if (!cp)
-		return ibu_err_set(e, IBU_EINVAL, "no fat tree recognised");
-	rc = ibu_pgft_mcast_tree_build(f, &cp->g, cp->ibft, m, n,
+	rc = ibu_pgft_mcast_tree_build(f, &c->pgft->g, mcast_labels(c), m, n,
 				       o->mcast_policy, l, key, &pt, e);
 	if (rc)
 		return rc;
-	rc = export_tree(cp, &pt, tree, e);
+	rc = export_tree(c, &pt, tree, e);
 	ibu_pgft_mcast_tree_free(&pt);
 	if (rc) {
 		if (l)
@@ -476,65 +380,46 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 static int port_number(const void *topo, int node, int port)
 {
 	const struct cyclic_topo *c = topo;
-	int s = c->pgft ? -1 : ibu_ibft_sw(&c->t, node);
 
-	if (c->pgft && c->pgft->ibft)
-		return ibu_pgft_ibft_port(c->pgft->f, &c->pgft->g,
-					  c->pgft->ibft, node, port);
-	return s >= 0 && port > 0 ? c->t.sw[s].k_of_phys[port] : -1;
+	return c->pgft->ibft ? ibu_pgft_ibft_port(c->pgft->f, &c->pgft->g,
+						  c->pgft->ibft, node, port) :
+	       -1;
 }
 
 /* Cyclic routes are up*|down*: switch level, end ports below the leaves. */
 static int rank(const void *topo, int node)
 {
 	const struct cyclic_topo *c = topo;
-	int s;
+	const struct ibu_pgft *g = &c->pgft->g;
+	int l = node >= 0 && node < g->num_nodes ? g->level[node] : 0;
 
-	if (c->pgft) {
-		const struct ibu_pgft *g = &c->pgft->g;
-		int l = node >= 0 && node < g->num_nodes ? g->level[node] : 0;
-
-		return l >= 1 ? g->P.h - l : g->P.h;
-	}
-	s = ibu_ibft_sw(&c->t, node);
-	return s >= 0 ? c->t.sw[s].level : c->t.n;
+	return l >= 1 ? g->P.h - l : g->P.h;
 }
 
 static int endport_index(const void *topo, int node, int port)
 {
 	const struct cyclic_topo *c = topo;
 
-	if (c->pgft)
-		return ibu_cyclic_pgft_endport_index(c->pgft, node, port);
-	return ibu_ibft_ep(&c->t, node, port);
+	return ibu_cyclic_pgft_endport_index(c->pgft, node, port);
 }
 
 static int num_ordered(const void *topo)
 {
 	const struct cyclic_topo *c = topo;
 
-	return c->pgft ? c->pgft->g.num_hosts : c->t.num_endports;
+	return c->pgft->g.num_hosts;
 }
 
 static void endport_label(const void *topo, int node, int port, char *buf,
 			  size_t len)
 {
 	const struct cyclic_topo *c = topo;
-	int pid;
+	int D = ibu_cyclic_pgft_endport_index(c->pgft, node, port);
 
-	if (c->pgft) {
-		pid = ibu_cyclic_pgft_endport_index(c->pgft, node, port);
-		if (pid >= 0 && c->pgft->ibft)
-			ibu_pgft_ibft_ep_label(c->pgft->ibft, pid, buf, len);
-		else if (pid >= 0)
-			snprintf(buf, len, "H%d", pid);
-		else
-			snprintf(buf, len, "-");
-		return;
-	}
-	pid = ibu_ibft_ep(&c->t, node, port);
-	if (pid >= 0)
-		ibu_ibft_ep_label(&c->t, pid, buf, len);
+	if (D >= 0 && c->pgft->ibft)
+		ibu_pgft_ibft_ep_label(c->pgft->ibft, D, buf, len);
+	else if (D >= 0)
+		snprintf(buf, len, "H%d", D);
 	else
 		snprintf(buf, len, "-");
 }
@@ -547,7 +432,7 @@ static int ensure_planned(const struct ibu_fabric *f, void *topo,
 	return c->planned ? IBU_OK : plan(f, topo, NULL, e);
 }
 
-/* The paper's DLID offset of a pair, for the rule the tables follow. */
+/* The DLID offset of a pair, for the rule the tables follow. */
 static long advised_offset(const struct ibu_fabric *f, void *topo,
 			   const struct ibu_engine_opts *o, int sn, int sp,
 			   int dn, int dp)
@@ -555,36 +440,37 @@ static long advised_offset(const struct ibu_fabric *f, void *topo,
 	struct cyclic_topo *c = topo;
 	int s, d;
 
+	(void)o;
 	if (ensure_planned(f, topo, NULL))
 		return -1;
-	if (c->pgft) {
-		s = ibu_pgft_host(&c->pgft->g, sn, sp);
-		d = ibu_pgft_host(&c->pgft->g, dn, dp);
-		return s >= 0 && d >= 0 ? (long)ibu_pgft_offset(&c->pgft->g,
-						c->pgft->lmc, s, d) : -1;
-	}
-	s = ibu_ibft_ep(&c->t, sn, sp);
-	d = ibu_ibft_ep(&c->t, dn, dp);
-	if (s < 0 || d < 0)
-		return -1;
-	return (long)ibu_cyclic_offset(&c->t, c->p.offset_digits,
-				       (enum ibu_cyclic_offsets)
-				       ibu_engine_opt(o, OPT_OFFSETS),
-				       (uint32_t)s, (uint32_t)d);
+	s = ibu_pgft_host(&c->pgft->g, sn, sp);
+	d = ibu_pgft_host(&c->pgft->g, dn, dp);
+	return s >= 0 && d >= 0 ? (long)ibu_cyclic_pgft_offset(c->pgft, s, d) :
+	       -1;
 }
 
-static void pgft_path_info(const struct cyclic_topo *c,
-			   struct ibu_engine_path_info *pi)
+/* ibunion path's frame: the tree, the LMC in use, what it leaves open. */
+static int path_info(const struct ibu_fabric *f, void *topo,
+		     const struct ibu_engine_opts *o,
+		     struct ibu_engine_path_info *pi, struct ibu_err *e)
 {
+	const struct cyclic_topo *c = topo;
 	const struct ibu_cyclic_pgft *g = c->pgft;
+	int rc = ensure_planned(f, topo, e);
 
+	(void)o;
+	memset(pi, 0, sizeof(*pi));
+	if (rc)
+		return rc;
 	ibu_pgft_params_text(&g->g.P, pi->topology, sizeof(pi->topology));
 	snprintf(pi->title, sizeof(pi->title), "%s, LMC %d", pi->topology,
 		 g->lmc);
 	pi->lmc = g->lmc;
 	pi->turn_head = "turns at";
-	if (g->ibft) {		/* the rotated rule, as on the IBFT path */
-		pi->offsets = ibu_cyclic_offsets_name(IBU_OFFSETS_ROTATED);
+	if (g->ibft) {		/* the rule the tables follow */
+		pi->offsets = ibu_cyclic_offsets_name(g->paper ?
+						      IBU_OFFSETS_PAPER :
+						      IBU_OFFSETS_ROTATED);
 		snprintf(pi->topology, sizeof(pi->topology), "IBFT(%d,%d)",
 			 g->ibft->m, g->ibft->n);
 		snprintf(pi->title, sizeof(pi->title), "%s, LMC %d, offsets %s",
@@ -596,101 +482,36 @@ static void pgft_path_info(const struct cyclic_topo *c,
 			 "LMC %d decides %d of %d up levels: above them the destination decides (LMC %d needed for one chain all the way up)",
 			 g->lmc, g->offset_levels, g->g.P.h - 1,
 			 g->lmc_needed);
-}
-
-/* ibunion path's frame: the tree, the LMC in use, what it leaves open. */
-static int path_info(const struct ibu_fabric *f, void *topo,
-		     const struct ibu_engine_opts *o,
-		     struct ibu_engine_path_info *pi, struct ibu_err *e)
-{
-	const struct cyclic_topo *c = topo;
-	int rc = ensure_planned(f, topo, e);
-
-	memset(pi, 0, sizeof(*pi));
-	if (rc)
-		return rc;
-	if (c->pgft) {
-		pgft_path_info(c, pi);
-		return IBU_OK;
-	}
-	pi->offsets = ibu_cyclic_offsets_name((enum ibu_cyclic_offsets)
-					      ibu_engine_opt(o, OPT_OFFSETS));
-	snprintf(pi->topology, sizeof(pi->topology), "IBFT(%d,%d)", c->t.m,
-		 c->t.n);
-	snprintf(pi->title, sizeof(pi->title), "%s, LMC %d, offsets %s",
-		 pi->topology, c->p.lmc, pi->offsets);
-	pi->lmc = c->p.lmc;
-	pi->turn_head = "climbs to";
-	if (c->p.offset_digits < c->t.n - 1)
-		snprintf(pi->warning, sizeof(pi->warning),
-			 "LMC %d gives %d of %d up-digits: above level %d the destination decides (LMC %d needed for one chain all the way up)",
-			 c->p.lmc, c->p.offset_digits, c->t.n - 1,
-			 c->t.n - 1 - c->p.offset_digits, c->p.lmc_needed);
 	return IBU_OK;
 }
 
-/* The top of the pair's climb on offset off. */
+/* The top of the pair's climb on its advised offset. */
 static int turn_node(const struct ibu_fabric *f, void *topo,
 		     const struct ibu_engine_opts *o, int sn, int sp, int dn,
 		     int dp, long off)
 {
 	const struct cyclic_topo *c = topo;
-	int s, d, sw;
+	int s, d;
 
+	(void)o;
 	if (off < 0 || ensure_planned(f, topo, NULL))
 		return -1;
-	if (c->pgft) {
-		s = ibu_pgft_host(&c->pgft->g, sn, sp);
-		d = ibu_pgft_host(&c->pgft->g, dn, dp);
-		return s >= 0 && d >= 0 ?
-		       ibu_pgft_turn_switch(f, &c->pgft->g, c->pgft->lmc, s, d) :
-		       -1;
-	}
-	s = ibu_ibft_ep(&c->t, sn, sp);
-	d = ibu_ibft_ep(&c->t, dn, dp);
-	if (s < 0 || d < 0)
-		return -1;
-	sw = ibu_cyclic_turn_switch(&c->t, c->p.offset_digits,
-				    (enum ibu_cyclic_offsets)
-				    ibu_engine_opt(o, OPT_OFFSETS),
-				    (uint32_t)s, (uint32_t)d, (unsigned)off);
-	return sw >= 0 ? c->t.sw[sw].node : -1;
+	s = ibu_pgft_host(&c->pgft->g, sn, sp);
+	d = ibu_pgft_host(&c->pgft->g, dn, dp);
+	return s >= 0 && d >= 0 ? ibu_cyclic_pgft_turn(f, c->pgft, s, d) : -1;
 }
 
-/* Rows are the levels, end ports below the leaves; switches ordered by
- * their label digits, end ports by PID. */
+/* Rows are the levels, end ports below the leaves; an IBFT's switches
+ * ordered by their labels, end ports by index. */
 static int layout(const struct ibu_fabric *f, const void *topo, int node,
 		  int *row, double *key)
 {
 	const struct cyclic_topo *c = topo;
-	int s, k, p;
-	double best = -1;
 
-	if (c->pgft)
-		return ibu_cyclic_pgft_layout(f, c->pgft, node, row, key);
-	s = ibu_ibft_sw(&c->t, node);
-	if (s >= 0) {
-		*row = c->t.sw[s].level;
-		*key = 0;
-		for (k = 0; k < c->t.n - 1; k++)
-			*key = *key * 256 + c->t.sw[s].w[k];
-		return 0;
-	}
-	if (ibu_node_is_switch(&f->nodes[node]))
-		return -1;
-	for (p = 1; p <= f->nodes[node].num_ports; p++) {
-		int pid = ibu_ibft_ep(&c->t, node, p);
-
-		if (pid >= 0 && (best < 0 || pid < best))
-			best = pid;
-	}
-	*row = c->t.n;
-	*key = best >= 0 ? best : 1e12;
-	return 0;
+	return ibu_cyclic_pgft_layout(f, c->pgft, node, row, key);
 }
 
 struct check_state {
-	struct ibu_cyclic_rule crule;
 	struct ibu_pgft_rule prule;
 	struct ibu_dlid_pairs pairs;
 };
@@ -705,16 +526,6 @@ static void check_free(void *state)
 	free(st);
 }
 
-/* A degraded IBFT's tables with offsets=paper, for the rule check. */
-static int expect_tables(void *ctx, const struct ibu_fabric *f,
-			 struct ibu_lft *exp, struct ibu_err *e)
-{
-	struct cyclic_topo *c = ctx;
-
-	return ibu_cyclic_pgft_route_paper(f, c->router, &c->t, c->p.lmc, 0,
-					   &c->p.map, exp, e);
-}
-
 static int check_rule(const struct ibu_fabric *f, void *topo,
 		      const struct ibu_engine_opts *o,
 		      const struct ibu_engine_check_in *in,
@@ -725,41 +536,28 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 	struct check_state *st;
 	int rc = c->planned ? IBU_OK : plan(f, topo, NULL, e);
 
+	(void)o;
 	*state = NULL;
 	if (rc)
 		return rc;
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	st->crule.offsets = (enum ibu_cyclic_offsets)ibu_engine_opt(o,
-								   OPT_OFFSETS);
 	if (in && in->dlids) {
 		rc = ibu_dlid_pairs_read(in->dlids, &st->pairs, e);
 		if (rc) {
 			check_free(st);
 			return rc;
 		}
-		st->crule.dlids = &st->pairs;
+		st->prule.dlids = &st->pairs;
 	}
-	if (c->pgft) {
-		st->prule.g = &c->pgft->g;
-		st->prule.lmc = c->pgft->lmc;
-		st->prule.dlids = st->crule.dlids;
-		ibu_pgft_verify_rule(rule, &st->prule);
-		ibu_cyclic_pgft_describe(c->pgft, info, len);
-		*state = st;
-		return IBU_OK;
-	}
-	st->crule.t = &c->t;
-	st->crule.p = &c->p;
-	st->crule.expect = expect_tables;
-	st->crule.expect_ctx = c;
-	st->crule.climb_sources = in ? in->climb_sources : 0;
-	ibu_cyclic_verify_rule(rule, &st->crule);
-	snprintf(info, len,
-		 "IBFT(%d,%d), LMC %d in use (%d needed), %d up-digits from the LID offset, offsets %s",
-		 c->t.m, c->t.n, c->p.lmc, c->p.lmc_needed, c->p.offset_digits,
-		 ibu_cyclic_offsets_name(st->crule.offsets));
+	st->prule.g = &c->pgft->g;
+	st->prule.lmc = c->pgft->lmc;
+	st->prule.paper = c->pgft->paper;
+	st->prule.labels = c->pgft->ibft;
+	st->prule.climb_sources = in ? in->climb_sources : 0;
+	ibu_pgft_verify_rule(rule, &st->prule);
+	ibu_cyclic_pgft_describe(c->pgft, info, len);
 	*state = st;
 	return IBU_OK;
 }

@@ -1182,20 +1182,6 @@ void ibu_ibft_fault_text(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		 f->nodes[t->sw[x->lower].node].name);
 }
 
-int ibu_ibft_neighbour(const struct ibu_fabric *f, const struct ibu_ibft *t,
-		       int sw, int k)
-{
-	int phys, peer;
-
-	if (sw < 0 || sw >= t->num_switches || k < 1 || k > t->m)
-		return -1;
-	phys = t->sw[sw].phys_of_k[k];
-	if (!phys)
-		return -1;
-	peer = f->nodes[t->sw[sw].node].ports[phys].peer_node;
-	return peer < 0 ? -1 : t->sw_of_node[peer];
-}
-
 long ibu_ibft_sw_slot(const struct ibu_ibft *t, int sw)
 {
 	long x = t->sw[sw].w[0];

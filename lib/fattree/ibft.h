@@ -114,10 +114,6 @@ int ibu_ibft_default_max_faults(int m, int n);
  * SW<00,0> port 3 - SW<20,1> port 3 ('name' - 'name')". */
 void ibu_ibft_fault_text(const struct ibu_fabric *f, const struct ibu_ibft *t,
 			 int i, char *buf, size_t len);
-/* Switch index behind paper port k of switch sw, -1 (missing link,
- * missing switch, end port or no such port). */
-int ibu_ibft_neighbour(const struct ibu_fabric *f, const struct ibu_ibft *t,
-		       int sw, int k);
 
 /* PID of the end port at (node, port), -1 if it is not a processing node. */
 int ibu_ibft_ep(const struct ibu_ibft *t, int node, int port);

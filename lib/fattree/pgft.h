@@ -269,6 +269,16 @@ unsigned ibu_pgft_offset(const struct ibu_pgft *g, int lmc, int S, int D);
 int ibu_pgft_turn_switch(const struct ibu_fabric *f, const struct ibu_pgft *g,
 			 int lmc, int S, int D);
 
+/* The same under the paper's rule (paper NULL: the generalised one):
+ * c_l(S) = S's PID digit p_(h-l), r_l(D) = 0 where the offset decides
+ * (Eq. 2; D's digit with paper->rotated), the up-ports by paper up-digit;
+ * above the offset's levels D's digit, as the router's. */
+unsigned ibu_pgft_offset_rule(const struct ibu_pgft *g, int lmc,
+			      const struct ibu_pgft_paper *paper, int S, int D);
+int ibu_pgft_turn_rule(const struct ibu_fabric *f, const struct ibu_pgft *g,
+		       int lmc, const struct ibu_pgft_paper *paper, int S,
+		       int D);
+
 #define IBU_PGFT_MAX_LMC 7
 /* LIDs for offline use (ibunion lids / route --lmc): compute hosts in D
  * order, base (D + 1) 2^lmc (aligned as OpenSM requires), hosts above the

@@ -83,6 +83,8 @@ struct bal {
 	long *w;		/* [i]: flows through it toward D */
 	long *cost, *csum;	/* [i]: onward busiest link, load sum */
 	int *path;
+	int src;		/* the walking source leaf's rank */
+	int t_cut;		/* leaf t lost up-cables */
 	/* loads of a chunk of offsets o0..o0+noffc-1 */
 	size_t nslots;
 	int noff, o0, noffc;
@@ -181,6 +183,9 @@ static void prepare_leaf(struct bal *b, int t)
 	for (i = 1; i < b->norder; i++)
 		index_ways(b, i);
 	index_closure(b);
+	b->t_cut = 0;
+	for (i = 0; i < r->U[1]; i++)
+		b->t_cut |= !ibu__pgft_up(r, t)[i];
 	memset(b->cost, 0, sizeof(long) * (size_t)b->norder);
 	memset(b->csum, 0, sizeof(long) * (size_t)b->norder);
 }
@@ -426,6 +431,11 @@ static void set_cost(struct bal *b, int i)
  * the least alone sent most of a leaf's balanced destinations up one
  * cable). The tolerance was chosen on 17 damaged fabrics: it kept the
  * all-to-all below dfsssp's on all and the worst shift at or below on 15.
+ * When D's own leaf lost up-cables, the digit is offset by the source
+ * leaf's rank: the same digit at every source leaf sent all of D's flows
+ * down one of the cables left (84 where dfsssp has 78 on a PGFT(2; 6,8;
+ * 1,3; 1,2) with 4 cuts; 78 with the offset); elsewhere the digit alone
+ * keeps a damaged LID's ways in step with the rule's, which shifts need.
  */
 static int spread(struct bal *b, int i, long wt, int *next)
 {
@@ -451,7 +461,8 @@ static int spread(struct bal *b, int i, long wt, int *next)
 		*next = -1;
 		return 0;
 	}
-	return way(b, i, ways[(b->xd[b->lev[i]] / U) % n], next);
+	return way(b, i, ways[(b->xd[b->lev[i]] / U + (b->t_cut ? b->src : 0)) %
+			      n], next);
 }
 
 /* Source leaf i's flows (wt) toward t: the decided ways where a switch
@@ -486,8 +497,10 @@ static void greedy_tree(struct bal *b, int D)
 		int s = b->leaves[(j + D) % b->nleaves];
 
 		i = b->idx_of[s];
-		if (s != b->t && i > 0)
+		if (s != b->t && i > 0) {
+			b->src = (j + D) % b->nleaves;
 			walk(b, i, b->nhost[s]);
+		}
 	}
 	for (i = 1; i < b->norder; i++)
 		if (!b->port[i]) {

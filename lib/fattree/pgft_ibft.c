@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* The paper's labels of a PGFT that is an exact IBFT (see pgft_ibft.h). */
+/* The paper's labels of a PGFT that is an IBFT, exact or degraded
+ * (see pgft_ibft.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,15 +8,16 @@
 
 #define W(x, node) ((x)->w + (size_t)(node) * IBU_PGFT_MAX_H)
 
-/* IBFT(m,n) as a PGFT, leaves with up to m/2 end ports (absent end ports
- * are the paper's free PIDs, not another shape). */
+/* IBFT(m,n) as a PGFT, exact or degraded (faults keep the parameters),
+ * leaves with up to m/2 end ports (absent end ports are the paper's free
+ * PIDs, not another shape), no end port above the leaves. */
 static int ibft_shape(const struct ibu_pgft *g, int *half)
 {
 	const struct ibu_pgft_params *P = &g->P;
 	int k = P->h >= 2 ? P->w[2] : 0, l;
 
 	if (P->h < 2 || k < 2 || P->w[1] != 1 || P->m[P->h] != 2 * k ||
-	    P->m[1] > k || g->num_faults || g->num_spine_hosts)
+	    P->m[1] > k || g->num_spine_hosts)
 		return 0;
 	for (l = 1; l <= P->h; l++)
 		if (P->p[l] != 1 || (l > 1 && l < P->h && P->m[l] != k) ||
@@ -43,18 +45,6 @@ static int peer_at(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	       ib_level(g, q) == ib_level(g, node) + dir ? q : -1;
 }
 
-/* Any switch one level below (dir 1) or above (dir -1) node, -1 if none. */
-static int any_peer(const struct ibu_fabric *f, const struct ibu_pgft *g,
-		    int node, int dir)
-{
-	int p, q;
-
-	for (p = 1; p <= f->nodes[node].num_ports; p++)
-		if ((q = peer_at(f, g, node, p, dir)) >= 0)
-			return q;
-	return -1;
-}
-
 struct ent {
 	uint64_t group, key;
 	int node;
@@ -71,114 +61,343 @@ static int cmp_ent(const void *a, const void *b)
 	return (x->node > y->node) - (x->node < y->node);
 }
 
-/* Sorts v[0..k-1] and returns in digit[node] each key's rank inside its
- * group (equal keys share it); 0 when a rank reaches limit. */
-static int rank_groups(struct ent *v, int k, int limit, int *digit)
+/*
+ * The labeller: the tree's switches by index s (fabric node order), their
+ * IBFT level and rank in node GUID order, and the union-find scratch of
+ * the digit choices. Every free digit goes by the smallest GUID of the set
+ * it distinguishes, so the labels depend on the cables and GUIDs alone:
+ *  - prefix w0..w(l-1) of a level-l switch names its sub-tree, a connected
+ *    component of the switches at levels >= l; components under one
+ *    parent sub-tree get digits in the order of their smallest leaf;
+ *  - a top's suffix digit w_i separates, inside the class of tops sharing
+ *    their level-(n-1-i) descendants, the classes sharing their
+ *    level-(n-2-i) descendants (tops joined by a common descendant,
+ *    transitively);
+ *  - lower switches inherit a parent's suffix minus its last digit; a
+ *    switch with no parent left takes it from a child plus the lowest
+ *    last digit its siblings leave free.
+ * On a degraded tree a missing cable or switch changes no other label.
+ */
+struct lab {
+	const struct ibu_fabric *f;
+	struct ibu_pgft_ibft *x;
+	int S;
+	int *node;	/* [s]: fabric node */
+	int *idx;	/* [node]: s, -1 */
+	int *level;	/* [s]: IBFT level */
+	int *rank;	/* [s]: rank in node GUID order */
+	int *uf, *ufkey, *key, *grp, *queue, *seen, *digit;
+	long *cls;
+	struct ent *v;
+};
+
+#define WS(r, s) W((r)->x, (r)->node[s])
+
+/* peer switch index of port p of switch s, -1 if none/not a switch */
+static int peer_sw(const struct lab *r, int s, int p)
+{
+	int q = r->f->nodes[r->node[s]].ports[p].peer_node;
+
+	return q < 0 ? -1 : r->idx[q];
+}
+
+static int num_ports(const struct lab *r, int s)
+{
+	return r->f->nodes[r->node[s]].num_ports;
+}
+
+static int uf_find(int *uf, int x)
+{
+	while (uf[x] != x) {
+		uf[x] = uf[uf[x]];
+		x = uf[x];
+	}
+	return x;
+}
+
+static void uf_union(struct lab *r, int a, int b)
+{
+	a = uf_find(r->uf, a);
+	b = uf_find(r->uf, b);
+	if (a == b)
+		return;
+	if (r->ufkey[b] < r->ufkey[a])
+		r->ufkey[a] = r->ufkey[b];
+	r->uf[b] = a;
+}
+
+/* uf over the switches; key = rank for the given level (S elsewhere). */
+static void uf_reset(struct lab *r, int key_level)
+{
+	int s;
+
+	for (s = 0; s < r->S; s++) {
+		r->uf[s] = s;
+		r->ufkey[s] = r->level[s] == key_level ? r->rank[s] : r->S;
+	}
+}
+
+static long prefix_value(const struct lab *r, int s, int len)
+{
+	long v = 0;
+	int i;
+
+	for (i = 0; i < len; i++)
+		v = v * r->x->m + WS(r, s)[i];
+	return v;
+}
+
+/* Is component x (levels >= j, with leaves, s's prefix) reached from c
+ * through a level-j child other than s? */
+static int reached_else(const struct lab *r, int c, int s, int x, int j)
+{
+	int q, g;
+
+	for (q = 1; q <= num_ports(r, c); q++) {
+		g = peer_sw(r, c, q);
+		if (g >= 0 && g != s && r->level[g] == j &&
+		    uf_find(r->uf, g) == x)
+			return 1;
+	}
+	return 0;
+}
+
+/* The one component with leaves under s's prefix that parent c reaches
+ * through no other child; -1 when none or several. */
+static int orphan_home(const struct lab *r, int s, int c, int j)
+{
+	int x, home = -1;
+
+	for (x = 0; x < r->S; x++) {
+		if (r->level[x] < j || uf_find(r->uf, x) != x ||
+		    r->ufkey[x] >= r->S ||
+		    prefix_value(r, x, j - 1) != prefix_value(r, s, j - 1) ||
+		    reached_else(r, c, s, x, j))
+			continue;
+		if (home >= 0)
+			return -1;
+		home = x;
+	}
+	return home;
+}
+
+/*
+ * A level-j switch that lost every down link is a component of its own,
+ * without a leaf. Its parent has one child in each sub-tree below its own:
+ * the one sub-tree (same prefix, with leaves) the parent reaches through
+ * no other child is the orphan's. Left alone when no parent tells.
+ */
+static void adopt_orphans(struct lab *r, int j)
+{
+	int s, p, c, home;
+
+	for (s = 0; s < r->S; s++) {
+		if (r->level[s] != j || uf_find(r->uf, s) != s ||
+		    r->ufkey[s] < r->S)
+			continue;
+		for (home = -1, p = 1; p <= num_ports(r, s) && home < 0; p++) {
+			c = peer_sw(r, s, p);
+			if (c >= 0 && r->level[c] == j - 1)
+				home = orphan_home(r, s, c, j);
+		}
+		if (home >= 0)
+			uf_union(r, home, s);
+	}
+}
+
+/* Sorts v[0..k-1] and gives each its rank inside its group (equal keys
+ * share it) in r->digit[v.node]; 0 when a rank reaches limit. */
+static int rank_groups(struct lab *r, int k, int limit)
 {
 	int i, d = 0;
 
-	qsort(v, (size_t)k, sizeof(*v), cmp_ent);
+	qsort(r->v, (size_t)k, sizeof(*r->v), cmp_ent);
 	for (i = 0; i < k; i++) {
-		if (i && v[i].group != v[i - 1].group)
+		if (i && r->v[i].group != r->v[i - 1].group)
 			d = 0;
-		else if (i && v[i].key != v[i - 1].key)
+		else if (i && r->v[i].key != r->v[i - 1].key)
 			d++;
 		if (d >= limit)
 			return 0;
-		digit[v[i].node] = d;
+		r->digit[r->v[i].node] = d;
 	}
 	return 1;
 }
 
-/*
- * Prefix digits, top down: a level-j switch reaches every leaf of its
- * level-j sub-tree, so key[s] (its smallest leaf GUID) names the
- * sub-tree; w_(j-1) = the sub-tree's rank under its parent's sub-tree.
- */
-static int prefixes(const struct ibu_fabric *f, const struct ibu_pgft *g,
-		    struct ibu_pgft_ibft *x, uint64_t *key, struct ent *v,
-		    int *digit)
+/* Prefix digit w(j-1) of every switch at level >= j. */
+static int prefix_round(struct lab *r, int j)
 {
-	int n = x->n, j, s, p, q, k;
+	int s, p, c, k = 0;
 
-	for (j = n - 1; j >= 1; j--)	/* smallest leaf GUID, bottom up */
-		for (s = 0; s < g->num_nodes; s++) {
-			if (ib_level(g, s) != j)
-				continue;
-			key[s] = j == n - 1 ? f->nodes[s].guid : UINT64_MAX;
-			for (p = 1; j < n - 1 && p <= f->nodes[s].num_ports; p++)
-				if ((q = peer_at(f, g, s, p, 1)) >= 0 &&
-				    key[q] < key[s])
-					key[s] = key[q];
+	uf_reset(r, r->x->n - 1);
+	for (s = 0; s < r->S; s++)
+		for (p = 1; r->level[s] >= j && p <= num_ports(r, s); p++)
+			if ((c = peer_sw(r, s, p)) >= 0 && r->level[c] >= j)
+				uf_union(r, s, c);
+	adopt_orphans(r, j);
+	for (s = 0; s < r->S; s++)	/* (parent prefix, smallest leaf) */
+		if (r->level[s] >= j && uf_find(r->uf, s) == s) {
+			r->v[k].group = (uint64_t)prefix_value(r, s, j - 1);
+			r->v[k].key = (uint64_t)r->ufkey[s];
+			r->v[k++].node = s;
 		}
-	for (j = 1; j < n; j++) {
-		for (k = 0, s = 0; s < g->num_nodes; s++) {
-			if (ib_level(g, s) != j)
-				continue;
-			q = any_peer(f, g, s, -1);
-			if (q < 0)
-				return 0;
-			memcpy(W(x, s), W(x, q), (size_t)(j - 1));
-			v[k].group = j == 1 ? 0 : key[q];
-			v[k].key = key[s];
-			v[k++].node = s;
+	if (!rank_groups(r, k, j == 1 ? r->x->m : r->x->half))
+		return 0;
+	for (s = 0; s < r->S; s++)
+		if (r->level[s] >= j)
+			WS(r, s)[j - 1] = (uint8_t)r->digit[uf_find(r->uf, s)];
+	return 1;
+}
+
+/* From level-j switch d up to the tops: joins the tops it reaches. */
+static void climb_tops(struct lab *r, int d)
+{
+	int head = 0, tail = 0, first = -1, s, p, c;
+
+	r->queue[tail++] = d;
+	r->seen[d] = d;
+	while (head < tail) {
+		s = r->queue[head++];
+		if (r->level[s] == 0) {
+			if (first < 0)
+				first = s;
+			else
+				uf_union(r, first, s);
+			if (r->ufkey[uf_find(r->uf, s)] > r->rank[d])
+				r->ufkey[uf_find(r->uf, s)] = r->rank[d];
+			continue;
 		}
-		if (!rank_groups(v, k, j == 1 ? x->m : x->half, digit))
+		for (p = 1; p <= num_ports(r, s); p++) {
+			c = peer_sw(r, s, p);
+			if (c >= 0 && r->level[c] == r->level[s] - 1 &&
+			    r->seen[c] != d) {
+				r->seen[c] = d;
+				r->queue[tail++] = c;
+			}
+		}
+	}
+}
+
+/* Classes of tops at level j (key[top]: smallest GUID rank of the
+ * class's level-j descendants). */
+static void top_classes(struct lab *r, int j)
+{
+	int s;
+
+	uf_reset(r, j);
+	for (s = 0; s < r->S; s++)
+		r->seen[s] = -1;
+	for (s = 0; s < r->S; s++)
+		if (r->level[s] == j)
+			climb_tops(r, s);
+	for (s = 0; s < r->S; s++)
+		r->key[s] = r->level[s] == 0 ? r->ufkey[uf_find(r->uf, s)] :
+			    r->S;
+}
+
+/* Suffix digits of the tops, each round refining the last's classes. */
+static int top_suffixes(struct lab *r)
+{
+	int n = r->x->n, s, k, cnt;
+
+	for (s = 0; s < r->S; s++)
+		r->cls[s] = 0;
+	for (k = 0; k < n - 1; k++) {
+		top_classes(r, n - 2 - k);
+		for (cnt = 0, s = 0; s < r->S; s++)
+			if (r->level[s] == 0) {
+				r->v[cnt].group = (uint64_t)r->cls[s];
+				r->v[cnt].key = (uint64_t)r->key[s];
+				r->v[cnt++].node = s;
+			}
+		if (!rank_groups(r, cnt, r->x->half))
 			return 0;
-		for (s = 0; s < g->num_nodes; s++)
-			if (ib_level(g, s) == j)
-				W(x, s)[j - 1] = (uint8_t)digit[s];
+		for (s = 0; s < r->S; s++)
+			if (r->level[s] == 0) {
+				WS(r, s)[k] = (uint8_t)r->digit[s];
+				r->cls[s] = r->key[s];
+			}
 	}
 	return 1;
 }
 
-/*
- * Suffix digits, bottom up: switches of one level with the same suffix
- * reach the same tops, so the smallest top above (top[s]) names the
- * class; a class's digit is its rank, by the smallest GUID among its
- * switches, inside the class of the level below (ibft.c's top classes).
- * A switch's suffix is its children's plus that digit.
- */
-static int suffixes(const struct ibu_fabric *f, const struct ibu_pgft *g,
-		    struct ibu_pgft_ibft *x, uint64_t *key, int *top,
-		    struct ent *v, int *digit)
+/* Lower switches with a labelled parent: its suffix without the last
+ * digit (grp[s] = 1 once labelled). */
+static void inherit_from_parents(struct lab *r)
 {
-	int n = x->n, j, s, p, q, k;
+	int n = r->x->n, l, s, p, up;
 
-	for (j = 0; j < n; j++)		/* smallest top above, top down */
-		for (s = 0; s < g->num_nodes; s++) {
-			if (ib_level(g, s) != j)
-				continue;
-			top[s] = j ? g->num_nodes : s;
-			for (p = 1; j && p <= f->nodes[s].num_ports; p++)
-				if ((q = peer_at(f, g, s, p, -1)) >= 0 &&
-				    top[q] < top[s])
-					top[s] = top[q];
+	for (s = 0; s < r->S; s++)
+		r->grp[s] = r->level[s] == 0 || r->level[s] == n - 1;
+	for (l = 1; l < n - 1; l++)
+		for (s = 0; s < r->S; s++) {
+			for (p = 1; r->level[s] == l && !r->grp[s] &&
+			     p <= num_ports(r, s); p++) {
+				up = peer_sw(r, s, p);
+				if (up < 0 || r->level[up] != l - 1 ||
+				    !r->grp[up])
+					continue;
+				memcpy(WS(r, s) + l, WS(r, up) + l - 1,
+				       (size_t)(n - 1 - l));
+				r->grp[s] = 1;
+			}
 		}
-	for (j = n - 2; j >= 0; j--) {
-		for (s = 0; s < g->num_nodes; s++)
-			if (ib_level(g, s) == j)
-				key[top[s]] = UINT64_MAX;
-		for (s = 0; s < g->num_nodes; s++)
-			if (ib_level(g, s) == j && f->nodes[s].guid < key[top[s]])
-				key[top[s]] = f->nodes[s].guid;
-		for (k = 0, s = 0; s < g->num_nodes; s++) {
-			if (ib_level(g, s) != j)
-				continue;
-			q = any_peer(f, g, s, 1);
-			if (q < 0)
-				return 0;
-			memcpy(W(x, s) + j, W(x, q) + j + 1, (size_t)(n - 2 - j));
-			v[k].group = (uint64_t)top[q];
-			v[k].key = key[top[s]];
-			v[k++].node = s;
-		}
-		if (!rank_groups(v, k, x->half, digit))
-			return 0;
-		for (s = 0; s < g->num_nodes; s++)
-			if (ib_level(g, s) == j)
-				W(x, s)[n - 2] = (uint8_t)digit[s];
+}
+
+/* A parentless switch: a child's suffix plus the lowest last digit no
+ * sibling (same w0..w(n-3)) uses. */
+static int adopt_suffix(struct lab *r, int s, int l)
+{
+	uint8_t used[256];
+	int n = r->x->n, p, c, o, d, child = -1;
+
+	for (p = 1; p <= num_ports(r, s) && child < 0; p++) {
+		c = peer_sw(r, s, p);
+		if (c >= 0 && r->level[c] == l + 1 && r->grp[c])
+			child = c;
 	}
+	if (child < 0)
+		return 0;
+	if (n - 3 >= l)
+		memcpy(WS(r, s) + l, WS(r, child) + l + 1, (size_t)(n - 2 - l));
+	memset(used, 0, sizeof(used));
+	for (o = 0; o < r->S; o++)
+		if (o != s && r->grp[o] && r->level[o] == l &&
+		    !memcmp(WS(r, o), WS(r, s), (size_t)(n - 2)))
+			used[WS(r, o)[n - 2]] = 1;
+	for (d = 0; d < r->x->half && used[d]; d++)
+		;
+	WS(r, s)[n - 2] = (uint8_t)d;	/* >= half: rule_holds rejects */
+	r->grp[s] = 1;
+	return 1;
+}
+
+/* Lower suffixes, parentless switches in node GUID order, bottom up. */
+static int inherit_suffixes(struct lab *r)
+{
+	int l, i, s;
+
+	inherit_from_parents(r);
+	for (s = 0; s < r->S; s++)
+		r->key[r->rank[s]] = s;		/* switch by GUID rank */
+	for (l = r->x->n - 2; l >= 1; l--)
+		for (i = 0; i < r->S; i++) {
+			s = r->key[i];
+			if (r->level[s] == l && !r->grp[s] &&
+			    !adopt_suffix(r, s, l))
+				return 0;
+		}
+	return 1;
+}
+
+/* Digits in range: w0 < m below the tops, every other digit < m/2. */
+static int digits_fit(const struct ibu_pgft_ibft *x, int l, const uint8_t *w)
+{
+	int i;
+
+	for (i = 0; i < x->n - 1; i++)
+		if (w[i] >= (i == 0 && l ? x->m : x->half))
+			return 0;
 	return 1;
 }
 
@@ -195,10 +414,11 @@ static int rule_holds(const struct ibu_fabric *f, const struct ibu_pgft *g,
 
 		if (slot < 0)
 			continue;
-		if (slot >= x->full_switches || owner[slot] >= 0)
+		l = ib_level(g, s);
+		if (!digits_fit(x, l, W(x, s)) || slot >= x->full_switches ||
+		    owner[slot] >= 0)
 			return 0;
 		owner[slot] = s;
-		l = ib_level(g, s);
 		for (p = 1; p <= f->nodes[s].num_ports; p++) {
 			q = peer_at(f, g, s, p, 1);
 			if (q >= 0 &&
@@ -209,6 +429,69 @@ static int rule_holds(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		}
 	}
 	return 1;
+}
+
+/* The switches by index (fabric node order) and their GUID ranks. */
+static void lab_index(struct lab *r, const struct ibu_pgft *g)
+{
+	int i, s = 0;
+
+	for (i = 0; i < g->num_nodes; i++) {
+		r->idx[i] = ib_level(g, i) >= 0 ? s : -1;
+		if (r->idx[i] >= 0) {
+			r->node[s] = i;
+			r->level[s] = ib_level(g, i);
+			r->v[s].group = r->f->nodes[i].guid;
+			r->v[s].key = 0;
+			r->v[s].node = s;
+			s++;
+		}
+	}
+	r->S = s;
+	qsort(r->v, (size_t)s, sizeof(*r->v), cmp_ent);
+	for (i = 0; i < s; i++)
+		r->rank[r->v[i].node] = i;
+}
+
+/* Switch labels into x; IBU_ETOPO when they break the paper's rule. */
+static int switch_labels(const struct ibu_fabric *f, const struct ibu_pgft *g,
+			 struct ibu_pgft_ibft *x, struct ibu_err *e)
+{
+	size_t N = (size_t)g->num_nodes + 1;
+	struct lab r = { .f = f, .x = x };
+	int *ints = malloc(11 * N * sizeof(int)), j, ok;
+	int *owner = malloc((size_t)x->full_switches * sizeof(int));
+
+	r.v = malloc(N * sizeof(*r.v));
+	r.cls = malloc(N * sizeof(*r.cls));
+	if (!ints || !owner || !r.v || !r.cls) {
+		free(ints);
+		free(owner);
+		free(r.v);
+		free(r.cls);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	r.node = ints;
+	r.idx = ints + N;
+	r.level = ints + 2 * N;
+	r.rank = ints + 3 * N;
+	r.uf = ints + 4 * N;
+	r.ufkey = ints + 5 * N;
+	r.key = ints + 6 * N;
+	r.grp = ints + 7 * N;
+	r.queue = ints + 8 * N;
+	r.seen = ints + 9 * N;
+	r.digit = ints + 10 * N;
+	lab_index(&r, g);
+	for (ok = 1, j = 1; ok && j < x->n; j++)
+		ok = prefix_round(&r, j);
+	ok = ok && top_suffixes(&r) && inherit_suffixes(&r) &&
+	     rule_holds(f, g, x, owner);
+	free(ints);
+	free(owner);
+	free(r.v);
+	free(r.cls);
+	return ok ? IBU_OK : IBU_ETOPO;
 }
 
 struct hostent {
@@ -309,33 +592,8 @@ static int alloc_labels(const struct ibu_pgft *g, struct ibu_pgft_ibft *x,
 	return x->w && x->pid ? IBU_OK : IBU_ENOMEM;
 }
 
-/* Switch labels into x; IBU_ETOPO when they break the paper's rule. */
-static int switch_labels(const struct ibu_fabric *f, const struct ibu_pgft *g,
-			 struct ibu_pgft_ibft *x, struct ibu_err *e)
-{
-	size_t N = (size_t)g->num_nodes + 1;
-	uint64_t *key = malloc(N * sizeof(*key));
-	int *top = malloc(N * sizeof(*top)), *digit = malloc(N * sizeof(int));
-	int *owner = malloc((size_t)x->full_switches * sizeof(int));
-	struct ent *v = malloc(N * sizeof(*v));
-	int rc;
-
-	if (!key || !top || !digit || !owner || !v)
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	else
-		rc = prefixes(f, g, x, key, v, digit) &&
-		     suffixes(f, g, x, key, top, v, digit) &&
-		     rule_holds(f, g, x, owner) ? IBU_OK : IBU_ETOPO;
-	free(key);
-	free(top);
-	free(digit);
-	free(owner);
-	free(v);
-	return rc;
-}
-
 int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
-			struct ibu_pgft_ibft **out,
+			int renumber, struct ibu_pgft_ibft **out,
 			struct ibu_err *e)
 {
 	struct ibu_pgft_ibft *x;
@@ -352,7 +610,7 @@ int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
 	rc = switch_labels(f, g, x, e);
 	if (!rc)
 		rc = pids(f, g, x, &sorted, e);
-	if (!rc && !sorted) {
+	if (!rc && !sorted && renumber) {
 		rc = pid_order(f, g, x, e);
 		if (!rc)
 			rc = pids(f, g, x, &sorted, e);

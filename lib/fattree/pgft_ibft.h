@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The paper's labels ([Zhou07], sect. 2.2; lib/fattree/ibft.h) of a
- * recognised PGFT that is an exact IBFT(m,n), derived from the PGFT's
- * levels and cables alone: IBFT level l = h - PGFT level, SW<w,l> and
- * P(p) with the same canonical digit choices as lib/fattree/ibft.c
- * (sub-trees by their smallest leaf GUID, suffix classes by the smallest
- * GUID of the switches that reach the same tops, end ports by port GUID
- * on their leaf), so both recognisers give every GUID the same label.
+ * The paper's labels ([Zhou07], sect. 2.2) of a recognised PGFT that is
+ * an IBFT(m,n), exact or degraded, derived from the PGFT's levels and
+ * cables alone: IBFT level l = h - PGFT level, SW<w,l> (level 0 = top,
+ * digits w0..w(n-2)) and P(p) (p0 < m, the others < m/2), every free digit
+ * chosen by the smallest GUID of the set it distinguishes (sub-trees by
+ * their smallest leaf, top classes by their smallest descendant, end
+ * ports by port GUID on their leaf): record order, names and port numbers
+ * never matter.
+ * Paper port k of a switch (1..m): a top's k = child's digit + 1; others
+ * down k = 1..m/2, up k = m/2 + 1 + the parent's last digit.
  */
 #ifndef IBU_PGFT_IBFT_H
 #define IBU_PGFT_IBFT_H
@@ -24,13 +27,16 @@ struct ibu_pgft_ibft {
 };
 
 /*
- * *out = the labels when g is an exact IBFT(m,n) (no fault, no host above
+ * *out = the labels when g is an IBFT(m,n), exact or degraded (a PGFT
+ * within its fault limit whose parameters are IBFT(m,n)'s; no host above
  * the leaves, leaves with up to m/2 end ports), else NULL (IBU_OK either
- * way; errors: IBU_ENOMEM). g's compute hosts are renumbered in PID order
- * (D then follows the labels, as the IBFT path's end-port index did).
+ * way; errors: IBU_ENOMEM). renumber: g's compute hosts are renumbered in
+ * PID order (D then follows the labels, as the IBFT path's end-port index
+ * did); else pid[D] labels g's own order.
  */
 int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
-			struct ibu_pgft_ibft **out, struct ibu_err *e);
+			int renumber, struct ibu_pgft_ibft **out,
+			struct ibu_err *e);
 void ibu_pgft_ibft_free(struct ibu_pgft_ibft *x);
 /* "SW<w0..,l>" of a switch, "P(p0..)" of compute host D (digits > 9
  * separated by '.' when m > 10), as ibu_ibft_sw_label/ep_label; "-" for
@@ -46,7 +52,7 @@ long ibu_pgft_ibft_slot(const struct ibu_pgft *g, const struct ibu_pgft_ibft *x,
 /* The paper's number (1..m) of a switch's cabled port, -1 if none. */
 int ibu_pgft_ibft_port(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		       const struct ibu_pgft_ibft *x, int node, int port);
-/* The paper's LIDs (lib/fattree/lidplan.h): BaseLID = 2^lmc PID + 1
+/* The paper's LIDs ([Zhou07] sect. 3.1): BaseLID = 2^lmc PID + 1
  * (paper_exact) or 2^lmc (PID + 1), switches after the PID space in label
  * order. fit_lmc: the largest LMC <= want that fits, -1 if none. */
 int ibu_pgft_ibft_fit_lmc(const struct ibu_pgft_ibft *x, int want,

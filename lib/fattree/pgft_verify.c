@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pgft_verify.h"
@@ -32,18 +33,24 @@ int ibu_pgft_ranks(const struct ibu_fabric *f, const struct ibu_pgft *g,
 }
 
 static void mismatch(struct ibu_verify_report *rp, const struct ibu_fabric *f,
-		     const struct ibu_pgft *g, int s, uint32_t lid, int D,
+		     const struct ibu_pgft_rule *c, int s, uint32_t lid, int D,
 		     int want, int got)
 {
+	char sw[96];
+
 	if (!rp->fn || rp->max_errors < 0 ||
 	    rp->printed[IBU_VK_RULE] >= rp->max_errors) {
 		rp->total[IBU_VK_RULE]++;
 		return;
 	}
+	if (c->labels)
+		ibu_pgft_ibft_sw_label(c->g, c->labels, s, sw, sizeof(sw));
+	else
+		snprintf(sw, sizeof(sw), "level-%d switch", c->g->level[s]);
 	ibu_verify_error(rp, IBU_VK_RULE,
-			 "cyclic: level-%d switch '%s': LID 0x%04x of host %d '%s': expected port %d, found %d",
-			 g->level[s], f->nodes[s].name, lid, D,
-			 f->nodes[g->host[D].node].name, want, got);
+			 "cyclic: %s '%s': LID 0x%04x of host %d '%s': expected port %d, found %d",
+			 sw, f->nodes[s].name, lid, D,
+			 f->nodes[c->g->host[D].node].name, want, got);
 }
 
 struct climb {
@@ -87,76 +94,151 @@ static void climb(struct climb *c, struct ibu_verify_report *rp, int S,
 	}
 }
 
-static int climbs(const struct ibu_pgft_rule *r, struct climb *c,
-		  struct ibu_verify_report *rp, struct ibu_verify_result *res,
-		  struct ibu_err *e)
+/* The compute host owning dlid, -1 if none. */
+static int dlid_host(const struct ibu_pgft *g, const struct ibu_lidmap *map,
+		     uint32_t dlid)
 {
-	const struct ibu_fabric *f = c->f;
+	const struct ibu_lid_owner *o = ibu_lidmap_get(map, dlid);
+
+	return o ? ibu_pgft_host(g, o->node, o->port) : -1;
+}
+
+/* Source S's lines of the DLID file: climbs, and in seen[] (stamp S + 1)
+ * the destinations they cover; IBU_EPARSE for a DLID no host owns. */
+static int file_climbs(const struct ibu_pgft_rule *r, struct climb *c,
+		       const struct ibu_lidmap *map,
+		       struct ibu_verify_report *rp, int S, int *seen,
+		       long *missing, struct ibu_err *e)
+{
 	const struct ibu_dlid_pairs *dp = r->dlids;
+	const char *src = dp->source ? dp->source : "DLIDs";
+	uint32_t slid = c->f->nodes[c->g->host[S].node]
+			.ports[c->g->host[S].port].lid;
 	char where[300];
-	long i;
-	int S, D;
+	long i, want = 0;
+	int D;
 
-	for (S = 0; S < c->g->num_hosts; S++) {
-		const struct ibu_port *sp = &f->nodes[c->g->host[S].node]
-					     .ports[c->g->host[S].port];
-
-		c->now++;
-		c->bad = 0;
-		for (D = 0; !dp && D < c->g->num_hosts; D++) {
-			const struct ibu_port *tp = &f->nodes[c->g->host[D].node]
-						     .ports[c->g->host[D].port];
-
-			if (D != S && tp->lid)
-				climb(c, rp, S, tp->lid +
-				      ibu_pgft_offset(c->g, r->lmc, S, D), "");
+	for (i = 0; i < dp->num; i++) {
+		if (dp->pair[i].slid != slid)
+			continue;
+		D = dlid_host(c->g, map, dp->pair[i].dlid);
+		if (D < 0)
+			return ibu_err_set(e, IBU_EPARSE,
+					   "%s:%d: DLID 0x%04x is no compute host's LID",
+					   src, dp->pair[i].line,
+					   dp->pair[i].dlid);
+		snprintf(where, sizeof(where), " (%s:%d)", src,
+			 dp->pair[i].line);
+		climb(c, rp, S, dp->pair[i].dlid, where);
+		if (D != S && seen[D] != S + 1) {
+			seen[D] = S + 1;
+			want--;
 		}
-		for (i = 0; dp && i < dp->num; i++) {
-			if (dp->pair[i].slid != sp->lid)
-				continue;
-			snprintf(where, sizeof(where), " (%s:%d)",
-				 dp->source ? dp->source : "DLIDs",
-				 dp->pair[i].line);
-			climb(c, rp, S, dp->pair[i].dlid, where);
-		}
-		res->path_sources++;
-		res->path_violations += c->bad > 0;
 	}
-	for (i = 0; dp && i < dp->num; i++) {
-		const struct ibu_lid_owner *o = NULL;
+	for (D = 0; D < c->g->num_hosts; D++)
+		want += D != S && c->f->nodes[c->g->host[D].node]
+				  .ports[c->g->host[D].port].lid;
+	*missing += want;
+	return IBU_OK;
+}
 
-		for (S = 0; S < c->g->num_hosts && !o; S++)
-			if (f->nodes[c->g->host[S].node].ports[c->g->host[S].port].lid ==
-			    dp->pair[i].slid)
-				o = (const void *)1;
-		if (!o)
+/* Every SLID of the file is a compute host's base LID. */
+static int file_slids(const struct ibu_pgft_rule *r, const struct climb *c,
+		      struct ibu_err *e)
+{
+	const struct ibu_dlid_pairs *dp = r->dlids;
+	long i;
+	int S, found;
+
+	for (i = 0; i < dp->num; i++) {
+		for (found = 0, S = 0; S < c->g->num_hosts && !found; S++)
+			found = c->f->nodes[c->g->host[S].node]
+				.ports[c->g->host[S].port].lid ==
+				dp->pair[i].slid;
+		if (!found)
 			return ibu_err_set(e, IBU_EPARSE,
 					   "%s:%d: SLID 0x%04x is no compute host's base LID",
 					   dp->source ? dp->source : "DLIDs",
 					   dp->pair[i].line, dp->pair[i].slid);
 	}
-	res->path_levels = ibu_pgft_offset_levels(c->g, r->lmc);
 	return IBU_OK;
+}
+
+/* After a DLID file: how many pairs it had, and the ordered pairs it
+ * lacks (when every source was checked). */
+static void file_report(const struct ibu_pgft_rule *r, long missing,
+			int every_source, struct ibu_verify_report *rp,
+			struct ibu_verify_result *res)
+{
+	char text[300];
+
+	ibu_verify_info(rp, "cyclic: %ld DLID pairs from %s", r->dlids->num,
+			r->dlids->source ? r->dlids->source : "DLIDs");
+	if (!missing || !every_source)
+		return;
+	snprintf(text, sizeof(text),
+		 "cyclic: %ld ordered pairs of end ports have no line in %s",
+		 missing, r->dlids->source ? r->dlids->source : "DLIDs");
+	res->warnings++;
+	if (rp->fn)
+		rp->fn(rp->arg, 'W', text);
+}
+
+static int climbs(const struct ibu_pgft_rule *r, struct climb *c,
+		  const struct ibu_lidmap *map, int *seen,
+		  struct ibu_verify_report *rp, struct ibu_verify_result *res,
+		  struct ibu_err *e)
+{
+	int N = c->g->num_hosts, want = r->climb_sources, S, D, rc = IBU_OK;
+	int step = want > 0 && want < N ? N / want : 1;
+	long missing = 0;
+
+	for (S = 0; S < N && !rc; S += step) {
+		c->now++;
+		c->bad = 0;
+		for (D = 0; !r->dlids && D < N; D++) {
+			const struct ibu_port *tp = &c->f->nodes[c->g->host[D].node]
+						     .ports[c->g->host[D].port];
+
+			if (D != S && tp->lid)
+				climb(c, rp, S, tp->lid +
+				      ibu_pgft_offset_rule(c->g, r->lmc,
+							   r->paper, S, D), "");
+		}
+		if (r->dlids)
+			rc = file_climbs(r, c, map, rp, S, seen, &missing, e);
+		res->path_sources++;
+		res->path_violations += c->bad > 0;
+	}
+	if (!rc && r->dlids)
+		rc = file_slids(r, c, e);
+	if (!rc && r->dlids)
+		file_report(r, missing, step == 1, rp, res);
+	res->path_levels = ibu_pgft_offset_levels(c->g, r->lmc);
+	return rc;
 }
 
 static int check_climbs(const struct ibu_pgft_rule *r,
 			const struct ibu_fabric *f, const struct ibu_lft *lft,
+			const struct ibu_lidmap *map,
 			struct ibu_verify_report *rp,
 			struct ibu_verify_result *res, struct ibu_err *e)
 {
 	struct climb c = { .f = f, .g = r->g, .lft = lft,
 			   .levels = ibu_pgft_offset_levels(r->g, r->lmc) };
 	size_t n = (size_t)(f->num_nodes ? f->num_nodes : 1);
+	int *seen = calloc((size_t)r->g->num_hosts + 1, sizeof(int));
 	int rc;
 
 	c.out = malloc(n * sizeof(int));
 	c.stamp = calloc(n, sizeof(long));
-	if (!c.out || !c.stamp)
+	if (!c.out || !c.stamp || !seen)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	else
-		rc = climbs(r, &c, rp, res, e);
+		rc = climbs(r, &c, map, seen, rp, res, e);
 	free(c.out);
 	free(c.stamp);
+	free(seen);
 	if (!rc && !res->path_violations)
 		ibu_verify_info(rp, "cyclic: every source's routes share one ascending path on %s (%ld sources, %d of %d up levels decided by the LID)",
 				r->dlids ? "the given DLIDs" : "its advised DLIDs",
@@ -174,9 +256,16 @@ static int run(void *arg, const struct ibu_fabric *f, const struct ibu_lft *lft,
 	uint32_t lid;
 	int s, rc;
 
-	rc = ibu_pgft_route(f, c->g, map, c->lmc, &exp, e);
+	rc = ibu_lft_init(&exp, f, map->max_lid, e);
 	if (rc)
 		return rc;
+	rc = c->paper ? ibu_pgft_route_paper(f, c->g, map, c->lmc, c->paper,
+					     &exp, NULL, e) :
+	     ibu_pgft_route_into(f, c->g, map, c->lmc, &exp, e);
+	if (rc) {
+		ibu_lft_free(&exp);
+		return rc;
+	}
 	for (lid = 1; lid <= map->max_lid; lid++) {
 		const struct ibu_lid_owner *o = ibu_lidmap_get(map, lid);
 		int D = o ? ibu_pgft_host(c->g, o->node, o->port) : -2;
@@ -193,15 +282,16 @@ static int run(void *arg, const struct ibu_fabric *f, const struct ibu_lft *lft,
 			r->rule_entries++;
 			if (want != got) {
 				r->rule_mismatches++;
-				mismatch(rp, f, c->g, s, lid, D, want, got);
+				mismatch(rp, f, c, s, lid, D, want, got);
 			}
 		}
 	}
 	ibu_lft_free(&exp);
-	ibu_verify_info(rp, "cyclic: %ld entries of %d switches compared with the generalised rule%s (PGFT, LMC %d, %d of %d up levels from the offset): %ld mismatches",
+	ibu_verify_info(rp, "cyclic: %ld entries of %d switches compared with the %s rule%s (%s, LMC %d, %d of %d up levels from the offset): %ld mismatches",
 			r->rule_entries, c->g->num_switches,
+			c->paper ? "paper's" : "generalised",
 			c->g->num_faults ? " and its re-routes around the faults" : "",
-			c->lmc, ibu_pgft_offset_levels(c->g, c->lmc),
+			c->paper ? "IBFT, Eq. 2" : "PGFT", c->lmc, ibu_pgft_offset_levels(c->g, c->lmc),
 			c->g->P.h - 1, r->rule_mismatches);
 	if (c->g->num_faults && !c->dlids) {
 		/* a re-routed entry leaves the one-chain property where it
@@ -210,7 +300,7 @@ static int run(void *arg, const struct ibu_fabric *f, const struct ibu_lft *lft,
 				c->g->num_faults);
 		return IBU_OK;
 	}
-	return check_climbs(c, f, lft, rp, r, e);
+	return check_climbs(c, f, lft, map, rp, r, e);
 }
 
 void ibu_pgft_verify_rule(struct ibu_verify_rule *rule,

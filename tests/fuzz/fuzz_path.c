@@ -17,14 +17,14 @@
 #include "fuzz.h"
 #include "netfile.h"
 #include "ibft.h"
-#include "lidplan.h"
+#include "../cyclic_util.h"	/* the paper's equations on labels */
 #include "cyclic.h"
 #include "pgft.h"
 #include "lidmap.h"
 #include "lft.h"
 
 static void one_pair(const struct ibu_fabric *f, const struct ibu_ibft *t,
-		     const struct ibu_lidplan *p, enum ibu_cyclic_offsets mode,
+		     const struct lidplan *p, enum ibu_cyclic_offsets mode,
 		     int s, int d)
 {
 	const struct ibu_port *dp =
@@ -33,12 +33,12 @@ static void one_pair(const struct ibu_fabric *f, const struct ibu_ibft *t,
 	char buf[64];
 	int turn;
 
-	off = ibu_cyclic_offset(t, p->offset_digits, mode, (uint32_t)s,
+	off = cyclic_offset(t, p->offset_digits, mode, (uint32_t)s,
 				(uint32_t)d);
 	if (dp->lid && off >= (1u << p->lmc))
 		fuzz_fail("P%d -> P%d: offset %u outside LMC %d\n", s, d, off,
 			  p->lmc);
-	turn = ibu_cyclic_turn_switch(t, p->offset_digits, mode, (uint32_t)s,
+	turn = cyclic_turn_switch(t, p->offset_digits, mode, (uint32_t)s,
 				      (uint32_t)d, off);
 	if (turn >= t->num_switches)
 		fuzz_fail("P%d -> P%d: turn switch %d of %d\n", s, d, turn,
@@ -53,7 +53,7 @@ static void one_pair(const struct ibu_fabric *f, const struct ibu_ibft *t,
 }
 
 static void all_pairs(const struct ibu_fabric *f, const struct ibu_ibft *t,
-		      const struct ibu_lidplan *p, enum ibu_cyclic_offsets mode)
+		      const struct lidplan *p, enum ibu_cyclic_offsets mode)
 {
 	int s, d;
 
@@ -126,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ibu_fabric f;
 	struct ibu_ibft t;
-	struct ibu_lidplan p;
+	struct lidplan p;
 	struct ibu_err e = { 0 };
 	char *copy;
 	FILE *in = fuzz_open(data, size, &copy);
@@ -146,10 +146,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ibu_ibft_free(&t);
 	if (ibu_fabric_count_endports(&f) <= 256 && ibu_fabric_max_lid(&f) &&
 	    !ibu_ibft_recognize(&f, &t, &e)) {
-		if (!ibu_lidplan_build(&f, &t, &p, &e)) {
+		if (!lidplan_build(&f, &p, &e)) {
 			all_pairs(&f, &t, &p, IBU_OFFSETS_ROTATED);
 			all_pairs(&f, &t, &p, IBU_OFFSETS_PAPER);
-			ibu_lidplan_free(&p);
+			lidplan_free(&p);
 		}
 		ibu_ibft_free(&t);
 	}
