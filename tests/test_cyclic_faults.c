@@ -12,7 +12,7 @@
 #include "ibft.h"
 #include "cyclic_util.h"
 #include "verify.h"
-#include "mcast.h"
+#include "pgft_mcast.h"
 #include "mcflood.h"
 #include "mcmembers.h"
 
@@ -175,26 +175,31 @@ static void assert_updown(struct dg *x)
 	}
 }
 
-/* Random groups (one send-only member each): every member gets exactly
- * one copy from every sender. */
+/* Random groups (one send-only member each) on the degraded IBFT as the
+ * engine holds it (a PGFT with faults, lib/fattree/pgft_mcast.h): every
+ * member gets exactly one copy from every sender. */
 static void assert_mcast(struct dg *x, int groups, uint64_t seed)
 {
 	const struct ibu_ibft *t = &x->t;
 	struct ibu_mcast_member *mem = calloc(t->num_endports, sizeof(*mem));
 	struct ibu_mcmembers mm;
-	struct ibu_mcast_load load;
+	struct ibu_pgft_mcast_load *load;
+	struct ibu_pgft g;
 	struct ibu_mft mft;
 	struct ibu_mcf_stats st;
 	struct ibu_err e = { 0 };
-	int g, built = 0, split = 0;
+	int gi, built = 0, split = 0;
 
 	ck_assert_ptr_nonnull(mem);
+	ck_assert_msg(ibu_pgft_recognize_limit(&x->f, &g, NULL, 0,
+					       -1, &e) == 0,
+		      "%s", e.msg);
 	ibu_mcmembers_init(&mm);
 	ck_assert_int_eq(ibu_mft_init(&mft, x->f.num_nodes, &e), 0);
-	ck_assert_int_eq(ibu_mcast_load_init(&load, t, &e), 0);
-	for (g = 0; g < groups; g++) {
-		struct ibu_mcast_tree tree;
-		uint16_t mlid = (uint16_t)(0xc001 + g);
+	ck_assert_int_eq(ibu_pgft_mcast_load_new(&x->f, &g, &load, &e), 0);
+	for (gi = 0; gi < groups; gi++) {
+		struct ibu_pgft_mcast_tree tree;
+		uint16_t mlid = (uint16_t)(0xc001 + gi);
 		int pid, n = 0, rc;
 
 		for (pid = 0; pid < t->num_endports; pid++) {
@@ -208,22 +213,24 @@ static void assert_mcast(struct dg *x, int groups, uint64_t seed)
 		}
 		if (n < 2)
 			continue;
-		rc = ibu_mcast_tree_build(&x->f, t, mem, n, IBU_MCAST_BALANCED,
-					  &load, mlid, &tree, &e);
-		if (rc == IBU_ETOPO && x->t.num_faults &&
-		    strstr(e.msg, "no common ancestor")) {
+		rc = ibu_pgft_mcast_tree_build(&x->f, &g, NULL, mem, n,
+					       IBU_MCAST_BALANCED, load, mlid,
+					       &tree, &e);
+		if (rc == IBU_ETOPO && g.num_faults &&
+		    strstr(e.msg, "no up-then-down tree")) {
 			/* the faults left no switch above every member with
 			 * a way down to each: no up-then-down tree exists */
 			split++;
 			continue;
 		}
-		ck_assert_msg(rc == 0, "group %d: %s", g, e.msg);
+		ck_assert_msg(rc == 0, "group %d: %s", gi, e.msg);
 		built++;
 		for (pid = 0; pid < n; pid++)
 			ck_assert_int_eq(ibu_mcmembers_add(&mm, mlid, &mem[pid],
 							   &e), 0);
-		ck_assert_int_eq(ibu_mcast_tree_to_mft(t, &tree, mlid, &mft, &e), 0);
-		ibu_mcast_tree_free(&tree);
+		ck_assert_int_eq(ibu_pgft_mcast_tree_to_mft(&tree, mlid, &mft,
+							    &e), 0);
+		ibu_pgft_mcast_tree_free(&tree);
 	}
 	ck_assert_int_eq(ibu_mcf_run(&x->f, &mft, &mm, NULL, NULL, &st, NULL,
 				     &e), 0);
@@ -232,7 +239,8 @@ static void assert_mcast(struct dg *x, int groups, uint64_t seed)
 		      st.count[IBU_MCF_MISSING], st.count[IBU_MCF_DUPLICATE],
 		      st.count[IBU_MCF_STRAY], st.count[IBU_MCF_LOOP]);
 	ck_assert_int_gt(built, split);
-	ibu_mcast_load_free(&load);
+	ibu_mcload_state_free(load);
+	ibu_pgft_free(&g);
 	ibu_mft_free(&mft);
 	ibu_mcmembers_free(&mm);
 	free(mem);

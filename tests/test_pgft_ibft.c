@@ -114,6 +114,41 @@ START_TEST(aligned_numbering)
 }
 END_TEST
 
+/* A damaged IBFT keeps the paper's LIDs in the default mode too, so a
+ * cut does not renumber what `ibunion route` assigns. */
+START_TEST(damaged_keeps_paper_lids)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .remove_links = 2, .seed = 4 };
+	struct ibu_fabric f;
+	struct ibu_ibft t;
+	struct ibu_cyclic_pgft *c;
+	struct ibu_err e = { 0 };
+	int used, n = 0;
+	uint32_t pid;
+
+	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &o, &e), 0);
+	ck_assert_msg(ibu_ibft_recognize_limit(&f, &t, 4, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(t.num_faults, 2);
+	ck_assert_msg(one_path(&f, IBU_CYCLIC_GENERALISED, &c, &e) == 0, "%s",
+		      e.msg);
+	ck_assert_int_eq(c->g.num_faults, 2);
+	ck_assert_int_eq(ibu_cyclic_pgft_assign_lids(&f, c, 4, 0, &used, &e), 0);
+	ck_assert_int_eq(used, 4);
+	for (pid = 0; pid < (uint32_t)t.num_endports; pid++) {
+		if (t.ep[pid].node < 0)
+			continue;
+		ck_assert_uint_eq(f.nodes[t.ep[pid].node].ports[t.ep[pid].port].lid,
+				  (pid + 1) * 16);
+		n++;
+	}
+	ck_assert_int_eq(n, 128);
+	ibu_cyclic_pgft_free(c);
+	ibu_ibft_free(&t);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 START_TEST(lid_space_limit)
 {
 	struct ibu_fabric f;
@@ -191,6 +226,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, needed_lmc_and_digits);
 	tcase_add_test(tc, paper_lidset_p300);
 	tcase_add_test(tc, aligned_numbering);
+	tcase_add_test(tc, damaged_keeps_paper_lids);
 	tcase_add_test(tc, lid_space_limit);
 	tcase_add_test(tc, guid2lid_format);
 	tcase_add_test(tc, owner_conflict);

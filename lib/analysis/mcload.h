@@ -5,8 +5,9 @@
  * kinds of items are), each tree's contribution recorded under a caller
  * key (the MLID) so that a group routed again, or gone, is taken back
  * out exactly. Engines supply only the tree and read the counters to
- * balance the next one (lib/fattree/mcast.c: trees per switch and per link;
- * lib/mesh/xy_mcast.c: trees rooted at and through each switch).
+ * balance the next one (lib/fattree/pgft_mcast.c: trees per switch and
+ * per cable; lib/mesh/xy_mcast.c: trees rooted at and through each
+ * switch).
  */
 #ifndef IBU_MCLOAD_H
 #define IBU_MCLOAD_H

@@ -21,7 +21,7 @@
  *                resends every MFT block in use to every switch that ever
  *                held an MLID after every join or leave, so keeping that
  *                set small keeps each change cheap); where the engine
- *                keeps no such set (PGFT, mesh) it is balanced; default
+ *                keeps no such set (mesh) it is balanced; default
  */
 enum ibu_mcast_policy {
 	IBU_MCAST_BALANCED = 0,

@@ -24,9 +24,9 @@ struct ibu_cyclic_pgft {
 	struct ibu_pgft_route_stats st;	/* of the last route */
 	struct ibu_pgft_ibft *ibft;	/* an IBFT(m,n): the paper's labels;
 					 * else NULL */
-	int numbered;			/* the paper's LIDs: an exact IBFT
-					 * (hosts in PID order), or any IBFT
-					 * under the paper's rule */
+	int numbered;			/* the paper's LIDs: any IBFT, exact
+					 * or damaged (not once an admin's
+					 * host order renumbers it) */
 	struct ibu_pgft_paper *paper;	/* offsets=paper on an IBFT: Eq. 2
 					 * in the paper's port order; NULL:
 					 * the generalised rule */

@@ -4,9 +4,8 @@
  * degraded, recognised once as the PGFT it is (lib/fattree/cyclic_pgft.h,
  * c->pgft), with an IBFT's paper labels on it; one plan, one route: the
  * generalised rule by default, the paper's Eq. 2 on an IBFT with
- * offsets=paper. Multicast trees of an IBFT come from lib/fattree/mcast.h
- * (ibft.c's labels, recognised on the first multicast op), the others
- * from lib/fattree/pgft_mcast.h.
+ * offsets=paper. Every fat tree's multicast trees come from
+ * lib/fattree/pgft_mcast.h.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -15,18 +14,9 @@
 #include "engine.h"
 #include "cyclic_gen.h"
 #include "cyclic.h"
-#include "mcast.h"
 #include "cyclic_pgft.h"
 #include "pgft_mcast.h"
 #include "pgft_verify.h"
-
-/* ibft.c's view of an IBFT for the paper's multicast trees, recognised
- * when the first multicast op needs it (routing never does). */
-struct mcast_ibft {
-	struct ibu_ibft t;
-	int state;			/* 0 untried, 1 t holds it, -1 failed */
-	int max_faults;
-};
 
 struct cyclic_topo {
 	struct ibu_cyclic_pgft *pgft;
@@ -35,8 +25,6 @@ struct cyclic_topo {
 	int order_ignored;		/* 1: an order file on an IBFT */
 	int paper_ignored;		/* 1: offsets=paper on a PGFT */
 	struct ibu_pgft_order_stats order;
-	struct mcast_ibft *mc;		/* an IBFT's multicast trees; NULL:
-					 * the PGFT's */
 };
 
 static int parse_offsets(const char *text, int *value)
@@ -67,13 +55,6 @@ static const struct ibu_engine_option options[] = {
 #define OPT_MAX_FAULTS (&options[0])
 #define OPT_OFFSETS (&options[1])
 
-static void mc_free(struct mcast_ibft *m)
-{
-	if (m && m->state > 0)
-		ibu_ibft_free(&m->t);
-	free(m);
-}
-
 static void topo_free(void *topo)
 {
 	struct cyclic_topo *c = topo;
@@ -81,7 +62,6 @@ static void topo_free(void *topo)
 	if (!c)
 		return;
 	ibu_cyclic_pgft_free(c->pgft);
-	mc_free(c->mc);
 	free(c);
 }
 
@@ -105,7 +85,6 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 {
 	struct ibu_err pe = { 0 };
 	int max_faults = ibu_engine_opt(o, OPT_MAX_FAULTS), rc;
-	const struct ibu_cyclic_pgft *g;
 
 	rc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
 				       o ? o->num_roots : 0, max_faults,
@@ -115,15 +94,6 @@ static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
 		return ibu_err_set(e, rc, "not an IBFT(m,n): %s", pe.msg);
 	if (rc)
 		return ibu_err_set(e, rc, "%s", pe.msg);
-	g = c->pgft;
-	/* the paper's trees on an IBFT: exact, or degraded with the
-	 * paper's rule (as before the PGFT path took degraded trees) */
-	if (g->ibft && (!g->g.num_faults || g->paper)) {
-		c->mc = calloc(1, sizeof(*c->mc));
-		if (!c->mc)
-			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		c->mc->max_faults = max_faults;
-	}
 	return IBU_OK;
 }
 
@@ -144,8 +114,6 @@ static int apply_order(const struct ibu_fabric *f, struct cyclic_topo *c,
 	ibu_pgft_ibft_free(c->pgft->ibft);
 	c->pgft->ibft = NULL;
 	c->pgft->numbered = 0;
-	mc_free(c->mc);
-	c->mc = NULL;
 	c->ordered = !rc;
 	return rc;
 }
@@ -324,122 +292,63 @@ static void node_label(const void *topo, int node, char *buf, size_t len)
 }
 
 /*
- * The PGFT's trees hang from a top switch; an IBFT keeps the paper's
- * trees (lib/fattree/mcast.h: apex at the members' lowest common level,
- * on the source's climb with mcast_apex=source), so a group inside one
- * leaf or pod stays there. Multicast never depends on the unicast rule.
- * NULL: the PGFT's trees (also when ibft.c does not take the tree).
+ * One builder for every fat tree's trees (lib/fattree/pgft_mcast.h: apex
+ * at the members' lowest common level, so a group inside one leaf or pod
+ * stays there). The paper's labels (source's up-digits, ties) on an IBFT,
+ * exact or degraded with the paper's rule, as its trees were before;
+ * else the PGFT's columns and D-mod-K climbs. Multicast never depends on
+ * the unicast rule.
  */
-static const struct ibu_ibft *mcast_ibft(const struct ibu_fabric *f,
-					 const struct cyclic_topo *c)
+static const struct ibu_pgft_ibft *mcast_labels(const struct cyclic_topo *c)
 {
-	struct mcast_ibft *m = c->mc;
-	struct ibu_err e = { 0 };
+	const struct ibu_cyclic_pgft *g = c->pgft;
 
-	if (!m)
-		return NULL;
-	if (!m->state)
-		m->state = ibu_ibft_recognize_limit(f, &m->t, m->max_faults,
-						    &e) ? -1 : 1;
-	return m->state > 0 ? &m->t : NULL;
+	return g->ibft && (!g->g.num_faults || g->paper) ? g->ibft : NULL;
 }
-
-/* the ibu_mcload_state_* ops rely on it */
-_Static_assert(offsetof(struct ibu_mcast_load, core) == 0,
-	       "the multicast load state begins with its struct ibu_mcload");
 
 static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 			   void **state, struct ibu_err *e)
 {
 	const struct cyclic_topo *c = topo;
-	struct ibu_mcast_load *l;
-	int rc;
-
-	const struct ibu_ibft *t = mcast_ibft(f, c);
 
 	*state = NULL;
-	if (!t)
-		return ibu_pgft_mcast_load_new(&c->pgft->g,
-					       (struct ibu_pgft_mcast_load **)state, e);
-	l = calloc(1, sizeof(*l));
-	if (!l)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = ibu_mcast_load_init(l, t, e);
-	if (rc) {
-		free(l);
-		return rc;
-	}
-	*state = l;
-	return IBU_OK;
+	return ibu_pgft_mcast_load_new(f, &c->pgft->g,
+				       (struct ibu_pgft_mcast_load **)state, e);
 }
 
-/* The lib tree (by switch index) as the engine-neutral tree (by node). */
-static int export_tree(const struct ibu_ibft *t,
-		       const struct ibu_mcast_tree *mt,
+/* The tree as the engine-neutral one; info: "apex SW<00,0> (source, level
+ * 0, 4 candidates)", levels as the label counts them (an IBFT's from the
+ * top, a PGFT's from the leaves). */
+static int export_tree(const struct cyclic_topo *c,
+		       const struct ibu_pgft_mcast_tree *pt,
 		       struct ibu_engine_tree *tree, struct ibu_err *e)
 {
+	const struct ibu_cyclic_pgft *g = c->pgft;
 	char label[64];
 	int i, rc;
 
-	rc = ibu_engine_tree_alloc(tree, mt->num_switches, e);
+	rc = ibu_engine_tree_alloc(tree, pt->num_switches, e);
 	if (rc)
 		return rc;
-	tree->root = mt->apex >= 0 ? t->sw[mt->apex].node : -1;
-	tree->num_members = mt->num_members;
-	tree->num_receivers = mt->num_receivers;
-	for (i = 0; i < mt->num_switches; i++) {
-		int s = mt->switches[i];
-
-		tree->nodes[i] = t->sw[s].node;
-		tree->ports[i] = mt->ports[s];
+	tree->root = pt->apex;
+	tree->num_members = pt->num_members;
+	tree->num_receivers = pt->num_receivers;
+	for (i = 0; i < pt->num_switches; i++) {
+		tree->nodes[i] = pt->nodes[i];
+		tree->ports[i] = pt->ports[i];
 	}
-	if (mt->apex >= 0)
-		ibu_ibft_sw_label(t, mt->apex, label, sizeof(label));
+	if (pt->apex >= 0)
+		ibu_cyclic_pgft_node_label(g, pt->apex, label, sizeof(label));
 	else
 		snprintf(label, sizeof(label), "none");
 	snprintf(tree->info, sizeof(tree->info),
-		 "apex %s (%s, level %d, %d candidates)", label,
-		 ibu_mcast_policy_name(mt->policy), mt->apex_level,
-		 mt->num_candidates);
+		 "apex %s (%s, level %d, %d candidates%s)", label,
+		 ibu_mcast_policy_name(pt->policy),
+		 g->ibft ? g->g.P.h - pt->level : pt->level,
+		 pt->num_candidates, pt->apex < 0 || pt->common ? "" :
+		 g->g.num_faults ? ", among the tops that reach the most members down" :
+		 ", a top a member sits on");
 	return IBU_OK;
-}
-
-/* A PGFT's tree (lib/fattree/pgft_mcast.h) as the engine-neutral tree. */
-static int pgft_tree(const struct ibu_fabric *f, const struct cyclic_topo *c,
-		     struct ibu_pgft_mcast_load *l,
-		     const struct ibu_mcast_member *m, int n,
-		     enum ibu_mcast_policy policy, uint32_t key,
-		     struct ibu_engine_tree *tree, struct ibu_err *e)
-{
-	struct ibu_pgft_mcast_tree pt;
-	char label[64];
-	int i, rc;
-
-	rc = ibu_pgft_mcast_tree_build(f, &c->pgft->g, m, n, policy, l, key,
-				       &pt, e);
-	if (rc)
-		return rc;
-	rc = ibu_engine_tree_alloc(tree, pt.num_switches, e);
-	if (!rc) {
-		tree->root = pt.apex;
-		tree->num_members = n;
-		for (i = 0; i < n; i++)
-			tree->num_receivers += !m[i].send_only;
-		for (i = 0; i < pt.num_switches; i++) {
-			tree->nodes[i] = pt.nodes[i];
-			tree->ports[i] = pt.ports[i];
-		}
-		ibu_cyclic_pgft_node_label(c->pgft, pt.apex, label, sizeof(label));
-		snprintf(tree->info, sizeof(tree->info),
-			 "apex %s (PGFT top, %s%s)", label,
-			 ibu_mcast_policy_name(pt.policy),
-			 c->pgft->g.num_faults ?
-			 ", among the tops that reach the most members down" : "");
-	} else if (l) {
-		ibu_mcload_release(&l->core, key);
-	}
-	ibu_pgft_mcast_tree_free(&pt);
-	return rc;
 }
 
 static int mcast_tree(const struct ibu_fabric *f, const void *topo,
@@ -448,23 +357,21 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 		      struct ibu_engine_tree *tree, struct ibu_err *e)
 {
 	const struct cyclic_topo *c = topo;
-	const struct ibu_ibft *t = mcast_ibft(f, c);
-	struct ibu_mcast_tree mt;
+	struct ibu_pgft_mcast_load *l = state;
+	struct ibu_pgft_mcast_tree pt;
 	int rc;
 
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
-	if (!t)
-		return pgft_tree(f, c, state, m, n, o->mcast_policy, key, tree, e);
-	rc = ibu_mcast_tree_build(f, t, m, n, o->mcast_policy, state, key,
-				  &mt, e);
+	rc = ibu_pgft_mcast_tree_build(f, &c->pgft->g, mcast_labels(c), m, n,
+				       o->mcast_policy, l, key, &pt, e);
 	if (rc)
 		return rc;
-	rc = export_tree(t, &mt, tree, e);
-	ibu_mcast_tree_free(&mt);
+	rc = export_tree(c, &pt, tree, e);
+	ibu_pgft_mcast_tree_free(&pt);
 	if (rc) {
-		if (state)
-			ibu_mcast_load_release(state, key);
+		if (l)
+			ibu_mcload_release(&l->core, key);
 		ibu_engine_tree_free(tree);
 	}
 	return rc;

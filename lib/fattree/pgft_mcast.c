@@ -1,22 +1,45 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* Union multicast trees on a PGFT (see pgft_mcast.h). */
+/* Union multicast trees on fat trees (see pgft_mcast.h). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pgft_mcast.h"
 
-int ibu_pgft_mcast_load_new(const struct ibu_pgft *g,
+/* ------------------------------------------------------------ load state */
+
+static int most_ports(const struct ibu_fabric *f)
+{
+	int n, r = 0;
+
+	for (n = 0; n < f->num_nodes; n++)
+		if (f->nodes[n].num_ports > r)
+			r = f->nodes[n].num_ports;
+	return r;
+}
+
+int ibu_pgft_mcast_load_new(const struct ibu_fabric *f,
+			    const struct ibu_pgft *g,
 			    struct ibu_pgft_mcast_load **out, struct ibu_err *e)
 {
-	struct ibu_pgft_mcast_load *l = calloc(1, sizeof(*l));
-	int size = g->num_nodes ? g->num_nodes : 1, rc;
+	struct ibu_pgft_mcast_load *l;
+	int size = g->num_nodes > 0 ? g->num_nodes : 1, sizes[3], rc;
 
 	*out = NULL;
+	if (g->num_nodes != f->num_nodes)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "the fat tree was recognised on another fabric");
+	l = calloc(1, sizeof(*l));
 	if (!l)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	int sizes[2];
-
-	sizes[0] = sizes[1] = size;
-	rc = ibu_mcload_init(&l->core, 2, sizes, e);
+	l->stride = most_ports(f) + 1;
+	if ((long)size * l->stride > INT_MAX) {
+		free(l);
+		return ibu_err_set(e, IBU_EINVAL,
+				   "fabric too large for the multicast load state");
+	}
+	sizes[0] = sizes[2] = size;
+	sizes[1] = size * l->stride;
+	rc = ibu_mcload_init(&l->core, 3, sizes, e);
 	if (rc) {
 		free(l);
 		return rc;
@@ -25,41 +48,73 @@ int ibu_pgft_mcast_load_new(const struct ibu_pgft *g,
 	return IBU_OK;
 }
 
-static long trees_at(const struct ibu_pgft_mcast_load *l, int node)
+int ibu_pgft_mcast_load_ever(const struct ibu_pgft_mcast_load *l)
 {
-	return node < l->core.size[0] ? (long)l->core.count[0][node] : 0;
+	int s, k = 0;
+
+	for (s = 0; s < l->core.size[2]; s++)
+		k += l->core.count[2][s] != 0;
+	return k;
 }
 
-static int load_add(struct ibu_pgft_mcast_load *l, uint32_t key, int apex,
-		    struct ibu_err *e)
+static uint32_t trees_at(const struct ibu_pgft_mcast_load *l, int node)
 {
-	const int *items[2] = { &apex, NULL };
-	int n[2] = { 1, 0 };
-
-	return ibu_mcload_add(&l->core, key, items, n, e);
+	return l && node < l->core.size[0] ? l->core.count[0][node] : 0;
 }
 
-/* 1 once a tree recorded in l went through node (kind 1: no release
+/* Trees on the cable at port p of the upper switch s. */
+static uint32_t cable_trees(const struct ibu_pgft_mcast_load *l, int s, int p)
+{
+	long i = (long)s * l->stride + p;
+
+	return p < l->stride && i < l->core.size[1] ? l->core.count[1][i] : 0;
+}
+
+/* 1 once a tree recorded in l went through node (kind 2: no release
  * lowers it, as OpenSM never lowers a switch's highest MFT block). */
 static int ever_held(const struct ibu_pgft_mcast_load *l, int node)
 {
-	return l && node >= 0 && node < l->core.size[1] && l->core.count[1][node];
+	return l && node >= 0 && node < l->core.size[2] && l->core.count[2][node];
 }
+
+/* ------------------------------------------------------------ the build */
 
 struct build {
 	const struct ibu_fabric *f;
 	const struct ibu_pgft *g;
+	const struct ibu_pgft_ibft *x;	/* an exact IBFT's labels, or NULL */
+	const struct ibu_pgft_mcast_load *load;
+	struct ibu_pgft_mcast_tree *t;
 	uint32_t key;
-	struct ibu_portmask *mask;	/* [node] */
+	int radix;			/* most ports of a switch */
+	struct ibu_portmask *mask;	/* [node] tree ports */
+	struct ibu_portmask *seen;	/* [node] member ports seen */
+	struct ibu_portmask *recv;	/* [node] receiving member ports */
 	char *in;			/* [node] switch in the tree */
+	int *cnt;			/* [node] member switches it is above
+					 * or equal to */
 	int *mark, *prev, *queue;
-	int *msw, *added, *seen;	/* compact_scores() */
+	int *kid_at, *kid, *kid_port;	/* [node]: first of its distinct
+					 * children in kid / kid_port (the
+					 * first port to each), [N]: end */
+	int *msw, nd;			/* distinct member switches */
+	int *cand, nc;			/* apex candidates */
 	int stamp;
+	int src;			/* source: the send-only compute host
+					 * with the lowest D, -1 */
 };
 
 static int sw(const struct build *b, int n)
 {
 	return n >= 0 && ibu_node_is_switch(&b->f->nodes[n]);
+}
+
+/* A switch one level below s, reached by its port p; -1 otherwise. */
+static int child_at(const struct build *b, int s, int p)
+{
+	int q = b->f->nodes[s].ports[p].peer_node;
+
+	return sw(b, q) && b->g->level[q] == b->g->level[s] - 1 ? q : -1;
 }
 
 /* Both ends of the cable at (s, p) join the tree. */
@@ -72,7 +127,7 @@ static void add_cable(struct build *b, int s, int p)
 	b->in[s] = b->in[q] = 1;
 }
 
-/* Up-closure of switch t (stamp). */
+/* Up-closure of switch t (stamp, and in b->queue). */
 static void mark_up(struct build *b, int t)
 {
 	int head = 0, tail = 0, n, p, q;
@@ -93,25 +148,38 @@ static void mark_up(struct build *b, int t)
 	}
 }
 
+/* The cable a tree takes from s to its child q, first reached by port
+ * first: of the parallel ones in port order, number (key + q's column)
+ * mod their count, so groups spread over a bundle; 0 when none. */
+static int cable_to(const struct build *b, int s, int q, int first)
+{
+	int p, k = 0, cab[IBU_MAX_PORTS + 1], l = b->g->level[s];
+
+	if (l >= 1 && l <= b->g->P.h && b->g->P.p[l] == 1)
+		return first;	/* one cable per child: no scan */
+	for (p = first; p <= b->f->nodes[s].num_ports; p++)
+		if (b->f->nodes[s].ports[p].peer_node == q)
+			cab[k++] = p;
+	if (!k)
+		return 0;
+	return cab[(b->key + (uint32_t)b->g->col[q]) % (uint32_t)k];
+}
+
 /* One step down from s toward the switch marked by mark_up: the child
- * (the first in port order, the same for every tree) and the cable to
- * it, spread over parallel cables by the tree's key; -1 when none. */
+ * (the first in port order, the same for every tree) and its cable;
+ * -1 when none. */
 static int down_step(const struct build *b, int s, int *port)
 {
-	int p, k = 0, cab[IBU_MAX_PORTS], child = -1;
+	int p, q;
 
 	for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
-		int q = b->f->nodes[s].ports[p].peer_node;
-
-		if (!sw(b, q) || b->g->level[q] != b->g->level[s] - 1 ||
-		    b->mark[q] != b->stamp || (child >= 0 && q != child))
-			continue;
-		child = q;
-		cab[k++] = p;
+		q = child_at(b, s, p);
+		if (q >= 0 && b->mark[q] == b->stamp) {
+			*port = cable_to(b, s, q, p);
+			return q;
+		}
 	}
-	if (child >= 0)
-		*port = cab[(b->key + (uint32_t)b->g->col[child]) % (uint32_t)k];
-	return child;
+	return -1;
 }
 
 /* From apex down to t (apex above t): one cable per (switch, child). */
@@ -122,6 +190,34 @@ static void walk_down(struct build *b, int apex, int t)
 	while (s != t && (child = down_step(b, s, &port)) >= 0) {
 		add_cable(b, s, port);
 		s = child;
+	}
+}
+
+typedef void (*visit_fn)(struct build *b, int s, int port, int child,
+			 void *ctx);
+
+/*
+ * The tree from apex c: every switch below c that is above (or is) a
+ * member switch, each reached once, from its first parent in the walk
+ * (in a fat tree the way down is unique, so that is the way to it).
+ */
+static void walk_tree(struct build *b, int c, visit_fn visit, void *ctx)
+{
+	int head = 0, tail = 0, s, i, q;
+
+	b->stamp++;
+	b->mark[c] = b->stamp;
+	b->queue[tail++] = c;
+	while (head < tail) {
+		s = b->queue[head++];
+		for (i = b->kid_at[s]; i < b->kid_at[s + 1]; i++) {
+			q = b->kid[i];
+			if (!b->cnt[q] || b->mark[q] == b->stamp)
+				continue;
+			b->mark[q] = b->stamp;
+			b->queue[tail++] = q;
+			visit(b, s, cable_to(b, s, q, b->kid_port[i]), q, ctx);
+		}
 	}
 }
 
@@ -215,356 +311,547 @@ static void cross(struct build *b, int apex, int t)
 	join_down(b, t, leaf);
 }
 
-static int member_switch(const struct ibu_fabric *f,
-			 const struct ibu_mcast_member *m)
+/* ------------------------------------------------------------ members */
+
+static const char *name_of(const struct build *b, int n)
 {
-	if (m->node < 0 || m->node >= f->num_nodes)
-		return -1;
-	if (ibu_node_is_switch(&f->nodes[m->node]))
-		return m->node;
-	if (m->port < 1 || m->port > f->nodes[m->node].num_ports)
-		return -1;
-	return f->nodes[m->node].ports[m->port].peer_node;
+	return b->f->nodes[n].name ? b->f->nodes[n].name : "?";
 }
 
-/*
- * On a PGFT with faults, how many members each top still reaches going
- * down (into b->prev, free before the tree is built: the apex goes among those that reach most,
- * so that the tree stays a union of down paths where one can).
- */
-static void reach_counts(struct build *b, const struct ibu_mcast_member *m,
-			 int n)
+/* The switch member m hangs off (or is), in *s. */
+static int member_switch(const struct build *b, const struct ibu_mcast_member *m,
+			 int *s, struct ibu_err *e)
 {
-	int i, s;
+	const struct ibu_node *nd;
 
-	for (s = 0; s < b->f->num_nodes; s++)
-		b->prev[s] = 0;
-	for (i = 0; i < n; i++) {
-		int ms = member_switch(b->f, &m[i]);
-
-		if (!sw(b, ms))
-			continue;
-		mark_up(b, ms);
-		for (s = 0; s < b->f->num_nodes; s++)
-			if (b->mark[s] == b->stamp && b->g->level[s] == b->g->P.h)
-				b->prev[s]++;
+	if (m->node < 0 || m->node >= b->f->num_nodes)
+		return ibu_err_set(e, IBU_EINVAL, "member node %d out of range",
+				   m->node);
+	nd = &b->f->nodes[m->node];
+	if (ibu_node_is_switch(nd)) {
+		if (m->port != 0)
+			return ibu_err_set(e, IBU_ETOPO,
+					   "member %s port %d: a switch joins through port 0 only",
+					   name_of(b, m->node), m->port);
+		*s = m->node;
+		if (b->g->level[*s] < 1)
+			return ibu_err_set(e, IBU_ETOPO,
+					   "member switch %s is not part of the fat tree",
+					   name_of(b, m->node));
+		return IBU_OK;
 	}
+	if (m->port < 1 || m->port > nd->num_ports)
+		return ibu_err_set(e, IBU_EINVAL, "member %s has no port %d",
+				   name_of(b, m->node), m->port);
+	*s = nd->ports[m->port].peer_node;
+	if (ibu_pgft_host(b->g, m->node, m->port) < -1 || !sw(b, *s) ||
+	    b->g->level[*s] < 1)
+		return ibu_err_set(e, IBU_ETOPO,
+				   "member %s port %d is not an end port of the fat tree",
+				   name_of(b, m->node), m->port);
+	return IBU_OK;
 }
 
-/* With faults: top s reaches fewer members going down than the best. */
-static int reach_short(const struct build *b, int s)
+/* Members merged by port (one that is both full and send-only
+ * receives); receiving ports into the tree's masks, the distinct member
+ * switches into b->msw. */
+static int gather(struct build *b, const struct ibu_mcast_member *m, int n,
+		  struct ibu_err *e)
 {
-	int n, most = 0;
+	int i, s = -1, rc, port;
 
-	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && b->g->level[n] == b->g->P.h && b->prev[n] > most)
-			most = b->prev[n];
-	return b->prev[s] < most;
-}
-
-/*
- * The top host member m's own climb reaches: its D-mod-K up-slot at each
- * level (the next surviving one where the cable is lost); -1 if none.
- */
-static int climb_top(const struct build *b, const struct ibu_mcast_member *m)
-{
-	const struct ibu_pgft *g = b->g;
-	long x[IBU_PGFT_MAX_H + 1];
-	int D = ibu_pgft_host(g, m->node, m->port), s, l, k, U;
-
-	if (D < 0)
-		return -1;
-	ibu_pgft_digits(g, D, x);
-	s = g->host[D].leaf;
-	for (l = 1; l < g->P.h; l++) {
-		U = ibu_pgft_up_ports(&g->P, l);
-		if (!g->up[s] || U <= 0)
-			return -1;
-		for (k = 0; k < U && !g->up[s][(x[l] + k) % U]; k++)
-			;
-		if (k == U)
-			return -1;
-		s = b->f->nodes[s].ports[g->up[s][(x[l] + k) % U]].peer_node;
-	}
-	return s;
-}
-
-/* source: the climb of the send-only host member with the lowest D. */
-static int source_top(const struct build *b, const struct ibu_mcast_member *m,
-		      int n)
-{
-	int i, D, best = -1, bestD = -1;
-
-	for (i = 0; i < n; i++) {
-		D = ibu_pgft_host(b->g, m[i].node, m[i].port);
-		if (m[i].send_only && D >= 0 && (bestD < 0 || D < bestD)) {
-			bestD = D;
-			best = i;
-		}
-	}
-	return best < 0 ? -1 : climb_top(b, &m[best]);
-}
-
-/*
- * compact's key: for every top, into b->added, the switches below the
- * tops its tree would add to those that ever held one (walk_down's way to
- * every member switch it reaches, each counted once). Returns 0 when the
- * walks would cost more than IBU_PGFT_MCAST_SCORE_BUDGET (no key 0).
- */
-#define IBU_PGFT_MCAST_SCORE_BUDGET 4000000L
-static int compact_scores(struct build *b, const struct ibu_mcast_member *m,
-			  int n, const struct ibu_pgft_mcast_load *load)
-{
-	const struct ibu_fabric *f = b->f;
-	const struct ibu_pgft *g = b->g;
-	int N = f->num_nodes, i, j, T, s, p, nm = 0, tops = 0, radix = 1;
-	int *msw = b->msw;		/* distinct member switches below */
-
-	for (s = 0; s < N; s++) {
-		tops += sw(b, s) && g->level[s] == g->P.h;
-		if (f->nodes[s].num_ports > radix)
-			radix = f->nodes[s].num_ports;
-	}
 	b->stamp++;
 	for (i = 0; i < n; i++) {
-		s = member_switch(f, &m[i]);
-		if (sw(b, s) && g->level[s] < g->P.h && b->mark[s] != b->stamp) {
+		rc = member_switch(b, &m[i], &s, e);
+		if (rc)
+			return rc;
+		port = m[i].port;
+		if (!ibu_pm_test(&b->seen[m[i].node], port))
+			b->t->num_members++;
+		ibu_pm_set(&b->seen[m[i].node], port);
+		if (b->mark[s] != b->stamp) {
 			b->mark[s] = b->stamp;
-			msw[nm++] = s;
+			b->msw[b->nd++] = s;
 		}
+		if (m[i].send_only || ibu_pm_test(&b->recv[m[i].node], port))
+			continue;
+		ibu_pm_set(&b->recv[m[i].node], port);
+		b->t->num_receivers++;
+		ibu_pm_set(&b->mask[s], s == m[i].node ? 0 :
+			   b->f->nodes[m[i].node].ports[port].peer_port);
 	}
-	if ((long)tops * nm * g->P.h * radix > IBU_PGFT_MCAST_SCORE_BUDGET)
-		return 0;
-	for (s = 0; s < N; s++)
-		b->added[s] = b->seen[s] = 0;
-	for (j = 0; j < nm; j++) {
-		mark_up(b, msw[j]);	/* msw[j]'s up-closure: this stamp */
-		for (T = 0; T < N; T++) {
-			if (!sw(b, T) || g->level[T] != g->P.h ||
-			    b->mark[T] != b->stamp)
-				continue;
-			for (s = T; s != msw[j];) {
-				int q = -1;
-
-				for (p = 1; p <= f->nodes[s].num_ports && q < 0; p++) {
-					int c = f->nodes[s].ports[p].peer_node;
-
-					if (sw(b, c) && g->level[c] == g->level[s] - 1 &&
-					    b->mark[c] == b->stamp)
-						q = c;
-				}
-				if (q < 0)
-					break;
-				s = q;
-				/* counted once per top: seen[] holds the top */
-				if (!ever_held(load, s) && b->seen[s] != T + 1) {
-					b->seen[s] = T + 1;
-					b->added[T]++;
-				}
-			}
-		}
-	}
-	return 1;
+	return IBU_OK;
 }
 
-/* Is top s better than best under the policy's keys (after faults)? */
-static int better(const struct build *b, int s, int best, int compact,
-		  const struct ibu_pgft_mcast_load *load,
-		  enum ibu_mcast_policy policy)
+/* The source policy's host: the send-only (and not receiving) compute
+ * host with the lowest D, -1 if none. */
+static int lowest_source(const struct build *b,
+			 const struct ibu_mcast_member *m, int n)
 {
-	const struct ibu_fabric *f = b->f;
+	int i, D, best = -1;
 
-	if (best < 0)
-		return 1;
-	if (policy == IBU_MCAST_LOWEST_GUID)
-		return f->nodes[s].guid < f->nodes[best].guid;
-	if (compact && b->added[s] != b->added[best])
-		return b->added[s] < b->added[best];
-	if (load && trees_at(load, s) != trees_at(load, best))
-		return trees_at(load, s) < trees_at(load, best);
-	return b->g->col[s] < b->g->col[best];
-}
-
-/*
- * A top a member sits on, else by the policy (pgft_mcast.h); with faults
- * among the tops that reach the most members going down. *used: the
- * policy that chose.
- */
-static int pick_apex(struct build *b, const struct ibu_mcast_member *m,
-		     int n, enum ibu_mcast_policy policy,
-		     const struct ibu_pgft_mcast_load *load,
-		     enum ibu_mcast_policy *used)
-{
-	int i, s, best = -1, compact = 0;
-
-	*used = policy;
 	for (i = 0; i < n; i++) {
-		s = member_switch(b->f, &m[i]);
-		if (sw(b, s) && b->g->level[s] == b->g->P.h)
-			return s;
-	}
-	if (b->g->num_faults)
-		reach_counts(b, m, n);
-	if (policy == IBU_MCAST_SOURCE) {
-		s = source_top(b, m, n);
-		if (s >= 0 && (!b->g->num_faults || !reach_short(b, s)))
-			return s;
-		*used = policy = IBU_MCAST_BALANCED;
-	}
-	if (policy == IBU_MCAST_COMPACT) {
-		compact = compact_scores(b, m, n, load);
-		if (!compact)
-			*used = IBU_MCAST_BALANCED;
-	}
-	for (s = 0; s < b->f->num_nodes; s++) {
-		if (!sw(b, s) || b->g->level[s] != b->g->P.h)
+		if (!m[i].send_only || ibu_pm_test(&b->recv[m[i].node], m[i].port))
 			continue;
-		if (b->g->num_faults && best >= 0 && b->prev[s] != b->prev[best]) {
-			if (b->prev[s] > b->prev[best])
-				best = s;
-			continue;
-		}
-		if (better(b, s, best, compact, load, policy))
-			best = s;
+		D = ibu_pgft_host(b->g, m[i].node, m[i].port);
+		if (D >= 0 && (best < 0 || D < best))
+			best = D;
 	}
 	return best;
 }
 
-/*
- * Every member joins the tree down from the apex (a member on another top
- * through the crossing leaf). On a PGFT with faults a member switch the
- * apex no longer reaches going down has no up-then-down tree with the
- * others: refused, as a shortest way there would turn down-up and close
- * credit loops with unicast (seen on a 3-level tree with 4 cut cables).
- */
-static int add_members(struct build *b, const struct ibu_mcast_member *m,
-		       int n, int apex, struct ibu_err *e)
+/* Every switch's distinct children, each with the first port to it. */
+static void list_children(struct build *b)
 {
-	int i, s;
+	int s, p, q, k = 0;
 
-	for (i = 0; i < n; i++) {
-		s = member_switch(b->f, &m[i]);
-		if (!sw(b, s))
+	for (s = 0; s < b->f->num_nodes; s++) {
+		b->kid_at[s] = k;
+		if (!sw(b, s) || b->g->level[s] < 2)
 			continue;
-		if (!b->in[s]) {
-			mark_up(b, s);
-			if (b->mark[apex] == b->stamp)
-				walk_down(b, apex, s);
-			else if (b->g->level[s] == b->g->P.h &&
-				 b->g->level[apex] == b->g->P.h)
-				cross(b, apex, s);
-			else if (b->g->num_faults)
-				return ibu_err_set(e, IBU_ETOPO,
-						   "the faults leave no top switch with a way down to every member (no up-then-down tree; '%s' is cut off from '%s')",
-						   b->f->nodes[s].name ? b->f->nodes[s].name : "?",
-						   b->f->nodes[apex].name ? b->f->nodes[apex].name : "?");
-			else
-				attach(b, s);
+		b->stamp++;
+		for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
+			q = child_at(b, s, p);
+			if (q < 0 || b->mark[q] == b->stamp)
+				continue;
+			b->mark[q] = b->stamp;
+			b->kid[k] = q;
+			b->kid_port[k++] = p;
 		}
+	}
+	b->kid_at[b->f->num_nodes] = k;
+}
+
+/*
+ * b->cnt[s]: the member switches s is above or equal to, summed over its
+ * children level by level from the leaves: in a fat tree the way down
+ * from s to a switch below it is unique, so each is counted once.
+ */
+static void count_ancestors(struct build *b)
+{
+	int j, l, s, i;
+
+	for (j = 0; j < b->nd; j++)
+		b->cnt[b->msw[j]] = 1;
+	for (l = 2; l <= b->g->P.h; l++)
+		for (s = 0; s < b->f->num_nodes; s++)
+			if (sw(b, s) && b->g->level[s] == l)
+				for (i = b->kid_at[s]; i < b->kid_at[s + 1]; i++)
+					b->cnt[s] += b->cnt[b->kid[i]];
+}
+
+/* The common ancestors at the lowest level that has any (the tree stays
+ * as small as it can); 0 when there is none. */
+static int common_candidates(struct build *b)
+{
+	int n, level = 0;
+
+	for (n = 0; n < b->f->num_nodes; n++)
+		if (sw(b, n) && b->cnt[n] == b->nd &&
+		    (!level || b->g->level[n] < level))
+			level = b->g->level[n];
+	if (!level)
+		return 0;
+	for (n = 0; n < b->f->num_nodes; n++)
+		if (sw(b, n) && b->cnt[n] == b->nd && b->g->level[n] == level)
+			b->cand[b->nc++] = n;
+	b->t->level = level;
+	b->t->common = 1;
+	return 1;
+}
+
+/* No common ancestor: the top a member sits on, else (faults) the tops
+ * that reach the most member switches going down. */
+static void top_candidates(struct build *b)
+{
+	const struct ibu_pgft *g = b->g;
+	int j, n, most = 0;
+
+	b->t->level = g->P.h;
+	for (j = 0; j < b->nd; j++)
+		if (g->level[b->msw[j]] == g->P.h) {
+			b->cand[b->nc++] = b->msw[j];
+			return;
+		}
+	for (n = 0; n < b->f->num_nodes; n++)
+		if (sw(b, n) && g->level[n] == g->P.h && b->cnt[n] > most)
+			most = b->cnt[n];
+	for (n = 0; n < b->f->num_nodes; n++)
+		if (sw(b, n) && g->level[n] == g->P.h && b->cnt[n] == most)
+			b->cand[b->nc++] = n;
+}
+
+/* ------------------------------------------------------------ policies */
+
+/* The parent the source D's climb takes from s at level l: the paper's
+ * up-digit p_(h-l) of its PID on an exact IBFT, else its D-mod-K up-slot
+ * (the next surviving one where the cable is lost); -1 if none. */
+static int climb_step(const struct build *b, int s, int D, const long *x,
+		      int l)
+{
+	const struct ibu_pgft *g = b->g;
+	int U = ibu_pgft_up_ports(&g->P, l), k, p, want;
+	uint32_t pid;
+
+	if (b->x) {
+		for (pid = b->x->pid[D], k = 1; k < l; k++)
+			pid /= (uint32_t)b->x->half;
+		want = b->x->half + 1 + (int)(pid % (uint32_t)b->x->half);
+		for (p = 1; p <= b->f->nodes[s].num_ports; p++)
+			if (ibu_pgft_ibft_port(b->f, g, b->x, s, p) == want)
+				return b->f->nodes[s].ports[p].peer_node;
+		return -1;
+	}
+	if (!g->up[s] || U <= 0)
+		return -1;
+	for (k = 0; k < U && !g->up[s][(x[l] + k) % U]; k++)
+		;
+	if (k == U)
+		return -1;
+	return b->f->nodes[s].ports[g->up[s][(x[l] + k) % U]].peer_node;
+}
+
+/* source: the candidate on the source's climb, -1 if none. */
+static int source_apex(const struct build *b)
+{
+	long x[IBU_PGFT_MAX_H + 1];
+	int s, l, i;
+
+	if (b->src < 0)
+		return -1;
+	ibu_pgft_digits(b->g, b->src, x);
+	s = b->g->host[b->src].leaf;
+	for (l = 1; l < b->t->level && s >= 0; l++)
+		s = climb_step(b, s, b->src, x, l);
+	for (i = 0; i < b->nc; i++)
+		if (b->cand[i] == s)
+			return s;
+	return -1;
+}
+
+static int lowest_guid(const struct build *b)
+{
+	int i, best = -1;
+
+	for (i = 0; i < b->nc; i++)
+		if (best < 0 ||
+		    b->f->nodes[b->cand[i]].guid < b->f->nodes[best].guid)
+			best = b->cand[i];
+	return best;
+}
+
+/* Key 4: the paper's label on an exact IBFT, else the column. */
+static int label_less(const struct build *b, int a, int c)
+{
+	long ka = b->x ? ibu_pgft_ibft_slot(b->g, b->x, a) : b->g->col[a];
+	long kc = b->x ? ibu_pgft_ibft_slot(b->g, b->x, c) : b->g->col[c];
+
+	return ka != kc ? ka < kc : a < c;
+}
+
+/* Walking k candidates' trees stays within the budget. */
+static int within_budget(const struct build *b, int k)
+{
+	return (long)k * b->nd * b->t->level * b->radix <=
+	       IBU_PGFT_MCAST_SCORE_BUDGET;
+}
+
+struct score {
+	uint32_t max;
+	uint64_t sum;
+	int fresh;
+};
+
+static void score_cable(struct build *b, int s, int port, int child, void *ctx)
+{
+	struct score *sc = ctx;
+	uint32_t v = cable_trees(b->load, s, port);
+
+	sc->sum += v;
+	if (v > sc->max)
+		sc->max = v;
+	sc->fresh += !ever_held(b->load, child);
+}
+
+/* Compact's key 0: keeps the candidates whose tree adds the fewest
+ * switches to those that ever held one (the apex not counted when it is
+ * a top; b->prev holds the counts). */
+static void keep_compact(struct build *b)
+{
+	int i, n = 0, least = -1;
+
+	b->t->compacted = b->nc > 1 && within_budget(b, b->nc);
+	if (!b->t->compacted)
+		return;
+	for (i = 0; i < b->nc; i++) {
+		struct score sc = { 0 };
+		int c = b->cand[i];
+
+		sc.fresh = b->g->level[c] < b->g->P.h && !ever_held(b->load, c);
+		walk_tree(b, c, score_cable, &sc);
+		b->prev[i] = sc.fresh;
+		if (least < 0 || sc.fresh < least)
+			least = sc.fresh;
+	}
+	for (i = 0; i < b->nc; i++)
+		if (b->prev[i] == least)
+			b->cand[n++] = b->cand[i];
+	b->nc = n;
+}
+
+/* Balanced, keys 1-4 (pgft_mcast.h). */
+static int balanced(struct build *b)
+{
+	uint32_t least = UINT32_MAX, best_max = 0, v;
+	uint64_t best_sum = 0;
+	int i, c, best = -1, ties = 0;
+
+	for (i = 0; i < b->nc; i++) {
+		v = trees_at(b->load, b->cand[i]);
+		if (v < least) {
+			least = v;
+			ties = 0;
+		}
+		ties += v == least;
+	}
+	b->t->scored = b->load && ties > 1 && within_budget(b, ties);
+	for (i = 0; i < b->nc; i++) {
+		struct score sc = { 0 };
+
+		c = b->cand[i];
+		if (trees_at(b->load, c) != least)
+			continue;
+		if (b->t->scored)
+			walk_tree(b, c, score_cable, &sc);
+		if (best < 0 || sc.max < best_max ||
+		    (sc.max == best_max && (sc.sum < best_sum ||
+		     (sc.sum == best_sum && label_less(b, c, best))))) {
+			best = c;
+			best_max = sc.max;
+			best_sum = sc.sum;
+		}
+	}
+	b->t->max_link_trees = best_max;
+	return best;
+}
+
+static int choose(struct build *b, enum ibu_mcast_policy policy)
+{
+	int s;
+
+	b->t->policy = policy;
+	b->t->num_candidates = b->nc;
+	if (policy == IBU_MCAST_SOURCE) {
+		s = source_apex(b);
+		if (s >= 0)
+			return s;
+		b->t->policy = IBU_MCAST_BALANCED;
+	} else if (policy == IBU_MCAST_LOWEST_GUID) {
+		return lowest_guid(b);
+	} else if (policy == IBU_MCAST_COMPACT && b->load) {
+		keep_compact(b);
+	}
+	return balanced(b);
+}
+
+/* ------------------------------------------------------------ the tree */
+
+static void add_down(struct build *b, int s, int port, int child, void *ctx)
+{
+	(void)child;
+	(void)ctx;
+	add_cable(b, s, port);
+}
+
+/*
+ * The down paths from the apex, then every member switch it does not
+ * reach going down: a top through the crossing leaf; with faults
+ * refused, as a way there would turn down-up and close credit loops
+ * with unicast (seen on a 3-level tree with 4 cut cables); else by a
+ * shortest path.
+ */
+static int grow(struct build *b, int apex, struct ibu_err *e)
+{
+	const struct ibu_pgft *g = b->g;
+	int j, s;
+
+	b->in[apex] = 1;
+	walk_tree(b, apex, add_down, NULL);
+	for (j = 0; j < b->nd; j++) {
+		s = b->msw[j];
+		if (b->in[s])
+			continue;
+		if (g->level[s] == g->P.h && g->level[apex] == g->P.h)
+			cross(b, apex, s);
+		else if (g->num_faults)
+			return ibu_err_set(e, IBU_ETOPO,
+					   "the faults leave no top switch with a way down to every member (no up-then-down tree; '%s' is cut off from '%s')",
+					   name_of(b, s), name_of(b, apex));
+		else
+			attach(b, s);
 		b->in[s] = 1;
-		if (m[i].node == s)
-			ibu_pm_set(&b->mask[s], 0);
-		else if (!m[i].send_only)
-			ibu_pm_set(&b->mask[s], b->f->nodes[m[i].node]
-						 .ports[m[i].port].peer_port);
 	}
 	return IBU_OK;
 }
 
-static int export(const struct build *b, int apex,
-		  struct ibu_pgft_mcast_tree *t, struct ibu_err *e)
+/* The tree's switches, top down, with their ports. */
+static int export(const struct build *b, struct ibu_err *e)
 {
-	int n, k = 0;
+	struct ibu_pgft_mcast_tree *t = b->t;
+	int n, l, k = 0;
 
 	for (n = 0; n < b->f->num_nodes; n++)
 		k += b->in[n];
-	t->apex = apex;
-	t->num_switches = 0;
 	t->nodes = malloc((size_t)(k ? k : 1) * sizeof(int));
 	t->ports = malloc((size_t)(k ? k : 1) * sizeof(*t->ports));
-	if (!t->nodes || !t->ports) {
-		ibu_pgft_mcast_tree_free(t);
+	if (!t->nodes || !t->ports)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	}
-	for (n = 0; n < b->f->num_nodes; n++)
-		if (b->in[n]) {
-			t->nodes[t->num_switches] = n;
-			t->ports[t->num_switches++] = b->mask[n];
-		}
+	for (l = b->g->P.h; l >= 1; l--)
+		for (n = 0; n < b->f->num_nodes; n++)
+			if (b->in[n] && b->g->level[n] == l) {
+				t->nodes[t->num_switches] = n;
+				t->ports[t->num_switches++] = b->mask[n];
+			}
 	return IBU_OK;
 }
 
-/* The tree's switches below the tops join those that ever held one. */
-static void mark_ever(struct ibu_pgft_mcast_load *l,
-		      const struct ibu_pgft_mcast_tree *t, int *added)
+/* Records the tree under key: its switches, its cables (by their upper
+ * end) and the switches that ever held a tree. */
+static int record(const struct build *b, struct ibu_pgft_mcast_load *l,
+		  uint32_t key, struct ibu_err *e)
 {
-	int i;
+	struct ibu_pgft_mcast_tree *t = b->t;
+	int i, p, k = 0, rc, *cab, s;
+	const int *items[3];
+	int n[3];
 
-	for (i = 0; i < t->num_switches; i++) {
-		int s = t->nodes[i];
-
-		if (s < l->core.size[1] && !l->core.count[1][s]) {
-			l->core.count[1][s] = 1;
-			*added += 1;
+	cab = malloc((size_t)(t->num_switches ? t->num_switches : 1) *
+		     (size_t)l->stride * sizeof(int));
+	if (!cab)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < t->num_switches; i++)
+		for (s = t->nodes[i], p = 1; p <= b->f->nodes[s].num_ports; p++)
+			if (ibu_pm_test(&t->ports[i], p) &&
+			    child_at(b, s, p) >= 0)
+				cab[k++] = s * l->stride + p;
+	items[0] = t->nodes;
+	items[1] = cab;
+	items[2] = NULL;
+	n[0] = t->num_switches;
+	n[1] = k;
+	n[2] = 0;
+	rc = ibu_mcload_add(&l->core, key, items, n, e);
+	free(cab);
+	for (i = 0; !rc && i < t->num_switches; i++)
+		if (t->nodes[i] < l->core.size[2] && !l->core.count[2][t->nodes[i]]) {
+			l->core.count[2][t->nodes[i]] = 1;
+			t->added++;
 		}
-	}
+	return rc;
+}
+
+static int build_alloc(struct build *b, size_t N, struct ibu_err *e)
+{
+	size_t ports = 1;
+	int n;
+
+	for (n = 0; n < b->f->num_nodes; n++)
+		ports += (size_t)b->f->nodes[n].num_ports;
+	b->mask = calloc(N, sizeof(*b->mask));
+	b->seen = calloc(N, sizeof(*b->seen));
+	b->recv = calloc(N, sizeof(*b->recv));
+	b->in = calloc(N, 1);
+	b->cnt = calloc(N, sizeof(int));
+	b->kid_at = calloc(N + 1, sizeof(int));
+	b->kid = calloc(ports, sizeof(int));
+	b->kid_port = calloc(ports, sizeof(int));
+	b->mark = calloc(N, sizeof(int));
+	b->prev = calloc(N, sizeof(int));
+	b->queue = calloc(N, sizeof(int));
+	b->msw = calloc(N, sizeof(int));
+	b->cand = calloc(N, sizeof(int));
+	if (!b->mask || !b->seen || !b->recv || !b->in || !b->cnt ||
+	    !b->kid_at || !b->kid || !b->kid_port ||
+	    !b->mark || !b->prev || !b->queue || !b->msw || !b->cand)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	return IBU_OK;
+}
+
+static void build_free(struct build *b)
+{
+	free(b->mask);
+	free(b->seen);
+	free(b->recv);
+	free(b->in);
+	free(b->cnt);
+	free(b->kid_at);
+	free(b->kid);
+	free(b->kid_port);
+	free(b->mark);
+	free(b->prev);
+	free(b->queue);
+	free(b->msw);
+	free(b->cand);
+}
+
+/* Apex and tree of the gathered members. */
+static int build_tree(struct build *b, const struct ibu_mcast_member *m,
+		      int n, enum ibu_mcast_policy policy, struct ibu_err *e)
+{
+	int apex, rc;
+
+	rc = gather(b, m, n, e);
+	if (rc || !b->nd)
+		return rc;
+	b->src = lowest_source(b, m, n);
+	b->radix = most_ports(b->f);
+	list_children(b);
+	count_ancestors(b);
+	if (!common_candidates(b))
+		top_candidates(b);
+	apex = choose(b, policy);
+	if (apex < 0)
+		return ibu_err_set(e, IBU_ETOPO,
+				   "no switch above the %d members",
+				   b->t->num_members);
+	b->t->apex = apex;
+	return grow(b, apex, e);
 }
 
 int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 			      const struct ibu_pgft *g,
+			      const struct ibu_pgft_ibft *x,
 			      const struct ibu_mcast_member *m, int n,
 			      enum ibu_mcast_policy policy,
 			      struct ibu_pgft_mcast_load *load, uint32_t key,
 			      struct ibu_pgft_mcast_tree *t, struct ibu_err *e)
 {
-	struct build b = { .f = f, .g = g, .key = key };
-	size_t N = (size_t)(f->num_nodes ? f->num_nodes : 1);
-	enum ibu_mcast_policy used = policy;
-	int apex, rc;
+	struct build b = { .f = f, .g = g, .x = x, .load = load, .t = t,
+			   .key = key, .src = -1 };
+	int rc;
 
 	memset(t, 0, sizeof(*t));
 	t->apex = -1;
+	t->policy = policy;
+	if (n < 0 || (n && !m))
+		return ibu_err_set(e, IBU_EINVAL, "bad member list");
+	if (g->num_nodes != f->num_nodes ||
+	    (load && (load->core.size[0] != (f->num_nodes ? f->num_nodes : 1) ||
+		      load->stride < most_ports(f) + 1)))
+		return ibu_err_set(e, IBU_EINVAL,
+				   "the load state or the fat tree is of another fabric");
 	if (load)
 		ibu_mcload_release(&load->core, key);
-	b.mask = calloc(N, sizeof(*b.mask));
-	b.in = calloc(N, 1);
-	b.mark = calloc(N, sizeof(int));
-	b.prev = calloc(N, sizeof(int));
-	b.queue = calloc(N, sizeof(int));
-	b.msw = calloc(N, sizeof(int));
-	b.added = calloc(N, sizeof(int));
-	b.seen = calloc(N, sizeof(int));
-	if (!b.mask || !b.in || !b.mark || !b.prev || !b.queue || !b.msw ||
-	    !b.added || !b.seen) {
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		goto out;
-	}
-	apex = n ? pick_apex(&b, m, n, policy, load, &used) : -1;
-	rc = IBU_OK;
-	if (apex >= 0) {
-		b.in[apex] = 1;
-		rc = add_members(&b, m, n, apex, e);
-	}
+	rc = build_alloc(&b, (size_t)(f->num_nodes ? f->num_nodes : 1), e);
 	if (!rc)
-		rc = export(&b, apex, t, e);
-	if (!rc && load && apex >= 0)
-		rc = load_add(load, key, apex, e);
-	if (rc) {
+		rc = build_tree(&b, m, n, policy, e);
+	if (!rc)
+		rc = export(&b, e);
+	if (!rc && load && t->apex >= 0)
+		rc = record(&b, load, key, e);
+	build_free(&b);
+	if (rc)
 		ibu_pgft_mcast_tree_free(t);
-	} else {
-		t->policy = used;
-		if (load)
-			mark_ever(load, t, &t->added);
-	}
-out:
-	free(b.mask);
-	free(b.in);
-	free(b.mark);
-	free(b.prev);
-	free(b.queue);
-	free(b.msw);
-	free(b.added);
-	free(b.seen);
 	return rc;
 }
 
@@ -574,4 +861,35 @@ void ibu_pgft_mcast_tree_free(struct ibu_pgft_mcast_tree *t)
 	free(t->ports);
 	memset(t, 0, sizeof(*t));
 	t->apex = -1;
+}
+
+int ibu_pgft_mcast_tree_to_mft(const struct ibu_pgft_mcast_tree *t,
+			       uint16_t mlid, struct ibu_mft *mft,
+			       struct ibu_err *e)
+{
+	struct ibu_mft_group *g = ibu_mft_group(mft, mlid, e);
+	int i, w, node;
+
+	if (!g)
+		return e ? e->code : IBU_ENOMEM;
+	for (i = 0; i < t->num_switches; i++) {
+		node = t->nodes[i];
+		if (node < 0 || node >= mft->num_nodes)
+			return ibu_err_set(e, IBU_EINVAL,
+					   "tree switch node %d outside the MFT model",
+					   node);
+		for (w = 0; w < 4; w++)
+			g->mask[node].w[w] |= t->ports[i].w[w];
+	}
+	return IBU_OK;
+}
+
+int ibu_pgft_mcast_tree_find(const struct ibu_pgft_mcast_tree *t, int node)
+{
+	int i;
+
+	for (i = 0; i < t->num_switches; i++)
+		if (t->nodes[i] == node)
+			return i;
+	return -1;
 }
