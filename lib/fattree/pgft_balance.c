@@ -131,9 +131,11 @@ static void index_ways(struct bal *b, int i)
 	int *nx = &b->nx[i * b->umax], *pt = &b->pt[i * b->umax];
 	int U = b->r->U[b->lev[i]], k, q, want = ud[b->node[i]] - 1;
 
+	/* want is finite (i reaches t): a parent at that distance is in the
+	 * order, so idx[q] >= 0 there */
 	for (k = 0; k < U; k++) {
 		q = sq[k];
-		nx[k] = q >= 0 && idx[q] >= 0 && ud[q] == want ? idx[q] : -1;
+		nx[k] = q >= 0 && ud[q] == want ? idx[q] : -1;
 		pt[k] = up[k];
 	}
 }
@@ -284,22 +286,6 @@ static inline int rule_way(const struct bal *b, int i, int *next)
 	return *next >= 0 ? b->pt[i * b->umax + k] : 0;
 }
 
-/* The cost of leaving i on port to next: the busiest link onward, then
- * the load sum; 1 when it beats (*bm, *bs), which it then becomes. */
-static inline int better(const struct bal *b, int i, int port, int next,
-			 long *bm, long *bs)
-{
-	long l = b->lc[b->slot[i] + port];
-	long m = l > b->cost[next] ? l : b->cost[next];
-	long s = l + b->csum[next];
-
-	if (m > *bm || (m == *bm && s >= *bs))
-		return 0;
-	*bm = m;
-	*bs = s;
-	return 1;
-}
-
 /* Way j of i (0 = the rule's, then the next ones): its port, *q the index
  * it leads to (-1: it does not lead toward t). */
 static inline int way(const struct bal *b, int i, int j, int *q)
@@ -325,19 +311,40 @@ static int num_ways(const struct bal *b, int i)
 }
 
 /* The way of i with the least busiest link onward, then the least load
- * sum; ties to the rule's, then the next ones. 0: none. */
+ * sum; ties to the rule's, then the next ones. 0: none. The ways in
+ * way()'s order, the slot turned without a division per way. */
 static int cheapest(struct bal *b, int i, int *next)
 {
-	long bm = LONG_MAX, bs = LONG_MAX;
-	int best = 0, j, n = num_ways(b, i), port, q;
+	const uint32_t *lc = &b->lc[b->slot[i]];
+	const int *port, *nx;
+	long bm = LONG_MAX, bs = LONG_MAX, l, m, s;
+	int best = 0, j, k, q, n = num_ways(b, i), cable = b->child[i] >= 0;
 
 	*next = -1;
-	for (j = 0; j < n; j++) {
-		port = way(b, i, j, &q);
-		if (q >= 0 && better(b, i, port, q, &bm, &bs)) {
-			best = port;
-			*next = q;
-		}
+	if (!n)
+		return 0;
+	if (cable) {
+		port = &b->r->gports[b->cstart[i]];
+		nx = NULL;
+		k = b->kcable[b->lev[i]] % n;
+	} else {
+		port = &b->pt[i * b->umax];
+		nx = &b->nx[i * b->umax];
+		k = b->kslot[b->lev[i]] % n;
+	}
+	for (j = 0; j < n; j++, k = k + 1 < n ? k + 1 : 0) {
+		q = cable ? b->child[i] : nx[k];
+		if (q < 0)
+			continue;
+		l = lc[port[k]];
+		m = l > b->cost[q] ? l : b->cost[q];
+		s = l + b->csum[q];
+		if (m > bm || (m == bm && s >= bs))
+			continue;
+		bm = m;
+		bs = s;
+		best = port[k];
+		*next = q;
 	}
 	return best;
 }
@@ -482,20 +489,28 @@ static void set_cost(struct bal *b, int i)
  */
 static int spread(struct bal *b, int i, long wt, int *next)
 {
-	int U = b->r->U[b->lev[i]], ways[IBU_MAX_PORTS], n = 0, j, k, port, q;
+	int U = b->r->U[b->lev[i]], ways[IBU_MAX_PORTS], n = 0, j, k, q;
+	const int *nx = &b->nx[i * b->umax], *pt = &b->pt[i * b->umax];
+	const uint32_t *lc = &b->lc[b->slot[i]];
 	long m[IBU_MAX_PORTS], bm = LONG_MAX, ld;
 
 	if (b->child[i] >= 0)
 		return cheapest(b, i, next);
-	for (j = 0; j < U; j++) {
-		port = way(b, i, j, &q);
+	if (!U) {
+		*next = -1;
+		return 0;
+	}
+	/* ways[] holds slots in way()'s order (from the rule's slot on) */
+	for (j = 0, k = b->kslot[b->lev[i]] % U; j < U;
+	     j++, k = k + 1 < U ? k + 1 : 0) {
+		q = nx[k];
 		if (q < 0)
 			continue;
-		ld = *load_of(b, i, port);
+		ld = lc[pt[k]];
 		m[n] = ld > b->cost[q] ? ld : b->cost[q];
 		if (m[n] < bm)
 			bm = m[n];
-		ways[n++] = j;
+		ways[n++] = k;
 	}
 	for (j = 0, k = n, n = 0; j < k; j++)
 		if (m[j] <= bm + wt * 4)
@@ -505,7 +520,9 @@ static int spread(struct bal *b, int i, long wt, int *next)
 		return 0;
 	}
 	k = b->t_cut && b->second ? b->src : 0;
-	return way(b, i, ways[(b->xd[b->lev[i]] / U + k) % n], next);
+	k = ways[(b->xd[b->lev[i]] / U + k) % n];
+	*next = nx[k];
+	return pt[k];
 }
 
 /* Source leaf i's flows (wt) toward t: the decided ways where a switch
