@@ -539,8 +539,10 @@ static int bad_route(const struct ibu_fabric *f, void *topo,
 		if (lft->row[i]) {
 			if (bad_mode == 0)
 				lft->row[i][map->max_lid] = IBU_NO_PATH;
-			else
+			else if (bad_mode == 1)
 				lft->row[i][map->max_lid] = 200;
+			else	/* its own LID out of port 1 */
+				lft->row[i][f->nodes[i].ports[0].lid] = 1;
 			break;
 		}
 	return rc;
@@ -554,12 +556,14 @@ START_TEST(check_refuses_incomplete_tables)
 	struct ibu_err e = { 0 };
 
 	ops.route = bad_route;
-	fattree(&f, 4, 3, 1);
+	/* LMC 0 for the own LID: no unassigned LID makes the row look odd */
+	fattree(&f, 4, 3, _i == 2 ? 0 : 1);
 	bad_mode = _i;
 	ck_assert_int_eq(ibu_engine_run(&ops, &f, NULL, &r, &e), IBU_EINVAL);
 	ck_assert_int_eq(r.stage, IBU_STAGE_CHECK);
 	ck_assert_msg(strstr(e.msg, _i == 0 ? "has no route to LID" :
-			     "to port 200"), "%s", e.msg);
+			     _i == 1 ? "to port 200" :
+			     "forwards its own LID"), "%s", e.msg);
 	ck_assert_ptr_null(r.lft.row);
 	ibu_fabric_free(&f);
 }
@@ -698,7 +702,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, run_cyclic);
 	tcase_add_test(tc, run_cyclic_degraded);
 	tcase_add_test(tc, stage_named_on_failure);
-	tcase_add_loop_test(tc, check_refuses_incomplete_tables, 0, 2);
+	tcase_add_loop_test(tc, check_refuses_incomplete_tables, 0, 3);
 	tcase_add_test(tc, decline_kind_and_words);
 	tcase_add_test(tc, decline_kind_by_engine);
 	tcase_add_test(tc, cyclic_tool_ops);

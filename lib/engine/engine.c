@@ -60,14 +60,17 @@ static int row_clear(const struct ibu_fabric *f, const struct ibu_lidmap *map,
 {
 	const struct ibu_port *p0 = &f->nodes[i].ports[0];
 	uint8_t np = (uint8_t)f->nodes[i].num_ports;
-	uint32_t lid, odd = 0, own = 0;
+	uint32_t lid, odd = 0, own = 0, zero = 0;
 
 	for (lid = 1; lid <= top; lid++)
 		odd += (uint8_t)(row[lid] - 1) >= np;
 	for (lid = p0->lid; p0->lid && lid < p0->lid + (1u << p0->lmc) &&
 	     lid <= top; lid++)
-		own += map->owner[lid].node == i && row[lid] == 0;
-	return odd == own;
+		if (map->owner[lid].node == i) {
+			own++;
+			zero += row[lid] == 0;
+		}
+	return zero == own && odd == own;
 }
 
 static int check_tables(const struct ibu_engine_ops *ops, const void *topo,
