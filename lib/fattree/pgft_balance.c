@@ -58,6 +58,17 @@
 #define REPAIR_MAX 2
 /* Rounds of choosing the damaged LIDs on the busiest links again. */
 #define REBALANCE_ROUNDS 2
+/* Bytes of leaf indexes kept from the first pass for the damaged LIDs'
+ * passes (the loads' bound, LOAD_CELLS of 4 bytes); leaves past it are
+ * indexed again. */
+#define INDEX_BYTES (16L << 20)
+
+/* A leaf's index as prepare_leaf() built it, what the damaged LIDs'
+ * passes read of it (the rest is the fabric's: slots, ports, hosts). */
+struct leaf_index {
+	int norder, t_cut;
+	int *node, *child, *cstart, *clen, *lev, *nx;	/* in one block */
+};
 
 /* A table row the second choice overwrote. */
 struct undo {
@@ -110,6 +121,10 @@ struct bal {
 	size_t nundo, capundo;
 	long *rerouted;		/* [o - o0]: what it added to st.rerouted */
 	int *plain, plain_leaf;
+	struct leaf_index *kept;	/* [leaf rank] */
+	long kept_bytes;
+	struct leaf_index own;	/* the arrays prepare_leaf() fills; node,
+				 * child, ... point there or to a kept index */
 };
 
 static uint32_t *load_of(struct bal *b, int i, int port)
@@ -209,6 +224,17 @@ static void order_by_hops(struct bal *b, int t)
 		}
 }
 
+/* The leaf index arrays the passes read: c's. */
+static void use_index(struct bal *b, const struct leaf_index *c)
+{
+	b->node = c->node;
+	b->child = c->child;
+	b->cstart = c->cstart;
+	b->clen = c->clen;
+	b->lev = c->lev;
+	b->nx = c->nx;
+}
+
 static void prepare_leaf(struct bal *b, int t)
 {
 	struct router *r = b->r;
@@ -218,6 +244,7 @@ static void prepare_leaf(struct bal *b, int t)
 	ibu__pgft_updown_dist(r, t);
 	for (i = 0; i < b->norder; i++)
 		b->idx_of[b->node[i]] = -1;
+	use_index(b, &b->own);
 	b->t = t;
 	b->norder = b->ncut_above = b->cut_leaves = 0;
 	order_by_hops(b, t);
@@ -231,6 +258,64 @@ static void prepare_leaf(struct bal *b, int t)
 		b->t_cut |= !ibu__pgft_up(r, t)[i];
 	memset(b->cost, 0, sizeof(long) * (size_t)b->norder);
 	memset(b->csum, 0, sizeof(long) * (size_t)b->norder);
+}
+
+/* Keeps leaf li's index (just prepared) for the damaged LIDs' passes,
+ * within INDEX_BYTES; without memory it is simply built again. */
+static void keep_index(struct bal *b, int li)
+{
+	struct leaf_index *c = &b->kept[li];
+	size_t n = (size_t)b->norder, bytes;
+	int *m;
+
+	bytes = (5 + (size_t)b->umax) * n * sizeof(int);
+	if (c->node || b->kept_bytes + (long)bytes > INDEX_BYTES)
+		return;
+	m = malloc(bytes);
+	if (!m)
+		return;
+	b->kept_bytes += (long)bytes;
+	c->norder = b->norder;
+	c->t_cut = b->t_cut;
+	c->node = memcpy(m, b->node, n * sizeof(int));
+	c->child = memcpy(m + n, b->child, n * sizeof(int));
+	c->cstart = memcpy(m + 2 * n, b->cstart, n * sizeof(int));
+	c->clen = memcpy(m + 3 * n, b->clen, n * sizeof(int));
+	c->lev = memcpy(m + 4 * n, b->lev, n * sizeof(int));
+	c->nx = memcpy(m + 5 * n, b->nx, n * (size_t)b->umax * sizeof(int));
+}
+
+/* Leaf li's index from keep_index(), read where it is kept: 1, or 0 when
+ * it was not kept (the switches cut above t are not restored: only the
+ * first pass reads them). The ports of the slots and the hosts come from
+ * the fabric. */
+static int load_index(struct bal *b, int li)
+{
+	const struct leaf_index *c = &b->kept[li];
+	const struct router *r = b->r;
+	size_t row = (size_t)b->umax;
+	int i, s, t = b->leaves[li];
+
+	if (!c->node)
+		return 0;
+	for (i = 0; i < b->norder; i++)
+		b->idx_of[b->node[i]] = -1;
+	b->t = t;
+	b->norder = c->norder;
+	b->t_cut = c->t_cut;
+	b->ncut_above = b->cut_leaves = 0;
+	use_index(b, c);	/* read in place, never written */
+	for (i = 0; i < b->norder; i++) {
+		s = b->node[i];
+		b->idx_of[s] = i;
+		b->slot[i] = r->pbase[s];
+		b->nh[i] = s == t ? 0 : b->nhost[s];
+		memcpy(&b->pt[(size_t)i * row], ibu__pgft_up(r, s),
+		       sizeof(int) * (size_t)r->U[b->lev[i]]);
+	}
+	memset(b->cost, 0, sizeof(long) * (size_t)b->norder);
+	memset(b->csum, 0, sizeof(long) * (size_t)b->norder);
+	return 1;
 }
 
 /* --- one LID --- */
@@ -707,10 +792,11 @@ static unsigned char *damaged(struct bal *b, int D)
 	return &b->damaged[(size_t)D * (size_t)b->noffc + (size_t)(b->o - b->o0)];
 }
 
-/* Leaf t's LIDs of the chunk that the rule keeps; the others marked. */
-static void keep_rule(struct bal *b, int li)
+/* Leaf t's LIDs of the chunk that the rule keeps; the others marked
+ * (their number returned). */
+static int keep_rule(struct bal *b, int li)
 {
-	int j, D;
+	int j, D, n = 0;
 	uint32_t lid;
 
 	for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++)
@@ -723,9 +809,12 @@ static void keep_rule(struct bal *b, int li)
 			host_row(b, D, lid);
 			route_cut_above(b, lid);
 			start_lid(b, D);
-			if (!keep_tree(b, lid))
+			if (!keep_tree(b, lid)) {
 				*damaged(b, D) = 1;
+				n++;
+			}
 		}
+	return n;
 }
 
 /*
@@ -760,7 +849,7 @@ static void balance_damaged(struct bal *b, int li)
 		     b->o++) {
 			if (!*damaged(b, D))
 				continue;
-			if (!prepared++)
+			if (!prepared++ && !load_index(b, li))
 				prepare_leaf(b, b->leaves[li]);
 			start_lid(b, D);
 			choose_tree(b, D);
@@ -921,7 +1010,7 @@ static void rebalance_damaged(struct bal *b, int li, const uint32_t *hot)
 			b->lc = &b->load[(size_t)(b->o - b->o0) * b->nslots];
 			if (!crosses(b, lid, t, hot[b->o - b->o0]))
 				continue;
-			if (!prepared++)
+			if (!prepared++ && !load_index(b, li))
 				prepare_leaf(b, t);
 			start_lid(b, D);
 			rechoose(b, D, lid);
@@ -989,7 +1078,8 @@ static void balance(struct bal *b)
 		       (size_t)b->r->g->num_hosts * (size_t)b->noffc);
 		for (li = 0; li < b->nleaves; li++) {
 			prepare_leaf(b, b->leaves[li]);
-			keep_rule(b, li);
+			if (keep_rule(b, li))
+				keep_index(b, li);
 		}
 		for (li = 0; li < b->nleaves; li++)
 			balance_damaged(b, li);
@@ -1029,18 +1119,20 @@ static void index_leaves(struct bal *b)
 
 static void bal_free(struct bal *b)
 {
+	int i;
+
 	free(b->leaves);
 	free(b->by_leaf);
 	free(b->leaf_start);
 	free(b->nhost);
-	free(b->node);
-	free(b->lev);
+	free(b->own.node);
+	free(b->own.lev);
 	free(b->nh);
 	free(b->idx_of);
-	free(b->child);
-	free(b->cstart);
-	free(b->clen);
-	free(b->nx);
+	free(b->own.child);
+	free(b->own.cstart);
+	free(b->own.clen);
+	free(b->own.nx);
 	free(b->pt);
 	free(b->slotq);
 	free(b->sbase);
@@ -1062,6 +1154,9 @@ static void bal_free(struct bal *b)
 	free(b->hot0);
 	free(b->undo);
 	free(b->rerouted);
+	for (i = 0; b->kept && i < b->nleaves; i++)
+		free(b->kept[i].node);
+	free(b->kept);
 }
 
 /* The offsets: 2^(the largest LMC of a compute host), in chunks. */
@@ -1123,6 +1218,9 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 	b->hot = calloc((size_t)b->noffc, sizeof(uint32_t));
 	b->hot0 = calloc((size_t)b->noffc, sizeof(uint32_t));
 	b->rerouted = calloc((size_t)b->noffc, sizeof(long));
+	b->kept = calloc(n, sizeof(*b->kept));
+	b->own = (struct leaf_index){ 0, 0, b->node, b->child, b->cstart,
+				      b->clen, b->lev, b->nx };
 	if (!b->leaves || !b->by_leaf || !b->leaf_start || !b->nhost ||
 	    !b->node || !b->lev || !b->nh || !b->idx_of || !b->child ||
 	    !b->cstart || !b->clen || !b->nx || !b->pt || !b->slotq || !b->sbase || !b->slot ||
@@ -1130,7 +1228,7 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 	    !b->keep || !b->keepnx ||
 	    !b->w || !b->cost || !b->csum || !b->path || !b->load ||
 	    !b->damaged || !b->hot ||
-	    !b->hot0 || !b->rerouted)
+	    !b->hot0 || !b->rerouted || !b->kept)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	memset(b->idx_of, 0xff, n * sizeof(int));
 	return IBU_OK;
