@@ -49,28 +49,47 @@ void ibu_engine_tree_free(struct ibu_engine_tree *t)
  * every LID a port owns is routed on every switch, through a port the
  * switch has, and a switch's own LID maps to port 0.
  */
+/* 1 when every entry of row[from..to] is a port 1..np: eight at a time
+ * where np < 128 (a zero byte, or one above np, sets a high bit). */
+static int ports_only(const uint8_t *row, uint32_t from, uint32_t to,
+		      unsigned np)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = ones << 7;
+	uint64_t x, bad = 0;
+	uint32_t lid = from;
+
+	if (np < 128)
+		for (; lid + 7 <= to && lid + 7 > lid; lid += 8) {
+			memcpy(&x, row + lid, sizeof(x));
+			bad |= (x - ones) & ~x & high;
+			bad |= ((x + ones * (127 - np)) | x) & high;
+		}
+	for (; lid <= to && lid >= from; lid++)
+		bad |= (uint8_t)(row[lid] - 1) >= np;
+	return !bad;
+}
+
 /*
  * 1 when row i passes check_tables() for sure: every entry up to top is a
- * port 1..num_ports but those of the switch's own LIDs, which are 0 (its
- * LIDs are port 0's set, as ibu_lidmap_build() reads them). One pass the
- * compiler vectorises; a row it cannot clear gets the entry-by-entry look.
+ * port 1..num_ports but those of the switch's own LIDs (port 0's set, as
+ * ibu_lidmap_build() reads them), which are 0. A row it cannot clear
+ * (an unassigned LID, a bad entry) gets the entry-by-entry look.
  */
 static int row_clear(const struct ibu_fabric *f, const struct ibu_lidmap *map,
 		     int i, const uint8_t *row, uint32_t top)
 {
 	const struct ibu_port *p0 = &f->nodes[i].ports[0];
-	uint8_t np = (uint8_t)f->nodes[i].num_ports;
-	uint32_t lid, odd = 0, own = 0, zero = 0;
+	unsigned np = (unsigned)f->nodes[i].num_ports;
+	uint32_t lid, lo = p0->lid, hi = lo + (1u << p0->lmc) - 1;
 
-	for (lid = 1; lid <= top; lid++)
-		odd += (uint8_t)(row[lid] - 1) >= np;
-	for (lid = p0->lid; p0->lid && lid < p0->lid + (1u << p0->lmc) &&
-	     lid <= top; lid++)
-		if (map->owner[lid].node == i) {
-			own++;
-			zero += row[lid] == 0;
-		}
-	return zero == own && odd == own;
+	if (!lo || lo > top)
+		return ports_only(row, 1, top, np);
+	hi = hi < top ? hi : top;
+	for (lid = lo; lid <= hi; lid++)
+		if (map->owner[lid].node != i || row[lid] != 0)
+			return 0;
+	return ports_only(row, 1, lo - 1, np) &&
+	       ports_only(row, hi + 1, top, np);
 }
 
 static int check_tables(const struct ibu_engine_ops *ops, const void *topo,
