@@ -5,7 +5,7 @@
 #include "unit.h"
 #include "pgft.h"
 #include "pgft_ibft.h"
-#include "ibft.h"
+#include "ibft_view.h"
 #include "gen.h"
 #include "gen_mesh.h"
 
@@ -462,18 +462,18 @@ static const struct {
 
 /* The labels one switch of t and of (g, x) get: SW<..>, label slot and
  * the paper's number of every cabled port. */
-static void same_switch(const struct ibu_fabric *f, const struct ibu_ibft *t,
+static void same_switch(const struct ibu_fabric *f, const struct ibft_view *t,
 			const struct ibu_pgft *g, const struct ibu_pgft_ibft *x,
 			int node)
 {
 	char a[64], b[64];
-	int s = ibu_ibft_sw(t, node), p;
+	int s = ibft_view_sw(t, node), p;
 
 	ck_assert_int_ge(s, 0);
-	ibu_ibft_sw_label(t, s, a, sizeof(a));
+	ibft_view_sw_label(t, s, a, sizeof(a));
 	ibu_pgft_ibft_sw_label(g, x, node, b, sizeof(b));
 	ck_assert_str_eq(b, a);
-	ck_assert_int_eq(ibu_pgft_ibft_slot(g, x, node), ibu_ibft_sw_slot(t, s));
+	ck_assert_int_eq(ibu_pgft_ibft_slot(g, x, node), ibft_view_sw_slot(t, s));
 	for (p = 1; p <= f->nodes[node].num_ports; p++)
 		if (f->nodes[node].ports[p].peer_node >= 0)
 			ck_assert_int_eq(ibu_pgft_ibft_port(f, g, x, node, p),
@@ -488,7 +488,7 @@ START_TEST(ibft_labels)
 				  .seed = 5 + (uint64_t)_i,
 				  .remove_hosts = ibfts[_i].removed };
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_pgft g;
 	struct ibu_pgft_ibft *x;
 	struct ibu_err e = { 0 };
@@ -498,7 +498,7 @@ START_TEST(ibft_labels)
 	ck_assert_int_eq(ibu_gen_fattree(&f, ibfts[_i].m, ibfts[_i].n, &o, &e), 0);
 	if (ibfts[_i].scramble)
 		scramble_guids(&f);
-	ck_assert_msg(ibu_ibft_recognize_limit(&f, &t, 0, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ibft_view_recognize_limit(&f, &t, 0, &e) == 0, "%s", e.msg);
 	ck_assert_msg(ibu_pgft_recognize(&f, &g, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(ibu_pgft_ibft_build(&f, &g, 1, &x, &e), 0);
 	ck_assert_ptr_nonnull(x);
@@ -510,16 +510,16 @@ START_TEST(ibft_labels)
 			same_switch(&f, &t, &g, x, node);
 	ck_assert_int_eq(g.num_hosts, t.present_endports);
 	for (D = 0; D < g.num_hosts; D++) {
-		pid = ibu_ibft_ep(&t, g.host[D].node, g.host[D].port);
+		pid = ibft_view_ep(&t, g.host[D].node, g.host[D].port);
 		ck_assert_int_eq((int)x->pid[D], pid);
 		ck_assert(!D || x->pid[D] > x->pid[D - 1]);	/* PID order */
-		ibu_ibft_ep_label(&t, pid, a, sizeof(a));
+		ibft_view_ep_label(&t, pid, a, sizeof(a));
 		ibu_pgft_ibft_ep_label(x, D, b, sizeof(b));
 		ck_assert_str_eq(b, a);
 	}
 	ibu_pgft_ibft_free(x);
 	ibu_pgft_free(&g);
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -605,7 +605,7 @@ START_TEST(ibft_labels_degraded)
 			.remove_links = degraded_ibfts[_i].links,
 			.remove_switches = degraded_ibfts[_i].switches };
 		struct ibu_fabric f;
-		struct ibu_ibft t;
+		struct ibft_view t;
 		struct ibu_pgft g;
 		struct ibu_pgft_ibft *x;
 		struct ibu_err e = { 0 };
@@ -616,7 +616,7 @@ START_TEST(ibft_labels_degraded)
 						 degraded_ibfts[_i].n, &o, &e), 0);
 		if (seed % 2)
 			scramble_guids(&f);
-		rt = ibu_ibft_recognize_limit(&f, &t, IBU_MAX_FAULTS_DEFAULT, &e);
+		rt = ibft_view_recognize_limit(&f, &t, IBU_MAX_FAULTS_DEFAULT, &e);
 		rg = ibu_pgft_recognize_limit(&f, &g, NULL, 0,
 					      IBU_MAX_FAULTS_DEFAULT, &e);
 		if (!rg) {
@@ -633,10 +633,10 @@ START_TEST(ibft_labels_degraded)
 					same_switch(&f, &t, &g, x, node);
 			ck_assert_int_eq(g.num_hosts, t.present_endports);
 			for (D = 0; D < g.num_hosts; D++) {
-				pid = ibu_ibft_ep(&t, g.host[D].node,
+				pid = ibft_view_ep(&t, g.host[D].node,
 						  g.host[D].port);
 				ck_assert_int_eq((int)x->pid[D], pid);
-				ibu_ibft_ep_label(&t, pid, a, sizeof(a));
+				ibft_view_ep_label(&t, pid, a, sizeof(a));
 				ibu_pgft_ibft_ep_label(x, D, b, sizeof(b));
 				ck_assert_str_eq(b, a);
 			}
@@ -646,7 +646,7 @@ START_TEST(ibft_labels_degraded)
 			ibu_pgft_free(&g);
 		}
 		if (!rt)
-			ibu_ibft_free(&t);
+			ibft_view_free(&t);
 		ibu_fabric_free(&f);
 	}
 	ck_assert_int_ge(compared, 8);	/* most damaged trees are both */
