@@ -9,7 +9,8 @@
  *    writes with offsets=paper; with IBU_OFFSETS_ROTATED lib/fattree/cyclic.h's
  *    rotated rule in the paper's port order (lft: ibu_lft_init'ed by the
  *    caller; st may be NULL);
- *  - the paper's equations on ibft.c's labels, independent of the router
+ *  - the paper's equations on the labels of tests/ibft_view.h, written
+ *    independently of the router
  *    (cyclic_up_digit, cyclic_paper_port, cyclic_offset,
  *    cyclic_turn_switch: lib/fattree/cyclic.h's rule, written out).
  */

@@ -7,6 +7,14 @@
 #include "netfile.h"
 
 /*
+ * IBFT(m,n) recognition by the one recogniser (ibu_cyclic_pgft_recognise:
+ * a PGFT with IBFT(m,n)'s parameters, the paper's labels from
+ * lib/fattree/pgft_ibft.h), read through tests/ibft_view.h: shapes,
+ * shuffles, canonical labels, damaged trees, rejections with the
+ * recogniser's own reasons.
+ */
+
+/*
  * Independent restatement of the paper's link rule (sect. 2.2) checked on
  * every cabled port of the recognised tree, in paper port numbers.
  */
@@ -357,7 +365,7 @@ START_TEST(canonical_under_permutation)
 END_TEST
 
 /*
- * Issue 18: a top or middle switch keeps any number of its m cables (1 to
+ * A top or middle switch keeps any number of its m cables (1 to
  * m-1); the tree stays recognised, every switch keeps its level and label,
  * and each lost cable is one missing link. The cables kept are chosen by
  * their far end's level (a middle switch keeps its up links first, so
