@@ -59,7 +59,6 @@
 
 struct bal {
 	struct router *r;
-	int umax;		/* the most up-slots of a level */
 	/* leaves with compute hosts, in host order, and their hosts */
 	int *leaves, nleaves, *by_leaf, *leaf_start;
 	int *nhost;		/* [node]: compute hosts on the leaf */
@@ -69,8 +68,11 @@ struct bal {
 	int *child;		/* [i]: closure: index of the child toward t,
 				 * -1: not above t */
 	int *cstart, *clen;	/* [i]: closure: its cables in gports */
+	int umax;		/* the most up-slots of a level */
 	int *nx;		/* [i umax + k]: index of slot k's parent, -1 */
 	int *pt;		/* [i umax + k]: slot k's port */
+	int *slotq;		/* [sbase + k]: peer of up-slot k, -1 */
+	int *sbase;		/* [node]: its first in slotq */
 	int *slot;		/* [i]: pbase of the switch */
 	int *cut_above, ncut_above, cut_leaves;
 	/* one LID */
@@ -102,19 +104,41 @@ static uint32_t *load_of(struct bal *b, int i, int port)
 
 /* --- leaf t: the switches that reach it, their ways as indexes --- */
 
+/* The index each up-slot of i leads to toward t (-1: none, or the cable
+ * is missing), from the peers index_slots() found once: a leaf's
+ * prepare, twice a leaf on a damaged tree (both passes), then chases no
+ * port records. */
 static void index_ways(struct bal *b, int i)
 {
-	const struct router *r = b->r;
-	int s = b->node[i], l = b->lev[i], k, port, q;
+	const int *ud = b->r->ud, *idx = b->idx_of;
+	const int *sq = &b->slotq[b->sbase[b->node[i]]];
+	const int *up = ibu__pgft_up(b->r, b->node[i]);
+	int *nx = &b->nx[i * b->umax], *pt = &b->pt[i * b->umax];
+	int U = b->r->U[b->lev[i]], k, q, want = ud[b->node[i]] - 1;
 
-	b->child[i] = -1;
-	for (k = 0; k < r->U[l]; k++) {
-		port = ibu__pgft_up(r, s)[k];
-		q = port ? r->f->nodes[s].ports[port].peer_node : -1;
-		b->pt[i * b->umax + k] = port;
-		b->nx[i * b->umax + k] = q >= 0 && b->idx_of[q] >= 0 &&
-			r->ud[q] == r->ud[s] - 1 ? b->idx_of[q] : -1;
+	for (k = 0; k < U; k++) {
+		q = sq[k];
+		nx[k] = q >= 0 && idx[q] >= 0 && ud[q] == want ? idx[q] : -1;
+		pt[k] = up[k];
 	}
+}
+
+/* The peer of every switch's up-slots, once (slotq). */
+static void index_slots(struct bal *b)
+{
+	const struct router *r = b->r;
+	int l, i, k, s, port, next = 0;
+
+	for (l = 1; l <= r->g->P.h; l++)
+		for (i = 0; i < r->nlevel[l]; i++) {
+			s = r->by_level[l][i];
+			b->sbase[s] = next;
+			for (k = 0; k < r->U[l]; k++) {
+				port = ibu__pgft_up(r, s)[k];
+				b->slotq[next++] = port ?
+					r->f->nodes[s].ports[port].peer_node : -1;
+			}
+		}
 }
 
 static void index_closure(struct bal *b)
@@ -180,8 +204,10 @@ static void prepare_leaf(struct bal *b, int t)
 	b->t = t;
 	b->norder = b->ncut_above = b->cut_leaves = 0;
 	order_by_hops(b, t);
-	for (i = 1; i < b->norder; i++)
+	for (i = 1; i < b->norder; i++) {
+		b->child[i] = -1;
 		index_ways(b, i);
+	}
 	index_closure(b);
 	b->t_cut = 0;
 	for (i = 0; i < r->U[1]; i++)
@@ -229,7 +255,7 @@ static void start_lid(struct bal *b, int D)
 }
 
 /* The rule's way at index i: port (0 if it does not survive), next. */
-static int rule_way(const struct bal *b, int i, int *next)
+static inline int rule_way(const struct bal *b, int i, int *next)
 {
 	int k;
 
@@ -238,9 +264,9 @@ static int rule_way(const struct bal *b, int i, int *next)
 		*next = b->child[i];
 		return k < b->clen[i] ? b->r->gports[b->cstart[i] + k] : 0;
 	}
-	k = i * b->umax + b->kslot[b->lev[i]];
-	*next = b->nx[k];
-	return *next >= 0 ? b->pt[k] : 0;
+	k = b->kslot[b->lev[i]];
+	*next = b->nx[i * b->umax + k];
+	return *next >= 0 ? b->pt[i * b->umax + k] : 0;
 }
 
 /* The cost of leaving i on port to next: the busiest link onward, then
@@ -261,7 +287,7 @@ static inline int better(const struct bal *b, int i, int port, int next,
 
 /* Way j of i (0 = the rule's, then the next ones): its port, *q the index
  * it leads to (-1: it does not lead toward t). */
-static int way(const struct bal *b, int i, int j, int *q)
+static inline int way(const struct bal *b, int i, int j, int *q)
 {
 	int n, k;
 
@@ -272,9 +298,9 @@ static int way(const struct bal *b, int i, int j, int *q)
 		return b->r->gports[b->cstart[i] + k];
 	}
 	n = b->r->U[b->lev[i]];
-	k = i * b->umax + (b->kslot[b->lev[i]] + j) % n;
-	*q = b->nx[k];
-	return b->pt[k];
+	k = (b->kslot[b->lev[i]] + j) % n;
+	*q = b->nx[i * b->umax + k];
+	return b->pt[i * b->umax + k];
 }
 
 /* How many ways i has (cables of its group toward t, or up-slots). */
@@ -329,26 +355,6 @@ static void route_cut_above(struct bal *b, uint32_t lid)
 	}
 }
 
-/*
- * The rule's in-tree for the LID: 1 when every switch that D's traffic
- * crosses can take the rule's way (b->w then holds the flows), 0 when one
- * cannot.
- */
-static int rule_tree(struct bal *b)
-{
-	int i;
-
-	memcpy(b->w, b->nh, sizeof(long) * (size_t)b->norder);
-	for (i = b->norder - 1; i > 0; i--) {
-		b->port[i] = rule_way(b, i, &b->next[i]);
-		if (!b->w[i])
-			continue;
-		if (!b->port[i])
-			return 0;
-		b->w[b->next[i]] += b->w[i];
-	}
-	return 1;
-}
 
 /* The first surviving way of i after the rule's, 0 if none: for a switch
  * no end port's flow toward D crosses (its own packets only). */
@@ -366,23 +372,43 @@ static int first_way(const struct bal *b, int i)
 	return 0;
 }
 
-/* Writes the rule's in-tree and adds its flows; a switch no flow crosses
- * whose rule way is lost takes the next surviving one. */
-static void commit(struct bal *b, uint32_t lid)
+/*
+ * The rule's in-tree for the LID, walked from the farthest switch in
+ * (its flow is then complete) and written as it goes: 1 when every
+ * switch D's traffic crosses can take the rule's way (rows written,
+ * loads added; a switch without flow whose rule way is lost takes its
+ * first way), 0 when one cannot: the loads taken back, its rows left to
+ * the balance, which rewrites them all.
+ */
+static int keep_tree(struct bal *b, uint32_t lid)
 {
 	struct router *r = b->r;
-	int i;
+	long *w = b->w;
+	int i, j, re = 0;
 
-	for (i = 1; i < b->norder; i++) {
-		if (!b->port[i]) {
+	memcpy(w, b->nh, sizeof(long) * (size_t)b->norder);
+	for (i = b->norder - 1; i > 0; i--) {
+		b->port[i] = rule_way(b, i, &b->next[i]);
+		if (w[i]) {
+			if (!b->port[i])
+				break;
+			w[b->next[i]] += w[i];
+			*load_of(b, i, b->port[i]) += (uint32_t)w[i];
+		} else if (!b->port[i]) {
 			b->port[i] = first_way(b, i);
-			r->st.rerouted++;
+			re++;
 		}
-		r->lft->row[b->node[i]][lid] = b->port[i] ? (uint8_t)b->port[i] :
-					       IBU_NO_PATH;
-		if (b->w[i])
-			*load_of(b, i, b->port[i]) += (uint32_t)b->w[i];
+		r->lft->row[b->node[i]][lid] = b->port[i] ?
+			(uint8_t)b->port[i] : IBU_NO_PATH;
 	}
+	if (!i) {
+		r->st.rerouted += re;
+		return 1;
+	}
+	for (j = b->norder - 1; j > i; j--)
+		if (w[j])
+			*load_of(b, j, b->port[j]) -= (uint32_t)w[j];
+	return 0;
 }
 
 /* --- a damaged LID --- */
@@ -618,7 +644,7 @@ static int repair(struct bal *b)
 	memcpy(b->w, b->nh, sizeof(long) * (size_t)b->norder);
 	for (i = b->norder - 1; i > 0; i--) {
 		b->port[i] = rule_way(b, i, &b->next[i]);
-		if (!b->w[i]) {		/* its own packets only, as commit() */
+		if (!b->w[i]) {		/* its own packets only, as keep_tree() */
 			if (!b->port[i])
 				b->port[i] = first_way(b, i);
 			continue;
@@ -663,9 +689,7 @@ static void keep_rule(struct bal *b, int li)
 			host_row(b, D, lid);
 			route_cut_above(b, lid);
 			start_lid(b, D);
-			if (rule_tree(b))
-				commit(b, lid);
-			else
+			if (!keep_tree(b, lid))
 				*damaged(b, D) = 1;
 		}
 }
@@ -927,6 +951,8 @@ static void bal_free(struct bal *b)
 	free(b->clen);
 	free(b->nx);
 	free(b->pt);
+	free(b->slotq);
+	free(b->sbase);
 	free(b->slot);
 	free(b->cut_above);
 	free(b->port);
@@ -965,6 +991,11 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 {
 	size_t n = (size_t)(b->r->f->num_nodes ? b->r->f->num_nodes : 1);
 	size_t hosts = (size_t)(b->r->g->num_hosts ? b->r->g->num_hosts : 1);
+	size_t slots = 0;
+	int l;
+
+	for (l = 1; l <= b->r->g->P.h; l++)	/* every switch's up-slots */
+		slots += (size_t)b->r->nlevel[l] * (size_t)b->r->U[l];
 
 	b->leaves = calloc(n, sizeof(int));
 	b->by_leaf = calloc(hosts, sizeof(int));
@@ -979,6 +1010,8 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 	b->clen = calloc(n, sizeof(int));
 	b->nx = calloc(n * (size_t)b->umax, sizeof(int));
 	b->pt = calloc(n * (size_t)b->umax, sizeof(int));
+	b->slotq = calloc(slots + 1, sizeof(int));
+	b->sbase = calloc(n, sizeof(int));
 	b->slot = calloc(n, sizeof(int));
 	b->cut_above = calloc(n, sizeof(int));
 	b->port = calloc(n, sizeof(int));
@@ -996,7 +1029,7 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 	b->hot = calloc((size_t)b->noffc, sizeof(uint32_t));
 	if (!b->leaves || !b->by_leaf || !b->leaf_start || !b->nhost ||
 	    !b->node || !b->lev || !b->nh || !b->idx_of || !b->child ||
-	    !b->cstart || !b->clen || !b->nx || !b->pt || !b->slot ||
+	    !b->cstart || !b->clen || !b->nx || !b->pt || !b->slotq || !b->sbase || !b->slot ||
 	    !b->cut_above || !b->port || !b->pre || !b->prenx || !b->next ||
 	    !b->keep || !b->keepnx ||
 	    !b->w || !b->cost || !b->csum || !b->path || !b->load ||
@@ -1024,6 +1057,7 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 	size_offsets(&b);
 	rc = bal_alloc(&b, e);
 	if (!rc) {
+		index_slots(&b);
 		index_leaves(&b);
 		balance(&b);
 	}

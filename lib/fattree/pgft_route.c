@@ -48,8 +48,9 @@ int ibu_pgft_needed_lmc(const struct ibu_pgft *g)
  * Marks the switches above target switch t (its up-closure, a new stamp)
  * and for each the port down toward t: among the parallel cables to the
  * child it was reached from, number spread[level] mod their count.
+ * Returns the closure's size (t included), which r->queue then holds.
  */
-static void mark_above(struct router *r, int t, const long *spread)
+static int mark_above(struct router *r, int t, const long *spread)
 {
 	const struct ibu_fabric *f = r->f;
 	int head = 0, tail = 0, n, i, q, c;
@@ -74,6 +75,40 @@ static void mark_above(struct router *r, int t, const long *spread)
 						spread[lvl(r, q)] % r->glen[c]];
 		}
 	}
+	return tail;
+}
+
+/*
+ * Switches of each level in the closure of n switches in r->queue (the
+ * stamp just taken), and below a level it covers in part, how many of a
+ * switch's up-cables lead into it: climb() then knows without a scan
+ * when all of a switch's parents are above the target (so at one
+ * distance) or none are.
+ */
+static void count_above(struct router *r, int n)
+{
+	int i, j, q, s, l;
+
+	for (l = 0; l <= r->g->P.h + 1; l++)
+		r->lvabove[l] = 0;
+	for (i = 0; i < n; i++)
+		r->lvabove[lvl(r, r->queue[i])]++;
+	for (i = 0; i < n; i++) {
+		q = r->queue[i];
+		l = lvl(r, q);
+		if (r->lvabove[l] == r->nlevel[l])
+			continue;
+		for (j = r->nbbase[q]; j < r->nbbase[q] + r->nnb[q]; j++) {
+			s = r->nbn[j];
+			if (lvl(r, s) != l - 1)
+				continue;
+			if (r->upcnt_st[s] != r->stamp) {
+				r->upcnt_st[s] = r->stamp;
+				r->upcnt[s] = 0;
+			}
+			r->upcnt[s]++;
+		}
+	}
 }
 
 /* The switches above leaf t (its up-closure, without t) in the order
@@ -87,6 +122,7 @@ void ibu__pgft_leaf_closure(struct router *r, int t)
 	r->above[t] = r->stamp;
 	r->queue[tail++] = t;
 	r->nclos = 0;
+	r->clos_tops = 0;
 	while (head < tail) {
 		n = r->queue[head++];
 		for (i = r->upbase[n]; i < r->upbase[n] + r->nup[n]; i++) {
@@ -95,6 +131,7 @@ void ibu__pgft_leaf_closure(struct router *r, int t)
 				continue;
 			r->above[q] = r->stamp;
 			r->queue[tail++] = q;
+			r->clos_tops += lvl(r, q) == r->g->P.h;
 			r->clos_q[r->nclos] = q;
 			r->clos_c[r->nclos++] = r->pbase[q] +
 				r->f->nodes[n].ports[r->upp[i]].peer_port;
@@ -109,6 +146,10 @@ static void fill(struct router *r, int s, uint32_t base, int nlids,
 {
 	int o;
 
+	if (nlids == 1 && base <= r->lft->max_lid) {	/* LMC 0: most */
+		r->lft->row[s][base] = port;
+		return;
+	}
 	for (o = 0; o < nlids && base + (uint32_t)o <= r->lft->max_lid; o++)
 		r->lft->row[s][base + (uint32_t)o] = port;
 }
@@ -123,13 +164,27 @@ static int cmp_job_leaf(const void *a, const void *b)
 }
 
 /* Row s of a level-l switch over the batch: the up-rule, port (d_l(o) +
- * r_l(D)) mod U_l of its ordered up-ports (U = 0: a top, no entry). */
-static void up_rule_row(struct router *r, int s, int l)
+ * r_l(D)) mod U_l of its ordered up-ports (U = 0: a top, no entry).
+ * single: every job one LID (base <= max_lid), rd[j] its r_l(D), the
+ * loop then one store a host. */
+static void up_rule_row(struct router *r, int s, int l, int single,
+			const uint32_t *base, const int *rd)
 {
 	const int *up = ibu__pgft_up(r, s);
 	uint8_t *row = r->lft->row[s];
 	int U = r->U[l], j, o;
 
+	if (single) {	/* n local: the byte stores may alias r */
+		int n = r->njobs;
+
+		if (!U)
+			for (j = 0; j < n; j++)
+				row[base[j]] = IBU_NO_PATH;
+		else
+			for (j = 0; j < n; j++)
+				row[base[j]] = (uint8_t)up[rd[j]];
+		return;
+	}
 	for (j = 0; j < r->njobs; j++) {
 		const struct host_job *jb = &r->jobs[j];
 
@@ -170,20 +225,40 @@ int ibu__pgft_rotation(const struct router *r, const long *x, uint32_t pid,
 }
 
 /* Jobs first..end-1, all on leaf: the leaf and every switch above it go
- * down toward them, on the parallel cable the host's digit picks. */
-static void down_rows(struct router *r, int leaf, int first, int end)
+ * down toward them, on the parallel cable the host's digit picks; the
+ * tops not above it have no entry (route_hosts leaves the tops' rows to
+ * here: on an intact tree every top is above every leaf). single: every
+ * job one LID (base <= max_lid). */
+static void down_rows(struct router *r, int leaf, int first, int end,
+		      int single)
 {
-	int i, k;
+	int i, k, h = r->g->P.h;
+	uint32_t base[HOST_BATCH];
+
+	for (i = first; i < end; i++)
+		base[i] = r->jobs[i].base;
 
 	for (i = first; i < end; i++)
 		fill(r, leaf, r->jobs[i].base, r->jobs[i].nlids,
 		     (uint8_t)r->jobs[i].port);
 	if (r->clos_leaf != leaf)
 		ibu__pgft_leaf_closure(r, leaf);
+	if (!r->U[h] && r->clos_tops < r->nlevel[h])	/* tops not above */
+		for (k = 0; k < r->nlevel[h]; k++)
+			for (i = first; i < end; i++)
+				fill(r, r->by_level[h][k], r->jobs[i].base,
+				     r->jobs[i].nlids, IBU_NO_PATH);
 	for (k = 0; k < r->nclos; k++) {
 		int q = r->clos_q[k], c = r->clos_c[k], lq = lvl(r, q) - 1;
 		const int *grp = &r->gports[r->gstart[c]];
 
+		if (r->glen[c] == 1 && single) {	/* one cable, one LID */
+			uint8_t *row = r->lft->row[q], port = (uint8_t)grp[0];
+
+			for (i = first; i < end; i++)
+				row[base[i]] = port;
+			continue;
+		}
 		/* the cable digit of D's climb into q's level */
 		for (i = first; i < end; i++)
 			fill(r, q, r->jobs[i].base, r->jobs[i].nlids,
@@ -196,26 +271,45 @@ static void down_rows(struct router *r, int leaf, int first, int end)
  * none): t's closure (leaf_closure, just run for t) goes straight down;
  * the others, top level first, one more than their nearest parent. So a
  * switch is in the closure exactly when its hops are its level - 1.
+ * Without a look at each parent where all of them are in the closure or
+ * none is and the level above agrees on one distance (as climb()).
  */
 void ibu__pgft_updown_dist(struct router *r, int t)
 {
-	int l, i, j, s;
+	int l, i, j, s, c, uni = IBU__UNI_NONE, next, *ud = r->ud;
 
 	for (l = 1; l <= r->g->P.h; l++)
 		for (i = 0; i < r->nlevel[l]; i++)
-			r->ud[r->by_level[l][i]] = INT_MAX;
-	r->ud[t] = 0;
+			ud[r->by_level[l][i]] = INT_MAX;
+	ud[t] = 0;
 	for (i = 0; i < r->nclos; i++)
-		r->ud[r->clos_q[i]] = lvl(r, r->clos_q[i]) - 1;
-	for (l = r->g->P.h; l >= 1; l--)
-		for (i = 0; i < r->nlevel[l]; i++) {
+		ud[r->clos_q[i]] = lvl(r, r->clos_q[i]) - 1;
+	r->queue[0] = t;
+	for (i = 0; i < r->nclos; i++)
+		r->queue[i + 1] = r->clos_q[i];
+	count_above(r, r->nclos + 1);	/* the closure's stamp */
+	for (l = r->g->P.h; l >= 1; l--, uni = next)
+		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
 			s = r->by_level[l][i];
-			if (r->ud[s] != INT_MAX)
+			if (ud[s] != INT_MAX)	/* in the closure */
 				continue;
-			for (j = r->upbase[s]; j < r->upbase[s] + r->nup[s]; j++)
-				if (r->ud[r->upn[j]] != INT_MAX &&
-				    r->ud[r->upn[j]] + 1 < r->ud[s])
-					r->ud[s] = r->ud[r->upn[j]] + 1;
+			c = l == r->g->P.h ? 0 :
+			    r->lvabove[l + 1] == r->nlevel[l + 1] ? r->nup[s] :
+			    r->upcnt_st[s] == r->stamp ? r->upcnt[s] : 0;
+			if (!r->nup[s])
+				;
+			else if (c == r->nup[s])
+				ud[s] = l + 1;
+			else if (!c && uni != IBU__UNI_NONE &&
+				 uni != IBU__UNI_MIXED)
+				ud[s] = uni == INT_MAX ? INT_MAX : uni + 1;
+			else
+				for (j = r->upbase[s];
+				     j < r->upbase[s] + r->nup[s]; j++)
+					if (ud[r->upn[j]] != INT_MAX &&
+					    ud[r->upn[j]] + 1 < ud[s])
+						ud[s] = ud[r->upn[j]] + 1;
+			ibu__pgft_uni_add(&next, ud[s]);
 		}
 	r->ud_leaf = t;
 }
@@ -229,67 +323,44 @@ void ibu__pgft_updown_dist(struct router *r, int t)
  */
 static void route_hosts(struct router *r)
 {
-	int l, i, j, end;
+	int l, i, j, end, single = 1, rd[HOST_BATCH];
+	uint32_t base[HOST_BATCH];
 
+	for (j = 0; j < r->njobs; j++) {
+		base[j] = r->jobs[j].base;
+		single &= r->jobs[j].nlids == 1;
+	}
 	for (l = 1; l <= r->g->P.h; l++) {
 		for (j = 0; j < r->njobs; j++)
-			r->jobs[j].rd = ibu__pgft_rotation(r, r->jobs[j].x,
-							   r->jobs[j].pid, l);
+			rd[j] = r->jobs[j].rd = ibu__pgft_rotation(
+				r, r->jobs[j].x, r->jobs[j].pid, l);
+		if (!r->U[l] && l == r->g->P.h)
+			continue;	/* the tops: down_rows */
 		for (i = 0; i < r->nlevel[l]; i++)
-			up_rule_row(r, r->by_level[l][i], l);
+			up_rule_row(r, r->by_level[l][i], l, single, base, rd);
 	}
 	qsort(r->jobs, (size_t)r->njobs, sizeof(r->jobs[0]), cmp_job_leaf);
 	for (j = 0; j < r->njobs; j = end) {
 		for (end = j; end < r->njobs && r->jobs[end].leaf == r->jobs[j].leaf;)
 			end++;
-		down_rows(r, r->jobs[j].leaf, j, end);
+		down_rows(r, r->jobs[j].leaf, j, end, single);
 	}
 	r->njobs = 0;
 }
 
-/* Plain BFS distances from switch t over the switch graph into d. */
-void ibu__pgft_plain_dist(struct router *r, int t, int *d)
-{
-	int head = 0, tail = 0, n, i, q;
-
-	for (n = 0; n < r->f->num_nodes; n++)
-		d[n] = INT_MAX;
-	d[t] = 0;
-	r->queue[tail++] = t;
-	while (head < tail) {
-		n = r->queue[head++];
-		for (i = r->dnbase[n]; i < r->dnbase[n] + r->ndn[n]; i++) {
-			q = r->dnn[i];
-			if (d[q] == INT_MAX) {
-				d[q] = d[n] + 1;
-				r->queue[tail++] = q;
-			}
-		}
-	}
-}
-
-/* Port of switch s to a neighbour with plain dist == want, the lid-th of
- * them. */
-int ibu__pgft_pick_plain(const struct router *r, int s, const int *dist,
-		      int want, uint32_t lid)
-{
-	int i, k = 0, cand[IBU_MAX_PORTS];
-
-	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++)
-		if (dist[r->nbn[i]] == want)
-			cand[k++] = r->nbp[i];
-	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
-}
-
 /*
- * Up-port of switch s not above the target, the lid-th of those to a
- * parent with the least up*|down* distance; sets s's distance (-1: no
+ * Up-ports of switch s not above the target to a parent with the least
+ * up*|down* distance (the LID picks one); sets s's distance (-1: no
  * parent has one).
  */
-static int pick_up(struct router *r, int s, uint32_t lid)
+static void pick_up(struct router *r, int s, struct ibu__choice *c)
 {
-	int i, d, best = INT_MAX, k = 0, cand[IBU_MAX_PORTS];
+	int i, d, best = INT_MAX, k = 0;
+	const int *up = &r->upp[r->upbase[s]];
 
+	if (ibu__pgft_memo_get(r, IBU__MEMO_UP, s, r->stamp, up, r->nup[s],
+			       c, &r->dist[s]))
+		return;
 	for (i = r->upbase[s]; i < r->upbase[s] + r->nup[s]; i++) {
 		d = r->dist[r->upn[i]];
 		if (d < 0 || d > best)
@@ -298,25 +369,71 @@ static int pick_up(struct router *r, int s, uint32_t lid)
 			best = d;
 			k = 0;
 		}
-		cand[k++] = r->upp[i];
+		c->buf[k++] = r->upp[i];
 	}
 	r->dist[s] = k ? best + 1 : -1;
-	return k ? cand[lid % (uint32_t)k] : IBU_NO_PATH;
+	c->list = c->buf;
+	c->k = k;
+	ibu__pgft_memo_put(r, IBU__MEMO_UP, s, r->stamp, c, r->nup[s],
+			   r->dist[s]);
 }
 
-void ibu__pgft_mark_above(struct router *r, int t, uint32_t lid)
+int ibu__pgft_mark_above(struct router *r, int t, uint32_t lid)
 {
 	long spread[IBU_PGFT_MAX_H + 1];
-	int l;
+	int l, n;
 
 	for (l = 0; l <= r->g->P.h; l++)
 		spread[l] = lid;
-	mark_above(r, t, spread);
+	n = mark_above(r, t, spread);
+	count_above(r, n);
+	return n;
 }
 
-int ibu__pgft_pick_up(struct router *r, int s, uint32_t lid)
+/*
+ * pick_up without the scan where its outcome is known: every parent
+ * above the target (all at the same hops: the closure climbs one level a
+ * cable) or none, and uni the one distance every switch of the level
+ * above that is not above the target has: then the parents tie and all
+ * up-ports are candidates, in port order as pick_up's.
+ */
+void ibu__pgft_climb_choice(struct router *r, int s, int uni,
+			    struct ibu__choice *ch)
 {
-	return pick_up(r, s, lid);
+	int l = lvl(r, s) + 1, c, d;
+
+	ch->k = 0;
+	if (!r->nup[s]) {	/* a top (nothing at level l) */
+		r->dist[s] = -1;
+		return;
+	}
+	if (r->lvabove[l] == r->nlevel[l])
+		c = r->nup[s];
+	else
+		c = r->upcnt_st[s] == r->stamp ? r->upcnt[s] : 0;
+	if (c == r->nup[s])
+		d = r->dist[r->upn[r->upbase[s]]];
+	else if (!c && uni != IBU__UNI_NONE && uni != IBU__UNI_MIXED)
+		d = uni;
+	else {
+		pick_up(r, s, ch);
+		return;
+	}
+	if (d < 0) {
+		r->dist[s] = -1;
+		return;
+	}
+	r->dist[s] = d + 1;
+	ch->list = &r->upp[r->upbase[s]];
+	ch->k = r->nup[s];
+}
+
+int ibu__pgft_climb(struct router *r, int s, uint32_t lid, int uni)
+{
+	struct ibu__choice c;
+
+	ibu__pgft_climb_choice(r, s, uni, &c);
+	return ibu__choice_port(&c, lid);
 }
 
 /*
@@ -330,12 +447,13 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 			   uint32_t lid)
 {
 	const struct ibu_pgft *g = r->g;
-	int l, i, s, nb = 0;
+	int l, i, s, nb = 0, uni = IBU__UNI_NONE, next;
+	struct ibu__choice c;
 
 	ibu__pgft_mark_above(r, t, lid);
 	r->child[t] = host_port;	/* 0 for the switch's own LID */
-	for (l = g->P.h; l >= 1; l--)
-		for (i = 0; i < r->nlevel[l]; i++) {
+	for (l = g->P.h; l >= 1; l--, uni = next)
+		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
 			int out;
 
 			s = r->by_level[l][i];
@@ -344,7 +462,11 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 				r->tdist[s] = r->dist[s];
 				continue;
 			}
-			out = pick_up(r, s, lid);
+			ibu__pgft_climb_choice(r, s, uni, &c);
+			out = ibu__choice_port(&c, lid);
+			if (r->rec)
+				ibu__pgft_rec_note(r, s, IBU__TPL_UPDOWN, &c);
+			ibu__pgft_uni_add(&next, r->dist[s]);
 			r->tdist[s] = r->dist[s];
 			if (out != IBU_NO_PATH)
 				r->lft->row[s][lid] = (uint8_t)out;
@@ -362,6 +484,21 @@ static int route_other(struct router *r, int t, int host_port, uint32_t lid,
 
 	return nb ? ibu__pgft_route_turned(r, t, host_port, lid, nb, e) :
 		    IBU_OK;
+}
+
+/* A switch's own LID: replayed from a twin's when one was recorded, else
+ * routed (and recorded for its twins). */
+static int route_switch(struct router *r, int t, uint32_t lid,
+			struct ibu_err *e)
+{
+	int nd = r->ndefer, rc;
+
+	if (ibu__pgft_replay(r, t, lid))
+		return IBU_OK;
+	ibu__pgft_rec_start(r, t);
+	rc = route_other(r, t, 0, lid, e);
+	ibu__pgft_rec_end(r, !rc && r->ndefer == nd);
+	return rc;
 }
 
 /* Groups switch q's cables by peer switch (ascending ports each): the
@@ -476,12 +613,16 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	r->turnc = calloc((size_t)n, sizeof(int));
 	r->turnx = calloc((size_t)n, sizeof(int));
 	r->pdist = calloc((size_t)n, sizeof(int));
+	r->upcnt = calloc((size_t)n, sizeof(int));
+	r->upcnt_st = calloc((size_t)n, sizeof(int));
+	r->lvabove = calloc((size_t)g->P.h + 2, sizeof(int));
 	r->nlevel = calloc((size_t)g->P.h + 1, sizeof(int));
 	r->by_level = calloc((size_t)g->P.h + 1, sizeof(int *));
 	if (!r->above || !r->child || !r->dist || !r->queue || !r->nlevel ||
 	    !r->by_level || !r->clos_q || !r->clos_c || !r->ud ||
 	    !r->tdist || !r->turnb || !r->turnc || !r->turnx ||
-	    !r->pdist)
+	    !r->pdist || !r->upcnt || !r->upcnt_st ||
+	    !r->lvabove)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (l = 1; l <= g->P.h; l++) {
 		r->by_level[l] = calloc((size_t)n, sizeof(int));
@@ -491,7 +632,8 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	for (s = 0; s < r->f->num_nodes; s++)
 		if (sw(r, s) && g->level[s] >= 1)
 			r->by_level[g->level[s]][r->nlevel[g->level[s]]++] = s;
-	return index_ports(r, e);
+	l = index_ports(r, e);
+	return l ? l : ibu__pgft_twins_init(r, e);
 }
 
 static void teardown(struct router *r)
@@ -514,6 +656,10 @@ static void teardown(struct router *r)
 	free(r->turnc);
 	free(r->turnx);
 	free(r->pdist);
+	free(r->upcnt);
+	free(r->upcnt_st);
+	free(r->lvabove);
+	ibu__pgft_twins_free(r);
 	free(r->hosted);
 	free(r->defer);
 	free(r->pbase);
@@ -549,7 +695,7 @@ static int route_all(struct router *r, int *plain, struct ibu_err *e)
 			continue;
 		n = o->node;
 		if (sw(r, n)) {
-			rc = route_other(r, n, 0, lid, e);
+			rc = route_switch(r, n, lid, e);
 			if (rc)
 				return rc;
 			continue;

@@ -10,6 +10,7 @@
 #include "pgft.h"
 #include "lft.h"
 #include "lidmap.h"
+#include <limits.h>
 
 /* A compute host waiting in the batch. */
 struct host_job {
@@ -69,6 +70,7 @@ struct router {
 	int *clos_q;		/* leaf_closure() of clos_leaf */
 	int *clos_c;
 	int nclos, clos_leaf;
+	int clos_tops;		/* its switches on the top level */
 	int degraded;		/* the PGFT has faults: up-rule checked */
 	const struct ibu_pgft_paper *paper;	/* NULL: the generalised rule */
 	struct ibu_pgft_route_stats st;
@@ -85,14 +87,21 @@ struct router {
 	int *turnx;		/* turn switches chosen so far, in order */
 	int *pdist;		/* plain hops to the target */
 	int nturnx;
+	/* [node]: up-cables into the closure mark_above just took (valid
+	 * where upcnt_st is its stamp) */
+	int *upcnt, *upcnt_st;
+	int *lvabove;		/* [level]: its switches in that closure */
+	struct pgft_twins *tw;	/* pgft_plain.c; NULL: plain BFS each time */
+	struct twin_tpl *rec;	/* the twin LID being recorded, NULL */
 };
 
 /* Switch t's up-closure (every switch above it, with the cable it came
  * down), and the up*|down* hops of every switch to t (INT_MAX: none). */
 void ibu__pgft_leaf_closure(struct router *r, int t);
 void ibu__pgft_updown_dist(struct router *r, int t);
-/* Plain BFS hops from switch t over the switch graph into d; the port
- * of s to a neighbour at hops want, the lid-th of them (IBU_NO_PATH). */
+/* Plain hops from switch t over the switch graph into d (the switches'
+ * entries only); the port of s to a neighbour at hops want, the lid-th
+ * of them in port order (IBU_NO_PATH), d being one target's hops. */
 void ibu__pgft_plain_dist(struct router *r, int t, int *d);
 int ibu__pgft_pick_plain(const struct router *r, int s, const int *dist,
 			 int want, uint32_t lid);
@@ -108,9 +117,77 @@ int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e);
  * writes them, returns how many have none (in turnb). */
 int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 			   uint32_t lid);
-/* mark_above and pick_up of pgft_route.c, for pgft_turn.c. */
-void ibu__pgft_mark_above(struct router *r, int t, uint32_t lid);
-int ibu__pgft_pick_up(struct router *r, int s, uint32_t lid);
+/* mark_above of pgft_route.c (with the up-cable counts climb() reads):
+ * the closure's size (t included), which r->queue then holds. */
+int ibu__pgft_mark_above(struct router *r, int t, uint32_t lid);
+/* pick_up for switch s, levels top-down after ibu__pgft_mark_above: uni
+ * is the distance every switch of the level above not above the target
+ * has (IBU__UNI_NONE: none yet, IBU__UNI_MIXED: they differ), which
+ * ibu__pgft_uni_add() gathers while that level is walked. */
+#define IBU__UNI_NONE INT_MIN
+#define IBU__UNI_MIXED (INT_MIN + 1)
+int ibu__pgft_climb(struct router *r, int s, uint32_t lid, int uni);
+static inline void ibu__pgft_uni_add(int *uni, int d)
+{
+	if (*uni == IBU__UNI_NONE)
+		*uni = d;
+	else if (*uni != d)
+		*uni = IBU__UNI_MIXED;
+}
+/* Twin switches (the same switch neighbours) and the plain hops from
+ * each class, shared by its members and by the switches next to it
+ * (pgft_plain.c); none built (r->tw NULL) is not an error. */
+int ibu__pgft_twins_init(struct router *r, struct ibu_err *e);
+void ibu__pgft_twins_free(struct router *r);
+/*
+ * A switch's choice toward one target, without the LID: the candidate
+ * ports (ascending), the LID picks the (lid mod k)-th; k = 0: none. list
+ * points into the router's port lists or at buf.
+ */
+struct ibu__choice {
+	const int *list;
+	int k;
+	int buf[IBU_MAX_PORTS];
+};
+
+static inline int ibu__choice_port(const struct ibu__choice *c, uint32_t lid)
+{
+	return c->k ? c->list[lid % (uint32_t)c->k] : IBU_NO_PATH;
+}
+
+/* The choice of s's first twin under tag (one pass toward one target),
+ * for pick_up (IBU__MEMO_UP, tag: the stamp) and pick_plain
+ * (IBU__MEMO_PLAIN): get answers 1 with *c (among base[0..nbase-1], s's
+ * up- or neighbour ports) and *d, or 0; put records the candidates and
+ * distance d the first one found. */
+#define IBU__MEMO_UP 0
+#define IBU__MEMO_PLAIN 1
+int ibu__pgft_memo_get(const struct router *r, int which, int s, int tag,
+		       const int *base, int nbase, struct ibu__choice *c,
+		       int *d);
+void ibu__pgft_memo_put(const struct router *r, int which, int s, int tag,
+			const struct ibu__choice *c, int nbase, int d);
+/* pick_plain as a choice (pgft_plain.c). */
+void ibu__pgft_plain_choice(const struct router *r, int s, const int *dist,
+			    int want, struct ibu__choice *c);
+/*
+ * Switch LIDs of twins (pgft_plain.c): the first twin's entries are
+ * recorded (rec_start before routing it, rec_note for every switch not
+ * above it, rec_end: ok when no entry waits for the turn search), the
+ * others' LIDs replayed from them (replay: 1 when done, 0: route it).
+ */
+#define IBU__TPL_UPDOWN 1
+#define IBU__TPL_PLAIN 2
+#define IBU__TPL_UNROUTED 3
+void ibu__pgft_rec_start(struct router *r, int t);
+void ibu__pgft_rec_note(struct router *r, int s, int kind,
+			const struct ibu__choice *c);
+void ibu__pgft_rec_end(struct router *r, int ok);
+int ibu__pgft_replay(struct router *r, int t, uint32_t lid);
+/* climb as a choice. */
+void ibu__pgft_climb_choice(struct router *r, int s, int uni,
+			    struct ibu__choice *c);
+
 /* Switch s's up-ports in the rule's order (the paper's on r->paper). */
 static inline const int *ibu__pgft_up(const struct router *r, int s)
 {

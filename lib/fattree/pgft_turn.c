@@ -41,18 +41,19 @@ static int has_end_port(const struct router *r, int s);
 static int toward(struct router *r, int x, uint32_t lid, int nb, int write,
 		  int *far, int *ends)
 {
-	int l, i, s, out, cov = 0;
+	int l, i, s, out, cov = 0, uni = IBU__UNI_NONE, next;
 
 	ibu__pgft_mark_above(r, x, lid);
-	for (l = r->g->P.h; l >= 1; l--)
-		for (i = 0; i < r->nlevel[l]; i++) {
+	for (l = r->g->P.h; l >= 1; l--, uni = next)
+		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
 			s = r->by_level[l][i];
 			if (r->above[s] == r->stamp) {
 				if (write && r->tdist[s] < 0)
 					r->lft->row[s][lid] = (uint8_t)r->child[s];
 				continue;
 			}
-			out = ibu__pgft_pick_up(r, s, lid);
+			out = ibu__pgft_climb(r, s, lid, uni);
+			ibu__pgft_uni_add(&next, r->dist[s]);
 			if (write && r->tdist[s] < 0 && out != IBU_NO_PATH)
 				r->lft->row[s][lid] = (uint8_t)out;
 		}
@@ -185,6 +186,7 @@ static void clear_b(struct router *r, uint32_t lid, int nb, int ends_only)
  */
 static void finish(struct router *r, int t, uint32_t lid, int nb)
 {
+	struct ibu__choice c;
 	int i, s, have = 0;
 
 	for (i = 0; i < nb; i++) {
@@ -194,11 +196,17 @@ static void finish(struct router *r, int t, uint32_t lid, int nb)
 		if (!have++)
 			ibu__pgft_plain_dist(r, t, r->pdist);
 		if (r->pdist[s] != INT_MAX && r->pdist[s] > 0) {
-			r->lft->row[s][lid] = (uint8_t)ibu__pgft_pick_plain(
-				r, s, r->pdist, r->pdist[s] - 1, lid);
+			ibu__pgft_plain_choice(r, s, r->pdist, r->pdist[s] - 1,
+					       &c);
+			r->lft->row[s][lid] = (uint8_t)ibu__choice_port(&c, lid);
 			r->st.outside++;
+			if (r->rec)
+				ibu__pgft_rec_note(r, s, IBU__TPL_PLAIN, &c);
 		} else {
 			r->st.unrouted++;
+			if (r->rec)
+				ibu__pgft_rec_note(r, s, IBU__TPL_UNROUTED,
+						   NULL);
 		}
 	}
 }

@@ -1,0 +1,783 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Twin switches and what they spare the routing of switch LIDs: plain
+ * shortest paths for the switches with no up*|down* way to a switch's
+ * LID (pgft_turn.c, pgft_balance.c) without a BFS of the switch graph per
+ * LID, a source's choice shared with its twins, and a twin's whole LID
+ * replayed from the first twin's.
+ *
+ * Twins are switches of one level with the same set of switch neighbours
+ * (the tops of one IBFT group, the leaves of one pod). Hops from twins t
+ * and t' agree on every switch but t and t' themselves, and the hops from
+ * any t are 1 + the least hops from a neighbour, where every twin class
+ * among t's neighbours answers for all its members. So one BFS per class,
+ * kept, serves the class's own members and every switch next to it (on
+ * an IBFT(24,3): 36 BFS instead of 432). The same classes group a
+ * switch's neighbours for the choice among those one hop nearer: twins
+ * that are not the target are equally far, so one look per class. And a
+ * source's twins see the same distances around them: the first one's
+ * candidates, through each one's own ports, serve them all (memo). On an
+ * intact or damaged tree alike: the classes come from the graph itself.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pgft_router.h"
+
+/* Neighbour classes mixed into one target's hops at most: beyond, one
+ * BFS of its own is as cheap. */
+#define MAX_MIX 3
+
+/*
+ * What the first twin of a class chose among its candidates, for the
+ * others under the same tag (one pass toward one target): twins have the
+ * same neighbours at the same distances, so the same candidates, each
+ * through its own ports; res: a group position (the candidates are its
+ * ports), MEMO_ALL (every port of the base list), MEMO_NONE, MEMO_SCAN.
+ */
+struct twin_memo {
+	int *tag, *res, *d;	/* [class] */
+};
+
+#define MEMO_SCAN (-1)
+#define MEMO_NONE (-2)
+#define MEMO_ALL (-3)
+
+struct pgft_twins {
+	int ns;			/* switches, by compact index */
+	int *idx;		/* [node] compact index (-1: no switch) */
+	int *node;		/* [compact] node */
+	int ncls;
+	int *cls;		/* [node] twin class */
+	int *mstart, *msize;	/* [class] its members in mem */
+	int *mem;
+	int **cd;		/* [class] plain hops from it (compact), kept */
+	long budget;		/* ints cd may still take */
+	int *gbase, *ng;	/* [node] neighbour groups, one per class */
+	int *gnb, *gstart, *glen;	/* [group] a member, its ports */
+	int *gport;		/* ports of each group, ascending */
+	struct twin_memo memo[2];	/* IBU__MEMO_UP, IBU__MEMO_PLAIN */
+	int gen;		/* plain_dist calls: the plain memo's tag */
+	const int *gen_d;	/* the array the last one filled */
+	struct twin_tpl **tpl;	/* [class] a member's LID routed, kept */
+	int *live;		/* [node] stamp: replay computes it */
+};
+
+/*
+ * The entries toward one twin t0's own LID, without the LID, for every
+ * other switch: a twin t routes its LID from them (replay) but at t0 and
+ * at the children t and t0 share, the only switches whose way differs
+ * (the rest see the same distances and pick among the same ports; only
+ * the LID's index into them and the way down from above t differ).
+ */
+struct twin_tpl {
+	int valid;		/* 1 usable, 0 being recorded, -1 never */
+	int t0;
+	const int **list;	/* [compact] candidates (NULL: in pool) */
+	int *off, *k, *d;	/* [compact] pool offset, count, distance */
+	unsigned char *kind;	/* [compact] IBU__TPL_*, 0 */
+	int *pool, npool, cap;
+};
+
+/* kind: 0 above t0 (mark_above decides), IBU__TPL_UPDOWN its up*|down*
+ * way (k = 0: none), IBU__TPL_PLAIN a plain path (finish: outside),
+ * IBU__TPL_UNROUTED none at all (finish: unrouted) */
+
+/* Memory the kept hops may take: beyond it, a BFS per LID as before. */
+#define CD_BUDGET (16L << 20)	/* ints */
+
+struct twin_key {
+	uint64_t h;
+	int lv;			/* level: twins are on one */
+	int n;			/* neighbours */
+	int i;			/* compact index */
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct twin_key *x = a, *y = b;
+
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	if (x->lv != y->lv)
+		return x->lv < y->lv ? -1 : 1;
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Each switch's distinct neighbours, sorted (nb[off[i]..off[i+1]-1]),
+ * and a hash of the list. */
+static int sorted_neighbours(const struct router *r, struct pgft_twins *tw,
+			     int *off, int *nb, struct twin_key *key)
+{
+	int i, j, s, o = 0;
+
+	for (i = 0; i < tw->ns; i++) {
+		uint64_t h = 1469598103934665603ull;
+
+		s = tw->node[i];
+		off[i] = o;
+		for (j = 0; j < r->ndn[s]; j++)
+			nb[o + j] = r->dnn[r->dnbase[s] + j];
+		qsort(nb + o, (size_t)r->ndn[s], sizeof(int), cmp_int);
+		for (j = 0; j < r->ndn[s]; j++)
+			h = (h ^ (uint64_t)nb[o + j]) * 1099511628211ull;
+		key[i].h = h;
+		key[i].lv = r->g->level[s];
+		key[i].n = r->ndn[s];
+		key[i].i = i;
+		o += r->ndn[s];
+	}
+	off[tw->ns] = o;
+	return o;
+}
+
+/* Classes from the sorted keys: equal hash and count, then equal lists
+ * (compared against each class already found in the run). */
+static void assign_classes(struct pgft_twins *tw, const int *off,
+			   const int *nb, const struct twin_key *key)
+{
+	int a, b, k, c, first;
+
+	tw->ncls = 0;
+	for (a = 0; a < tw->ns; a = b) {
+		for (b = a; b < tw->ns && key[b].h == key[a].h &&
+		     key[b].lv == key[a].lv && key[b].n == key[a].n;)
+			b++;
+		first = tw->ncls;
+		for (k = a; k < b; k++) {
+			int i = key[k].i, n = key[k].n;
+
+			for (c = first; c < tw->ncls; c++) {
+				int j = tw->idx[tw->mem[c]];	/* its first */
+
+				if (!memcmp(nb + off[i], nb + off[j],
+					    (size_t)n * sizeof(int)))
+					break;
+			}
+			if (c == tw->ncls)
+				tw->mem[tw->ncls++] = tw->node[i];
+			tw->cls[tw->node[i]] = c;
+		}
+	}
+}
+
+/* Members of each class, contiguous in mem (by node number). */
+static void members(struct pgft_twins *tw)
+{
+	int i, c, s;
+
+	for (c = 0; c < tw->ncls; c++)
+		tw->msize[c] = 0;
+	for (i = 0; i < tw->ns; i++)
+		tw->msize[tw->cls[tw->node[i]]]++;
+	for (c = 0, s = 0; c < tw->ncls; c++) {
+		tw->mstart[c] = s;
+		s += tw->msize[c];
+		tw->msize[c] = 0;
+	}
+	for (i = 0; i < tw->ns; i++) {
+		c = tw->cls[tw->node[i]];
+		tw->mem[tw->mstart[c] + tw->msize[c]++] = tw->node[i];
+	}
+}
+
+static int classes(const struct router *r, struct pgft_twins *tw)
+{
+	int *off = malloc((size_t)(tw->ns + 1) * sizeof(int)), *nb, total = 0;
+	struct twin_key *key = malloc((size_t)tw->ns * sizeof(*key) + 1);
+	int i;
+
+	for (i = 0; i < tw->ns; i++)
+		total += r->ndn[tw->node[i]];
+	nb = malloc((size_t)total * sizeof(int) + 1);
+	if (!off || !key || !nb) {
+		free(off);
+		free(key);
+		free(nb);
+		return IBU_ENOMEM;
+	}
+	sorted_neighbours(r, tw, off, nb, key);
+	qsort(key, (size_t)tw->ns, sizeof(*key), cmp_key);
+	assign_classes(tw, off, nb, key);
+	members(tw);
+	free(off);
+	free(key);
+	free(nb);
+	return IBU_OK;
+}
+
+/* Switch s's cables grouped by its neighbours' classes, groups in class
+ * order (twins then list the same classes at the same positions), each
+ * group's ports ascending; gof: -1 per class, left so. */
+static void group_switch(const struct router *r, struct pgft_twins *tw,
+			 int s, int *ngroups, int *gof)
+{
+	int i, g, c, first = *ngroups, *gnb = tw->gnb;
+
+	tw->gbase[s] = first;
+	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++) {
+		c = tw->cls[r->nbn[i]];
+		if (gof[c] < 0) {
+			gof[c] = *ngroups;
+			for (g = (*ngroups)++; g > first &&
+			     tw->cls[gnb[g - 1]] > c; g--)
+				gnb[g] = gnb[g - 1];
+			gnb[g] = r->nbn[i];
+		}
+	}
+	tw->ng[s] = *ngroups - first;
+	for (g = first; g < *ngroups; g++) {
+		gof[tw->cls[gnb[g]]] = g;
+		tw->glen[g] = 0;
+	}
+	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++)
+		tw->glen[gof[tw->cls[r->nbn[i]]]]++;
+	for (g = first; g < *ngroups; g++)
+		tw->gstart[g] = g == first ? r->nbbase[s] :
+			tw->gstart[g - 1] + tw->glen[g - 1];
+	for (g = first; g < *ngroups; g++)
+		tw->glen[g] = 0;
+	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++) {
+		g = gof[tw->cls[r->nbn[i]]];
+		tw->gport[tw->gstart[g] + tw->glen[g]++] = r->nbp[i];
+	}
+	for (g = first; g < *ngroups; g++)
+		gof[tw->cls[gnb[g]]] = -1;
+}
+
+static int groups(const struct router *r, struct pgft_twins *tw)
+{
+	int total = 0, i, ngroups = 0, *gof;
+
+	for (i = 0; i < tw->ns; i++)
+		total += r->nnb[tw->node[i]];
+	tw->gnb = malloc((size_t)total * sizeof(int) + 1);
+	tw->gstart = malloc((size_t)total * sizeof(int) + 1);
+	tw->glen = malloc((size_t)total * sizeof(int) + 1);
+	tw->gport = malloc((size_t)total * sizeof(int) + 1);
+	gof = malloc((size_t)tw->ncls * sizeof(int) + 1);
+	if (!tw->gnb || !tw->gstart || !tw->glen || !tw->gport || !gof) {
+		free(gof);
+		return IBU_ENOMEM;
+	}
+	for (i = 0; i < tw->ncls; i++)
+		gof[i] = -1;
+	for (i = 0; i < tw->ns; i++)
+		group_switch(r, tw, tw->node[i], &ngroups, gof);
+	free(gof);
+	return IBU_OK;
+}
+
+static int twins_alloc(struct pgft_twins *tw, int n)
+{
+	int i;
+
+	tw->idx = malloc((size_t)n * sizeof(int));
+	tw->node = malloc((size_t)n * sizeof(int));
+	tw->cls = malloc((size_t)n * sizeof(int));
+	tw->mstart = malloc((size_t)n * sizeof(int));
+	tw->msize = malloc((size_t)n * sizeof(int));
+	tw->mem = malloc((size_t)n * sizeof(int));
+	tw->cd = calloc((size_t)n, sizeof(int *));
+	tw->gbase = calloc((size_t)n, sizeof(int));
+	tw->ng = calloc((size_t)n, sizeof(int));
+	tw->tpl = calloc((size_t)n, sizeof(*tw->tpl));
+	tw->live = calloc((size_t)n, sizeof(int));
+	if (!tw->tpl || !tw->live)
+		return IBU_ENOMEM;
+	for (i = 0; i < 2; i++) {
+		tw->memo[i].tag = calloc((size_t)n, sizeof(int));
+		tw->memo[i].res = calloc((size_t)n, sizeof(int));
+		tw->memo[i].d = calloc((size_t)n, sizeof(int));
+		if (!tw->memo[i].tag || !tw->memo[i].res || !tw->memo[i].d)
+			return IBU_ENOMEM;
+	}
+	return tw->idx && tw->node && tw->cls && tw->mstart && tw->msize &&
+	       tw->mem && tw->cd && tw->gbase && tw->ng ? IBU_OK : IBU_ENOMEM;
+}
+
+int ibu__pgft_twins_init(struct router *r, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	struct pgft_twins *tw = calloc(1, sizeof(*tw));
+	int n = f->num_nodes ? f->num_nodes : 1, i;
+
+	r->tw = tw;
+	if (!tw || twins_alloc(tw, n))
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0; i < f->num_nodes; i++) {
+		tw->idx[i] = -1;
+		tw->cls[i] = -1;
+		if (ibu_node_is_switch(&f->nodes[i])) {
+			tw->idx[i] = tw->ns;
+			tw->node[tw->ns++] = i;
+		}
+	}
+	tw->budget = CD_BUDGET;
+	if (classes(r, tw) || groups(r, tw))
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	return IBU_OK;
+}
+
+static void tpl_free(struct twin_tpl *t)
+{
+	if (!t)
+		return;
+	free(t->list);
+	free(t->off);
+	free(t->k);
+	free(t->d);
+	free(t->kind);
+	free(t->pool);
+	free(t);
+}
+
+void ibu__pgft_twins_free(struct router *r)
+{
+	struct pgft_twins *tw = r->tw;
+	int c;
+
+	if (!tw)
+		return;
+	for (c = 0; tw->cd && c < tw->ncls; c++)
+		free(tw->cd[c]);
+	for (c = 0; tw->tpl && c < tw->ncls; c++)
+		tpl_free(tw->tpl[c]);
+	free(tw->tpl);
+	free(tw->live);
+	free(tw->cd);
+	free(tw->idx);
+	free(tw->node);
+	free(tw->cls);
+	free(tw->mstart);
+	free(tw->msize);
+	free(tw->mem);
+	free(tw->gbase);
+	free(tw->ng);
+	free(tw->gnb);
+	free(tw->gstart);
+	free(tw->glen);
+	free(tw->gport);
+	for (c = 0; c < 2; c++) {
+		free(tw->memo[c].tag);
+		free(tw->memo[c].res);
+		free(tw->memo[c].d);
+	}
+	free(tw);
+	r->tw = NULL;
+}
+
+/* Plain BFS hops from switch t over the switch graph into d. */
+static void bfs(struct router *r, int t, int *d)
+{
+	int head = 0, tail = 0, n, i, q;
+
+	for (n = 0; n < r->f->num_nodes; n++)
+		d[n] = INT_MAX;
+	d[t] = 0;
+	r->queue[tail++] = t;
+	while (head < tail) {
+		n = r->queue[head++];
+		for (i = r->dnbase[n]; i < r->dnbase[n] + r->ndn[n]; i++) {
+			q = r->dnn[i];
+			if (d[q] == INT_MAX) {
+				d[q] = d[n] + 1;
+				r->queue[tail++] = q;
+			}
+		}
+	}
+}
+
+/* Hops from class c's first member to every switch (compact), kept;
+ * NULL when the budget is spent or memory short (then a BFS per LID). */
+static const int *class_dist(struct router *r, int c)
+{
+	struct pgft_twins *tw = r->tw;
+	int *d, head = 0, tail = 0, n, i, q, t = tw->mem[tw->mstart[c]];
+
+	if (tw->cd[c])
+		return tw->cd[c];
+	if (tw->budget < tw->ns || !(d = malloc((size_t)tw->ns * sizeof(int))))
+		return NULL;
+	tw->budget -= tw->ns;
+	for (i = 0; i < tw->ns; i++)
+		d[i] = INT_MAX;
+	d[tw->idx[t]] = 0;
+	r->queue[tail++] = t;
+	while (head < tail) {
+		n = r->queue[head++];
+		for (i = r->dnbase[n]; i < r->dnbase[n] + r->ndn[n]; i++) {
+			q = r->dnn[i];
+			if (d[tw->idx[q]] == INT_MAX) {
+				d[tw->idx[q]] = d[tw->idx[n]] + 1;
+				r->queue[tail++] = q;
+			}
+		}
+	}
+	tw->cd[c] = d;
+	return d;
+}
+
+/* t has twins: its class's hops, but 0 at t and 2 at the other twins
+ * (none when t has no neighbour). */
+static int from_twins(struct router *r, int t, int *d)
+{
+	const struct pgft_twins *tw = r->tw;
+	int c = tw->cls[t], i, m;
+	const int *a = class_dist(r, c);
+
+	if (!a)
+		return 0;
+	for (i = 0; i < tw->ns; i++)
+		d[tw->node[i]] = a[i];
+	for (i = 0; i < tw->msize[c]; i++) {
+		m = tw->mem[tw->mstart[c] + i];
+		d[m] = m == t ? 0 : r->ndn[t] ? 2 : INT_MAX;
+	}
+	return 1;
+}
+
+/* 1 + the least hops of t's neighbour classes (each class is wholly
+ * among t's neighbours, so those hops are the class's own); 1 at the
+ * neighbours, 0 at t. 0: too many classes or no memory. */
+static int from_neighbours(struct router *r, int t, int *d)
+{
+	const struct pgft_twins *tw = r->tw;
+	const int *a[MAX_MIX];
+	int k = tw->ng[t], j, i, v;
+
+	if (!k || k > MAX_MIX)
+		return 0;
+	for (j = 0; j < k; j++)
+		if (!(a[j] = class_dist(r, tw->cls[tw->gnb[tw->gbase[t] + j]])))
+			return 0;
+	for (i = 0; i < tw->ns; i++) {
+		for (v = a[0][i], j = 1; j < k; j++)
+			if (a[j][i] < v)
+				v = a[j][i];
+		d[tw->node[i]] = v == INT_MAX ? INT_MAX : v + 1;
+	}
+	for (i = r->dnbase[t]; i < r->dnbase[t] + r->ndn[t]; i++)
+		d[r->dnn[i]] = 1;
+	d[t] = 0;
+	return 1;
+}
+
+/* Plain hops from switch t into d: at every switch (the entries of
+ * other nodes are left as they are) */
+void ibu__pgft_plain_dist(struct router *r, int t, int *d)
+{
+	struct pgft_twins *tw = r->tw;
+
+	if (tw) {
+		tw->gen++;
+		tw->gen_d = d;
+	}
+	if (tw && tw->msize[tw->cls[t]] > 1 && from_twins(r, t, d))
+		return;
+	if (tw && from_neighbours(r, t, d))
+		return;
+	bfs(r, t, d);
+}
+
+int ibu__pgft_memo_get(const struct router *r, int which, int s, int tag,
+		       const int *base, int nbase, struct ibu__choice *ch,
+		       int *d)
+{
+	const struct pgft_twins *tw = r->tw;
+	const struct twin_memo *m;
+	int c, g;
+
+	if (!tw || !tag || tw->msize[c = tw->cls[s]] < 2)
+		return 0;	/* tag 0: the memo's initial one */
+	m = &tw->memo[which];
+	if (m->tag[c] != tag || m->res[c] == MEMO_SCAN)
+		return 0;
+	*d = m->d[c];
+	if (m->res[c] == MEMO_NONE) {
+		ch->k = 0;
+	} else if (m->res[c] == MEMO_ALL) {
+		ch->list = base;
+		ch->k = nbase;
+	} else {
+		g = tw->gbase[s] + m->res[c];
+		ch->list = &tw->gport[tw->gstart[g]];
+		ch->k = tw->glen[g];
+	}
+	return 1;
+}
+
+/* The group of s whose ports are exactly cand[0..k-1] (ascending), or
+ * MEMO_SCAN. */
+static int group_of(const struct pgft_twins *tw, int s, const int *cand,
+		    int k)
+{
+	int g, j;
+
+	for (g = tw->gbase[s]; g < tw->gbase[s] + tw->ng[s]; g++) {
+		const int *p = &tw->gport[tw->gstart[g]];
+
+		for (j = 0; j < tw->glen[g] && p[j] != cand[0]; j++)
+			;
+		if (j == tw->glen[g])
+			continue;
+		if (tw->glen[g] != k)
+			return MEMO_SCAN;
+		for (j = 0; j < k && p[j] == cand[j]; j++)
+			;
+		return j == k ? g - tw->gbase[s] : MEMO_SCAN;
+	}
+	return MEMO_SCAN;
+}
+
+void ibu__pgft_memo_put(const struct router *r, int which, int s, int tag,
+			const struct ibu__choice *ch, int nbase, int d)
+{
+	const int *cand = ch->list;
+	int k = ch->k;
+	struct pgft_twins *tw = r->tw;
+	struct twin_memo *m;
+	int c;
+
+	if (!tw || !tag || tw->msize[c = tw->cls[s]] < 2)
+		return;
+	m = &tw->memo[which];
+	if (m->tag[c] == tag)
+		return;
+	m->tag[c] = tag;
+	m->d[c] = d;
+	m->res[c] = !k ? MEMO_NONE : k == nbase ? MEMO_ALL :
+		    group_of(tw, s, cand, k);
+}
+
+/* Switch s's neighbours with plain dist == want (port order). dist holds
+ * the hops to one target: twins other than the target (want 0 names it
+ * alone) are equally far, so one look per class, and the twins of s
+ * choose as it did (same candidates). */
+void ibu__pgft_plain_choice(const struct router *r, int s, const int *dist,
+			    int want, struct ibu__choice *c)
+{
+	const struct pgft_twins *tw = r->tw;
+	const int *nbp = &r->nbp[r->nbbase[s]];
+	int g, q = 0, k = 0, sel = 0, i, d;
+	int tag = tw && dist == tw->gen_d && want ? tw->gen : 0;
+
+	if (tag && ibu__pgft_memo_get(r, IBU__MEMO_PLAIN, s, tag, nbp,
+				      r->nnb[s], c, &d))
+		return;
+	if (tw && want && (!tag || tw->msize[tw->cls[s]] < 2)) {
+		for (g = tw->gbase[s]; g < tw->gbase[s] + tw->ng[s]; g++)
+			if (dist[tw->gnb[g]] == want) {
+				q++;
+				k += tw->glen[g];
+				sel = g;
+			}
+		c->k = k;
+		if (q == 1) {
+			c->list = &tw->gport[tw->gstart[sel]];
+			return;
+		}
+		if (q == tw->ng[s]) {
+			c->list = nbp;
+			return;
+		}
+	}
+	for (i = 0, k = 0; i < r->nnb[s]; i++)
+		if (dist[r->nbn[r->nbbase[s] + i]] == want)
+			c->buf[k++] = nbp[i];
+	c->list = c->buf;
+	c->k = k;
+	if (tag)
+		ibu__pgft_memo_put(r, IBU__MEMO_PLAIN, s, tag, c, r->nnb[s], 0);
+}
+
+int ibu__pgft_pick_plain(const struct router *r, int s, const int *dist,
+			 int want, uint32_t lid)
+{
+	struct ibu__choice c;
+
+	ibu__pgft_plain_choice(r, s, dist, want, &c);
+	return ibu__choice_port(&c, lid);
+}
+
+/* --- replay of a twin's switch LID --- */
+
+static struct twin_tpl *tpl_new(struct pgft_twins *tw)
+{
+	struct twin_tpl *t = calloc(1, sizeof(*t));
+	size_t n = (size_t)tw->ns + 1;
+
+	if (!t)
+		return NULL;
+	t->list = calloc(n, sizeof(*t->list));
+	t->off = calloc(n, sizeof(int));
+	t->k = calloc(n, sizeof(int));
+	t->d = calloc(n, sizeof(int));
+	t->kind = calloc(n, 1);
+	if (!t->list || !t->off || !t->k || !t->d || !t->kind) {
+		tpl_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* Class c can replay: twins, memory left. */
+static int replayable(const struct router *r, int c)
+{
+	const struct pgft_twins *tw = r->tw;
+
+	return tw->msize[c] >= 2 && tw->budget >= 4L * tw->ns;
+}
+
+void ibu__pgft_rec_start(struct router *r, int t)
+{
+	struct pgft_twins *tw = r->tw;
+	int c;
+
+	r->rec = NULL;
+	if (!tw || tw->tpl[c = tw->cls[t]] || !replayable(r, c))
+		return;
+	tw->tpl[c] = tpl_new(tw);
+	if (!tw->tpl[c])
+		return;		/* no memory: route each twin in full */
+	tw->budget -= 4L * tw->ns;
+	tw->tpl[c]->t0 = t;
+	r->rec = tw->tpl[c];
+}
+
+void ibu__pgft_rec_end(struct router *r, int ok)
+{
+	if (r->rec && !r->rec->valid)
+		r->rec->valid = ok ? 1 : -1;
+	r->rec = NULL;
+}
+
+void ibu__pgft_rec_note(struct router *r, int s, int kind,
+			const struct ibu__choice *c)
+{
+	struct twin_tpl *t = r->rec;
+	int i = r->tw->idx[s], *p;
+
+	t->kind[i] = (unsigned char)kind;
+	t->d[i] = r->dist[s];
+	t->k[i] = c ? c->k : 0;
+	t->list[i] = c ? c->list : NULL;
+	t->off[i] = -1;
+	if (!c || !c->k || c->list != c->buf)
+		return;
+	if (t->npool + c->k > t->cap) {
+		int nc = t->cap ? 2 * t->cap : 256;
+
+		while (nc < t->npool + c->k)
+			nc *= 2;
+		if (!(p = realloc(t->pool, (size_t)nc * sizeof(int)))) {
+			t->valid = -1;	/* keeps failing: never replayed */
+			return;
+		}
+		t->pool = p;
+		t->cap = nc;
+	}
+	memcpy(t->pool + t->npool, c->buf, (size_t)c->k * sizeof(int));
+	t->list[i] = NULL;
+	t->off[i] = t->npool;
+	t->npool += c->k;
+}
+
+/* t0, or a child of t and t0, toward t: as route_updown and finish would
+ * (t0's plain candidates: every neighbour, all one hop from its twin). */
+static void replay_live(struct router *r, int s, uint32_t lid, int uni)
+{
+	struct ibu__choice c;
+
+	ibu__pgft_climb_choice(r, s, uni, &c);
+	r->tdist[s] = r->dist[s];
+	if (c.k) {
+		r->lft->row[s][lid] = (uint8_t)ibu__choice_port(&c, lid);
+	} else if (r->nnb[s]) {
+		r->lft->row[s][lid] = (uint8_t)r->nbp[r->nbbase[s] +
+			(int)(lid % (uint32_t)r->nnb[s])];
+		r->st.outside++;
+	} else {
+		r->st.unrouted++;
+	}
+}
+
+/* The template's entries of level l (not above t, not live): the rows,
+ * finish()'s counts; the distances only on t's level, whose children
+ * replay_live() computes. Returns what ibu__pgft_uni_add gathers. */
+static int replay_level(struct router *r, const struct twin_tpl *tp, int l,
+			int lt, uint32_t lid)
+{
+	const struct pgft_twins *tw = r->tw;
+	const int *bl = r->by_level[l], *list;
+	int i, j, s, k, uni = IBU__UNI_NONE, stamp = r->stamp;
+
+	for (i = 0; i < r->nlevel[l]; i++) {
+		s = bl[i];
+		if (r->above[s] == stamp || tw->live[s] == stamp)
+			continue;
+		j = tw->idx[s];
+		if ((k = tp->k[j]) != 0) {
+			list = tp->list[j] ? tp->list[j] : tp->pool + tp->off[j];
+			r->lft->row[s][lid] = (uint8_t)list[lid % (uint32_t)k];
+		}
+		if (tp->kind[j] == IBU__TPL_PLAIN)
+			r->st.outside++;
+		else if (tp->kind[j] == IBU__TPL_UNROUTED)
+			r->st.unrouted++;
+		if (l == lt) {
+			r->tdist[s] = r->dist[s] = tp->d[j];
+			ibu__pgft_uni_add(&uni, tp->d[j]);
+		}
+	}
+	return uni;
+}
+
+int ibu__pgft_replay(struct router *r, int t, uint32_t lid)
+{
+	struct pgft_twins *tw = r->tw;
+	const struct twin_tpl *tp;
+	int l, i, n, uni, ult = IBU__UNI_NONE, lt;
+
+	if (!tw || !(tp = tw->tpl[tw->cls[t]]) || tp->valid != 1 ||
+	    tp->t0 == t)
+		return 0;
+	/* t0 has no up*|down* way to t when t had none to t0; with end ports
+	 * its entry waits for the turn search: routed in full */
+	i = tw->idx[t];
+	if (r->hosted[tp->t0] &&
+	    (tp->kind[i] != IBU__TPL_UPDOWN || !tp->k[i]))
+		return 0;
+	n = ibu__pgft_mark_above(r, t, lid);
+	r->child[t] = 0;
+	lt = r->g->level[t];
+	for (i = r->dnbase[t]; i < r->dnbase[t] + r->ndn[t]; i++)
+		if (r->g->level[r->dnn[i]] == lt - 1)
+			tw->live[r->dnn[i]] = r->stamp;
+	tw->live[tp->t0] = r->stamp;
+	for (i = 0; i < n; i++)		/* the closure above t, and t */
+		r->lft->row[r->queue[i]][lid] = (uint8_t)r->child[r->queue[i]];
+	for (l = r->g->P.h; l >= 1; l--) {
+		uni = replay_level(r, tp, l, lt, lid);
+		if (l == lt) {	/* t0: every parent above t */
+			replay_live(r, tp->t0, lid, IBU__UNI_MIXED);
+			ibu__pgft_uni_add(&uni, r->dist[tp->t0]);
+			ult = uni;
+		} else if (l == lt - 1) {
+			for (i = r->dnbase[t]; i < r->dnbase[t] + r->ndn[t]; i++)
+				if (r->g->level[r->dnn[i]] == lt - 1)
+					replay_live(r, r->dnn[i], lid, ult);
+		}
+	}
+	return 1;
+}
