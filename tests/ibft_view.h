@@ -29,16 +29,16 @@ struct ibft_view_switch {
 	int node;			/* fabric node index */
 	int level;			/* 0 = top */
 	uint8_t w[IBFT_VIEW_MAX_N];	/* label digits w0..w(n-2) */
-	uint8_t *phys_of_k;		/* [k] physical port of paper port k */
+	uint8_t *phys_of_k;		/* [k] physical port of paper k */
 	uint8_t *k_of_phys;		/* [phys] paper port, 0 = none */
 };
 
 struct ibft_view_endport {
-	int node, port;			/* -1: absent end port (free PID) */
+	int node, port;			/* -1: absent (a free PID) */
 	int leaf;			/* switch index of its leaf */
 	uint8_t p[IBFT_VIEW_MAX_N];	/* label digits p0..p(n-1) */
 	uint32_t pid;
-	int D;				/* the product's compute host index */
+	int D;				/* the product's host index */
 };
 
 enum ibft_view_fault_kind {
@@ -67,8 +67,8 @@ struct ibft_view {
 	long level_first[IBFT_VIEW_MAX_N];	/* first slot of a level */
 	int num_faults;			/* the product's count */
 	int max_faults;			/* the limit it applied */
-	struct ibft_view_fault *faults;	/* from the labels: switches, then
-					 * links, in label order */
+	struct ibft_view_fault *faults;	/* from the labels: switches,
+					 * then links, in label order */
 	struct ibu_cyclic_pgft *c;	/* the product's recognition */
 	const struct ibu_fabric *f;
 };
@@ -142,7 +142,8 @@ static inline int ibft_view_slots(struct ibft_view *t)
 
 	t->level_first[0] = 0;
 	for (l = 1; l < t->n; l++)
-		t->level_first[l] = t->level_first[l - 1] + (l == 1 ? per : 2 * per);
+		t->level_first[l] = t->level_first[l - 1] +
+				    (l == 1 ? per : 2 * per);
 	t->sw_of_label = malloc(t->full_switches * sizeof(int));
 	if (!t->sw_of_label)
 		return IBU_ENOMEM;
@@ -151,7 +152,8 @@ static inline int ibft_view_slots(struct ibft_view *t)
 	for (s = 0; s < t->num_switches; s++) {
 		long x = ibft_view_slot_of(t, t->sw[s].level, t->sw[s].w);
 
-		if (x != ibu_pgft_ibft_slot(&t->c->g, t->c->ibft, t->sw[s].node) ||
+		if (x != ibu_pgft_ibft_slot(&t->c->g, t->c->ibft,
+					    t->sw[s].node) ||
 		    t->sw_of_label[x] >= 0)
 			return IBU_ETOPO;
 		t->sw_of_label[x] = s;
@@ -224,7 +226,8 @@ static inline int ibft_view_missing_links(struct ibft_view *t, int *num)
 		if (!sw || sw->level == n - 1)
 			continue;
 		for (k = 1; k <= (sw->level == 0 ? t->m : h); k++) {
-			struct ibft_view_fault x = { .kind = IBFT_VIEW_MISSING_LINK };
+			struct ibft_view_fault x = {
+				.kind = IBFT_VIEW_MISSING_LINK };
 			uint8_t w[IBFT_VIEW_MAX_N];
 
 			if (sw->phys_of_k[k])
@@ -254,12 +257,11 @@ static inline int ibft_view_faults(struct ibft_view *t)
 	long slot;
 
 	for (l = 0; l < t->n; l++)
-		for (slot = t->level_first[l];
-		     slot < (l + 1 < t->n ? t->level_first[l + 1] : t->full_switches);
-		     slot++) {
-			struct ibft_view_fault x = { .kind = IBFT_VIEW_MISSING_SWITCH,
-						     .level = l, .upper = -1,
-						     .lower = -1 };
+		for (slot = t->level_first[l]; slot < (l + 1 < t->n ?
+		     t->level_first[l + 1] : t->full_switches); slot++) {
+			struct ibft_view_fault x = {
+				.kind = IBFT_VIEW_MISSING_SWITCH, .level = l,
+				.upper = -1, .lower = -1 };
 			long v = slot - t->level_first[l];
 
 			if (t->sw_of_label[slot] >= 0)
@@ -310,9 +312,11 @@ static inline int ibft_view_recognize_limit(const struct ibu_fabric *f,
 		rc = ibft_view_endports(t);
 	if (!rc)
 		rc = ibft_view_faults(t);
+	if (rc == IBU_ENOMEM)
+		return ibft_view_fail(t, e, rc, "out of memory");
 	if (rc)
-		return ibft_view_fail(t, e, rc, rc == IBU_ENOMEM ? "out of memory" :
-				      "ibft_view: the product's labels break the paper's rule");
+		return ibft_view_fail(t, e, rc,
+				      "ibft_view: labels against the rule");
 	return IBU_OK;
 }
 
