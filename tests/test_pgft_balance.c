@@ -276,9 +276,9 @@ static long changed(const struct fixture *x, const struct fixture *y)
  * keeps the rule. IBFT(8,3) at LMC 4, one leaf uplink cut: 1,790 of
  * 171,440 entries change (re-deciding those LIDs on every source leaf
  * changed 6,010), and the all-to-all stays within 2 of the cut bound
- * (166: the leaf's 4 hosts' flows over its 3 uplinks left). With every
- * source leaf taking the same digit toward the cut leaf's hosts, it was
- * 1,754 entries and 172.
+ * (166: the leaf's 4 hosts' flows over its 3 uplinks left). Before the
+ * second choice offset the source leaves' digits toward the cut leaf's
+ * hosts, it was 1,754 entries and 172.
  */
 START_TEST(one_cut_changes_what_it_must)
 {

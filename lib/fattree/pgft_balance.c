@@ -29,7 +29,9 @@
  * shift 2 instead of 6). A damaged LID is chosen against the LIDs before
  * it only; so afterwards the damaged LIDs whose flows cross the busiest
  * link of their offset are chosen again against all the others (two
- * rounds), each kept only if it lowers its busiest link: where a
+ * rounds), each kept only if it lowers its busiest link, and all of them
+ * only if the offset's busiest link is then lower (else they just move
+ * LIDs away from the rule, and shifts suffer): where a
  * destination's flows come as bundles from a few shared switches, that is
  * what splits them evenly (a pod left with one middle switch: 232 -> 224,
  * the cut bound; found by the tables alone, so it costs about 2% of the
@@ -56,6 +58,13 @@
 #define REPAIR_MAX 2
 /* Rounds of choosing the damaged LIDs on the busiest links again. */
 #define REBALANCE_ROUNDS 2
+
+/* A table row the second choice overwrote. */
+struct undo {
+	uint32_t lid;
+	int node, o;
+	uint8_t port;
+};
 
 struct bal {
 	struct router *r;
@@ -87,6 +96,7 @@ struct bal {
 	int *path;
 	int src;		/* the walking source leaf's rank */
 	int t_cut;		/* leaf t lost up-cables */
+	int second;		/* the second choice is being made */
 	/* loads of a chunk of offsets o0..o0+noffc-1 */
 	size_t nslots;
 	int noff, o0, noffc;
@@ -94,6 +104,11 @@ struct bal {
 	uint32_t *lc;		/* the current offset's part of load */
 	unsigned char *damaged;	/* [D noffc + o - o0] */
 	uint32_t *hot;		/* [o - o0]: busiest link of the offset */
+	uint32_t *hot0;		/* [o - o0]: ... before the second choice */
+	/* the second choice's rows, undone for an offset it did not lower */
+	struct undo *undo;
+	size_t nundo, capundo;
+	long *rerouted;		/* [o - o0]: what it added to st.rerouted */
 	int *plain, plain_leaf;
 };
 
@@ -457,11 +472,13 @@ static void set_cost(struct bal *b, int i)
  * the least alone sent most of a leaf's balanced destinations up one
  * cable). The tolerance was chosen on 17 damaged fabrics: it kept the
  * all-to-all below dfsssp's on all and the worst shift at or below on 15.
- * When D's own leaf lost up-cables, the digit is offset by the source
- * leaf's rank: the same digit at every source leaf sent all of D's flows
- * down one of the cables left (84 where dfsssp has 78 on a PGFT(2; 6,8;
- * 1,3; 1,2) with 4 cuts; 78 with the offset); elsewhere the digit alone
- * keeps a damaged LID's ways in step with the rule's, which shifts need.
+ * In the second choice (rebalance), when D's own leaf lost up-cables,
+ * the digit is offset by the source leaf's rank: the same digit at every
+ * source leaf sends all of D's flows down one of the cables left (84
+ * where dfsssp has 78 on a PGFT(2; 6,8; 1,3; 1,2) with 4 cuts; 72 with
+ * the offset). Not in the first: there the digit alone keeps a damaged
+ * LID's ways in step with the rule's, which shifts need (offset always,
+ * two worst shifts of the league's damaged trees rose 4 -> 5 and 4 -> 6).
  */
 static int spread(struct bal *b, int i, long wt, int *next)
 {
@@ -487,8 +504,8 @@ static int spread(struct bal *b, int i, long wt, int *next)
 		*next = -1;
 		return 0;
 	}
-	return way(b, i, ways[(b->xd[b->lev[i]] / U + (b->t_cut ? b->src : 0)) %
-			      n], next);
+	k = b->t_cut && b->second ? b->src : 0;
+	return way(b, i, ways[(b->xd[b->lev[i]] / U + k) % n], next);
 }
 
 /* Source leaf i's flows (wt) toward t: the decided ways where a switch
@@ -777,6 +794,34 @@ static long deviations(struct bal *b)
 	return n;
 }
 
+/* Logs the rows of lid the tree in port/next changes: 1, or 0 when the
+ * log cannot grow (the tree is then not taken). */
+static int log_rows(struct bal *b, uint32_t lid)
+{
+	const struct router *r = b->r;
+	struct undo *u;
+	size_t cap;
+	int i, old, now;
+
+	for (i = 1; i < b->norder; i++) {
+		old = r->lft->row[b->node[i]][lid];
+		now = b->port[i] ? b->port[i] : IBU_NO_PATH;
+		if (old == now)
+			continue;
+		if (b->nundo == b->capundo) {
+			cap = b->capundo ? 2 * b->capundo : 256;
+			u = realloc(b->undo, cap * sizeof(*u));
+			if (!u)
+				return 0;
+			b->undo = u;
+			b->capundo = cap;
+		}
+		b->undo[b->nundo++] = (struct undo){ lid, b->node[i], b->o,
+						     (uint8_t)old };
+	}
+	return 1;
+}
+
 /*
  * Chosen again with every other LID's flows on the load (the first choice
  * saw only the LIDs before it), the source leaves walking from D's start
@@ -798,10 +843,11 @@ static void rechoose(struct bal *b, int D, uint32_t lid)
 		tree_flows(b, -1);
 		choose_tree(b, D + b->nleaves / 2);
 	}
-	if (tree_max(b) < old) {
+	if (tree_max(b) < old && log_rows(b, lid)) {
 		b->r->st.rerouted -= dev;
 		b->r->st.balanced--;
 		write_tree(b, lid);
+		b->rerouted[b->o - b->o0] += deviations(b) - dev;
 		return;
 	}
 	tree_flows(b, -1);
@@ -865,19 +911,47 @@ static void rebalance_damaged(struct bal *b, int li, const uint32_t *hot)
 		}
 }
 
+/* An offset whose busiest link the second choice did not lower gets its
+ * first tables back: changes that lower no busiest link only move the
+ * damaged LIDs further from the rule (worse shifts, more entries resent). */
+static void undo_unless_lower(struct bal *b)
+{
+	size_t k;
+	int o;
+
+	for (o = 0; o < b->noffc; o++) {
+		b->lc = &b->load[(size_t)o * b->nslots];
+		b->hot[o] = busiest(b) < b->hot0[o];
+		if (!b->hot[o])
+			b->r->st.rerouted -= b->rerouted[o];
+		b->rerouted[o] = 0;
+	}
+	for (k = b->nundo; k-- > 0;)
+		if (!b->hot[b->undo[k].o - b->o0])
+			b->r->lft->row[b->undo[k].node][b->undo[k].lid] =
+				b->undo[k].port;
+	b->nundo = 0;
+}
+
 /* Damaged LIDs chosen again, REBALANCE_ROUNDS times. */
 static void rebalance(struct bal *b)
 {
 	int round, li;
 
+	b->nundo = 0;
+	b->second = 1;
 	for (round = 0; round < REBALANCE_ROUNDS; round++) {
 		for (b->o = b->o0; b->o < b->o0 + b->noffc; b->o++) {
 			b->lc = &b->load[(size_t)(b->o - b->o0) * b->nslots];
 			b->hot[b->o - b->o0] = busiest(b);
 		}
+		if (!round)
+			memcpy(b->hot0, b->hot, sizeof(uint32_t) * (size_t)b->noffc);
 		for (li = 0; li < b->nleaves; li++)
 			rebalance_damaged(b, li, b->hot);
 	}
+	undo_unless_lower(b);
+	b->second = 0;
 }
 
 /*
@@ -968,6 +1042,9 @@ static void bal_free(struct bal *b)
 	free(b->load);
 	free(b->damaged);
 	free(b->hot);
+	free(b->hot0);
+	free(b->undo);
+	free(b->rerouted);
 }
 
 /* The offsets: 2^(the largest LMC of a compute host), in chunks. */
@@ -1027,13 +1104,16 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 	b->load = calloc(b->nslots * (size_t)b->noffc + 1, sizeof(uint32_t));
 	b->damaged = calloc(hosts * (size_t)b->noffc, 1);
 	b->hot = calloc((size_t)b->noffc, sizeof(uint32_t));
+	b->hot0 = calloc((size_t)b->noffc, sizeof(uint32_t));
+	b->rerouted = calloc((size_t)b->noffc, sizeof(long));
 	if (!b->leaves || !b->by_leaf || !b->leaf_start || !b->nhost ||
 	    !b->node || !b->lev || !b->nh || !b->idx_of || !b->child ||
 	    !b->cstart || !b->clen || !b->nx || !b->pt || !b->slotq || !b->sbase || !b->slot ||
 	    !b->cut_above || !b->port || !b->pre || !b->prenx || !b->next ||
 	    !b->keep || !b->keepnx ||
 	    !b->w || !b->cost || !b->csum || !b->path || !b->load ||
-	    !b->damaged || !b->hot)
+	    !b->damaged || !b->hot ||
+	    !b->hot0 || !b->rerouted)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	memset(b->idx_of, 0xff, n * sizeof(int));
 	return IBU_OK;
