@@ -9,7 +9,8 @@
  *    writes with offsets=paper; with IBU_OFFSETS_ROTATED lib/fattree/cyclic.h's
  *    rotated rule in the paper's port order (lft: ibu_lft_init'ed by the
  *    caller; st may be NULL);
- *  - the paper's equations on ibft.c's labels, independent of the router
+ *  - the paper's equations on the labels of tests/ibft_view.h, written
+ *    independently of the router
  *    (cyclic_up_digit, cyclic_paper_port, cyclic_offset,
  *    cyclic_turn_switch: lib/fattree/cyclic.h's rule, written out).
  */
@@ -19,7 +20,7 @@
 #include <string.h>
 #include "cyclic.h"
 #include "cyclic_pgft.h"
-#include "ibft.h"
+#include "ibft_view.h"
 #include "lidmap.h"
 #include "pgft_verify.h"
 
@@ -156,7 +157,7 @@ static inline int cyclic_rotation(enum ibu_cyclic_offsets mode,
 }
 
 /* Up-digit u_l (level l = 1..n-1) for destination pid, LID offset o. */
-static inline int cyclic_up_digit(const struct ibu_ibft *t, int offset_digits,
+static inline int cyclic_up_digit(const struct ibft_view *t, int offset_digits,
 				  enum ibu_cyclic_offsets mode, int level,
 				  uint32_t pid, unsigned offset)
 {
@@ -174,20 +175,20 @@ static inline int cyclic_up_digit(const struct ibu_ibft *t, int offset_digits,
 }
 
 /* Paper port (1..m) at switch sw for destination (pid, offset). */
-static inline int cyclic_paper_port(const struct ibu_ibft *t, int offset_digits,
+static inline int cyclic_paper_port(const struct ibft_view *t, int offset_digits,
 				    enum ibu_cyclic_offsets mode, int sw,
 				    uint32_t pid, unsigned offset)
 {
 	int l = t->sw[sw].level;
 
-	if (l == 0 || ibu_ibft_below(t, sw, (int)pid))
+	if (l == 0 || ibft_view_below(t, sw, (int)pid))
 		return t->ep[pid].p[l] + 1;				/* Eq. 1 */
 	return t->half + 1 + cyclic_up_digit(t, offset_digits, mode, l, pid,
 					     offset);			/* Eq. 2 */
 }
 
 /* The offset that gives src one climbing chain (ibu_cyclic_label_offset). */
-static inline unsigned cyclic_offset(const struct ibu_ibft *t, int offset_digits,
+static inline unsigned cyclic_offset(const struct ibft_view *t, int offset_digits,
 				     enum ibu_cyclic_offsets mode,
 				     uint32_t src_pid, uint32_t dst_pid)
 {
@@ -197,21 +198,21 @@ static inline unsigned cyclic_offset(const struct ibu_ibft *t, int offset_digits
 
 /* A_lca = SW<s0 .. s(lca-1) u(n-1) .. u(lca+1), lca>: where src's route
  * toward (dst, offset) stops climbing. */
-static inline int cyclic_turn_switch(const struct ibu_ibft *t, int offset_digits,
+static inline int cyclic_turn_switch(const struct ibft_view *t, int offset_digits,
 				     enum ibu_cyclic_offsets mode,
 				     uint32_t src_pid, uint32_t dst_pid,
 				     unsigned offset)
 {
 	const uint8_t *s = t->ep[src_pid].p;
-	uint8_t w[IBU_IBFT_MAX_N];
-	int lca = ibu_ibft_lca_level(t, (int)src_pid, (int)dst_pid), l, i = 0;
+	uint8_t w[IBFT_VIEW_MAX_N];
+	int lca = ibft_view_lca_level(t, (int)src_pid, (int)dst_pid), l, i = 0;
 
 	for (l = 0; l < lca; l++)
 		w[i++] = s[l];
 	for (l = t->n - 1; l > lca; l--)
 		w[i++] = (uint8_t)cyclic_up_digit(t, offset_digits, mode, l,
 						  dst_pid, offset);
-	return ibu_ibft_find_switch(t, lca, w);
+	return ibft_view_find_switch(t, lca, w);
 }
 
 #endif

@@ -2,7 +2,7 @@
 #include "mesh_util.h"
 #include "cdg.h"
 #include "engines.h"
-#include "ibft.h"
+#include "ibft_view.h"
 #include "cyclic_util.h"
 #include "mcmembers.h"
 #include "vlplan.h"
@@ -250,7 +250,7 @@ END_TEST
 START_TEST(test_fattree)
 {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_engine_opts eo;
 	struct ibu_engine_result r;
 	struct ibu_cdg g;
@@ -259,9 +259,9 @@ START_TEST(test_fattree)
 	int len;
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, NULL, &e), 0);
-	ck_assert_int_eq(ibu_ibft_recognize(&f, &t, &e), 0);
+	ck_assert_int_eq(ibft_view_recognize(&f, &t, &e), 0);
 	ck_assert_int_eq(paper_lids(&f, 2, LIDS_ALIGNED, &e), 0);
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	ibu_engine_opts_default(&eo);
 	ck_assert_int_eq(ibu_engine_run(&ibu_engine_cyclic, &f, &eo, &r, &e), 0);
 	ck_assert_int_eq(ibu_cdg_init(&g, &f, NULL, &e), 0);

@@ -9,7 +9,7 @@
 
 struct routed {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct lidplan p;
 	struct ibu_lft lft;
 	enum ibu_cyclic_offsets mode;
@@ -23,7 +23,7 @@ static void route_mode(struct routed *r, int m, int n, int lmc,
 
 	r->mode = mode;
 	ck_assert_int_eq(ibu_gen_fattree(&r->f, m, n, o, &e), 0);
-	ck_assert_msg(ibu_ibft_recognize(&r->f, &r->t, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ibft_view_recognize(&r->f, &r->t, &e) == 0, "%s", e.msg);
 	ck_assert_msg(paper_lids(&r->f, lmc, how, &e) == 0,
 		      "%s", e.msg);
 	ck_assert_int_eq(lidplan_build(&r->f, &r->p, &e), 0);
@@ -43,14 +43,14 @@ static void unroute(struct routed *r)
 {
 	ibu_lft_free(&r->lft);
 	lidplan_free(&r->p);
-	ibu_ibft_free(&r->t);
+	ibft_view_free(&r->t);
 	ibu_fabric_free(&r->f);
 }
 
 static int sw_by_label(const struct routed *r, int level, int a, int b)
 {
 	uint8_t w[2] = { (uint8_t)a, (uint8_t)b };
-	int s = ibu_ibft_find_switch(&r->t, level, w);
+	int s = ibft_view_find_switch(&r->t, level, w);
 
 	ck_assert_int_ge(s, 0);
 	return s;
@@ -70,7 +70,7 @@ struct hop {
 static void assert_path(const struct routed *r, int src_pid, uint32_t lid,
 			const struct hop *path, int hops, int dst_pid)
 {
-	const struct ibu_ibft_endport *src = &r->t.ep[src_pid];
+	const struct ibft_view_endport *src = &r->t.ep[src_pid];
 	const struct ibu_port *pt = &r->f.nodes[src->node].ports[src->port];
 	int node = pt->peer_node, in_phys = pt->peer_port, i;
 
@@ -160,12 +160,12 @@ static void assert_equations(int m, int n, int lmc, const struct ibu_gen_opts *o
 	ck_assert_int_eq(1L << lmc, hn1);
 	route(&r, m, n, lmc, LIDS_PAPER_EXACT, o);
 	for (s = 0; s < r.t.num_switches; s++) {
-		const struct ibu_ibft_switch *sw = &r.t.sw[s];
+		const struct ibft_view_switch *sw = &r.t.sw[s];
 		int l = sw->level;
 
 		for (lid = 1; lid <= 2 * hn1 * h * hn1; lid++) {
 			long pid = (lid - 1) / hn1, k, div = 1;
-			const struct ibu_ibft_endport *ep = &r.t.ep[pid];
+			const struct ibft_view_endport *ep = &r.t.ep[pid];
 			int below = 1;
 
 			for (i = 0; i < l; i++)
@@ -223,7 +223,7 @@ static void assert_all_routes(struct routed *r)
 	ck_assert_ptr_nonnull(upk);
 	ck_assert_ptr_nonnull(inl);
 	for (src = 0; src < r->t.num_endports; src++) {
-		const struct ibu_ibft_endport *ep = &r->t.ep[src];
+		const struct ibft_view_endport *ep = &r->t.ep[src];
 		int dst;
 
 		for (lid = 1; lid <= r->p.map.max_lid; lid++) {
@@ -245,9 +245,9 @@ static void assert_all_routes(struct routed *r)
 			ck_assert_msg(node == o->node, "src %d lid %u lost", src, lid);
 			if (ibu_node_is_switch(&f->nodes[o->node]))
 				continue;
-			dpid = ibu_ibft_ep(&r->t, o->node, o->port);
+			dpid = ibft_view_ep(&r->t, o->node, o->port);
 			ck_assert_int_eq(hops, 2 * (r->t.n - 1 -
-				ibu_ibft_lca_level(&r->t, src, dpid)) + 1);
+				ibft_view_lca_level(&r->t, src, dpid)) + 1);
 		}
 		/* with its cyclic DLIDs a source climbs one chain (at the
 		 * levels the offset decides) and, with every up-digit from
@@ -269,7 +269,7 @@ static void assert_all_routes(struct routed *r)
 			ck_assert_uint_lt(off, 1u << dp->lmc);
 			lid = dp->lid + off;
 			while (ibu_node_is_switch(&f->nodes[node])) {
-				int s = ibu_ibft_sw(&r->t, node);
+				int s = ibft_view_sw(&r->t, node);
 				uint8_t out = ibu_lft_get(&r->lft, node, lid);
 				int k = r->t.sw[s].k_of_phys[out];
 				int l = r->t.sw[s].level;
@@ -342,7 +342,7 @@ START_TEST(non_power_of_two)
 		uint32_t base = paper_base(17, 2, LIDS_PAPER_EXACT);
 		unsigned o;
 
-		if (r.t.sw[s].level == 0 || ibu_ibft_below(&r.t, s, 17))
+		if (r.t.sw[s].level == 0 || ibft_view_below(&r.t, s, 17))
 			continue;
 		for (o = 0; o < 3; o++)
 			ck_assert_int_eq(r.t.sw[s].k_of_phys[ibu_lft_get(&r.lft, node, base + o)],
@@ -407,13 +407,13 @@ START_TEST(rotated_equations)
 
 		if (ow->node < 0 || ibu_node_is_switch(&r.f.nodes[ow->node]))
 			continue;
-		pid = ibu_ibft_ep(&r.t, ow->node, ow->port);
+		pid = ibft_view_ep(&r.t, ow->node, ow->port);
 		for (s = 0; s < r.t.num_switches; s++) {
-			const struct ibu_ibft_switch *sw = &r.t.sw[s];
+			const struct ibft_view_switch *sw = &r.t.sw[s];
 			int l = sw->level, j = r.t.n - 1 - l, k;
 			const uint8_t *p = r.t.ep[pid].p;
 
-			if (l == 0 || ibu_ibft_below(&r.t, s, pid))
+			if (l == 0 || ibft_view_below(&r.t, s, pid))
 				k = p[l] + 1;
 			else if (j < r.p.offset_digits)
 				k = r.t.half + 1 + (int)(((ow->offset /
@@ -476,7 +476,7 @@ static void loads_free(struct loads *L)
 static void add_flow(const struct routed *r, struct loads *L, int src,
 		     uint32_t lid)
 {
-	const struct ibu_ibft_endport *ep = &r->t.ep[src];
+	const struct ibft_view_endport *ep = &r->t.ep[src];
 	int node = r->f.nodes[ep->node].ports[ep->port].peer_node, hops = 0;
 
 	L->cnt[L->first[ep->node] + ep->port]++;
@@ -492,7 +492,7 @@ static void add_flow(const struct routed *r, struct loads *L, int src,
 
 static uint32_t base_lid(const struct routed *r, int pid)
 {
-	const struct ibu_ibft_endport *ep = &r->t.ep[pid];
+	const struct ibft_view_endport *ep = &r->t.ep[pid];
 
 	return r->f.nodes[ep->node].ports[ep->port].lid;
 }
@@ -602,12 +602,12 @@ END_TEST
 /* The switch where a route stops climbing, from the LFTs. */
 static int walk_turn(const struct routed *r, int src, uint32_t lid)
 {
-	const struct ibu_ibft_endport *ep = &r->t.ep[src];
+	const struct ibft_view_endport *ep = &r->t.ep[src];
 	int node = r->f.nodes[ep->node].ports[ep->port].peer_node;
 	int best = -1;
 
 	while (ibu_node_is_switch(&r->f.nodes[node])) {
-		int s = ibu_ibft_sw(&r->t, node);
+		int s = ibft_view_sw(&r->t, node);
 		uint8_t out = ibu_lft_get(&r->lft, node, lid);
 
 		if (best < 0 || r->t.sw[s].level < r->t.sw[best].level)
@@ -655,7 +655,7 @@ START_TEST(lid_set_distinct_lca_and_groups)
 		for (a = 0; a < r.t.n * ipow(r.t.half, r.t.n); a++)
 			grp[a] = -1;
 		for (a = 0; a < N; a++) {
-			int L = ibu_ibft_lca_level(&r.t, a, b), e, distinct = 0;
+			int L = ibft_view_lca_level(&r.t, a, b), e, distinct = 0;
 			int d = r.p.offset_digits < r.t.n - 1 - L ?
 				r.p.offset_digits : r.t.n - 1 - L;
 			unsigned off, cnt = 1u << r.p.lmc;
@@ -748,7 +748,7 @@ END_TEST
 
 static int sw_neighbour(const struct routed *r, int s, int k)
 {
-	const struct ibu_ibft_switch *sw = &r->t.sw[s];
+	const struct ibft_view_switch *sw = &r->t.sw[s];
 	int peer = r->f.nodes[sw->node].ports[sw->phys_of_k[k]].peer_node;
 
 	return peer < 0 ? -1 : r->t.sw_of_node[peer];
@@ -913,7 +913,7 @@ START_TEST(paper_engine_equals_equations)
 		for (lid = 1; lid <= r.p.map.max_lid; lid++) {
 			const struct ibu_lid_owner *lo = &r.p.map.owner[lid];
 			int pid = lo->node < 0 ? -1 :
-				  ibu_ibft_ep(&r.t, lo->node, lo->port);
+				  ibft_view_ep(&r.t, lo->node, lo->port);
 
 			for (s = 0; s < r.t.num_switches; s++) {
 				int node = r.t.sw[s].node, got, want;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "unit.h"
 #include "gen.h"
-#include "ibft.h"
+#include "ibft_view.h"
 #include "cyclic_util.h"
 #include "verify.h"
 #include "pgft_mcast.h"
@@ -18,7 +18,7 @@
 
 struct dg {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct lidplan p;
 	struct ibu_lft lft;
 	struct ibu_pgft_route_stats st;
@@ -50,7 +50,7 @@ static void dg_route(struct dg *x, int lmc)
 	struct ibu_err e = { 0 };
 	int rc;
 
-	rc = ibu_ibft_recognize(&x->f, &x->t, &e);
+	rc = ibft_view_recognize(&x->f, &x->t, &e);
 	ck_assert_msg(rc == 0, "recognise: %s", e.msg);
 	ck_assert_int_eq(paper_lids(&x->f, lmc,
 						  LIDS_ALIGNED, &e), 0);
@@ -77,7 +77,7 @@ static void dg_free(struct dg *x)
 {
 	ibu_lft_free(&x->lft);
 	lidplan_free(&x->p);
-	ibu_ibft_free(&x->t);
+	ibft_view_free(&x->t);
 	ibu_fabric_free(&x->f);
 }
 
@@ -113,7 +113,7 @@ static void assert_reachable(struct dg *x)
 		      r.unreachable, r.loops, r.turns, r.nonminimal, r.pairs);
 	/* each unrouted leaf entry strands that leaf's end ports */
 	for (i = 0; i < x->t.num_switches; i++) {
-		const struct ibu_ibft_switch *sw = &x->t.sw[i];
+		const struct ibft_view_switch *sw = &x->t.sw[i];
 		const struct ibu_node *nd = &x->f.nodes[sw->node];
 		int p, hosts = 0;
 
@@ -135,7 +135,7 @@ static void assert_reachable(struct dg *x)
 static void assert_updown(struct dg *x)
 {
 	const struct ibu_fabric *f = &x->f;
-	const struct ibu_ibft *t = &x->t;
+	const struct ibft_view *t = &x->t;
 	uint32_t lid;
 	int src;
 
@@ -159,8 +159,8 @@ static void assert_updown(struct dg *x)
 				y = f->nodes[node].ports[port].peer_node;
 				ck_assert_int_ge(y, 0);
 				if (ibu_node_is_switch(&f->nodes[y])) {
-					int ls = t->sw[ibu_ibft_sw(t, node)].level;
-					int ly = t->sw[ibu_ibft_sw(t, y)].level;
+					int ls = t->sw[ibft_view_sw(t, node)].level;
+					int ly = t->sw[ibft_view_sw(t, y)].level;
 
 					if (ly < ls)
 						ck_assert_msg(!down, "LID %u: down then up at %s",
@@ -180,7 +180,7 @@ static void assert_updown(struct dg *x)
  * member gets exactly one copy from every sender. */
 static void assert_mcast(struct dg *x, int groups, uint64_t seed)
 {
-	const struct ibu_ibft *t = &x->t;
+	const struct ibft_view *t = &x->t;
 	struct ibu_mcast_member *mem = calloc(t->num_endports, sizeof(*mem));
 	struct ibu_mcmembers mm;
 	struct ibu_pgft_mcast_load *load;
@@ -253,7 +253,7 @@ static void assert_all(struct dg *x, uint64_t seed)
 	assert_mcast(x, 12, seed);
 }
 
-static int count_kind(const struct ibu_ibft *t, enum ibu_ibft_fault_kind k)
+static int count_kind(const struct ibft_view *t, enum ibft_view_fault_kind k)
 {
 	int i, c = 0;
 
@@ -275,7 +275,7 @@ START_TEST(removed_links)
 		o.remove_links = mn[_i][2];
 		dg_make(&x, mn[_i][0], mn[_i][1], &o, NULL, 2);
 		ck_assert_int_eq(x.t.num_faults, mn[_i][2]);
-		ck_assert_int_eq(count_kind(&x.t, IBU_IBFT_MISSING_LINK),
+		ck_assert_int_eq(count_kind(&x.t, IBFT_VIEW_MISSING_LINK),
 				 mn[_i][2]);
 		ck_assert_int_gt(x.st.rerouted, 0);
 		assert_all(&x, (uint64_t)seed);
@@ -303,7 +303,7 @@ START_TEST(links_keep_surviving_routes)
 	ck_assert_int_eq(b.t.num_faults, 5);
 	ck_assert_int_eq(a.f.num_nodes, b.f.num_nodes);
 	for (s = 0; s < a.t.num_switches; s++)
-		ck_assert_mem_eq(a.t.sw[s].w, b.t.sw[s].w, IBU_IBFT_MAX_N);
+		ck_assert_mem_eq(a.t.sw[s].w, b.t.sw[s].w, IBFT_VIEW_MAX_N);
 	for (lid = 1; lid <= a.p.map.max_lid; lid++) {
 		const struct ibu_lid_owner *o2 = &a.p.map.owner[lid];
 
@@ -354,7 +354,7 @@ START_TEST(removed_switches)
 
 	dg_make(&x, c[_i].m, c[_i].n, &o, c[_i].drop, 2);
 	ck_assert_int_eq(x.t.num_faults, c[_i].sw);
-	ck_assert_int_eq(count_kind(&x.t, IBU_IBFT_MISSING_SWITCH), c[_i].sw);
+	ck_assert_int_eq(count_kind(&x.t, IBFT_VIEW_MISSING_SWITCH), c[_i].sw);
 	ck_assert_int_eq(x.t.num_switches, x.t.full_switches - c[_i].sw);
 	assert_all(&x, 9);
 	dg_free(&x);
@@ -411,12 +411,12 @@ START_TEST(everything_at_once)
 		o.seed = (uint64_t)seed;
 		dg_make(&x, 8, 3, &o, drop, seed == 1 ? 4 : 2);
 		ck_assert_int_eq(x.t.present_endports, 122);
-		ck_assert_int_eq(count_kind(&x.t, IBU_IBFT_MISSING_SWITCH), 2);
+		ck_assert_int_eq(count_kind(&x.t, IBFT_VIEW_MISSING_SWITCH), 2);
 		/* a removed cable may have led to a removed switch */
-		ck_assert_int_ge(count_kind(&x.t, IBU_IBFT_MISSING_LINK), 1);
-		ck_assert_int_le(count_kind(&x.t, IBU_IBFT_MISSING_LINK), 3);
+		ck_assert_int_ge(count_kind(&x.t, IBFT_VIEW_MISSING_LINK), 1);
+		ck_assert_int_le(count_kind(&x.t, IBFT_VIEW_MISSING_LINK), 3);
 		for (i = 0; i < x.t.num_faults; i++) {
-			ibu_ibft_fault_text(&x.f, &x.t, i, line, sizeof(line));
+			ibft_view_fault_text(&x.f, &x.t, i, line, sizeof(line));
 			ck_assert(!strncmp(line, "missing ", 8));
 		}
 		assert_all(&x, (uint64_t)seed);
@@ -477,10 +477,10 @@ END_TEST
 static void expect_reject(const struct ibu_fabric *f, int limit,
 			  const char *needle)
 {
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_err e = { 0 };
 
-	ck_assert_int_eq(ibu_ibft_recognize_limit(f, &t, limit, &e), IBU_ETOPO);
+	ck_assert_int_eq(ibft_view_recognize_limit(f, &t, limit, &e), IBU_ETOPO);
 	ck_assert_msg(strstr(e.msg, needle), "'%s' lacks '%s'", e.msg, needle);
 	ck_assert_ptr_null(t.sw);
 }
@@ -489,16 +489,16 @@ START_TEST(fault_limit)
 {
 	struct ibu_gen_opts o = { .remove_links = 1, .seed = 2 };
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_err e = { 0 };
 
-	ck_assert_int_eq(ibu_ibft_default_max_faults(8, 3), 25);
-	ck_assert_int_eq(ibu_ibft_default_max_faults(4, 3), 3);
+	ck_assert_int_eq(ibft_view_default_max_faults(8, 3), 25);
+	ck_assert_int_eq(ibft_view_default_max_faults(4, 3), 3);
 	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &o, &e), 0);
-	expect_reject(&f, 0, "limit of 0 faults");
-	ck_assert_int_eq(ibu_ibft_recognize_limit(&f, &t, 1, &e), 0);
+	expect_reject(&f, 0, "missing cables (max_faults 0)");
+	ck_assert_int_eq(ibft_view_recognize_limit(&f, &t, 1, &e), 0);
 	ck_assert_int_eq(t.max_faults, 1);
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 	o.remove_links = 4;	/* default limit of IBFT(4,3): 3 */
 	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &o, &e), 0);
@@ -542,7 +542,7 @@ START_TEST(reject_no_fat_tree)
 	unplug(&f, "hca-0.0.0", &a, &pa);
 	unplug(&f, "hca-3.1.0", &b, &pb);
 	ck_assert_int_eq(ibu_fabric_link(&f, a, pa, b, pb, &e), 0);
-	expect_reject(&f, -1, "joins levels 2 and 2");
+	expect_reject(&f, -1, "cannot be on adjacent levels (odd cycle)");
 	ibu_fabric_free(&f);
 
 	/* a middle switch with m/2 + 1 down-links (its spare port) */
@@ -550,7 +550,7 @@ START_TEST(reject_no_fat_tree)
 	unplug(&f, "hca-1.0.0", &a, &pa);
 	b = node_named(&f, "sw1-2.0");
 	ck_assert_int_eq(ibu_fabric_link(&f, a, pa, b, 9, &e), 0);
-	expect_reject(&f, -1, "not an IBFT");
+	expect_reject(&f, -1, "has two parents in one column");
 	ibu_fabric_free(&f);
 
 	/* a 3x3 mesh of switches with one host each */
@@ -575,7 +575,7 @@ START_TEST(reject_no_fat_tree)
 			ck_assert_int_eq(ibu_fabric_link(&f, 2 * i, 3,
 					 2 * (i + 3), 4, &e), 0);
 	}
-	expect_reject(&f, -1, "not an IBFT");
+	expect_reject(&f, -1, "not a PGFT: PGFT(2; 1,3; 1,4; 1,1) has 3 level-1 switches, the fabric 5");
 	ibu_fabric_free(&f);
 }
 END_TEST

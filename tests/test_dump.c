@@ -672,7 +672,7 @@ START_TEST(write_same_as_printf)
 {
 	static const int lmcs[] = { 0, 2, 3 };
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_lft l;
 	struct ibu_err e = { 0 };
 	char *got, *want = NULL;
@@ -683,10 +683,10 @@ START_TEST(write_same_as_printf)
 	uint32_t lid;
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, NULL, &e), 0);
-	ck_assert_int_eq(ibu_ibft_recognize(&f, &t, &e), 0);
+	ck_assert_int_eq(ibft_view_recognize(&f, &t, &e), 0);
 	ck_assert_int_eq(paper_lids(&f, lmcs[_i],
 						  LIDS_ALIGNED, &e), 0);
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	/* beyond the last LID: no owner */
 	ck_assert_int_eq(ibu_lft_init(&l, &f, ibu_fabric_max_lid(&f) + 9, &e), 0);
 	for (i = 0; i < f.num_nodes; i++) {

@@ -5,7 +5,7 @@
 #include "unit.h"
 #include "gen.h"
 #include "pgft.h"
-#include "ibft.h"
+#include "ibft_view.h"
 
 static void params(struct ibu_pgft_params *P, const char *m, const char *w,
 		   const char *p)
@@ -102,16 +102,16 @@ START_TEST(ibft_is_a_pgft)
 				  .seed = 3 };
 	struct ibu_pgft_params P;
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_err e = { 0 };
 
 	params(&P, cfg[_i][0], cfg[_i][1], cfg[_i][2]);
 	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
-	ck_assert_msg(ibu_ibft_recognize(&f, &t, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ibft_view_recognize(&f, &t, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(t.m, mn[_i][0]);
 	ck_assert_int_eq(t.n, mn[_i][1]);
 	ck_assert_int_eq(t.num_faults, 0);
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 }
 END_TEST

@@ -3,20 +3,28 @@
 #include <string.h>
 #include "unit.h"
 #include "gen.h"
-#include "ibft.h"
+#include "ibft_view.h"
 #include "netfile.h"
+
+/*
+ * IBFT(m,n) recognition by the one recogniser (ibu_cyclic_pgft_recognise:
+ * a PGFT with IBFT(m,n)'s parameters, the paper's labels from
+ * lib/fattree/pgft_ibft.h), read through tests/ibft_view.h: shapes,
+ * shuffles, canonical labels, damaged trees, rejections with the
+ * recogniser's own reasons.
+ */
 
 /*
  * Independent restatement of the paper's link rule (sect. 2.2) checked on
  * every cabled port of the recognised tree, in paper port numbers.
  */
 static void assert_paper_rule(const struct ibu_fabric *f,
-			      const struct ibu_ibft *t)
+			      const struct ibft_view *t)
 {
 	int s, k, i, h = t->half, n = t->n;
 
 	for (s = 0; s < t->num_switches; s++) {
-		const struct ibu_ibft_switch *sw = &t->sw[s];
+		const struct ibft_view_switch *sw = &t->sw[s];
 		const struct ibu_node *nd = &f->nodes[sw->node];
 
 		for (k = 1; k <= t->m; k++) {
@@ -29,10 +37,10 @@ static void assert_paper_rule(const struct ibu_fabric *f,
 			pt = &nd->ports[phys];
 			peer = pt->peer_node;
 			ck_assert_int_ge(peer, 0);
-			c = ibu_ibft_sw(t, peer);
+			c = ibft_view_sw(t, peer);
 			if (sw->level == n - 1 && k <= h) {
 				/* leaf port p(n-1)+1 meets P(p), p = w + digit */
-				int pid = ibu_ibft_ep(t, peer, pt->peer_port);
+				int pid = ibft_view_ep(t, peer, pt->peer_port);
 
 				ck_assert_int_ge(pid, 0);
 				ck_assert_int_eq(t->ep[pid].p[n - 1] + 1, k);
@@ -40,7 +48,7 @@ static void assert_paper_rule(const struct ibu_fabric *f,
 					ck_assert_int_eq(t->ep[pid].p[i], sw->w[i]);
 			} else if (sw->level == 0 || k <= h) {
 				/* down: k = w'_l + 1 and k' = w_(n-2) + h + 1 */
-				const struct ibu_ibft_switch *cw = &t->sw[c];
+				const struct ibft_view_switch *cw = &t->sw[c];
 				int l = sw->level;
 
 				ck_assert_int_eq(cw->level, l + 1);
@@ -58,7 +66,7 @@ static void assert_paper_rule(const struct ibu_fabric *f,
 	}
 	/* labels are a bijection */
 	for (s = 0; s < t->num_switches; s++)
-		ck_assert_int_eq(ibu_ibft_find_switch(t, t->sw[s].level,
+		ck_assert_int_eq(ibft_view_find_switch(t, t->sw[s].level,
 						      t->sw[s].w), s);
 	for (i = 0; i < t->num_endports; i++)
 		ck_assert_int_eq(t->ep[i].pid, (uint32_t)i);
@@ -67,17 +75,17 @@ static void assert_paper_rule(const struct ibu_fabric *f,
 static void recognise_generated(int m, int n, const struct ibu_gen_opts *o)
 {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_err e = { 0 };
 	int rc;
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, m, n, o, &e), 0);
-	rc = ibu_ibft_recognize(&f, &t, &e);
+	rc = ibft_view_recognize(&f, &t, &e);
 	ck_assert_msg(rc == 0, "IBFT(%d,%d): %s", m, n, e.msg);
 	ck_assert_int_eq(t.m, m);
 	ck_assert_int_eq(t.n, n);
 	assert_paper_rule(&f, &t);
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 }
 
@@ -111,12 +119,12 @@ END_TEST
 START_TEST(plain_labels_match_generator)
 {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_err e = { 0 };
 	int s;
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, NULL, &e), 0);
-	ck_assert_int_eq(ibu_ibft_recognize(&f, &t, &e), 0);
+	ck_assert_int_eq(ibft_view_recognize(&f, &t, &e), 0);
 	for (s = 0; s < t.num_switches; s++) {
 		char want[32];
 
@@ -124,16 +132,16 @@ START_TEST(plain_labels_match_generator)
 			 t.sw[s].w[0], t.sw[s].w[1]);
 		ck_assert_str_eq(f.nodes[t.sw[s].node].name, want);
 	}
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 }
 END_TEST
 
 static void expect_reject(struct ibu_fabric *f, const char *needle)
 {
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_err e = { 0 };
-	int rc = ibu_ibft_recognize(f, &t, &e);
+	int rc = ibft_view_recognize(f, &t, &e);
 
 	ck_assert_int_eq(rc, IBU_ETOPO);
 	ck_assert_msg(strstr(e.msg, needle), "message '%s' lacks '%s'", e.msg,
@@ -147,16 +155,16 @@ START_TEST(reject_missing_link)
 {
 	struct ibu_gen_opts o = { .remove_links = 1, .seed = 5 };
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_err e = { 0 };
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &o, &e), 0);
-	ck_assert_int_eq(ibu_ibft_recognize(&f, &t, &e), 0);
+	ck_assert_int_eq(ibft_view_recognize(&f, &t, &e), 0);
 	ck_assert_int_eq(t.num_faults, 1);
-	ck_assert_int_eq(t.faults[0].kind, IBU_IBFT_MISSING_LINK);
-	ibu_ibft_free(&t);
-	ck_assert_int_eq(ibu_ibft_recognize_limit(&f, &t, 0, &e), IBU_ETOPO);
-	ck_assert(strstr(e.msg, "not an IBFT"));
+	ck_assert_int_eq(t.faults[0].kind, IBFT_VIEW_MISSING_LINK);
+	ibft_view_free(&t);
+	ck_assert_int_eq(ibft_view_recognize_limit(&f, &t, 0, &e), IBU_ETOPO);
+	ck_assert_msg(strstr(e.msg, "(max_faults 0)"), "%s", e.msg);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -186,7 +194,7 @@ START_TEST(reject_rewired)
 		f.nodes[na].ports[qa].peer_node = b;
 		f.nodes[na].ports[qa].peer_port = 3;
 	}
-	expect_reject(&f, "not an IBFT");
+	expect_reject(&f, "not an IBFT: PGFT(3; 2,2,4; 1,2,2; 1,1,1)");
 	(void)i;
 	ibu_fabric_free(&f);
 }
@@ -206,7 +214,7 @@ START_TEST(reject_example_fabric)
 	ck_assert_ptr_nonnull(in);
 	ck_assert_int_eq(ibu_netfile_read_stream(in, "2sw2path4hca", &f, &e), 0);
 	fclose(in);
-	expect_reject(&f, "not an IBFT");
+	expect_reject(&f, "not a PGFT: 1 leaf switch");
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -214,25 +222,25 @@ END_TEST
 START_TEST(lca_and_below)
 {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_err e = { 0 };
 	uint8_t w20[] = { 2, 0 };
 	int sw20_1;
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, NULL, &e), 0);
-	ck_assert_int_eq(ibu_ibft_recognize(&f, &t, &e), 0);
+	ck_assert_int_eq(ibft_view_recognize(&f, &t, &e), 0);
 	/* paper: gcp(P(200), P(211)) = 2, lca = {SW<20,1>, SW<21,1>} */
-	ck_assert_int_eq(ibu_ibft_lca_level(&t, 8, 11), 1);
+	ck_assert_int_eq(ibft_view_lca_level(&t, 8, 11), 1);
 	/* PID(P(200)) = 8, PID(P(211)) = 11 */
 	ck_assert_int_eq(t.ep[8].p[0], 2);
 	ck_assert_int_eq(t.ep[11].p[1], 1);
 	ck_assert_int_eq(t.ep[11].p[2], 1);
-	sw20_1 = ibu_ibft_find_switch(&t, 1, w20);
+	sw20_1 = ibft_view_find_switch(&t, 1, w20);
 	ck_assert_int_ge(sw20_1, 0);
-	ck_assert(ibu_ibft_below(&t, sw20_1, 8));
-	ck_assert(ibu_ibft_below(&t, sw20_1, 11));
-	ck_assert(!ibu_ibft_below(&t, sw20_1, 0));
-	ibu_ibft_free(&t);
+	ck_assert(ibft_view_below(&t, sw20_1, 8));
+	ck_assert(ibft_view_below(&t, sw20_1, 11));
+	ck_assert(!ibft_view_below(&t, sw20_1, 0));
+	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -302,9 +310,9 @@ static void permute_fabric(const struct ibu_fabric *f, struct ibu_fabric *g,
 
 /* Labels per GUID: switches by node GUID, end ports by port GUID. */
 static void assert_same_labels(const struct ibu_fabric *f,
-			       const struct ibu_ibft *a,
+			       const struct ibft_view *a,
 			       const struct ibu_fabric *g,
-			       const struct ibu_ibft *b)
+			       const struct ibft_view *b)
 {
 	int s, pid;
 
@@ -314,18 +322,18 @@ static void assert_same_labels(const struct ibu_fabric *f,
 		int node = ibu_fabric_find_guid(g, guid), t;
 
 		ck_assert_int_ge(node, 0);
-		t = ibu_ibft_sw(b, node);
+		t = ibft_view_sw(b, node);
 		ck_assert_int_ge(t, 0);
 		ck_assert_int_eq(a->sw[s].level, b->sw[t].level);
-		ck_assert_mem_eq(a->sw[s].w, b->sw[t].w, IBU_IBFT_MAX_N);
+		ck_assert_mem_eq(a->sw[s].w, b->sw[t].w, IBFT_VIEW_MAX_N);
 	}
 	for (pid = 0; pid < a->num_endports; pid++) {
-		const struct ibu_ibft_endport *ep = &a->ep[pid];
+		const struct ibft_view_endport *ep = &a->ep[pid];
 		uint64_t pg = f->nodes[ep->node].ports[ep->port].guid;
 		int port, node = ibu_fabric_find_port_guid(g, pg, &port);
 
 		ck_assert_int_ge(node, 0);
-		ck_assert_int_eq(ibu_ibft_ep(b, node, port), pid);
+		ck_assert_int_eq(ibft_view_ep(b, node, port), pid);
 	}
 }
 
@@ -335,35 +343,35 @@ START_TEST(canonical_under_permutation)
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
 				  .seed = 99 };
 	struct ibu_fabric f, g;
-	struct ibu_ibft a, b;
+	struct ibft_view a, b;
 	struct ibu_err e = { 0 };
 	int m = sizes[_i][0], n = sizes[_i][1], round;
 
 	o.seed += (uint64_t)_i;
 	ck_assert_int_eq(ibu_gen_fattree(&f, m, n, &o, &e), 0);
 	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
-	ck_assert_msg(ibu_ibft_recognize(&f, &a, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ibft_view_recognize(&f, &a, &e) == 0, "%s", e.msg);
 	for (round = 1; round <= 3; round++) {
 		permute_fabric(&f, &g, (uint64_t)(round * 1000 + _i));
 		ck_assert_int_eq(ibu_fabric_index(&g, &e), 0);
-		ck_assert_msg(ibu_ibft_recognize(&g, &b, &e) == 0, "%s", e.msg);
+		ck_assert_msg(ibft_view_recognize(&g, &b, &e) == 0, "%s", e.msg);
 		assert_same_labels(&f, &a, &g, &b);
-		ibu_ibft_free(&b);
+		ibft_view_free(&b);
 		ibu_fabric_free(&g);
 	}
-	ibu_ibft_free(&a);
+	ibft_view_free(&a);
 	ibu_fabric_free(&f);
 }
 END_TEST
 
 /*
- * Issue 18: a top or middle switch keeps any number of its m cables (1 to
+ * A top or middle switch keeps any number of its m cables (1 to
  * m-1); the tree stays recognised, every switch keeps its level and label,
  * and each lost cable is one missing link. The cables kept are chosen by
  * their far end's level (a middle switch keeps its up links first, so
  * 1..m/2 leaves it with up links only), never by port number.
  */
-static void cut_to(struct ibu_fabric *f, const struct ibu_ibft *t, int sw,
+static void cut_to(struct ibu_fabric *f, const struct ibft_view *t, int sw,
 		   int keep)
 {
 	struct ibu_node *n = &f->nodes[t->sw[sw].node];
@@ -392,17 +400,17 @@ static void degrade_one(int m, int level, int keep, int seed)
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
 				  .seed = (uint64_t)seed };
 	struct ibu_fabric f;
-	struct ibu_ibft a, b;
+	struct ibft_view a, b;
 	struct ibu_err e = { 0 };
 	int s, victim = -1;
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, m, 3, &o, &e), 0);
-	ck_assert_msg(ibu_ibft_recognize(&f, &a, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ibft_view_recognize(&f, &a, &e) == 0, "%s", e.msg);
 	for (s = 0; s < a.num_switches && victim < 0; s++)
 		if (a.sw[s].level == level)
 			victim = s;
 	cut_to(&f, &a, victim, keep);
-	ck_assert_msg(ibu_ibft_recognize_limit(&f, &b, 1000, &e) == 0,
+	ck_assert_msg(ibft_view_recognize_limit(&f, &b, 1000, &e) == 0,
 		      "IBFT(%d,3), level-%d switch keeping %d cables: %s", m,
 		      level, keep, e.msg);
 	ck_assert_int_eq(b.num_faults, m - keep);
@@ -412,8 +420,8 @@ static void degrade_one(int m, int level, int keep, int seed)
 		ck_assert_int_eq(b.sw[t].level, a.sw[s].level);
 		ck_assert(!memcmp(b.sw[t].w, a.sw[s].w, sizeof(a.sw[s].w)));
 	}
-	ibu_ibft_free(&a);
-	ibu_ibft_free(&b);
+	ibft_view_free(&a);
+	ibft_view_free(&b);
 	ibu_fabric_free(&f);
 }
 

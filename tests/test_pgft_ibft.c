@@ -11,7 +11,7 @@
 #include "gen.h"
 #include "cyclic_util.h"
 #include "guid2lid.h"
-#include "ibft.h"
+#include "ibft_view.h"
 
 START_TEST(needed_lmc_and_digits)
 {
@@ -45,19 +45,19 @@ static int fit_lmc(const struct ibu_fabric *f, int want, enum lid_numbering how)
 	return fit;
 }
 
-static void setup(struct ibu_fabric *f, struct ibu_ibft *t, int m, int n)
+static void setup(struct ibu_fabric *f, struct ibft_view *t, int m, int n)
 {
 	struct ibu_err e = { 0 };
 
 	ck_assert_int_eq(ibu_gen_fattree(f, m, n, NULL, &e), 0);
-	ck_assert_int_eq(ibu_ibft_recognize(f, t, &e), 0);
+	ck_assert_int_eq(ibft_view_recognize(f, t, &e), 0);
 }
 
 /* Paper Fig. 4: BaseLID(P(300)) = 49, LIDset(P(300)) = {49, 50, 51, 52}. */
 START_TEST(paper_lidset_p300)
 {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct lidplan p;
 	struct ibu_err e = { 0 };
 	int pid = 3 * 4, node, port, o;
@@ -86,7 +86,7 @@ START_TEST(paper_lidset_p300)
 	ck_assert_int_ge(p.map.owner[65].node, 0);
 	ck_assert(ibu_node_is_switch(&f.nodes[p.map.owner[65].node]));
 	lidplan_free(&p);
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -95,7 +95,7 @@ END_TEST
 START_TEST(aligned_numbering)
 {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_err e = { 0 };
 	uint32_t pid;
 
@@ -109,7 +109,7 @@ START_TEST(aligned_numbering)
 	}
 	ck_assert_uint_eq(paper_base(12, 2, LIDS_ALIGNED), 52);
 	ck_assert_uint_eq(paper_base(12, 2, LIDS_PAPER_EXACT), 49);
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -121,14 +121,14 @@ START_TEST(damaged_keeps_paper_lids)
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
 				  .remove_links = 2, .seed = 4 };
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_cyclic_pgft *c;
 	struct ibu_err e = { 0 };
 	int used, n = 0;
 	uint32_t pid;
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &o, &e), 0);
-	ck_assert_msg(ibu_ibft_recognize_limit(&f, &t, 4, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ibft_view_recognize_limit(&f, &t, 4, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(t.num_faults, 2);
 	ck_assert_msg(one_path(&f, IBU_CYCLIC_GENERALISED, &c, &e) == 0, "%s",
 		      e.msg);
@@ -144,7 +144,7 @@ START_TEST(damaged_keeps_paper_lids)
 	}
 	ck_assert_int_eq(n, 128);
 	ibu_cyclic_pgft_free(c);
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -152,7 +152,7 @@ END_TEST
 START_TEST(lid_space_limit)
 {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_err e = { 0 };
 
 	/* IBFT(32,2): 512 end ports; LMC 7 needs 65k LIDs */
@@ -164,7 +164,7 @@ START_TEST(lid_space_limit)
 	ck_assert_int_eq(paper_lids(&f, 6, LIDS_ALIGNED, &e), 0);
 	ck_assert_int_eq(paper_lids(&f, 8, LIDS_ALIGNED, &e),
 			 IBU_EINVAL);
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -172,7 +172,7 @@ END_TEST
 START_TEST(guid2lid_format)
 {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct ibu_err e = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
@@ -195,7 +195,7 @@ START_TEST(guid2lid_format)
 		ck_assert_int_eq(recs, 14);
 	}
 	free(buf);
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -203,7 +203,7 @@ END_TEST
 START_TEST(owner_conflict)
 {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct lidplan p;
 	struct ibu_err e = { 0 };
 
@@ -213,7 +213,7 @@ START_TEST(owner_conflict)
 	f.nodes[t.ep[1].node].ports[t.ep[1].port].lid = 2;
 	ck_assert_int_eq(lidplan_build(&f, &p, &e), IBU_ELID);
 	ck_assert_ptr_nonnull(strstr(e.msg, "0x0002"));
-	ibu_ibft_free(&t);
+	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 }
 END_TEST

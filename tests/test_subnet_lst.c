@@ -8,14 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 #include "unit.h"
-#include "ibft.h"
+#include "ibft_view.h"
 #include "netfile.h"
 #include "subnet_lst.h"
 
 START_TEST(same_fabric_as_the_net_file)
 {
 	struct ibu_fabric a, b;
-	struct ibu_ibft ta, tb;
+	struct ibft_view ta, tb;
 	struct ibu_err e = { 0 };
 	int i, p;
 
@@ -49,18 +49,18 @@ START_TEST(same_fabric_as_the_net_file)
 		/* OpenSM's LIDs are in the file */
 		ck_assert_int_gt(ibu_fabric_lid_port(&b, j, 1)->lid, 0);
 	}
-	ck_assert_int_eq(ibu_ibft_recognize(&a, &ta, &e), 0);
-	ck_assert_int_eq(ibu_ibft_recognize(&b, &tb, &e), 0);
+	ck_assert_int_eq(ibft_view_recognize(&a, &ta, &e), 0);
+	ck_assert_int_eq(ibft_view_recognize(&b, &tb, &e), 0);
 	for (i = 0; i < ta.num_switches; i++) {
-		int j = ibu_ibft_sw(&tb, ibu_fabric_find_guid(&b,
+		int j = ibft_view_sw(&tb, ibu_fabric_find_guid(&b,
 					a.nodes[ta.sw[i].node].guid));
 
 		ck_assert_int_ge(j, 0);
-		ck_assert_mem_eq(ta.sw[i].w, tb.sw[j].w, IBU_IBFT_MAX_N);
+		ck_assert_mem_eq(ta.sw[i].w, tb.sw[j].w, IBFT_VIEW_MAX_N);
 		ck_assert_int_eq(ta.sw[i].level, tb.sw[j].level);
 	}
-	ibu_ibft_free(&ta);
-	ibu_ibft_free(&tb);
+	ibft_view_free(&ta);
+	ibft_view_free(&tb);
 	ibu_fabric_free(&a);
 	ibu_fabric_free(&b);
 }

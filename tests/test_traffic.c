@@ -6,7 +6,7 @@
 #include "cyclic_util.h"
 #include "fabric.h"
 #include "gen.h"
-#include "ibft.h"
+#include "ibft_view.h"
 #include "lft.h"
 #include "linkload.h"
 #include "mcmembers.h"
@@ -480,7 +480,7 @@ END_TEST
 /* IBFT(4,3) with the paper's tables at LMC 2 (offsets=paper). */
 struct ft {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct lidplan plan;
 	struct ibu_lft lft;
 	struct ibu_endports ep;
@@ -490,7 +490,7 @@ struct ft {
 /* The fat tree's PID order, as the cyclic engine's endport_index. */
 static int ibft_index(const void *ctx, int node, int port)
 {
-	return ibu_ibft_ep(ctx, node, port);
+	return ibft_view_ep(ctx, node, port);
 }
 
 static long advised_offset(void *ctx, int sn, int sp, int dn, int dp)
@@ -499,8 +499,8 @@ static long advised_offset(void *ctx, int sn, int sp, int dn, int dp)
 
 	return cyclic_offset(&x->t, x->plan.offset_digits,
 				 x->mode,
-				 (uint32_t)ibu_ibft_ep(&x->t, sn, sp),
-				 (uint32_t)ibu_ibft_ep(&x->t, dn, dp));
+				 (uint32_t)ibft_view_ep(&x->t, sn, sp),
+				 (uint32_t)ibft_view_ep(&x->t, dn, dp));
 }
 
 static void ft_make(struct ft *x, enum ibu_cyclic_offsets mode)
@@ -508,17 +508,17 @@ static void ft_make(struct ft *x, enum ibu_cyclic_offsets mode)
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
 				  .seed = 3 };
 	struct ibu_err e = { 0 };
-	struct ibu_ibft t0;
+	struct ibft_view t0;
 	int rc;
 
 	ck_assert_int_eq(ibu_gen_fattree(&x->f, 4, 3, &o, &e), 0);
 	ck_assert_int_eq(ibu_fabric_index(&x->f, &e), 0);
-	ck_assert_int_eq(ibu_ibft_recognize(&x->f, &t0, &e), 0);
+	ck_assert_int_eq(ibft_view_recognize(&x->f, &t0, &e), 0);
 	ck_assert_int_eq(paper_lids(&x->f, 2,
 						  LIDS_ALIGNED, &e), 0);
-	ibu_ibft_free(&t0);
+	ibft_view_free(&t0);
 	x->mode = mode;
-	ck_assert_int_eq(ibu_ibft_recognize(&x->f, &x->t, &e), 0);
+	ck_assert_int_eq(ibft_view_recognize(&x->f, &x->t, &e), 0);
 	ck_assert_int_eq(lidplan_build(&x->f, &x->plan, &e), 0);
 	ck_assert_int_eq(ibu_lft_init(&x->lft, &x->f, x->plan.map.max_lid,
 				      &e), 0);
@@ -527,7 +527,7 @@ static void ft_make(struct ft *x, enum ibu_cyclic_offsets mode)
 	ck_assert_int_eq(ibu_endports_build(&x->f, ibft_index, &x->t, &x->ep, &e), 0);
 	ck_assert_int_eq(x->ep.by_engine, 1);
 	ck_assert_int_eq(x->ep.num, 16);
-	ck_assert_int_eq(ibu_ibft_ep(&x->t, x->ep.node[5], x->ep.port[5]), 5);
+	ck_assert_int_eq(ibft_view_ep(&x->t, x->ep.node[5], x->ep.port[5]), 5);
 }
 
 static void ft_free(struct ft *x)
@@ -535,7 +535,7 @@ static void ft_free(struct ft *x)
 	ibu_endports_free(&x->ep);
 	ibu_lft_free(&x->lft);
 	lidplan_free(&x->plan);
-	ibu_ibft_free(&x->t);
+	ibft_view_free(&x->t);
 	ibu_fabric_free(&x->f);
 }
 

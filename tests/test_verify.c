@@ -392,7 +392,7 @@ END_TEST
 
 struct tree {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct lidplan p;
 	struct ibu_lft l;
 	struct ibu_cyclic_pgft *c[2];	/* the engine's view, by rule */
@@ -421,7 +421,7 @@ static void tree_route_mode(struct tree *x, int m, int n, int lmc,
 	struct ibu_err e = { 0 };
 
 	ck_assert_int_eq(ibu_gen_fattree(&x->f, m, n, &o, &e), 0);
-	ck_assert_msg(ibu_ibft_recognize(&x->f, &x->t, &e) == 0, "%s", e.msg);
+	ck_assert_msg(ibft_view_recognize(&x->f, &x->t, &e) == 0, "%s", e.msg);
 	ck_assert_msg(paper_lids(&x->f, lmc, how, &e) == 0,
 		      "%s", e.msg);
 	ck_assert_int_eq(lidplan_build(&x->f, &x->p, &e), 0);
@@ -445,7 +445,7 @@ static void tree_free(struct tree *x)
 	ibu_cyclic_pgft_free(x->c[1]);
 	ibu_lft_free(&x->l);
 	lidplan_free(&x->p);
-	ibu_ibft_free(&x->t);
+	ibft_view_free(&x->t);
 	ibu_fabric_free(&x->f);
 }
 
@@ -506,7 +506,7 @@ START_TEST(cyclic_flip_caught)
 	struct tree x;
 	struct ibu_verify_opts o;
 	struct ibu_verify_result r;
-	const struct ibu_ibft_switch *sw;
+	const struct ibft_view_switch *sw;
 	char *out, sl[64];
 	uint32_t lid;
 	int s, k, other;
@@ -519,7 +519,7 @@ START_TEST(cyclic_flip_caught)
 	for (lid = 1; lid <= x.p.map.max_lid; lid++)
 		if (x.p.map.owner[lid].node >= 0 &&
 		    x.p.map.owner[lid].port &&
-		    !ibu_ibft_below(&x.t, s, ibu_ibft_ep(&x.t, x.p.map.owner[lid].node,
+		    !ibft_view_below(&x.t, s, ibft_view_ep(&x.t, x.p.map.owner[lid].node,
 							 x.p.map.owner[lid].port)))
 			break;
 	k = sw->k_of_phys[x.l.row[sw->node][lid]];
@@ -530,7 +530,7 @@ START_TEST(cyclic_flip_caught)
 	run(&x.f, &x.l, &o, &r, &out);
 	ck_assert_int_eq(r.rule_mismatches, 1);
 	ck_assert_int_eq(r.unreachable + r.loops + r.nonminimal, 0);
-	ibu_ibft_sw_label(&x.t, s, sl, sizeof(sl));
+	ibft_view_sw_label(&x.t, s, sl, sizeof(sl));
 	ck_assert_msg(strstr(out, sl) && strstr(out, "-E- cyclic: "), "%s", out);
 	ck_assert_int_eq(count_lines(out, "-E- cyclic: SW<"), 1);
 	free(out);
@@ -545,7 +545,7 @@ START_TEST(cyclic_split_climb_caught)
 	struct tree x;
 	struct ibu_verify_opts o;
 	struct ibu_verify_result r;
-	const struct ibu_ibft_switch *sw;
+	const struct ibft_view_switch *sw;
 	char *out;
 	uint32_t lid;
 	int s, moved = 0;
@@ -561,7 +561,7 @@ START_TEST(cyclic_split_climb_caught)
 		if (x.p.map.owner[lid].node < 0 || !x.p.map.owner[lid].port ||
 		    port == IBU_NO_PATH || sw->k_of_phys[port] != 3)
 			continue;
-		if (ibu_ibft_ep(&x.t, x.p.map.owner[lid].node, x.p.map.owner[lid].port) % 4 != 3)
+		if (ibft_view_ep(&x.t, x.p.map.owner[lid].node, x.p.map.owner[lid].port) % 4 != 3)
 			continue;	/* only toward some destinations */
 		x.l.row[sw->node][lid] = sw->phys_of_k[4];
 		moved++;
@@ -682,7 +682,7 @@ static void make_pairs(const struct tree *x, enum ibu_cyclic_offsets mode,
 	ck_assert_ptr_nonnull(dp->source);
 	for (a = 0; a < N; a++)
 		for (b = 0; b < N; b++) {
-			const struct ibu_ibft_endport *sa = &x->t.ep[a], *db = &x->t.ep[b];
+			const struct ibft_view_endport *sa = &x->t.ep[a], *db = &x->t.ep[b];
 			struct ibu_dlid_pair *pr = &dp->pair[dp->num];
 
 			if (a == b)

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include "cyclic_gen.h"
 #include "gen.h"
-#include "ibft.h"
 #include "pgft.h"
 
 static int make_fattree(struct ibu_fabric *f, char *const *pos,

@@ -39,14 +39,13 @@ int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
 			struct ibu_err *e);
 void ibu_pgft_ibft_free(struct ibu_pgft_ibft *x);
 /* "SW<w0..,l>" of a switch, "P(p0..)" of compute host D (digits > 9
- * separated by '.' when m > 10), as ibu_ibft_sw_label/ep_label; "-" for
- * anything else. */
+ * separated by '.' when m > 10); "-" for anything else. */
 void ibu_pgft_ibft_sw_label(const struct ibu_pgft *g,
 			    const struct ibu_pgft_ibft *x, int node, char *buf,
 			    size_t len);
 void ibu_pgft_ibft_ep_label(const struct ibu_pgft_ibft *x, int D, char *buf,
 			    size_t len);
-/* Label slot of a switch: rank of (level, label) (ibu_ibft_sw_slot). */
+/* Label slot of a switch: rank of (level, label), 0..full_switches-1. */
 long ibu_pgft_ibft_slot(const struct ibu_pgft *g, const struct ibu_pgft_ibft *x,
 			int node);
 /* The paper's number (1..m) of a switch's cabled port, -1 if none. */

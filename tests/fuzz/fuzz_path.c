@@ -16,14 +16,14 @@
  */
 #include "fuzz.h"
 #include "netfile.h"
-#include "ibft.h"
+#include "../ibft_view.h"
 #include "../cyclic_util.h"	/* the paper's equations on labels */
 #include "cyclic.h"
 #include "pgft.h"
 #include "lidmap.h"
 #include "lft.h"
 
-static void one_pair(const struct ibu_fabric *f, const struct ibu_ibft *t,
+static void one_pair(const struct ibu_fabric *f, const struct ibft_view *t,
 		     const struct lidplan *p, enum ibu_cyclic_offsets mode,
 		     int s, int d)
 {
@@ -44,15 +44,15 @@ static void one_pair(const struct ibu_fabric *f, const struct ibu_ibft *t,
 		fuzz_fail("P%d -> P%d: turn switch %d of %d\n", s, d, turn,
 			  t->num_switches);
 	if (turn >= 0) {
-		if (!ibu_ibft_below(t, turn, s) || !ibu_ibft_below(t, turn, d))
+		if (!ibft_view_below(t, turn, s) || !ibft_view_below(t, turn, d))
 			fuzz_fail("P%d -> P%d: turns at a switch not above both\n",
 				  s, d);
-		ibu_ibft_sw_label(t, turn, buf, sizeof(buf));
+		ibft_view_sw_label(t, turn, buf, sizeof(buf));
 	}
-	ibu_ibft_ep_label(t, s, buf, sizeof(buf));
+	ibft_view_ep_label(t, s, buf, sizeof(buf));
 }
 
-static void all_pairs(const struct ibu_fabric *f, const struct ibu_ibft *t,
+static void all_pairs(const struct ibu_fabric *f, const struct ibft_view *t,
 		      const struct lidplan *p, enum ibu_cyclic_offsets mode)
 {
 	int s, d;
@@ -125,7 +125,7 @@ static void pgft_all(struct ibu_fabric *f)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ibu_fabric f;
-	struct ibu_ibft t;
+	struct ibft_view t;
 	struct lidplan p;
 	struct ibu_err e = { 0 };
 	char *copy;
@@ -140,18 +140,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	/* bounded work per input: path is quadratic in the end ports */
 	if (ibu_fabric_count_endports(&f) <= 256 &&
-	    ibu_ibft_recognize_limit(&f, &t, 0, &e))
+	    ibft_view_recognize_limit(&f, &t, 0, &e))
 		pgft_all(&f);
 	else if (ibu_fabric_count_endports(&f) <= 256)
-		ibu_ibft_free(&t);
+		ibft_view_free(&t);
 	if (ibu_fabric_count_endports(&f) <= 256 && ibu_fabric_max_lid(&f) &&
-	    !ibu_ibft_recognize(&f, &t, &e)) {
+	    !ibft_view_recognize(&f, &t, &e)) {
 		if (!lidplan_build(&f, &p, &e)) {
 			all_pairs(&f, &t, &p, IBU_OFFSETS_ROTATED);
 			all_pairs(&f, &t, &p, IBU_OFFSETS_PAPER);
 			lidplan_free(&p);
 		}
-		ibu_ibft_free(&t);
+		ibft_view_free(&t);
 	}
 	ibu_fabric_free(&f);
 	return 0;
