@@ -90,7 +90,7 @@ struct bal {
 	int *cstart, *clen;	/* [i]: closure: its cables in gports */
 	int umax;		/* the most up-slots of a level */
 	int *nx;		/* [i umax + k]: index of slot k's parent, -1 */
-	int *pt;		/* [i umax + k]: slot k's port */
+	const int **up;		/* [i]: its up-slots' ports (ibu__pgft_up) */
 	int *slotq;		/* [sbase + k]: peer of up-slot k, -1 */
 	int *sbase;		/* [node]: its first in slotq */
 	int *slot;		/* [i]: pbase of the switch */
@@ -136,14 +136,14 @@ static uint32_t *load_of(struct bal *b, int i, int port)
 
 /* The index each up-slot of i leads to toward t (-1: none, or the cable
  * is missing), from the peers index_slots() found once: a leaf's
- * prepare, twice a leaf on a damaged tree (both passes), then chases no
- * port records. */
+ * prepare (once per leaf: the damaged LIDs' passes read the first
+ * pass's, keep_index) then chases no port records. The slots' ports are
+ * the router's (up[i]), not copied. */
 static void index_ways(struct bal *b, int i)
 {
 	const int *ud = b->r->ud, *idx = b->idx_of;
 	const int *sq = &b->slotq[b->sbase[b->node[i]]];
-	const int *up = ibu__pgft_up(b->r, b->node[i]);
-	int *nx = &b->nx[i * b->umax], *pt = &b->pt[i * b->umax];
+	int *nx = &b->nx[i * b->umax];
 	int U = b->r->U[b->lev[i]], k, q, want = ud[b->node[i]] - 1;
 
 	/* want is finite (i reaches t): a parent at that distance is in the
@@ -151,7 +151,6 @@ static void index_ways(struct bal *b, int i)
 	for (k = 0; k < U; k++) {
 		q = sq[k];
 		nx[k] = q >= 0 && ud[q] == want ? idx[q] : -1;
-		pt[k] = up[k];
 	}
 }
 
@@ -219,6 +218,7 @@ static void order_by_hops(struct bal *b, int t)
 			b->node[k] = s;
 			b->lev[k] = l;
 			b->slot[k] = r->pbase[s];
+			b->up[k] = ibu__pgft_up(r, s);
 			b->nh[k] = s == t ? 0 : b->nhost[s];
 			b->norder++;
 		}
@@ -293,7 +293,6 @@ static int load_index(struct bal *b, int li)
 {
 	const struct leaf_index *c = &b->kept[li];
 	const struct router *r = b->r;
-	size_t row = (size_t)b->umax;
 	int i, s, t = b->leaves[li];
 
 	if (!c->node)
@@ -310,8 +309,7 @@ static int load_index(struct bal *b, int li)
 		b->idx_of[s] = i;
 		b->slot[i] = r->pbase[s];
 		b->nh[i] = s == t ? 0 : b->nhost[s];
-		memcpy(&b->pt[(size_t)i * row], ibu__pgft_up(r, s),
-		       sizeof(int) * (size_t)r->U[b->lev[i]]);
+		b->up[i] = ibu__pgft_up(r, s);
 	}
 	memset(b->cost, 0, sizeof(long) * (size_t)b->norder);
 	memset(b->csum, 0, sizeof(long) * (size_t)b->norder);
@@ -368,7 +366,7 @@ static inline int rule_way(const struct bal *b, int i, int *next)
 	}
 	k = b->kslot[b->lev[i]];
 	*next = b->nx[i * b->umax + k];
-	return *next >= 0 ? b->pt[i * b->umax + k] : 0;
+	return *next >= 0 ? b->up[i][k] : 0;
 }
 
 /* Way j of i (0 = the rule's, then the next ones): its port, *q the index
@@ -386,7 +384,7 @@ static inline int way(const struct bal *b, int i, int j, int *q)
 	n = b->r->U[b->lev[i]];
 	k = (b->kslot[b->lev[i]] + j) % n;
 	*q = b->nx[i * b->umax + k];
-	return b->pt[i * b->umax + k];
+	return b->up[i][k];
 }
 
 /* How many ways i has (cables of its group toward t, or up-slots). */
@@ -413,7 +411,7 @@ static int cheapest(struct bal *b, int i, int *next)
 		nx = NULL;
 		k = b->kcable[b->lev[i]] % n;
 	} else {
-		port = &b->pt[i * b->umax];
+		port = b->up[i];
 		nx = &b->nx[i * b->umax];
 		k = b->kslot[b->lev[i]] % n;
 	}
@@ -575,7 +573,7 @@ static void set_cost(struct bal *b, int i)
 static int spread(struct bal *b, int i, long wt, int *next)
 {
 	int U = b->r->U[b->lev[i]], ways[IBU_MAX_PORTS], n = 0, j, k, q;
-	const int *nx = &b->nx[i * b->umax], *pt = &b->pt[i * b->umax];
+	const int *nx = &b->nx[i * b->umax], *pt = b->up[i];
 	const uint32_t *lc = &b->lc[b->slot[i]];
 	long m[IBU_MAX_PORTS], bm = LONG_MAX, ld;
 
@@ -1133,7 +1131,7 @@ static void bal_free(struct bal *b)
 	free(b->own.cstart);
 	free(b->own.clen);
 	free(b->own.nx);
-	free(b->pt);
+	free(b->up);
 	free(b->slotq);
 	free(b->sbase);
 	free(b->slot);
@@ -1198,7 +1196,7 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 	b->cstart = calloc(n, sizeof(int));
 	b->clen = calloc(n, sizeof(int));
 	b->nx = calloc(n * (size_t)b->umax, sizeof(int));
-	b->pt = calloc(n * (size_t)b->umax, sizeof(int));
+	b->up = calloc(n, sizeof(*b->up));
 	b->slotq = calloc(slots + 1, sizeof(int));
 	b->sbase = calloc(n, sizeof(int));
 	b->slot = calloc(n, sizeof(int));
@@ -1223,7 +1221,7 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 				      b->clen, b->lev, b->nx };
 	if (!b->leaves || !b->by_leaf || !b->leaf_start || !b->nhost ||
 	    !b->node || !b->lev || !b->nh || !b->idx_of || !b->child ||
-	    !b->cstart || !b->clen || !b->nx || !b->pt || !b->slotq || !b->sbase || !b->slot ||
+	    !b->cstart || !b->clen || !b->nx || !b->up || !b->slotq || !b->sbase || !b->slot ||
 	    !b->cut_above || !b->port || !b->pre || !b->prenx || !b->next ||
 	    !b->keep || !b->keepnx ||
 	    !b->w || !b->cost || !b->csum || !b->path || !b->load ||
