@@ -399,18 +399,6 @@ static inline void ibft_view_sw_label(const struct ibft_view *t, int sw,
 	ibu_pgft_ibft_sw_label(&t->c->g, t->c->ibft, t->sw[sw].node, buf, len);
 }
 
-static inline void ibft_view_digits(char *buf, size_t len, const uint8_t *d,
-				    int nd, int big)
-{
-	size_t o = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < nd && o + 1 < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%u",
-				      big && i ? "." : "", d[i]);
-}
-
 /* The product's text for a present end port, the same digits for a free
  * PID. */
 static inline void ibft_view_ep_label(const struct ibft_view *t, int pid,
@@ -422,7 +410,7 @@ static inline void ibft_view_ep_label(const struct ibft_view *t, int pid,
 		ibu_pgft_ibft_ep_label(t->c->ibft, t->ep[pid].D, buf, len);
 		return;
 	}
-	ibft_view_digits(d, sizeof(d), t->ep[pid].p, t->n, t->m > 10);
+	ibu_pgft_ibft_digits(d, sizeof(d), t->ep[pid].p, t->n, t->m > 10);
 	snprintf(buf, len, "P(%s)", d);
 }
 
@@ -436,7 +424,7 @@ static inline void ibft_view_fault_text(const struct ibu_fabric *f,
 	char a[64], b[64];
 
 	if (x->kind == IBFT_VIEW_MISSING_SWITCH) {
-		ibft_view_digits(a, sizeof(a), x->w, t->n - 1, t->m > 10);
+		ibu_pgft_ibft_digits(a, sizeof(a), x->w, t->n - 1, t->m > 10);
 		snprintf(buf, len, "missing switch SW<%s,%d>", a, x->level);
 		return;
 	}

@@ -632,8 +632,8 @@ void ibu_pgft_ibft_free(struct ibu_pgft_ibft *x)
 	free(x);
 }
 
-static void digits_text(char *buf, size_t len, const uint8_t *d, int nd,
-			int big)
+void ibu_pgft_ibft_digits(char *buf, size_t len, const uint8_t *d, int nd,
+			  int big)
 {
 	size_t o = 0;
 	int i;
@@ -654,7 +654,7 @@ void ibu_pgft_ibft_sw_label(const struct ibu_pgft *g,
 		snprintf(buf, len, "-");
 		return;
 	}
-	digits_text(d, sizeof(d), W(x, node), x->n - 1, x->m > 10);
+	ibu_pgft_ibft_digits(d, sizeof(d), W(x, node), x->n - 1, x->m > 10);
 	snprintf(buf, len, "SW<%s,%d>", d, ib_level(g, node));
 }
 
@@ -675,7 +675,7 @@ void ibu_pgft_ibft_ep_label(const struct ibu_pgft_ibft *x, int D, char *buf,
 		pid /= (uint32_t)x->half;
 	}
 	p[0] = (uint8_t)pid;
-	digits_text(d, sizeof(d), p, x->n, x->m > 10);
+	ibu_pgft_ibft_digits(d, sizeof(d), p, x->n, x->m > 10);
 	snprintf(buf, len, "P(%s)", d);
 }
 

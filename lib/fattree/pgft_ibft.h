@@ -45,6 +45,11 @@ void ibu_pgft_ibft_sw_label(const struct ibu_pgft *g,
 			    size_t len);
 void ibu_pgft_ibft_ep_label(const struct ibu_pgft_ibft *x, int D, char *buf,
 			    size_t len);
+/* nd label digits as the labels print them (separated by '.' when big,
+ * i.e. m > 10): for labels of what is absent (a free PID, a missing
+ * switch). */
+void ibu_pgft_ibft_digits(char *buf, size_t len, const uint8_t *d, int nd,
+			  int big);
 /* Label slot of a switch: rank of (level, label), 0..full_switches-1. */
 long ibu_pgft_ibft_slot(const struct ibu_pgft *g, const struct ibu_pgft_ibft *x,
 			int node);
