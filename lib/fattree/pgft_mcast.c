@@ -90,7 +90,7 @@ struct build {
 	struct ibu_portmask *mask;	/* [node] tree ports */
 	struct ibu_portmask *seen;	/* [node] member ports seen */
 	struct ibu_portmask *recv;	/* [node] receiving member ports */
-	char *in;			/* [node] switch in the tree */
+	int *in;			/* [node] switch in the tree */
 	int *cnt;			/* [node] member switches it is above
 					 * or equal to */
 	int *mark, *prev, *queue;
@@ -631,7 +631,6 @@ static int balanced(struct build *b)
 			best_sum = sc.sum;
 		}
 	}
-	b->t->max_link_trees = best_max;
 	return best;
 }
 
@@ -743,55 +742,34 @@ static int record(const struct build *b, struct ibu_pgft_mcast_load *l,
 	rc = ibu_mcload_add(&l->core, key, items, n, e);
 	free(cab);
 	for (i = 0; !rc && i < t->num_switches; i++)
-		if (t->nodes[i] < l->core.size[2] && !l->core.count[2][t->nodes[i]]) {
-			l->core.count[2][t->nodes[i]] = 1;
-			t->added++;
-		}
+		l->core.count[2][t->nodes[i]] = 1;
 	return rc;
 }
 
+/* Two blocks carved into the arrays (calloc: all zero). */
 static int build_alloc(struct build *b, size_t N, struct ibu_err *e)
 {
 	size_t ports = 1;
-	int n;
+	int n, *p;
 
 	for (n = 0; n < b->f->num_nodes; n++)
 		ports += (size_t)b->f->nodes[n].num_ports;
-	b->mask = calloc(N, sizeof(*b->mask));
-	b->seen = calloc(N, sizeof(*b->seen));
-	b->recv = calloc(N, sizeof(*b->recv));
-	b->in = calloc(N, 1);
-	b->cnt = calloc(N, sizeof(int));
-	b->kid_at = calloc(N + 1, sizeof(int));
-	b->kid = calloc(ports, sizeof(int));
-	b->kid_port = calloc(ports, sizeof(int));
-	b->mark = calloc(N, sizeof(int));
-	b->prev = calloc(N, sizeof(int));
-	b->queue = calloc(N, sizeof(int));
-	b->msw = calloc(N, sizeof(int));
-	b->cand = calloc(N, sizeof(int));
-	if (!b->mask || !b->seen || !b->recv || !b->in || !b->cnt ||
-	    !b->kid_at || !b->kid || !b->kid_port ||
-	    !b->mark || !b->prev || !b->queue || !b->msw || !b->cand)
+	b->mask = calloc(3 * N, sizeof(*b->mask));
+	b->in = p = calloc(8 * N + 1 + 2 * ports, sizeof(int));
+	if (!b->mask || !p)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	b->seen = b->mask + N;
+	b->recv = b->seen + N;
+	b->cnt = p += N;
+	b->mark = p += N;
+	b->prev = p += N;
+	b->queue = p += N;
+	b->msw = p += N;
+	b->cand = p += N;
+	b->kid_at = p += N;
+	b->kid = p += N + 1;
+	b->kid_port = p + ports;
 	return IBU_OK;
-}
-
-static void build_free(struct build *b)
-{
-	free(b->mask);
-	free(b->seen);
-	free(b->recv);
-	free(b->in);
-	free(b->cnt);
-	free(b->kid_at);
-	free(b->kid);
-	free(b->kid_port);
-	free(b->mark);
-	free(b->prev);
-	free(b->queue);
-	free(b->msw);
-	free(b->cand);
 }
 
 /* Apex and tree of the gathered members. */
@@ -849,7 +827,8 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 		rc = export(&b, e);
 	if (!rc && load && t->apex >= 0)
 		rc = record(&b, load, key, e);
-	build_free(&b);
+	free(b.mask);
+	free(b.in);
 	if (rc)
 		ibu_pgft_mcast_tree_free(t);
 	return rc;

@@ -109,10 +109,6 @@ struct ibu_pgft_mcast_tree {
 	int num_members, num_receivers;	/* distinct ports */
 	int scored;			/* balanced: keys 2-3 were used */
 	int compacted;			/* compact: key 0 was used */
-	uint32_t max_link_trees;	/* balanced: the busiest tree cable's
-					 * trees before this one */
-	int added;			/* switches it added to those that
-					 * ever held a tree (0 without load) */
 	int num_switches;
 	int *nodes;			/* [i] tree switch, top down */
 	struct ibu_portmask *ports;	/* [i] its ports (0 = itself) */
