@@ -62,21 +62,6 @@ static uint32_t trees_at(const struct ibu_pgft_mcast_load *l, int node)
 	return l && node < l->core.size[0] ? l->core.count[0][node] : 0;
 }
 
-/* Trees on the cable at port p of the upper switch s. */
-static uint32_t cable_trees(const struct ibu_pgft_mcast_load *l, int s, int p)
-{
-	long i = (long)s * l->stride + p;
-
-	return p < l->stride && i < l->core.size[1] ? l->core.count[1][i] : 0;
-}
-
-/* 1 once a tree recorded in l went through node (kind 2: no release
- * lowers it, as OpenSM never lowers a switch's highest MFT block). */
-static int ever_held(const struct ibu_pgft_mcast_load *l, int node)
-{
-	return l && node >= 0 && node < l->core.size[2] && l->core.count[2][node];
-}
-
 /* ------------------------------------------------------------ the build */
 
 struct build {
@@ -127,25 +112,35 @@ static void add_cable(struct build *b, int s, int p)
 	b->in[s] = b->in[q] = 1;
 }
 
-/* Up-closure of switch t (stamp, and in b->queue). */
-static void mark_up(struct build *b, int t)
+/*
+ * Breadth-first over switches from b->queue[0..tail), marked b->stamp: up
+ * only climbing, else along any cable with b->prev[q] the port back;
+ * stops once t (-1: none) is marked.
+ */
+static void bfs(struct build *b, int tail, int up, int t)
 {
-	int head = 0, tail = 0, n, p, q;
+	int head = 0, n, p, q;
 
-	b->stamp++;
-	b->mark[t] = b->stamp;
-	b->queue[tail++] = t;
-	while (head < tail) {
+	while (head < tail && (t < 0 || b->mark[t] != b->stamp)) {
 		n = b->queue[head++];
 		for (p = 1; p <= b->f->nodes[n].num_ports; p++) {
 			q = b->f->nodes[n].ports[p].peer_node;
-			if (sw(b, q) && b->g->level[q] == b->g->level[n] + 1 &&
-			    b->mark[q] != b->stamp) {
-				b->mark[q] = b->stamp;
-				b->queue[tail++] = q;
-			}
+			if (!sw(b, q) || b->mark[q] == b->stamp ||
+			    (up && b->g->level[q] != b->g->level[n] + 1))
+				continue;
+			b->mark[q] = b->stamp;
+			b->prev[q] = b->f->nodes[n].ports[p].peer_port;
+			b->queue[tail++] = q;
 		}
 	}
+}
+
+/* Up-closure of switch t (stamp). */
+static void mark_up(struct build *b, int t)
+{
+	b->mark[t] = ++b->stamp;
+	b->queue[0] = t;
+	bfs(b, 1, 1, -1);
 }
 
 /* The cable a tree takes from s to its child q, first reached by port
@@ -165,48 +160,45 @@ static int cable_to(const struct build *b, int s, int q, int first)
 	return cab[(b->key + (uint32_t)b->g->col[q]) % (uint32_t)k];
 }
 
-/* One step down from s toward the switch marked by mark_up: the child
- * (the first in port order, the same for every tree) and its cable;
- * -1 when none. */
-static int down_step(const struct build *b, int s, int *port)
+/* From s down toward the switch marked by mark_up, taking at each switch
+ * the first child in port order (the same for every tree), until t or,
+ * with join, until the path meets the tree. */
+static void walk_down(struct build *b, int s, int t, int join)
 {
-	int p, q;
+	int p, q, was_in;
 
-	for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
-		q = child_at(b, s, p);
-		if (q >= 0 && b->mark[q] == b->stamp) {
-			*port = cable_to(b, s, q, p);
-			return q;
-		}
-	}
-	return -1;
-}
-
-/* From apex down to t (apex above t): one cable per (switch, child). */
-static void walk_down(struct build *b, int apex, int t)
-{
-	int s = apex, port, child;
-
-	while (s != t && (child = down_step(b, s, &port)) >= 0) {
-		add_cable(b, s, port);
-		s = child;
+	while (s != t) {
+		for (p = 1; p <= b->f->nodes[s].num_ports; p++)
+			if ((q = child_at(b, s, p)) >= 0 && b->mark[q] == b->stamp)
+				break;
+		if (p > b->f->nodes[s].num_ports)
+			return;
+		was_in = b->in[q];
+		add_cable(b, s, cable_to(b, s, q, p));
+		if (join && was_in)
+			return;
+		s = q;
 	}
 }
 
-typedef void (*visit_fn)(struct build *b, int s, int port, int child,
-			 void *ctx);
+struct score {
+	uint32_t max;		/* trees on the busiest cable */
+	uint64_t sum;		/* trees summed over the cables */
+	int fresh;		/* switches that never held a tree */
+};
 
 /*
  * The tree from apex c: every switch below c that is above (or is) a
  * member switch, each reached once, from its first parent in the walk
  * (in a fat tree the way down is unique, so that is the way to it).
+ * Added to the tree, or with sc only scored against the load.
  */
-static void walk_tree(struct build *b, int c, visit_fn visit, void *ctx)
+static void walk_tree(struct build *b, int c, struct score *sc)
 {
-	int head = 0, tail = 0, s, i, q;
+	int head = 0, tail = 0, s, i, q, port;
+	uint32_t v;
 
-	b->stamp++;
-	b->mark[c] = b->stamp;
+	b->mark[c] = ++b->stamp;
 	b->queue[tail++] = c;
 	while (head < tail) {
 		s = b->queue[head++];
@@ -216,7 +208,15 @@ static void walk_tree(struct build *b, int c, visit_fn visit, void *ctx)
 				continue;
 			b->mark[q] = b->stamp;
 			b->queue[tail++] = q;
-			visit(b, s, cable_to(b, s, q, b->kid_port[i]), q, ctx);
+			port = cable_to(b, s, q, b->kid_port[i]);
+			if (!sc) {
+				add_cable(b, s, port);
+				continue;
+			}
+			v = b->load->core.count[1][(long)s * b->load->stride + port];
+			sc->sum += v;
+			sc->max = v > sc->max ? v : sc->max;
+			sc->fresh += !b->load->core.count[2][q];
 		}
 	}
 }
@@ -224,7 +224,7 @@ static void walk_tree(struct build *b, int c, visit_fn visit, void *ctx)
 /* Shortest path from the tree to switch t, added. */
 static void attach(struct build *b, int t)
 {
-	int head = 0, tail = 0, n, p, q;
+	int tail = 0, n, back;
 
 	b->stamp++;
 	for (n = 0; n < b->f->num_nodes; n++)
@@ -233,29 +233,26 @@ static void attach(struct build *b, int t)
 			b->prev[n] = -1;
 			b->queue[tail++] = n;
 		}
-	while (head < tail && b->mark[t] != b->stamp) {
-		n = b->queue[head++];
-		for (p = 1; p <= b->f->nodes[n].num_ports; p++) {
-			q = b->f->nodes[n].ports[p].peer_node;
-			if (sw(b, q) && b->mark[q] != b->stamp) {
-				b->mark[q] = b->stamp;
-				b->prev[q] = b->f->nodes[n].ports[p].peer_port;
-				b->queue[tail++] = q;
-			}
-		}
-	}
+	bfs(b, tail, 0, t);
 	for (n = t; b->mark[t] == b->stamp && b->prev[n] >= 0;) {
-		int back = b->prev[n];
-
-		q = b->f->nodes[n].ports[back].peer_node;
+		back = b->prev[n];
 		add_cable(b, n, back);
-		n = q;
+		n = b->f->nodes[n].ports[back].peer_node;
 	}
 }
 
-/* The leaf every crossing between top switches goes through: the first
- * in column order (the same for every tree). */
-static int crossing_leaf(const struct build *b)
+/*
+ * A member on a top switch t that the apex (another top) cannot reach
+ * going down: the tree goes down from the apex to one leaf and up from
+ * there to t, and every tree crosses at the same leaf (the first in
+ * column order), on the same way down from each top. A down-up turn at
+ * one leaf only closes no credit loop where a top reaches that leaf one
+ * way: a packet that turned up there reaches its top and goes down
+ * elsewhere (back to the leaf is the way it came), where nothing turns
+ * up again. Crossings at leaves picked per tree closed loops (two groups
+ * with members on two spines, crossing in opposite directions).
+ */
+static void cross(struct build *b, int apex, int t)
 {
 	int n, leaf = -1;
 
@@ -263,52 +260,15 @@ static int crossing_leaf(const struct build *b)
 		if (sw(b, n) && b->g->level[n] == 1 &&
 		    (leaf < 0 || b->g->col[n] < b->g->col[leaf]))
 			leaf = n;
-	return leaf;
-}
-
-/* From top t down toward the leaf marked by mark_up, on the cables
- * walk_down takes, until the path meets the tree (t is not in it). */
-static void join_down(struct build *b, int t, int leaf)
-{
-	int s = t, port, child;
-
-	while (s != leaf && (child = down_step(b, s, &port)) >= 0) {
-		int was_in = b->in[child];
-
-		add_cable(b, s, port);
-		if (was_in)
-			return;
-		s = child;
-	}
-}
-
-/*
- * A member on a top switch t that the apex (another top) cannot reach
- * going down: the tree goes down from the apex to one leaf and up from
- * there to t, and every tree crosses at the same leaf, on the same way
- * down from each top (the one walk_down takes). A down-up turn at one
- * leaf only closes no credit loop where a top reaches that leaf one way:
- * a packet that turned up there reaches its top and goes down elsewhere
- * (back to the leaf is the way it came), where nothing turns up again.
- * Crossings at leaves picked per tree closed loops (two groups with
- * members on two spines, crossing in opposite directions).
- */
-static void cross(struct build *b, int apex, int t)
-{
-	int leaf = crossing_leaf(b);
-
-	if (leaf < 0) {
-		attach(b, t);
-		return;
-	}
-	mark_up(b, leaf);
-	if (b->mark[apex] != b->stamp || b->mark[t] != b->stamp) {
+	if (leaf >= 0)
+		mark_up(b, leaf);
+	if (leaf < 0 || b->mark[apex] != b->stamp || b->mark[t] != b->stamp) {
 		attach(b, t);	/* a top above no such leaf: any way */
 		return;
 	}
 	if (!b->in[leaf])
-		walk_down(b, apex, leaf);
-	join_down(b, t, leaf);
+		walk_down(b, apex, leaf, 0);
+	walk_down(b, t, leaf, 1);
 }
 
 /* ------------------------------------------------------------ members */
@@ -556,23 +516,6 @@ static int within_budget(const struct build *b, int k)
 	       IBU_PGFT_MCAST_SCORE_BUDGET;
 }
 
-struct score {
-	uint32_t max;
-	uint64_t sum;
-	int fresh;
-};
-
-static void score_cable(struct build *b, int s, int port, int child, void *ctx)
-{
-	struct score *sc = ctx;
-	uint32_t v = cable_trees(b->load, s, port);
-
-	sc->sum += v;
-	if (v > sc->max)
-		sc->max = v;
-	sc->fresh += !ever_held(b->load, child);
-}
-
 /* Compact's key 0: keeps the candidates whose tree adds the fewest
  * switches to those that ever held one (the apex not counted when it is
  * a top; b->prev holds the counts). */
@@ -587,8 +530,8 @@ static void keep_compact(struct build *b)
 		struct score sc = { 0 };
 		int c = b->cand[i];
 
-		sc.fresh = b->g->level[c] < b->g->P.h && !ever_held(b->load, c);
-		walk_tree(b, c, score_cable, &sc);
+		sc.fresh = b->g->level[c] < b->g->P.h && !b->load->core.count[2][c];
+		walk_tree(b, c, &sc);
 		b->prev[i] = sc.fresh;
 		if (least < 0 || sc.fresh < least)
 			least = sc.fresh;
@@ -622,7 +565,7 @@ static int balanced(struct build *b)
 		if (trees_at(b->load, c) != least)
 			continue;
 		if (b->t->scored)
-			walk_tree(b, c, score_cable, &sc);
+			walk_tree(b, c, &sc);
 		if (best < 0 || sc.max < best_max ||
 		    (sc.max == best_max && (sc.sum < best_sum ||
 		     (sc.sum == best_sum && label_less(b, c, best))))) {
@@ -655,13 +598,6 @@ static int choose(struct build *b, enum ibu_mcast_policy policy)
 
 /* ------------------------------------------------------------ the tree */
 
-static void add_down(struct build *b, int s, int port, int child, void *ctx)
-{
-	(void)child;
-	(void)ctx;
-	add_cable(b, s, port);
-}
-
 /*
  * The down paths from the apex, then every member switch it does not
  * reach going down: a top through the crossing leaf; with faults
@@ -675,7 +611,7 @@ static int grow(struct build *b, int apex, struct ibu_err *e)
 	int j, s;
 
 	b->in[apex] = 1;
-	walk_tree(b, apex, add_down, NULL);
+	walk_tree(b, apex, NULL);
 	for (j = 0; j < b->nd; j++) {
 		s = b->msw[j];
 		if (b->in[s])
