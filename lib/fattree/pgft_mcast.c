@@ -5,8 +5,6 @@
 #include <string.h>
 #include "pgft_mcast.h"
 
-/* ------------------------------------------------------------ load state */
-
 static int most_ports(const struct ibu_fabric *f)
 {
 	int n, r = 0;
@@ -28,24 +26,21 @@ int ibu_pgft_mcast_load_new(const struct ibu_fabric *f,
 	if (g->num_nodes != f->num_nodes)
 		return ibu_err_set(e, IBU_EINVAL,
 				   "the fat tree was recognised on another fabric");
+	if ((long)size * (most_ports(f) + 1) > INT_MAX)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "fabric too large for the multicast load state");
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	l->stride = most_ports(f) + 1;
-	if ((long)size * l->stride > INT_MAX) {
-		free(l);
-		return ibu_err_set(e, IBU_EINVAL,
-				   "fabric too large for the multicast load state");
-	}
 	sizes[0] = sizes[2] = size;
 	sizes[1] = size * l->stride;
 	rc = ibu_mcload_init(&l->core, 3, sizes, e);
-	if (rc) {
+	if (rc)
 		free(l);
-		return rc;
-	}
-	*out = l;
-	return IBU_OK;
+	else
+		*out = l;
+	return rc;
 }
 
 int ibu_pgft_mcast_load_ever(const struct ibu_pgft_mcast_load *l)
@@ -57,13 +52,6 @@ int ibu_pgft_mcast_load_ever(const struct ibu_pgft_mcast_load *l)
 	return k;
 }
 
-static uint32_t trees_at(const struct ibu_pgft_mcast_load *l, int node)
-{
-	return l && node < l->core.size[0] ? l->core.count[0][node] : 0;
-}
-
-/* ------------------------------------------------------------ the build */
-
 struct build {
 	const struct ibu_fabric *f;
 	const struct ibu_pgft *g;
@@ -71,22 +59,18 @@ struct build {
 	const struct ibu_pgft_mcast_load *load;
 	struct ibu_pgft_mcast_tree *t;
 	uint32_t key;
-	int radix;			/* most ports of a switch */
-	struct ibu_portmask *mask;	/* [node] tree ports */
-	struct ibu_portmask *seen;	/* [node] member ports seen */
-	struct ibu_portmask *recv;	/* [node] receiving member ports */
+	int radix;			/* most ports of a node */
+	struct ibu_portmask *mask, *seen, *recv;	/* [node] tree ports,
+					 * member ports, receiving ones */
 	int *in;			/* [node] switch in the tree */
-	int *cnt;			/* [node] member switches it is above
-					 * or equal to */
-	int *mark, *prev, *queue;
-	int *kid_at, *kid, *kid_port;	/* [node]: first of its distinct
-					 * children in kid / kid_port (the
-					 * first port to each), [N]: end */
+	int *cnt;			/* [node] member switches at or below */
+	int *mark, *prev, *queue, stamp;
+	int *kid_at, *kid, *kid_port;	/* [node]: its distinct children in
+					 * kid[kid_at[node] .. kid_at[node +
+					 * 1]), the first port to each */
 	int *msw, nd;			/* distinct member switches */
 	int *cand, nc;			/* apex candidates */
-	int stamp;
-	int src;			/* source: the send-only compute host
-					 * with the lowest D, -1 */
+	int src;			/* the source policy's host, -1 */
 };
 
 static int sw(const struct build *b, int n)
@@ -135,14 +119,6 @@ static void bfs(struct build *b, int tail, int up, int t)
 	}
 }
 
-/* Up-closure of switch t (stamp). */
-static void mark_up(struct build *b, int t)
-{
-	b->mark[t] = ++b->stamp;
-	b->queue[0] = t;
-	bfs(b, 1, 1, -1);
-}
-
 /* The cable a tree takes from s to its child q, first reached by port
  * first: of the parallel ones in port order, number (key + q's column)
  * mod their count, so groups spread over a bundle; 0 when none. */
@@ -160,9 +136,9 @@ static int cable_to(const struct build *b, int s, int q, int first)
 	return cab[(b->key + (uint32_t)b->g->col[q]) % (uint32_t)k];
 }
 
-/* From s down toward the switch marked by mark_up, taking at each switch
- * the first child in port order (the same for every tree), until t or,
- * with join, until the path meets the tree. */
+/* From s down toward the switches marked by bfs(up), taking at each the
+ * first child in port order (the same for every tree), until t or, with
+ * join, until the path meets the tree. */
 static void walk_down(struct build *b, int s, int t, int join)
 {
 	int p, q, was_in;
@@ -260,8 +236,11 @@ static void cross(struct build *b, int apex, int t)
 		if (sw(b, n) && b->g->level[n] == 1 &&
 		    (leaf < 0 || b->g->col[n] < b->g->col[leaf]))
 			leaf = n;
-	if (leaf >= 0)
-		mark_up(b, leaf);
+	if (leaf >= 0) {
+		b->mark[leaf] = ++b->stamp;
+		b->queue[0] = leaf;
+		bfs(b, 1, 1, -1);
+	}
 	if (leaf < 0 || b->mark[apex] != b->stamp || b->mark[t] != b->stamp) {
 		attach(b, t);	/* a top above no such leaf: any way */
 		return;
@@ -270,8 +249,6 @@ static void cross(struct build *b, int apex, int t)
 		walk_down(b, apex, leaf, 0);
 	walk_down(b, t, leaf, 1);
 }
-
-/* ------------------------------------------------------------ members */
 
 static const char *name_of(const struct build *b, int n)
 {
@@ -312,13 +289,16 @@ static int member_switch(const struct build *b, const struct ibu_mcast_member *m
 	return IBU_OK;
 }
 
-/* Members merged by port (one that is both full and send-only
- * receives); receiving ports into the tree's masks, the distinct member
- * switches into b->msw. */
+/*
+ * Members merged by port (one that is both full and send-only receives):
+ * receiving ports into the tree's masks, the distinct member switches
+ * into b->msw, and the source policy's host: the send-only (and not
+ * receiving) compute host with the lowest D.
+ */
 static int gather(struct build *b, const struct ibu_mcast_member *m, int n,
 		  struct ibu_err *e)
 {
-	int i, s = -1, rc, port;
+	int i, s = -1, rc, port, D;
 
 	b->stamp++;
 	for (i = 0; i < n; i++) {
@@ -340,37 +320,31 @@ static int gather(struct build *b, const struct ibu_mcast_member *m, int n,
 		ibu_pm_set(&b->mask[s], s == m[i].node ? 0 :
 			   b->f->nodes[m[i].node].ports[port].peer_port);
 	}
-	return IBU_OK;
-}
-
-/* The source policy's host: the send-only (and not receiving) compute
- * host with the lowest D, -1 if none. */
-static int lowest_source(const struct build *b,
-			 const struct ibu_mcast_member *m, int n)
-{
-	int i, D, best = -1;
-
 	for (i = 0; i < n; i++) {
 		if (!m[i].send_only || ibu_pm_test(&b->recv[m[i].node], m[i].port))
 			continue;
 		D = ibu_pgft_host(b->g, m[i].node, m[i].port);
-		if (D >= 0 && (best < 0 || D < best))
-			best = D;
+		if (D >= 0 && (b->src < 0 || D < b->src))
+			b->src = D;
 	}
-	return best;
+	return IBU_OK;
 }
 
-/* Every switch's distinct children, each with the first port to it. */
-static void list_children(struct build *b)
+/*
+ * Every switch's distinct children, each with the first port to it, and
+ * b->cnt[s]: the member switches s is above or equal to, summed over its
+ * children level by level from the leaves (in a fat tree the way down
+ * from s to a switch below it is unique, so each is counted once).
+ */
+static void count_below(struct build *b)
 {
-	int s, p, q, k = 0;
+	int s, p, q, k = 0, l, i;
 
 	for (s = 0; s < b->f->num_nodes; s++) {
 		b->kid_at[s] = k;
-		if (!sw(b, s) || b->g->level[s] < 2)
-			continue;
 		b->stamp++;
-		for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
+		for (p = 1; sw(b, s) && b->g->level[s] >= 2 &&
+		     p <= b->f->nodes[s].num_ports; p++) {
 			q = child_at(b, s, p);
 			if (q < 0 || b->mark[q] == b->stamp)
 				continue;
@@ -380,68 +354,47 @@ static void list_children(struct build *b)
 		}
 	}
 	b->kid_at[b->f->num_nodes] = k;
+	for (i = 0; i < b->nd; i++)
+		b->cnt[b->msw[i]] = 1;
+	for (l = 2; l <= b->g->P.h; l++)
+		for (s = 0; s < b->f->num_nodes; s++)
+			for (i = b->kid_at[s]; b->g->level[s] == l &&
+			     i < b->kid_at[s + 1]; i++)
+				b->cnt[s] += b->cnt[b->kid[i]];
 }
 
 /*
- * b->cnt[s]: the member switches s is above or equal to, summed over its
- * children level by level from the leaves: in a fat tree the way down
- * from s to a switch below it is unique, so each is counted once.
+ * The common ancestors of every member at the lowest level that has any
+ * (the tree stays as small as it can); none: the top a member sits on,
+ * else (faults) the tops that reach the most member switches going down.
  */
-static void count_ancestors(struct build *b)
+static void candidates(struct build *b)
 {
-	int j, l, s, i;
-
-	for (j = 0; j < b->nd; j++)
-		b->cnt[b->msw[j]] = 1;
-	for (l = 2; l <= b->g->P.h; l++)
-		for (s = 0; s < b->f->num_nodes; s++)
-			if (sw(b, s) && b->g->level[s] == l)
-				for (i = b->kid_at[s]; i < b->kid_at[s + 1]; i++)
-					b->cnt[s] += b->cnt[b->kid[i]];
-}
-
-/* The common ancestors at the lowest level that has any (the tree stays
- * as small as it can); 0 when there is none. */
-static int common_candidates(struct build *b)
-{
-	int n, level = 0;
+	const struct ibu_pgft *g = b->g;
+	int j, n, level = 0, want = b->nd;
 
 	for (n = 0; n < b->f->num_nodes; n++)
 		if (sw(b, n) && b->cnt[n] == b->nd &&
-		    (!level || b->g->level[n] < level))
-			level = b->g->level[n];
-	if (!level)
-		return 0;
-	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && b->cnt[n] == b->nd && b->g->level[n] == level)
-			b->cand[b->nc++] = n;
+		    (!level || g->level[n] < level))
+			level = g->level[n];
+	b->t->common = level > 0;
+	if (!level) {
+		level = g->P.h;
+		for (j = 0; j < b->nd; j++)
+			if (g->level[b->msw[j]] == level) {
+				b->cand[b->nc++] = b->msw[j];
+				b->t->level = level;
+				return;
+			}
+		for (n = want = 0; n < b->f->num_nodes; n++)
+			if (sw(b, n) && g->level[n] == level && b->cnt[n] > want)
+				want = b->cnt[n];
+	}
 	b->t->level = level;
-	b->t->common = 1;
-	return 1;
-}
-
-/* No common ancestor: the top a member sits on, else (faults) the tops
- * that reach the most member switches going down. */
-static void top_candidates(struct build *b)
-{
-	const struct ibu_pgft *g = b->g;
-	int j, n, most = 0;
-
-	b->t->level = g->P.h;
-	for (j = 0; j < b->nd; j++)
-		if (g->level[b->msw[j]] == g->P.h) {
-			b->cand[b->nc++] = b->msw[j];
-			return;
-		}
 	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && g->level[n] == g->P.h && b->cnt[n] > most)
-			most = b->cnt[n];
-	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && g->level[n] == g->P.h && b->cnt[n] == most)
+		if (sw(b, n) && b->cnt[n] == want && g->level[n] == level)
 			b->cand[b->nc++] = n;
 }
-
-/* ------------------------------------------------------------ policies */
 
 /* The parent the source D's climb takes from s at level l: the paper's
  * up-digit p_(h-l) of its PID on an exact IBFT, else its D-mod-K up-slot
@@ -489,17 +442,6 @@ static int source_apex(const struct build *b)
 	return -1;
 }
 
-static int lowest_guid(const struct build *b)
-{
-	int i, best = -1;
-
-	for (i = 0; i < b->nc; i++)
-		if (best < 0 ||
-		    b->f->nodes[b->cand[i]].guid < b->f->nodes[best].guid)
-			best = b->cand[i];
-	return best;
-}
-
 /* Key 4: the paper's label on an exact IBFT, else the column. */
 static int label_less(const struct build *b, int a, int c)
 {
@@ -542,6 +484,11 @@ static void keep_compact(struct build *b)
 	b->nc = n;
 }
 
+static uint32_t trees_at(const struct build *b, int node)
+{
+	return b->load ? b->load->core.count[0][node] : 0;
+}
+
 /* Balanced, keys 1-4 (pgft_mcast.h). */
 static int balanced(struct build *b)
 {
@@ -550,19 +497,16 @@ static int balanced(struct build *b)
 	int i, c, best = -1, ties = 0;
 
 	for (i = 0; i < b->nc; i++) {
-		v = trees_at(b->load, b->cand[i]);
-		if (v < least) {
-			least = v;
-			ties = 0;
-		}
-		ties += v == least;
+		v = trees_at(b, b->cand[i]);
+		ties = v < least ? 1 : ties + (v == least);
+		least = v < least ? v : least;
 	}
 	b->t->scored = b->load && ties > 1 && within_budget(b, ties);
 	for (i = 0; i < b->nc; i++) {
 		struct score sc = { 0 };
 
 		c = b->cand[i];
-		if (trees_at(b->load, c) != least)
+		if (trees_at(b, c) != least)
 			continue;
 		if (b->t->scored)
 			walk_tree(b, c, &sc);
@@ -579,7 +523,7 @@ static int balanced(struct build *b)
 
 static int choose(struct build *b, enum ibu_mcast_policy policy)
 {
-	int s;
+	int i, s = -1;
 
 	b->t->policy = policy;
 	b->t->num_candidates = b->nc;
@@ -589,22 +533,21 @@ static int choose(struct build *b, enum ibu_mcast_policy policy)
 			return s;
 		b->t->policy = IBU_MCAST_BALANCED;
 	} else if (policy == IBU_MCAST_LOWEST_GUID) {
-		return lowest_guid(b);
+		for (i = 0; i < b->nc; i++)
+			if (s < 0 || b->f->nodes[b->cand[i]].guid <
+				     b->f->nodes[s].guid)
+				s = b->cand[i];
+		return s;
 	} else if (policy == IBU_MCAST_COMPACT && b->load) {
 		keep_compact(b);
 	}
 	return balanced(b);
 }
 
-/* ------------------------------------------------------------ the tree */
-
-/*
- * The down paths from the apex, then every member switch it does not
- * reach going down: a top through the crossing leaf; with faults
- * refused, as a way there would turn down-up and close credit loops
- * with unicast (seen on a 3-level tree with 4 cut cables); else by a
- * shortest path.
- */
+/* The down paths from the apex, then every member switch it does not
+ * reach going down (pgft_mcast.h): refused with faults, as a way there
+ * would turn down-up and close credit loops with unicast (seen on a
+ * 3-level tree with 4 cut cables). */
 static int grow(struct build *b, int apex, struct ibu_err *e)
 {
 	const struct ibu_pgft *g = b->g;
@@ -651,32 +594,21 @@ static int export(const struct build *b, struct ibu_err *e)
 }
 
 /* Records the tree under key: its switches, its cables (by their upper
- * end) and the switches that ever held a tree. */
-static int record(const struct build *b, struct ibu_pgft_mcast_load *l,
+ * end; b->kid_port, one int per fabric port, is free by now) and the
+ * switches that ever held a tree. */
+static int record(struct build *b, struct ibu_pgft_mcast_load *l,
 		  uint32_t key, struct ibu_err *e)
 {
 	struct ibu_pgft_mcast_tree *t = b->t;
-	int i, p, k = 0, rc, *cab, s;
-	const int *items[3];
-	int n[3];
+	const int *items[3] = { t->nodes, b->kid_port, NULL };
+	int i, p, s, rc, n[3] = { t->num_switches, 0, 0 };
 
-	cab = malloc((size_t)(t->num_switches ? t->num_switches : 1) *
-		     (size_t)l->stride * sizeof(int));
-	if (!cab)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < t->num_switches; i++)
 		for (s = t->nodes[i], p = 1; p <= b->f->nodes[s].num_ports; p++)
 			if (ibu_pm_test(&t->ports[i], p) &&
 			    child_at(b, s, p) >= 0)
-				cab[k++] = s * l->stride + p;
-	items[0] = t->nodes;
-	items[1] = cab;
-	items[2] = NULL;
-	n[0] = t->num_switches;
-	n[1] = k;
-	n[2] = 0;
+				b->kid_port[n[1]++] = s * l->stride + p;
 	rc = ibu_mcload_add(&l->core, key, items, n, e);
-	free(cab);
 	for (i = 0; !rc && i < t->num_switches; i++)
 		l->core.count[2][t->nodes[i]] = 1;
 	return rc;
@@ -717,12 +649,8 @@ static int build_tree(struct build *b, const struct ibu_mcast_member *m,
 	rc = gather(b, m, n, e);
 	if (rc || !b->nd)
 		return rc;
-	b->src = lowest_source(b, m, n);
-	b->radix = most_ports(b->f);
-	list_children(b);
-	count_ancestors(b);
-	if (!common_candidates(b))
-		top_candidates(b);
+	count_below(b);
+	candidates(b);
 	apex = choose(b, policy);
 	if (apex < 0)
 		return ibu_err_set(e, IBU_ETOPO,
@@ -741,7 +669,7 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 			      struct ibu_pgft_mcast_tree *t, struct ibu_err *e)
 {
 	struct build b = { .f = f, .g = g, .x = x, .load = load, .t = t,
-			   .key = key, .src = -1 };
+			   .key = key, .src = -1, .radix = most_ports(f) };
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -751,7 +679,7 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 		return ibu_err_set(e, IBU_EINVAL, "bad member list");
 	if (g->num_nodes != f->num_nodes ||
 	    (load && (load->core.size[0] != (f->num_nodes ? f->num_nodes : 1) ||
-		      load->stride < most_ports(f) + 1)))
+		      load->stride < b.radix + 1)))
 		return ibu_err_set(e, IBU_EINVAL,
 				   "the load state or the fat tree is of another fabric");
 	if (load)
