@@ -458,55 +458,47 @@ static int within_budget(const struct build *b, int k)
 	       IBU_PGFT_MCAST_SCORE_BUDGET;
 }
 
-/* Compact's key 0: keeps the candidates whose tree adds the fewest
- * switches to those that ever held one (the apex not counted when it is
- * a top; b->prev holds the counts). */
-static void keep_compact(struct build *b)
-{
-	int i, n = 0, least = -1;
-
-	b->t->compacted = b->nc > 1 && within_budget(b, b->nc);
-	if (!b->t->compacted)
-		return;
-	for (i = 0; i < b->nc; i++) {
-		struct score sc = { 0 };
-		int c = b->cand[i];
-
-		sc.fresh = b->g->level[c] < b->g->P.h && !b->load->core.count[2][c];
-		walk_tree(b, c, &sc);
-		b->prev[i] = sc.fresh;
-		if (least < 0 || sc.fresh < least)
-			least = sc.fresh;
-	}
-	for (i = 0; i < b->nc; i++)
-		if (b->prev[i] == least)
-			b->cand[n++] = b->cand[i];
-	b->nc = n;
-}
-
 static uint32_t trees_at(const struct build *b, int node)
 {
 	return b->load ? b->load->core.count[0][node] : 0;
 }
 
-/* Balanced, keys 1-4 (pgft_mcast.h). */
-static int balanced(struct build *b)
+/*
+ * Balanced, keys 1-4 (pgft_mcast.h), after compact's key 0 when compact:
+ * the candidates' trees adding the fewest switches to those that ever
+ * held one (b->prev holds the counts; a top apex is not counted).
+ */
+static int best_apex(struct build *b, int compact)
 {
 	uint32_t least = UINT32_MAX, best_max = 0, v;
 	uint64_t best_sum = 0;
-	int i, c, best = -1, ties = 0;
+	int i, c, best = -1, ties = 0, few = INT_MAX;
 
+	b->t->compacted = compact && b->nc > 1 && within_budget(b, b->nc);
 	for (i = 0; i < b->nc; i++) {
-		v = trees_at(b, b->cand[i]);
-		ties = v < least ? 1 : ties + (v == least);
-		least = v < least ? v : least;
+		struct score sc = { 0 };
+
+		c = b->cand[i];
+		v = trees_at(b, c);
+		if (b->t->compacted) {
+			sc.fresh = b->g->level[c] < b->g->P.h &&
+				   !b->load->core.count[2][c];
+			walk_tree(b, c, &sc);
+		}
+		b->prev[i] = sc.fresh;
+		if (sc.fresh < few || (sc.fresh == few && v < least)) {
+			few = sc.fresh;
+			least = v;
+			ties = 0;
+		}
+		ties += sc.fresh == few && v == least;
 	}
 	b->t->scored = b->load && ties > 1 && within_budget(b, ties);
 	for (i = 0; i < b->nc; i++) {
 		struct score sc = { 0 };
 
 		c = b->cand[i];
-		if (trees_at(b, c) != least)
+		if (b->prev[i] != few || trees_at(b, c) != least)
 			continue;
 		if (b->t->scored)
 			walk_tree(b, c, &sc);
@@ -538,10 +530,8 @@ static int choose(struct build *b, enum ibu_mcast_policy policy)
 				     b->f->nodes[s].guid)
 				s = b->cand[i];
 		return s;
-	} else if (policy == IBU_MCAST_COMPACT && b->load) {
-		keep_compact(b);
 	}
-	return balanced(b);
+	return best_apex(b, policy == IBU_MCAST_COMPACT && b->load);
 }
 
 /* The down paths from the apex, then every member switch it does not
