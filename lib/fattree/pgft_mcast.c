@@ -379,11 +379,10 @@ static void candidates(struct build *b)
 			level = g->level[n];
 	b->t->common = level > 0;
 	if (!level) {
-		level = g->P.h;
+		level = b->t->level = g->P.h;
 		for (j = 0; j < b->nd; j++)
 			if (g->level[b->msw[j]] == level) {
 				b->cand[b->nc++] = b->msw[j];
-				b->t->level = level;
 				return;
 			}
 		for (n = want = 0; n < b->f->num_nodes; n++)
@@ -513,27 +512,6 @@ static int best_apex(struct build *b, int compact)
 	return best;
 }
 
-static int choose(struct build *b, enum ibu_mcast_policy policy)
-{
-	int i, s = -1;
-
-	b->t->policy = policy;
-	b->t->num_candidates = b->nc;
-	if (policy == IBU_MCAST_SOURCE) {
-		s = source_apex(b);
-		if (s >= 0)
-			return s;
-		b->t->policy = IBU_MCAST_BALANCED;
-	} else if (policy == IBU_MCAST_LOWEST_GUID) {
-		for (i = 0; i < b->nc; i++)
-			if (s < 0 || b->f->nodes[b->cand[i]].guid <
-				     b->f->nodes[s].guid)
-				s = b->cand[i];
-		return s;
-	}
-	return best_apex(b, policy == IBU_MCAST_COMPACT && b->load);
-}
-
 /* The down paths from the apex, then every member switch it does not
  * reach going down (pgft_mcast.h): refused with faults, as a way there
  * would turn down-up and close credit loops with unicast (seen on a
@@ -607,41 +585,44 @@ static int record(struct build *b, struct ibu_pgft_mcast_load *l,
 /* Two blocks carved into the arrays (calloc: all zero). */
 static int build_alloc(struct build *b, size_t N, struct ibu_err *e)
 {
-	size_t ports = 1;
-	int n, *p;
+	int **ints[] = { &b->in, &b->cnt, &b->mark, &b->prev, &b->queue,
+			 &b->msw, &b->cand, &b->kid_at, &b->kid };
+	size_t ports = 1, i;
 
-	for (n = 0; n < b->f->num_nodes; n++)
-		ports += (size_t)b->f->nodes[n].num_ports;
+	for (i = 0; i < (size_t)b->f->num_nodes; i++)
+		ports += (size_t)b->f->nodes[i].num_ports;
 	b->mask = calloc(3 * N, sizeof(*b->mask));
-	b->in = p = calloc(8 * N + 1 + 2 * ports, sizeof(int));
-	if (!b->mask || !p)
+	b->in = calloc(8 * N + 1 + 2 * ports, sizeof(int));
+	if (!b->mask || !b->in)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	b->seen = b->mask + N;
 	b->recv = b->seen + N;
-	b->cnt = p += N;
-	b->mark = p += N;
-	b->prev = p += N;
-	b->queue = p += N;
-	b->msw = p += N;
-	b->cand = p += N;
-	b->kid_at = p += N;
-	b->kid = p += N + 1;
-	b->kid_port = p + ports;
+	for (i = 1; i < 9; i++)		/* kid_at has N + 1 */
+		*ints[i] = *ints[i - 1] + N + (i == 8);
+	b->kid_port = b->kid + ports;
 	return IBU_OK;
 }
 
-/* Apex and tree of the gathered members. */
+/* The members, their apex (tree->policy: the policy that chose it) and
+ * its tree. */
 static int build_tree(struct build *b, const struct ibu_mcast_member *m,
 		      int n, enum ibu_mcast_policy policy, struct ibu_err *e)
 {
-	int apex, rc;
+	int i, apex = -1, rc = gather(b, m, n, e);
 
-	rc = gather(b, m, n, e);
 	if (rc || !b->nd)
 		return rc;
 	count_below(b);
 	candidates(b);
-	apex = choose(b, policy);
+	b->t->num_candidates = b->nc;
+	if (policy == IBU_MCAST_SOURCE && (apex = source_apex(b)) < 0)
+		b->t->policy = IBU_MCAST_BALANCED;
+	for (i = 0; policy == IBU_MCAST_LOWEST_GUID && i < b->nc; i++)
+		if (apex < 0 || b->f->nodes[b->cand[i]].guid <
+				b->f->nodes[apex].guid)
+			apex = b->cand[i];
+	if (apex < 0 && policy != IBU_MCAST_LOWEST_GUID)
+		apex = best_apex(b, policy == IBU_MCAST_COMPACT && b->load);
 	if (apex < 0)
 		return ibu_err_set(e, IBU_ETOPO,
 				   "no switch above the %d members",
