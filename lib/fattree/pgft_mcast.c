@@ -463,9 +463,11 @@ static uint32_t trees_at(const struct build *b, int node)
 }
 
 /*
- * Balanced, keys 1-4 (pgft_mcast.h), after compact's key 0 when compact:
- * the candidates' trees adding the fewest switches to those that ever
- * held one (b->prev holds the counts; a top apex is not counted).
+ * Balanced, keys 1-4 (pgft_mcast.h), after compact's key when compact:
+ * the trees adding the fewest switches to those that ever held one
+ * (b->prev holds the counts). Pod-local groups count too: free, they
+ * pulled other planes' middles in (IBFT(16,3), 50 groups of 20 hosts
+ * then 500 of 2: 193 switches against 152).
  */
 static int best_apex(struct build *b, int compact)
 {

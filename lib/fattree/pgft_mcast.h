@@ -2,48 +2,42 @@
 /*
  * The multicast tree of a group on any PGFT (pgft.h), an exact or degraded
  * IBFT(m,n) included ([Zhou07], sect. 3.3.2): the union of the down paths
- * from one apex switch to every member. In a fat tree the way down is
- * unique (but for parallel cables), so this is a tree: a switch forwards
- * to every MFT port but the one a packet came in on, so every receiving
- * member gets one copy whichever member sends, and packets only climb to
- * the apex then descend, closing no credit loop with up*|down* unicast.
- * The paper's tree for a source s is the one whose apex is on s's climb.
+ * from one apex switch to every member, a tree as the way down in a fat
+ * tree is unique (but for parallel cables: cable (key + child's column)
+ * mod p of a bundle, so groups spread over it). Flooded, it gives every
+ * receiving member one copy whichever member sends; packets climb to the
+ * apex then descend, closing no credit loop with up*|down* unicast. The
+ * paper's tree for a source s is the one whose apex is on s's climb.
  *
  * The apex lies at the level of the lowest common ancestors of all
- * members (send-only ones included), found from the cables alone: a group
- * inside one leaf or pod stays there. With none (faults, or members on
- * several top switches: hosts on spines) it is a top: the one a member
- * sits on, else among those reaching the most member switches going down.
- * A member on another top is joined through one fixed crossing leaf; any
- * other member the apex misses refuses the group with faults (IBU_ETOPO:
- * no up-then-down tree), else is joined by a shortest path. On a bundle of
- * parallel cables the tree takes cable (key + child's column) mod p, so
- * groups spread over the bundle.
+ * members (send-only ones included), found from the cables: a group
+ * inside one leaf or pod stays there. With none (faults, or hosts on
+ * several top switches) it is a top: the one a member sits on, else one
+ * of those reaching the most member switches going down; a member on
+ * another top is joined through one fixed crossing leaf, any other member
+ * it misses refuses the group with faults (IBU_ETOPO: no up-then-down
+ * tree), else is joined by a shortest path.
  *
- * Apex policies (mcgroup.h), among the candidates (the common ancestors,
- * or the tops of the fallback):
+ * Apex policies (mcgroup.h), among the candidates at that level:
  *   source       the one on the climb of the send-only compute host with
  *                the lowest index (the paper's up-digits on an exact IBFT,
- *                else its D-mod-K up-slots); balanced when there is none
- *                or its climb misses them (tree->policy says which chose);
+ *                else its D-mod-K up-slots); else balanced (tree->policy);
  *   lowest-guid  the lowest node GUID;
  *   balanced     with a load state: 1. the fewest trees through it, 2. the
  *                tree whose busiest cable carries the fewest trees, 3. the
- *                fewest trees summed over its cables (without 2-3, groups
- *                whose apexes share children would all cross the same
- *                switches one level down), 4. the lowest label (an exact
- *                IBFT's paper label, else the column);
- *   compact      key 0 first: the fewest switches its tree adds to those
- *                that ever held a tree (a top apex not counted), as after
- *                every join or leave OpenSM resends every MFT block in use
- *                to every switch that ever held an MLID. On IBFT(m,3) the
- *                groups settle on one plane and keys 1-4 spread them over
- *                its m/2 tops. Pod-local groups count too: free, they pull
- *                other planes in (IBFT(16,3), 50 groups of 20 hosts then
- *                500 of 2: 193 switches against 152).
- * Keys 0 and 2-3 are skipped (tree->compacted, scored) when candidates x
- * member switches x levels x radix exceeds IBU_PGFT_MCAST_SCORE_BUDGET;
- * without a load state balanced is key 4 and compact is balanced.
+ *                fewest trees summed over its cables (else groups whose
+ *                apexes share children all cross the same switches one
+ *                level down), 4. the lowest label (an exact IBFT's paper
+ *                label, else the column);
+ *   compact      first the fewest switches its tree adds to those that
+ *                ever held a tree (a top apex not counted): after every
+ *                join or leave OpenSM resends every MFT block in use to
+ *                each of those. Groups settle on one plane (on IBFT(m,3)
+ *                the middles one top reaches), balanced over its tops.
+ * Compact's key and keys 2-3 are skipped (tree->compacted, scored) when
+ * candidates x member switches x levels x radix exceeds
+ * IBU_PGFT_MCAST_SCORE_BUDGET; without a load state balanced and compact
+ * are key 4.
  *
  * Output per switch: both ends of every tree cable, the port of every
  * receiving CA member, port 0 when the switch itself receives. Send-only
