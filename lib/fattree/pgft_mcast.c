@@ -121,7 +121,7 @@ static void bfs(struct build *b, int tail, int up, int t)
 
 /* The cable a tree takes from s to its child q, first reached by port
  * first: of the parallel ones in port order, number (key + q's column)
- * mod their count, so groups spread over a bundle; 0 when none. */
+ * mod their count, so groups spread over a bundle. */
 static int cable_to(const struct build *b, int s, int q, int first)
 {
 	int p, k = 0, cab[IBU_MAX_PORTS + 1], l = b->g->level[s];
@@ -131,8 +131,6 @@ static int cable_to(const struct build *b, int s, int q, int first)
 	for (p = first; p <= b->f->nodes[s].num_ports; p++)
 		if (b->f->nodes[s].ports[p].peer_node == q)
 			cab[k++] = p;
-	if (!k)
-		return 0;
 	return cab[(b->key + (uint32_t)b->g->col[q]) % (uint32_t)k];
 }
 
