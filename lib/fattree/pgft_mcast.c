@@ -463,9 +463,12 @@ static uint32_t trees_at(const struct build *b, int node)
 /*
  * Balanced, keys 1-4 (pgft_mcast.h), after compact's key when compact:
  * the trees adding the fewest switches to those that ever held one
- * (b->prev holds the counts). Pod-local groups count too: free, they
- * pulled other planes' middles in (IBFT(16,3), 50 groups of 20 hosts
- * then 500 of 2: 193 switches against 152).
+ * (b->prev holds the counts), as OpenSM resends every MFT block in use
+ * to each of those after every join or leave. Pod-local groups count
+ * too: free, they pulled other planes' middles in (IBFT(16,3), 50 groups
+ * of 20 hosts then 500 of 2: 193 switches against 152). Without keys 2-3
+ * groups whose apexes share children would all cross the same switches
+ * one level down.
  */
 static int best_apex(struct build *b, int compact)
 {

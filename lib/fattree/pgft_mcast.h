@@ -1,22 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The multicast tree of a group on any PGFT (pgft.h), an exact or degraded
- * IBFT(m,n) included ([Zhou07], sect. 3.3.2): the union of the down paths
- * from one apex switch to every member, a tree as the way down in a fat
- * tree is unique (but for parallel cables: cable (key + child's column)
- * mod p of a bundle, so groups spread over it). Flooded, it gives every
- * receiving member one copy whichever member sends; packets climb to the
- * apex then descend, closing no credit loop with up*|down* unicast. The
- * paper's tree for a source s is the one whose apex is on s's climb.
- *
- * The apex lies at the level of the lowest common ancestors of all
- * members (send-only ones included), found from the cables: a group
- * inside one leaf or pod stays there. With none (faults, or hosts on
- * several top switches) it is a top: the one a member sits on, else one
- * of those reaching the most member switches going down; a member on
- * another top is joined through one fixed crossing leaf, any other member
- * it misses refuses the group with faults (IBU_ETOPO: no up-then-down
- * tree), else is joined by a shortest path.
+ * IBFT(m,n) included ([Zhou07], sect. 3.3.2; docs/design.md, "Multicast
+ * trees"): the union of the down paths from one apex switch to every
+ * member, at the level of the members' lowest common ancestors (send-only
+ * ones included). Flooded, it gives every receiving member one copy from
+ * any sender and closes no credit loop with up*|down* unicast. Of a bundle
+ * of parallel cables the tree takes number (key + child's column) mod p.
+ * No common ancestor (faults, hosts on several tops): the apex is a top,
+ * the one a member sits on, else one reaching the most member switches
+ * going down; a member on another top is joined through one fixed
+ * crossing leaf, any other member it misses refuses the group with faults
+ * (IBU_ETOPO: no up-then-down tree), else is joined by a shortest path.
  *
  * Apex policies (mcgroup.h), among the candidates at that level:
  *   source       the one on the climb of the send-only compute host with
@@ -24,25 +19,20 @@
  *                else its D-mod-K up-slots); else balanced (tree->policy);
  *   lowest-guid  the lowest node GUID;
  *   balanced     with a load state: 1. the fewest trees through it, 2. the
- *                tree whose busiest cable carries the fewest trees, 3. the
- *                fewest trees summed over its cables (else groups whose
- *                apexes share children all cross the same switches one
- *                level down), 4. the lowest label (an exact IBFT's paper
- *                label, else the column);
+ *                fewest trees on its tree's busiest cable, 3. the fewest
+ *                summed over its tree's cables, 4. the lowest label (an
+ *                exact IBFT's paper label, else the column);
  *   compact      first the fewest switches its tree adds to those that
- *                ever held a tree (a top apex not counted): after every
- *                join or leave OpenSM resends every MFT block in use to
- *                each of those. Groups settle on one plane (on IBFT(m,3)
- *                the middles one top reaches), balanced over its tops.
+ *                ever held a tree (a top apex not counted), then balanced.
  * Compact's key and keys 2-3 are skipped (tree->compacted, scored) when
  * candidates x member switches x levels x radix exceeds
  * IBU_PGFT_MCAST_SCORE_BUDGET; without a load state balanced and compact
  * are key 4.
  *
  * Output per switch: both ends of every tree cable, the port of every
- * receiving CA member, port 0 when the switch itself receives. Send-only
- * members' CA ports are left out (their climb is in); duplicate members
- * are merged (a port both full and send-only receives).
+ * receiving CA member, port 0 when the switch itself receives; send-only
+ * CA ports are left out (their climb is in), duplicate members merged (a
+ * port both full and send-only receives).
  */
 #ifndef IBU_PGFT_MCAST_H
 #define IBU_PGFT_MCAST_H
