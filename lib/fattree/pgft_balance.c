@@ -70,6 +70,19 @@ struct leaf_index {
 	int *node, *child, *cstart, *clen, *lev, *nx;	/* in one block */
 };
 
+/* LIDs of one leaf whose rule trees are walked together. */
+#define BATCH 32
+struct batch {
+	int n;
+	uint32_t lid[BATCH];
+	int D[BATCH], o[BATCH];
+	int dead[BATCH];	/* the index where its flows met a lost way */
+	long re[BATCH];		/* switches without flow off the rule */
+	uint32_t *lc[BATCH];	/* its offset's loads */
+	int kslot[IBU_PGFT_MAX_H + 1][BATCH];	/* by level */
+	int kcable[IBU_PGFT_MAX_H + 1][BATCH];
+};
+
 /* A table row the second choice overwrote. */
 struct undo {
 	uint32_t lid;
@@ -125,6 +138,8 @@ struct bal {
 	long kept_bytes;
 	struct leaf_index own;	/* the arrays prepare_leaf() fills; node,
 				 * child, ... point there or to a kept index */
+	struct batch bt;
+	long *bw;		/* [i BATCH + j]: batch LID j's flows at i */
 };
 
 static uint32_t *load_of(struct bal *b, int i, int port)
@@ -477,43 +492,99 @@ static int first_way(const struct bal *b, int i)
 	return 0;
 }
 
-/*
- * The rule's in-tree for the LID, walked from the farthest switch in
- * (its flow is then complete) and written as it goes: 1 when every
- * switch D's traffic crosses can take the rule's way (rows written,
- * loads added; a switch without flow whose rule way is lost takes its
- * first way), 0 when one cannot: the loads taken back, its rows left to
- * the balance, which rewrites them all.
- */
-static int keep_tree(struct bal *b, uint32_t lid)
+/* The rule's way of every batch LID at index i: port[j] (0: it does not
+ * survive) and next[j]; per switch, so its index is read once. */
+static void batch_ways(const struct bal *b, int i, int *port, int *next)
 {
-	struct router *r = b->r;
-	long *w = b->w;
-	int i, j, re = 0;
+	const struct batch *k = &b->bt;
+	int j, c, n = k->n, l = b->lev[i];
 
-	memcpy(w, b->nh, sizeof(long) * (size_t)b->norder);
-	for (i = b->norder - 1; i > 0; i--) {
-		b->port[i] = rule_way(b, i, &b->next[i]);
-		if (w[i]) {
-			if (!b->port[i])
-				break;
-			w[b->next[i]] += w[i];
-			*load_of(b, i, b->port[i]) += (uint32_t)w[i];
-		} else if (!b->port[i]) {
-			b->port[i] = first_way(b, i);
-			re++;
+	if (b->child[i] >= 0) {
+		const int *gp = &b->r->gports[b->cstart[i]], *kc = k->kcable[l];
+		int len = b->clen[i], q = b->child[i];
+
+		for (j = 0; j < n; j++) {
+			c = kc[j];
+			port[j] = c < len ? gp[c] : 0;
+			next[j] = q;
 		}
-		r->lft->row[b->node[i]][lid] = b->port[i] ?
-			(uint8_t)b->port[i] : IBU_NO_PATH;
+		return;
 	}
-	if (!i) {
-		r->st.rerouted += re;
-		return 1;
+	const int *nx = &b->nx[i * b->umax], *up = b->up[i], *ks = k->kslot[l];
+
+	for (j = 0; j < n; j++) {
+		c = ks[j];
+		next[j] = nx[c];
+		port[j] = next[j] >= 0 ? up[c] : 0;
 	}
-	for (j = b->norder - 1; j > i; j--)
-		if (w[j])
-			*load_of(b, j, b->port[j]) -= (uint32_t)w[j];
-	return 0;
+}
+
+/* One switch of the batch's in-trees: each live LID's rule way written,
+ * its flows added (a LID whose flows meet a lost way dies there). */
+static void keep_switch(struct bal *b, int i)
+{
+	struct batch *k = &b->bt;
+	uint8_t *row = b->r->lft->row[b->node[i]];
+	long *w = b->bw, *wi = &b->bw[(size_t)i * BATCH];
+	int j, port[BATCH], next[BATCH], base = b->slot[i];
+
+	batch_ways(b, i, port, next);
+	for (j = 0; j < k->n; j++) {
+		if (k->dead[j])
+			continue;
+		if (wi[j]) {
+			if (!port[j]) {
+				k->dead[j] = i;
+				continue;
+			}
+			w[(size_t)next[j] * BATCH + j] += wi[j];
+			k->lc[j][base + port[j]] += (uint32_t)wi[j];
+		} else if (!port[j]) {
+			port[j] = first_way(b, i);
+			k->re[j]++;
+		}
+		row[k->lid[j]] = port[j] ? (uint8_t)port[j] : IBU_NO_PATH;
+	}
+}
+
+/*
+ * The rule's in-trees of the batch's LIDs (one leaf t), walked from the
+ * farthest switch in (a switch's flow is then complete) and written as
+ * they go, a switch's index and row read once for all of them. A LID
+ * whose flows meet a lost way has its loads taken back and is marked
+ * damaged (its rows are left to the balance, which rewrites them all); a
+ * switch without flow whose rule way is lost takes its first way.
+ * Returns the damaged.
+ */
+static int keep_batch(struct bal *b)
+{
+	struct batch *k = &b->bt;
+	int i, j, n = 0, port[BATCH], next[BATCH];
+
+	for (i = 0; i < b->norder; i++)
+		for (j = 0; j < k->n; j++)
+			b->bw[(size_t)i * BATCH + j] = b->nh[i];
+	memset(k->dead, 0, sizeof(k->dead));
+	memset(k->re, 0, sizeof(k->re));
+	for (i = b->norder - 1; i > 0; i--)
+		keep_switch(b, i);
+	for (j = 0; j < k->n; j++) {
+		if (!k->dead[j]) {
+			b->r->st.rerouted += k->re[j];
+			continue;
+		}
+		for (i = b->norder - 1; i > k->dead[j]; i--) {
+			batch_ways(b, i, port, next);
+			if (b->bw[(size_t)i * BATCH + j])
+				k->lc[j][b->slot[i] + port[j]] -=
+					(uint32_t)b->bw[(size_t)i * BATCH + j];
+		}
+		b->damaged[(size_t)k->D[j] * (size_t)b->noffc +
+			   (size_t)(k->o[j] - b->o0)] = 1;
+		n++;
+	}
+	k->n = 0;
+	return n;
 }
 
 /* --- a damaged LID --- */
@@ -794,7 +865,8 @@ static unsigned char *damaged(struct bal *b, int D)
  * (their number returned). */
 static int keep_rule(struct bal *b, int li)
 {
-	int j, D, n = 0;
+	struct batch *k = &b->bt;
+	int j, D, l, n = 0;
 	uint32_t lid;
 
 	for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++)
@@ -807,12 +879,18 @@ static int keep_rule(struct bal *b, int li)
 			host_row(b, D, lid);
 			route_cut_above(b, lid);
 			start_lid(b, D);
-			if (!keep_tree(b, lid)) {
-				*damaged(b, D) = 1;
-				n++;
+			k->lid[k->n] = lid;
+			k->D[k->n] = D;
+			k->o[k->n] = b->o;
+			k->lc[k->n] = b->lc;
+			for (l = 1; l <= b->r->g->P.h; l++) {
+				k->kslot[l][k->n] = b->kslot[l];
+				k->kcable[l][k->n] = b->kcable[l];
 			}
+			if (++k->n == BATCH)
+				n += keep_batch(b);
 		}
-	return n;
+	return n + (k->n ? keep_batch(b) : 0);
 }
 
 /* At most the busiest link of any tree toward t: every source's flows
@@ -1173,6 +1251,7 @@ static void bal_free(struct bal *b)
 	free(b->keepnx);
 	free(b->next);
 	free(b->w);
+	free(b->bw);
 	free(b->cost);
 	free(b->csum);
 	free(b->path);
@@ -1238,6 +1317,7 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 	b->keepnx = calloc(n, sizeof(int));
 	b->next = calloc(n, sizeof(int));
 	b->w = calloc(n, sizeof(long));
+	b->bw = calloc(n * BATCH, sizeof(long));
 	b->cost = calloc(n, sizeof(long));
 	b->csum = calloc(n, sizeof(long));
 	b->path = calloc(n, sizeof(int));
@@ -1254,7 +1334,7 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 	    !b->cstart || !b->clen || !b->nx || !b->up || !b->slotq || !b->sbase || !b->slot ||
 	    !b->cut_above || !b->port || !b->pre || !b->prenx || !b->next ||
 	    !b->keep || !b->keepnx ||
-	    !b->w || !b->cost || !b->csum || !b->path || !b->load ||
+	    !b->w || !b->bw || !b->cost || !b->csum || !b->path || !b->load ||
 	    !b->damaged || !b->hot ||
 	    !b->hot0 || !b->rerouted || !b->kept)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
