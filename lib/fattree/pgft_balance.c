@@ -140,6 +140,7 @@ struct bal {
 				 * child, ... point there or to a kept index */
 	struct batch bt;
 	long *bw;		/* [i BATCH + j]: batch LID j's flows at i */
+	char *block;		/* every array above but kept[] and undo */
 };
 
 static uint32_t *load_of(struct bal *b, int i, int port)
@@ -1227,43 +1228,10 @@ static void bal_free(struct bal *b)
 {
 	int i;
 
-	free(b->leaves);
-	free(b->by_leaf);
-	free(b->leaf_start);
-	free(b->nhost);
-	free(b->own.node);
-	free(b->own.lev);
-	free(b->nh);
-	free(b->idx_of);
-	free(b->own.child);
-	free(b->own.cstart);
-	free(b->own.clen);
-	free(b->own.nx);
-	free(b->up);
-	free(b->slotq);
-	free(b->sbase);
-	free(b->slot);
-	free(b->cut_above);
-	free(b->port);
-	free(b->pre);
-	free(b->prenx);
-	free(b->keep);
-	free(b->keepnx);
-	free(b->next);
-	free(b->w);
-	free(b->bw);
-	free(b->cost);
-	free(b->csum);
-	free(b->path);
-	free(b->load);
-	free(b->damaged);
-	free(b->hot);
-	free(b->hot0);
-	free(b->undo);
-	free(b->rerouted);
 	for (i = 0; b->kept && i < b->nleaves; i++)
 		free(b->kept[i].node);
-	free(b->kept);
+	free(b->block);
+	free(b->undo);
 }
 
 /* The offsets: 2^(the largest LMC of a compute host), in chunks. */
@@ -1283,62 +1251,74 @@ static void size_offsets(struct bal *b)
 	b->noffc = cells < 1 ? 1 : cells < b->noff ? (int)cells : b->noff;
 }
 
-static int bal_alloc(struct bal *b, struct ibu_err *e)
+/* n bytes of the block at *off (16-byte aligned), or NULL while the
+ * block is being measured. */
+static void *carve(char *m, size_t *off, size_t n)
+{
+	void *p = m ? m + *off : NULL;
+
+	*off += (n + 15) & ~(size_t)15;
+	return p;
+}
+
+/* Every array of b in one block m (NULL: only measured); its size. */
+static size_t lay_out(struct bal *b, char *m)
 {
 	size_t n = (size_t)(b->r->f->num_nodes ? b->r->f->num_nodes : 1);
 	size_t hosts = (size_t)(b->r->g->num_hosts ? b->r->g->num_hosts : 1);
-	size_t slots = 0;
+	size_t slots = 0, off = 0, I = sizeof(int), L = sizeof(long);
+	size_t noff = (size_t)b->noffc;
 	int l;
 
 	for (l = 1; l <= b->r->g->P.h; l++)	/* every switch's up-slots */
 		slots += (size_t)b->r->nlevel[l] * (size_t)b->r->U[l];
+	b->leaves = carve(m, &off, n * I);
+	b->by_leaf = carve(m, &off, hosts * I);
+	b->leaf_start = carve(m, &off, (n + 1) * I);
+	b->nhost = carve(m, &off, n * I);
+	b->own.node = carve(m, &off, n * I);
+	b->own.lev = carve(m, &off, n * I);
+	b->own.child = carve(m, &off, n * I);
+	b->own.cstart = carve(m, &off, n * I);
+	b->own.clen = carve(m, &off, n * I);
+	b->own.nx = carve(m, &off, n * (size_t)b->umax * I);
+	b->nh = carve(m, &off, n * L);
+	b->idx_of = carve(m, &off, n * I);
+	b->up = carve(m, &off, n * sizeof(*b->up));
+	b->slotq = carve(m, &off, (slots + 1) * I);
+	b->sbase = carve(m, &off, n * I);
+	b->slot = carve(m, &off, n * I);
+	b->cut_above = carve(m, &off, n * I);
+	b->port = carve(m, &off, n * I);
+	b->pre = carve(m, &off, n * I);
+	b->prenx = carve(m, &off, n * I);
+	b->keep = carve(m, &off, n * I);
+	b->keepnx = carve(m, &off, n * I);
+	b->next = carve(m, &off, n * I);
+	b->w = carve(m, &off, n * L);
+	b->bw = carve(m, &off, n * BATCH * L);
+	b->cost = carve(m, &off, n * L);
+	b->csum = carve(m, &off, n * L);
+	b->path = carve(m, &off, n * I);
+	b->load = carve(m, &off, (b->nslots * noff + 1) * sizeof(uint32_t));
+	b->damaged = carve(m, &off, hosts * noff);
+	b->hot = carve(m, &off, noff * sizeof(uint32_t));
+	b->hot0 = carve(m, &off, noff * sizeof(uint32_t));
+	b->rerouted = carve(m, &off, noff * L);
+	b->kept = carve(m, &off, n * sizeof(*b->kept));
+	return off;
+}
 
-	b->leaves = calloc(n, sizeof(int));
-	b->by_leaf = calloc(hosts, sizeof(int));
-	b->leaf_start = calloc(n + 1, sizeof(int));
-	b->nhost = calloc(n, sizeof(int));
-	b->node = calloc(n, sizeof(int));
-	b->lev = calloc(n, sizeof(int));
-	b->nh = calloc(n, sizeof(long));
-	b->idx_of = malloc(n * sizeof(int));
-	b->child = calloc(n, sizeof(int));
-	b->cstart = calloc(n, sizeof(int));
-	b->clen = calloc(n, sizeof(int));
-	b->nx = calloc(n * (size_t)b->umax, sizeof(int));
-	b->up = calloc(n, sizeof(*b->up));
-	b->slotq = calloc(slots + 1, sizeof(int));
-	b->sbase = calloc(n, sizeof(int));
-	b->slot = calloc(n, sizeof(int));
-	b->cut_above = calloc(n, sizeof(int));
-	b->port = calloc(n, sizeof(int));
-	b->pre = calloc(n, sizeof(int));
-	b->prenx = calloc(n, sizeof(int));
-	b->keep = calloc(n, sizeof(int));
-	b->keepnx = calloc(n, sizeof(int));
-	b->next = calloc(n, sizeof(int));
-	b->w = calloc(n, sizeof(long));
-	b->bw = calloc(n * BATCH, sizeof(long));
-	b->cost = calloc(n, sizeof(long));
-	b->csum = calloc(n, sizeof(long));
-	b->path = calloc(n, sizeof(int));
-	b->load = calloc(b->nslots * (size_t)b->noffc + 1, sizeof(uint32_t));
-	b->damaged = calloc(hosts * (size_t)b->noffc, 1);
-	b->hot = calloc((size_t)b->noffc, sizeof(uint32_t));
-	b->hot0 = calloc((size_t)b->noffc, sizeof(uint32_t));
-	b->rerouted = calloc((size_t)b->noffc, sizeof(long));
-	b->kept = calloc(n, sizeof(*b->kept));
-	b->own = (struct leaf_index){ 0, 0, b->node, b->child, b->cstart,
-				      b->clen, b->lev, b->nx };
-	if (!b->leaves || !b->by_leaf || !b->leaf_start || !b->nhost ||
-	    !b->node || !b->lev || !b->nh || !b->idx_of || !b->child ||
-	    !b->cstart || !b->clen || !b->nx || !b->up || !b->slotq || !b->sbase || !b->slot ||
-	    !b->cut_above || !b->port || !b->pre || !b->prenx || !b->next ||
-	    !b->keep || !b->keepnx ||
-	    !b->w || !b->bw || !b->cost || !b->csum || !b->path || !b->load ||
-	    !b->damaged || !b->hot ||
-	    !b->hot0 || !b->rerouted || !b->kept)
+static int bal_alloc(struct bal *b, struct ibu_err *e)
+{
+	b->block = calloc(1, lay_out(b, NULL));
+	if (!b->block)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	memset(b->idx_of, 0xff, n * sizeof(int));
+	lay_out(b, b->block);
+	use_index(b, &b->own);
+	memset(b->idx_of, 0xff,
+	       (size_t)(b->r->f->num_nodes ? b->r->f->num_nodes : 1) *
+	       sizeof(int));
 	return IBU_OK;
 }
 
