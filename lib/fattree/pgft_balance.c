@@ -1,47 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Fault-aware balance on a damaged PGFT: the compute hosts' LIDs.
+ * Fault-aware balance on a damaged PGFT: the compute hosts' LIDs
+ * (docs/design.md, "Degraded trees", has the why and the figures).
  *
- * Each LID (host D, offset o) is routed as an in-tree toward D's leaf t
- * over the minimal up*|down* ways that survive (ud, pgft_route.c): a
- * switch above t goes down one of the cables to its child toward t, any
- * other switch up to a parent one hop closer. Where the generalised rule's
- * own choices survive on every switch that D's traffic crosses, the LID
- * keeps the rule exactly (intact parts of the tree keep D-mod-K and their
- * shift permutations). Where they do not (a lost up-slot, a parent cut
- * off from t, or a lost cable of the parallel group the cable digit
- * names), the rule would pile the lost way's share onto one survivor, and
- * every source switch onto the same one. Such LIDs are routed after the
- * others, greedily against the flows already placed (an all-to-all of
- * the compute hosts, one per offset): source leaves walk toward t one
- * after another, each undecided switch on the walk takes the way with the
- * least busiest link onward, then the least load sum (ties: the rule's
- * way, then the next ones), and the walk's flows are added at once. So
- * the sources of one destination spread over the surviving spines and
- * cables in proportion to what is left (LFTs are per switch: different
- * source switches may take different ways to one destination), on the way
- * up and on the destination's side. Where only one or two switches lost
- * the rule's way, repairing just those (each takes its least busy way,
- * every other switch keeps the rule) is kept instead when it loads no
- * link more than the greedy tree: a cut cable then changes the entries it
- * must, not one LID in k on every source leaf, and D-mod-k stays (one cut
- * cable of IBFT(24,3): 2,459 entries changed instead of 10,388, worst
- * shift 2 instead of 6). A damaged LID is chosen against the LIDs before
- * it only; so afterwards the damaged LIDs whose flows cross the busiest
- * link of their offset are chosen again against all the others (two
- * rounds), each kept only if it lowers its busiest link, and all of them
- * only if the offset's busiest link is then lower (else they just move
- * LIDs away from the rule, and shifts suffer): where a
- * destination's flows come as bundles from a few shared switches, that is
- * what splits them evenly (a pod left with one middle switch: 232 -> 224,
- * the cut bound; found by the tables alone, so it costs about 2% of the
- * balance on IBFT(24,3) with one cut). Deterministic and canonical:
- * leaves in host order, ways in slot and port order.
+ * Each LID (host D, offset o) is an in-tree toward D's leaf t over the
+ * minimal up*|down* ways that survive (ud, pgft_route.c). Where the
+ * generalised rule's own ways survive on every switch D's flows cross,
+ * the LID keeps the rule (D-mod-K and its shifts stay). Where they do
+ * not, the rule would pile the lost way's share onto one survivor from
+ * every source switch; such damaged LIDs are routed after the others,
+ * against the flows already placed (an all-to-all per offset): source
+ * leaves walk toward t one after another, each undecided switch taking
+ * the way with the least busiest link onward, then the least load sum,
+ * so one destination's sources spread over what survives, up and down.
+ * Where at most REPAIR_MAX switches lost the rule's way, repairing just
+ * those is kept instead when it loads no link more (a cut then changes
+ * the entries it must). Then the damaged LIDs crossing their offset's
+ * busiest link are chosen again against all the others, kept only where
+ * the offset's busiest link ends lower. Deterministic: leaves in host
+ * order, ways in slot and port order.
  *
- * Cost: the switches that reach t are indexed once per leaf t (ways as
- * order indexes), and the offsets are processed leaf by leaf in chunks
- * whose loads fit a bound, so a LID the rule keeps costs a few operations
- * per switch.
+ * Cost: the switches that reach t are indexed once per leaf, and a leaf's
+ * LIDs the rule keeps are walked together, a few operations per switch.
  */
 #include <limits.h>
 #include <stdint.h>
