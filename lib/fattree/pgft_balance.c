@@ -521,6 +521,9 @@ static void keep_switch(struct bal *b, int i)
 			w[(size_t)next[j] * BATCH + j] += wi[j];
 			k->lc[j][base + port[j]] += (uint32_t)wi[j];
 		} else if (!port[j]) {
+			/* first_way() reads the current LID's rule slot */
+			b->kslot[b->lev[i]] = k->kslot[b->lev[i]][j];
+			b->kcable[b->lev[i]] = k->kcable[b->lev[i]][j];
 			port[j] = first_way(b, i);
 			k->re[j]++;
 		}
