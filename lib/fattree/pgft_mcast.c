@@ -139,7 +139,7 @@ static int cable_to(const struct build *b, int s, int q, int first)
  * join, until the path meets the tree. */
 static void walk_down(struct build *b, int s, int t, int join)
 {
-	int p, q, was_in;
+	int p, q = -1, was_in;
 
 	while (s != t) {
 		for (p = 1; p <= b->f->nodes[s].num_ports; p++)
