@@ -16,7 +16,7 @@ struct rec {
 	struct ibu_pgft *g;
 	const uint64_t *roots;	/* node GUIDs of the top switches, or NULL */
 	int num_roots;
-	int *colour;		/* [node] 0/1 switches, -1 else */
+	int *colour;		/* [node] parity: switches' colour, -1 else */
 	int *eps;		/* [node] end ports cabled to a switch */
 	int *queue;
 	int *bmark;		/* [node] bundles(): stamp, cables */
@@ -68,52 +68,6 @@ static void up_to(int *a, int b)
 		*a = b;
 }
 
-/* Steps 1-2: 2-colour the switch graph from any switch; connected. */
-static int colour(struct rec *r, struct ibu_err *e)
-{
-	const struct ibu_fabric *f = r->f;
-	int n, p, head = 0, tail = 0, start = -1, seen = 0;
-
-	for (n = 0; n < f->num_nodes; n++) {
-		r->colour[n] = -1;
-		if (is_sw(f, n)) {
-			r->g->num_switches++;
-			if (start < 0)
-				start = n;
-		} else {
-			for (p = 1; p <= f->nodes[n].num_ports; p++)
-				if (is_ep(f, n, p))
-					r->eps[f->nodes[n].ports[p].peer_node]++;
-		}
-	}
-	if (start < 0)
-		return NOT_PGFT(e, "no switch");
-	r->colour[start] = 0;
-	r->queue[tail++] = start;
-	while (head < tail) {
-		n = r->queue[head++];
-		seen++;
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			int q = f->nodes[n].ports[p].peer_node;
-
-			if (!is_sw(f, q))
-				continue;
-			if (q == n)
-				return NOT_PGFT(e, "switch '%s' is cabled to itself", name_of(f, n));
-			if (r->colour[q] == r->colour[n])
-				return NOT_PGFT(e, "switches '%s' and '%s' are cabled but cannot be on adjacent levels (odd cycle)",
-						name_of(f, n), name_of(f, q));
-			if (r->colour[q] < 0) {
-				r->colour[q] = !r->colour[n];
-				r->queue[tail++] = q;
-			}
-		}
-	}
-	if (seen != r->g->num_switches)
-		return NOT_PGFT(e, "the switches form more than one connected fabric");
-	return IBU_OK;
-}
-
 static int uf_find(int *uf, int x)
 {
 	while (uf[x] != x)
@@ -130,15 +84,16 @@ static void uf_union(int *uf, int a, int b)
 }
 
 /* Breadth-first from queue[0..tail-1] over the switches with d < 0, each
- * one more than its neighbour; returns the largest d. */
-static int bfs(struct rec *r, int *d, int tail)
+ * one more than its neighbour; the largest d in *top. Returns the
+ * switches reached (queue[] in order). */
+static int bfs(struct rec *r, int *d, int tail, int *top)
 {
 	const struct ibu_fabric *f = r->f;
-	int n, p, head = 0, top = 0;
+	int n, p, head = 0;
 
-	while (head < tail) {
+	for (*top = 0; head < tail; ) {
 		n = r->queue[head++];
-		up_to(&top, d[n]);
+		up_to(top, d[n]);
 		for (p = 1; p <= f->nodes[n].num_ports; p++) {
 			int q = f->nodes[n].ports[p].peer_node;
 
@@ -148,7 +103,65 @@ static int bfs(struct rec *r, int *d, int tail)
 			}
 		}
 	}
-	return top;
+	return tail;
+}
+
+/* Steps 1-2: 2-colour the switch graph (colour: the distance from any
+ * switch, its parity the colour), in BFS order; connected. */
+static int colour(struct rec *r, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	int *c = r->colour, n, p, q, i, seen, start = -1;
+
+	for (n = 0; n < f->num_nodes; n++) {
+		c[n] = -1;
+		if (is_sw(f, n) && start < 0)
+			start = n;
+		r->g->num_switches += is_sw(f, n);
+		for (p = 1; !is_sw(f, n) && p <= f->nodes[n].num_ports; p++)
+			if (is_ep(f, n, p))
+				r->eps[f->nodes[n].ports[p].peer_node]++;
+	}
+	if (start < 0)
+		return NOT_PGFT(e, "no switch");
+	c[start] = 0;
+	r->queue[0] = start;
+	seen = bfs(r, c, 1, &i);
+	for (i = 0; i < seen; i++)
+		for (n = r->queue[i], p = 1; p <= f->nodes[n].num_ports; p++) {
+			q = f->nodes[n].ports[p].peer_node;
+			if (q == n)
+				return NOT_PGFT(e, "switch '%s' is cabled to itself", name_of(f, n));
+			if (is_sw(f, q) && c[q] % 2 == c[n] % 2)
+				return NOT_PGFT(e, "switches '%s' and '%s' are cabled but cannot be on adjacent levels (odd cycle)",
+						name_of(f, n), name_of(f, q));
+		}
+	if (seen != r->g->num_switches)
+		return NOT_PGFT(e, "the switches form more than one connected fabric");
+	return IBU_OK;
+}
+
+/* Distinct switch peers of n at level lv; the most cables to one of them
+ * in *cables, all of them in *total. Counts per peer in r->bcnt, valid
+ * where r->bmark holds this call's stamp. */
+static int bundles(struct rec *r, int n, int lv, int *cables, int *total)
+{
+	int p, a, peers = 0;
+
+	*total = *cables = 0;
+	r->bstamp++;
+	for (p = 1; p <= r->f->nodes[n].num_ports; p++) {
+		if ((a = peer_on(r, n, p, lv)) < 0)
+			continue;
+		(*total)++;
+		if (r->bmark[a] != r->bstamp) {
+			r->bmark[a] = r->bstamp;
+			r->bcnt[a] = 0;
+			peers++;
+		}
+		up_to(cables, ++r->bcnt[a]);
+	}
+	return peers;
 }
 
 /*
@@ -176,7 +189,7 @@ static int levels_from_roots(struct rec *r, struct ibu_err *e)
 	}
 	if (!tail)
 		return NOT_PGFT(e, "no switch of the fabric is a root in root_guid_file"), -1;
-	d = bfs(r, depth, tail);
+	bfs(r, depth, tail, &d);
 	for (n = 0; n < f->num_nodes; n++) {
 		r->g->level[n] = is_sw(f, n) ? d + 1 - depth[n] : 0;
 		if (is_sw(f, n))
@@ -245,18 +258,15 @@ static int empty_leaves(struct rec *r, int h)
  */
 static int childless(struct rec *r, int h)
 {
-	int n, p, up, below = 0, with_parent = 0;
+	int n, a, b, below = 0, with_parent = 0;
 
 	if (h < 3)
 		return h;
-	for (n = 0; n < r->f->num_nodes; n++) {
-		if (!on_level(r, n, h - 1))
-			continue;
-		below++;
-		for (p = 1, up = 0; p <= r->f->nodes[n].num_ports && !up; p++)
-			up = peer_on(r, n, p, h) >= 0;
-		with_parent += up;
-	}
+	for (n = 0; n < r->f->num_nodes; n++)
+		if (on_level(r, n, h - 1)) {
+			below++;
+			with_parent += bundles(r, n, h, &a, &b) > 0;
+		}
 	if (2 * with_parent > below)
 		return h;
 	for (n = 0; n < r->f->num_nodes; n++)
@@ -275,18 +285,18 @@ static int levels_from_leaves(struct rec *r, struct ibu_err *e)
 
 	for (n = 0; n < f->num_nodes; n++)
 		if (r->colour[n] >= 0)
-			per[r->colour[n]] += r->eps[n];
+			per[r->colour[n] % 2] += r->eps[n];
 	if (!per[0] && !per[1])
 		return NOT_PGFT(e, "no end port"), -1;
 	leafc = per[1] > per[0];
 	for (n = 0; n < f->num_nodes; n++) {
 		r->g->level[n] = is_sw(f, n) ? -1 : 0;
-		if (r->colour[n] == leafc && r->eps[n]) {
+		if (r->colour[n] % 2 == leafc && r->eps[n]) {
 			r->g->level[n] = 1;
 			r->queue[tail++] = n;
 		}
 	}
-	r->h_dist = bfs(r, r->g->level, tail);
+	bfs(r, r->g->level, tail, &r->h_dist);
 	return childless(r, empty_leaves(r, r->h_dist));
 }
 
@@ -311,29 +321,6 @@ static int levels(struct rec *r, struct ibu_err *e)
 						name_of(f, n), lv[n], name_of(f, q), lv[q]);
 		}
 	return IBU_OK;
-}
-
-/* Distinct switch peers of n at level lv; the most cables to one of them
- * in *cables, all of them in *total. Counts per peer in r->bcnt, valid
- * where r->bmark holds this call's stamp. */
-static int bundles(struct rec *r, int n, int lv, int *cables, int *total)
-{
-	int p, a, peers = 0;
-
-	*total = *cables = 0;
-	r->bstamp++;
-	for (p = 1; p <= r->f->nodes[n].num_ports; p++) {
-		if ((a = peer_on(r, n, p, lv)) < 0)
-			continue;
-		(*total)++;
-		if (r->bmark[a] != r->bstamp) {
-			r->bmark[a] = r->bstamp;
-			r->bcnt[a] = 0;
-			peers++;
-		}
-		up_to(cables, ++r->bcnt[a]);
-	}
-	return peers;
 }
 
 /*
@@ -539,19 +526,6 @@ static int columns(struct rec *r, struct ibu_err *e)
 	return rc;
 }
 
-struct upport {
-	int col, port, peer;
-};
-
-static int cmp_upport(const void *a, const void *b)
-{
-	const struct upport *x = a, *y = b;
-
-	if (x->col != y->col)
-		return x->col < y->col ? -1 : 1;
-	return (x->port > y->port) - (x->port < y->port);
-}
-
 static int add_fault(struct rec *r, const struct ibu_pgft_fault *x,
 		     struct ibu_err *e)
 {
@@ -587,10 +561,10 @@ static int cable_fault(struct rec *r, int n, int upper, int have, int want,
 
 /* The parent of n in parent column c that n lost every cable to: the
  * one its siblings have there; -1 when the switch itself is missing. */
-static int lost_parent(const struct rec *r, int n, int c)
+static int lost_parent(struct rec *r, int n, int c)
 {
 	const struct ibu_fabric *f = r->f;
-	int l = r->g->level[n], x, p, q, kids;
+	int l = r->g->level[n], x, q, a, b;
 
 	for (x = 0; x < f->num_nodes; x++)
 		if (x != n && on_level(r, x, l) && r->sib[x] == r->sib[n] &&
@@ -598,14 +572,10 @@ static int lost_parent(const struct rec *r, int n, int c)
 			return q;
 	/* every sibling lost it: a switch of that column left without a
 	 * child (it lost them all), else it is missing */
-	for (x = 0; x < f->num_nodes; x++) {
-		if (!on_level(r, x, l + 1) || r->g->col[x] != c)
-			continue;
-		for (p = 1, kids = 0; p <= f->nodes[x].num_ports && !kids; p++)
-			kids = peer_on(r, x, p, l) >= 0;
-		if (!kids)
+	for (x = 0; x < f->num_nodes; x++)
+		if (on_level(r, x, l + 1) && r->g->col[x] == c &&
+		    !bundles(r, x, l, &a, &b))
 			return x;
-	}
 	return -1;
 }
 
@@ -655,38 +625,38 @@ static int rank_lists(struct rec *r, int l, struct rank_lists *rl)
 	return rl->start && rl->len && rl->pcol ? IBU_OK : IBU_ENOMEM;
 }
 
-/* n's cables to parent column pc (tmp[*i..], sorted) into its p slots
- * from out; a bundle short of p is a fault. */
-static int fill_slots(struct rec *r, int n, int pc, const struct upport *tmp,
+/* n's cables to parent column pc (up[*i..]: column << 32 | port, sorted)
+ * into its p slots from out; a bundle short of p is a fault. */
+static int fill_slots(struct rec *r, int n, int pc, const uint64_t *up,
 		      int k, int *i, int *out, struct ibu_err *e)
 {
 	const struct ibu_pgft *g = r->g;
-	int P = g->P.p[g->level[n] + 1], c = 0, q = -1;
+	int P = g->P.p[g->level[n] + 1], c = 0, q = -1, port, peer;
 
-	for (; *i < k && tmp[*i].col == pc; (*i)++, c++) {
-		if (c >= P || (q >= 0 && tmp[*i].peer != q))
+	for (; *i < k && (int)(up[*i] >> 32) == pc; (*i)++, c++) {
+		port = (int)(uint32_t)up[*i];
+		peer = r->f->nodes[n].ports[port].peer_node;
+		if (c >= P || (q >= 0 && peer != q))
 			return NOT_PGFT(e, "'%s' (level %d) has two parents in one column, or more cables to one than its peers",
 					name_of(r->f, n), g->level[n]);
-		q = tmp[*i].peer;
-		out[c] = tmp[*i].port;
+		q = peer;
+		out[c] = port;
 	}
 	if (c < P && (q >= 0 || (q = lost_parent(r, n, pc)) >= 0))
 		return cable_fault(r, n, q, c, P, e);
 	return IBU_OK;
 }
 
-/* n's up-cables (level l + 1) in tmp by (parent column, port); their count. */
-static int up_cables(const struct rec *r, int n, int l, struct upport *tmp)
+/* n's up-cables (to level l + 1) as parent column << 32 | port, sorted;
+ * returns their count. */
+static int up_cables(const struct rec *r, int n, int l, uint64_t *up)
 {
 	int p, q, k = 0;
 
 	for (p = 1; p <= r->f->nodes[n].num_ports; p++)
-		if ((q = peer_on(r, n, p, l + 1)) >= 0) {
-			tmp[k].col = r->g->col[q];
-			tmp[k].peer = q;
-			tmp[k++].port = p;
-		}
-	qsort(tmp, (size_t)k, sizeof(tmp[0]), cmp_upport);
+		if ((q = peer_on(r, n, p, l + 1)) >= 0)
+			up[k++] = (uint64_t)r->g->col[q] << 32 | (uint32_t)p;
+	qsort(up, (size_t)k, sizeof(*up), cmp_u64);
 	return k;
 }
 
@@ -698,7 +668,7 @@ static int up_lists(struct rec *r, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
 	struct ibu_pgft *g = r->g;
-	struct upport tmp[IBU_MAX_PORTS + 1];
+	uint64_t tmp[IBU_MAX_PORTS + 1];
 	int n, k, l, i, j, rc = IBU_OK;
 
 	for (l = 1; l < g->P.h && !rc; l++) {
