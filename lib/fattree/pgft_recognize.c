@@ -398,6 +398,26 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* out[n] for the switches n of level l: the index of key[n] among the
+ * level's distinct keys (equal keys one rank); tmp holds them. */
+static void dense_rank(const struct rec *r, int l, const uint64_t *key,
+		       int *out, uint64_t *tmp)
+{
+	int n, i, u, cnt = 0;
+
+	for (n = 0; n < r->f->num_nodes; n++)
+		if (on_level(r, n, l))
+			tmp[cnt++] = key[n];
+	qsort(tmp, (size_t)cnt, sizeof(*tmp), cmp_u64);
+	for (i = u = 0; i < cnt; i++)
+		if (!u || tmp[u - 1] != tmp[i])
+			tmp[u++] = tmp[i];
+	for (n = 0; n < r->f->num_nodes; n++)
+		if (on_level(r, n, l))
+			out[n] = (int)((uint64_t *)bsearch(&key[n], tmp, (size_t)u,
+						sizeof(*tmp), cmp_u64) - tmp);
+}
+
 /*
  * Siblings at level l (switches that share a parent: in a PGFT they
  * share all) into r->sib, and each sibling set's key: the least column
@@ -500,23 +520,14 @@ static int columns(struct rec *r, struct ibu_err *e)
 	size_t N = (size_t)(f->num_nodes ? f->num_nodes : 1);
 	uint64_t *key = malloc(N * sizeof(uint64_t));
 	uint64_t *sorted = malloc(N * sizeof(uint64_t));
-	int n, l, i, cnt, u, rc = key && sorted ? IBU_OK : NOMEM(e);
+	int n, l, rc = key && sorted ? IBU_OK : NOMEM(e);
 
 	for (l = g->P.h; l >= 1 && !rc; l--) {
+		for (n = 0; l == g->P.h && n < f->num_nodes; n++)
+			key[n] = f->nodes[n].guid;
 		if (l < g->P.h)
 			sibling_keys(r, l, key);
-		for (n = cnt = 0; n < f->num_nodes; n++)
-			if (on_level(r, n, l))
-				sorted[cnt++] = key[n] = l == g->P.h ?
-					f->nodes[n].guid : key[n];
-		qsort(sorted, (size_t)cnt, sizeof(uint64_t), cmp_u64);
-		for (i = u = 0; i < cnt; i++)
-			if (!u || sorted[u - 1] != sorted[i])
-				sorted[u++] = sorted[i];
-		for (n = 0; n < f->num_nodes; n++)
-			if (on_level(r, n, l))
-				g->col[n] = (int)((uint64_t *)bsearch(&key[n], sorted,
-						(size_t)u, sizeof(uint64_t), cmp_u64) - sorted);
+		dense_rank(r, l, key, g->col, sorted);
 		for (n = 0; l < g->P.h && l > 1 && n < f->num_nodes; n++)
 			if (on_level(r, n, l) && key[n] == UINT64_MAX)
 				rank_parentless(r, n, l);
@@ -745,23 +756,6 @@ static int count_faults(struct rec *r, struct ibu_err *e)
 			txt, g->num_faults, g->max_faults);
 }
 
-/* A leaf's sort key: its sub-trees top down, then its GUID. */
-struct leafkey {
-	uint64_t key[IBU_PGFT_MAX_H + 1];
-	int leaf;
-};
-
-static int cmp_leafkey(const void *a, const void *b)
-{
-	const struct leafkey *x = a, *y = b;
-	int i;
-
-	for (i = 0; i <= IBU_PGFT_MAX_H; i++)
-		if (x->key[i] != y->key[i])
-			return x->key[i] < y->key[i] ? -1 : 1;
-	return (x->leaf > y->leaf) - (x->leaf < y->leaf);
-}
-
 /* A compute host for sorting: its leaf's rank, port GUID, arrival (equal
  * keys keep it); small records rather than whole keys. */
 struct hostrank {
@@ -807,30 +801,30 @@ static void subtrees(struct rec *r, uint64_t **sub)
 	}
 }
 
-/* r->bcnt[leaf]: the leaf's rank by key (sub-trees top down, its GUID),
- * equal keys one rank: the leaves sorted once, not every host's key. */
+/*
+ * r->bcnt[leaf]: the leaf's rank by its sub-trees top down, then its
+ * GUID (equal keys one rank), so hosts sort by small records: per key,
+ * its rank among the leaves', then the rank of (the rank so far, it).
+ */
 static int rank_leaves(struct rec *r, uint64_t **sub, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
-	int h = r->g->P.h, n, l, i, k = 0;
-	struct leafkey *lk = malloc((size_t)f->num_nodes * sizeof(*lk));
+	uint64_t *key = malloc(2 * (size_t)f->num_nodes * sizeof(*key));
+	int *d = r->queue, *rank = r->bcnt, n, l;
 
-	if (!lk)
+	if (!key)
 		return NOMEM(e);
-	for (n = 0; n < f->num_nodes; n++) {
-		if (!on_level(r, n, 1))
-			continue;
-		memset(&lk[k], 0, sizeof(lk[k]));
-		for (l = h - 1; l >= 2; l--)
-			lk[k].key[h - 1 - l] = sub[l][n];
-		lk[k].key[h - 2] = f->nodes[n].guid;
-		lk[k++].leaf = n;
+	subtrees(r, sub);
+	memset(rank, 0, (size_t)f->num_nodes * sizeof(int));
+	for (l = r->g->P.h - 1; l >= 1; l--) {
+		for (n = 0; n < f->num_nodes; n++)
+			key[n] = l > 1 ? sub[l][n] : f->nodes[n].guid;
+		dense_rank(r, 1, key, d, key + f->num_nodes);
+		for (n = 0; n < f->num_nodes; n++)
+			key[n] = (uint64_t)rank[n] << 32 | (uint32_t)d[n];
+		dense_rank(r, 1, key, rank, key + f->num_nodes);
 	}
-	qsort(lk, (size_t)k, sizeof(*lk), cmp_leafkey);
-	for (i = 0; i < k; i++)
-		r->bcnt[lk[i].leaf] = i && !memcmp(lk[i].key, lk[i - 1].key,
-			sizeof(lk[i].key)) ? r->bcnt[lk[i - 1].leaf] : i;
-	free(lk);
+	free(key);
 	return IBU_OK;
 }
 
@@ -868,48 +862,43 @@ static int hosts(struct rec *r, struct ibu_err *e)
 	struct ibu_pgft *g = r->g;
 	uint64_t *sub[IBU_PGFT_MAX_H + 1] = { NULL };
 	struct hostrank *hr;
-	size_t total = 0, H = (size_t)g->P.h + 1, i;
-	int n, l, k, rc = IBU_OK;
+	size_t total = 0, H = (size_t)g->P.h + 1, k = 1, i;	/* k: 1 + hosts */
+	int n, l, rc = IBU_OK;
 
 	for (n = 0; n < f->num_nodes; n++) {
 		g->host_base[n] = (int)total;
 		total += (size_t)f->nodes[n].num_ports + 1;
+		k += on_level(r, n, 1) ? (size_t)r->eps[n] : 0;
 	}
 	g->host_of_port = malloc(total * sizeof(int));
 	g->spine_host = malloc(total * sizeof(*g->spine_host));
-	hr = malloc(total * sizeof(*hr));	/* total >= end ports */
+	g->host = malloc(k * sizeof(*g->host));
+	g->host_sub = malloc(k * H * sizeof(uint64_t));
+	hr = malloc(k * sizeof(*hr));
 	for (l = 2; l < g->P.h; l++)
 		if (!(sub[l] = malloc((size_t)f->num_nodes * sizeof(uint64_t))))
 			rc = IBU_ENOMEM;
-	if (rc || !g->host_of_port || !g->spine_host || !hr) {
+	if (rc || !g->host_of_port || !g->spine_host || !g->host ||
+	    !g->host_sub || !hr)
 		rc = NOMEM(e);
-		goto out;
+	else
+		rc = rank_leaves(r, sub, e);
+	if (!rc) {
+		for (i = 0; i < total; i++)
+			g->host_of_port[i] = -2;
+		g->num_hosts = end_ports(r, hr);
+		qsort(hr, (size_t)g->num_hosts, sizeof(*hr), cmp_hostrank);
 	}
-	subtrees(r, sub);
-	rc = rank_leaves(r, sub, e);
-	if (rc)
-		goto out;
-	for (i = 0; i < total; i++)
-		g->host_of_port[i] = -2;
-	k = end_ports(r, hr);
-	qsort(hr, (size_t)k, sizeof(*hr), cmp_hostrank);
-	g->host = malloc((size_t)(k ? k : 1) * sizeof(*g->host));
-	g->host_sub = malloc((size_t)(k ? k : 1) * H * sizeof(uint64_t));
-	if (!g->host || !g->host_sub) {
-		rc = NOMEM(e);
-		goto out;
-	}
-	for (g->num_hosts = 0; g->num_hosts < k; g->num_hosts++) {
-		struct ibu_pgft_host *x = &g->host[g->num_hosts];
+	for (n = 0; n < g->num_hosts; n++) {
+		struct ibu_pgft_host *x = &g->host[n];
 
-		*x = hr[g->num_hosts].h;
-		g->host_of_port[g->host_base[x->node] + x->port] = g->num_hosts;
+		*x = hr[n].h;
+		g->host_of_port[g->host_base[x->node] + x->port] = n;
 		for (l = 0; l < (int)H; l++)
-			g->host_sub[(size_t)g->num_hosts * H + (size_t)l] =
-				l == 1 ? (uint64_t)x->leaf :
-				l > 1 && l < g->P.h ? sub[l][x->leaf] : 0;
+			g->host_sub[(size_t)n * H + (size_t)l] = l == 1 ?
+				(uint64_t)x->leaf : l > 1 && l < g->P.h ?
+				sub[l][x->leaf] : 0;
 	}
-out:
 	for (l = 2; l < g->P.h; l++)
 		free(sub[l]);
 	free(hr);
