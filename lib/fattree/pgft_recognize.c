@@ -23,7 +23,7 @@ struct rec {
 	int *bcnt;
 	int bstamp;
 	int max_faults;		/* IBU_MAX_FAULTS_DEFAULT: the shape's */
-	int h_dist;		/* levels by distance alone (hint_roots) */
+	int h_dist;		/* levels by distance alone (the roots hint) */
 	long missing[IBU_PGFT_MAX_H + 1];	/* switches per level */
 	long lost[IBU_PGFT_MAX_H + 1];	/* up-slots without a cable */
 	long named[IBU_PGFT_MAX_H + 1];	/* missing cables records name */
