@@ -191,9 +191,8 @@ static int levels_from_roots(struct rec *r, struct ibu_err *e)
 		return NOT_PGFT(e, "no switch of the fabric is a root in root_guid_file"), -1;
 	bfs(r, depth, tail, &d);
 	for (n = 0; n < f->num_nodes; n++) {
-		r->g->level[n] = is_sw(f, n) ? d + 1 - depth[n] : 0;
-		if (is_sw(f, n))
-			below[r->g->level[n] == 1] += r->eps[n];
+		depth[n] = is_sw(f, n) ? d + 1 - depth[n] : 0;	/* the level */
+		below[depth[n] == 1] += r->eps[n];	/* 0 off switches */
 	}
 	/* most end ports hang on the leaves: roots that put them above
 	 * are no top switches (a tree upside down is no fat tree) */
@@ -537,11 +536,20 @@ static int columns(struct rec *r, struct ibu_err *e)
 	return rc;
 }
 
-static int add_fault(struct rec *r, const struct ibu_pgft_fault *x,
+/* A record of count faults: missing switches of level l, or missing
+ * cables of switch lower (level l) to upper, have of want (upper -1:
+ * unknown); lower -1: a count alone, none when 0. */
+static int add_fault(struct rec *r, enum ibu_pgft_fault_kind kind, int l,
+		     int lower, int upper, int have, int want, long count,
 		     struct ibu_err *e)
 {
+	struct ibu_pgft_fault x = { .kind = kind, .level = l, .lower = lower,
+				    .upper = upper, .have = have, .want = want,
+				    .count = (int)count };
 	struct ibu_pgft *g = r->g;
 
+	if (lower < 0 && x.count <= 0)
+		return IBU_OK;
 	if (g->num_fault_recs == r->fcap) {
 		int nc = r->fcap ? 2 * r->fcap : 16;
 		struct ibu_pgft_fault *nf = realloc(g->faults, (size_t)nc * sizeof(*nf));
@@ -551,23 +559,11 @@ static int add_fault(struct rec *r, const struct ibu_pgft_fault *x,
 		g->faults = nf;
 		r->fcap = nc;
 	}
-	g->faults[g->num_fault_recs++] = *x;
-	g->num_faults += x->count;
-	if (x->kind == IBU_PGFT_MISSING_CABLES)
-		r->named[x->level] += x->count;
+	g->faults[g->num_fault_recs++] = x;
+	g->num_faults += x.count;
+	if (kind == IBU_PGFT_MISSING_CABLES)
+		r->named[l] += x.count;
 	return IBU_OK;
-}
-
-/* want - have missing cables from switch n to upper (-1: unknown). */
-static int cable_fault(struct rec *r, int n, int upper, int have, int want,
-		       struct ibu_err *e)
-{
-	struct ibu_pgft_fault x = { .kind = IBU_PGFT_MISSING_CABLES,
-				    .level = r->g->level[n], .lower = n,
-				    .upper = upper, .have = have, .want = want,
-				    .count = want - have };
-
-	return add_fault(r, &x, e);
 }
 
 /* The parent of n in parent column c that n lost every cable to: the
@@ -619,10 +615,10 @@ static int rank_lists(struct rec *r, int l, struct rank_lists *rl)
 				pair[k++] = (uint64_t)col[n] << 32 | (uint32_t)col[q];
 	}
 	qsort(pair, (size_t)k, sizeof(*pair), cmp_u64);
-	rl->start = calloc((size_t)ranks, sizeof(int));
-	rl->len = calloc((size_t)ranks, sizeof(int));
+	rl->start = calloc(2 * (size_t)ranks, sizeof(int));
+	rl->len = rl->start ? rl->start + ranks : NULL;
 	rl->pcol = malloc((size_t)(k ? k : 1) * sizeof(int));
-	for (i = 0; i < k && rl->start && rl->len && rl->pcol; i++) {
+	for (i = 0; i < k && rl->start && rl->pcol; i++) {
 		int c = (int)(pair[i] >> 32);
 
 		if (i && pair[i] == pair[i - 1])
@@ -633,7 +629,7 @@ static int rank_lists(struct rec *r, int l, struct rank_lists *rl)
 		rl->pcol[u++] = (int)(uint32_t)pair[i];
 	}
 	free(pair);
-	return rl->start && rl->len && rl->pcol ? IBU_OK : IBU_ENOMEM;
+	return rl->start && rl->pcol ? IBU_OK : IBU_ENOMEM;
 }
 
 /* n's cables to parent column pc (up[*i..]: column << 32 | port, sorted)
@@ -654,7 +650,8 @@ static int fill_slots(struct rec *r, int n, int pc, const uint64_t *up,
 		out[c] = port;
 	}
 	if (c < P && (q >= 0 || (q = lost_parent(r, n, pc)) >= 0))
-		return cable_fault(r, n, q, c, P, e);
+		return add_fault(r, IBU_PGFT_MISSING_CABLES, g->level[n], n, q,
+				 c, P, P - c, e);
 	return IBU_OK;
 }
 
@@ -703,26 +700,16 @@ static int up_lists(struct rec *r, struct ibu_err *e)
 			if (!g->up[n])
 				rc = NOMEM(e);
 			else if (!k)
-				rc = cable_fault(r, n, -1, 0, U, e);
+				rc = add_fault(r, IBU_PGFT_MISSING_CABLES, l, n,
+					       -1, 0, U, U, e);
 			for (i = j = 0; j < len[g->col[n]] && !rc; j++)
 				rc = fill_slots(r, n, rl.pcol[rl.start[g->col[n]] + j],
 						tmp, k, &i, &g->up[n][j * g->P.p[l + 1]], e);
 		}
 		free(rl.start);
-		free(rl.len);
 		free(rl.pcol);
 	}
 	return rc;
-}
-
-/* count faults of one kind on level l that no record names yet */
-static int add_count(struct rec *r, enum ibu_pgft_fault_kind kind, int l,
-		     long count, struct ibu_err *e)
-{
-	struct ibu_pgft_fault x = { .kind = kind, .level = l, .lower = -1,
-				    .upper = -1, .count = (int)count };
-
-	return x.count > 0 ? add_fault(r, &x, e) : IBU_OK;
 }
 
 /* Missing switches per level, then the limit (e set when beyond it). */
@@ -734,12 +721,14 @@ static int count_faults(struct rec *r, struct ibu_err *e)
 	int l, rc = IBU_OK;
 
 	for (l = 1; l <= g->P.h && !rc; l++)
-		rc = add_count(r, IBU_PGFT_MISSING_SWITCHES, l, r->missing[l], e);
+		rc = add_fault(r, IBU_PGFT_MISSING_SWITCHES, l, -1, -1, 0, 0,
+			       r->missing[l], e);
 	/* lost up-cables no record names (their parent unknown):
 	 * counted, so a lost up-slot never passes for exact */
 	for (l = 1; l < g->P.h && !rc; l++)
-		rc = add_count(r, IBU_PGFT_MISSING_CABLES, l, r->lost[l] -
-			       r->named[l] - r->missing[l + 1] * m[l + 1] * p[l + 1], e);
+		rc = add_fault(r, IBU_PGFT_MISSING_CABLES, l, -1, -1, 0, 0,
+			       r->lost[l] - r->named[l] -
+			       r->missing[l + 1] * m[l + 1] * p[l + 1], e);
 	if (rc)
 		return rc;
 	g->max_faults = ibu_fault_limit(r->max_faults,
