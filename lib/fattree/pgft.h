@@ -61,20 +61,18 @@ int ibu_pgft_up_ports(const struct ibu_pgft_params *P, int l);
  *     children (m_l; m_h = the tops' children: fewer pods is a smaller
  *     m_h), m_1 = the most end ports of a leaf (empty leaf ports are the
  *     planned shape); the number of switches per level must be the PGFT's;
- *  5. columns: the switches of a level that share their parents form a
- *     column; columns are ranked level by level from the top (tops by
- *     node GUID, lower columns by their parents' ranks), and every
- *     switch's up-ports are ordered by (parent's column, port): sibling
- *     switches then agree on which parent index i means;
+ *  5. columns: switches that share a parent (siblings) form a column,
+ *     ranked level by level from the top (tops by node GUID, the others
+ *     by the least column of their siblings' parents, so a sibling that
+ *     lost its cable to that parent keeps its rank); every switch's
+ *     up-ports are the U_l slots of its rank (parent columns x cables,
+ *     by port), 0 where a cable is missing: siblings agree on which
+ *     parent index i means;
  *  6. host order: compute hosts (end ports at leaves) numbered 0..N-1 by
  *     sub-tree (pods, level by level), leaf, port GUID; no gaps.
  * Parameters are what the level's switches have at most (m, w, p): a
  * switch with less, a missing cable or switch that its peers have, is a
- * fault (ibu_pgft_recognize_limit), never the planned shape. Columns are
- * then ranked by the least parent column of the switches that share a
- * parent (siblings), so a sibling that lost its cable to that parent
- * keeps its rank; every switch's up-ports are the U_l slots of its rank
- * (parent columns x cables), 0 where its cable is missing.
+ * fault (ibu_pgft_recognize_limit), never the planned shape.
  */
 struct ibu_pgft_host {
 	int node, port;		/* the end port */

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* PGFT recognition from the link graph (see pgft.h). */
+/* PGFT recognition from the link graph (see pgft.h). Exact and degraded
+ * are one path: the shape is what a level's switches have at most, and
+ * what a switch lacks against it is a fault, refused beyond max_faults. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,21 +9,24 @@
 #include "pgft.h"
 
 #define NOT_PGFT(e, ...) ibu_err_set(e, IBU_ETOPO, "not a PGFT: " __VA_ARGS__)
+#define NOMEM(e) ibu_err_set(e, IBU_ENOMEM, "out of memory")
 
 struct rec {
 	const struct ibu_fabric *f;
 	struct ibu_pgft *g;
 	const uint64_t *roots;	/* node GUIDs of the top switches, or NULL */
 	int num_roots;
-	int *colour;		/* [node] 0/1 switches, -1 else */
+	int *colour;		/* [node] parity: switches' colour, -1 else */
 	int *eps;		/* [node] end ports cabled to a switch */
 	int *queue;
 	int *bmark;		/* [node] bundles(): stamp, cables */
 	int *bcnt;
 	int bstamp;
 	int max_faults;		/* IBU_MAX_FAULTS_DEFAULT: the shape's */
-	int h_dist;		/* levels by distance alone (hint_roots) */
+	int h_dist;		/* levels by distance alone (the roots hint) */
 	long missing[IBU_PGFT_MAX_H + 1];	/* switches per level */
+	long lost[IBU_PGFT_MAX_H + 1];	/* up-slots without a cable */
+	long named[IBU_PGFT_MAX_H + 1];	/* missing cables records name */
 	int *sib;		/* [node] siblings' root: share a parent */
 	int fcap;		/* g->faults allocated */
 };
@@ -39,55 +44,28 @@ static int is_ep(const struct ibu_fabric *f, int n, int p)
 	return !ibu_node_is_switch(&f->nodes[n]) && is_sw(f, peer);
 }
 
-static const char *nm(const struct rec *r, int n)
+static const char *name_of(const struct ibu_fabric *f, int n)
 {
-	return r->f->nodes[n].name ? r->f->nodes[n].name : "?";
+	return f->nodes[n].name ? f->nodes[n].name : "?";
 }
 
-/* Steps 1-2: 2-colour the switch graph from any switch; connected. */
-static int colour(struct rec *r, struct ibu_err *e)
+static int on_level(const struct rec *r, int n, int l)
 {
-	const struct ibu_fabric *f = r->f;
-	int n, p, head = 0, tail = 0, start = -1, seen = 0;
+	return is_sw(r->f, n) && r->g->level[n] == l;
+}
 
-	for (n = 0; n < f->num_nodes; n++) {
-		r->colour[n] = -1;
-		if (is_sw(f, n)) {
-			r->g->num_switches++;
-			if (start < 0)
-				start = n;
-		} else {
-			for (p = 1; p <= f->nodes[n].num_ports; p++)
-				if (is_ep(f, n, p))
-					r->eps[f->nodes[n].ports[p].peer_node]++;
-		}
-	}
-	if (start < 0)
-		return NOT_PGFT(e, "no switch");
-	r->colour[start] = 0;
-	r->queue[tail++] = start;
-	while (head < tail) {
-		n = r->queue[head++];
-		seen++;
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			int q = f->nodes[n].ports[p].peer_node;
+/* The peer of n's port p when it is a switch on level lv, else -1. */
+static int peer_on(const struct rec *r, int n, int p, int lv)
+{
+	int q = r->f->nodes[n].ports[p].peer_node;
 
-			if (!is_sw(f, q))
-				continue;
-			if (q == n)
-				return NOT_PGFT(e, "switch '%s' is cabled to itself", nm(r, n));
-			if (r->colour[q] == r->colour[n])
-				return NOT_PGFT(e, "switches '%s' and '%s' are cabled but cannot be on adjacent levels (odd cycle)",
-						nm(r, n), nm(r, q));
-			if (r->colour[q] < 0) {
-				r->colour[q] = !r->colour[n];
-				r->queue[tail++] = q;
-			}
-		}
-	}
-	if (seen != r->g->num_switches)
-		return NOT_PGFT(e, "the switches form more than one connected fabric");
-	return IBU_OK;
+	return on_level(r, q, lv) ? q : -1;
+}
+
+static void up_to(int *a, int b)
+{
+	if (b > *a)
+		*a = b;
 }
 
 static int uf_find(int *uf, int x)
@@ -97,7 +75,95 @@ static int uf_find(int *uf, int x)
 	return x;
 }
 
-/* Steps 2-3: leaves, then levels by distance to them. */
+static void uf_union(int *uf, int a, int b)
+{
+	a = uf_find(uf, a);
+	b = uf_find(uf, b);
+	if (a != b)
+		uf[a] = b;
+}
+
+/* Breadth-first from queue[0..tail-1] over the switches with d < 0, each
+ * one more than its neighbour; the largest d in *top. Returns the
+ * switches reached (queue[] in order). */
+static int bfs(struct rec *r, int *d, int tail, int *top)
+{
+	const struct ibu_fabric *f = r->f;
+	int n, p, head = 0;
+
+	for (*top = 0; head < tail; ) {
+		n = r->queue[head++];
+		up_to(top, d[n]);
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			int q = f->nodes[n].ports[p].peer_node;
+
+			if (is_sw(f, q) && d[q] < 0) {
+				d[q] = d[n] + 1;
+				r->queue[tail++] = q;
+			}
+		}
+	}
+	return tail;
+}
+
+/* Steps 1-2: 2-colour the switch graph (colour: the distance from any
+ * switch, its parity the colour), in BFS order; connected. */
+static int colour(struct rec *r, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	int *c = r->colour, n, p, q, i, seen, start = -1;
+
+	for (n = 0; n < f->num_nodes; n++) {
+		c[n] = -1;
+		if (is_sw(f, n) && start < 0)
+			start = n;
+		r->g->num_switches += is_sw(f, n);
+		for (p = 1; !is_sw(f, n) && p <= f->nodes[n].num_ports; p++)
+			if (is_ep(f, n, p))
+				r->eps[f->nodes[n].ports[p].peer_node]++;
+	}
+	if (start < 0)
+		return NOT_PGFT(e, "no switch");
+	c[start] = 0;
+	r->queue[0] = start;
+	seen = bfs(r, c, 1, &i);
+	for (i = 0; i < seen; i++)
+		for (n = r->queue[i], p = 1; p <= f->nodes[n].num_ports; p++) {
+			q = f->nodes[n].ports[p].peer_node;
+			if (q == n)
+				return NOT_PGFT(e, "switch '%s' is cabled to itself", name_of(f, n));
+			if (is_sw(f, q) && c[q] % 2 == c[n] % 2)
+				return NOT_PGFT(e, "switches '%s' and '%s' are cabled but cannot be on adjacent levels (odd cycle)",
+						name_of(f, n), name_of(f, q));
+		}
+	if (seen != r->g->num_switches)
+		return NOT_PGFT(e, "the switches form more than one connected fabric");
+	return IBU_OK;
+}
+
+/* Distinct switch peers of n at level lv; the most cables to one of them
+ * in *cables, all of them in *total. Counts per peer in r->bcnt, valid
+ * where r->bmark holds this call's stamp. */
+static int bundles(struct rec *r, int n, int lv, int *cables, int *total)
+{
+	int p, a, peers = 0;
+
+	*total = *cables = 0;
+	r->bstamp++;
+	for (p = 1; p <= r->f->nodes[n].num_ports; p++) {
+		if ((a = peer_on(r, n, p, lv)) < 0)
+			continue;
+		(*total)++;
+		if (r->bmark[a] != r->bstamp) {
+			r->bmark[a] = r->bstamp;
+			r->bcnt[a] = 0;
+			peers++;
+		}
+		up_to(cables, ++r->bcnt[a]);
+	}
+	return peers;
+}
+
 /*
  * Levels from the admin's top switches (OpenSM's root_guid_file), for
  * shapes the end ports leave ambiguous: with an odd number of levels, a
@@ -108,49 +174,31 @@ static int uf_find(int *uf, int x)
 static int levels_from_roots(struct rec *r, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
-	int *depth = r->g->level, n, p, i, head = 0, tail = 0, d = 0;
+	int *depth = r->g->level, n, i, tail = 0, d;
 	long below[2] = { 0, 0 };	/* end ports above / on the leaves */
 
 	for (n = 0; n < f->num_nodes; n++)
 		depth[n] = -1;
 	for (i = 0; i < r->num_roots; i++) {
 		n = ibu_fabric_find_guid(f, r->roots[i]);
-		if (n < 0 || !is_sw(f, n))
-			continue;	/* another subnet's, or gone: not ours */
-		if (depth[n] < 0) {
+		/* not a switch here: another subnet's, or gone */
+		if (is_sw(f, n) && depth[n] < 0) {
 			depth[n] = 0;
 			r->queue[tail++] = n;
 		}
 	}
-	if (!tail) {
-		NOT_PGFT(e, "no switch of the fabric is a root in root_guid_file");
-		return -1;
-	}
-	while (head < tail) {
-		n = r->queue[head++];
-		if (depth[n] > d)
-			d = depth[n];
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			int q = f->nodes[n].ports[p].peer_node;
-
-			if (is_sw(f, q) && depth[q] < 0) {
-				depth[q] = depth[n] + 1;
-				r->queue[tail++] = q;
-			}
-		}
-	}
+	if (!tail)
+		return NOT_PGFT(e, "no switch of the fabric is a root in root_guid_file"), -1;
+	bfs(r, depth, tail, &d);
 	for (n = 0; n < f->num_nodes; n++) {
-		r->g->level[n] = is_sw(f, n) ? d + 1 - depth[n] : 0;
-		if (is_sw(f, n))
-			below[r->g->level[n] == 1] += r->eps[n];
+		depth[n] = is_sw(f, n) ? d + 1 - depth[n] : 0;	/* the level */
+		below[depth[n] == 1] += r->eps[n];	/* 0 off switches */
 	}
 	/* most end ports hang on the leaves: roots that put them above
 	 * are no top switches (a tree upside down is no fat tree) */
-	if (below[1] < below[0]) {
-		NOT_PGFT(e, "the switches %d hops below the roots of root_guid_file hold %ld end ports, the switches above them %ld: the roots are not the top switches",
-			 d, below[1], below[0]);
-		return -1;
-	}
+	if (below[1] < below[0])
+		return NOT_PGFT(e, "the switches %d hops below the roots of root_guid_file hold %ld end ports, the switches above them %ld: the roots are not the top switches",
+				d, below[1], below[0]), -1;
 	return d + 1;
 }
 
@@ -166,17 +214,14 @@ static int levels_from_roots(struct rec *r, struct ibu_err *e)
 static int empty_leaves(struct rec *r, int h)
 {
 	const struct ibu_fabric *f = r->f;
-	int *lv = r->g->level, *uf = r->sib, n, p, q, moved = 0, top;
+	int *lv = r->g->level, *uf = r->sib, n, p, q, moved = 0, top = 0;
 
-	/* pods: the components of levels 1 and 2 */
 	for (n = 0; n < f->num_nodes; n++)
 		uf[n] = n;
 	for (n = 0; n < f->num_nodes; n++)
-		for (p = 1; is_sw(f, n) && lv[n] == 1 && p <= f->nodes[n].num_ports; p++) {
-			q = f->nodes[n].ports[p].peer_node;
-			if (is_sw(f, q) && lv[q] == 2 && uf_find(uf, n) != uf_find(uf, q))
-				uf[uf_find(uf, n)] = uf_find(uf, q);
-		}
+		for (p = 1; on_level(r, n, 1) && p <= f->nodes[n].num_ports; p++)
+			if ((q = peer_on(r, n, p, 2)) >= 0)
+				uf_union(uf, n, q);
 	for (n = 0; n < f->num_nodes; n++) {
 		int pod = -1, one_pod = 1, only2 = 1, two = 0, first = -1;
 
@@ -187,27 +232,21 @@ static int empty_leaves(struct rec *r, int h)
 			if (!is_sw(f, q))
 				continue;
 			only2 &= lv[q] == 2;
-			if (first >= 0 && q != first)
-				two = 1;
+			two |= first >= 0 && q != first;
 			first = q;
-			if (pod >= 0 && uf_find(uf, q) != pod)
-				one_pod = 0;
+			one_pod &= pod < 0 || uf_find(uf, q) == pod;
 			pod = uf_find(uf, q);
 		}
+		/* moved at once: level 1 is not 2 either for the next ones */
 		if (only2 && two && one_pod) {
-			lv[n] = -3;	/* marked: the pods stay as counted */
+			lv[n] = 1;
 			moved++;
 		}
 	}
-	if (!moved)
-		return h;
-	for (n = 0, top = 0; n < f->num_nodes; n++) {
-		if (lv[n] == -3)
-			lv[n] = 1;
-		if (is_sw(f, n) && lv[n] > top)
-			top = lv[n];
-	}
-	return top;
+	for (n = 0; moved && n < f->num_nodes; n++)
+		if (is_sw(f, n))
+			up_to(&top, lv[n]);
+	return moved ? top : h;
 }
 
 /*
@@ -218,116 +257,69 @@ static int empty_leaves(struct rec *r, int h)
  */
 static int childless(struct rec *r, int h)
 {
-	const struct ibu_fabric *f = r->f;
-	int *lv = r->g->level, n, p, below = 0, with_parent = 0;
+	int n, a, b, below = 0, with_parent = 0;
 
 	if (h < 3)
 		return h;
-	for (n = 0; n < f->num_nodes; n++) {
-		int up = 0;
-
-		if (!is_sw(f, n) || lv[n] != h - 1)
-			continue;
-		below++;
-		for (p = 1; p <= f->nodes[n].num_ports && !up; p++) {
-			int q = f->nodes[n].ports[p].peer_node;
-
-			up = is_sw(f, q) && lv[q] == h;
+	for (n = 0; n < r->f->num_nodes; n++)
+		if (on_level(r, n, h - 1)) {
+			below++;
+			with_parent += bundles(r, n, h, &a, &b) > 0;
 		}
-		with_parent += up;
-	}
 	if (2 * with_parent > below)
 		return h;
-	for (n = 0; n < f->num_nodes; n++)
-		if (is_sw(f, n) && lv[n] == h)
-			lv[n] = h - 2;
+	for (n = 0; n < r->f->num_nodes; n++)
+		if (on_level(r, n, h))
+			r->g->level[n] = h - 2;
 	return h - 1;
+}
+
+/* Steps 2-3: leaves (the colour with most end ports), then levels by
+ * distance to them. Returns h, or -1 (e set). */
+static int levels_from_leaves(struct rec *r, struct ibu_err *e)
+{
+	const struct ibu_fabric *f = r->f;
+	long per[2] = { 0, 0 };
+	int n, leafc, tail = 0;
+
+	for (n = 0; n < f->num_nodes; n++)
+		if (r->colour[n] >= 0)
+			per[r->colour[n] % 2] += r->eps[n];
+	if (!per[0] && !per[1])
+		return NOT_PGFT(e, "no end port"), -1;
+	leafc = per[1] > per[0];
+	for (n = 0; n < f->num_nodes; n++) {
+		r->g->level[n] = is_sw(f, n) ? -1 : 0;
+		if (r->colour[n] % 2 == leafc && r->eps[n]) {
+			r->g->level[n] = 1;
+			r->queue[tail++] = n;
+		}
+	}
+	bfs(r, r->g->level, tail, &r->h_dist);
+	return childless(r, empty_leaves(r, r->h_dist));
 }
 
 static int levels(struct rec *r, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
-	long per[2] = { 0, 0 };
-	int n, p, leafc, head = 0, tail = 0, h = 0;
+	int *lv = r->g->level, n, p, h;
 
-	if (r->roots) {
-		h = levels_from_roots(r, e);
-		if (h < 0)
-			return IBU_ETOPO;
-		goto check;
-	}
-
-	for (n = 0; n < f->num_nodes; n++)
-		if (r->colour[n] >= 0)
-			per[r->colour[n]] += r->eps[n];
-	if (!per[0] && !per[1])
-		return NOT_PGFT(e, "no end port");
-	leafc = per[1] > per[0];
-	for (n = 0; n < f->num_nodes; n++) {
-		r->g->level[n] = is_sw(f, n) ? -1 : 0;
-		if (r->colour[n] == leafc && r->eps[n]) {
-			r->g->level[n] = 1;
-			r->queue[tail++] = n;
-		}
-	}
-	while (head < tail) {
-		n = r->queue[head++];
-		if (r->g->level[n] > h)
-			h = r->g->level[n];
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			int q = f->nodes[n].ports[p].peer_node;
-
-			if (is_sw(f, q) && r->g->level[q] < 0) {
-				r->g->level[q] = r->g->level[n] + 1;
-				r->queue[tail++] = q;
-			}
-		}
-	}
-	r->h_dist = h;
-	h = empty_leaves(r, h);
-	h = childless(r, h);
-check:
+	h = r->roots ? levels_from_roots(r, e) : levels_from_leaves(r, e);
+	if (h < 0)
+		return IBU_ETOPO;
 	if (h < 2 || h > IBU_PGFT_MAX_H)
 		return NOT_PGFT(e, "%d switch levels (2..%d)", h, IBU_PGFT_MAX_H);
 	r->g->P.h = h;
 	for (n = 0; n < f->num_nodes; n++)
 		for (p = 1; is_sw(f, n) && p <= f->nodes[n].num_ports; p++) {
 			int q = f->nodes[n].ports[p].peer_node;
-			int d = is_sw(f, q) ? r->g->level[q] - r->g->level[n] : 1;
+			int d = is_sw(f, q) ? lv[q] - lv[n] : 1;
 
 			if (d != 1 && d != -1)
 				return NOT_PGFT(e, "'%s' (level %d) and '%s' (level %d) are cabled: not adjacent levels",
-						nm(r, n), r->g->level[n], nm(r, q),
-						r->g->level[q]);
+						name_of(f, n), lv[n], name_of(f, q), lv[q]);
 		}
 	return IBU_OK;
-}
-
-/* Distinct switch peers of n at level lv; the most cables to one of them
- * in *cables, all of them in *total. Counts per peer in r->bcnt, valid
- * where r->bmark holds this call's stamp. */
-static int bundles(struct rec *r, int n, int lv, int *cables, int *total)
-{
-	const struct ibu_fabric *f = r->f;
-	int p, a, peers = 0, c = 0;
-
-	*total = 0;
-	r->bstamp++;
-	for (p = 1; p <= f->nodes[n].num_ports; p++) {
-		a = f->nodes[n].ports[p].peer_node;
-		if (!is_sw(f, a) || r->g->level[a] != lv)
-			continue;
-		(*total)++;
-		if (r->bmark[a] != r->bstamp) {
-			r->bmark[a] = r->bstamp;
-			r->bcnt[a] = 0;
-			peers++;
-		}
-		if (++r->bcnt[a] > c)
-			c = r->bcnt[a];
-	}
-	*cables = c;
-	return peers;
 }
 
 /*
@@ -337,53 +329,43 @@ static int bundles(struct rec *r, int n, int lv, int *cables, int *total)
  */
 static int params(struct rec *r, struct ibu_err *e)
 {
-	struct ibu_pgft *g = r->g;
-	struct ibu_pgft_params *P = &g->P;
+	struct ibu_pgft_params *P = &r->g->P;
 	const struct ibu_fabric *f = r->f;
 	long count[IBU_PGFT_MAX_H + 1] = { 0 };
-	int least[IBU_PGFT_MAX_H + 1], most[IBU_PGFT_MAX_H + 1];
-	int n, l, up, down, cu, cd, cables, downc, who[IBU_PGFT_MAX_H + 1];
+	int least[IBU_PGFT_MAX_H + 1], most[IBU_PGFT_MAX_H + 1] = { 0 };
+	int n, l, peers, cu, cables, who[IBU_PGFT_MAX_H + 1];
 
-	P->w[1] = P->p[1] = 1;
-	P->m[1] = 0;
-	for (l = 2; l <= P->h; l++)
-		P->m[l] = P->w[l] = P->p[l] = 0;
-	for (l = 0; l <= P->h; l++) {
+	for (l = 1; l <= P->h; l++) {
+		P->m[l] = 0;
+		P->w[l] = P->p[l] = l == 1;
 		least[l] = -1;
-		most[l] = 0;
 	}
 	for (n = 0; n < f->num_nodes; n++) {
 		if (!is_sw(f, n))
 			continue;
-		l = g->level[n];
+		l = r->g->level[n];
 		count[l]++;
-		if (l == 1 && r->eps[n] > P->m[1])
-			P->m[1] = r->eps[n];
+		if (l == 1)
+			up_to(&P->m[1], r->eps[n]);
 		if (l < P->h) {
-			up = bundles(r, n, l + 1, &cu, &cables);
+			peers = bundles(r, n, l + 1, &cu, &cables);
 			if (least[l] < 0 || cables < least[l]) {
 				least[l] = cables;
 				who[l] = n;
 			}
-			if (cables > most[l])
-				most[l] = cables;
-			if (up > P->w[l + 1])
-				P->w[l + 1] = up;
-			if (cu > P->p[l + 1])
-				P->p[l + 1] = cu;
+			up_to(&most[l], cables);
+			up_to(&P->w[l + 1], peers);
+			up_to(&P->p[l + 1], cu);
 		}
-		if (l > 1) {
-			down = bundles(r, n, l - 1, &cd, &downc);
-			if (down > P->m[l])
-				P->m[l] = down;
-		}
+		if (l > 1)
+			up_to(&P->m[l], bundles(r, n, l - 1, &cu, &cables));
 	}
 	/* exact only: a switch with fewer up-cables than its peers fails
 	 * here, before columns and slots are built for nothing */
 	for (l = 1; !r->max_faults && l < P->h; l++)
 		if (least[l] >= 0 && least[l] < most[l])
 			return NOT_PGFT(e, "'%s' (level %d) has %d up-cables, its peers up to %d: missing cables (max_faults 0)",
-					nm(r, who[l]), l, least[l], most[l]);
+					name_of(f, who[l]), l, least[l], most[l]);
 	/* a lone leaf or a level with one child per switch is no tree of
 	 * sub-trees: another engine's fabric (two switches cabled twice) */
 	if (count[1] < 2)
@@ -415,6 +397,26 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* out[n] for the switches n of level l: the index of key[n] among the
+ * level's distinct keys (equal keys one rank); tmp holds them. */
+static void dense_rank(const struct rec *r, int l, const uint64_t *key,
+		       int *out, uint64_t *tmp)
+{
+	int n, i, u, cnt = 0;
+
+	for (n = 0; n < r->f->num_nodes; n++)
+		if (on_level(r, n, l))
+			tmp[cnt++] = key[n];
+	qsort(tmp, (size_t)cnt, sizeof(*tmp), cmp_u64);
+	for (i = u = 0; i < cnt; i++)
+		if (!u || tmp[u - 1] != tmp[i])
+			tmp[u++] = tmp[i];
+	for (n = 0; n < r->f->num_nodes; n++)
+		if (on_level(r, n, l))
+			out[n] = (int)((uint64_t *)bsearch(&key[n], tmp, (size_t)u,
+						sizeof(*tmp), cmp_u64) - tmp);
+}
+
 /*
  * Siblings at level l (switches that share a parent: in a PGFT they
  * share all) into r->sib, and each sibling set's key: the least column
@@ -424,88 +426,45 @@ static int cmp_u64(const void *a, const void *b)
 static void sibling_keys(struct rec *r, int l, uint64_t *key)
 {
 	const struct ibu_fabric *f = r->f;
-	const struct ibu_pgft *g = r->g;
-	int n, p, first;
+	int n, p, q, first, *sib = r->sib;
 
 	for (n = 0; n < f->num_nodes; n++)
-		if (is_sw(f, n) && g->level[n] == l)
-			r->sib[n] = n;
-	for (n = 0; n < f->num_nodes; n++) {
-		if (!is_sw(f, n) || g->level[n] != l + 1)
-			continue;
-		first = -1;
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			int q = f->nodes[n].ports[p].peer_node;
-			int a, b;
-
-			if (!is_sw(f, q) || g->level[q] != l)
+		if (on_level(r, n, l)) {
+			sib[n] = n;
+			key[n] = UINT64_MAX;
+		}
+	/* each parent joins its children and offers them its column */
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1, first = -1; on_level(r, n, l + 1) &&
+		     p <= f->nodes[n].num_ports; p++) {
+			if ((q = peer_on(r, n, p, l)) < 0)
 				continue;
-			if (first < 0) {
+			if ((uint64_t)r->g->col[n] < key[q])
+				key[q] = (uint64_t)r->g->col[n];
+			if (first < 0)
 				first = q;
-				continue;
-			}
-			a = uf_find(r->sib, first);
-			b = uf_find(r->sib, q);
-			if (a != b)
-				r->sib[a] = b;
+			else
+				uf_union(sib, first, q);
 		}
-	}
 	for (n = 0; n < f->num_nodes; n++)
-		if (is_sw(f, n) && g->level[n] == l)
-			key[uf_find(r->sib, n)] = UINT64_MAX;
-	for (n = 0; n < f->num_nodes; n++) {
-		uint64_t *k;
-
-		if (!is_sw(f, n) || g->level[n] != l)
-			continue;
-		k = &key[uf_find(r->sib, n)];
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			int q = f->nodes[n].ports[p].peer_node;
-
-			if (is_sw(f, q) && g->level[q] == l + 1 &&
-			    (uint64_t)g->col[q] < *k)
-				*k = (uint64_t)g->col[q];
-		}
-	}
+		if (on_level(r, n, l) && key[n] < key[uf_find(sib, n)])
+			key[uf_find(sib, n)] = key[n];
 	for (n = 0; n < f->num_nodes; n++)
-		if (is_sw(f, n) && g->level[n] == l) {
-			r->sib[n] = uf_find(r->sib, n);
-			key[n] = key[r->sib[n]];
+		if (on_level(r, n, l)) {
+			sib[n] = uf_find(sib, n);
+			key[n] = key[sib[n]];
 		}
 }
 
-/* 1 if switch n has a cable to a switch of column c on level lv. */
-static int has_parent_col(const struct rec *r, int n, int lv, int c)
+/* n's parent (level lv) in column c, or -1. */
+static int parent_in_col(const struct rec *r, int n, int lv, int c)
 {
-	const struct ibu_fabric *f = r->f;
-	int p;
+	int p, q;
 
-	for (p = 1; p <= f->nodes[n].num_ports; p++) {
-		int q = f->nodes[n].ports[p].peer_node;
-
-		if (is_sw(f, q) && r->g->level[q] == lv && r->g->col[q] == c)
-			return 1;
-	}
-	return 0;
-}
-
-/* Parents of c on level lv other than x, each counted once. */
-static int distinct_parents(struct rec *r, int c, int lv, int x)
-{
-	const struct ibu_fabric *f = r->f;
-	int p, k = 0;
-
-	r->bstamp++;
-	for (p = 1; p <= f->nodes[c].num_ports; p++) {
-		int q = f->nodes[c].ports[p].peer_node;
-
-		if (is_sw(f, q) && r->g->level[q] == lv && q != x &&
-		    r->bmark[q] != r->bstamp) {
-			r->bmark[q] = r->bstamp;
-			k++;
-		}
-	}
-	return k;
+	for (p = 1; p <= r->f->nodes[n].num_ports; p++)
+		if ((q = peer_on(r, n, p, lv)) >= 0 && r->g->col[q] == c)
+			return q;
+	return -1;
 }
 
 /*
@@ -518,39 +477,34 @@ static int distinct_parents(struct rec *r, int c, int lv, int x)
 static void rank_parentless(struct rec *r, int x, int l)
 {
 	const struct ibu_fabric *f = r->f;
-	struct ibu_pgft *g = r->g;
-	int p, n, q, c = -1, need;
+	int p, n, q, c = -1, need, a, b;
 
-	for (p = 1; p <= f->nodes[x].num_ports && c < 0; p++) {
-		q = f->nodes[x].ports[p].peer_node;
-		if (is_sw(f, q) && g->level[q] == l - 1)
-			c = q;
-	}
+	for (p = 1; p <= f->nodes[x].num_ports && c < 0; p++)
+		c = peer_on(r, x, p, l - 1);
 	if (c < 0)
 		return;
-	need = distinct_parents(r, c, l, x);
+	need = bundles(r, c, l, &a, &b) - 1;	/* c's parents but x */
 	for (n = 0; n < f->num_nodes; n++) {
 		int extra = -1, other = 0, ok = 1;
 
-		if (!is_sw(f, n) || g->level[n] != l - 1 || n == c)
+		if (!on_level(r, n, l - 1) || n == c)
 			continue;
 		r->bstamp++;
 		for (p = 1; p <= f->nodes[n].num_ports && ok; p++) {
-			q = f->nodes[n].ports[p].peer_node;
-			if (!is_sw(f, q) || g->level[q] != l || q == x ||
-			    r->bmark[q] == r->bstamp)
+			q = peer_on(r, n, p, l);
+			if (q < 0 || q == x || r->bmark[q] == r->bstamp)
 				continue;
 			r->bmark[q] = r->bstamp;
-			if (has_parent_col(r, c, l, g->col[q]))
+			if (parent_in_col(r, c, l, r->g->col[q]) >= 0)
 				other++;
 			else if (extra < 0)
-				extra = g->col[q];
+				extra = r->g->col[q];
 			else
 				ok = 0;
 		}
 		/* n covers the child's other parents' columns, plus one */
 		if (ok && extra >= 0 && other == need && need >= 1) {
-			g->col[x] = extra;
+			r->g->col[x] = extra;
 			return;
 		}
 	}
@@ -565,113 +519,70 @@ static int columns(struct rec *r, struct ibu_err *e)
 	size_t N = (size_t)(f->num_nodes ? f->num_nodes : 1);
 	uint64_t *key = malloc(N * sizeof(uint64_t));
 	uint64_t *sorted = malloc(N * sizeof(uint64_t));
-	int n, l, i, cnt, u;
+	int n, l, rc = key && sorted ? IBU_OK : NOMEM(e);
 
-	if (!key || !sorted) {
-		free(key);
-		free(sorted);
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	}
-	for (l = g->P.h; l >= 1; l--) {
+	for (l = g->P.h; l >= 1 && !rc; l--) {
+		for (n = 0; l == g->P.h && n < f->num_nodes; n++)
+			key[n] = f->nodes[n].guid;
 		if (l < g->P.h)
 			sibling_keys(r, l, key);
-		cnt = 0;
-		for (n = 0; n < f->num_nodes; n++) {
-			if (!is_sw(f, n) || g->level[n] != l)
-				continue;
-			if (l == g->P.h)
-				key[n] = f->nodes[n].guid;
-			sorted[cnt++] = key[n];
-		}
-		qsort(sorted, (size_t)cnt, sizeof(uint64_t), cmp_u64);
-		for (i = u = 0; i < cnt; i++)
-			if (!u || sorted[u - 1] != sorted[i])
-				sorted[u++] = sorted[i];
-		for (n = 0; n < f->num_nodes; n++) {
-			uint64_t *hit;
-
-			if (!is_sw(f, n) || g->level[n] != l)
-				continue;
-			hit = bsearch(&key[n], sorted, (size_t)u,
-				      sizeof(uint64_t), cmp_u64);
-			g->col[n] = (int)(hit - sorted);
-		}
+		dense_rank(r, l, key, g->col, sorted);
 		for (n = 0; l < g->P.h && l > 1 && n < f->num_nodes; n++)
-			if (is_sw(f, n) && g->level[n] == l && key[n] == UINT64_MAX)
+			if (on_level(r, n, l) && key[n] == UINT64_MAX)
 				rank_parentless(r, n, l);
 	}
 	free(key);
 	free(sorted);
-	return IBU_OK;
+	return rc;
 }
 
-struct upport {
-	int col, port, peer;
-};
-
-static int cmp_upport(const void *a, const void *b)
+/* A record of count faults: missing switches of level l, or missing
+ * cables of switch lower (level l) to upper, have of want (upper -1:
+ * unknown); lower -1: a count alone, none when 0. */
+static int add_fault(struct rec *r, enum ibu_pgft_fault_kind kind, int l,
+		     int lower, int upper, int have, int want, long count,
+		     struct ibu_err *e)
 {
-	const struct upport *x = a, *y = b;
-
-	if (x->col != y->col)
-		return x->col < y->col ? -1 : 1;
-	return (x->port > y->port) - (x->port < y->port);
-}
-
-static int add_fault(struct rec *r, const struct ibu_pgft_fault *x)
-{
+	struct ibu_pgft_fault x = { .kind = kind, .level = l, .lower = lower,
+				    .upper = upper, .have = have, .want = want,
+				    .count = (int)count };
 	struct ibu_pgft *g = r->g;
 
+	if (lower < 0 && x.count <= 0)
+		return IBU_OK;
 	if (g->num_fault_recs == r->fcap) {
 		int nc = r->fcap ? 2 * r->fcap : 16;
 		struct ibu_pgft_fault *nf = realloc(g->faults, (size_t)nc * sizeof(*nf));
 
 		if (!nf)
-			return IBU_ENOMEM;
+			return NOMEM(e);
 		g->faults = nf;
 		r->fcap = nc;
 	}
-	g->faults[g->num_fault_recs++] = *x;
-	g->num_faults += x->count;
+	g->faults[g->num_fault_recs++] = x;
+	g->num_faults += x.count;
+	if (kind == IBU_PGFT_MISSING_CABLES)
+		r->named[l] += x.count;
 	return IBU_OK;
 }
 
 /* The parent of n in parent column c that n lost every cable to: the
  * one its siblings have there; -1 when the switch itself is missing. */
-static int lost_parent(const struct rec *r, int n, int c)
+static int lost_parent(struct rec *r, int n, int c)
 {
 	const struct ibu_fabric *f = r->f;
-	const struct ibu_pgft *g = r->g;
-	int x, p;
+	int l = r->g->level[n], x, q, a, b;
 
-	for (x = 0; x < f->num_nodes; x++) {
-		if (x == n || !is_sw(f, x) || g->level[x] != g->level[n] ||
-		    r->sib[x] != r->sib[n])
-			continue;
-		for (p = 1; p <= f->nodes[x].num_ports; p++) {
-			int q = f->nodes[x].ports[p].peer_node;
-
-			if (is_sw(f, q) && g->level[q] == g->level[n] + 1 &&
-			    g->col[q] == c)
-				return q;
-		}
-	}
+	for (x = 0; x < f->num_nodes; x++)
+		if (x != n && on_level(r, x, l) && r->sib[x] == r->sib[n] &&
+		    (q = parent_in_col(r, x, l + 1, c)) >= 0)
+			return q;
 	/* every sibling lost it: a switch of that column left without a
 	 * child (it lost them all), else it is missing */
-	for (x = 0; x < f->num_nodes; x++) {
-		int kids = 0;
-
-		if (!is_sw(f, x) || g->level[x] != g->level[n] + 1 ||
-		    g->col[x] != c)
-			continue;
-		for (p = 1; p <= f->nodes[x].num_ports && !kids; p++) {
-			int q = f->nodes[x].ports[p].peer_node;
-
-			kids = is_sw(f, q) && g->level[q] == g->level[n];
-		}
-		if (!kids)
+	for (x = 0; x < f->num_nodes; x++)
+		if (on_level(r, x, l + 1) && r->g->col[x] == c &&
+		    !bundles(r, x, l, &a, &b))
 			return x;
-	}
 	return -1;
 }
 
@@ -682,226 +593,150 @@ struct rank_lists {
 	int *pcol;
 };
 
-static int cmp_pair(const void *a, const void *b)
-{
-	const int *x = a, *y = b;
-
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return (x[1] > y[1]) - (x[1] < y[1]);
-}
-
 static int rank_lists(struct rec *r, int l, struct rank_lists *rl)
 {
 	const struct ibu_fabric *f = r->f;
-	const struct ibu_pgft *g = r->g;
-	int n, p, k = 0, u = 0, i, ranks = 1;
-	int *pair;
+	const int *col = r->g->col;
+	int n, p, q, k = 0, u = 0, i, ranks = 1;
+	uint64_t *pair;		/* (rank, parent column) */
 
 	for (n = 0; n < f->num_nodes; n++)
-		for (p = 1; is_sw(f, n) && g->level[n] == l &&
-		     p <= f->nodes[n].num_ports; p++)
-			k++;
-	pair = malloc((size_t)(k ? k : 1) * 2 * sizeof(int));
+		if (on_level(r, n, l))
+			k += f->nodes[n].num_ports;
+	pair = malloc((size_t)(k ? k : 1) * sizeof(*pair));
 	if (!pair)
 		return IBU_ENOMEM;
-	k = 0;
-	for (n = 0; n < f->num_nodes; n++) {
-		if (!is_sw(f, n) || g->level[n] != l)
+	for (n = k = 0; n < f->num_nodes; n++) {
+		if (!on_level(r, n, l))
 			continue;
-		if (g->col[n] + 1 > ranks)
-			ranks = g->col[n] + 1;
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			int q = f->nodes[n].ports[p].peer_node;
-
-			if (is_sw(f, q) && g->level[q] == l + 1) {
-				pair[2 * k] = g->col[n];
-				pair[2 * k++ + 1] = g->col[q];
-			}
-		}
+		up_to(&ranks, col[n] + 1);
+		for (p = 1; p <= f->nodes[n].num_ports; p++)
+			if ((q = peer_on(r, n, p, l + 1)) >= 0)
+				pair[k++] = (uint64_t)col[n] << 32 | (uint32_t)col[q];
 	}
-	qsort(pair, (size_t)k, 2 * sizeof(int), cmp_pair);
-	rl->start = calloc((size_t)ranks, sizeof(int));
-	rl->len = calloc((size_t)ranks, sizeof(int));
+	qsort(pair, (size_t)k, sizeof(*pair), cmp_u64);
+	rl->start = calloc(2 * (size_t)ranks, sizeof(int));
+	rl->len = rl->start ? rl->start + ranks : NULL;
 	rl->pcol = malloc((size_t)(k ? k : 1) * sizeof(int));
-	if (!rl->start || !rl->len || !rl->pcol) {
-		free(pair);
-		return IBU_ENOMEM;
-	}
-	for (i = 0; i < k; i++) {
-		if (i && pair[2 * i] == pair[2 * i - 2] &&
-		    pair[2 * i + 1] == pair[2 * i - 1])
+	for (i = 0; i < k && rl->start && rl->pcol; i++) {
+		int c = (int)(pair[i] >> 32);
+
+		if (i && pair[i] == pair[i - 1])
 			continue;
-		if (!rl->len[pair[2 * i]])
-			rl->start[pair[2 * i]] = u;
-		rl->len[pair[2 * i]]++;
-		rl->pcol[u++] = pair[2 * i + 1];
+		if (!rl->len[c])
+			rl->start[c] = u;
+		rl->len[c]++;
+		rl->pcol[u++] = (int)(uint32_t)pair[i];
 	}
 	free(pair);
-	return IBU_OK;
+	return rl->start && rl->pcol ? IBU_OK : IBU_ENOMEM;
 }
 
-static void rank_lists_free(struct rank_lists *rl)
-{
-	free(rl->start);
-	free(rl->len);
-	free(rl->pcol);
-}
-
-/* n's cables to parent column pc (tmp[*i..], sorted) into its p slots
- * from out; a bundle short of p is a fault. */
-static int fill_slots(struct rec *r, int n, int pc, const struct upport *tmp,
+/* n's cables to parent column pc (up[*i..]: column << 32 | port, sorted)
+ * into its p slots from out; a bundle short of p is a fault. */
+static int fill_slots(struct rec *r, int n, int pc, const uint64_t *up,
 		      int k, int *i, int *out, struct ibu_err *e)
 {
 	const struct ibu_pgft *g = r->g;
-	int P = g->P.p[g->level[n] + 1], c = 0, q = -1;
+	int P = g->P.p[g->level[n] + 1], c = 0, q = -1, port, peer;
 
-	for (; *i < k && tmp[*i].col == pc; (*i)++, c++) {
-		if (c >= P || (q >= 0 && tmp[*i].peer != q))
+	for (; *i < k && (int)(up[*i] >> 32) == pc; (*i)++, c++) {
+		port = (int)(uint32_t)up[*i];
+		peer = r->f->nodes[n].ports[port].peer_node;
+		if (c >= P || (q >= 0 && peer != q))
 			return NOT_PGFT(e, "'%s' (level %d) has two parents in one column, or more cables to one than its peers",
-					nm(r, n), g->level[n]);
-		q = tmp[*i].peer;
-		out[c] = tmp[*i].port;
+					name_of(r->f, n), g->level[n]);
+		q = peer;
+		out[c] = port;
 	}
-	if (c < P) {
-		struct ibu_pgft_fault x = { .kind = IBU_PGFT_MISSING_CABLES,
-					    .level = g->level[n], .lower = n,
-					    .have = c, .want = P };
-
-		x.upper = q >= 0 ? q : lost_parent(r, n, pc);
-		x.count = P - c;
-		if (x.upper >= 0 && add_fault(r, &x))
-			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	}
+	if (c < P && (q >= 0 || (q = lost_parent(r, n, pc)) >= 0))
+		return add_fault(r, IBU_PGFT_MISSING_CABLES, g->level[n], n, q,
+				 c, P, P - c, e);
 	return IBU_OK;
 }
 
-/* A switch below the top without a cable to any parent: its siblings
- * (and so its parents' columns) are unknown, every up-cable is a fault. */
-static int lost_all_parents(struct rec *r, int n, int U, struct ibu_err *e)
+/* n's up-cables (to level l + 1) as parent column << 32 | port, sorted;
+ * returns their count. */
+static int up_cables(const struct rec *r, int n, int l, uint64_t *up)
 {
-	struct ibu_pgft_fault x = { .kind = IBU_PGFT_MISSING_CABLES,
-				    .level = r->g->level[n], .lower = n,
-				    .upper = -1, .have = 0, .want = U,
-				    .count = U };
+	int p, q, k = 0;
 
-	return add_fault(r, &x) ? ibu_err_set(e, IBU_ENOMEM, "out of memory") :
-				  IBU_OK;
+	for (p = 1; p <= r->f->nodes[n].num_ports; p++)
+		if ((q = peer_on(r, n, p, l + 1)) >= 0)
+			up[k++] = (uint64_t)r->g->col[q] << 32 | (uint32_t)p;
+	qsort(up, (size_t)k, sizeof(*up), cmp_u64);
+	return k;
 }
 
 /* Step 5 (end): the U_l up-port slots of every switch: its rank's parent
- * columns in order, p cables each by port; 0 where a cable is missing. */
+ * columns in order, p cables each by port; 0 where a cable is missing.
+ * A switch without any parent has unknown siblings (and so columns):
+ * every up-cable is a fault. */
 static int up_lists(struct rec *r, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
 	struct ibu_pgft *g = r->g;
-	struct upport tmp[IBU_MAX_PORTS + 1];
-	int n, p, k, l, i, j, rc = IBU_OK;
+	uint64_t tmp[IBU_MAX_PORTS + 1];
+	int n, k, l, i, j, rc = IBU_OK;
 
 	for (l = 1; l < g->P.h && !rc; l++) {
 		struct rank_lists rl = { 0 };
-		int W = g->P.w[l + 1], U = W * g->P.p[l + 1];
+		int W = g->P.w[l + 1], U = W * g->P.p[l + 1], *len;
 
-		if (rank_lists(r, l, &rl)) {
-			rank_lists_free(&rl);
-			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		}
+		if (rank_lists(r, l, &rl))
+			rc = NOMEM(e);
+		len = rl.len;
 		for (n = 0; n < f->num_nodes && !rc; n++) {
-			if (!is_sw(f, n) || g->level[n] != l)
+			if (!on_level(r, n, l))
 				continue;
-			if (rl.len[g->col[n]] > W) {
+			if (len[g->col[n]] > W) {
 				rc = NOT_PGFT(e, "the switches of level %d that rank with '%s' have %d parent columns, each switch at most %d",
-					      l, nm(r, n), rl.len[g->col[n]], W);
+					      l, name_of(f, n), len[g->col[n]], W);
 				break;
 			}
-			k = 0;
-			for (p = 1; p <= f->nodes[n].num_ports; p++) {
-				int q = f->nodes[n].ports[p].peer_node;
-
-				if (is_sw(f, q) && g->level[q] == l + 1) {
-					tmp[k].col = g->col[q];
-					tmp[k].peer = q;
-					tmp[k++].port = p;
-				}
-			}
-			qsort(tmp, (size_t)k, sizeof(tmp[0]), cmp_upport);
+			k = up_cables(r, n, l, tmp);
+			r->lost[l] += U - k;
 			g->up[n] = calloc((size_t)(U ? U : 1), sizeof(int));
-			if (!g->up[n]) {
-				rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-				break;
-			}
-			if (!k)
-				rc = lost_all_parents(r, n, U, e);
-			for (i = j = 0; j < rl.len[g->col[n]] && !rc; j++)
+			if (!g->up[n])
+				rc = NOMEM(e);
+			else if (!k)
+				rc = add_fault(r, IBU_PGFT_MISSING_CABLES, l, n,
+					       -1, 0, U, U, e);
+			for (i = j = 0; j < len[g->col[n]] && !rc; j++)
 				rc = fill_slots(r, n, rl.pcol[rl.start[g->col[n]] + j],
 						tmp, k, &i, &g->up[n][j * g->P.p[l + 1]], e);
 		}
-		rank_lists_free(&rl);
+		free(rl.start);
+		free(rl.pcol);
 	}
 	return rc;
-}
-
-/* Up-slots without a cable on level l. */
-static long lost_slots(const struct rec *r, int l)
-{
-	const struct ibu_pgft *g = r->g;
-	long z = 0;
-	int n, k;
-
-	for (n = 0; n < r->f->num_nodes; n++)
-		for (k = 0; g->up[n] && g->level[n] == l &&
-		     k < ibu_pgft_up_ports(&g->P, l); k++)
-			z += !g->up[n][k];
-	return z;
-}
-
-/* Missing cables the records of level l name. */
-static long recorded(const struct ibu_pgft *g, int l)
-{
-	long c = 0;
-	int i;
-
-	for (i = 0; i < g->num_fault_recs; i++)
-		if (g->faults[i].kind == IBU_PGFT_MISSING_CABLES &&
-		    g->faults[i].level == l)
-			c += g->faults[i].count;
-	return c;
 }
 
 /* Missing switches per level, then the limit (e set when beyond it). */
 static int count_faults(struct rec *r, struct ibu_err *e)
 {
 	struct ibu_pgft *g = r->g;
-	char txt[128];
-	int l;
+	const int *m = g->P.m, *p = g->P.p;
+	char txt[128], what[256];
+	int l, rc = IBU_OK;
 
-	for (l = 1; l <= g->P.h; l++) {
-		struct ibu_pgft_fault x = { .kind = IBU_PGFT_MISSING_SWITCHES,
-					    .level = l, .lower = -1, .upper = -1 };
-
-		x.count = (int)r->missing[l];
-		if (x.count && add_fault(r, &x))
-			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	}
-	for (l = 1; l < g->P.h; l++) {
-		struct ibu_pgft_fault x = { .kind = IBU_PGFT_MISSING_CABLES,
-					    .level = l, .lower = -1, .upper = -1 };
-
-		x.count = (int)(lost_slots(r, l) - recorded(g, l) -
-				r->missing[l + 1] * g->P.m[l + 1] * g->P.p[l + 1]);
-		/* lost up-cables no record names (their parent unknown):
-		 * counted, so a lost up-slot never passes for exact */
-		if (x.count > 0 && add_fault(r, &x))
-			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	}
+	for (l = 1; l <= g->P.h && !rc; l++)
+		rc = add_fault(r, IBU_PGFT_MISSING_SWITCHES, l, -1, -1, 0, 0,
+			       r->missing[l], e);
+	/* lost up-cables no record names (their parent unknown):
+	 * counted, so a lost up-slot never passes for exact */
+	for (l = 1; l < g->P.h && !rc; l++)
+		rc = add_fault(r, IBU_PGFT_MISSING_CABLES, l, -1, -1, 0, 0,
+			       r->lost[l] - r->named[l] -
+			       r->missing[l + 1] * m[l + 1] * p[l + 1], e);
+	if (rc)
+		return rc;
 	g->max_faults = ibu_fault_limit(r->max_faults,
 					ibu_pgft_default_max_faults(&g->P));
 	if (g->num_faults <= g->max_faults)
 		return IBU_OK;
 	ibu_pgft_params_text(&g->P, txt, sizeof(txt));
 	if (g->num_fault_recs && !g->max_faults) {
-		char what[256];
-
 		ibu_pgft_fault_text(r->f, g, 0, what, sizeof(what));
 		return NOT_PGFT(e, "%s with %s (its peers have it; max_faults 0)",
 				txt, what);
@@ -910,33 +745,12 @@ static int count_faults(struct rec *r, struct ibu_err *e)
 			txt, g->num_faults, g->max_faults);
 }
 
-struct hostkey {
-	uint64_t key[IBU_PGFT_MAX_H + 1];	/* sub-trees top down, leaf, port */
-	struct ibu_pgft_host h;
-};
-
-/* Leaf part of a host key: its sub-trees top down and its GUID. */
-struct leafkey {
-	uint64_t key[IBU_PGFT_MAX_H + 1];
-	int leaf;
-};
-
-static int cmp_leafkey(const void *a, const void *b)
-{
-	const struct leafkey *x = a, *y = b;
-	int i;
-
-	for (i = 0; i <= IBU_PGFT_MAX_H; i++)
-		if (x->key[i] != y->key[i])
-			return x->key[i] < y->key[i] ? -1 : 1;
-	return (x->leaf > y->leaf) - (x->leaf < y->leaf);
-}
-
-/* A host for sorting: its leaf's rank among the leaf keys, port GUID,
- * arrival (equal keys keep it). */
+/* A compute host for sorting: its leaf's rank, port GUID, arrival (equal
+ * keys keep it); small records rather than whole keys. */
 struct hostrank {
 	int rank, seq;
 	uint64_t guid;
+	struct ibu_pgft_host h;
 };
 
 static int cmp_hostrank(const void *a, const void *b)
@@ -950,114 +764,84 @@ static int cmp_hostrank(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* sub[l][node]: least node GUID of the level-<=l sub-tree holding node */
-static int subtrees(struct rec *r, uint64_t **sub, struct ibu_err *e)
+/* sub[l][node]: least node GUID of the level-<=l sub-tree holding node
+ * (union-find in r->sib, done with siblings by now) */
+static void subtrees(struct rec *r, uint64_t **sub)
 {
 	const struct ibu_fabric *f = r->f;
-	struct ibu_pgft *g = r->g;
-	int *uf = malloc((size_t)f->num_nodes * sizeof(int));
-	int n, p, l, a, b;
+	const int *lv = r->g->level;
+	int *uf = r->sib, n, p, q, l;
 
-	if (!uf)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (n = 0; n < f->num_nodes; n++)
 		uf[n] = n;
-	for (l = 2; l < g->P.h; l++) {
+	for (l = 2; l < r->g->P.h; l++) {
 		for (n = 0; n < f->num_nodes; n++)
-			for (p = 1; is_sw(f, n) && g->level[n] == l &&
-			     p <= f->nodes[n].num_ports; p++) {
-				int q = f->nodes[n].ports[p].peer_node;
-
-				if (!is_sw(f, q) || g->level[q] != l - 1)
-					continue;
-				a = uf_find(uf, n);
-				b = uf_find(uf, q);
-				if (a != b)
-					uf[a] = b;
-			}
+			for (p = 1; on_level(r, n, l) && p <= f->nodes[n].num_ports; p++)
+				if ((q = peer_on(r, n, p, l - 1)) >= 0)
+					uf_union(uf, n, q);
 		for (n = 0; n < f->num_nodes; n++)
 			sub[l][n] = UINT64_MAX;
-		for (n = 0; n < f->num_nodes; n++) {
-			a = uf_find(uf, n);
-			if (is_sw(f, n) && g->level[n] >= 1 && g->level[n] <= l &&
-			    f->nodes[n].guid < sub[l][a])
-				sub[l][a] = f->nodes[n].guid;
-		}
+		for (n = 0; n < f->num_nodes; n++)
+			if (is_sw(f, n) && lv[n] >= 1 && lv[n] <= l &&
+			    f->nodes[n].guid < sub[l][uf_find(uf, n)])
+				sub[l][uf_find(uf, n)] = f->nodes[n].guid;
 		for (n = 0; n < f->num_nodes; n++)
 			sub[l][n] = sub[l][uf_find(uf, n)];
 	}
-	free(uf);
-	return IBU_OK;
-}
-
-static int host_keys(struct rec *r, struct hostkey *hk, uint64_t **sub)
-{
-	const struct ibu_fabric *f = r->f;
-	struct ibu_pgft *g = r->g;
-	int n, p, l, k = 0;
-
-	for (n = 0; n < f->num_nodes; n++)
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			int leaf = f->nodes[n].ports[p].peer_node;
-
-			if (!is_ep(f, n, p) || g->level[leaf] != 1)
-				continue;
-			memset(&hk[k], 0, sizeof(hk[k]));
-			for (l = g->P.h - 1; l >= 2; l--)
-				hk[k].key[g->P.h - 1 - l] = sub[l][leaf];
-			hk[k].key[g->P.h - 2] = f->nodes[leaf].guid;
-			hk[k].key[g->P.h - 1] = f->nodes[n].ports[p].guid;
-			hk[k].h.node = n;
-			hk[k].h.port = p;
-			hk[k++].h.leaf = leaf;
-		}
-	return k;
 }
 
 /*
- * hk[0..k-1] in key order (sub-trees top down, leaf GUID, port GUID;
- * equal keys in arrival order): the leaves' keys sorted once, then the
- * hosts by (leaf rank, port GUID), small records rather than whole keys.
+ * r->bcnt[leaf]: the leaf's rank by its sub-trees top down, then its
+ * GUID (equal keys one rank), so hosts sort by small records: per key,
+ * its rank among the leaves', then the rank of (the rank so far, it).
  */
-static int sort_hosts(struct rec *r, struct hostkey *hk, int k,
-		      struct ibu_err *e)
+static int rank_leaves(struct rec *r, uint64_t **sub, struct ibu_err *e)
 {
-	int h = r->g->P.h, i, j, nl = 0, rc = IBU_OK;
-	struct leafkey *lk = malloc((size_t)(k ? k : 1) * sizeof(*lk));
-	struct hostrank *hr = malloc((size_t)(k ? k : 1) * sizeof(*hr));
-	struct hostkey *out = malloc((size_t)(k ? k : 1) * sizeof(*out));
-	int *slot = r->bcnt;	/* [leaf]: its rank, valid under bmark */
+	const struct ibu_fabric *f = r->f;
+	uint64_t *key = malloc(2 * (size_t)f->num_nodes * sizeof(*key));
+	int *d = r->queue, *rank = r->bcnt, n, l;
 
-	if (!lk || !hr || !out) {
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		goto done;
+	if (!key)
+		return NOMEM(e);
+	subtrees(r, sub);
+	memset(rank, 0, (size_t)f->num_nodes * sizeof(int));
+	for (l = r->g->P.h - 1; l >= 1; l--) {
+		for (n = 0; n < f->num_nodes; n++)
+			key[n] = l > 1 ? sub[l][n] : f->nodes[n].guid;
+		dense_rank(r, 1, key, d, key + f->num_nodes);
+		for (n = 0; n < f->num_nodes; n++)
+			key[n] = (uint64_t)rank[n] << 32 | (uint32_t)d[n];
+		dense_rank(r, 1, key, rank, key + f->num_nodes);
 	}
-	r->bstamp++;
-	for (i = 0; i < k; i++)
-		if (r->bmark[hk[i].h.leaf] != r->bstamp) {
-			r->bmark[hk[i].h.leaf] = r->bstamp;
-			memset(&lk[nl], 0, sizeof(lk[nl]));
-			memcpy(lk[nl].key, hk[i].key, (size_t)(h - 1) * sizeof(uint64_t));
-			lk[nl++].leaf = hk[i].h.leaf;
+	free(key);
+	return IBU_OK;
+}
+
+/* The end ports: compute hosts (at leaves) into hr, in port order with
+ * their leaf's rank; hosts above the leaves into g. Returns hr's count. */
+static int end_ports(struct rec *r, struct hostrank *hr)
+{
+	const struct ibu_fabric *f = r->f;
+	struct ibu_pgft *g = r->g;
+	int n, p, k = 0;
+
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1; p <= f->nodes[n].num_ports; p++) {
+			struct ibu_pgft_host h = { n, p, f->nodes[n].ports[p].peer_node };
+
+			if (!is_ep(f, n, p))
+				continue;
+			if (g->level[h.leaf] != 1) {
+				g->spine_host[g->num_spine_hosts++] = h;
+				g->host_of_port[g->host_base[n] + p] = -1;
+				continue;
+			}
+			hr[k].rank = r->bcnt[h.leaf];
+			hr[k].seq = k;
+			hr[k].guid = f->nodes[n].ports[p].guid;
+			hr[k++].h = h;
 		}
-	qsort(lk, (size_t)nl, sizeof(*lk), cmp_leafkey);
-	for (i = 0; i < nl; i++)
-		slot[lk[i].leaf] = i && !memcmp(lk[i].key, lk[i - 1].key, sizeof(lk[i].key)) ?
-			slot[lk[i - 1].leaf] : i;
-	for (i = 0; i < k; i++) {
-		hr[i].rank = slot[hk[i].h.leaf];
-		hr[i].seq = i;
-		hr[i].guid = hk[i].key[h - 1];
-	}
-	qsort(hr, (size_t)k, sizeof(*hr), cmp_hostrank);
-	for (j = 0; j < k; j++)
-		out[j] = hk[hr[j].seq];
-	memcpy(hk, out, (size_t)k * sizeof(*hk));
-done:
-	free(lk);
-	free(hr);
-	free(out);
-	return rc;
+	return k;
 }
 
 /* Step 6: compute hosts in sub-tree order; hosts above the leaves. */
@@ -1066,71 +850,47 @@ static int hosts(struct rec *r, struct ibu_err *e)
 	const struct ibu_fabric *f = r->f;
 	struct ibu_pgft *g = r->g;
 	uint64_t *sub[IBU_PGFT_MAX_H + 1] = { NULL };
-	struct hostkey *hk = NULL;
-	long total = 0;
-	int n, p, l, k, rc = IBU_OK;
+	struct hostrank *hr;
+	size_t total = 0, H = (size_t)g->P.h + 1, k = 1, i;	/* k: 1 + hosts */
+	int n, l, rc = IBU_OK;
 
 	for (n = 0; n < f->num_nodes; n++) {
 		g->host_base[n] = (int)total;
-		total += f->nodes[n].num_ports + 1;
+		total += (size_t)f->nodes[n].num_ports + 1;
+		k += on_level(r, n, 1) ? (size_t)r->eps[n] : 0;
 	}
-	g->host_of_port = malloc((size_t)total * sizeof(int));
-	hk = malloc((size_t)total * sizeof(*hk));	/* total >= end ports */
+	g->host_of_port = malloc(total * sizeof(int));
+	g->spine_host = malloc(total * sizeof(*g->spine_host));
+	g->host = malloc(k * sizeof(*g->host));
+	g->host_sub = malloc(k * H * sizeof(uint64_t));
+	hr = malloc(k * sizeof(*hr));
 	for (l = 2; l < g->P.h; l++)
-		sub[l] = malloc((size_t)f->num_nodes * sizeof(uint64_t));
-	for (l = 2; l < g->P.h; l++)
-		if (!sub[l])
+		if (!(sub[l] = malloc((size_t)f->num_nodes * sizeof(uint64_t))))
 			rc = IBU_ENOMEM;
-	if (rc || !g->host_of_port || !hk) {
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		goto out;
+	if (rc || !g->host_of_port || !g->spine_host || !g->host ||
+	    !g->host_sub || !hr)
+		rc = NOMEM(e);
+	else
+		rc = rank_leaves(r, sub, e);
+	if (!rc) {
+		for (i = 0; i < total; i++)
+			g->host_of_port[i] = -2;
+		g->num_hosts = end_ports(r, hr);
+		qsort(hr, (size_t)g->num_hosts, sizeof(*hr), cmp_hostrank);
 	}
-	for (k = 0; k < total; k++)
-		g->host_of_port[k] = -2;
-	rc = subtrees(r, sub, e);
-	if (rc)
-		goto out;
-	k = host_keys(r, hk, sub);
-	rc = sort_hosts(r, hk, k, e);
-	if (rc)
-		goto out;
-	g->host = malloc((size_t)(k ? k : 1) * sizeof(*g->host));
-	g->spine_host = malloc((size_t)total * sizeof(*g->spine_host));
-	if (!g->host || !g->spine_host) {
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		goto out;
-	}
-	g->host_sub = malloc((size_t)(k ? k : 1) * (size_t)(g->P.h + 1) *
-			     sizeof(uint64_t));
-	if (!g->host_sub) {
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (n = 0; n < k; n++)
-		for (l = 0; l <= g->P.h; l++)
-			g->host_sub[n * (g->P.h + 1) + l] =
-				l == 1 ? (uint64_t)hk[n].h.leaf :
-				l > 1 && l < g->P.h ? sub[l][hk[n].h.leaf] : 0;
-	for (g->num_hosts = 0; g->num_hosts < k; g->num_hosts++) {
-		g->host[g->num_hosts] = hk[g->num_hosts].h;
-		g->host_of_port[g->host_base[hk[g->num_hosts].h.node] +
-				hk[g->num_hosts].h.port] = g->num_hosts;
-	}
-	for (n = 0; n < f->num_nodes; n++)
-		for (p = 1; p <= f->nodes[n].num_ports; p++) {
-			int s = f->nodes[n].ports[p].peer_node;
+	for (n = 0; n < g->num_hosts; n++) {
+		struct ibu_pgft_host *x = &g->host[n];
 
-			if (!is_ep(f, n, p) || g->level[s] == 1)
-				continue;
-			g->spine_host[g->num_spine_hosts].node = n;
-			g->spine_host[g->num_spine_hosts].port = p;
-			g->spine_host[g->num_spine_hosts++].leaf = s;
-			g->host_of_port[g->host_base[n] + p] = -1;
-		}
-out:
+		*x = hr[n].h;
+		g->host_of_port[g->host_base[x->node] + x->port] = n;
+		for (l = 0; l < (int)H; l++)
+			g->host_sub[(size_t)n * H + (size_t)l] = l == 1 ?
+				(uint64_t)x->leaf : l > 1 && l < g->P.h ?
+				sub[l][x->leaf] : 0;
+	}
 	for (l = 2; l < g->P.h; l++)
 		free(sub[l]);
-	free(hk);
+	free(hr);
 	return rc;
 }
 
@@ -1151,15 +911,6 @@ void ibu_pgft_free(struct ibu_pgft *g)
 	free(g->host_of_port);
 	free(g->faults);
 	memset(g, 0, sizeof(*g));
-}
-
-/* e's message, and what the admin can do about it */
-static void hint_roots(struct ibu_err *e)
-{
-	size_t len = strlen(e->msg);
-
-	snprintf(e->msg + len, sizeof(e->msg) - len, "%s",
-		 " (hosts on the top switches? name those in OpenSM's root_guid_file)");
 }
 
 int ibu_pgft_recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
@@ -1194,50 +945,41 @@ int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
 			     const uint64_t *roots, int num_roots,
 			     int max_faults, struct ibu_err *e)
 {
+	static int (*const step[])(struct rec *, struct ibu_err *) = {
+		colour, levels, params, columns, up_lists, count_faults
+	};
 	struct rec r = { .f = f, .g = g, .roots = roots,
 			 .num_roots = num_roots, .max_faults = max_faults };
-	int N = f->num_nodes ? f->num_nodes : 1, rc;
+	size_t N = (size_t)(f->num_nodes ? f->num_nodes : 1), i;
+	int *scratch = calloc(6 * N, sizeof(int)), rc;
 
 	memset(g, 0, sizeof(*g));
 	g->num_nodes = f->num_nodes;
-	g->level = malloc((size_t)N * sizeof(int));
-	g->col = malloc((size_t)N * sizeof(int));
-	g->up = calloc((size_t)N, sizeof(int *));
-	g->host_base = malloc((size_t)N * sizeof(int));
-	r.colour = malloc((size_t)N * sizeof(int));
-	r.eps = calloc((size_t)N, sizeof(int));
-	r.queue = malloc((size_t)N * sizeof(int));
-	r.bmark = calloc((size_t)N, sizeof(int));
-	r.bcnt = calloc((size_t)N, sizeof(int));
-	r.sib = malloc((size_t)N * sizeof(int));
-	if (!g->level || !g->col || !g->up || !g->host_base || !r.colour ||
-	    !r.eps || !r.queue || !r.bmark || !r.bcnt || !r.sib)
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	else
-		rc = colour(&r, e);
-	if (!rc)
-		rc = levels(&r, e);
-	if (!rc)
-		rc = params(&r, e);
-	if (!rc)
-		rc = columns(&r, e);
-	if (!rc)
-		rc = up_lists(&r, e);
-	if (!rc)
-		rc = count_faults(&r, e);
+	g->level = malloc(N * sizeof(int));
+	g->col = malloc(N * sizeof(int));
+	g->up = calloc(N, sizeof(int *));
+	g->host_base = malloc(N * sizeof(int));
+	rc = !g->level || !g->col || !g->up || !g->host_base || !scratch ?
+	     NOMEM(e) : IBU_OK;
+	if (scratch) {
+		r.colour = scratch;
+		r.eps = scratch + N;
+		r.queue = scratch + 2 * N;
+		r.bmark = scratch + 3 * N;
+		r.bcnt = scratch + 4 * N;
+		r.sib = scratch + 5 * N;
+	}
+	for (i = 0; i < sizeof(step) / sizeof(step[0]) && !rc; i++)
+		rc = step[i](&r, e);
 	/* with an odd number of levels, tops carrying hosts look like
 	 * leaves: only the admin can tell them apart */
 	if (rc == IBU_ETOPO && !roots && ((g->P.h % 2 && g->P.h > 2) ||
 					  (r.h_dist % 2 && r.h_dist > 2)))
-		hint_roots(e);
+		snprintf(e->msg + strlen(e->msg), sizeof(e->msg) - strlen(e->msg),
+			 "%s", " (hosts on the top switches? name those in OpenSM's root_guid_file)");
 	if (!rc)
 		rc = hosts(&r, e);
-	free(r.colour);
-	free(r.eps);
-	free(r.queue);
-	free(r.bmark);
-	free(r.bcnt);
-	free(r.sib);
+	free(scratch);
 	if (rc)
 		ibu_pgft_free(g);
 	return rc;
@@ -1248,28 +990,20 @@ void ibu_pgft_fault_text(const struct ibu_fabric *f, const struct ibu_pgft *g,
 {
 	const struct ibu_pgft_fault *x = &g->faults[i];
 
-	if (x->kind == IBU_PGFT_MISSING_SWITCHES) {
+	if (x->kind == IBU_PGFT_MISSING_SWITCHES)
 		snprintf(buf, len, "%d missing level-%d switch%s (of %ld)",
 			 x->count, x->level, x->count > 1 ? "es" : "",
 			 ibu_pgft_level_size(&g->P, x->level, 1L << 30));
-		return;
-	}
-	if (x->lower < 0) {
+	else if (x->lower < 0)
 		snprintf(buf, len, "%d more missing cable%s between levels %d and %d (their switches not told apart)",
 			 x->count, x->count > 1 ? "s" : "", x->level, x->level + 1);
-		return;
-	}
-	if (x->upper < 0) {
+	else if (x->upper < 0)
 		snprintf(buf, len, "missing cables '%s' (level %d) - every parent: 0 of %d",
-			 f->nodes[x->lower].name ? f->nodes[x->lower].name : "?",
-			 x->level, x->want);
-		return;
-	}
-	snprintf(buf, len, "missing cable%s '%s' (level %d) - parent '%s': %d of %d",
-		 x->count > 1 ? "s" : "", f->nodes[x->lower].name ?
-		 f->nodes[x->lower].name : "?", x->level,
-		 f->nodes[x->upper].name ? f->nodes[x->upper].name : "?",
-		 x->have, x->want);
+			 name_of(f, x->lower), x->level, x->want);
+	else
+		snprintf(buf, len, "missing cable%s '%s' (level %d) - parent '%s': %d of %d",
+			 x->count > 1 ? "s" : "", name_of(f, x->lower), x->level,
+			 name_of(f, x->upper), x->have, x->want);
 }
 
 int ibu_pgft_host(const struct ibu_pgft *g, int node, int port)
