@@ -269,27 +269,6 @@ static int route(const struct ibu_fabric *f, void *topo,
 	return ibu_pgft_route_stats(f, &c->g, map, c->lmc, lft, &c->st, e);
 }
 
-/* The paper's LIDs of an IBFT (the IBFT path's messages). */
-static int assign_ibft_lids(struct ibu_fabric *f,
-			    const struct ibu_cyclic_pgft *c, int lmc,
-			    int paper_exact, int *lmc_used, struct ibu_err *e)
-{
-	const struct ibu_pgft_ibft *x = c->ibft;
-	int fit = ibu_pgft_ibft_fit_lmc(x, lmc >= 0 ? lmc : c->lmc_needed,
-					paper_exact);
-
-	if (fit < 0)
-		return ibu_err_set(e, IBU_ELID,
-				   "IBFT(%d,%d) has %d end ports and %d switches: more than the unicast LID space 0x0001-0xBFFF holds even at LMC 0",
-				   x->m, x->n, x->num_pids, x->full_switches);
-	if (lmc >= 0 && fit < lmc)
-		return ibu_err_set(e, IBU_ELID,
-				   "IBFT(%d,%d) at LMC %d needs more LIDs than the unicast space 0x0001-0xBFFF holds; the largest LMC that fits is %d",
-				   x->m, x->n, lmc, fit);
-	*lmc_used = fit;
-	return ibu_pgft_ibft_assign_lids(f, &c->g, x, fit, paper_exact, e);
-}
-
 int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
 				const struct ibu_cyclic_pgft *c, int lmc,
 				int paper_exact, int *lmc_used,
@@ -298,8 +277,9 @@ int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
 	int want = lmc >= 0 ? lmc : c->lmc_needed;
 	int fit;
 
-	if (c->numbered)
-		return assign_ibft_lids(f, c, lmc, paper_exact, lmc_used, e);
+	if (c->numbered)	/* the paper's LIDs */
+		return ibu_pgft_ibft_assign_lids(f, &c->g, c->ibft, lmc,
+						 paper_exact, lmc_used, e);
 	fit = ibu_pgft_fit_lmc(&c->g, want);
 	if (fit < 0 || (lmc >= 0 && fit < lmc))
 		return ibu_err_set(e, IBU_ELID,
