@@ -457,38 +457,29 @@ static int switch_labels(const struct ibu_fabric *f, const struct ibu_pgft *g,
 {
 	size_t N = (size_t)g->num_nodes + 1;
 	struct lab r = { .f = f, .x = x };
-	int *ints = malloc(11 * N * sizeof(int)), j, ok;
+	int **arr[] = { &r.node, &r.idx, &r.level, &r.rank, &r.uf, &r.ufkey,
+			&r.key, &r.grp, &r.queue, &r.seen, &r.digit };
+	int *ints = malloc(11 * N * sizeof(int)), j, ok = 0, mem;
 	int *owner = malloc((size_t)x->full_switches * sizeof(int));
 
 	r.v = malloc(N * sizeof(*r.v));
 	r.cls = malloc(N * sizeof(*r.cls));
-	if (!ints || !owner || !r.v || !r.cls) {
-		free(ints);
-		free(owner);
-		free(r.v);
-		free(r.cls);
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	mem = ints && owner && r.v && r.cls;
+	if (mem) {
+		for (j = 0; j < 11; j++)	/* one block, N ints each */
+			*arr[j] = ints + (size_t)j * N;
+		lab_index(&r, g);
+		for (ok = 1, j = 1; ok && j < x->n; j++)
+			ok = prefix_round(&r, j);
+		ok = ok && top_suffixes(&r) && inherit_suffixes(&r) &&
+		     rule_holds(f, g, x, owner);
 	}
-	r.node = ints;
-	r.idx = ints + N;
-	r.level = ints + 2 * N;
-	r.rank = ints + 3 * N;
-	r.uf = ints + 4 * N;
-	r.ufkey = ints + 5 * N;
-	r.key = ints + 6 * N;
-	r.grp = ints + 7 * N;
-	r.queue = ints + 8 * N;
-	r.seen = ints + 9 * N;
-	r.digit = ints + 10 * N;
-	lab_index(&r, g);
-	for (ok = 1, j = 1; ok && j < x->n; j++)
-		ok = prefix_round(&r, j);
-	ok = ok && top_suffixes(&r) && inherit_suffixes(&r) &&
-	     rule_holds(f, g, x, owner);
 	free(ints);
 	free(owner);
 	free(r.v);
 	free(r.cls);
+	if (!mem)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	return ok ? IBU_OK : IBU_ETOPO;
 }
 
