@@ -20,11 +20,10 @@ struct ibu_cyclic_pgft {
 	int lmc_needed;			/* ceil(log2 prod U_l) */
 	int offset_levels;		/* up levels the offset decides */
 	struct ibu_pgft_route_stats st;	/* of the last route */
-	struct ibu_pgft_ibft *ibft;	/* an IBFT(m,n): the paper's labels;
-					 * else NULL */
-	int numbered;			/* the paper's LIDs: any IBFT, exact
-					 * or damaged (not once an admin's
-					 * host order renumbers it) */
+	struct ibu_pgft_ibft *ibft;	/* an IBFT(m,n), exact or damaged:
+					 * the paper's labels and LIDs (not
+					 * once an admin's host order
+					 * renumbers it); else NULL */
 	struct ibu_pgft_paper *paper;	/* offsets=paper on an IBFT: Eq. 2
 					 * in the paper's port order; NULL:
 					 * the generalised rule */

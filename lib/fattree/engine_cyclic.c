@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
-#include "cyclic_gen.h"
+#include "gen.h"
 #include "cyclic.h"
 #include "cyclic_pgft.h"
 #include "pgft_mcast.h"
@@ -127,7 +127,6 @@ int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 	 * `ibunion route` assigns (one cut of a shuffled IBFT(8,3) at LMC 4:
 	 * 1,844 entries change, not 59,071) */
 	rc = ibu_pgft_ibft_build(f, &c->g, !c->g.num_faults, &c->ibft, e);
-	c->numbered = c->ibft != NULL;
 	if (!rc && c->ibft && rule != IBU_CYCLIC_GENERALISED)
 		rc = paper_rule(c, rule == IBU_CYCLIC_PAPER_ROTATED, e);
 	if (rc) {
@@ -174,7 +173,6 @@ static int apply_order(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
 	 * as before the paper's labels came to the PGFT path */
 	ibu_pgft_ibft_free(c->ibft);
 	c->ibft = NULL;
-	c->numbered = 0;
 	c->ordered = !rc;
 	return rc;
 }
@@ -277,7 +275,7 @@ int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
 	int want = lmc >= 0 ? lmc : c->lmc_needed;
 	int fit;
 
-	if (c->numbered)	/* the paper's LIDs */
+	if (c->ibft)	/* the paper's LIDs */
 		return ibu_pgft_ibft_assign_lids(f, &c->g, c->ibft, lmc,
 						 paper_exact, lmc_used, e);
 	fit = ibu_pgft_fit_lmc(&c->g, want);

@@ -554,7 +554,6 @@ static int alloc_labels(const struct ibu_pgft *g, struct ibu_pgft_ibft *x,
 	x->half = half;
 	x->m = 2 * half;
 	x->n = g->P.h;
-	x->num_nodes = g->num_nodes;
 	for (i = 0; i < x->n - 1; i++)
 		pw *= half;
 	x->num_pids = (int)(2 * pw * half);

@@ -21,7 +21,6 @@ struct ibu_pgft_ibft {
 	int m, n, half;
 	int num_pids;		/* 2 half^n: the PID space */
 	int full_switches;	/* (2n-1) half^(n-1): the label slots */
-	int num_nodes;		/* of the fabric */
 	uint8_t *w;		/* [node * IBU_PGFT_MAX_H + i]: digit w_i */
 	uint32_t *pid;		/* [D]: PID of compute host D */
 };
