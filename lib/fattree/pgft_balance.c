@@ -1,47 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Fault-aware balance on a damaged PGFT: the compute hosts' LIDs.
+ * Fault-aware balance on a damaged PGFT: the compute hosts' LIDs
+ * (docs/design.md, "Degraded trees", has the why and the figures).
  *
- * Each LID (host D, offset o) is routed as an in-tree toward D's leaf t
- * over the minimal up*|down* ways that survive (ud, pgft_route.c): a
- * switch above t goes down one of the cables to its child toward t, any
- * other switch up to a parent one hop closer. Where the generalised rule's
- * own choices survive on every switch that D's traffic crosses, the LID
- * keeps the rule exactly (intact parts of the tree keep D-mod-K and their
- * shift permutations). Where they do not (a lost up-slot, a parent cut
- * off from t, or a lost cable of the parallel group the cable digit
- * names), the rule would pile the lost way's share onto one survivor, and
- * every source switch onto the same one. Such LIDs are routed after the
- * others, greedily against the flows already placed (an all-to-all of
- * the compute hosts, one per offset): source leaves walk toward t one
- * after another, each undecided switch on the walk takes the way with the
- * least busiest link onward, then the least load sum (ties: the rule's
- * way, then the next ones), and the walk's flows are added at once. So
- * the sources of one destination spread over the surviving spines and
- * cables in proportion to what is left (LFTs are per switch: different
- * source switches may take different ways to one destination), on the way
- * up and on the destination's side. Where only one or two switches lost
- * the rule's way, repairing just those (each takes its least busy way,
- * every other switch keeps the rule) is kept instead when it loads no
- * link more than the greedy tree: a cut cable then changes the entries it
- * must, not one LID in k on every source leaf, and D-mod-k stays (one cut
- * cable of IBFT(24,3): 2,459 entries changed instead of 10,388, worst
- * shift 2 instead of 6). A damaged LID is chosen against the LIDs before
- * it only; so afterwards the damaged LIDs whose flows cross the busiest
- * link of their offset are chosen again against all the others (two
- * rounds), each kept only if it lowers its busiest link, and all of them
- * only if the offset's busiest link is then lower (else they just move
- * LIDs away from the rule, and shifts suffer): where a
- * destination's flows come as bundles from a few shared switches, that is
- * what splits them evenly (a pod left with one middle switch: 232 -> 224,
- * the cut bound; found by the tables alone, so it costs about 2% of the
- * balance on IBFT(24,3) with one cut). Deterministic and canonical:
- * leaves in host order, ways in slot and port order.
+ * Each LID (host D, offset o) is an in-tree toward D's leaf t over the
+ * minimal up*|down* ways that survive (ud, pgft_route.c). Where the
+ * generalised rule's own ways survive on every switch D's flows cross,
+ * the LID keeps the rule (D-mod-K and its shifts stay). Where they do
+ * not, the rule would pile the lost way's share onto one survivor from
+ * every source switch; such damaged LIDs are routed after the others,
+ * against the flows already placed (an all-to-all per offset): source
+ * leaves walk toward t one after another, each undecided switch taking
+ * the way with the least busiest link onward, then the least load sum,
+ * so one destination's sources spread over what survives, up and down.
+ * Where at most REPAIR_MAX switches lost the rule's way, repairing just
+ * those is kept instead when it loads no link more (a cut then changes
+ * the entries it must). Then the damaged LIDs crossing their offset's
+ * busiest link are chosen again against all the others, kept only where
+ * the offset's busiest link ends lower. Deterministic: leaves in host
+ * order, ways in slot and port order.
  *
- * Cost: the switches that reach t are indexed once per leaf t (ways as
- * order indexes), and the offsets are processed leaf by leaf in chunks
- * whose loads fit a bound, so a LID the rule keeps costs a few operations
- * per switch.
+ * Cost: the switches that reach t are indexed once per leaf, and a leaf's
+ * LIDs the rule keeps are walked together, a few operations per switch.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -68,6 +48,19 @@
 struct leaf_index {
 	int norder, t_cut;
 	int *node, *child, *cstart, *clen, *lev, *nx;	/* in one block */
+};
+
+/* LIDs of one leaf whose rule trees are walked together. */
+#define BATCH 32
+struct batch {
+	int n;
+	uint32_t lid[BATCH];
+	int D[BATCH], o[BATCH];
+	int dead[BATCH];	/* the index where its flows met a lost way */
+	long re[BATCH];		/* switches without flow off the rule */
+	uint32_t *lc[BATCH];	/* its offset's loads */
+	int kslot[IBU_PGFT_MAX_H + 1][BATCH];	/* by level */
+	int kcable[IBU_PGFT_MAX_H + 1][BATCH];
 };
 
 /* A table row the second choice overwrote. */
@@ -125,6 +118,9 @@ struct bal {
 	long kept_bytes;
 	struct leaf_index own;	/* the arrays prepare_leaf() fills; node,
 				 * child, ... point there or to a kept index */
+	struct batch bt;
+	long *bw;		/* [i BATCH + j]: batch LID j's flows at i */
+	char *block;		/* every array above but kept[] and undo */
 };
 
 static uint32_t *load_of(struct bal *b, int i, int port)
@@ -477,43 +473,102 @@ static int first_way(const struct bal *b, int i)
 	return 0;
 }
 
-/*
- * The rule's in-tree for the LID, walked from the farthest switch in
- * (its flow is then complete) and written as it goes: 1 when every
- * switch D's traffic crosses can take the rule's way (rows written,
- * loads added; a switch without flow whose rule way is lost takes its
- * first way), 0 when one cannot: the loads taken back, its rows left to
- * the balance, which rewrites them all.
- */
-static int keep_tree(struct bal *b, uint32_t lid)
+/* The rule's way of every batch LID at index i: port[j] (0: it does not
+ * survive) and next[j]; per switch, so its index is read once. */
+static void batch_ways(const struct bal *b, int i, int *port, int *next)
 {
-	struct router *r = b->r;
-	long *w = b->w;
-	int i, j, re = 0;
+	const struct batch *k = &b->bt;
+	int j, c, n = k->n, l = b->lev[i];
 
-	memcpy(w, b->nh, sizeof(long) * (size_t)b->norder);
-	for (i = b->norder - 1; i > 0; i--) {
-		b->port[i] = rule_way(b, i, &b->next[i]);
-		if (w[i]) {
-			if (!b->port[i])
-				break;
-			w[b->next[i]] += w[i];
-			*load_of(b, i, b->port[i]) += (uint32_t)w[i];
-		} else if (!b->port[i]) {
-			b->port[i] = first_way(b, i);
-			re++;
+	if (b->child[i] >= 0) {
+		const int *gp = &b->r->gports[b->cstart[i]], *kc = k->kcable[l];
+		int len = b->clen[i], q = b->child[i];
+
+		for (j = 0; j < n; j++) {
+			c = kc[j];
+			port[j] = c < len ? gp[c] : 0;
+			next[j] = q;
 		}
-		r->lft->row[b->node[i]][lid] = b->port[i] ?
-			(uint8_t)b->port[i] : IBU_NO_PATH;
+		return;
 	}
-	if (!i) {
-		r->st.rerouted += re;
-		return 1;
+	const int *nx = &b->nx[i * b->umax], *up = b->up[i], *ks = k->kslot[l];
+
+	for (j = 0; j < n; j++) {
+		c = ks[j];
+		next[j] = nx[c];
+		port[j] = next[j] >= 0 ? up[c] : 0;
 	}
-	for (j = b->norder - 1; j > i; j--)
-		if (w[j])
-			*load_of(b, j, b->port[j]) -= (uint32_t)w[j];
-	return 0;
+}
+
+/* One switch of the batch's in-trees: each live LID's rule way written,
+ * its flows added (a LID whose flows meet a lost way dies there). */
+static void keep_switch(struct bal *b, int i)
+{
+	struct batch *k = &b->bt;
+	uint8_t *row = b->r->lft->row[b->node[i]];
+	long *w = b->bw, *wi = &b->bw[(size_t)i * BATCH];
+	int j, port[BATCH], next[BATCH], base = b->slot[i];
+
+	batch_ways(b, i, port, next);
+	for (j = 0; j < k->n; j++) {
+		if (k->dead[j])
+			continue;
+		if (wi[j]) {
+			if (!port[j]) {
+				k->dead[j] = i;
+				continue;
+			}
+			w[(size_t)next[j] * BATCH + j] += wi[j];
+			k->lc[j][base + port[j]] += (uint32_t)wi[j];
+		} else if (!port[j]) {
+			/* first_way() reads the current LID's rule slot */
+			b->kslot[b->lev[i]] = k->kslot[b->lev[i]][j];
+			b->kcable[b->lev[i]] = k->kcable[b->lev[i]][j];
+			port[j] = first_way(b, i);
+			k->re[j]++;
+		}
+		row[k->lid[j]] = port[j] ? (uint8_t)port[j] : IBU_NO_PATH;
+	}
+}
+
+/*
+ * The rule's in-trees of the batch's LIDs (one leaf t), walked from the
+ * farthest switch in (a switch's flow is then complete) and written as
+ * they go, a switch's index and row read once for all of them. A LID
+ * whose flows meet a lost way has its loads taken back and is marked
+ * damaged (its rows are left to the balance, which rewrites them all); a
+ * switch without flow whose rule way is lost takes its first way.
+ * Returns the damaged.
+ */
+static int keep_batch(struct bal *b)
+{
+	struct batch *k = &b->bt;
+	int i, j, n = 0, port[BATCH], next[BATCH];
+
+	for (i = 0; i < b->norder; i++)
+		for (j = 0; j < k->n; j++)
+			b->bw[(size_t)i * BATCH + j] = b->nh[i];
+	memset(k->dead, 0, sizeof(k->dead));
+	memset(k->re, 0, sizeof(k->re));
+	for (i = b->norder - 1; i > 0; i--)
+		keep_switch(b, i);
+	for (j = 0; j < k->n; j++) {
+		if (!k->dead[j]) {
+			b->r->st.rerouted += k->re[j];
+			continue;
+		}
+		for (i = b->norder - 1; i > k->dead[j]; i--) {
+			batch_ways(b, i, port, next);
+			if (b->bw[(size_t)i * BATCH + j])
+				k->lc[j][b->slot[i] + port[j]] -=
+					(uint32_t)b->bw[(size_t)i * BATCH + j];
+		}
+		b->damaged[(size_t)k->D[j] * (size_t)b->noffc +
+			   (size_t)(k->o[j] - b->o0)] = 1;
+		n++;
+	}
+	k->n = 0;
+	return n;
 }
 
 /* --- a damaged LID --- */
@@ -794,7 +849,8 @@ static unsigned char *damaged(struct bal *b, int D)
  * (their number returned). */
 static int keep_rule(struct bal *b, int li)
 {
-	int j, D, n = 0;
+	struct batch *k = &b->bt;
+	int j, D, l, n = 0;
 	uint32_t lid;
 
 	for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++)
@@ -807,24 +863,60 @@ static int keep_rule(struct bal *b, int li)
 			host_row(b, D, lid);
 			route_cut_above(b, lid);
 			start_lid(b, D);
-			if (!keep_tree(b, lid)) {
-				*damaged(b, D) = 1;
-				n++;
+			k->lid[k->n] = lid;
+			k->D[k->n] = D;
+			k->o[k->n] = b->o;
+			k->lc[k->n] = b->lc;
+			for (l = 1; l <= b->r->g->P.h; l++) {
+				k->kslot[l][k->n] = b->kslot[l];
+				k->kcable[l][k->n] = b->kcable[l];
 			}
+			if (++k->n == BATCH)
+				n += keep_batch(b);
 		}
-	return n;
+	return n + (k->n ? keep_batch(b) : 0);
+}
+
+/* At most the busiest link of any tree toward t: every source's flows
+ * leave it on one of its ways, so on one loaded at least as much as its
+ * least loaded way plus them. */
+static long least_busiest(const struct bal *b)
+{
+	long bound = 0, m, ld;
+	int i, j, q, port;
+
+	for (i = 1; i < b->norder; i++) {
+		if (!b->nh[i])
+			continue;
+		m = LONG_MAX;
+		for (j = 0; j < num_ways(b, i); j++) {
+			port = way(b, i, j, &q);
+			ld = *load_of((struct bal *)b, i, port);
+			if (q >= 0 && ld < m)
+				m = ld;
+		}
+		if (m != LONG_MAX && m + b->nh[i] > bound)
+			bound = m + b->nh[i];
+	}
+	return bound;
 }
 
 /*
  * A damaged LID: the greedy tree, unless repairing only the lost ways
  * (every other switch keeps the rule) loads no link more than the greedy
  * tree's busiest: then the repair, which changes only the entries it must
- * (a re-sweep resends fewer LFT blocks) and keeps D-mod-k elsewhere.
+ * (a re-sweep resends fewer LFT blocks) and keeps D-mod-k elsewhere. A
+ * repair within least_busiest() needs no greedy tree to be kept (one cut
+ * cable of IBFT(24,3): 341 of 345 damaged LIDs).
  */
 static void choose_tree(struct bal *b, int D)
 {
 	long gmax;
 
+	if (repair(b) && tree_flows(b, 1) <= least_busiest(b)) {
+		add_flows(b);
+		return;
+	}
 	greedy_tree(b, D);
 	gmax = tree_flows(b, -1);
 	memcpy(b->pre, b->port, sizeof(int) * (size_t)b->norder);
@@ -1119,42 +1211,10 @@ static void bal_free(struct bal *b)
 {
 	int i;
 
-	free(b->leaves);
-	free(b->by_leaf);
-	free(b->leaf_start);
-	free(b->nhost);
-	free(b->own.node);
-	free(b->own.lev);
-	free(b->nh);
-	free(b->idx_of);
-	free(b->own.child);
-	free(b->own.cstart);
-	free(b->own.clen);
-	free(b->own.nx);
-	free(b->up);
-	free(b->slotq);
-	free(b->sbase);
-	free(b->slot);
-	free(b->cut_above);
-	free(b->port);
-	free(b->pre);
-	free(b->prenx);
-	free(b->keep);
-	free(b->keepnx);
-	free(b->next);
-	free(b->w);
-	free(b->cost);
-	free(b->csum);
-	free(b->path);
-	free(b->load);
-	free(b->damaged);
-	free(b->hot);
-	free(b->hot0);
-	free(b->undo);
-	free(b->rerouted);
 	for (i = 0; b->kept && i < b->nleaves; i++)
 		free(b->kept[i].node);
-	free(b->kept);
+	free(b->block);
+	free(b->undo);
 }
 
 /* The offsets: 2^(the largest LMC of a compute host), in chunks. */
@@ -1174,61 +1234,74 @@ static void size_offsets(struct bal *b)
 	b->noffc = cells < 1 ? 1 : cells < b->noff ? (int)cells : b->noff;
 }
 
-static int bal_alloc(struct bal *b, struct ibu_err *e)
+/* n bytes of the block at *off (16-byte aligned), or NULL while the
+ * block is being measured. */
+static void *carve(char *m, size_t *off, size_t n)
+{
+	void *p = m ? m + *off : NULL;
+
+	*off += (n + 15) & ~(size_t)15;
+	return p;
+}
+
+/* Every array of b in one block m (NULL: only measured); its size. */
+static size_t lay_out(struct bal *b, char *m)
 {
 	size_t n = (size_t)(b->r->f->num_nodes ? b->r->f->num_nodes : 1);
 	size_t hosts = (size_t)(b->r->g->num_hosts ? b->r->g->num_hosts : 1);
-	size_t slots = 0;
+	size_t slots = 0, off = 0, I = sizeof(int), L = sizeof(long);
+	size_t noff = (size_t)b->noffc;
 	int l;
 
 	for (l = 1; l <= b->r->g->P.h; l++)	/* every switch's up-slots */
 		slots += (size_t)b->r->nlevel[l] * (size_t)b->r->U[l];
+	b->leaves = carve(m, &off, n * I);
+	b->by_leaf = carve(m, &off, hosts * I);
+	b->leaf_start = carve(m, &off, (n + 1) * I);
+	b->nhost = carve(m, &off, n * I);
+	b->own.node = carve(m, &off, n * I);
+	b->own.lev = carve(m, &off, n * I);
+	b->own.child = carve(m, &off, n * I);
+	b->own.cstart = carve(m, &off, n * I);
+	b->own.clen = carve(m, &off, n * I);
+	b->own.nx = carve(m, &off, n * (size_t)b->umax * I);
+	b->nh = carve(m, &off, n * L);
+	b->idx_of = carve(m, &off, n * I);
+	b->up = carve(m, &off, n * sizeof(*b->up));
+	b->slotq = carve(m, &off, (slots + 1) * I);
+	b->sbase = carve(m, &off, n * I);
+	b->slot = carve(m, &off, n * I);
+	b->cut_above = carve(m, &off, n * I);
+	b->port = carve(m, &off, n * I);
+	b->pre = carve(m, &off, n * I);
+	b->prenx = carve(m, &off, n * I);
+	b->keep = carve(m, &off, n * I);
+	b->keepnx = carve(m, &off, n * I);
+	b->next = carve(m, &off, n * I);
+	b->w = carve(m, &off, n * L);
+	b->bw = carve(m, &off, n * BATCH * L);
+	b->cost = carve(m, &off, n * L);
+	b->csum = carve(m, &off, n * L);
+	b->path = carve(m, &off, n * I);
+	b->load = carve(m, &off, (b->nslots * noff + 1) * sizeof(uint32_t));
+	b->damaged = carve(m, &off, hosts * noff);
+	b->hot = carve(m, &off, noff * sizeof(uint32_t));
+	b->hot0 = carve(m, &off, noff * sizeof(uint32_t));
+	b->rerouted = carve(m, &off, noff * L);
+	b->kept = carve(m, &off, n * sizeof(*b->kept));
+	return off;
+}
 
-	b->leaves = calloc(n, sizeof(int));
-	b->by_leaf = calloc(hosts, sizeof(int));
-	b->leaf_start = calloc(n + 1, sizeof(int));
-	b->nhost = calloc(n, sizeof(int));
-	b->node = calloc(n, sizeof(int));
-	b->lev = calloc(n, sizeof(int));
-	b->nh = calloc(n, sizeof(long));
-	b->idx_of = malloc(n * sizeof(int));
-	b->child = calloc(n, sizeof(int));
-	b->cstart = calloc(n, sizeof(int));
-	b->clen = calloc(n, sizeof(int));
-	b->nx = calloc(n * (size_t)b->umax, sizeof(int));
-	b->up = calloc(n, sizeof(*b->up));
-	b->slotq = calloc(slots + 1, sizeof(int));
-	b->sbase = calloc(n, sizeof(int));
-	b->slot = calloc(n, sizeof(int));
-	b->cut_above = calloc(n, sizeof(int));
-	b->port = calloc(n, sizeof(int));
-	b->pre = calloc(n, sizeof(int));
-	b->prenx = calloc(n, sizeof(int));
-	b->keep = calloc(n, sizeof(int));
-	b->keepnx = calloc(n, sizeof(int));
-	b->next = calloc(n, sizeof(int));
-	b->w = calloc(n, sizeof(long));
-	b->cost = calloc(n, sizeof(long));
-	b->csum = calloc(n, sizeof(long));
-	b->path = calloc(n, sizeof(int));
-	b->load = calloc(b->nslots * (size_t)b->noffc + 1, sizeof(uint32_t));
-	b->damaged = calloc(hosts * (size_t)b->noffc, 1);
-	b->hot = calloc((size_t)b->noffc, sizeof(uint32_t));
-	b->hot0 = calloc((size_t)b->noffc, sizeof(uint32_t));
-	b->rerouted = calloc((size_t)b->noffc, sizeof(long));
-	b->kept = calloc(n, sizeof(*b->kept));
-	b->own = (struct leaf_index){ 0, 0, b->node, b->child, b->cstart,
-				      b->clen, b->lev, b->nx };
-	if (!b->leaves || !b->by_leaf || !b->leaf_start || !b->nhost ||
-	    !b->node || !b->lev || !b->nh || !b->idx_of || !b->child ||
-	    !b->cstart || !b->clen || !b->nx || !b->up || !b->slotq || !b->sbase || !b->slot ||
-	    !b->cut_above || !b->port || !b->pre || !b->prenx || !b->next ||
-	    !b->keep || !b->keepnx ||
-	    !b->w || !b->cost || !b->csum || !b->path || !b->load ||
-	    !b->damaged || !b->hot ||
-	    !b->hot0 || !b->rerouted || !b->kept)
+static int bal_alloc(struct bal *b, struct ibu_err *e)
+{
+	b->block = calloc(1, lay_out(b, NULL));
+	if (!b->block)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	memset(b->idx_of, 0xff, n * sizeof(int));
+	lay_out(b, b->block);
+	use_index(b, &b->own);
+	memset(b->idx_of, 0xff,
+	       (size_t)(b->r->f->num_nodes ? b->r->f->num_nodes : 1) *
+	       sizeof(int));
 	return IBU_OK;
 }
 

@@ -64,6 +64,8 @@ struct climb {
 	int *out;			/* [node] port, valid when stamp */
 	long *stamp, now;
 	int bad;			/* this source broke its chain */
+	int degraded;			/* faults: a broken chain is told,
+					 * not counted (see climbs()) */
 	int levels;			/* up levels the LID decides: only
 					 * their hops form the chain (above,
 					 * the destination picks) */
@@ -84,7 +86,7 @@ static void climb(struct climb *c, struct ibu_verify_report *rp, int S,
 		if (q < 0 || c->g->level[q] <= c->g->level[n])
 			return;		/* no longer climbing */
 		if (c->stamp[n] == c->now && c->out[n] != p) {
-			if (!c->bad++)
+			if (!c->bad++ && !c->degraded)
 				ibu_verify_error(rp, IBU_VK_PATH,
 						 "cyclic: host %d '%s' climbs through '%s' on port %d and, toward DLID 0x%04x%s, on port %d",
 						 S, f->nodes[c->g->host[S].node].name,
@@ -184,6 +186,24 @@ static void file_report(const struct ibu_pgft_rule *r, long missing,
 		rp->fn(rp->arg, 'W', text);
 }
 
+/*
+ * On a damaged tree the balance moves the LIDs whose rule crosses a fault
+ * off the rule, and with them the routes of many sources off their one
+ * chain: the tables are what the engine computes (the comparison above
+ * says so), so those sources are told, not counted as violations.
+ */
+static void off_chain(const struct ibu_pgft_rule *r,
+		      struct ibu_verify_report *rp,
+		      struct ibu_verify_result *res)
+{
+	ibu_verify_info(rp, "cyclic: degraded PGFT (%d faults): %ld of %ld sources keep one ascending path on %s; the others' routes leave it toward LIDs re-routed around the faults (expected on a damaged tree, not counted)",
+			r->g->num_faults,
+			res->path_sources - res->path_violations,
+			res->path_sources,
+			r->dlids ? "the given DLIDs" : "the advised DLIDs");
+	res->path_violations = 0;
+}
+
 static int climbs(const struct ibu_pgft_rule *r, struct climb *c,
 		  const struct ibu_lidmap *map, int *seen,
 		  struct ibu_verify_report *rp, struct ibu_verify_result *res,
@@ -209,6 +229,8 @@ static int climbs(const struct ibu_pgft_rule *r, struct climb *c,
 		res->path_sources++;
 		res->path_violations += c->bad > 0;
 	}
+	if (c->degraded)
+		off_chain(r, rp, res);
 	if (!rc && r->dlids)
 		rc = file_slids(r, c, e);
 	if (!rc && r->dlids)
@@ -224,7 +246,8 @@ static int check_climbs(const struct ibu_pgft_rule *r,
 			struct ibu_verify_result *res, struct ibu_err *e)
 {
 	struct climb c = { .f = f, .g = r->g, .lft = lft,
-			   .levels = ibu_pgft_offset_levels(r->g, r->lmc) };
+			   .levels = ibu_pgft_offset_levels(r->g, r->lmc),
+			   .degraded = r->g->num_faults > 0 };
 	size_t n = (size_t)(f->num_nodes ? f->num_nodes : 1);
 	int *seen = calloc((size_t)r->g->num_hosts + 1, sizeof(int));
 	int rc;
@@ -238,7 +261,7 @@ static int check_climbs(const struct ibu_pgft_rule *r,
 	free(c.out);
 	free(c.stamp);
 	free(seen);
-	if (!rc && !res->path_violations)
+	if (!rc && !res->path_violations && !c.degraded)
 		ibu_verify_info(rp, "cyclic: every source's routes share one ascending path on %s (%ld sources, %d of %d up levels decided by the LID)",
 				r->dlids ? "the given DLIDs" : "its advised DLIDs",
 				res->path_sources, res->path_levels,
