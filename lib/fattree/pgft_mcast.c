@@ -5,8 +5,6 @@
 #include <string.h>
 #include "pgft_mcast.h"
 
-/* ------------------------------------------------------------ load state */
-
 static int most_ports(const struct ibu_fabric *f)
 {
 	int n, r = 0;
@@ -28,24 +26,21 @@ int ibu_pgft_mcast_load_new(const struct ibu_fabric *f,
 	if (g->num_nodes != f->num_nodes)
 		return ibu_err_set(e, IBU_EINVAL,
 				   "the fat tree was recognised on another fabric");
+	if ((long)size * (most_ports(f) + 1) > INT_MAX)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "fabric too large for the multicast load state");
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	l->stride = most_ports(f) + 1;
-	if ((long)size * l->stride > INT_MAX) {
-		free(l);
-		return ibu_err_set(e, IBU_EINVAL,
-				   "fabric too large for the multicast load state");
-	}
 	sizes[0] = sizes[2] = size;
 	sizes[1] = size * l->stride;
 	rc = ibu_mcload_init(&l->core, 3, sizes, e);
-	if (rc) {
+	if (rc)
 		free(l);
-		return rc;
-	}
-	*out = l;
-	return IBU_OK;
+	else
+		*out = l;
+	return rc;
 }
 
 int ibu_pgft_mcast_load_ever(const struct ibu_pgft_mcast_load *l)
@@ -57,28 +52,6 @@ int ibu_pgft_mcast_load_ever(const struct ibu_pgft_mcast_load *l)
 	return k;
 }
 
-static uint32_t trees_at(const struct ibu_pgft_mcast_load *l, int node)
-{
-	return l && node < l->core.size[0] ? l->core.count[0][node] : 0;
-}
-
-/* Trees on the cable at port p of the upper switch s. */
-static uint32_t cable_trees(const struct ibu_pgft_mcast_load *l, int s, int p)
-{
-	long i = (long)s * l->stride + p;
-
-	return p < l->stride && i < l->core.size[1] ? l->core.count[1][i] : 0;
-}
-
-/* 1 once a tree recorded in l went through node (kind 2: no release
- * lowers it, as OpenSM never lowers a switch's highest MFT block). */
-static int ever_held(const struct ibu_pgft_mcast_load *l, int node)
-{
-	return l && node >= 0 && node < l->core.size[2] && l->core.count[2][node];
-}
-
-/* ------------------------------------------------------------ the build */
-
 struct build {
 	const struct ibu_fabric *f;
 	const struct ibu_pgft *g;
@@ -86,22 +59,18 @@ struct build {
 	const struct ibu_pgft_mcast_load *load;
 	struct ibu_pgft_mcast_tree *t;
 	uint32_t key;
-	int radix;			/* most ports of a switch */
-	struct ibu_portmask *mask;	/* [node] tree ports */
-	struct ibu_portmask *seen;	/* [node] member ports seen */
-	struct ibu_portmask *recv;	/* [node] receiving member ports */
-	char *in;			/* [node] switch in the tree */
-	int *cnt;			/* [node] member switches it is above
-					 * or equal to */
-	int *mark, *prev, *queue;
-	int *kid_at, *kid, *kid_port;	/* [node]: first of its distinct
-					 * children in kid / kid_port (the
-					 * first port to each), [N]: end */
+	int radix;			/* most ports of a node */
+	struct ibu_portmask *mask, *seen, *recv;	/* [node] tree ports,
+					 * member ports, receiving ones */
+	int *in;			/* [node] switch in the tree */
+	int *cnt;			/* [node] member switches at or below */
+	int *mark, *prev, *queue, stamp;
+	int *kid_at, *kid, *kid_port;	/* [node]: its distinct children in
+					 * kid[kid_at[node] .. kid_at[node +
+					 * 1]), the first port to each */
 	int *msw, nd;			/* distinct member switches */
 	int *cand, nc;			/* apex candidates */
-	int stamp;
-	int src;			/* source: the send-only compute host
-					 * with the lowest D, -1 */
+	int src;			/* the source policy's host, -1 */
 };
 
 static int sw(const struct build *b, int n)
@@ -127,30 +96,32 @@ static void add_cable(struct build *b, int s, int p)
 	b->in[s] = b->in[q] = 1;
 }
 
-/* Up-closure of switch t (stamp, and in b->queue). */
-static void mark_up(struct build *b, int t)
+/*
+ * Breadth-first over switches from b->queue[0..tail), marked b->stamp: up
+ * only climbing, else along any cable with b->prev[q] the port back;
+ * stops once t (-1: none) is marked.
+ */
+static void bfs(struct build *b, int tail, int up, int t)
 {
-	int head = 0, tail = 0, n, p, q;
+	int head = 0, n, p, q;
 
-	b->stamp++;
-	b->mark[t] = b->stamp;
-	b->queue[tail++] = t;
-	while (head < tail) {
+	while (head < tail && (t < 0 || b->mark[t] != b->stamp)) {
 		n = b->queue[head++];
 		for (p = 1; p <= b->f->nodes[n].num_ports; p++) {
 			q = b->f->nodes[n].ports[p].peer_node;
-			if (sw(b, q) && b->g->level[q] == b->g->level[n] + 1 &&
-			    b->mark[q] != b->stamp) {
-				b->mark[q] = b->stamp;
-				b->queue[tail++] = q;
-			}
+			if (!sw(b, q) || b->mark[q] == b->stamp ||
+			    (up && b->g->level[q] != b->g->level[n] + 1))
+				continue;
+			b->mark[q] = b->stamp;
+			b->prev[q] = b->f->nodes[n].ports[p].peer_port;
+			b->queue[tail++] = q;
 		}
 	}
 }
 
 /* The cable a tree takes from s to its child q, first reached by port
  * first: of the parallel ones in port order, number (key + q's column)
- * mod their count, so groups spread over a bundle; 0 when none. */
+ * mod their count, so groups spread over a bundle. */
 static int cable_to(const struct build *b, int s, int q, int first)
 {
 	int p, k = 0, cab[IBU_MAX_PORTS + 1], l = b->g->level[s];
@@ -160,53 +131,48 @@ static int cable_to(const struct build *b, int s, int q, int first)
 	for (p = first; p <= b->f->nodes[s].num_ports; p++)
 		if (b->f->nodes[s].ports[p].peer_node == q)
 			cab[k++] = p;
-	if (!k)
-		return 0;
 	return cab[(b->key + (uint32_t)b->g->col[q]) % (uint32_t)k];
 }
 
-/* One step down from s toward the switch marked by mark_up: the child
- * (the first in port order, the same for every tree) and its cable;
- * -1 when none. */
-static int down_step(const struct build *b, int s, int *port)
+/* From s down toward the switches marked by bfs(up), taking at each the
+ * first child in port order (the same for every tree), until t or, with
+ * join, until the path meets the tree. */
+static void walk_down(struct build *b, int s, int t, int join)
 {
-	int p, q;
+	int p, q = -1, was_in;
 
-	for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
-		q = child_at(b, s, p);
-		if (q >= 0 && b->mark[q] == b->stamp) {
-			*port = cable_to(b, s, q, p);
-			return q;
-		}
-	}
-	return -1;
-}
-
-/* From apex down to t (apex above t): one cable per (switch, child). */
-static void walk_down(struct build *b, int apex, int t)
-{
-	int s = apex, port, child;
-
-	while (s != t && (child = down_step(b, s, &port)) >= 0) {
-		add_cable(b, s, port);
-		s = child;
+	while (s != t) {
+		for (p = 1; p <= b->f->nodes[s].num_ports; p++)
+			if ((q = child_at(b, s, p)) >= 0 && b->mark[q] == b->stamp)
+				break;
+		if (p > b->f->nodes[s].num_ports)
+			return;
+		was_in = b->in[q];
+		add_cable(b, s, cable_to(b, s, q, p));
+		if (join && was_in)
+			return;
+		s = q;
 	}
 }
 
-typedef void (*visit_fn)(struct build *b, int s, int port, int child,
-			 void *ctx);
+struct score {
+	uint32_t max;		/* trees on the busiest cable */
+	uint64_t sum;		/* trees summed over the cables */
+	int fresh;		/* switches that never held a tree */
+};
 
 /*
  * The tree from apex c: every switch below c that is above (or is) a
  * member switch, each reached once, from its first parent in the walk
  * (in a fat tree the way down is unique, so that is the way to it).
+ * Added to the tree, or with sc only scored against the load.
  */
-static void walk_tree(struct build *b, int c, visit_fn visit, void *ctx)
+static void walk_tree(struct build *b, int c, struct score *sc)
 {
-	int head = 0, tail = 0, s, i, q;
+	int head = 0, tail = 0, s, i, q, port;
+	uint32_t v;
 
-	b->stamp++;
-	b->mark[c] = b->stamp;
+	b->mark[c] = ++b->stamp;
 	b->queue[tail++] = c;
 	while (head < tail) {
 		s = b->queue[head++];
@@ -216,7 +182,15 @@ static void walk_tree(struct build *b, int c, visit_fn visit, void *ctx)
 				continue;
 			b->mark[q] = b->stamp;
 			b->queue[tail++] = q;
-			visit(b, s, cable_to(b, s, q, b->kid_port[i]), q, ctx);
+			port = cable_to(b, s, q, b->kid_port[i]);
+			if (!sc) {
+				add_cable(b, s, port);
+				continue;
+			}
+			v = b->load->core.count[1][(long)s * b->load->stride + port];
+			sc->sum += v;
+			sc->max = v > sc->max ? v : sc->max;
+			sc->fresh += !b->load->core.count[2][q];
 		}
 	}
 }
@@ -224,7 +198,7 @@ static void walk_tree(struct build *b, int c, visit_fn visit, void *ctx)
 /* Shortest path from the tree to switch t, added. */
 static void attach(struct build *b, int t)
 {
-	int head = 0, tail = 0, n, p, q;
+	int tail = 0, n, back;
 
 	b->stamp++;
 	for (n = 0; n < b->f->num_nodes; n++)
@@ -233,29 +207,26 @@ static void attach(struct build *b, int t)
 			b->prev[n] = -1;
 			b->queue[tail++] = n;
 		}
-	while (head < tail && b->mark[t] != b->stamp) {
-		n = b->queue[head++];
-		for (p = 1; p <= b->f->nodes[n].num_ports; p++) {
-			q = b->f->nodes[n].ports[p].peer_node;
-			if (sw(b, q) && b->mark[q] != b->stamp) {
-				b->mark[q] = b->stamp;
-				b->prev[q] = b->f->nodes[n].ports[p].peer_port;
-				b->queue[tail++] = q;
-			}
-		}
-	}
+	bfs(b, tail, 0, t);
 	for (n = t; b->mark[t] == b->stamp && b->prev[n] >= 0;) {
-		int back = b->prev[n];
-
-		q = b->f->nodes[n].ports[back].peer_node;
+		back = b->prev[n];
 		add_cable(b, n, back);
-		n = q;
+		n = b->f->nodes[n].ports[back].peer_node;
 	}
 }
 
-/* The leaf every crossing between top switches goes through: the first
- * in column order (the same for every tree). */
-static int crossing_leaf(const struct build *b)
+/*
+ * A member on a top switch t that the apex (another top) cannot reach
+ * going down: the tree goes down from the apex to one leaf and up from
+ * there to t, and every tree crosses at the same leaf (the first in
+ * column order), on the same way down from each top. A down-up turn at
+ * one leaf only closes no credit loop where a top reaches that leaf one
+ * way: a packet that turned up there reaches its top and goes down
+ * elsewhere (back to the leaf is the way it came), where nothing turns
+ * up again. Crossings at leaves picked per tree closed loops (two groups
+ * with members on two spines, crossing in opposite directions).
+ */
+static void cross(struct build *b, int apex, int t)
 {
 	int n, leaf = -1;
 
@@ -263,55 +234,19 @@ static int crossing_leaf(const struct build *b)
 		if (sw(b, n) && b->g->level[n] == 1 &&
 		    (leaf < 0 || b->g->col[n] < b->g->col[leaf]))
 			leaf = n;
-	return leaf;
-}
-
-/* From top t down toward the leaf marked by mark_up, on the cables
- * walk_down takes, until the path meets the tree (t is not in it). */
-static void join_down(struct build *b, int t, int leaf)
-{
-	int s = t, port, child;
-
-	while (s != leaf && (child = down_step(b, s, &port)) >= 0) {
-		int was_in = b->in[child];
-
-		add_cable(b, s, port);
-		if (was_in)
-			return;
-		s = child;
+	if (leaf >= 0) {
+		b->mark[leaf] = ++b->stamp;
+		b->queue[0] = leaf;
+		bfs(b, 1, 1, -1);
 	}
-}
-
-/*
- * A member on a top switch t that the apex (another top) cannot reach
- * going down: the tree goes down from the apex to one leaf and up from
- * there to t, and every tree crosses at the same leaf, on the same way
- * down from each top (the one walk_down takes). A down-up turn at one
- * leaf only closes no credit loop where a top reaches that leaf one way:
- * a packet that turned up there reaches its top and goes down elsewhere
- * (back to the leaf is the way it came), where nothing turns up again.
- * Crossings at leaves picked per tree closed loops (two groups with
- * members on two spines, crossing in opposite directions).
- */
-static void cross(struct build *b, int apex, int t)
-{
-	int leaf = crossing_leaf(b);
-
-	if (leaf < 0) {
-		attach(b, t);
-		return;
-	}
-	mark_up(b, leaf);
-	if (b->mark[apex] != b->stamp || b->mark[t] != b->stamp) {
+	if (leaf < 0 || b->mark[apex] != b->stamp || b->mark[t] != b->stamp) {
 		attach(b, t);	/* a top above no such leaf: any way */
 		return;
 	}
 	if (!b->in[leaf])
-		walk_down(b, apex, leaf);
-	join_down(b, t, leaf);
+		walk_down(b, apex, leaf, 0);
+	walk_down(b, t, leaf, 1);
 }
-
-/* ------------------------------------------------------------ members */
 
 static const char *name_of(const struct build *b, int n)
 {
@@ -352,13 +287,16 @@ static int member_switch(const struct build *b, const struct ibu_mcast_member *m
 	return IBU_OK;
 }
 
-/* Members merged by port (one that is both full and send-only
- * receives); receiving ports into the tree's masks, the distinct member
- * switches into b->msw. */
+/*
+ * Members merged by port (one that is both full and send-only receives):
+ * receiving ports into the tree's masks, the distinct member switches
+ * into b->msw, and the source policy's host: the send-only (and not
+ * receiving) compute host with the lowest D.
+ */
 static int gather(struct build *b, const struct ibu_mcast_member *m, int n,
 		  struct ibu_err *e)
 {
-	int i, s = -1, rc, port;
+	int i, s = -1, rc, port, D;
 
 	b->stamp++;
 	for (i = 0; i < n; i++) {
@@ -380,37 +318,31 @@ static int gather(struct build *b, const struct ibu_mcast_member *m, int n,
 		ibu_pm_set(&b->mask[s], s == m[i].node ? 0 :
 			   b->f->nodes[m[i].node].ports[port].peer_port);
 	}
-	return IBU_OK;
-}
-
-/* The source policy's host: the send-only (and not receiving) compute
- * host with the lowest D, -1 if none. */
-static int lowest_source(const struct build *b,
-			 const struct ibu_mcast_member *m, int n)
-{
-	int i, D, best = -1;
-
 	for (i = 0; i < n; i++) {
 		if (!m[i].send_only || ibu_pm_test(&b->recv[m[i].node], m[i].port))
 			continue;
 		D = ibu_pgft_host(b->g, m[i].node, m[i].port);
-		if (D >= 0 && (best < 0 || D < best))
-			best = D;
+		if (D >= 0 && (b->src < 0 || D < b->src))
+			b->src = D;
 	}
-	return best;
+	return IBU_OK;
 }
 
-/* Every switch's distinct children, each with the first port to it. */
-static void list_children(struct build *b)
+/*
+ * Every switch's distinct children, each with the first port to it, and
+ * b->cnt[s]: the member switches s is above or equal to, summed over its
+ * children level by level from the leaves (in a fat tree the way down
+ * from s to a switch below it is unique, so each is counted once).
+ */
+static void count_below(struct build *b)
 {
-	int s, p, q, k = 0;
+	int s, p, q, k = 0, l, i;
 
 	for (s = 0; s < b->f->num_nodes; s++) {
 		b->kid_at[s] = k;
-		if (!sw(b, s) || b->g->level[s] < 2)
-			continue;
 		b->stamp++;
-		for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
+		for (p = 1; sw(b, s) && b->g->level[s] >= 2 &&
+		     p <= b->f->nodes[s].num_ports; p++) {
 			q = child_at(b, s, p);
 			if (q < 0 || b->mark[q] == b->stamp)
 				continue;
@@ -420,68 +352,46 @@ static void list_children(struct build *b)
 		}
 	}
 	b->kid_at[b->f->num_nodes] = k;
+	for (i = 0; i < b->nd; i++)
+		b->cnt[b->msw[i]] = 1;
+	for (l = 2; l <= b->g->P.h; l++)
+		for (s = 0; s < b->f->num_nodes; s++)
+			for (i = b->kid_at[s]; b->g->level[s] == l &&
+			     i < b->kid_at[s + 1]; i++)
+				b->cnt[s] += b->cnt[b->kid[i]];
 }
 
 /*
- * b->cnt[s]: the member switches s is above or equal to, summed over its
- * children level by level from the leaves: in a fat tree the way down
- * from s to a switch below it is unique, so each is counted once.
+ * The common ancestors of every member at the lowest level that has any
+ * (the tree stays as small as it can); none: the top a member sits on,
+ * else (faults) the tops that reach the most member switches going down.
  */
-static void count_ancestors(struct build *b)
+static void candidates(struct build *b)
 {
-	int j, l, s, i;
-
-	for (j = 0; j < b->nd; j++)
-		b->cnt[b->msw[j]] = 1;
-	for (l = 2; l <= b->g->P.h; l++)
-		for (s = 0; s < b->f->num_nodes; s++)
-			if (sw(b, s) && b->g->level[s] == l)
-				for (i = b->kid_at[s]; i < b->kid_at[s + 1]; i++)
-					b->cnt[s] += b->cnt[b->kid[i]];
-}
-
-/* The common ancestors at the lowest level that has any (the tree stays
- * as small as it can); 0 when there is none. */
-static int common_candidates(struct build *b)
-{
-	int n, level = 0;
+	const struct ibu_pgft *g = b->g;
+	int j, n, level = 0, want = b->nd;
 
 	for (n = 0; n < b->f->num_nodes; n++)
 		if (sw(b, n) && b->cnt[n] == b->nd &&
-		    (!level || b->g->level[n] < level))
-			level = b->g->level[n];
-	if (!level)
-		return 0;
-	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && b->cnt[n] == b->nd && b->g->level[n] == level)
-			b->cand[b->nc++] = n;
+		    (!level || g->level[n] < level))
+			level = g->level[n];
+	b->t->common = level > 0;
+	if (!level) {
+		level = b->t->level = g->P.h;
+		for (j = 0; j < b->nd; j++)
+			if (g->level[b->msw[j]] == level) {
+				b->cand[b->nc++] = b->msw[j];
+				return;
+			}
+		for (n = want = 0; n < b->f->num_nodes; n++)
+			if (sw(b, n) && g->level[n] == level && b->cnt[n] > want)
+				want = b->cnt[n];
+	}
 	b->t->level = level;
-	b->t->common = 1;
-	return 1;
-}
-
-/* No common ancestor: the top a member sits on, else (faults) the tops
- * that reach the most member switches going down. */
-static void top_candidates(struct build *b)
-{
-	const struct ibu_pgft *g = b->g;
-	int j, n, most = 0;
-
-	b->t->level = g->P.h;
-	for (j = 0; j < b->nd; j++)
-		if (g->level[b->msw[j]] == g->P.h) {
-			b->cand[b->nc++] = b->msw[j];
-			return;
-		}
 	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && g->level[n] == g->P.h && b->cnt[n] > most)
-			most = b->cnt[n];
-	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && g->level[n] == g->P.h && b->cnt[n] == most)
+		if (sw(b, n) && b->cnt[n] == want && g->level[n] == level)
 			b->cand[b->nc++] = n;
 }
-
-/* ------------------------------------------------------------ policies */
 
 /* The parent the source D's climb takes from s at level l: the paper's
  * up-digit p_(h-l) of its PID on an exact IBFT, else its D-mod-K up-slot
@@ -529,17 +439,6 @@ static int source_apex(const struct build *b)
 	return -1;
 }
 
-static int lowest_guid(const struct build *b)
-{
-	int i, best = -1;
-
-	for (i = 0; i < b->nc; i++)
-		if (best < 0 ||
-		    b->f->nodes[b->cand[i]].guid < b->f->nodes[best].guid)
-			best = b->cand[i];
-	return best;
-}
-
 /* Key 4: the paper's label on an exact IBFT, else the column. */
 static int label_less(const struct build *b, int a, int c)
 {
@@ -556,73 +455,55 @@ static int within_budget(const struct build *b, int k)
 	       IBU_PGFT_MCAST_SCORE_BUDGET;
 }
 
-struct score {
-	uint32_t max;
-	uint64_t sum;
-	int fresh;
-};
-
-static void score_cable(struct build *b, int s, int port, int child, void *ctx)
+static uint32_t trees_at(const struct build *b, int node)
 {
-	struct score *sc = ctx;
-	uint32_t v = cable_trees(b->load, s, port);
-
-	sc->sum += v;
-	if (v > sc->max)
-		sc->max = v;
-	sc->fresh += !ever_held(b->load, child);
+	return b->load ? b->load->core.count[0][node] : 0;
 }
 
-/* Compact's key 0: keeps the candidates whose tree adds the fewest
- * switches to those that ever held one (the apex not counted when it is
- * a top; b->prev holds the counts). */
-static void keep_compact(struct build *b)
-{
-	int i, n = 0, least = -1;
-
-	b->t->compacted = b->nc > 1 && within_budget(b, b->nc);
-	if (!b->t->compacted)
-		return;
-	for (i = 0; i < b->nc; i++) {
-		struct score sc = { 0 };
-		int c = b->cand[i];
-
-		sc.fresh = b->g->level[c] < b->g->P.h && !ever_held(b->load, c);
-		walk_tree(b, c, score_cable, &sc);
-		b->prev[i] = sc.fresh;
-		if (least < 0 || sc.fresh < least)
-			least = sc.fresh;
-	}
-	for (i = 0; i < b->nc; i++)
-		if (b->prev[i] == least)
-			b->cand[n++] = b->cand[i];
-	b->nc = n;
-}
-
-/* Balanced, keys 1-4 (pgft_mcast.h). */
-static int balanced(struct build *b)
+/*
+ * Balanced, keys 1-4 (pgft_mcast.h), after compact's key when compact:
+ * the trees adding the fewest switches to those that ever held one
+ * (b->prev holds the counts), as OpenSM resends every MFT block in use
+ * to each of those after every join or leave. Pod-local groups count
+ * too: free, they pulled other planes' middles in (IBFT(16,3), 50 groups
+ * of 20 hosts then 500 of 2: 193 switches against 152). Without keys 2-3
+ * groups whose apexes share children would all cross the same switches
+ * one level down.
+ */
+static int best_apex(struct build *b, int compact)
 {
 	uint32_t least = UINT32_MAX, best_max = 0, v;
 	uint64_t best_sum = 0;
-	int i, c, best = -1, ties = 0;
+	int i, c, best = -1, ties = 0, few = INT_MAX;
 
+	b->t->compacted = compact && b->nc > 1 && within_budget(b, b->nc);
 	for (i = 0; i < b->nc; i++) {
-		v = trees_at(b->load, b->cand[i]);
-		if (v < least) {
+		struct score sc = { 0 };
+
+		c = b->cand[i];
+		v = trees_at(b, c);
+		if (b->t->compacted) {
+			sc.fresh = b->g->level[c] < b->g->P.h &&
+				   !b->load->core.count[2][c];
+			walk_tree(b, c, &sc);
+		}
+		b->prev[i] = sc.fresh;
+		if (sc.fresh < few || (sc.fresh == few && v < least)) {
+			few = sc.fresh;
 			least = v;
 			ties = 0;
 		}
-		ties += v == least;
+		ties += sc.fresh == few && v == least;
 	}
 	b->t->scored = b->load && ties > 1 && within_budget(b, ties);
 	for (i = 0; i < b->nc; i++) {
 		struct score sc = { 0 };
 
 		c = b->cand[i];
-		if (trees_at(b->load, c) != least)
+		if (b->prev[i] != few || trees_at(b, c) != least)
 			continue;
 		if (b->t->scored)
-			walk_tree(b, c, score_cable, &sc);
+			walk_tree(b, c, &sc);
 		if (best < 0 || sc.max < best_max ||
 		    (sc.max == best_max && (sc.sum < best_sum ||
 		     (sc.sum == best_sum && label_less(b, c, best))))) {
@@ -631,52 +512,20 @@ static int balanced(struct build *b)
 			best_sum = sc.sum;
 		}
 	}
-	b->t->max_link_trees = best_max;
 	return best;
 }
 
-static int choose(struct build *b, enum ibu_mcast_policy policy)
-{
-	int s;
-
-	b->t->policy = policy;
-	b->t->num_candidates = b->nc;
-	if (policy == IBU_MCAST_SOURCE) {
-		s = source_apex(b);
-		if (s >= 0)
-			return s;
-		b->t->policy = IBU_MCAST_BALANCED;
-	} else if (policy == IBU_MCAST_LOWEST_GUID) {
-		return lowest_guid(b);
-	} else if (policy == IBU_MCAST_COMPACT && b->load) {
-		keep_compact(b);
-	}
-	return balanced(b);
-}
-
-/* ------------------------------------------------------------ the tree */
-
-static void add_down(struct build *b, int s, int port, int child, void *ctx)
-{
-	(void)child;
-	(void)ctx;
-	add_cable(b, s, port);
-}
-
-/*
- * The down paths from the apex, then every member switch it does not
- * reach going down: a top through the crossing leaf; with faults
- * refused, as a way there would turn down-up and close credit loops
- * with unicast (seen on a 3-level tree with 4 cut cables); else by a
- * shortest path.
- */
+/* The down paths from the apex, then every member switch it does not
+ * reach going down (pgft_mcast.h): refused with faults, as a way there
+ * would turn down-up and close credit loops with unicast (seen on a
+ * 3-level tree with 4 cut cables). */
 static int grow(struct build *b, int apex, struct ibu_err *e)
 {
 	const struct ibu_pgft *g = b->g;
 	int j, s;
 
 	b->in[apex] = 1;
-	walk_tree(b, apex, add_down, NULL);
+	walk_tree(b, apex, NULL);
 	for (j = 0; j < b->nd; j++) {
 		s = b->msw[j];
 		if (b->in[s])
@@ -716,100 +565,67 @@ static int export(const struct build *b, struct ibu_err *e)
 }
 
 /* Records the tree under key: its switches, its cables (by their upper
- * end) and the switches that ever held a tree. */
-static int record(const struct build *b, struct ibu_pgft_mcast_load *l,
+ * end; b->kid_port, one int per fabric port, is free by now) and the
+ * switches that ever held a tree. */
+static int record(struct build *b, struct ibu_pgft_mcast_load *l,
 		  uint32_t key, struct ibu_err *e)
 {
 	struct ibu_pgft_mcast_tree *t = b->t;
-	int i, p, k = 0, rc, *cab, s;
-	const int *items[3];
-	int n[3];
+	const int *items[3] = { t->nodes, b->kid_port, NULL };
+	int i, p, s, rc, n[3] = { t->num_switches, 0, 0 };
 
-	cab = malloc((size_t)(t->num_switches ? t->num_switches : 1) *
-		     (size_t)l->stride * sizeof(int));
-	if (!cab)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < t->num_switches; i++)
 		for (s = t->nodes[i], p = 1; p <= b->f->nodes[s].num_ports; p++)
 			if (ibu_pm_test(&t->ports[i], p) &&
 			    child_at(b, s, p) >= 0)
-				cab[k++] = s * l->stride + p;
-	items[0] = t->nodes;
-	items[1] = cab;
-	items[2] = NULL;
-	n[0] = t->num_switches;
-	n[1] = k;
-	n[2] = 0;
+				b->kid_port[n[1]++] = s * l->stride + p;
 	rc = ibu_mcload_add(&l->core, key, items, n, e);
-	free(cab);
 	for (i = 0; !rc && i < t->num_switches; i++)
-		if (t->nodes[i] < l->core.size[2] && !l->core.count[2][t->nodes[i]]) {
-			l->core.count[2][t->nodes[i]] = 1;
-			t->added++;
-		}
+		l->core.count[2][t->nodes[i]] = 1;
 	return rc;
 }
 
+/* Two blocks carved into the arrays (calloc: all zero). */
 static int build_alloc(struct build *b, size_t N, struct ibu_err *e)
 {
-	size_t ports = 1;
-	int n;
+	int **ints[] = { &b->in, &b->cnt, &b->mark, &b->prev, &b->queue,
+			 &b->msw, &b->cand, &b->kid_at, &b->kid };
+	size_t ports = 1, i;
 
-	for (n = 0; n < b->f->num_nodes; n++)
-		ports += (size_t)b->f->nodes[n].num_ports;
-	b->mask = calloc(N, sizeof(*b->mask));
-	b->seen = calloc(N, sizeof(*b->seen));
-	b->recv = calloc(N, sizeof(*b->recv));
-	b->in = calloc(N, 1);
-	b->cnt = calloc(N, sizeof(int));
-	b->kid_at = calloc(N + 1, sizeof(int));
-	b->kid = calloc(ports, sizeof(int));
-	b->kid_port = calloc(ports, sizeof(int));
-	b->mark = calloc(N, sizeof(int));
-	b->prev = calloc(N, sizeof(int));
-	b->queue = calloc(N, sizeof(int));
-	b->msw = calloc(N, sizeof(int));
-	b->cand = calloc(N, sizeof(int));
-	if (!b->mask || !b->seen || !b->recv || !b->in || !b->cnt ||
-	    !b->kid_at || !b->kid || !b->kid_port ||
-	    !b->mark || !b->prev || !b->queue || !b->msw || !b->cand)
+	for (i = 0; i < (size_t)b->f->num_nodes; i++)
+		ports += (size_t)b->f->nodes[i].num_ports;
+	b->mask = calloc(3 * N, sizeof(*b->mask));
+	b->in = calloc(8 * N + 1 + 2 * ports, sizeof(int));
+	if (!b->mask || !b->in)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	b->seen = b->mask + N;
+	b->recv = b->seen + N;
+	for (i = 1; i < 9; i++)		/* kid_at has N + 1 */
+		*ints[i] = *ints[i - 1] + N + (i == 8);
+	b->kid_port = b->kid + ports;
 	return IBU_OK;
 }
 
-static void build_free(struct build *b)
-{
-	free(b->mask);
-	free(b->seen);
-	free(b->recv);
-	free(b->in);
-	free(b->cnt);
-	free(b->kid_at);
-	free(b->kid);
-	free(b->kid_port);
-	free(b->mark);
-	free(b->prev);
-	free(b->queue);
-	free(b->msw);
-	free(b->cand);
-}
-
-/* Apex and tree of the gathered members. */
+/* The members, their apex (tree->policy: the policy that chose it) and
+ * its tree. */
 static int build_tree(struct build *b, const struct ibu_mcast_member *m,
 		      int n, enum ibu_mcast_policy policy, struct ibu_err *e)
 {
-	int apex, rc;
+	int i, apex = -1, rc = gather(b, m, n, e);
 
-	rc = gather(b, m, n, e);
 	if (rc || !b->nd)
 		return rc;
-	b->src = lowest_source(b, m, n);
-	b->radix = most_ports(b->f);
-	list_children(b);
-	count_ancestors(b);
-	if (!common_candidates(b))
-		top_candidates(b);
-	apex = choose(b, policy);
+	count_below(b);
+	candidates(b);
+	b->t->num_candidates = b->nc;
+	if (policy == IBU_MCAST_SOURCE && (apex = source_apex(b)) < 0)
+		b->t->policy = IBU_MCAST_BALANCED;
+	for (i = 0; policy == IBU_MCAST_LOWEST_GUID && i < b->nc; i++)
+		if (apex < 0 || b->f->nodes[b->cand[i]].guid <
+				b->f->nodes[apex].guid)
+			apex = b->cand[i];
+	if (apex < 0 && policy != IBU_MCAST_LOWEST_GUID)
+		apex = best_apex(b, policy == IBU_MCAST_COMPACT && b->load);
 	if (apex < 0)
 		return ibu_err_set(e, IBU_ETOPO,
 				   "no switch above the %d members",
@@ -827,7 +643,7 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 			      struct ibu_pgft_mcast_tree *t, struct ibu_err *e)
 {
 	struct build b = { .f = f, .g = g, .x = x, .load = load, .t = t,
-			   .key = key, .src = -1 };
+			   .key = key, .src = -1, .radix = most_ports(f) };
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -837,7 +653,7 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 		return ibu_err_set(e, IBU_EINVAL, "bad member list");
 	if (g->num_nodes != f->num_nodes ||
 	    (load && (load->core.size[0] != (f->num_nodes ? f->num_nodes : 1) ||
-		      load->stride < most_ports(f) + 1)))
+		      load->stride < b.radix + 1)))
 		return ibu_err_set(e, IBU_EINVAL,
 				   "the load state or the fat tree is of another fabric");
 	if (load)
@@ -849,7 +665,8 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 		rc = export(&b, e);
 	if (!rc && load && t->apex >= 0)
 		rc = record(&b, load, key, e);
-	build_free(&b);
+	free(b.mask);
+	free(b.in);
 	if (rc)
 		ibu_pgft_mcast_tree_free(t);
 	return rc;

@@ -1,74 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The multicast tree of a group on a fat tree: any PGFT (lib/fattree/pgft.h),
- * an exact or degraded IBFT(m,n) included ([Zhou07], sect. 3.3.2).
+ * The multicast tree of a group on any PGFT (pgft.h), an exact or degraded
+ * IBFT(m,n) included ([Zhou07], sect. 3.3.2; docs/design.md, "Multicast
+ * trees"): the union of the down paths from one apex switch to every
+ * member, at the level of the members' lowest common ancestors (send-only
+ * ones included). Flooded, it gives every receiving member one copy from
+ * any sender and closes no credit loop with up*|down* unicast. Of a bundle
+ * of parallel cables the tree takes number (key + child's column) mod p.
+ * No common ancestor (faults, hosts on several tops): the apex is a top,
+ * the one a member sits on, else one reaching the most member switches
+ * going down; a member on another top is joined through one fixed
+ * crossing leaf, any other member it misses refuses the group with faults
+ * (IBU_ETOPO: no up-then-down tree), else is joined by a shortest path.
  *
- * In a fat tree the way down from a switch to anything below it is unique
- * (but for parallel cables), so the union of the down paths from one apex
- * switch to every member is a tree. The apex lies at the level of the
- * lowest common ancestors of ALL members (send-only ones included), found
- * from the cables alone (which switches reach every member's switch going
- * down): a group inside one leaf stays in that leaf, one inside a pod in
- * the pod. The paper's tree for a source s is the case where the apex is
- * on s's cyclic climb, since that climb reversed is the way down to s. A
- * switch forwards a multicast packet to every MFT port but the one it came
- * in on, so flooding this tree gives every receiving member exactly one
- * copy whichever member sends; packets only climb toward the apex and then
- * descend, which closes no credit loop with up*|down* unicast.
- *
- * On a bundle of parallel cables the tree takes exactly one cable per
- * (switch, child), number (key + child's column) mod p, so groups spread
- * over the bundle.
- *
- * No common ancestor (faults, or members on several top switches: hosts
- * on spines): the apex is a top switch - the top a member sits on, else
- * among the tops that reach the most member switches going down - and a
- * member switch it does not reach going down is joined as follows: a
- * member on another top through one fixed crossing leaf (see cross() in
- * the .c); with faults the group is refused (IBU_ETOPO, "no up-then-down
- * tree": a way there would turn down-up and close credit loops with
- * unicast); else by a shortest path from the tree.
- *
- * Apex policies (lib/core/mcgroup.h mcast_apex), among the candidates (the
- * common ancestors at the apex level, or the tops of the fallback):
- *   source       the one on the climb of the send-only (only sending)
- *                compute host with the lowest index: the paper's up-digits
- *                (the source's own PID digits) on an exact IBFT, else its
- *                D-mod-K up-slots; balanced when there is none or its climb
- *                misses the candidates (tree->policy says which chose);
+ * Apex policies (mcgroup.h), among the candidates at that level:
+ *   source       the one on the climb of the send-only compute host with
+ *                the lowest index (the paper's up-digits on an exact IBFT,
+ *                else its D-mod-K up-slots); else balanced (tree->policy);
  *   lowest-guid  the lowest node GUID;
- *   balanced     with a load state (trees so far, per switch and per cable):
- *                 1. the fewest trees through it (so up to as many groups
- *                    as there are candidates get distinct apexes),
- *                 2. then the tree whose busiest cable carries the fewest
- *                    trees, 3. then the smallest sum of trees over its
- *                    cables (keys 2-3 walk each tied candidate's tree:
- *                    without them, groups whose apexes share children
- *                    would all cross the same switches one level down),
- *                 4. then the lowest label (an exact IBFT's paper label,
- *                    else the column);
- *   compact      key 0 before those: the fewest switches its tree would
- *                add to those that ever held a tree of this load state
- *                (no release lowers that set), the apex not counted when
- *                it is a top. Why: after every join or leave OpenSM
- *                resends every MFT block in use to every switch that ever
- *                held an MLID, so each change costs the size of that set.
- *                On IBFT(m,3) the groups settle on one plane (the middles
- *                one top reaches and the tops sharing them) and keys 1-4
- *                spread them over its m/2 tops. A pod-local group's
- *                candidates are counted too: free, they would pull other
- *                planes' middles into the set (IBFT(16,3), 50 groups of 20
- *                hosts then 500 of 2: 193 switches against 152).
- * Keys 0 and 2-3 are skipped (tree->compacted / scored say) when
+ *   balanced     with a load state: 1. the fewest trees through it, 2. the
+ *                fewest trees on its tree's busiest cable, 3. the fewest
+ *                summed over its tree's cables, 4. the lowest label (an
+ *                exact IBFT's paper label, else the column);
+ *   compact      first the fewest switches its tree adds to those that
+ *                ever held a tree (a top apex not counted), then balanced.
+ * Compact's key and keys 2-3 are skipped (tree->compacted, scored) when
  * candidates x member switches x levels x radix exceeds
- * IBU_PGFT_MCAST_SCORE_BUDGET; without a load state balanced is key 4 and
- * compact is balanced.
+ * IBU_PGFT_MCAST_SCORE_BUDGET; without a load state balanced and compact
+ * are key 4.
  *
- * Output per switch: both ends of every tree cable, the switch port of
- * every receiving CA member, and port 0 only when the switch itself is a
- * receiving member. Send-only members' own CA ports are not in the tree
- * (they do not receive), their climb is. Duplicate members are merged (a
- * port that is both full and send-only receives).
+ * Output per switch: both ends of every tree cable, the port of every
+ * receiving CA member, port 0 when the switch itself receives; send-only
+ * CA ports are left out (their climb is in), duplicate members merged (a
+ * port both full and send-only receives).
  */
 #ifndef IBU_PGFT_MCAST_H
 #define IBU_PGFT_MCAST_H
@@ -82,10 +46,9 @@
 #define IBU_PGFT_MCAST_SCORE_BUDGET 4000000L
 
 /* Trees through each switch (kind 0, [node]), on each cable (kind 1,
- * [upper node * stride + its port]) and the switches that ever held a
- * tree (kind 2, [node], no items: no release lowers it); begins with its
- * struct ibu_mcload, so the ibu_mcload_state_* ops free, release and
- * prune it. */
+ * [upper node * stride + port]), the switches that ever held one (kind 2:
+ * no release lowers it, as OpenSM never lowers a switch's highest MFT
+ * block); the ibu_mcload_state_* ops free, release and prune it. */
 struct ibu_pgft_mcast_load {
 	struct ibu_mcload core;
 	int stride;			/* most ports of a node + 1 */
@@ -109,10 +72,6 @@ struct ibu_pgft_mcast_tree {
 	int num_members, num_receivers;	/* distinct ports */
 	int scored;			/* balanced: keys 2-3 were used */
 	int compacted;			/* compact: key 0 was used */
-	uint32_t max_link_trees;	/* balanced: the busiest tree cable's
-					 * trees before this one */
-	int added;			/* switches it added to those that
-					 * ever held a tree (0 without load) */
 	int num_switches;
 	int *nodes;			/* [i] tree switch, top down */
 	struct ibu_portmask *ports;	/* [i] its ports (0 = itself) */
