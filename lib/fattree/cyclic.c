@@ -20,37 +20,25 @@ int ibu_cyclic_offsets_parse(const char *text, enum ibu_cyclic_offsets *mode)
 	return 0;
 }
 
-/* r_l(D): what the destination adds to the offset digit at level l. */
-static int rotation(enum ibu_cyclic_offsets mode, const uint8_t *dst, int level)
-{
-	return mode == IBU_OFFSETS_PAPER ? 0 : dst[level];
-}
-
-/* Lowest common ancestors' level of two labels (common prefix, <= n-1). */
-static int label_lca(int n, const uint8_t *a, const uint8_t *b)
-{
-	int l = 0;
-
-	while (l < n - 1 && a[l] == b[l])
-		l++;
-	return l;
-}
-
 unsigned ibu_cyclic_label_offset(int half, int n, int offset_digits,
 				 enum ibu_cyclic_offsets mode,
 				 const uint8_t *src_label,
 				 const uint8_t *dst_label)
 {
-	int lca = label_lca(n, src_label, dst_label), j;
 	unsigned o = 0, pw = 1;
+	int lca = 0, j;
 
 	if (half < 1)
 		return 0;
+	while (lca < n - 1 && src_label[lca] == dst_label[lca])
+		lca++;		/* the common prefix */
 	/* the climb from the leaf (digit 0) to level lca + 1: at level
-	 * l = n-1-j the source wants up-digit s_l, so digit j is s_l - r_l */
+	 * l = n-1-j the source wants up-digit s_l, so digit j is s_l - r_l
+	 * (r_l = p_l rotated, 0 in paper mode) */
 	for (j = 0; j < n - 1 - lca && j < offset_digits; j++) {
 		int l = n - 1 - j;
-		int dg = ((int)src_label[l] - rotation(mode, dst_label, l)) % half;
+		int r = mode == IBU_OFFSETS_PAPER ? 0 : dst_label[l];
+		int dg = ((int)src_label[l] - r) % half;
 
 		o += pw * (unsigned)(dg < 0 ? dg + half : dg);
 		pw *= (unsigned)half;

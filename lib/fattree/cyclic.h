@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Cyclic unicast routing on IBFT(m,n) ([Zhou07], sect. 3.2 and 3.3.1),
- * with the offsets of a LID set either as in the paper or rotated by the
- * destination (the default).
+ * Cyclic unicast routing on IBFT(m,n) ([Zhou07], sect. 3.2 and 3.3.1):
+ * the offset modes and the DLID rule on labels alone. The tables are
+ * written by the PGFT router with the paper's labels (struct
+ * ibu_pgft_paper, lib/fattree/pgft.h); pairs' offsets and turning
+ * switches come from ibu_pgft_offset_rule and ibu_pgft_turn_rule.
  *
  * Notation: k = m/2; end port P(p), p = p0 p1 .. p(n-1) (p0 < m, the
  * others < k); LMC set of 2^LMC LIDs, LID = base + o; d = offset_digits =
@@ -17,70 +19,48 @@
  *   j >= d:  u_l(D, o) = p_l          (LMC set too small: D-mod-k)
  *   r_l(D) = p_l  in IBU_OFFSETS_ROTATED (default)
  *   r_l(D) = 0    in IBU_OFFSETS_PAPER (exactly Eq. 2 of the paper)
- * Both rules are the same formula u_l = (digit_j(o) + r_l) mod k once the
- * digits j >= d of o are read as 0 and r_l = p_l there; in rotated mode
- * that makes u_l(D, o) = (digit_j(o) + p_l) mod k at every level.
  *
  * Why the properties hold. Going up from SW<w,l> through up-digit u, the
  * parent's label is w without its digit w(l-1), followed by u (the link
- * rule of [Zhou07] sect. 2.2). So a packet that leaves the leaf of S = P(s) and
+ * rule, sect. 2.2). So a packet that leaves the leaf of S = P(s) and
  * climbs with up-digits u_(n-1), u_(n-2), ... is, at level l, at
  *     A_l = SW<s0 .. s(l-1) u_(n-1) u_(n-2) .. u_(l+1), l>,
  * and a descent toward D from level L passes, at each level l > L,
  *     B_l = SW<p0 .. p(l-1) u_(n-1) .. u_(l+1), l>.
- * The lowest common ancestors of S and D are at level L = the length of
- * their common prefix (at most n-1); the route climbs through levels
- * n-1 .. L+1 (up-digits u_(n-1) .. u_(L+1)), turns at A_L and descends.
+ * S and D's lowest common ancestors are at level L = the length of their
+ * common prefix (at most n-1): the route climbs with u_(n-1) .. u_(L+1),
+ * turns at A_L and descends.
  *
  * 1. Offset 0 is D-mod-k (rotated mode). u_l(D, 0) = p_l: the base LID of
- *    D climbs toward SW<p(n-1) .. p1, 0>, its own top switch (k^(n-1) top
- *    switches, each the turning point of the m destinations that differ
- *    in p0 only). The up-link a route leaves level l by is then named by
- *    (s0..s(l-1), p_l..p(n-1)): the source's first l digits and the
- *    destination's last n-l digits, i.e. floor(PID(S) / k^(n-l)) and
- *    PID(D) mod k^(n-l). For a shift permutation PID(D) = PID(S) + c mod
- *    2k^n (k^(n-l) divides 2k^n), the link fixes PID(D) mod k^(n-l), hence
- *    PID(S) mod k^(n-l), and with its first digits all of PID(S): at most
- *    one flow per up-link. Every down-link B_(l-1) -> B_l (and leaf -> D)
- *    is named by all digits of D, so it carries the routes toward one
- *    destination only: at most one flow per down-link in any permutation.
- *    Shifts are contention-free; in all-to-all on base LIDs an up-link at
- *    level l >= 1 carries k^(n-l) sources x (2k^l - 1) destinations =
- *    2k^n - k^(n-l) flows, and the down-link into B_l carries the one
- *    destination's flows from the 2k^n - k^(n-l) sources outside
- *    B_l's sub-tree: the busiest links are the HCA links (2k^n - 1;
- *    IBFT(8,3): 127, switch-to-switch at most 124).
- *    In paper mode every base LID takes up-digit 0: all of it climbs one
- *    link per switch.
- * 2. The LID set reaches distinct lca switches. For a source at lca level
- *    L, the turning switch A_L is named by u_(n-1) .. u_(L+1); each u_l is
- *    digit_j(o) plus a constant mod k, a bijection of the digit, so the
- *    offsets o < k^d (2^LMC of them when 2^LMC = k^(n-1)) reach distinct
- *    lca switches; an offset o >= k^d repeats offset o mod k^d
+ *    D climbs toward SW<p(n-1) .. p1, 0>, its own top switch. The up-link
+ *    a route leaves level l by is named by (s0..s(l-1), p_l..p(n-1)), i.e.
+ *    floor(PID(S) / k^(n-l)) and PID(D) mod k^(n-l). In a shift
+ *    permutation PID(D) = PID(S) + c mod 2k^n, so the link fixes PID(S)
+ *    mod k^(n-l) too, hence all of PID(S): at most one flow per up-link.
+ *    A down-link B_(l-1) -> B_l (or leaf -> D) is named by all digits of
+ *    D: one destination per down-link in any permutation. Shifts are
+ *    contention-free; in all-to-all on base LIDs an up-link at level l >= 1
+ *    carries k^(n-l) sources x (2k^l - 1) destinations, the down-link into
+ *    B_l the 2k^n - k^(n-l) sources outside its sub-tree: the busiest links
+ *    are the HCA links (2k^n - 1; IBFT(8,3): 127, switch-to-switch at most
+ *    124). In paper mode every base LID takes up-digit 0: all of it
+ *    climbs one link per switch.
+ * 2. The LID set reaches distinct lca switches: A_L is named by
+ *    u_(n-1) .. u_(L+1), each a bijection of one offset digit, so the
+ *    offsets o < k^d reach distinct ones; o >= k^d repeats o mod k^d
  *    (IBFT(6,3) at LMC 4: 16 LIDs, 9 paths).
- * 3. A source climbs one chain with its cyclic offset. S uses at level l
- *    the up-digit c_l(S) = s_l, whatever D is: the offset digit
- *    j = n-1-l of ibu_cyclic_label_offset() is s_l - r_l(D) mod k (s_l in paper
- *    mode: the rank of Def. 4), so u_l = s_l. Then A_l = SW<s0..s(l-1)
- *    s(n-1)..s(l+1), l> depends on S and l only: every route of S climbs
- *    through the same switch at each level, one chain, the same chain in
- *    both modes (only the DLID that selects it differs). Descending
- *    switches are ancestors of D but not of S, so they never meet the
- *    chain, and B_l is fixed by D and the chain, reached from one parent:
- *    the routes of a source form a tree. This holds for the d lowest
- *    climbs (levels n-1 .. n-d); above, with an LMC set too small, u_l =
- *    p_l comes from the destination, which no DLID can change.
+ * 3. A source climbs one chain with its cyclic offset: digit j = n-1-l of
+ *    ibu_cyclic_label_offset() is s_l - r_l(D) mod k, so u_l = s_l
+ *    whatever D is, and A_l = SW<s0..s(l-1) s(n-1)..s(l+1), l> depends on
+ *    S and l only (the same chain in both modes; only the DLID that
+ *    selects it differs). Descending switches are ancestors of D but not
+ *    of S, so they never meet the chain, and B_l is reached from one
+ *    parent: the routes of a source form a tree. This holds for the d
+ *    lowest climbs; above them u_l = p_l comes from the destination.
  * 4. A cyclic group uses one descent. CG(D, L, y) (sect. 3.2) = the
  *    sources whose lca with D is at level L and whose suffix
  *    s(L+1)..s(n-1) is y: the offset depends on y and D only, so the
  *    group uses one DLID, one turning switch A_L and one descent.
- *
- * The tables themselves are written by the PGFT router with the paper's
- * labels (struct ibu_pgft_paper, lib/fattree/cyclic_pgft.h): Eq. 1 and
- * Eq. 2 toward end ports, the balance around faults on a degraded tree,
- * up*|down* ways to switch LIDs (a switch's own LID maps to 0); the DLID
- * offset and the turning switch of a pair come from ibu_pgft_offset_rule
- * and ibu_pgft_turn_rule (lib/fattree/pgft.h).
  */
 #ifndef IBU_CYCLIC_H
 #define IBU_CYCLIC_H

@@ -1,31 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The engine "cyclic" ([Zhou07]): a fat tree, IBFT(m,n) or PGFT, exact or
- * degraded, recognised once as the PGFT it is (lib/fattree/cyclic_pgft.h,
- * c->pgft), with an IBFT's paper labels on it; one plan, one route: the
- * generalised rule by default, the paper's Eq. 2 on an IBFT with
- * offsets=paper. Every fat tree's multicast trees come from
- * lib/fattree/pgft_mcast.h.
+ * degraded, recognised once as the PGFT it is (lib/fattree/cyclic_pgft.h),
+ * with an IBFT's paper labels on it; one plan, one route: the generalised
+ * rule by default, the paper's Eq. 2 on an IBFT with offsets=paper. Every
+ * fat tree's multicast trees come from lib/fattree/pgft_mcast.h.
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
-#include "cyclic_gen.h"
+#include "gen.h"
 #include "cyclic.h"
 #include "cyclic_pgft.h"
 #include "pgft_mcast.h"
 #include "pgft_verify.h"
-
-struct cyclic_topo {
-	struct ibu_cyclic_pgft *pgft;
-	int planned;
-	int ordered;			/* 1: hosts in the admin's order */
-	int order_ignored;		/* 1: an order file on an IBFT */
-	int paper_ignored;		/* 1: offsets=paper on a PGFT */
-	struct ibu_pgft_order_stats order;
-};
 
 static int parse_offsets(const char *text, int *value)
 {
@@ -55,19 +45,136 @@ static const struct ibu_engine_option options[] = {
 #define OPT_MAX_FAULTS (&options[0])
 #define OPT_OFFSETS (&options[1])
 
-static void topo_free(void *topo)
+/* up[node]: switch node's up-ports by paper up-digit (0: no cable). */
+static int paper_ups(const struct ibu_cyclic_pgft *c, int half, int **up,
+		     int *slots)
 {
-	struct cyclic_topo *c = topo;
+	const struct ibu_fabric *f = c->f;
+	int s, p, k, used = 0;
 
+	for (s = 0; s < c->g.num_nodes; s++) {
+		int l = c->g.level[s];
+		int U = l >= 1 ? ibu_pgft_up_ports(&c->g.P, l) : 0;
+
+		up[s] = slots + used;
+		used += U;
+		for (p = 1; U && p <= f->nodes[s].num_ports; p++) {
+			int q = f->nodes[s].ports[p].peer_node;
+
+			k = ibu_pgft_ibft_port(f, &c->g, c->ibft, s, p) - half - 1;
+			if (q < 0 || c->g.level[q] != l + 1 || k < 0)
+				continue;
+			if (k >= U)
+				return IBU_ETOPO;
+			up[s][k] = p;
+		}
+	}
+	return IBU_OK;
+}
+
+/* The paper's rule on c's labels: up-ports by up-digit, PIDs by D. One
+ * allocation: the struct, then up[], then the slots. */
+static int paper_rule(struct ibu_cyclic_pgft *c, int rotated,
+		      struct ibu_err *e)
+{
+	size_t nodes = (size_t)c->g.num_nodes + 1, slots = 1;
+	struct ibu_pgft_paper *p;
+	int **up, s;
+
+	for (s = 0; s < c->g.num_nodes; s++)
+		if (c->g.level[s] >= 1)
+			slots += (size_t)ibu_pgft_up_ports(&c->g.P, c->g.level[s]);
+	p = calloc(1, sizeof(*p) + nodes * sizeof(int *) + slots * sizeof(int));
+	if (!p)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	up = (int **)(void *)(p + 1);
+	if (paper_ups(c, c->ibft->half, up, (int *)(void *)(up + nodes))) {
+		free(p);
+		return ibu_err_set(e, IBU_ETOPO,
+				   "offsets=paper: the tree's paper labels do not match its PGFT levels");
+	}
+	p->half = c->ibft->half;
+	p->rotated = rotated;
+	p->up = (const int *const *)up;
+	p->pid = c->ibft->pid;
+	c->paper = p;
+	return IBU_OK;
+}
+
+int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
+			      const uint64_t *roots, int num_roots,
+			      int max_faults, enum ibu_cyclic_rule_kind rule,
+			      struct ibu_cyclic_pgft **out, struct ibu_err *e)
+{
+	struct ibu_cyclic_pgft *c = calloc(1, sizeof(*c));
+	int rc;
+
+	*out = NULL;
+	if (!c)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = ibu_pgft_recognize_limit(f, &c->g, roots, num_roots, max_faults,
+				      e);
+	if (rc) {
+		free(c);
+		return rc;
+	}
+	c->f = f;
+	c->lmc_needed = ibu_pgft_needed_lmc(&c->g);
+	/* an exact IBFT's hosts in PID order (D = PID rank, as the IBFT
+	 * path numbered them); a damaged tree keeps the PGFT's order and
+	 * its tables those of the PGFT it is; every IBFT, exact or damaged,
+	 * gets the paper's LIDs, so that a cut does not renumber the LIDs
+	 * `ibunion route` assigns (one cut of a shuffled IBFT(8,3) at LMC 4:
+	 * 1,844 entries change, not 59,071) */
+	rc = ibu_pgft_ibft_build(f, &c->g, !c->g.num_faults, &c->ibft, e);
+	if (!rc && c->ibft && rule != IBU_CYCLIC_GENERALISED)
+		rc = paper_rule(c, rule == IBU_CYCLIC_PAPER_ROTATED, e);
+	if (rc) {
+		ibu_cyclic_pgft_free(c);
+		return rc;
+	}
+	*out = c;
+	return IBU_OK;
+}
+
+void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c)
+{
 	if (!c)
 		return;
-	ibu_cyclic_pgft_free(c->pgft);
+	ibu_pgft_ibft_free(c->ibft);
+	free(c->paper);
+	ibu_pgft_free(&c->g);
 	free(c);
+}
+
+static void topo_free(void *topo)
+{
+	ibu_cyclic_pgft_free(topo);
 }
 
 static int paper_mode(const struct ibu_engine_opts *o)
 {
 	return ibu_engine_opt(o, OPT_OFFSETS) == IBU_OFFSETS_PAPER;
+}
+
+/* The admin's host order; an IBFT with offsets=paper keeps its PIDs. */
+static int apply_order(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
+		       const struct ibu_engine_opts *o, struct ibu_err *e)
+{
+	int rc;
+
+	if (c->paper) {
+		c->order_ignored = 1;
+		return IBU_OK;
+	}
+	rc = ibu_pgft_apply_order(f, &c->g, o->host_order, o->num_host_order,
+				  &c->order, e);
+	/* the admin's numbering, not the PIDs: the tree is the PGFT it is,
+	 * as before the paper's labels came to the PGFT path */
+	ibu_pgft_ibft_free(c->ibft);
+	c->ibft = NULL;
+	c->ordered = !rc;
+	return rc;
 }
 
 /*
@@ -80,70 +187,37 @@ static int paper_mode(const struct ibu_engine_opts *o)
  * size of the tree). With offsets=paper an IBFT, exact or degraded, takes
  * the paper's Eq. 2 in its paper port order.
  */
-static int recognise_tree(const struct ibu_fabric *f, struct cyclic_topo *c,
-			  const struct ibu_engine_opts *o, struct ibu_err *e)
-{
-	struct ibu_err pe = { 0 };
-	int max_faults = ibu_engine_opt(o, OPT_MAX_FAULTS), rc;
-
-	rc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
-				       o ? o->num_roots : 0, max_faults,
-				       paper_mode(o) ? IBU_CYCLIC_PAPER :
-				       IBU_CYCLIC_GENERALISED, &c->pgft, &pe);
-	if (rc == IBU_ETOPO)	/* admins and tests read the first words */
-		return ibu_err_set(e, rc, "not an IBFT(m,n): %s", pe.msg);
-	if (rc)
-		return ibu_err_set(e, rc, "%s", pe.msg);
-	return IBU_OK;
-}
-
-/* The admin's host order; an IBFT with offsets=paper keeps its PIDs. */
-static int apply_order(const struct ibu_fabric *f, struct cyclic_topo *c,
-		       const struct ibu_engine_opts *o, struct ibu_err *e)
-{
-	int rc;
-
-	if (c->pgft->paper) {
-		c->order_ignored = 1;
-		return IBU_OK;
-	}
-	rc = ibu_pgft_apply_order(f, &c->pgft->g, o->host_order,
-				  o->num_host_order, &c->order, e);
-	/* the admin's numbering, not the PIDs: the tree is the PGFT it is,
-	 * as before the paper's labels came to the PGFT path */
-	ibu_pgft_ibft_free(c->pgft->ibft);
-	c->pgft->ibft = NULL;
-	c->pgft->numbered = 0;
-	c->ordered = !rc;
-	return rc;
-}
-
 static int recognise(const struct ibu_fabric *f,
 		     const struct ibu_engine_opts *o, void **topo,
 		     enum ibu_engine_decline_kind *why, struct ibu_err *e)
 {
-	struct cyclic_topo *c = calloc(1, sizeof(*c));
+	struct ibu_cyclic_pgft *c;
+	struct ibu_err pe = { 0 };
 	int rc;
 
 	*topo = NULL;
-	*why = IBU_DECLINE_RESOURCES;
-	if (!c)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	rc = recognise_tree(f, c, o, e);
+	rc = ibu_cyclic_pgft_recognise(f, o ? o->roots : NULL,
+				       o ? o->num_roots : 0,
+				       ibu_engine_opt(o, OPT_MAX_FAULTS),
+				       paper_mode(o) ? IBU_CYCLIC_PAPER :
+				       IBU_CYCLIC_GENERALISED, &c, &pe);
+	if (rc == IBU_ETOPO)	/* admins and tests read the first words */
+		ibu_err_set(e, rc, "not an IBFT(m,n): %s", pe.msg);
+	else if (rc)
+		ibu_err_set(e, rc, "%s", pe.msg);
 	if (!rc && o && o->host_order)
 		rc = apply_order(f, c, o, e);
-	/* Eq. 2 is the IBFT's; a PGFT keeps the rotated rule (offset 0 =
-	 * D-mod-K), and says so rather than ignore the option silently */
-	c->paper_ignored = !rc && paper_mode(o) && !c->pgft->paper;
+	/* no IBFT, PGFT or degraded IBFT within max_faults: all are the
+	 * shape of the fabric, none a failure of ours */
+	*why = rc == IBU_ENOMEM || !rc ? IBU_DECLINE_RESOURCES :
+	       rc == IBU_ETOPO ? IBU_DECLINE_TOPOLOGY : IBU_DECLINE_ERROR;
 	if (rc) {
-		/* no IBFT, PGFT or degraded IBFT within max_faults: all are
-		 * the shape of the fabric, none a failure of ours */
-		*why = rc == IBU_ENOMEM ? IBU_DECLINE_RESOURCES :
-		       rc == IBU_ETOPO ? IBU_DECLINE_TOPOLOGY :
-		       IBU_DECLINE_ERROR;
 		topo_free(c);	/* a PGFT whose order failed is allocated */
 		return rc;
 	}
+	/* Eq. 2 is the IBFT's; a PGFT keeps the rotated rule (offset 0 =
+	 * D-mod-K), and says so rather than ignore the option silently */
+	c->paper_ignored = paper_mode(o) && !c->paper;
 	*topo = c;
 	return IBU_OK;
 }
@@ -151,83 +225,158 @@ static int recognise(const struct ibu_fabric *f,
 static int plan(const struct ibu_fabric *f, void *topo,
 		const struct ibu_lidmap *map, struct ibu_err *e)
 {
-	struct cyclic_topo *c = topo;
-	int rc;
+	struct ibu_cyclic_pgft *c = topo;
+	int d;
 
 	(void)map;
-	rc = ibu_cyclic_pgft_plan(f, c->pgft, e);
-	c->planned = !rc;
-	return rc;
+	c->planned = 0;
+	for (d = 0; d < c->g.num_hosts; d++) {
+		const struct ibu_pgft_host *h = &c->g.host[d];
+
+		if (!f->nodes[h->node].ports[h->port].lid)
+			return ibu_err_set(e, IBU_ELID, "end port '%s' port %d has no LID",
+					   f->nodes[h->node].name, h->port);
+	}
+	c->lmc = ibu_pgft_hosts_lmc(f, &c->g);
+	c->offset_levels = ibu_pgft_offset_levels(&c->g, c->lmc);
+	c->planned = 1;
+	return IBU_OK;
+}
+
+static int ensure_planned(const struct ibu_fabric *f, void *topo,
+			  struct ibu_err *e)
+{
+	const struct ibu_cyclic_pgft *c = topo;
+
+	return c->planned ? IBU_OK : plan(f, topo, NULL, e);
 }
 
 static int route(const struct ibu_fabric *f, void *topo,
 		 const struct ibu_lidmap *map, const struct ibu_engine_opts *o,
 		 struct ibu_lft *lft, struct ibu_err *e)
 {
-	struct cyclic_topo *c = topo;
+	struct ibu_cyclic_pgft *c = topo;
 
 	(void)o;
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
-	return ibu_cyclic_pgft_route(f, c->pgft, map, lft, e);
+	/* the engine driver allocated lft (every entry IBU_NO_PATH) */
+	if (c->paper)
+		return ibu_pgft_route_paper(f, &c->g, map, c->lmc, c->paper,
+					    lft, &c->st, e);
+	return ibu_pgft_route_stats(f, &c->g, map, c->lmc, lft, &c->st, e);
+}
+
+int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
+				const struct ibu_cyclic_pgft *c, int lmc,
+				int paper_exact, int *lmc_used,
+				struct ibu_err *e)
+{
+	int want = lmc >= 0 ? lmc : c->lmc_needed;
+	int fit;
+
+	if (c->ibft)	/* the paper's LIDs */
+		return ibu_pgft_ibft_assign_lids(f, &c->g, c->ibft, lmc,
+						 paper_exact, lmc_used, e);
+	fit = ibu_pgft_fit_lmc(&c->g, want);
+	if (fit < 0 || (lmc >= 0 && fit < lmc))
+		return ibu_err_set(e, IBU_ELID,
+				   "%d end ports and %d switches at LMC %d need more LIDs than the unicast space 0x0001-0xBFFF holds; the largest LMC that fits is %d",
+				   c->g.num_hosts + c->g.num_spine_hosts,
+				   c->g.num_switches, want, fit);
+	*lmc_used = fit;
+	return ibu_pgft_assign_lids(f, &c->g, fit, e);
 }
 
 static int assign_lids(struct ibu_fabric *f, const void *topo, int lmc,
 		       int paper_exact, int *lmc_used, struct ibu_err *e)
 {
-	const struct cyclic_topo *c = topo;
-
-	return ibu_cyclic_pgft_assign_lids(f, c->pgft, lmc, paper_exact,
+	return ibu_cyclic_pgft_assign_lids(f, topo, lmc, paper_exact,
 					   lmc_used, e);
 }
 
+/* On a PGFT with faults any LID at a switch (faults can leave a switch
+ * without an up*|down* way); switch LIDs and hosts on tops: every switch
+ * has a route (one down-up turn where up*|down* has none, pgft_turn.c) */
 static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
 {
-	const struct cyclic_topo *c = topo;
+	const struct ibu_cyclic_pgft *c = topo;
 
-	return ibu_cyclic_pgft_may_leave_unrouted(c->pgft, node, lid);
+	(void)lid;
+	return c->g.num_faults && node >= 0 && node < c->g.num_nodes &&
+	       c->g.level[node] >= 1;
+}
+
+/* "PGFT(2; 8,12; 1,4; 1,2): 16 switches, 96 end ports, LMC in use 3
+ * (needs 3)"; an exact IBFT as the IBFT path said it; a degraded tree
+ * adds "; degraded: N faults (limit L), ..." */
+static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
+			     size_t len)
+{
+	struct ibu_pgft exact = c->g;
+	char head[192];
+	int m, n;
+
+	if (c->ibft && !c->g.num_faults) {	/* as the IBFT path said it */
+		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d%s)",
+			 c->ibft->m, c->ibft->n, c->g.num_switches,
+			 c->g.num_hosts, c->lmc, c->lmc_needed,
+			 c->lmc < c->lmc_needed ?
+			 "; up-digits beyond the offset from the destination" : "");
+		return;
+	}
+	exact.num_faults = 0;	/* the faults go last */
+	if (c->g.num_faults && !c->g.num_spine_hosts &&
+	    ibu_pgft_is_ibft(&c->g.P, &m, &n))	/* as admins know it */
+		snprintf(head, sizeof(head), "IBFT(%d,%d): %d switches, %d end ports",
+			 m, n, c->g.num_switches, c->g.num_hosts);
+	else
+		ibu_pgft_describe(&exact, head, sizeof(head));
+	snprintf(buf, len, "%s, LMC in use %d (needs %d%s)", head, c->lmc,
+		 c->lmc_needed, c->offset_levels < c->g.P.h - 1 ?
+		 "; up-digits beyond the offset from the destination" : "");
+	if (c->g.num_faults) {
+		size_t o = strlen(buf);
+
+		snprintf(buf + o, len > o ? len - o : 0,
+			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld LIDs whose rule crossed a fault, spread over the surviving ways; %ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path; %ld turned once, at one switch per LID)",
+			 c->g.num_faults, c->g.max_faults,
+			 c->st.rerouted + c->st.outside, c->st.balanced,
+			 c->st.outside, c->st.unrouted, c->st.turned);
+	}
 }
 
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 		     size_t len)
 {
-	const struct cyclic_topo *c = topo;
-	const struct ibu_pgft_ibft *x = c->pgft->ibft;
+	const struct ibu_cyclic_pgft *c = topo;
 
 	(void)f;
 	if (c->planned)
-		ibu_cyclic_pgft_describe(c->pgft, buf, len);
-	else if (x)	/* recognised only (mcast tree): no LIDs yet */
+		describe_planned(c, buf, len);
+	else if (c->ibft)	/* recognised only (mcast tree): no LIDs yet */
 		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports",
-			 x->m, x->n, c->pgft->g.num_switches,
-			 c->pgft->g.num_hosts);
+			 c->ibft->m, c->ibft->n, c->g.num_switches,
+			 c->g.num_hosts);
 	else
-		ibu_pgft_describe(&c->pgft->g, buf, len);
+		ibu_pgft_describe(&c->g, buf, len);
 }
 
-/* Fault notes: one per fault record (a record may stand for several). */
-static int fault_notes(const struct cyclic_topo *c)
-{
-	return c->pgft->g.num_fault_recs;
-}
-
-static int num_faults(const struct cyclic_topo *c)
-{
-	return c->pgft->g.num_faults;
-}
-
-/* One note per fault, then their count, then the entries left unrouted. */
+/* One note per fault record (a record may stand for several), their
+ * count, the entries left unrouted, the host order, offsets=paper
+ * ignored. */
 static int num_notes(const void *topo)
 {
-	const struct cyclic_topo *c = topo;
+	const struct ibu_cyclic_pgft *c = topo;
+	int n = c->g.num_fault_recs;
 
-	return fault_notes(c) + (fault_notes(c) > 0) +
-	       (c->pgft->st.unrouted > 0) + (c->ordered || c->order_ignored) +
-	       c->paper_ignored;
+	return n + (n > 0) + (c->st.unrouted > 0) +
+	       (c->ordered || c->order_ignored) + c->paper_ignored;
 }
 
 /* The last note: what became of the admin's host order. */
-static void order_note(const struct cyclic_topo *c, struct ibu_engine_note *out)
+static void order_note(const struct ibu_cyclic_pgft *c,
+		       struct ibu_engine_note *out)
 {
 	const struct ibu_pgft_order_stats *s = &c->order;
 
@@ -249,8 +398,8 @@ static void order_note(const struct cyclic_topo *c, struct ibu_engine_note *out)
 static void note(const struct ibu_fabric *f, const void *topo, int i,
 		 struct ibu_engine_note *out)
 {
-	const struct cyclic_topo *c = topo;
-	int n = fault_notes(c), o;
+	const struct ibu_cyclic_pgft *c = topo;
+	int n = c->g.num_fault_recs, o;
 
 	if (c->paper_ignored && i == num_notes(topo) - 1) {
 		out->kind = IBU_NOTE_INFO;
@@ -259,7 +408,7 @@ static void note(const struct ibu_fabric *f, const void *topo, int i,
 			 "offsets=paper not applied: the paper's Eq. 2 is defined for IBFT(m,n); this PGFT is routed with the rotated rule (offset 0 = D-mod-K)");
 		return;
 	}
-	if (i >= n + (n > 0) + (c->pgft->st.unrouted > 0)) {
+	if (i >= n + (n > 0) + (c->st.unrouted > 0)) {
 		order_note(c, out);
 		return;
 	}
@@ -269,26 +418,32 @@ static void note(const struct ibu_fabric *f, const void *topo, int i,
 		o = snprintf(out->text, sizeof(out->text), "fault %d of %d: ",
 			     i + 1, n);
 		if (o > 0 && (size_t)o < sizeof(out->text))
-			ibu_pgft_fault_text(f, &c->pgft->g, i, out->text + o,
+			ibu_pgft_fault_text(f, &c->g, i, out->text + o,
 					    sizeof(out->text) - (size_t)o);
 	} else if (i == n && n > 0) {
 		out->kind = IBU_NOTE_FAULTS;
 		snprintf(out->text, sizeof(out->text),
 			 "%d faults (missing links and switches) routed around",
-			 num_faults(c));
+			 c->g.num_faults);
 	} else {
 		out->kind = IBU_NOTE_UNROUTED;
 		snprintf(out->text, sizeof(out->text),
 			 "%ld (leaf switch, LID) entries left unrouted: no up*/down* path from that leaf, only down-up turns (a credit-loop risk)",
-			 c->pgft->st.unrouted);
+			 c->st.unrouted);
 	}
 }
 
+/* "L2#5": level 2, column 5; an IBFT's "SW<01,2>" */
 static void node_label(const void *topo, int node, char *buf, size_t len)
 {
-	const struct cyclic_topo *c = topo;
+	const struct ibu_cyclic_pgft *c = topo;
 
-	ibu_cyclic_pgft_node_label(c->pgft, node, buf, len);
+	if (node < 0 || node >= c->g.num_nodes || c->g.level[node] < 1)
+		snprintf(buf, len, "-");
+	else if (c->ibft)
+		ibu_pgft_ibft_sw_label(&c->g, c->ibft, node, buf, len);
+	else
+		snprintf(buf, len, "L%d#%d", c->g.level[node], c->g.col[node]);
 }
 
 /*
@@ -299,31 +454,23 @@ static void node_label(const void *topo, int node, char *buf, size_t len)
  * else the PGFT's columns and D-mod-K climbs. Multicast never depends on
  * the unicast rule.
  */
-static const struct ibu_pgft_ibft *mcast_labels(const struct cyclic_topo *c)
-{
-	const struct ibu_cyclic_pgft *g = c->pgft;
-
-	return g->ibft && (!g->g.num_faults || g->paper) ? g->ibft : NULL;
-}
-
 static int mcast_state_new(const struct ibu_fabric *f, const void *topo,
 			   void **state, struct ibu_err *e)
 {
-	const struct cyclic_topo *c = topo;
+	const struct ibu_cyclic_pgft *c = topo;
 
 	*state = NULL;
-	return ibu_pgft_mcast_load_new(f, &c->pgft->g,
+	return ibu_pgft_mcast_load_new(f, &c->g,
 				       (struct ibu_pgft_mcast_load **)state, e);
 }
 
 /* The tree as the engine-neutral one; info: "apex SW<00,0> (source, level
  * 0, 4 candidates)", levels as the label counts them (an IBFT's from the
  * top, a PGFT's from the leaves). */
-static int export_tree(const struct cyclic_topo *c,
+static int export_tree(const struct ibu_cyclic_pgft *c,
 		       const struct ibu_pgft_mcast_tree *pt,
 		       struct ibu_engine_tree *tree, struct ibu_err *e)
 {
-	const struct ibu_cyclic_pgft *g = c->pgft;
 	char label[64];
 	int i, rc;
 
@@ -338,15 +485,15 @@ static int export_tree(const struct cyclic_topo *c,
 		tree->ports[i] = pt->ports[i];
 	}
 	if (pt->apex >= 0)
-		ibu_cyclic_pgft_node_label(g, pt->apex, label, sizeof(label));
+		node_label(c, pt->apex, label, sizeof(label));
 	else
 		snprintf(label, sizeof(label), "none");
 	snprintf(tree->info, sizeof(tree->info),
 		 "apex %s (%s, level %d, %d candidates%s)", label,
 		 ibu_mcast_policy_name(pt->policy),
-		 g->ibft ? g->g.P.h - pt->level : pt->level,
+		 c->ibft ? c->g.P.h - pt->level : pt->level,
 		 pt->num_candidates, pt->apex < 0 || pt->common ? "" :
-		 g->g.num_faults ? ", among the tops that reach the most members down" :
+		 c->g.num_faults ? ", among the tops that reach the most members down" :
 		 ", a top a member sits on");
 	return IBU_OK;
 }
@@ -356,14 +503,15 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 		      const struct ibu_engine_opts *o, uint32_t key,
 		      struct ibu_engine_tree *tree, struct ibu_err *e)
 {
-	const struct cyclic_topo *c = topo;
+	const struct ibu_cyclic_pgft *c = topo;
 	struct ibu_pgft_mcast_load *l = state;
 	struct ibu_pgft_mcast_tree pt;
 	int rc;
 
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
-	rc = ibu_pgft_mcast_tree_build(f, &c->pgft->g, mcast_labels(c), m, n,
+	rc = ibu_pgft_mcast_tree_build(f, &c->g, c->ibft && (!c->g.num_faults ||
+				       c->paper) ? c->ibft : NULL, m, n,
 				       o->mcast_policy, l, key, &pt, e);
 	if (rc)
 		return rc;
@@ -379,57 +527,66 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 
 static int port_number(const void *topo, int node, int port)
 {
-	const struct cyclic_topo *c = topo;
+	const struct ibu_cyclic_pgft *c = topo;
 
-	return c->pgft->ibft ? ibu_pgft_ibft_port(c->pgft->f, &c->pgft->g,
-						  c->pgft->ibft, node, port) :
+	return c->ibft ? ibu_pgft_ibft_port(c->f, &c->g, c->ibft, node, port) :
 	       -1;
 }
 
 /* Cyclic routes are up*|down*: switch level, end ports below the leaves. */
 static int rank(const void *topo, int node)
 {
-	const struct cyclic_topo *c = topo;
-	const struct ibu_pgft *g = &c->pgft->g;
+	const struct ibu_pgft *g = &((const struct ibu_cyclic_pgft *)topo)->g;
 	int l = node >= 0 && node < g->num_nodes ? g->level[node] : 0;
 
 	return l >= 1 ? g->P.h - l : g->P.h;
 }
 
+/* D of a compute host, then the hosts above the leaves after them; -1 */
 static int endport_index(const void *topo, int node, int port)
 {
-	const struct cyclic_topo *c = topo;
+	const struct ibu_pgft *g = &((const struct ibu_cyclic_pgft *)topo)->g;
+	int D = ibu_pgft_host(g, node, port), i;
 
-	return ibu_cyclic_pgft_endport_index(c->pgft, node, port);
+	if (D != -1)
+		return D >= 0 ? D : -1;
+	for (i = 0; i < g->num_spine_hosts; i++)
+		if (g->spine_host[i].node == node &&
+		    g->spine_host[i].port == port)
+			return g->num_hosts + i;
+	return -1;
 }
 
 static int num_ordered(const void *topo)
 {
-	const struct cyclic_topo *c = topo;
-
-	return c->pgft->g.num_hosts;
+	return ((const struct ibu_cyclic_pgft *)topo)->g.num_hosts;
 }
 
 static void endport_label(const void *topo, int node, int port, char *buf,
 			  size_t len)
 {
-	const struct cyclic_topo *c = topo;
-	int D = ibu_cyclic_pgft_endport_index(c->pgft, node, port);
+	const struct ibu_cyclic_pgft *c = topo;
+	int D = endport_index(topo, node, port);
 
-	if (D >= 0 && c->pgft->ibft)
-		ibu_pgft_ibft_ep_label(c->pgft->ibft, D, buf, len);
+	if (D >= 0 && c->ibft)
+		ibu_pgft_ibft_ep_label(c->ibft, D, buf, len);
 	else if (D >= 0)
 		snprintf(buf, len, "H%d", D);
 	else
 		snprintf(buf, len, "-");
 }
 
-static int ensure_planned(const struct ibu_fabric *f, void *topo,
-			  struct ibu_err *e)
+/* Compute hosts S and D of a pair on planned LIDs; -1 if none. */
+static int pair_hosts(const struct ibu_fabric *f, void *topo, int sn, int sp,
+		      int dn, int dp, int *S, int *D)
 {
-	const struct cyclic_topo *c = topo;
+	const struct ibu_cyclic_pgft *c = topo;
 
-	return c->planned ? IBU_OK : plan(f, topo, NULL, e);
+	if (ensure_planned(f, topo, NULL))
+		return -1;
+	*S = ibu_pgft_host(&c->g, sn, sp);
+	*D = ibu_pgft_host(&c->g, dn, dp);
+	return *S >= 0 && *D >= 0 ? 0 : -1;
 }
 
 /* The DLID offset of a pair, for the rule the tables follow. */
@@ -437,52 +594,13 @@ static long advised_offset(const struct ibu_fabric *f, void *topo,
 			   const struct ibu_engine_opts *o, int sn, int sp,
 			   int dn, int dp)
 {
-	struct cyclic_topo *c = topo;
-	int s, d;
+	const struct ibu_cyclic_pgft *c = topo;
+	int S, D;
 
 	(void)o;
-	if (ensure_planned(f, topo, NULL))
+	if (pair_hosts(f, topo, sn, sp, dn, dp, &S, &D))
 		return -1;
-	s = ibu_pgft_host(&c->pgft->g, sn, sp);
-	d = ibu_pgft_host(&c->pgft->g, dn, dp);
-	return s >= 0 && d >= 0 ? (long)ibu_cyclic_pgft_offset(c->pgft, s, d) :
-	       -1;
-}
-
-/* ibunion path's frame: the tree, the LMC in use, what it leaves open. */
-static int path_info(const struct ibu_fabric *f, void *topo,
-		     const struct ibu_engine_opts *o,
-		     struct ibu_engine_path_info *pi, struct ibu_err *e)
-{
-	const struct cyclic_topo *c = topo;
-	const struct ibu_cyclic_pgft *g = c->pgft;
-	int rc = ensure_planned(f, topo, e);
-
-	(void)o;
-	memset(pi, 0, sizeof(*pi));
-	if (rc)
-		return rc;
-	ibu_pgft_params_text(&g->g.P, pi->topology, sizeof(pi->topology));
-	snprintf(pi->title, sizeof(pi->title), "%s, LMC %d", pi->topology,
-		 g->lmc);
-	pi->lmc = g->lmc;
-	pi->turn_head = "turns at";
-	if (g->ibft) {		/* the rule the tables follow */
-		pi->offsets = ibu_cyclic_offsets_name(g->paper ?
-						      IBU_OFFSETS_PAPER :
-						      IBU_OFFSETS_ROTATED);
-		snprintf(pi->topology, sizeof(pi->topology), "IBFT(%d,%d)",
-			 g->ibft->m, g->ibft->n);
-		snprintf(pi->title, sizeof(pi->title), "%s, LMC %d, offsets %s",
-			 pi->topology, g->lmc, pi->offsets);
-		pi->turn_head = "climbs to";
-	}
-	if (g->offset_levels < g->g.P.h - 1)
-		snprintf(pi->warning, sizeof(pi->warning),
-			 "LMC %d decides %d of %d up levels: above them the destination decides (LMC %d needed for one chain all the way up)",
-			 g->lmc, g->offset_levels, g->g.P.h - 1,
-			 g->lmc_needed);
-	return IBU_OK;
+	return (long)ibu_pgft_offset_rule(&c->g, c->lmc, c->paper, S, D);
 }
 
 /* The top of the pair's climb on its advised offset. */
@@ -490,25 +608,78 @@ static int turn_node(const struct ibu_fabric *f, void *topo,
 		     const struct ibu_engine_opts *o, int sn, int sp, int dn,
 		     int dp, long off)
 {
-	const struct cyclic_topo *c = topo;
-	int s, d;
+	const struct ibu_cyclic_pgft *c = topo;
+	int S, D;
 
 	(void)o;
-	if (off < 0 || ensure_planned(f, topo, NULL))
+	if (off < 0 || pair_hosts(f, topo, sn, sp, dn, dp, &S, &D))
 		return -1;
-	s = ibu_pgft_host(&c->pgft->g, sn, sp);
-	d = ibu_pgft_host(&c->pgft->g, dn, dp);
-	return s >= 0 && d >= 0 ? ibu_cyclic_pgft_turn(f, c->pgft, s, d) : -1;
+	return ibu_pgft_turn_rule(f, &c->g, c->lmc, c->paper, S, D);
 }
 
-/* Rows are the levels, end ports below the leaves; an IBFT's switches
- * ordered by their labels, end ports by index. */
+/* ibunion path's frame: the tree, the LMC in use, what it leaves open. */
+static int path_info(const struct ibu_fabric *f, void *topo,
+		     const struct ibu_engine_opts *o,
+		     struct ibu_engine_path_info *pi, struct ibu_err *e)
+{
+	const struct ibu_cyclic_pgft *c = topo;
+	int rc = ensure_planned(f, topo, e);
+
+	(void)o;
+	memset(pi, 0, sizeof(*pi));
+	if (rc)
+		return rc;
+	ibu_pgft_params_text(&c->g.P, pi->topology, sizeof(pi->topology));
+	snprintf(pi->title, sizeof(pi->title), "%s, LMC %d", pi->topology,
+		 c->lmc);
+	pi->lmc = c->lmc;
+	pi->turn_head = "turns at";
+	if (c->ibft) {		/* the rule the tables follow */
+		pi->offsets = ibu_cyclic_offsets_name(c->paper ?
+						      IBU_OFFSETS_PAPER :
+						      IBU_OFFSETS_ROTATED);
+		snprintf(pi->topology, sizeof(pi->topology), "IBFT(%d,%d)",
+			 c->ibft->m, c->ibft->n);
+		snprintf(pi->title, sizeof(pi->title), "%s, LMC %d, offsets %s",
+			 pi->topology, c->lmc, pi->offsets);
+		pi->turn_head = "climbs to";
+	}
+	if (c->offset_levels < c->g.P.h - 1)
+		snprintf(pi->warning, sizeof(pi->warning),
+			 "LMC %d decides %d of %d up levels: above them the destination decides (LMC %d needed for one chain all the way up)",
+			 c->lmc, c->offset_levels, c->g.P.h - 1,
+			 c->lmc_needed);
+	return IBU_OK;
+}
+
+/* Rows: 0 = the tops .. h-1 = the leaves, h = end ports; keys: an IBFT's
+ * switches by label slot, a PGFT's by column, end ports by index. */
 static int layout(const struct ibu_fabric *f, const void *topo, int node,
 		  int *row, double *key)
 {
-	const struct cyclic_topo *c = topo;
+	const struct ibu_cyclic_pgft *c = topo;
+	const struct ibu_pgft *g = &c->g;
+	double best = -1;
+	int p, i;
 
-	return ibu_cyclic_pgft_layout(f, c->pgft, node, row, key);
+	if (node < 0 || node >= g->num_nodes)
+		return -1;
+	if (g->level[node] >= 1) {
+		*row = g->P.h - g->level[node];
+		*key = c->ibft ? ibu_pgft_ibft_slot(g, c->ibft, node) :
+		       g->col[node];
+		return 0;
+	}
+	if (ibu_node_is_switch(&f->nodes[node]))
+		return -1;
+	for (p = 1; p <= f->nodes[node].num_ports; p++) {
+		i = endport_index(topo, node, p);
+		if (i >= 0 && (best < 0 || i < best))
+			best = i;
+	}
+	*row = g->P.h;
+	*key = best >= 0 ? best : 1e12;
+	return 0;
 }
 
 struct check_state {
@@ -532,9 +703,9 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 		      struct ibu_verify_rule *rule, void **state, char *info,
 		      size_t len, struct ibu_err *e)
 {
-	struct cyclic_topo *c = topo;
+	const struct ibu_cyclic_pgft *c = topo;
 	struct check_state *st;
-	int rc = c->planned ? IBU_OK : plan(f, topo, NULL, e);
+	int rc = ensure_planned(f, topo, e);
 
 	(void)o;
 	*state = NULL;
@@ -551,13 +722,13 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 		}
 		st->prule.dlids = &st->pairs;
 	}
-	st->prule.g = &c->pgft->g;
-	st->prule.lmc = c->pgft->lmc;
-	st->prule.paper = c->pgft->paper;
-	st->prule.labels = c->pgft->ibft;
+	st->prule.g = &c->g;
+	st->prule.lmc = c->lmc;
+	st->prule.paper = c->paper;
+	st->prule.labels = c->ibft;
 	st->prule.climb_sources = in ? in->climb_sources : 0;
 	ibu_pgft_verify_rule(rule, &st->prule);
-	ibu_cyclic_pgft_describe(c->pgft, info, len);
+	describe_planned(c, info, len);
 	*state = st;
 	return IBU_OK;
 }

@@ -9,6 +9,7 @@
 #define IBU_GEN_H
 
 #include "fabric_gen.h"
+#include "engine.h"
 
 /*
  * Builds IBFT(m,n) as the PGFT(n; m/2,..,m/2, m; 1, m/2,..,m/2; 1,..,1) it
@@ -45,5 +46,9 @@ int ibu_gen_pgft(struct ibu_fabric *f, const struct ibu_pgft_params *P,
 int ibu_gen_pgft_rails(struct ibu_fabric *f, const struct ibu_pgft_params *P,
 		       int radix, int hosts_on_spines, int rails,
 		       const struct ibu_gen_opts *o, struct ibu_err *e);
+
+/* `ibunion gen fattree|pgft|rail` for the cyclic engine. */
+#define IBU_CYCLIC_NUM_GEN 3
+extern const struct ibu_engine_gen ibu_cyclic_gen[IBU_CYCLIC_NUM_GEN];
 
 #endif

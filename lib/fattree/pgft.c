@@ -39,53 +39,41 @@ static int parse_list(const char *what, const char *text, int *v,
 int ibu_pgft_params_parse(const char *m, const char *w, const char *p,
 			  struct ibu_pgft_params *P, struct ibu_err *e)
 {
-	int hm, hw, hp;
+	const char *what[3] = { "--m", "--w", "--p" }, *text[3] = { m, w, p };
+	int *v[3] = { P->m, P->w, P->p }, h[3], i;
 
-	hm = parse_list("--m", m, P->m, e);
-	if (hm < 0)
-		return IBU_EINVAL;
-	hw = parse_list("--w", w, P->w, e);
-	if (hw < 0)
-		return IBU_EINVAL;
-	hp = parse_list("--p", p, P->p, e);
-	if (hp < 0)
-		return IBU_EINVAL;
-	if (hm != hw || hm != hp)
+	for (i = 0; i < 3; i++)
+		if ((h[i] = parse_list(what[i], text[i], v[i], e)) < 0)
+			return IBU_EINVAL;
+	if (h[0] != h[1] || h[0] != h[2])
 		return ibu_err_set(e, IBU_EINVAL,
 				   "--m, --w and --p give %d, %d and %d levels: one number per level each",
-				   hm, hw, hp);
-	if (hm < 1)
+				   h[0], h[1], h[2]);
+	if (h[0] < 1)
 		return ibu_err_set(e, IBU_EINVAL, "a PGFT has at least one level");
-	P->h = hm;
+	P->h = h[0];
 	P->m[0] = P->w[0] = P->p[0] = 0;
 	return IBU_OK;
 }
 
-static size_t put_list(char *buf, size_t len, size_t o, const int *v, int h)
-{
-	int l;
-
-	for (l = 1; l <= h && o < len; l++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%d", l > 1 ? "," : "",
-				      v[l]);
-	return o;
-}
-
+/* "PGFT(2; 8,12; 1,4; 1,2)" */
 void ibu_pgft_params_text(const struct ibu_pgft_params *P, char *buf,
 			  size_t len)
 {
+	const int *v[3] = { P->m, P->w, P->p };
 	size_t o;
+	int i, l;
 
 	if (!len)
 		return;
-	o = (size_t)snprintf(buf, len, "PGFT(%d; ", P->h);
-	o = put_list(buf, len, o, P->m, P->h);
-	if (o < len)
-		o += (size_t)snprintf(buf + o, len - o, "; ");
-	o = put_list(buf, len, o, P->w, P->h);
-	if (o < len)
-		o += (size_t)snprintf(buf + o, len - o, "; ");
-	o = put_list(buf, len, o, P->p, P->h);
+	o = (size_t)snprintf(buf, len, "PGFT(%d", P->h);
+	for (i = 0; i < 3; i++) {
+		if (o < len)
+			o += (size_t)snprintf(buf + o, len - o, "; ");
+		for (l = 1; l <= P->h && o < len; l++)
+			o += (size_t)snprintf(buf + o, len - o, "%s%d",
+					      l > 1 ? "," : "", v[i][l]);
+	}
 	if (o < len)
 		snprintf(buf + o, len - o, ")");
 }

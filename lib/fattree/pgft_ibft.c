@@ -13,17 +13,15 @@
  * PIDs, not another shape), no end port above the leaves. */
 static int ibft_shape(const struct ibu_pgft *g, int *half)
 {
-	const struct ibu_pgft_params *P = &g->P;
-	int k = P->h >= 2 ? P->w[2] : 0, l;
+	struct ibu_pgft_params P = g->P;
+	int m, n;
 
-	if (P->h < 2 || k < 2 || P->w[1] != 1 || P->m[P->h] != 2 * k ||
-	    P->m[1] > k || g->num_spine_hosts)
+	if (P.h < 2 || P.m[1] > P.w[2] || g->num_spine_hosts)
 		return 0;
-	for (l = 1; l <= P->h; l++)
-		if (P->p[l] != 1 || (l > 1 && l < P->h && P->m[l] != k) ||
-		    (l > 1 && P->w[l] != k))
-			return 0;
-	*half = k;
+	P.m[1] = P.w[2];	/* full leaves */
+	if (!ibu_pgft_is_ibft(&P, &m, &n) || m < 4)
+		return 0;
+	*half = m / 2;
 	return 1;
 }
 
@@ -459,55 +457,30 @@ static int switch_labels(const struct ibu_fabric *f, const struct ibu_pgft *g,
 {
 	size_t N = (size_t)g->num_nodes + 1;
 	struct lab r = { .f = f, .x = x };
-	int *ints = malloc(11 * N * sizeof(int)), j, ok;
+	int **arr[] = { &r.node, &r.idx, &r.level, &r.rank, &r.uf, &r.ufkey,
+			&r.key, &r.grp, &r.queue, &r.seen, &r.digit };
+	int *ints = malloc(11 * N * sizeof(int)), j, ok = 0, mem;
 	int *owner = malloc((size_t)x->full_switches * sizeof(int));
 
 	r.v = malloc(N * sizeof(*r.v));
 	r.cls = malloc(N * sizeof(*r.cls));
-	if (!ints || !owner || !r.v || !r.cls) {
-		free(ints);
-		free(owner);
-		free(r.v);
-		free(r.cls);
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	mem = ints && owner && r.v && r.cls;
+	if (mem) {
+		for (j = 0; j < 11; j++)	/* one block, N ints each */
+			*arr[j] = ints + (size_t)j * N;
+		lab_index(&r, g);
+		for (ok = 1, j = 1; ok && j < x->n; j++)
+			ok = prefix_round(&r, j);
+		ok = ok && top_suffixes(&r) && inherit_suffixes(&r) &&
+		     rule_holds(f, g, x, owner);
 	}
-	r.node = ints;
-	r.idx = ints + N;
-	r.level = ints + 2 * N;
-	r.rank = ints + 3 * N;
-	r.uf = ints + 4 * N;
-	r.ufkey = ints + 5 * N;
-	r.key = ints + 6 * N;
-	r.grp = ints + 7 * N;
-	r.queue = ints + 8 * N;
-	r.seen = ints + 9 * N;
-	r.digit = ints + 10 * N;
-	lab_index(&r, g);
-	for (ok = 1, j = 1; ok && j < x->n; j++)
-		ok = prefix_round(&r, j);
-	ok = ok && top_suffixes(&r) && inherit_suffixes(&r) &&
-	     rule_holds(f, g, x, owner);
 	free(ints);
 	free(owner);
 	free(r.v);
 	free(r.cls);
+	if (!mem)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	return ok ? IBU_OK : IBU_ETOPO;
-}
-
-struct hostent {
-	int leaf, D;
-	uint64_t guid;
-};
-
-static int cmp_host(const void *a, const void *b)
-{
-	const struct hostent *x = a, *y = b;
-
-	if (x->leaf != y->leaf)
-		return x->leaf < y->leaf ? -1 : 1;
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	return (x->D > y->D) - (x->D < y->D);
 }
 
 /* PIDs: the leaf's label, then the end port's rank on its leaf by port
@@ -515,26 +488,26 @@ static int cmp_host(const void *a, const void *b)
 static int pids(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		struct ibu_pgft_ibft *x, int *sorted, struct ibu_err *e)
 {
-	struct hostent *v = malloc((size_t)(g->num_hosts ? g->num_hosts : 1) *
-				   sizeof(*v));
+	struct ent *v = malloc((size_t)(g->num_hosts ? g->num_hosts : 1) *
+			       sizeof(*v));
 	int i, d = 0, k, ok = 1;
 
 	if (!v)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < g->num_hosts; i++) {
-		v[i].leaf = g->host[i].leaf;
-		v[i].D = i;
-		v[i].guid = f->nodes[g->host[i].node].ports[g->host[i].port].guid;
+		v[i].group = (uint64_t)g->host[i].leaf;
+		v[i].key = f->nodes[g->host[i].node].ports[g->host[i].port].guid;
+		v[i].node = i;
 	}
-	qsort(v, (size_t)g->num_hosts, sizeof(*v), cmp_host);
+	qsort(v, (size_t)g->num_hosts, sizeof(*v), cmp_ent);
 	for (i = 0; i < g->num_hosts && ok; i++) {
 		uint32_t pid = 0;
 
-		d = i && v[i].leaf == v[i - 1].leaf ? d + 1 : 0;
-		ok = d < x->half && ib_level(g, v[i].leaf) == x->n - 1;
+		d = i && v[i].group == v[i - 1].group ? d + 1 : 0;
+		ok = d < x->half && ib_level(g, (int)v[i].group) == x->n - 1;
 		for (k = 0; k < x->n - 1; k++)
-			pid = pid * (uint32_t)x->half + W(x, v[i].leaf)[k];
-		x->pid[v[i].D] = pid * (uint32_t)x->half + (uint32_t)d;
+			pid = pid * (uint32_t)x->half + W(x, v[i].group)[k];
+		x->pid[v[i].node] = pid * (uint32_t)x->half + (uint32_t)d;
 	}
 	free(v);
 	*sorted = 1;
@@ -581,7 +554,6 @@ static int alloc_labels(const struct ibu_pgft *g, struct ibu_pgft_ibft *x,
 	x->half = half;
 	x->m = 2 * half;
 	x->n = g->P.h;
-	x->num_nodes = g->num_nodes;
 	for (i = 0; i < x->n - 1; i++)
 		pw *= half;
 	x->num_pids = (int)(2 * pw * half);
@@ -733,17 +705,23 @@ int ibu_pgft_ibft_fit_lmc(const struct ibu_pgft_ibft *x, int want,
 
 int ibu_pgft_ibft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 			      const struct ibu_pgft_ibft *x, int lmc,
-			      int paper_exact, struct ibu_err *e)
+			      int paper_exact, int *lmc_used, struct ibu_err *e)
 {
-	uint64_t sw0 = first_sw_lid(x, lmc, paper_exact);
+	int fit = ibu_pgft_ibft_fit_lmc(x, lmc >= 0 ? lmc :
+					ibu_pgft_needed_lmc(g), paper_exact);
+	uint64_t sw0;
 	int i, p, D;
 
-	if (lmc < 0 || lmc > IBU_PGFT_MAX_LMC ||
-	    sw0 + (uint64_t)x->full_switches - 1 > IBU_MAX_UCAST_LID)
+	if (fit < 0)
+		return ibu_err_set(e, IBU_ELID,
+				   "IBFT(%d,%d) has %d end ports and %d switches: more than the unicast LID space 0x0001-0xBFFF holds even at LMC 0",
+				   x->m, x->n, x->num_pids, x->full_switches);
+	if (lmc >= 0 && fit < lmc)
 		return ibu_err_set(e, IBU_ELID,
 				   "IBFT(%d,%d) at LMC %d needs more LIDs than the unicast space 0x0001-0xBFFF holds; the largest LMC that fits is %d",
-				   x->m, x->n, lmc,
-				   ibu_pgft_ibft_fit_lmc(x, lmc, paper_exact));
+				   x->m, x->n, lmc, fit);
+	*lmc_used = lmc = fit;
+	sw0 = first_sw_lid(x, lmc, paper_exact);
 	for (i = 0; i < f->num_nodes; i++)	/* no stale LID survives */
 		for (p = 0; p <= f->nodes[i].num_ports; p++) {
 			f->nodes[i].ports[p].lid = 0;

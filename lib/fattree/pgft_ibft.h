@@ -21,7 +21,6 @@ struct ibu_pgft_ibft {
 	int m, n, half;
 	int num_pids;		/* 2 half^n: the PID space */
 	int full_switches;	/* (2n-1) half^(n-1): the label slots */
-	int num_nodes;		/* of the fabric */
 	uint8_t *w;		/* [node * IBU_PGFT_MAX_H + i]: digit w_i */
 	uint32_t *pid;		/* [D]: PID of compute host D */
 };
@@ -58,11 +57,14 @@ int ibu_pgft_ibft_port(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		       const struct ibu_pgft_ibft *x, int node, int port);
 /* The paper's LIDs ([Zhou07] sect. 3.1): BaseLID = 2^lmc PID + 1
  * (paper_exact) or 2^lmc (PID + 1), switches after the PID space in label
- * order. fit_lmc: the largest LMC <= want that fits, -1 if none. */
+ * order. fit_lmc: the largest LMC <= want that fits, -1 if none.
+ * assign_lids: lmc < 0: the LMC the tree needs, capped to what fits; else
+ * that LMC or IBU_ELID; *lmc_used receives it. */
 int ibu_pgft_ibft_fit_lmc(const struct ibu_pgft_ibft *x, int want,
 			  int paper_exact);
 int ibu_pgft_ibft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 			      const struct ibu_pgft_ibft *x, int lmc,
-			      int paper_exact, struct ibu_err *e);
+			      int paper_exact, int *lmc_used,
+			      struct ibu_err *e);
 
 #endif

@@ -6,16 +6,20 @@
 #include "lft.h"
 #include "lidmap.h"
 
+/* Compute host D's port. */
+static const struct ibu_port *hport(const struct ibu_fabric *f,
+				    const struct ibu_pgft *g, int D)
+{
+	return &f->nodes[g->host[D].node].ports[g->host[D].port];
+}
+
 int ibu_pgft_hosts_lmc(const struct ibu_fabric *f, const struct ibu_pgft *g)
 {
 	int d, lmc = -1;
 
-	for (d = 0; d < g->num_hosts; d++) {
-		int l = f->nodes[g->host[d].node].ports[g->host[d].port].lmc;
-
-		if (lmc < 0 || l < lmc)
-			lmc = l;
-	}
+	for (d = 0; d < g->num_hosts; d++)
+		if (lmc < 0 || hport(f, g, d)->lmc < lmc)
+			lmc = hport(f, g, d)->lmc;
 	return lmc < 0 ? 0 : lmc;
 }
 
@@ -114,8 +118,7 @@ static int file_climbs(const struct ibu_pgft_rule *r, struct climb *c,
 {
 	const struct ibu_dlid_pairs *dp = r->dlids;
 	const char *src = dp->source ? dp->source : "DLIDs";
-	uint32_t slid = c->f->nodes[c->g->host[S].node]
-			.ports[c->g->host[S].port].lid;
+	uint32_t slid = hport(c->f, c->g, S)->lid;
 	char where[300];
 	long i, want = 0;
 	int D;
@@ -138,8 +141,7 @@ static int file_climbs(const struct ibu_pgft_rule *r, struct climb *c,
 		}
 	}
 	for (D = 0; D < c->g->num_hosts; D++)
-		want += D != S && c->f->nodes[c->g->host[D].node]
-				  .ports[c->g->host[D].port].lid;
+		want += D != S && hport(c->f, c->g, D)->lid;
 	*missing += want;
 	return IBU_OK;
 }
@@ -154,9 +156,7 @@ static int file_slids(const struct ibu_pgft_rule *r, const struct climb *c,
 
 	for (i = 0; i < dp->num; i++) {
 		for (found = 0, S = 0; S < c->g->num_hosts && !found; S++)
-			found = c->f->nodes[c->g->host[S].node]
-				.ports[c->g->host[S].port].lid ==
-				dp->pair[i].slid;
+			found = hport(c->f, c->g, S)->lid == dp->pair[i].slid;
 		if (!found)
 			return ibu_err_set(e, IBU_EPARSE,
 					   "%s:%d: SLID 0x%04x is no compute host's base LID",
@@ -217,11 +217,10 @@ static int climbs(const struct ibu_pgft_rule *r, struct climb *c,
 		c->now++;
 		c->bad = 0;
 		for (D = 0; !r->dlids && D < N; D++) {
-			const struct ibu_port *tp = &c->f->nodes[c->g->host[D].node]
-						     .ports[c->g->host[D].port];
+			uint32_t lid = hport(c->f, c->g, D)->lid;
 
-			if (D != S && tp->lid)
-				climb(c, rp, S, tp->lid +
+			if (D != S && lid)
+				climb(c, rp, S, lid +
 				      ibu_pgft_offset_rule(c->g, r->lmc,
 							   r->paper, S, D), "");
 		}
