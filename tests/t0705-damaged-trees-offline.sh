@@ -15,7 +15,7 @@
 # accepts: every subcommand exits 3 with a reason, never a crash.
 . "$(dirname "$0")/sim.sh"
 sim_setup
-plan 136
+plan 140
 
 : "${VALGRIND:=$(command -v valgrind)}"
 VG=()
@@ -83,6 +83,11 @@ tree()
 		t_equal "$1: check --cyclic on path's DLIDs: exit 0 (sources off their chain told, not counted)" \
 			"$?:$(grep -Ec ' 0 unreachable, 0 loops, 0 non-minimal, (0 down-up turns, .*)?0 cyclic mismatches, 0 climb violations' "$b.climb")" \
 			"0:1"
+		"$IBUNION" path "$net" --lids-from "$b.lft" --format pairs \
+			-o /dev/null 2>"$b.pathwarn"
+		t_grep "$1: path says re-routed LIDs leave the source's chain" \
+			'^-W- path: .*degraded tree \([0-9]+ faults\): routes toward LIDs re-routed' \
+			"$b.pathwarn"
 		t_grep "$1: check --cyclic on path's DLIDs: how many sources keep one chain" \
 			'degraded PGFT \([0-9]+ faults\): [0-9]+ of [0-9]+ sources keep one ascending path on the given DLIDs' \
 			"$b.climb"

@@ -649,6 +649,13 @@ static int path_info(const struct ibu_fabric *f, void *topo,
 			 "LMC %d decides %d of %d up levels: above them the destination decides (LMC %d needed for one chain all the way up)",
 			 c->lmc, c->offset_levels, c->g.P.h - 1,
 			 c->lmc_needed);
+	if (c->g.num_faults) {	/* the balance moves LIDs off the rule */
+		size_t n = strlen(pi->warning);
+
+		snprintf(pi->warning + n, sizeof(pi->warning) - n,
+			 "%sdegraded tree (%d faults): routes toward LIDs re-routed around them leave the source's chain",
+			 n ? "; " : "", c->g.num_faults);
+	}
 	return IBU_OK;
 }
 
