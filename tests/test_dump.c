@@ -454,6 +454,22 @@ START_TEST(entries_without_owner)
 }
 END_TEST
 
+/* Regression (found by libFuzzer under UBSan): a LID listed again with an
+ * empty destination text, before any text was remembered, was compared
+ * against a pool not yet allocated (NULL + 0) on the way to the error. */
+START_TEST(same_lid_again_without_text)
+{
+	struct ibu_dump d;
+	struct ibu_err e = { 0 };
+	int rc = parse_text(HDR "0x0002 000\n0x0002 001\n1 valid lids dumped \n",
+			    &d, &e);
+
+	ck_assert_int_eq(rc, IBU_EPARSE);
+	ck_assert_msg(strstr(e.msg, "t.dump:5: LID listed twice") != NULL, "%s",
+		      e.msg);
+}
+END_TEST
+
 /* Regression (hostile input): a table's row follows its entries, not the LID
  * range of its header (5,000 empty headers used to cost 48 KB each). */
 START_TEST(allocation_follows_content)
@@ -742,6 +758,7 @@ static Suite *suite(void)
 	tcase_add_test(neg, dump_does_not_fit_fabric);
 	tcase_add_test(neg, nul_byte_is_parse_error);
 	tcase_add_test(neg, entries_without_owner);
+	tcase_add_test(neg, same_lid_again_without_text);
 	tcase_add_test(neg, allocation_follows_content);
 	suite_add_tcase(s, neg);
 	return s;

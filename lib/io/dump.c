@@ -650,7 +650,8 @@ static int entry_dest(struct parser *p, uint32_t lid, const char *s,
 	int rc;
 
 	if (lid < p->seen_cap && p->seen_len[lid] == rest + 1 &&
-	    !memcmp(p->seen_pool + p->seen_off[lid], s, rest)) {
+	    (!rest || !memcmp(p->seen_pool + p->seen_off[lid], s, rest))) {
+		/* (!rest: an empty text may have no pool behind it) */
 		p->entries++;
 		*valid = p->seen_valid[lid];
 		return IBU_OK;
