@@ -27,17 +27,18 @@ static int cmp_okey(const void *a, const void *b)
 	return 0;
 }
 
+/* By a leading uint64_t: also struct gpos by guid, struct idpos by id. */
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
 struct gpos {
 	uint64_t guid;
 	int pos;
 };
-
-static int cmp_gpos(const void *a, const void *b)
-{
-	const struct gpos *x = a, *y = b;
-
-	return x->guid < y->guid ? -1 : x->guid > y->guid;
-}
 
 /* pos[D]: D's line in the file, else num + D (after every listed one). */
 static int positions(const struct ibu_fabric *f, const struct ibu_pgft *g,
@@ -51,10 +52,10 @@ static int positions(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		return IBU_ENOMEM;
 	for (i = 0; i < num; i++)
 		s[i] = (struct gpos){ guid[i], i };
-	qsort(s, (size_t)num, sizeof(*s), cmp_gpos);
+	qsort(s, (size_t)num, sizeof(*s), cmp_u64);
 	for (D = 0; D < g->num_hosts; D++) {
 		q.guid = f->nodes[g->host[D].node].ports[g->host[D].port].guid;
-		hit = bsearch(&q, s, (size_t)num, sizeof(*s), cmp_gpos);
+		hit = bsearch(&q, s, (size_t)num, sizeof(*s), cmp_u64);
 		pos[D] = hit ? (uint64_t)hit->pos : (uint64_t)num + (uint64_t)D;
 		st->listed += hit != NULL;
 	}
@@ -68,13 +69,6 @@ static int positions(const struct ibu_fabric *f, const struct ibu_pgft *g,
 struct idpos {
 	uint64_t id, pos;
 };
-
-static int cmp_id(const void *a, const void *b)
-{
-	const struct idpos *x = a, *y = b;
-
-	return x->id < y->id ? -1 : x->id > y->id;
-}
 
 static int cmp_idpos(const void *a, const void *b)
 {
@@ -106,7 +100,7 @@ static int keys(const struct ibu_pgft *g, const uint64_t *pos,
 		qsort(t, (size_t)n, sizeof(*t), cmp_idpos);
 		for (D = 0; D < n; D++) {
 			q = (struct idpos){ g->host_sub[(size_t)D * (H + 1) + l], 0 };
-			hit = bsearch(&q, t, (size_t)n, sizeof(*t), cmp_id);
+			hit = bsearch(&q, t, (size_t)n, sizeof(*t), cmp_u64);
 			while (hit > t && hit[-1].id == q.id)
 				hit--;
 			k[D].key[i] = hit->pos;
@@ -142,13 +136,6 @@ static int renumber(struct ibu_pgft *g, const struct okey *k)
 	g->host = host;
 	g->host_sub = sub;
 	return IBU_OK;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return *x < *y ? -1 : *x > *y;
 }
 
 /* Listed hosts whose place among the listed ones is not the file's (0:
