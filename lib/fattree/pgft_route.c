@@ -428,45 +428,39 @@ void ibu__pgft_climb_choice(struct router *r, int s, int uni,
 	ch->k = r->nup[s];
 }
 
-int ibu__pgft_climb(struct router *r, int s, uint32_t lid, int uni)
-{
-	struct ibu__choice c;
-
-	ibu__pgft_climb_choice(r, s, uni, &c);
-	return ibu__choice_port(&c, lid);
-}
-
 /*
  * Toward a switch t (its own LID, port 0) or a host above the leaves on t:
  * above t: down as marked; else up to the nearest switch above t (levels
  * top-down: updist = 1 + the least updist of a parent). The switches with
- * no such way (another top; a leaf that lost the parent toward t) are
- * returned in turnb.
+ * no such way (another top; a leaf that lost the parent toward it) are
+ * returned in turnb. only_b: t is a turn switch, and only the switches
+ * that had none (tdist < 0) take the way to it; tdist is kept.
  */
 int ibu__pgft_route_updown(struct router *r, int t, int host_port,
-			   uint32_t lid)
+			   uint32_t lid, int only_b)
 {
-	const struct ibu_pgft *g = r->g;
-	int l, i, s, nb = 0, uni = IBU__UNI_NONE, next;
+	int l, i, s, out, nb = 0, uni = IBU__UNI_NONE, next;
 	struct ibu__choice c;
 
 	ibu__pgft_mark_above(r, t, lid);
 	r->child[t] = host_port;	/* 0 for the switch's own LID */
-	for (l = g->P.h; l >= 1; l--, uni = next)
+	for (l = r->g->P.h; l >= 1; l--, uni = next)
 		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
-			int out;
-
 			s = r->by_level[l][i];
 			if (r->above[s] == r->stamp) {
-				r->lft->row[s][lid] = (uint8_t)r->child[s];
-				r->tdist[s] = r->dist[s];
+				out = r->child[s];
+			} else {
+				ibu__pgft_climb_choice(r, s, uni, &c);
+				out = ibu__choice_port(&c, lid);
+				if (r->rec)
+					ibu__pgft_rec_note(r, s, IBU__TPL_UPDOWN, &c);
+				ibu__pgft_uni_add(&next, r->dist[s]);
+			}
+			if (only_b) {
+				if (r->tdist[s] < 0 && out != IBU_NO_PATH)
+					r->lft->row[s][lid] = (uint8_t)out;
 				continue;
 			}
-			ibu__pgft_climb_choice(r, s, uni, &c);
-			out = ibu__choice_port(&c, lid);
-			if (r->rec)
-				ibu__pgft_rec_note(r, s, IBU__TPL_UPDOWN, &c);
-			ibu__pgft_uni_add(&next, r->dist[s]);
 			r->tdist[s] = r->dist[s];
 			if (out != IBU_NO_PATH)
 				r->lft->row[s][lid] = (uint8_t)out;
@@ -480,7 +474,7 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 static int route_other(struct router *r, int t, int host_port, uint32_t lid,
 		       struct ibu_err *e)
 {
-	int nb = ibu__pgft_route_updown(r, t, host_port, lid);
+	int nb = ibu__pgft_route_updown(r, t, host_port, lid, 0);
 
 	return nb ? ibu__pgft_route_turned(r, t, host_port, lid, nb, e) :
 		    IBU_OK;

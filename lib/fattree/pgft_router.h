@@ -114,9 +114,9 @@ int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 /* The deferred ones (after every other LID is routed). */
 int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e);
 /* The switches of t's up*|down* ways to lid (route_other without turns):
- * writes them, returns how many have none (in turnb). */
+ * writes them, returns how many have none (in turnb); only_b: see there. */
 int ibu__pgft_route_updown(struct router *r, int t, int host_port,
-			   uint32_t lid);
+			   uint32_t lid, int only_b);
 /* mark_above of pgft_route.c (with the up-cable counts climb() reads):
  * the closure's size (t included), which r->queue then holds. */
 int ibu__pgft_mark_above(struct router *r, int t, uint32_t lid);
@@ -126,7 +126,6 @@ int ibu__pgft_mark_above(struct router *r, int t, uint32_t lid);
  * ibu__pgft_uni_add() gathers while that level is walked. */
 #define IBU__UNI_NONE INT_MIN
 #define IBU__UNI_MIXED (INT_MIN + 1)
-int ibu__pgft_climb(struct router *r, int s, uint32_t lid, int uni);
 static inline void ibu__pgft_uni_add(int *uni, int d)
 {
 	if (*uni == IBU__UNI_NONE)

@@ -30,39 +30,24 @@
  * cycle searches on a fabric where none keeps the graph acyclic. */
 #define TURN_TRIES 64
 
-static int has_end_port(const struct router *r, int s);
-
 /*
- * Up*|down* hops of every switch to X (r->dist; above X: r->above ==
- * r->stamp); with write, the B switches' entries for lid toward X.
- * Returns how many B switches reach X, *far the most hops of one, *ends
- * how many of those with end ports do not.
+ * The B switches' entries for lid toward X (their up*|down* way, r->dist;
+ * above X: r->above == r->stamp). Returns how many B switches reach X,
+ * *far the most hops of one, *ends how many of those with end ports do
+ * not.
  */
-static int toward(struct router *r, int x, uint32_t lid, int nb, int write,
-		  int *far, int *ends)
+static int toward(struct router *r, int x, uint32_t lid, int nb, int *far,
+		  int *ends)
 {
-	int l, i, s, out, cov = 0, uni = IBU__UNI_NONE, next;
+	int i, s, cov = 0;
 
-	ibu__pgft_mark_above(r, x, lid);
-	for (l = r->g->P.h; l >= 1; l--, uni = next)
-		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
-			s = r->by_level[l][i];
-			if (r->above[s] == r->stamp) {
-				if (write && r->tdist[s] < 0)
-					r->lft->row[s][lid] = (uint8_t)r->child[s];
-				continue;
-			}
-			out = ibu__pgft_climb(r, s, lid, uni);
-			ibu__pgft_uni_add(&next, r->dist[s]);
-			if (write && r->tdist[s] < 0 && out != IBU_NO_PATH)
-				r->lft->row[s][lid] = (uint8_t)out;
-		}
+	ibu__pgft_route_updown(r, x, 0, lid, 1);
 	*far = 0;
 	*ends = 0;
 	for (i = 0; i < nb; i++) {
 		s = r->turnb[i];
 		if (r->above[s] != r->stamp && r->dist[s] < 0) {
-			*ends += has_end_port(r, s);
+			*ends += r->hosted[s];
 			continue;
 		}
 		cov++;
@@ -146,12 +131,6 @@ static void note_used(struct router *r, int x)
 	r->turnx[r->nturnx++] = x;
 }
 
-/* Switch s has an end port cabled: end ports' routes start there. */
-static int has_end_port(const struct router *r, int s)
-{
-	return r->hosted[s];
-}
-
 /* Some B switch has an end port: end ports' routes cross the turn (else
  * only the switches' own packets do, which no end port's route meets:
  * A switches never lead into B ones). */
@@ -160,7 +139,7 @@ static int fed(const struct router *r, int nb)
 	int i;
 
 	for (i = 0; i < nb; i++)
-		if (has_end_port(r, r->turnb[i]))
+		if (r->hosted[r->turnb[i]])
 			return 1;
 	return 0;
 }
@@ -172,7 +151,7 @@ static void clear_b(struct router *r, uint32_t lid, int nb, int ends_only)
 	int i;
 
 	for (i = 0; i < nb; i++)
-		if (!ends_only || has_end_port(r, r->turnb[i]))
+		if (!ends_only || r->hosted[r->turnb[i]])
 			r->lft->row[r->turnb[i]][lid] = IBU_NO_PATH;
 }
 
@@ -191,7 +170,7 @@ static void finish(struct router *r, int t, uint32_t lid, int nb)
 
 	for (i = 0; i < nb; i++) {
 		s = r->turnb[i];
-		if (r->lft->row[s][lid] != IBU_NO_PATH || has_end_port(r, s))
+		if (r->lft->row[s][lid] != IBU_NO_PATH || r->hosted[s])
 			continue;
 		if (!have++)
 			ibu__pgft_plain_dist(r, t, r->pdist);
@@ -228,7 +207,7 @@ static void keep_fed(struct router *r, uint32_t lid, int nb)
 	for (i = 0; i < nb; i++)
 		r->pdist[r->turnb[i]] = 0;
 	for (i = 0; i < nb; i++)
-		for (s = r->turnb[i]; has_end_port(r, r->turnb[i]) &&
+		for (s = r->turnb[i]; r->hosted[r->turnb[i]] &&
 		     s >= 0 && r->tdist[s] < 0 && !r->pdist[s];) {
 			r->pdist[s] = 1;
 			port = r->lft->row[s][lid];
@@ -266,7 +245,7 @@ static int choose(struct router *r, uint32_t lid, int nb,
 		return nc;
 	prefer_used(r, nc);
 	for (i = 0; i < nc && i < TURN_TRIES; i++) {
-		cov = toward(r, r->turnc[i], lid, nb, 1, &far, &ends);
+		cov = toward(r, r->turnc[i], lid, nb, &far, &ends);
 		if (!ends) {
 			ibu_cdg_ports_mark(cdg);
 			rc = ibu_cdg_ports_add_lid(cdg, r->lft, lid, e);
@@ -290,7 +269,7 @@ static int choose(struct router *r, uint32_t lid, int nb,
 		}
 	}
 	if (best >= 0)
-		toward(r, best, lid, nb, 1, &far, &ends);
+		toward(r, best, lid, nb, &far, &ends);
 	clear_b(r, lid, nb, 1);
 	return IBU_OK;
 }
@@ -339,7 +318,7 @@ int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 	for (i = 0; i < r->ndefer && !rc; i++) {
 		nb = ibu__pgft_route_updown(r, r->defer[i].t,
 					    r->defer[i].host_port,
-					    r->defer[i].lid);
+					    r->defer[i].lid, 0);
 		rc = choose(r, r->defer[i].lid, nb, &cdg, e);
 		keep_fed(r, r->defer[i].lid, nb);
 		finish(r, r->defer[i].t, r->defer[i].lid, nb);
