@@ -45,12 +45,13 @@ int ibu_pgft_needed_lmc(const struct ibu_pgft *g)
 }
 
 /*
- * Marks the switches above target switch t (its up-closure, a new stamp)
- * and for each the port down toward t: among the parallel cables to the
- * child it was reached from, number spread[level] mod their count.
- * Returns the closure's size (t included), which r->queue then holds.
+ * Marks the switches above switch t (its up-closure, a new stamp; in
+ * r->queue, t first; returns its size) with their hops from t and the
+ * port down toward t: among the parallel cables to the child it was
+ * reached from, number lid mod their count (lid < 0: the cable's slot,
+ * pbase + port, in clos_c instead, in queue order from the second).
  */
-static int mark_above(struct router *r, int t, const long *spread)
+static int mark_above(struct router *r, int t, long lid)
 {
 	const struct ibu_fabric *f = r->f;
 	int head = 0, tail = 0, n, i, q, c;
@@ -62,17 +63,18 @@ static int mark_above(struct router *r, int t, const long *spread)
 	while (head < tail) {
 		n = r->queue[head++];
 		for (i = r->upbase[n]; i < r->upbase[n] + r->nup[n]; i++) {
-			const struct ibu_port *pt = &f->nodes[n].ports[r->upp[i]];
-
 			q = r->upn[i];
 			if (r->above[q] == r->stamp)
 				continue;
 			r->above[q] = r->stamp;
 			r->dist[q] = r->dist[n] + 1;
+			c = r->pbase[q] + f->nodes[n].ports[r->upp[i]].peer_port;
+			if (lid < 0)
+				r->clos_c[tail - 1] = c;
+			else
+				r->child[q] = r->gports[r->gstart[c] +
+							lid % r->glen[c]];
 			r->queue[tail++] = q;
-			c = r->pbase[q] + pt->peer_port;
-			r->child[q] = r->gports[r->gstart[c] +
-						spread[lvl(r, q)] % r->glen[c]];
 		}
 	}
 	return tail;
@@ -112,30 +114,17 @@ static void count_above(struct router *r, int n)
 }
 
 /* The switches above leaf t (its up-closure, without t) in the order
- * mark_above reaches them, each with the slot of the cable it came down
- * (pbase + port): the part of a host's routes its leaf alone decides. */
+ * mark_above reaches them, each with the slot of the cable it came down:
+ * the part of a host's routes its leaf alone decides, kept. */
 void ibu__pgft_leaf_closure(struct router *r, int t)
 {
-	int head = 0, tail = 0, n, i, q;
+	int i;
 
-	r->stamp++;
-	r->above[t] = r->stamp;
-	r->queue[tail++] = t;
-	r->nclos = 0;
+	r->nclos = mark_above(r, t, -1) - 1;
 	r->clos_tops = 0;
-	while (head < tail) {
-		n = r->queue[head++];
-		for (i = r->upbase[n]; i < r->upbase[n] + r->nup[n]; i++) {
-			q = r->upn[i];
-			if (r->above[q] == r->stamp)
-				continue;
-			r->above[q] = r->stamp;
-			r->queue[tail++] = q;
-			r->clos_tops += lvl(r, q) == r->g->P.h;
-			r->clos_q[r->nclos] = q;
-			r->clos_c[r->nclos++] = r->pbase[q] +
-				r->f->nodes[n].ports[r->upp[i]].peer_port;
-		}
+	for (i = 0; i < r->nclos; i++) {
+		r->clos_q[i] = r->queue[i + 1];
+		r->clos_tops += lvl(r, r->clos_q[i]) == r->g->P.h;
 	}
 	r->clos_leaf = t;
 }
@@ -311,7 +300,6 @@ void ibu__pgft_updown_dist(struct router *r, int t)
 						ud[s] = ud[r->upn[j]] + 1;
 			ibu__pgft_uni_add(&next, ud[s]);
 		}
-	r->ud_leaf = t;
 }
 
 /*
@@ -380,12 +368,8 @@ static void pick_up(struct router *r, int s, struct ibu__choice *c)
 
 int ibu__pgft_mark_above(struct router *r, int t, uint32_t lid)
 {
-	long spread[IBU_PGFT_MAX_H + 1];
-	int l, n;
+	int n = mark_above(r, t, lid);
 
-	for (l = 0; l <= r->g->P.h; l++)
-		spread[l] = lid;
-	n = mark_above(r, t, spread);
 	count_above(r, n);
 	return n;
 }
@@ -439,31 +423,34 @@ void ibu__pgft_climb_choice(struct router *r, int s, int uni,
 int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 			   uint32_t lid, int only_b)
 {
-	int l, i, s, out, nb = 0, uni = IBU__UNI_NONE, next;
+	int l, i, s, out, nb = 0, uni = IBU__UNI_NONE, next, stamp;
+	int *tdist = r->tdist, *dist = r->dist;	/* locals: the row stores */
+	uint8_t **row = r->lft->row;		/* may alias r's fields */
 	struct ibu__choice c;
 
 	ibu__pgft_mark_above(r, t, lid);
 	r->child[t] = host_port;	/* 0 for the switch's own LID */
+	stamp = r->stamp;
 	for (l = r->g->P.h; l >= 1; l--, uni = next)
 		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
 			s = r->by_level[l][i];
-			if (r->above[s] == r->stamp) {
+			if (r->above[s] == stamp) {
 				out = r->child[s];
 			} else {
 				ibu__pgft_climb_choice(r, s, uni, &c);
 				out = ibu__choice_port(&c, lid);
 				if (r->rec)
 					ibu__pgft_rec_note(r, s, IBU__TPL_UPDOWN, &c);
-				ibu__pgft_uni_add(&next, r->dist[s]);
+				ibu__pgft_uni_add(&next, dist[s]);
 			}
 			if (only_b) {
-				if (r->tdist[s] < 0 && out != IBU_NO_PATH)
-					r->lft->row[s][lid] = (uint8_t)out;
+				if (tdist[s] < 0 && out != IBU_NO_PATH)
+					row[s][lid] = (uint8_t)out;
 				continue;
 			}
-			r->tdist[s] = r->dist[s];
+			tdist[s] = dist[s];
 			if (out != IBU_NO_PATH)
-				r->lft->row[s][lid] = (uint8_t)out;
+				row[s][lid] = (uint8_t)out;
 			else
 				r->turnb[nb++] = s;
 		}
@@ -600,7 +587,6 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	r->clos_c = calloc((size_t)n, sizeof(int));
 	r->clos_leaf = -1;
 	r->degraded = g->num_faults > 0;
-	r->ud_leaf = -1;
 	r->ud = calloc((size_t)n, sizeof(int));
 	r->tdist = calloc((size_t)n, sizeof(int));
 	r->turnb = calloc((size_t)n, sizeof(int));

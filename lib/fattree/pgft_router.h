@@ -74,8 +74,7 @@ struct router {
 	int degraded;		/* the PGFT has faults: up-rule checked */
 	const struct ibu_pgft_paper *paper;	/* NULL: the generalised rule */
 	struct ibu_pgft_route_stats st;
-	int *ud;		/* [node] up*|down* hops to ud_leaf */
-	int ud_leaf;
+	int *ud;		/* [node] up*|down* hops to a leaf */
 	/* pgft_turn.c: switches with no up*|down* way to a target */
 	int *tdist;		/* [node] up*|down* hops to the target, -1 */
 	int *turnb;		/* those switches */
