@@ -505,38 +505,15 @@ static void group_cables(struct router *r, int q, int *next)
 }
 
 /* The per-switch port indexes (up-ports, parallel groups). */
-static int index_ports(struct router *r, struct ibu_err *e)
+static void index_ports(struct router *r)
 {
 	const struct ibu_fabric *f = r->f;
-	int n = f->num_nodes ? f->num_nodes : 1, i, p, total = 0, nu = 0, ng = 0;
-	int nn = 0, nd = 0;
+	int i, p, nu = 0, ng = 0, nn = 0, nd = 0, np = 0;
 
-	r->pbase = calloc((size_t)n, sizeof(int));
-	r->upbase = calloc((size_t)n, sizeof(int));
-	r->nup = calloc((size_t)n, sizeof(int));
-	r->nbbase = calloc((size_t)n, sizeof(int));
-	r->nnb = calloc((size_t)n, sizeof(int));
-	r->dnbase = calloc((size_t)n, sizeof(int));
-	r->ndn = calloc((size_t)n, sizeof(int));
-	r->hosted = calloc((size_t)n, 1);
-	if (!r->pbase || !r->upbase || !r->nup || !r->nbbase || !r->nnb ||
-	    !r->dnbase || !r->ndn || !r->hosted)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++) {
-		r->pbase[i] = total;
-		total += f->nodes[i].num_ports + 1;
+		r->pbase[i] = np;
+		np += f->nodes[i].num_ports + 1;
 	}
-	r->upp = calloc((size_t)total + 1, sizeof(int));
-	r->gstart = calloc((size_t)total + 1, sizeof(int));
-	r->glen = calloc((size_t)total + 1, sizeof(int));
-	r->gports = calloc((size_t)total + 1, sizeof(int));
-	r->upn = calloc((size_t)total + 1, sizeof(int));
-	r->nbp = calloc((size_t)total + 1, sizeof(int));
-	r->nbn = calloc((size_t)total + 1, sizeof(int));
-	r->dnn = calloc((size_t)total + 1, sizeof(int));
-	if (!r->upp || !r->gstart || !r->glen || !r->gports || !r->upn ||
-	    !r->nbp || !r->nbn || !r->dnn)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++) {
 		if (!sw(r, i))
 			continue;
@@ -565,13 +542,53 @@ static int index_ports(struct router *r, struct ibu_err *e)
 				r->dnn[nd++] = r->nbn[p];	/* first of its bundle */
 		r->ndn[i] = nd - r->dnbase[i];
 	}
+}
+
+/* The next n ints of the block at *m (zeroed: calloc'd). */
+static int *take(int **m, size_t n)
+{
+	int *p = *m;
+
+	*m += n;
+	return p;
+}
+
+/* Every int array of the router in one block: 22 + h of a node each, 8
+ * of a port slot each (pbase + port), the levels'. */
+static int alloc_arrays(struct router *r)
+{
+	const struct ibu_fabric *f = r->f;
+	size_t n = (size_t)(f->num_nodes ? f->num_nodes : 1), h, np = 1, i;
+	int **pn[] = { &r->above, &r->child, &r->dist, &r->queue, &r->clos_q,
+		       &r->clos_c, &r->ud, &r->tdist, &r->turnb, &r->turnc,
+		       &r->turnx, &r->pdist, &r->upcnt, &r->upcnt_st, &r->pbase,
+		       &r->upbase, &r->nup, &r->nbbase, &r->nnb, &r->dnbase,
+		       &r->ndn };
+	int **pp[] = { &r->upp, &r->gstart, &r->glen, &r->gports, &r->upn,
+		       &r->nbp, &r->nbn, &r->dnn }, *m;
+
+	h = (size_t)r->g->P.h;
+	for (i = 0; i < (size_t)f->num_nodes; i++)
+		np += (size_t)f->nodes[i].num_ports + 1;
+	m = r->mem = calloc((22 + h) * n + 8 * np + 2 * h + 3, sizeof(int));
+	if (!m)
+		return IBU_ENOMEM;
+	for (i = 0; i < sizeof(pn) / sizeof(pn[0]); i++)
+		*pn[i] = take(&m, n);
+	for (i = 0; i < sizeof(pp) / sizeof(pp[0]); i++)
+		*pp[i] = take(&m, np);
+	r->hosted = (unsigned char *)take(&m, n);
+	for (i = 1; i <= h; i++)
+		r->by_level[i] = take(&m, n);
+	r->lvabove = take(&m, h + 2);
+	r->nlevel = take(&m, h + 1);
 	return IBU_OK;
 }
 
 static int setup(struct router *r, int lmc, struct ibu_err *e)
 {
 	const struct ibu_pgft *g = r->g;
-	int n = r->f->num_nodes ? r->f->num_nodes : 1, l, s;
+	int l, s;
 
 	r->R[1] = 1;
 	for (l = 1; l <= g->P.h; l++) {
@@ -579,84 +596,22 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 		r->R[l + 1] = r->R[l] * (r->U[l] ? r->U[l] : 1);
 	}
 	r->levels = ibu_pgft_offset_levels(g, lmc);
-	r->above = calloc((size_t)n, sizeof(int));
-	r->child = calloc((size_t)n, sizeof(int));
-	r->dist = calloc((size_t)n, sizeof(int));
-	r->queue = calloc((size_t)n, sizeof(int));
-	r->clos_q = calloc((size_t)n, sizeof(int));
-	r->clos_c = calloc((size_t)n, sizeof(int));
 	r->clos_leaf = -1;
 	r->degraded = g->num_faults > 0;
-	r->ud = calloc((size_t)n, sizeof(int));
-	r->tdist = calloc((size_t)n, sizeof(int));
-	r->turnb = calloc((size_t)n, sizeof(int));
-	r->turnc = calloc((size_t)n, sizeof(int));
-	r->turnx = calloc((size_t)n, sizeof(int));
-	r->pdist = calloc((size_t)n, sizeof(int));
-	r->upcnt = calloc((size_t)n, sizeof(int));
-	r->upcnt_st = calloc((size_t)n, sizeof(int));
-	r->lvabove = calloc((size_t)g->P.h + 2, sizeof(int));
-	r->nlevel = calloc((size_t)g->P.h + 1, sizeof(int));
-	r->by_level = calloc((size_t)g->P.h + 1, sizeof(int *));
-	if (!r->above || !r->child || !r->dist || !r->queue || !r->nlevel ||
-	    !r->by_level || !r->clos_q || !r->clos_c || !r->ud ||
-	    !r->tdist || !r->turnb || !r->turnc || !r->turnx ||
-	    !r->pdist || !r->upcnt || !r->upcnt_st ||
-	    !r->lvabove)
+	if (alloc_arrays(r))
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	for (l = 1; l <= g->P.h; l++) {
-		r->by_level[l] = calloc((size_t)n, sizeof(int));
-		if (!r->by_level[l])
-			return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	}
 	for (s = 0; s < r->f->num_nodes; s++)
 		if (sw(r, s) && g->level[s] >= 1)
 			r->by_level[g->level[s]][r->nlevel[g->level[s]]++] = s;
-	l = index_ports(r, e);
-	return l ? l : ibu__pgft_twins_init(r, e);
+	index_ports(r);
+	return ibu__pgft_twins_init(r, e);
 }
 
 static void teardown(struct router *r)
 {
-	int l;
-
-	for (l = 0; r->by_level && l <= r->g->P.h; l++)
-		free(r->by_level[l]);
-	free(r->by_level);
-	free(r->nlevel);
-	free(r->above);
-	free(r->child);
-	free(r->dist);
-	free(r->queue);
-	free(r->clos_q);
-	free(r->clos_c);
-	free(r->ud);
-	free(r->tdist);
-	free(r->turnb);
-	free(r->turnc);
-	free(r->turnx);
-	free(r->pdist);
-	free(r->upcnt);
-	free(r->upcnt_st);
-	free(r->lvabove);
 	ibu__pgft_twins_free(r);
-	free(r->hosted);
 	free(r->defer);
-	free(r->pbase);
-	free(r->upbase);
-	free(r->nup);
-	free(r->upp);
-	free(r->gstart);
-	free(r->glen);
-	free(r->gports);
-	free(r->upn);
-	free(r->nbbase);
-	free(r->nnb);
-	free(r->nbp);
-	free(r->nbn);
-	free(r->dnbase);
-	free(r->ndn);
-	free(r->dnn);
+	free(r->mem);
 }
 
 /* Every LID a port owns: compute hosts in closed form (balanced around

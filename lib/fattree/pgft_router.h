@@ -44,7 +44,7 @@ struct router {
 	int *dist;		/* [node] up*|down* / plain distance */
 	int *queue;
 	int stamp;
-	int **by_level;		/* switches of each level */
+	int *by_level[IBU_PGFT_MAX_H + 1];	/* switches of each level */
 	int *nlevel;
 	/* per switch, built once: the scans per destination then touch
 	 * only the ports that can be on its route */
@@ -92,6 +92,7 @@ struct router {
 	int *lvabove;		/* [level]: its switches in that closure */
 	struct pgft_twins *tw;	/* pgft_plain.c; NULL: plain BFS each time */
 	struct twin_tpl *rec;	/* the twin LID being recorded, NULL */
+	int *mem;		/* the block the int arrays above are in */
 };
 
 /* Switch t's up-closure (every switch above it, with the cable it came
