@@ -62,6 +62,7 @@ struct pgft_twins {
 	const int *gen_d;	/* the array the last one filled */
 	struct twin_tpl **tpl;	/* [class] a member's LID routed, kept */
 	int *live;		/* [node] stamp: replay computes it */
+	int *block;		/* the one the int arrays are in */
 };
 
 /*
@@ -257,19 +258,10 @@ static void group_switch(const struct router *r, struct pgft_twins *tw,
 
 static int groups(const struct router *r, struct pgft_twins *tw)
 {
-	int total = 0, i, ngroups = 0, *gof;
+	int i, ngroups = 0, *gof = malloc((size_t)tw->ncls * sizeof(int) + 1);
 
-	for (i = 0; i < tw->ns; i++)
-		total += r->nnb[tw->node[i]];
-	tw->gnb = malloc((size_t)total * sizeof(int) + 1);
-	tw->gstart = malloc((size_t)total * sizeof(int) + 1);
-	tw->glen = malloc((size_t)total * sizeof(int) + 1);
-	tw->gport = malloc((size_t)total * sizeof(int) + 1);
-	gof = malloc((size_t)tw->ncls * sizeof(int) + 1);
-	if (!tw->gnb || !tw->gstart || !tw->glen || !tw->gport || !gof) {
-		free(gof);
+	if (!gof)
 		return IBU_ENOMEM;
-	}
 	for (i = 0; i < tw->ncls; i++)
 		gof[i] = -1;
 	for (i = 0; i < tw->ns; i++)
@@ -278,32 +270,29 @@ static int groups(const struct router *r, struct pgft_twins *tw)
 	return IBU_OK;
 }
 
-static int twins_alloc(struct pgft_twins *tw, int n)
+/* Every int array of tw in one block: 15 of a switch (n: nodes) each, 4
+ * of a switch cable (neighbour groups) each; the kept ones apart. */
+static int twins_alloc(const struct router *r, struct pgft_twins *tw, int n)
 {
-	int i;
+	int **pn[] = { &tw->idx, &tw->node, &tw->cls, &tw->mstart,
+		       &tw->msize, &tw->mem, &tw->gbase, &tw->ng, &tw->live,
+		       &tw->memo[0].tag, &tw->memo[0].res, &tw->memo[0].d,
+		       &tw->memo[1].tag, &tw->memo[1].res, &tw->memo[1].d };
+	int **pg[] = { &tw->gnb, &tw->gstart, &tw->glen, &tw->gport }, *m;
+	size_t i, ng = 1;
 
-	tw->idx = malloc((size_t)n * sizeof(int));
-	tw->node = malloc((size_t)n * sizeof(int));
-	tw->cls = malloc((size_t)n * sizeof(int));
-	tw->mstart = malloc((size_t)n * sizeof(int));
-	tw->msize = malloc((size_t)n * sizeof(int));
-	tw->mem = malloc((size_t)n * sizeof(int));
+	for (i = 0; i < (size_t)r->f->num_nodes; i++)
+		ng += (size_t)r->nnb[i];
 	tw->cd = calloc((size_t)n, sizeof(int *));
-	tw->gbase = calloc((size_t)n, sizeof(int));
-	tw->ng = calloc((size_t)n, sizeof(int));
 	tw->tpl = calloc((size_t)n, sizeof(*tw->tpl));
-	tw->live = calloc((size_t)n, sizeof(int));
-	if (!tw->tpl || !tw->live)
+	m = tw->block = calloc(15 * (size_t)n + 4 * ng, sizeof(int));
+	if (!tw->cd || !tw->tpl || !m)
 		return IBU_ENOMEM;
-	for (i = 0; i < 2; i++) {
-		tw->memo[i].tag = calloc((size_t)n, sizeof(int));
-		tw->memo[i].res = calloc((size_t)n, sizeof(int));
-		tw->memo[i].d = calloc((size_t)n, sizeof(int));
-		if (!tw->memo[i].tag || !tw->memo[i].res || !tw->memo[i].d)
-			return IBU_ENOMEM;
-	}
-	return tw->idx && tw->node && tw->cls && tw->mstart && tw->msize &&
-	       tw->mem && tw->cd && tw->gbase && tw->ng ? IBU_OK : IBU_ENOMEM;
+	for (i = 0; i < sizeof(pn) / sizeof(pn[0]); i++, m += n)
+		*pn[i] = m;
+	for (i = 0; i < sizeof(pg) / sizeof(pg[0]); i++, m += ng)
+		*pg[i] = m;
+	return IBU_OK;
 }
 
 int ibu__pgft_twins_init(struct router *r, struct ibu_err *e)
@@ -313,7 +302,7 @@ int ibu__pgft_twins_init(struct router *r, struct ibu_err *e)
 	int n = f->num_nodes ? f->num_nodes : 1, i;
 
 	r->tw = tw;
-	if (!tw || twins_alloc(tw, n))
+	if (!tw || twins_alloc(r, tw, n))
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++) {
 		tw->idx[i] = -1;
@@ -334,10 +323,7 @@ static void tpl_free(struct twin_tpl *t)
 	if (!t)
 		return;
 	free(t->list);
-	free(t->off);
-	free(t->k);
-	free(t->d);
-	free(t->kind);
+	free(t->off);	/* k, d and kind too */
 	free(t->pool);
 	free(t);
 }
@@ -354,25 +340,8 @@ void ibu__pgft_twins_free(struct router *r)
 	for (c = 0; tw->tpl && c < tw->ncls; c++)
 		tpl_free(tw->tpl[c]);
 	free(tw->tpl);
-	free(tw->live);
 	free(tw->cd);
-	free(tw->idx);
-	free(tw->node);
-	free(tw->cls);
-	free(tw->mstart);
-	free(tw->msize);
-	free(tw->mem);
-	free(tw->gbase);
-	free(tw->ng);
-	free(tw->gnb);
-	free(tw->gstart);
-	free(tw->glen);
-	free(tw->gport);
-	for (c = 0; c < 2; c++) {
-		free(tw->memo[c].tag);
-		free(tw->memo[c].res);
-		free(tw->memo[c].d);
-	}
+	free(tw->block);
 	free(tw);
 	r->tw = NULL;
 }
@@ -398,34 +367,24 @@ static void bfs(struct router *r, int t, int *d)
 	}
 }
 
-/* Hops from class c's first member to every switch (compact), kept;
- * NULL when the budget is spent or memory short (then a BFS per LID). */
-static const int *class_dist(struct router *r, int c)
+/* Hops from class c's first member to every switch (compact), kept (a
+ * BFS in d, scratch of a node each); NULL when the budget is spent or
+ * memory short (then a BFS per LID). */
+static const int *class_dist(struct router *r, int c, int *d)
 {
 	struct pgft_twins *tw = r->tw;
-	int *d, head = 0, tail = 0, n, i, q, t = tw->mem[tw->mstart[c]];
+	int *a, i;
 
 	if (tw->cd[c])
 		return tw->cd[c];
-	if (tw->budget < tw->ns || !(d = malloc((size_t)tw->ns * sizeof(int))))
+	if (tw->budget < tw->ns || !(a = malloc((size_t)tw->ns * sizeof(int))))
 		return NULL;
 	tw->budget -= tw->ns;
+	bfs(r, tw->mem[tw->mstart[c]], d);
 	for (i = 0; i < tw->ns; i++)
-		d[i] = INT_MAX;
-	d[tw->idx[t]] = 0;
-	r->queue[tail++] = t;
-	while (head < tail) {
-		n = r->queue[head++];
-		for (i = r->dnbase[n]; i < r->dnbase[n] + r->ndn[n]; i++) {
-			q = r->dnn[i];
-			if (d[tw->idx[q]] == INT_MAX) {
-				d[tw->idx[q]] = d[tw->idx[n]] + 1;
-				r->queue[tail++] = q;
-			}
-		}
-	}
-	tw->cd[c] = d;
-	return d;
+		a[i] = d[tw->node[i]];
+	tw->cd[c] = a;
+	return a;
 }
 
 /* t has twins: its class's hops, but 0 at t and 2 at the other twins
@@ -434,7 +393,7 @@ static int from_twins(struct router *r, int t, int *d)
 {
 	const struct pgft_twins *tw = r->tw;
 	int c = tw->cls[t], i, m;
-	const int *a = class_dist(r, c);
+	const int *a = class_dist(r, c, d);
 
 	if (!a)
 		return 0;
@@ -459,7 +418,8 @@ static int from_neighbours(struct router *r, int t, int *d)
 	if (!k || k > MAX_MIX)
 		return 0;
 	for (j = 0; j < k; j++)
-		if (!(a[j] = class_dist(r, tw->cls[tw->gnb[tw->gbase[t] + j]])))
+		if (!(a[j] = class_dist(r, tw->cls[tw->gnb[tw->gbase[t] + j]],
+					d)))
 			return 0;
 	for (i = 0; i < tw->ns; i++) {
 		for (v = a[0][i], j = 1; j < k; j++)
@@ -479,13 +439,11 @@ void ibu__pgft_plain_dist(struct router *r, int t, int *d)
 {
 	struct pgft_twins *tw = r->tw;
 
-	if (tw) {
-		tw->gen++;
-		tw->gen_d = d;
-	}
-	if (tw && tw->msize[tw->cls[t]] > 1 && from_twins(r, t, d))
+	tw->gen++;
+	tw->gen_d = d;
+	if (tw->msize[tw->cls[t]] > 1 && from_twins(r, t, d))
 		return;
-	if (tw && from_neighbours(r, t, d))
+	if (from_neighbours(r, t, d))
 		return;
 	bfs(r, t, d);
 }
@@ -498,7 +456,7 @@ int ibu__pgft_memo_get(const struct router *r, int which, int s, int tag,
 	const struct twin_memo *m;
 	int c, g;
 
-	if (!tw || !tag || tw->msize[c = tw->cls[s]] < 2)
+	if (!tag || tw->msize[c = tw->cls[s]] < 2)
 		return 0;	/* tag 0: the memo's initial one */
 	m = &tw->memo[which];
 	if (m->tag[c] != tag || m->res[c] == MEMO_SCAN)
@@ -549,7 +507,7 @@ void ibu__pgft_memo_put(const struct router *r, int which, int s, int tag,
 	struct twin_memo *m;
 	int c;
 
-	if (!tw || !tag || tw->msize[c = tw->cls[s]] < 2)
+	if (!tag || tw->msize[c = tw->cls[s]] < 2)
 		return;
 	m = &tw->memo[which];
 	if (m->tag[c] == tag)
@@ -570,12 +528,12 @@ void ibu__pgft_plain_choice(const struct router *r, int s, const int *dist,
 	const struct pgft_twins *tw = r->tw;
 	const int *nbp = &r->nbp[r->nbbase[s]];
 	int g, q = 0, k = 0, sel = 0, i, d;
-	int tag = tw && dist == tw->gen_d && want ? tw->gen : 0;
+	int tag = dist == tw->gen_d && want ? tw->gen : 0;
 
 	if (tag && ibu__pgft_memo_get(r, IBU__MEMO_PLAIN, s, tag, nbp,
 				      r->nnb[s], c, &d))
 		return;
-	if (tw && want && (!tag || tw->msize[tw->cls[s]] < 2)) {
+	if (want && (!tag || tw->msize[tw->cls[s]] < 2)) {
 		for (g = tw->gbase[s]; g < tw->gbase[s] + tw->ng[s]; g++)
 			if (dist[tw->gnb[g]] == want) {
 				q++;
@@ -620,14 +578,14 @@ static struct twin_tpl *tpl_new(struct pgft_twins *tw)
 	if (!t)
 		return NULL;
 	t->list = calloc(n, sizeof(*t->list));
-	t->off = calloc(n, sizeof(int));
-	t->k = calloc(n, sizeof(int));
-	t->d = calloc(n, sizeof(int));
-	t->kind = calloc(n, 1);
-	if (!t->list || !t->off || !t->k || !t->d || !t->kind) {
+	t->off = calloc(4 * n, sizeof(int));
+	if (!t->list || !t->off) {
 		tpl_free(t);
 		return NULL;
 	}
+	t->k = t->off + n;
+	t->d = t->off + 2 * n;
+	t->kind = (unsigned char *)(t->off + 3 * n);
 	return t;
 }
 
@@ -645,7 +603,7 @@ void ibu__pgft_rec_start(struct router *r, int t)
 	int c;
 
 	r->rec = NULL;
-	if (!tw || tw->tpl[c = tw->cls[t]] || !replayable(r, c))
+	if (tw->tpl[c = tw->cls[t]] || !replayable(r, c))
 		return;
 	tw->tpl[c] = tpl_new(tw);
 	if (!tw->tpl[c])
@@ -749,8 +707,7 @@ int ibu__pgft_replay(struct router *r, int t, uint32_t lid)
 	const struct twin_tpl *tp;
 	int l, i, n, uni, ult = IBU__UNI_NONE, lt;
 
-	if (!tw || !(tp = tw->tpl[tw->cls[t]]) || tp->valid != 1 ||
-	    tp->t0 == t)
+	if (!(tp = tw->tpl[tw->cls[t]]) || tp->valid != 1 || tp->t0 == t)
 		return 0;
 	/* t0 has no up*|down* way to t when t had none to t0; with end ports
 	 * its entry waits for the turn search: routed in full */

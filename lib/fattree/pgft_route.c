@@ -544,15 +544,6 @@ static void index_ports(struct router *r)
 	}
 }
 
-/* The next n ints of the block at *m (zeroed: calloc'd). */
-static int *take(int **m, size_t n)
-{
-	int *p = *m;
-
-	*m += n;
-	return p;
-}
-
 /* Every int array of the router in one block: 22 + h of a node each, 8
  * of a port slot each (pbase + port), the levels'. */
 static int alloc_arrays(struct router *r)
@@ -573,15 +564,15 @@ static int alloc_arrays(struct router *r)
 	m = r->mem = calloc((22 + h) * n + 8 * np + 2 * h + 3, sizeof(int));
 	if (!m)
 		return IBU_ENOMEM;
-	for (i = 0; i < sizeof(pn) / sizeof(pn[0]); i++)
-		*pn[i] = take(&m, n);
-	for (i = 0; i < sizeof(pp) / sizeof(pp[0]); i++)
-		*pp[i] = take(&m, np);
-	r->hosted = (unsigned char *)take(&m, n);
-	for (i = 1; i <= h; i++)
-		r->by_level[i] = take(&m, n);
-	r->lvabove = take(&m, h + 2);
-	r->nlevel = take(&m, h + 1);
+	for (i = 0; i < sizeof(pn) / sizeof(pn[0]); i++, m += n)
+		*pn[i] = m;
+	for (i = 0; i < sizeof(pp) / sizeof(pp[0]); i++, m += np)
+		*pp[i] = m;
+	for (i = 1; i <= h; i++, m += n)
+		r->by_level[i] = m;
+	r->hosted = (unsigned char *)m;
+	r->lvabove = m + n;
+	r->nlevel = m + n + h + 2;
 	return IBU_OK;
 }
 

@@ -90,7 +90,7 @@ struct router {
 	 * where upcnt_st is its stamp) */
 	int *upcnt, *upcnt_st;
 	int *lvabove;		/* [level]: its switches in that closure */
-	struct pgft_twins *tw;	/* pgft_plain.c; NULL: plain BFS each time */
+	struct pgft_twins *tw;	/* pgft_plain.c */
 	struct twin_tpl *rec;	/* the twin LID being recorded, NULL */
 	int *mem;		/* the block the int arrays above are in */
 };
@@ -135,7 +135,7 @@ static inline void ibu__pgft_uni_add(int *uni, int d)
 }
 /* Twin switches (the same switch neighbours) and the plain hops from
  * each class, shared by its members and by the switches next to it
- * (pgft_plain.c); none built (r->tw NULL) is not an error. */
+ * (pgft_plain.c). */
 int ibu__pgft_twins_init(struct router *r, struct ibu_err *e);
 void ibu__pgft_twins_free(struct router *r);
 /*
