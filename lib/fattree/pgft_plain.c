@@ -89,23 +89,27 @@ struct twin_tpl {
 #define CD_BUDGET (16L << 20)	/* ints */
 
 struct twin_key {
-	uint64_t h;
-	int lv;			/* level: twins are on one */
-	int n;			/* neighbours */
-	int i;			/* compact index */
+	int lv, n;		/* level, distinct switch neighbours */
+	const int *nb;		/* those, sorted */
+	int node;
 };
 
-static int cmp_key(const void *a, const void *b)
+/* 0: twins (same level, same neighbours) */
+static int cmp_twin(const struct twin_key *x, const struct twin_key *y)
 {
-	const struct twin_key *x = a, *y = b;
-
-	if (x->h != y->h)
-		return x->h < y->h ? -1 : 1;
 	if (x->lv != y->lv)
 		return x->lv < y->lv ? -1 : 1;
 	if (x->n != y->n)
 		return x->n < y->n ? -1 : 1;
-	return (x->i > y->i) - (x->i < y->i);
+	return memcmp(x->nb, y->nb, (size_t)x->n * sizeof(int));
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct twin_key *x = a, *y = b;
+	int c = cmp_twin(x, y);
+
+	return c ? c : (x->node > y->node) - (x->node < y->node);
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -115,103 +119,35 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Each switch's distinct neighbours, sorted (nb[off[i]..off[i+1]-1]),
- * and a hash of the list. */
-static int sorted_neighbours(const struct router *r, struct pgft_twins *tw,
-			     int *off, int *nb, struct twin_key *key)
-{
-	int i, j, s, o = 0;
-
-	for (i = 0; i < tw->ns; i++) {
-		uint64_t h = 1469598103934665603ull;
-
-		s = tw->node[i];
-		off[i] = o;
-		for (j = 0; j < r->ndn[s]; j++)
-			nb[o + j] = r->dnn[r->dnbase[s] + j];
-		qsort(nb + o, (size_t)r->ndn[s], sizeof(int), cmp_int);
-		for (j = 0; j < r->ndn[s]; j++)
-			h = (h ^ (uint64_t)nb[o + j]) * 1099511628211ull;
-		key[i].h = h;
-		key[i].lv = r->g->level[s];
-		key[i].n = r->ndn[s];
-		key[i].i = i;
-		o += r->ndn[s];
-	}
-	off[tw->ns] = o;
-	return o;
-}
-
-/* Classes from the sorted keys: equal hash and count, then equal lists
- * (compared against each class already found in the run). */
-static void assign_classes(struct pgft_twins *tw, const int *off,
-			   const int *nb, const struct twin_key *key)
-{
-	int a, b, k, c, first;
-
-	tw->ncls = 0;
-	for (a = 0; a < tw->ns; a = b) {
-		for (b = a; b < tw->ns && key[b].h == key[a].h &&
-		     key[b].lv == key[a].lv && key[b].n == key[a].n;)
-			b++;
-		first = tw->ncls;
-		for (k = a; k < b; k++) {
-			int i = key[k].i, n = key[k].n;
-
-			for (c = first; c < tw->ncls; c++) {
-				int j = tw->idx[tw->mem[c]];	/* its first */
-
-				if (!memcmp(nb + off[i], nb + off[j],
-					    (size_t)n * sizeof(int)))
-					break;
-			}
-			if (c == tw->ncls)
-				tw->mem[tw->ncls++] = tw->node[i];
-			tw->cls[tw->node[i]] = c;
-		}
-	}
-}
-
-/* Members of each class, contiguous in mem (by node number). */
-static void members(struct pgft_twins *tw)
-{
-	int i, c, s;
-
-	for (c = 0; c < tw->ncls; c++)
-		tw->msize[c] = 0;
-	for (i = 0; i < tw->ns; i++)
-		tw->msize[tw->cls[tw->node[i]]]++;
-	for (c = 0, s = 0; c < tw->ncls; c++) {
-		tw->mstart[c] = s;
-		s += tw->msize[c];
-		tw->msize[c] = 0;
-	}
-	for (i = 0; i < tw->ns; i++) {
-		c = tw->cls[tw->node[i]];
-		tw->mem[tw->mstart[c] + tw->msize[c]++] = tw->node[i];
-	}
-}
-
+/* The switches sorted by level and sorted neighbours: a class is a run,
+ * its members contiguous in mem by node number. */
 static int classes(const struct router *r, struct pgft_twins *tw)
 {
-	int *off = malloc((size_t)(tw->ns + 1) * sizeof(int)), *nb, total = 0;
 	struct twin_key *key = malloc((size_t)tw->ns * sizeof(*key) + 1);
-	int i;
+	int i, s, o = 0, *nb;
 
 	for (i = 0; i < tw->ns; i++)
-		total += r->ndn[tw->node[i]];
-	nb = malloc((size_t)total * sizeof(int) + 1);
-	if (!off || !key || !nb) {
-		free(off);
+		o += r->ndn[tw->node[i]];
+	nb = malloc((size_t)o * sizeof(int) + 1);
+	if (!key || !nb) {
 		free(key);
 		free(nb);
 		return IBU_ENOMEM;
 	}
-	sorted_neighbours(r, tw, off, nb, key);
+	for (i = 0, o = 0; i < tw->ns; o += r->ndn[s], i++) {
+		s = tw->node[i];
+		memcpy(nb + o, &r->dnn[r->dnbase[s]], (size_t)r->ndn[s] * sizeof(int));
+		qsort(nb + o, (size_t)r->ndn[s], sizeof(int), cmp_int);
+		key[i] = (struct twin_key){ r->g->level[s], r->ndn[s], nb + o, s };
+	}
 	qsort(key, (size_t)tw->ns, sizeof(*key), cmp_key);
-	assign_classes(tw, off, nb, key);
-	members(tw);
-	free(off);
+	for (i = 0; i < tw->ns; i++) {
+		if (!i || cmp_twin(&key[i - 1], &key[i]))
+			tw->mstart[tw->ncls++] = i;
+		tw->msize[tw->ncls - 1]++;
+		tw->cls[key[i].node] = tw->ncls - 1;
+		tw->mem[i] = key[i].node;
+	}
 	free(key);
 	free(nb);
 	return IBU_OK;
