@@ -40,6 +40,8 @@ struct twin_memo {
 	int *tag, *res, *d;	/* [class] */
 };
 
+#define MEMO_UP 0
+#define MEMO_PLAIN 1
 #define MEMO_SCAN (-1)
 #define MEMO_NONE (-2)
 #define MEMO_ALL (-3)
@@ -57,7 +59,7 @@ struct pgft_twins {
 	int *gbase, *ng;	/* [node] neighbour groups, one per class */
 	int *gnb, *gstart, *glen;	/* [group] a member, its ports */
 	int *gport;		/* ports of each group, ascending */
-	struct twin_memo memo[2];	/* IBU__MEMO_UP, IBU__MEMO_PLAIN */
+	struct twin_memo memo[2];	/* MEMO_UP, MEMO_PLAIN */
 	int gen;		/* plain_dist calls: the plain memo's tag */
 	const int *gen_d;	/* the array the last one filled */
 	struct twin_tpl **tpl;	/* [class] a member's LID routed, kept */
@@ -384,8 +386,8 @@ void ibu__pgft_plain_dist(struct router *r, int t, int *d)
 	bfs(r, t, d);
 }
 
-int ibu__pgft_memo_get(const struct router *r, int which, int s, int tag,
-		       const int *base, int nbase, struct ibu__choice *ch,
+static int memo_get(const struct router *r, int which, int s, int tag,
+		    const int *base, int nbase, struct ibu__choice *ch,
 		       int *d)
 {
 	const struct pgft_twins *tw = r->tw;
@@ -434,8 +436,8 @@ static int group_of(const struct pgft_twins *tw, int s, const int *cand,
 	return MEMO_SCAN;
 }
 
-void ibu__pgft_memo_put(const struct router *r, int which, int s, int tag,
-			const struct ibu__choice *ch, int nbase, int d)
+static void memo_put(const struct router *r, int which, int s, int tag,
+		     const struct ibu__choice *ch, int nbase, int d)
 {
 	const int *cand = ch->list;
 	int k = ch->k;
@@ -454,6 +456,36 @@ void ibu__pgft_memo_put(const struct router *r, int which, int s, int tag,
 		    group_of(tw, s, cand, k);
 }
 
+/*
+ * Up-ports of switch s not above the target to a parent with the least
+ * up*|down* distance (the LID picks one); sets s's distance (-1: no
+ * parent has one).
+ */
+void ibu__pgft_pick_up(struct router *r, int s, struct ibu__choice *c)
+{
+	int i, d, best = INT_MAX, k = 0;
+	const int *up = &r->upp[r->upbase[s]];
+
+	if (memo_get(r, MEMO_UP, s, r->stamp, up, r->nup[s],
+			       c, &r->dist[s]))
+		return;
+	for (i = r->upbase[s]; i < r->upbase[s] + r->nup[s]; i++) {
+		d = r->dist[r->upn[i]];
+		if (d < 0 || d > best)
+			continue;
+		if (d < best) {
+			best = d;
+			k = 0;
+		}
+		c->buf[k++] = r->upp[i];
+	}
+	r->dist[s] = k ? best + 1 : -1;
+	c->list = c->buf;
+	c->k = k;
+	memo_put(r, MEMO_UP, s, r->stamp, c, r->nup[s],
+			   r->dist[s]);
+}
+
 /* Switch s's neighbours with plain dist == want (port order). dist holds
  * the hops to one target: twins other than the target (want 0 names it
  * alone) are equally far, so one look per class, and the twins of s
@@ -466,7 +498,7 @@ void ibu__pgft_plain_choice(const struct router *r, int s, const int *dist,
 	int g, q = 0, k = 0, sel = 0, i, d;
 	int tag = dist == tw->gen_d && want ? tw->gen : 0;
 
-	if (tag && ibu__pgft_memo_get(r, IBU__MEMO_PLAIN, s, tag, nbp,
+	if (tag && memo_get(r, MEMO_PLAIN, s, tag, nbp,
 				      r->nnb[s], c, &d))
 		return;
 	if (want && (!tag || tw->msize[tw->cls[s]] < 2)) {
@@ -492,7 +524,7 @@ void ibu__pgft_plain_choice(const struct router *r, int s, const int *dist,
 	c->list = c->buf;
 	c->k = k;
 	if (tag)
-		ibu__pgft_memo_put(r, IBU__MEMO_PLAIN, s, tag, c, r->nnb[s], 0);
+		memo_put(r, MEMO_PLAIN, s, tag, c, r->nnb[s], 0);
 }
 
 int ibu__pgft_pick_plain(const struct router *r, int s, const int *dist,
@@ -533,7 +565,7 @@ static int replayable(const struct router *r, int c)
 	return tw->msize[c] >= 2 && tw->budget >= 4L * tw->ns;
 }
 
-void ibu__pgft_rec_start(struct router *r, int t)
+static void rec_start(struct router *r, int t)
 {
 	struct pgft_twins *tw = r->tw;
 	int c;
@@ -549,7 +581,7 @@ void ibu__pgft_rec_start(struct router *r, int t)
 	r->rec = tw->tpl[c];
 }
 
-void ibu__pgft_rec_end(struct router *r, int ok)
+static void rec_end(struct router *r, int ok)
 {
 	if (r->rec && !r->rec->valid)
 		r->rec->valid = ok ? 1 : -1;
@@ -637,7 +669,7 @@ static int replay_level(struct router *r, const struct twin_tpl *tp, int l,
 	return uni;
 }
 
-int ibu__pgft_replay(struct router *r, int t, uint32_t lid)
+static int replay(struct router *r, int t, uint32_t lid)
 {
 	struct pgft_twins *tw = r->tw;
 	const struct twin_tpl *tp;
@@ -673,4 +705,18 @@ int ibu__pgft_replay(struct router *r, int t, uint32_t lid)
 		}
 	}
 	return 1;
+}
+
+int ibu__pgft_route_switch(struct router *r, int t, uint32_t lid,
+			   struct ibu_err *e)
+{
+	int nd = r->ndefer, rc;
+
+	if (replay(r, t, lid))
+		return IBU_OK;
+	rec_start(r, t);
+	rc = ibu__pgft_route_turned(r, t, 0, lid,
+				    ibu__pgft_route_updown(r, t, 0, lid, 0), e);
+	rec_end(r, !rc && r->ndefer == nd);
+	return rc;
 }

@@ -336,36 +336,6 @@ static void route_hosts(struct router *r)
 	r->njobs = 0;
 }
 
-/*
- * Up-ports of switch s not above the target to a parent with the least
- * up*|down* distance (the LID picks one); sets s's distance (-1: no
- * parent has one).
- */
-static void pick_up(struct router *r, int s, struct ibu__choice *c)
-{
-	int i, d, best = INT_MAX, k = 0;
-	const int *up = &r->upp[r->upbase[s]];
-
-	if (ibu__pgft_memo_get(r, IBU__MEMO_UP, s, r->stamp, up, r->nup[s],
-			       c, &r->dist[s]))
-		return;
-	for (i = r->upbase[s]; i < r->upbase[s] + r->nup[s]; i++) {
-		d = r->dist[r->upn[i]];
-		if (d < 0 || d > best)
-			continue;
-		if (d < best) {
-			best = d;
-			k = 0;
-		}
-		c->buf[k++] = r->upp[i];
-	}
-	r->dist[s] = k ? best + 1 : -1;
-	c->list = c->buf;
-	c->k = k;
-	ibu__pgft_memo_put(r, IBU__MEMO_UP, s, r->stamp, c, r->nup[s],
-			   r->dist[s]);
-}
-
 int ibu__pgft_mark_above(struct router *r, int t, uint32_t lid)
 {
 	int n = mark_above(r, t, lid);
@@ -400,7 +370,7 @@ void ibu__pgft_climb_choice(struct router *r, int s, int uni,
 	else if (!c && uni != IBU__UNI_NONE && uni != IBU__UNI_MIXED)
 		d = uni;
 	else {
-		pick_up(r, s, ch);
+		ibu__pgft_pick_up(r, s, ch);
 		return;
 	}
 	if (d < 0) {
@@ -455,31 +425,6 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 				r->turnb[nb++] = s;
 		}
 	return nb;
-}
-
-/* up*|down* where it exists, one down-up turn at one switch elsewhere */
-static int route_other(struct router *r, int t, int host_port, uint32_t lid,
-		       struct ibu_err *e)
-{
-	int nb = ibu__pgft_route_updown(r, t, host_port, lid, 0);
-
-	return nb ? ibu__pgft_route_turned(r, t, host_port, lid, nb, e) :
-		    IBU_OK;
-}
-
-/* A switch's own LID: replayed from a twin's when one was recorded, else
- * routed (and recorded for its twins). */
-static int route_switch(struct router *r, int t, uint32_t lid,
-			struct ibu_err *e)
-{
-	int nd = r->ndefer, rc;
-
-	if (ibu__pgft_replay(r, t, lid))
-		return IBU_OK;
-	ibu__pgft_rec_start(r, t);
-	rc = route_other(r, t, 0, lid, e);
-	ibu__pgft_rec_end(r, !rc && r->ndefer == nd);
-	return rc;
 }
 
 /* Groups switch q's cables by peer switch (ascending ports each): the
@@ -621,7 +566,7 @@ static int route_all(struct router *r, int *plain, struct ibu_err *e)
 			continue;
 		n = o->node;
 		if (sw(r, n)) {
-			rc = route_switch(r, n, lid, e);
+			rc = ibu__pgft_route_switch(r, n, lid, e);
 			if (rc)
 				return rc;
 			continue;
@@ -642,9 +587,11 @@ static int route_all(struct router *r, int *plain, struct ibu_err *e)
 			if (++r->njobs == HOST_BATCH)
 				route_hosts(r);
 		} else if (D == -1) {
-			rc = route_other(r, f->nodes[n].ports[o->port].peer_node,
-					 f->nodes[n].ports[o->port].peer_port,
-					 lid, e);
+			int t = f->nodes[n].ports[o->port].peer_node;
+			int p = f->nodes[n].ports[o->port].peer_port;
+
+			rc = ibu__pgft_route_turned(r, t, p, lid,
+				ibu__pgft_route_updown(r, t, p, lid, 0), e);
 			if (rc)
 				return rc;
 		}

@@ -154,35 +154,22 @@ static inline int ibu__choice_port(const struct ibu__choice *c, uint32_t lid)
 	return c->k ? c->list[lid % (uint32_t)c->k] : IBU_NO_PATH;
 }
 
-/* The choice of s's first twin under tag (one pass toward one target),
- * for pick_up (IBU__MEMO_UP, tag: the stamp) and pick_plain
- * (IBU__MEMO_PLAIN): get answers 1 with *c (among base[0..nbase-1], s's
- * up- or neighbour ports) and *d, or 0; put records the candidates and
- * distance d the first one found. */
-#define IBU__MEMO_UP 0
-#define IBU__MEMO_PLAIN 1
-int ibu__pgft_memo_get(const struct router *r, int which, int s, int tag,
-		       const int *base, int nbase, struct ibu__choice *c,
-		       int *d);
-void ibu__pgft_memo_put(const struct router *r, int which, int s, int tag,
-			const struct ibu__choice *c, int nbase, int d);
 /* pick_plain as a choice (pgft_plain.c). */
 void ibu__pgft_plain_choice(const struct router *r, int s, const int *dist,
 			    int want, struct ibu__choice *c);
-/*
- * Switch LIDs of twins (pgft_plain.c): the first twin's entries are
- * recorded (rec_start before routing it, rec_note for every switch not
- * above it, rec_end: ok when no entry waits for the turn search), the
- * others' LIDs replayed from them (replay: 1 when done, 0: route it).
- */
+/* A switch's own LID (pgft_plain.c): replayed from a twin's when one was
+ * recorded (IBU__TPL_*: rec_note for every switch not above it), else
+ * routed and recorded for its twins. */
 #define IBU__TPL_UPDOWN 1
 #define IBU__TPL_PLAIN 2
 #define IBU__TPL_UNROUTED 3
-void ibu__pgft_rec_start(struct router *r, int t);
+int ibu__pgft_route_switch(struct router *r, int t, uint32_t lid,
+			   struct ibu_err *e);
 void ibu__pgft_rec_note(struct router *r, int s, int kind,
 			const struct ibu__choice *c);
-void ibu__pgft_rec_end(struct router *r, int ok);
-int ibu__pgft_replay(struct router *r, int t, uint32_t lid);
+/* pick_up: s's up-ports to a parent at the least distance (pgft_plain.c,
+ * with its twins' memo). */
+void ibu__pgft_pick_up(struct router *r, int s, struct ibu__choice *c);
 /* climb as a choice. */
 void ibu__pgft_climb_choice(struct router *r, int s, int uni,
 			    struct ibu__choice *c);
