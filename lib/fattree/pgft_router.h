@@ -83,7 +83,7 @@ struct router {
 	 * the channel dependencies of every other route */
 	struct turn_job *defer;
 	int ndefer, capdefer;
-	int *turnx;		/* turn switches chosen so far, in order */
+	int *turnx;		/* [node]: 1 + its rank as a turn switch, 0 */
 	int *pdist;		/* plain hops to the target */
 	int nturnx;
 	/* [node]: up-cables into the closure mark_above just took (valid

@@ -58,7 +58,7 @@ static int toward(struct router *r, int x, uint32_t lid, int nb, int *far,
 }
 
 struct cand {
-	int d, node;
+	int used, d, node;
 	uint64_t guid;
 };
 
@@ -66,15 +66,24 @@ static int cmp_cand(const void *a, const void *b)
 {
 	const struct cand *x = a, *y = b;
 
+	if (x->used != y->used)
+		return x->used < y->used ? -1 : 1;
 	if (x->d != y->d)
 		return x->d < y->d ? -1 : 1;
 	return (x->guid > y->guid) - (x->guid < y->guid);
 }
 
-/* The switches that have an up*|down* way to t and are not above it
+/*
+ * The switches that have an up*|down* way to t and are not above it
  * (their way climbs: a turn there is down-up), nearest first, then by
  * node GUID: the choice depends on the graph and GUIDs only, so the
- * plugin and the tool reading ibnetdiscover's view agree. */
+ * plugin and the tool reading ibnetdiscover's view agree. Turn switches
+ * already chosen go first, in the order they were: turns gathered at few
+ * switches leave the channel dependency graph fewer ways to close a cycle
+ * than turns spread over many (measured: IBFT(8,3) with a middle switch
+ * that lost every parent left 142 leaf entries unrouted with the
+ * nearest-first order alone).
+ */
 static int candidates(struct router *r, struct ibu_err *e)
 {
 	struct cand *c = malloc((size_t)(r->f->num_nodes + 1) * sizeof(*c));
@@ -87,6 +96,7 @@ static int candidates(struct router *r, struct ibu_err *e)
 			s = r->by_level[l][i];
 			if (r->above[s] == r->stamp || r->tdist[s] < 1)
 				continue;
+			c[n].used = r->turnx[s] ? r->turnx[s] : INT_MAX;
 			c[n].d = r->tdist[s];
 			c[n].guid = r->f->nodes[s].guid;
 			c[n++].node = s;
@@ -96,39 +106,6 @@ static int candidates(struct router *r, struct ibu_err *e)
 		r->turnc[i] = c[i].node;
 	free(c);
 	return n;
-}
-
-/*
- * Turn switches already chosen go first, in the order they were: turns
- * gathered at few switches leave the channel dependency graph fewer ways
- * to close a cycle than turns spread over many (measured: IBFT(8,3) with
- * a middle switch that lost every parent left 142 leaf entries unrouted
- * with the nearest-first order alone).
- */
-static void prefer_used(struct router *r, int nc)
-{
-	int i, j, k, front = 0;
-
-	for (k = 0; k < r->nturnx; k++)
-		for (i = front; i < nc; i++)
-			if (r->turnc[i] == r->turnx[k]) {
-				int x = r->turnc[i];
-
-				for (j = i; j > front; j--)
-					r->turnc[j] = r->turnc[j - 1];
-				r->turnc[front++] = x;
-				break;
-			}
-}
-
-static void note_used(struct router *r, int x)
-{
-	int k;
-
-	for (k = 0; k < r->nturnx; k++)
-		if (r->turnx[k] == x)
-			return;
-	r->turnx[r->nturnx++] = x;
 }
 
 /* Some B switch has an end port: end ports' routes cross the turn (else
@@ -243,7 +220,6 @@ static int choose(struct router *r, uint32_t lid, int nb,
 
 	if (nc < 0)
 		return nc;
-	prefer_used(r, nc);
 	for (i = 0; i < nc && i < TURN_TRIES; i++) {
 		cov = toward(r, r->turnc[i], lid, nb, &far, &ends);
 		if (!ends) {
@@ -256,7 +232,8 @@ static int choose(struct router *r, uint32_t lid, int nb,
 				return rc;
 			if (!rc) {
 				ibu_cdg_ports_commit(cdg);
-				note_used(r, r->turnc[i]);
+				if (!r->turnx[r->turnc[i]])
+					r->turnx[r->turnc[i]] = ++r->nturnx;
 				return IBU_OK;
 			}
 			ibu_cdg_ports_rollback(cdg);
