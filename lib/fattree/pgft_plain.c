@@ -1,23 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Twin switches and what they spare the routing of switch LIDs: plain
- * shortest paths for the switches with no up*|down* way to a switch's
- * LID (pgft_turn.c, pgft_balance.c) without a BFS of the switch graph per
- * LID, a source's choice shared with its twins, and a twin's whole LID
- * replayed from the first twin's.
- *
- * Twins are switches of one level with the same set of switch neighbours
- * (the tops of one IBFT group, the leaves of one pod). Hops from twins t
- * and t' agree on every switch but t and t' themselves, and the hops from
- * any t are 1 + the least hops from a neighbour, where every twin class
- * among t's neighbours answers for all its members. So one BFS per class,
- * kept, serves the class's own members and every switch next to it (on
- * an IBFT(24,3): 36 BFS instead of 432). The same classes group a
- * switch's neighbours for the choice among those one hop nearer: twins
- * that are not the target are equally far, so one look per class. And a
- * source's twins see the same distances around them: the first one's
- * candidates, through each one's own ports, serve them all (memo). On an
- * intact or damaged tree alike: the classes come from the graph itself.
+ * Twin switches (one level, the same switch neighbours: the tops of one
+ * IBFT group, the leaves of one pod) and what they spare the routing of
+ * switch LIDs. Hops from twins agree on every switch but themselves, so
+ * one kept BFS per class serves its members and every switch next to it
+ * (IBFT(24,3): 36 BFS instead of 432); twins that are not the target are
+ * equally far, so a choice looks once per neighbour class; a source's
+ * twins see the same distances, so the first one's candidates serve them
+ * all (memo); and a twin's whole LID is replayed from the first's. The
+ * classes come from the graph itself: intact or damaged trees alike.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -25,17 +16,13 @@
 #include <string.h>
 #include "pgft_router.h"
 
-/* Neighbour classes mixed into one target's hops at most: beyond, one
- * BFS of its own is as cheap. */
+/* Neighbour classes mixed into one target's hops at most: beyond, a BFS
+ * is as cheap. */
 #define MAX_MIX 3
 
-/*
- * What the first twin of a class chose among its candidates, for the
- * others under the same tag (one pass toward one target): twins have the
- * same neighbours at the same distances, so the same candidates, each
- * through its own ports; res: a group position (the candidates are its
- * ports), MEMO_ALL (every port of the base list), MEMO_NONE, MEMO_SCAN.
- */
+/* What the first twin of a class chose, for the others under the same
+ * tag (one pass toward one target), through each one's own ports; res:
+ * a group position, MEMO_ALL (the whole base list), _NONE or _SCAN. */
 struct twin_memo {
 	int *tag, *res, *d;	/* [class] */
 };
@@ -67,25 +54,17 @@ struct pgft_twins {
 	int *block;		/* the one the int arrays are in */
 };
 
-/*
- * The entries toward one twin t0's own LID, without the LID, for every
- * other switch: a twin t routes its LID from them (replay) but at t0 and
- * at the children t and t0 share, the only switches whose way differs
- * (the rest see the same distances and pick among the same ports; only
- * the LID's index into them and the way down from above t differ).
- */
+/* The entries toward twin t0's own LID, without the LID: a twin t
+ * replays them but at t0 and the children t and t0 share, the only
+ * switches whose way differs (the rest see the same distances). */
 struct twin_tpl {
 	int valid;		/* 1 usable, 0 being recorded, -1 never */
 	int t0;
 	const int **list;	/* [compact] candidates (NULL: in pool) */
 	int *off, *k, *d;	/* [compact] pool offset, count, distance */
-	unsigned char *kind;	/* [compact] IBU__TPL_*, 0 */
+	unsigned char *kind;	/* [compact] IBU__TPL_*, 0: above t0 */
 	int *pool, npool, cap;
 };
-
-/* kind: 0 above t0 (mark_above decides), IBU__TPL_UPDOWN its up*|down*
- * way (k = 0: none), IBU__TPL_PLAIN a plain path (finish: outside),
- * IBU__TPL_UNROUTED none at all (finish: unrouted) */
 
 /* Memory the kept hops may take: beyond it, a BFS per LID as before. */
 #define CD_BUDGET (16L << 20)	/* ints */
@@ -121,8 +100,8 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The switches sorted by level and sorted neighbours: a class is a run,
- * its members contiguous in mem by node number. */
+/* Switches sorted by level and neighbours: a class is a run, its members
+ * contiguous in mem by node number. */
 static int classes(const struct router *r, struct pgft_twins *tw)
 {
 	struct twin_key *key = malloc((size_t)tw->ns * sizeof(*key) + 1);
@@ -325,8 +304,7 @@ static const int *class_dist(struct router *r, int c, int *d)
 	return a;
 }
 
-/* t has twins: its class's hops, but 0 at t and 2 at the other twins
- * (none when t has no neighbour). */
+/* t has twins: its class's hops, 0 at t, 2 at the other twins. */
 static int from_twins(struct router *r, int t, int *d)
 {
 	const struct pgft_twins *tw = r->tw;
@@ -344,9 +322,8 @@ static int from_twins(struct router *r, int t, int *d)
 	return 1;
 }
 
-/* 1 + the least hops of t's neighbour classes (each class is wholly
- * among t's neighbours, so those hops are the class's own); 1 at the
- * neighbours, 0 at t. 0: too many classes or no memory. */
+/* 1 + the least hops of t's neighbour classes (each wholly among its
+ * neighbours); 0: too many classes or no memory. */
 static int from_neighbours(struct router *r, int t, int *d)
 {
 	const struct pgft_twins *tw = r->tw;
@@ -371,8 +348,7 @@ static int from_neighbours(struct router *r, int t, int *d)
 	return 1;
 }
 
-/* Plain hops from switch t into d: at every switch (the entries of
- * other nodes are left as they are) */
+/* Plain hops from switch t into d (switches' entries). */
 void ibu__pgft_plain_dist(struct router *r, int t, int *d)
 {
 	struct pgft_twins *tw = r->tw;
@@ -413,8 +389,7 @@ static int memo_get(const struct router *r, int which, int s, int tag,
 	return 1;
 }
 
-/* The group of s whose ports are exactly cand[0..k-1] (ascending), or
- * MEMO_SCAN. */
+/* The group of s with exactly ports cand[0..k-1], or MEMO_SCAN. */
 static int group_of(const struct pgft_twins *tw, int s, const int *cand,
 		    int k)
 {
@@ -456,11 +431,7 @@ static void memo_put(const struct router *r, int which, int s, int tag,
 		    group_of(tw, s, cand, k);
 }
 
-/*
- * Up-ports of switch s not above the target to a parent with the least
- * up*|down* distance (the LID picks one); sets s's distance (-1: no
- * parent has one).
- */
+/* Up-ports of s to a parent at the least distance; sets s's (-1: none). */
 void ibu__pgft_pick_up(struct router *r, int s, struct ibu__choice *c)
 {
 	int i, d, best = INT_MAX, k = 0;
@@ -486,10 +457,8 @@ void ibu__pgft_pick_up(struct router *r, int s, struct ibu__choice *c)
 			   r->dist[s]);
 }
 
-/* Switch s's neighbours with plain dist == want (port order). dist holds
- * the hops to one target: twins other than the target (want 0 names it
- * alone) are equally far, so one look per class, and the twins of s
- * choose as it did (same candidates). */
+/* s's neighbours at plain dist want: twins other than the target (want
+ * 0 names it alone) are equally far, so one look per class. */
 void ibu__pgft_plain_choice(const struct router *r, int s, const int *dist,
 			    int want, struct ibu__choice *c)
 {
@@ -555,37 +524,6 @@ static struct twin_tpl *tpl_new(struct pgft_twins *tw)
 	t->d = t->off + 2 * n;
 	t->kind = (unsigned char *)(t->off + 3 * n);
 	return t;
-}
-
-/* Class c can replay: twins, memory left. */
-static int replayable(const struct router *r, int c)
-{
-	const struct pgft_twins *tw = r->tw;
-
-	return tw->msize[c] >= 2 && tw->budget >= 4L * tw->ns;
-}
-
-static void rec_start(struct router *r, int t)
-{
-	struct pgft_twins *tw = r->tw;
-	int c;
-
-	r->rec = NULL;
-	if (tw->tpl[c = tw->cls[t]] || !replayable(r, c))
-		return;
-	tw->tpl[c] = tpl_new(tw);
-	if (!tw->tpl[c])
-		return;		/* no memory: route each twin in full */
-	tw->budget -= 4L * tw->ns;
-	tw->tpl[c]->t0 = t;
-	r->rec = tw->tpl[c];
-}
-
-static void rec_end(struct router *r, int ok)
-{
-	if (r->rec && !r->rec->valid)
-		r->rec->valid = ok ? 1 : -1;
-	r->rec = NULL;
 }
 
 void ibu__pgft_rec_note(struct router *r, int s, int kind,
@@ -710,13 +648,22 @@ static int replay(struct router *r, int t, uint32_t lid)
 int ibu__pgft_route_switch(struct router *r, int t, uint32_t lid,
 			   struct ibu_err *e)
 {
-	int nd = r->ndefer, rc;
+	struct pgft_twins *tw = r->tw;
+	int nd = r->ndefer, rc, c = tw->cls[t];
 
 	if (replay(r, t, lid))
 		return IBU_OK;
-	rec_start(r, t);
+	/* the first twin's entries, for the others (no memory: routed) */
+	if (!tw->tpl[c] && tw->msize[c] >= 2 && tw->budget >= 4L * tw->ns &&
+	    (tw->tpl[c] = tpl_new(tw))) {
+		tw->budget -= 4L * tw->ns;
+		tw->tpl[c]->t0 = t;
+		r->rec = tw->tpl[c];
+	}
 	rc = ibu__pgft_route_turned(r, t, 0, lid,
 				    ibu__pgft_route_updown(r, t, 0, lid, 0), e);
-	rec_end(r, !rc && r->ndefer == nd);
+	if (r->rec && !r->rec->valid)	/* no entry waits for a turn */
+		r->rec->valid = !rc && r->ndefer == nd ? 1 : -1;
+	r->rec = NULL;
 	return rc;
 }

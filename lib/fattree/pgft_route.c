@@ -44,13 +44,9 @@ int ibu_pgft_needed_lmc(const struct ibu_pgft *g)
 	return lmc;
 }
 
-/*
- * Marks the switches above switch t (its up-closure, a new stamp; in
- * r->queue, t first; returns its size) with their hops from t and the
- * port down toward t: among the parallel cables to the child it was
- * reached from, number lid mod their count (lid < 0: the cable's slot,
- * pbase + port, in clos_c instead, in queue order from the second).
- */
+/* t's up-closure under a new stamp, in r->queue (t first; returns its
+ * size), with hops from t and the port down: parallel cable lid mod
+ * their count (lid < 0: the cable's slot in clos_c instead). */
 static int mark_above(struct router *r, int t, long lid)
 {
 	const struct ibu_fabric *f = r->f;
@@ -80,13 +76,9 @@ static int mark_above(struct router *r, int t, long lid)
 	return tail;
 }
 
-/*
- * Switches of each level in the closure of n switches in r->queue (the
- * stamp just taken), and below a level it covers in part, how many of a
- * switch's up-cables lead into it: climb() then knows without a scan
- * when all of a switch's parents are above the target (so at one
- * distance) or none are.
- */
+/* Per level, the closure's switches (the n in r->queue), and below a
+ * level it covers in part, each switch's up-cables into it: climbing then
+ * knows without a scan when all parents or none are above the target. */
 static void count_above(struct router *r, int n)
 {
 	int i, j, q, s, l;
@@ -113,9 +105,8 @@ static void count_above(struct router *r, int n)
 	}
 }
 
-/* The switches above leaf t (its up-closure, without t) in the order
- * mark_above reaches them, each with the slot of the cable it came down:
- * the part of a host's routes its leaf alone decides, kept. */
+/* Leaf t's up-closure without t, kept: the part of a host's routes its
+ * leaf alone decides. */
 void ibu__pgft_leaf_closure(struct router *r, int t)
 {
 	int i;
@@ -152,10 +143,9 @@ static int cmp_job_leaf(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* Row s of a level-l switch over the batch: the up-rule, port (d_l(o) +
- * r_l(D)) mod U_l of its ordered up-ports (U = 0: a top, no entry).
- * single: every job one LID (base <= max_lid), rd[j] its r_l(D), the
- * loop then one store a host. */
+/* Row s of a level-l switch over the batch: up-port (d_l(o) + r_l(D))
+ * mod U_l (U = 0: a top, no entry). single: every job one LID, rd[j] its
+ * r_l(D). */
 static void up_rule_row(struct router *r, int s, int l, int single,
 			const uint32_t *base, const int *rd)
 {
@@ -206,18 +196,15 @@ int ibu__pgft_rotation(const struct router *r, const long *x, uint32_t pid,
 		return (int)(x[l] % r->U[l]);
 	if (l <= r->levels && !r->paper->rotated)
 		return 0;
-	/* above the offset's levels the paper's D-mod-k: p_(h-l), the
-	 * PID's digit of weight half^(l-1) */
+	/* the paper's D-mod-k: the PID's digit of weight half^(l-1) */
 	for (k = pid, i = 1; i < l; i++)
 		k /= (uint32_t)r->paper->half;
 	return (int)(k % (uint32_t)r->U[l]);
 }
 
-/* Jobs first..end-1, all on leaf: the leaf and every switch above it go
- * down toward them, on the parallel cable the host's digit picks; the
- * tops not above it have no entry (route_hosts leaves the tops' rows to
- * here: on an intact tree every top is above every leaf). single: every
- * job one LID (base <= max_lid). */
+/* Jobs first..end-1, all on leaf: the leaf and its closure go down, on
+ * the parallel cable the host's digit picks; the tops not above it have
+ * no entry (route_hosts leaves the tops to here). */
 static void down_rows(struct router *r, int leaf, int first, int end,
 		      int single)
 {
@@ -255,14 +242,8 @@ static void down_rows(struct router *r, int leaf, int first, int end,
 	}
 }
 
-/*
- * Hops from every switch to leaf t going up and then down (INT_MAX:
- * none): t's closure (leaf_closure, just run for t) goes straight down;
- * the others, top level first, one more than their nearest parent. So a
- * switch is in the closure exactly when its hops are its level - 1.
- * Without a look at each parent where all of them are in the closure or
- * none is and the level above agrees on one distance (as climb()).
- */
+/* Up*|down* hops from every switch to leaf t (INT_MAX: none), t's
+ * closure just taken; parents unread where climb_choice needs none. */
 void ibu__pgft_updown_dist(struct router *r, int t)
 {
 	int l, i, j, s, c, uni = IBU__UNI_NONE, next, *ud = r->ud;
@@ -302,13 +283,8 @@ void ibu__pgft_updown_dist(struct router *r, int t)
 		}
 }
 
-/*
- * Toward the compute hosts of the batch (each: LIDs base..base+nlids-1):
- * every switch takes the up-rule, then the switches above a host's leaf
- * are overwritten with the way down. Row by row over the batch, so the
- * tables are written in runs rather than one byte per switch row per
- * LID; the hosts of one leaf share its up-closure.
- */
+/* The batch's hosts: the up-rule everywhere, then the way down over each
+ * leaf's closure; row by row, so the tables are written in runs. */
 static void route_hosts(struct router *r)
 {
 	int l, i, j, end, single = 1, rd[HOST_BATCH];
@@ -344,13 +320,8 @@ int ibu__pgft_mark_above(struct router *r, int t, uint32_t lid)
 	return n;
 }
 
-/*
- * pick_up without the scan where its outcome is known: every parent
- * above the target (all at the same hops: the closure climbs one level a
- * cable) or none, and uni the one distance every switch of the level
- * above that is not above the target has: then the parents tie and all
- * up-ports are candidates, in port order as pick_up's.
- */
+/* pick_up without the scan where all parents are above the target (at
+ * one distance) or none and uni is known: then all up-ports tie. */
 void ibu__pgft_climb_choice(struct router *r, int s, int uni,
 			    struct ibu__choice *ch)
 {
@@ -382,14 +353,9 @@ void ibu__pgft_climb_choice(struct router *r, int s, int uni,
 	ch->k = r->nup[s];
 }
 
-/*
- * Toward a switch t (its own LID, port 0) or a host above the leaves on t:
- * above t: down as marked; else up to the nearest switch above t (levels
- * top-down: updist = 1 + the least updist of a parent). The switches with
- * no such way (another top; a leaf that lost the parent toward it) are
- * returned in turnb. only_b: t is a turn switch, and only the switches
- * that had none (tdist < 0) take the way to it; tdist is kept.
- */
+/* Toward switch t (its own LID, port 0) or a host on it: down above t,
+ * else up to the nearest switch above t; those with no way go in turnb.
+ * only_b: t is a turn switch, only those (tdist < 0) are written. */
 int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 			   uint32_t lid, int only_b)
 {
@@ -427,8 +393,7 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 	return nb;
 }
 
-/* Groups switch q's cables by peer switch (ascending ports each): the
- * parallel cables mark_above chooses among. */
+/* Switch q's cables grouped by peer switch (the parallel ones). */
 static void group_cables(struct router *r, int q, int *next)
 {
 	const struct ibu_node *nd = &r->f->nodes[q];
@@ -489,8 +454,8 @@ static void index_ports(struct router *r)
 	}
 }
 
-/* Every int array of the router in one block: 22 + h of a node each, 8
- * of a port slot each (pbase + port), the levels'. */
+/* The router's int arrays in one block: 22 + h per node, 8 per port
+ * slot (pbase + port), the levels'. */
 static int alloc_arrays(struct router *r)
 {
 	const struct ibu_fabric *f = r->f;
@@ -699,8 +664,7 @@ int ibu_pgft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 			f->nodes[i].ports[p].lid = 0;
 			f->nodes[i].ports[p].lmc = 0;
 		}
-	/* compute hosts in D order, then hosts above the leaves: aligned
-	 * sets; then the switches */
+	/* compute hosts in D order, then the others: aligned sets; switches last */
 	next = 1u << lmc;
 	for (i = 0; i < g->num_hosts + g->num_spine_hosts; i++) {
 		const struct ibu_pgft_host *h = i < g->num_hosts ? &g->host[i] :
