@@ -534,10 +534,10 @@ void ibu__pgft_rec_note(struct router *r, int s, int kind,
 
 	t->kind[i] = (unsigned char)kind;
 	t->d[i] = r->dist[s];
-	t->k[i] = c ? c->k : 0;
-	t->list[i] = c ? c->list : NULL;
+	t->k[i] = c->k;
+	t->list[i] = c->k ? c->list : NULL;
 	t->off[i] = -1;
-	if (!c || !c->k || c->list != c->buf)
+	if (!c->k || c->list != c->buf)
 		return;
 	if (t->npool + c->k > t->cap) {
 		int nc = t->cap ? 2 * t->cap : 256;

@@ -498,7 +498,6 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	}
 	r->levels = ibu_pgft_offset_levels(g, lmc);
 	r->clos_leaf = -1;
-	r->degraded = g->num_faults > 0;
 	if (alloc_arrays(r))
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (s = 0; s < r->f->num_nodes; s++)
@@ -537,7 +536,7 @@ static int route_all(struct router *r, int *plain, struct ibu_err *e)
 			continue;
 		}
 		D = ibu_pgft_host(r->g, n, o->port);
-		if (D >= 0 && r->degraded)
+		if (D >= 0 && r->g->num_faults > 0)
 			continue;	/* ibu__pgft_balance */
 		if (D >= 0 && o->offset == 0) {
 			struct host_job *jb = &r->jobs[r->njobs];
@@ -561,7 +560,7 @@ static int route_all(struct router *r, int *plain, struct ibu_err *e)
 				return rc;
 		}
 	}
-	if (r->degraded) {
+	if (r->g->num_faults > 0) {
 		rc = ibu__pgft_balance(r, plain, e);
 		if (rc)
 			return rc;

@@ -60,8 +60,7 @@ struct router {
 	int *dnbase;		/* [node]: first slot in dnn, ndn entries */
 	int *ndn;
 	unsigned char *hosted;	/* [node]: a switch with an end port cabled */
-	int *dnn;		/* distinct switch neighbours (one per bundle
-				 * of parallel cables: the plain BFS) */
+	int *dnn;		/* distinct switch neighbours: the plain BFS */
 	int *gstart;		/* [pbase + port]: its parallel group in gports */
 	int *glen;		/* [pbase + port]: cables in that group */
 	int *gports;		/* ports grouped by peer, by port number */
@@ -71,7 +70,6 @@ struct router {
 	int *clos_c;
 	int nclos, clos_leaf;
 	int clos_tops;		/* its switches on the top level */
-	int degraded;		/* the PGFT has faults: up-rule checked */
 	const struct ibu_pgft_paper *paper;	/* NULL: the generalised rule */
 	struct ibu_pgft_route_stats st;
 	int *ud;		/* [node] up*|down* hops to a leaf */
@@ -79,51 +77,42 @@ struct router {
 	int *tdist;		/* [node] up*|down* hops to the target, -1 */
 	int *turnb;		/* those switches */
 	int *turnc;		/* candidate turn switches, nearest first */
-	/* LIDs whose turns end ports' routes cross: chosen last, against
-	 * the channel dependencies of every other route */
-	struct turn_job *defer;
+	struct turn_job *defer;	/* LIDs whose turns end ports' routes cross */
 	int ndefer, capdefer;
 	int *turnx;		/* [node]: 1 + its rank as a turn switch, 0 */
 	int *pdist;		/* plain hops to the target */
 	int nturnx;
-	/* [node]: up-cables into the closure mark_above just took (valid
-	 * where upcnt_st is its stamp) */
-	int *upcnt, *upcnt_st;
+	int *upcnt, *upcnt_st;	/* [node] up-cables into the closure, stamp */
 	int *lvabove;		/* [level]: its switches in that closure */
 	struct pgft_twins *tw;	/* pgft_plain.c */
 	struct twin_tpl *rec;	/* the twin LID being recorded, NULL */
 	int *mem;		/* the block the int arrays above are in */
 };
 
-/* Switch t's up-closure (every switch above it, with the cable it came
- * down), and the up*|down* hops of every switch to t (INT_MAX: none). */
+/* Leaf t's up-closure (clos_*), every switch's up*|down* hops to it (ud). */
 void ibu__pgft_leaf_closure(struct router *r, int t);
 void ibu__pgft_updown_dist(struct router *r, int t);
-/* Plain hops from switch t over the switch graph into d (the switches'
- * entries only); the port of s to a neighbour at hops want, the lid-th
- * of them in port order (IBU_NO_PATH), d being one target's hops. */
+/* Plain hops from switch t into d (switches' entries); s's port to a
+ * neighbour at hops want, the lid-th of them (IBU_NO_PATH: none). */
 void ibu__pgft_plain_dist(struct router *r, int t, int *d);
 int ibu__pgft_pick_plain(const struct router *r, int s, const int *dist,
 			 int want, uint32_t lid);
-/* The entries for lid at the switches route_other left without an
- * up*|down* way to target t (tdist[s] < 0, nb of them in turnb): one
- * down-up turn, at a single chosen switch (pgft_turn.c); deferred when
- * an end port's route can cross them. */
+/* lid's entries at the nb switches in turnb with no up*|down* way to t:
+ * one down-up turn at one switch (pgft_turn.c), deferred when end ports'
+ * routes cross them; route_deferred after every other LID. */
 int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 			   uint32_t lid, int nb, struct ibu_err *e);
-/* The deferred ones (after every other LID is routed). */
 int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e);
-/* The switches of t's up*|down* ways to lid (route_other without turns):
- * writes them, returns how many have none (in turnb); only_b: see there. */
+/* Every switch's up*|down* entry toward t for lid; returns how many have
+ * none (in turnb). */
 int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 			   uint32_t lid, int only_b);
-/* mark_above of pgft_route.c (with the up-cable counts climb() reads):
- * the closure's size (t included), which r->queue then holds. */
+/* t's up-closure (in r->queue; returns its size) and the up-cable counts
+ * climb_choice reads. */
 int ibu__pgft_mark_above(struct router *r, int t, uint32_t lid);
-/* pick_up for switch s, levels top-down after ibu__pgft_mark_above: uni
- * is the distance every switch of the level above not above the target
- * has (IBU__UNI_NONE: none yet, IBU__UNI_MIXED: they differ), which
- * ibu__pgft_uni_add() gathers while that level is walked. */
+/* uni: the distance every switch of the level above not above the target
+ * has (_NONE: none yet, _MIXED: they differ), as ibu__pgft_uni_add()
+ * gathers it while that level is walked. */
 #define IBU__UNI_NONE INT_MIN
 #define IBU__UNI_MIXED (INT_MIN + 1)
 static inline void ibu__pgft_uni_add(int *uni, int d)
@@ -133,16 +122,11 @@ static inline void ibu__pgft_uni_add(int *uni, int d)
 	else if (*uni != d)
 		*uni = IBU__UNI_MIXED;
 }
-/* Twin switches (the same switch neighbours) and the plain hops from
- * each class, shared by its members and by the switches next to it
- * (pgft_plain.c). */
+/* Twin switches (pgft_plain.c). */
 int ibu__pgft_twins_init(struct router *r, struct ibu_err *e);
 void ibu__pgft_twins_free(struct router *r);
-/*
- * A switch's choice toward one target, without the LID: the candidate
- * ports (ascending), the LID picks the (lid mod k)-th; k = 0: none. list
- * points into the router's port lists or at buf.
- */
+/* A switch's candidate ports toward one target (ascending; in the port
+ * lists or buf), the LID picks the (lid mod k)-th; k = 0: none. */
 struct ibu__choice {
 	const int *list;
 	int k;
@@ -157,9 +141,8 @@ static inline int ibu__choice_port(const struct ibu__choice *c, uint32_t lid)
 /* pick_plain as a choice (pgft_plain.c). */
 void ibu__pgft_plain_choice(const struct router *r, int s, const int *dist,
 			    int want, struct ibu__choice *c);
-/* A switch's own LID (pgft_plain.c): replayed from a twin's when one was
- * recorded (IBU__TPL_*: rec_note for every switch not above it), else
- * routed and recorded for its twins. */
+/* A switch's own LID (pgft_plain.c): replayed from a twin's, else routed
+ * and recorded for its twins (rec_note: each switch not above it). */
 #define IBU__TPL_UPDOWN 1
 #define IBU__TPL_PLAIN 2
 #define IBU__TPL_UNROUTED 3
@@ -167,10 +150,9 @@ int ibu__pgft_route_switch(struct router *r, int t, uint32_t lid,
 			   struct ibu_err *e);
 void ibu__pgft_rec_note(struct router *r, int s, int kind,
 			const struct ibu__choice *c);
-/* pick_up: s's up-ports to a parent at the least distance (pgft_plain.c,
- * with its twins' memo). */
+/* s's up-ports to a parent at the least distance (sets dist[s]); pick_up
+ * without a scan where uni or the counts decide. */
 void ibu__pgft_pick_up(struct router *r, int s, struct ibu__choice *c);
-/* climb as a choice. */
 void ibu__pgft_climb_choice(struct router *r, int s, int uni,
 			    struct ibu__choice *c);
 

@@ -1,41 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The LIDs up*|down* cannot reach from everywhere: a switch's own LID
- * seen from another top or from a leaf that lost its parent toward it,
- * and a host cabled to a top seen from another top. Those switches get
- * a route with one down-up turn, and every such route toward one LID
- * turns at one switch X: the B switches (no up*|down* way) go up*|down*
- * to X, X and everything after it keep their up*|down* way to the LID.
- *
- * Why one switch, chosen last: a down-up turn a -> X -> b adds the channel
- * dependency (a->X) -> (X->b), a credit loop when (X->b) leads back to
- * (a->X) through every other route. When end ports' routes cross B
- * switches, the LID waits until every other LID is routed; then the
- * nearest X (by hops, then node GUID) that covers every B switch with end
- * ports and closes no cycle in the channel dependency graph of all routes
- * is taken, turn switches already chosen first (the graph is cdg_ports.h's:
- * each candidate's check searches only from the dependencies it adds).
- * When only the switches' own packets cross B switches (another top
- * toward a top's LID), a plain shortest path serves them: no end port's
- * route meets those entries.
- * check --deadlock (every switch LID a destination, plus multicast) proves
- * the result on the tables the switches hold.
+ * The LIDs up*|down* cannot reach from every switch (a switch's own LID
+ * seen from another top or from a leaf that lost its parent toward it; a
+ * host on a top seen from another top). Those B switches get one down-up
+ * turn, all of one LID's at one switch X: they go up*|down* to X, X and
+ * after it keep their way. A turn a -> X -> b adds the dependency (a->X)
+ * -> (X->b), a credit loop if (X->b) leads back to (a->X); so when end
+ * ports' routes cross B switches the LID waits until every other is
+ * routed, and takes the nearest X (hops, then GUID) that covers every B
+ * switch with end ports and closes no cycle in cdg_ports.h's graph of all
+ * routes. Only the switches' own packets crossing them: a plain shortest
+ * path, which no end port's route meets. check --deadlock proves it.
  */
 #include <limits.h>
 #include <stdlib.h>
 #include "cdg_ports.h"
 #include "pgft_router.h"
 
-/* Candidate turn switches tried per LID, nearest first: bounds the
- * cycle searches on a fabric where none keeps the graph acyclic. */
+/* Candidate turn switches tried per LID: bounds the cycle searches where
+ * none keeps the graph acyclic. */
 #define TURN_TRIES 64
 
-/*
- * The B switches' entries for lid toward X (their up*|down* way, r->dist;
- * above X: r->above == r->stamp). Returns how many B switches reach X,
- * *far the most hops of one, *ends how many of those with end ports do
- * not.
- */
+/* The B switches' entries for lid toward X: how many reach it, *far the
+ * most hops of one, *ends how many with end ports do not. */
 static int toward(struct router *r, int x, uint32_t lid, int nb, int *far,
 		  int *ends)
 {
@@ -74,15 +61,12 @@ static int cmp_cand(const void *a, const void *b)
 }
 
 /*
- * The switches that have an up*|down* way to t and are not above it
- * (their way climbs: a turn there is down-up), nearest first, then by
- * node GUID: the choice depends on the graph and GUIDs only, so the
- * plugin and the tool reading ibnetdiscover's view agree. Turn switches
- * already chosen go first, in the order they were: turns gathered at few
- * switches leave the channel dependency graph fewer ways to close a cycle
- * than turns spread over many (measured: IBFT(8,3) with a middle switch
- * that lost every parent left 142 leaf entries unrouted with the
- * nearest-first order alone).
+ * The switches with an up*|down* way to t, not above it (a turn there is
+ * down-up), nearest first, then by GUID: the graph and GUIDs decide, so
+ * the plugin and the tool agree. Turn switches already chosen go first,
+ * in that order: turns gathered at few switches close fewer cycles
+ * (IBFT(8,3) with a middle switch that lost every parent left 142 leaf
+ * entries unrouted nearest-first alone).
  */
 static int candidates(struct router *r, struct ibu_err *e)
 {
@@ -108,9 +92,8 @@ static int candidates(struct router *r, struct ibu_err *e)
 	return n;
 }
 
-/* Some B switch has an end port: end ports' routes cross the turn (else
- * only the switches' own packets do, which no end port's route meets:
- * A switches never lead into B ones). */
+/* Some B switch has an end port: end ports' routes cross the turn (A
+ * switches never lead into B ones). */
 static int fed(const struct router *r, int nb)
 {
 	int i;
@@ -121,8 +104,7 @@ static int fed(const struct router *r, int nb)
 	return 0;
 }
 
-/* The B switches' entries for lid back to none (only those with end
- * ports: ends_only). */
+/* The B switches' entries (ends_only: with end ports) back to none. */
 static void clear_b(struct router *r, uint32_t lid, int nb, int ends_only)
 {
 	int i;
@@ -132,14 +114,9 @@ static void clear_b(struct router *r, uint32_t lid, int nb, int ends_only)
 			r->lft->row[r->turnb[i]][lid] = IBU_NO_PATH;
 }
 
-/*
- * B switches without end ports that no turn switch took (they need two
- * turns, or no end port's route crosses them): a plain shortest path for
- * their own packets. No end port's route meets them (A switches never
- * lead into B ones, B switches with an entry lead to X and on), and it
- * cannot loop: the switches it leads to either reach X (which s does not)
- * or are plain ones one hop nearer.
- */
+/* B switches without end ports no turn switch took: a plain shortest
+ * path for their own packets, which no end port's route meets; no loop:
+ * it leads to switches that reach X or are plain ones a hop nearer. */
 static void finish(struct router *r, int t, uint32_t lid, int nb)
 {
 	struct ibu__choice c;
@@ -151,31 +128,24 @@ static void finish(struct router *r, int t, uint32_t lid, int nb)
 			continue;
 		if (!have++)
 			ibu__pgft_plain_dist(r, t, r->pdist);
+		c.k = 0;
 		if (r->pdist[s] != INT_MAX && r->pdist[s] > 0) {
 			ibu__pgft_plain_choice(r, s, r->pdist, r->pdist[s] - 1,
 					       &c);
 			r->lft->row[s][lid] = (uint8_t)ibu__choice_port(&c, lid);
-			r->st.outside++;
-			if (r->rec)
-				ibu__pgft_rec_note(r, s, IBU__TPL_PLAIN, &c);
-		} else {
-			r->st.unrouted++;
-			if (r->rec)
-				ibu__pgft_rec_note(r, s, IBU__TPL_UNROUTED,
-						   NULL);
 		}
+		r->st.outside += c.k > 0;
+		r->st.unrouted += !c.k;
+		if (r->rec)
+			ibu__pgft_rec_note(r, s, c.k ? IBU__TPL_PLAIN :
+					   IBU__TPL_UNROUTED, &c);
 	}
 }
 
-/*
- * Only the B switches an end port's route crosses need the way to X:
- * those with end ports and the ones that way leads through (marked in
- * pdist, which finish() recomputes). The others carry their own packets
- * only and take the plain shortest path, as on the intact tree: a cut
- * changes the entries it must, not those of every B switch (measured:
- * one cut leaf cable of IBFT(24,3) rewrote 11 top switches' LIDs on 408
- * switches each).
- */
+/* Only the B switches on an end port's route keep the way to X (marked
+ * in pdist); the others take finish()'s plain path as on the intact tree
+ * (one cut leaf cable of IBFT(24,3) otherwise rewrote 11 top switches'
+ * LIDs on 408 switches each). */
 static void keep_fed(struct router *r, uint32_t lid, int nb)
 {
 	const struct ibu_node *n;
@@ -206,12 +176,9 @@ static void keep_fed(struct router *r, uint32_t lid, int nb)
 	}
 }
 
-/*
- * The nearest turn switch that covers every B switch with end ports and
- * closes no cycle with the dependencies already in cdg (those of every
- * other route); none: the switches' own packets still get the best
- * covering one, end ports no entry (WRN 5A52).
- */
+/* The nearest turn switch covering every B switch with end ports that
+ * closes no cycle in cdg; none: the best covering one for the switches'
+ * own packets, end ports no entry (WRN 5A52). */
 static int choose(struct router *r, uint32_t lid, int nb,
 		  struct ibu_cdg_ports *cdg, struct ibu_err *e)
 {
@@ -270,8 +237,6 @@ int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 		r->defer[r->ndefer++].host_port = host_port;
 		return IBU_OK;
 	}
-	/* only the switches' own packets: a plain shortest path, as no end
-	 * port's route meets them (finish); no turn switch to search */
 	finish(r, t, lid, nb);
 	return IBU_OK;
 }
@@ -287,9 +252,8 @@ int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 	if (rc)
 		return rc;
 	rc = ibu_cdg_ports_add_unicast(&cdg, r->lft, r->map, e);
-	/* once over the whole graph, so that each trial searches only from
-	 * its new dependencies (a cycle already there fails every trial,
-	 * as it did when each one searched everything) */
+	/* once over the whole graph: each trial then searches only from its
+	 * new dependencies (a cycle already there fails every trial) */
 	if (!rc && (rc = ibu_cdg_ports_find_cycle(&cdg, NULL, &len, e)) > 0)
 		rc = IBU_OK;
 	for (i = 0; i < r->ndefer && !rc; i++) {
