@@ -134,57 +134,32 @@ static int classes(const struct router *r, struct pgft_twins *tw)
 	return IBU_OK;
 }
 
-/* Switch s's cables grouped by its neighbours' classes, groups in class
- * order (twins then list the same classes at the same positions), each
- * group's ports ascending; gof: -1 per class, left so. */
+/* Switch s's cables grouped by its neighbours' classes, in class order
+ * (twins then list the same classes at the same positions), each group's
+ * ports ascending (gnb: the lowest one's peer). */
 static void group_switch(const struct router *r, struct pgft_twins *tw,
-			 int s, int *ngroups, int *gof)
+			 int s, int *ng)
 {
-	int i, g, c, first = *ngroups, *gnb = tw->gnb;
+	const struct ibu_port *pt = r->f->nodes[s].ports;
+	int i, j, c, b = r->nbbase[s], *p = &tw->gport[b], g = *ng - 1;
 
-	tw->gbase[s] = first;
-	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++) {
-		c = tw->cls[r->nbn[i]];
-		if (gof[c] < 0) {
-			gof[c] = *ngroups;
-			for (g = (*ngroups)++; g > first &&
-			     tw->cls[gnb[g - 1]] > c; g--)
-				gnb[g] = gnb[g - 1];
-			gnb[g] = r->nbn[i];
+	for (i = 0; i < r->nnb[s]; i++) {	/* stable: ports ascending */
+		c = tw->cls[r->nbn[b + i]];
+		for (j = i; j > 0 && tw->cls[pt[p[j - 1]].peer_node] > c; j--)
+			p[j] = p[j - 1];
+		p[j] = r->nbp[b + i];
+	}
+	tw->gbase[s] = *ng;
+	for (i = 0; i < r->nnb[s]; i++) {
+		c = pt[p[i]].peer_node;
+		if (g < *ng || tw->cls[c] != tw->cls[tw->gnb[g]]) {
+			tw->gstart[++g] = b + i;
+			tw->gnb[g] = c;
 		}
+		tw->glen[g]++;
 	}
-	tw->ng[s] = *ngroups - first;
-	for (g = first; g < *ngroups; g++) {
-		gof[tw->cls[gnb[g]]] = g;
-		tw->glen[g] = 0;
-	}
-	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++)
-		tw->glen[gof[tw->cls[r->nbn[i]]]]++;
-	for (g = first; g < *ngroups; g++)
-		tw->gstart[g] = g == first ? r->nbbase[s] :
-			tw->gstart[g - 1] + tw->glen[g - 1];
-	for (g = first; g < *ngroups; g++)
-		tw->glen[g] = 0;
-	for (i = r->nbbase[s]; i < r->nbbase[s] + r->nnb[s]; i++) {
-		g = gof[tw->cls[r->nbn[i]]];
-		tw->gport[tw->gstart[g] + tw->glen[g]++] = r->nbp[i];
-	}
-	for (g = first; g < *ngroups; g++)
-		gof[tw->cls[gnb[g]]] = -1;
-}
-
-static int groups(const struct router *r, struct pgft_twins *tw)
-{
-	int i, ngroups = 0, *gof = malloc((size_t)tw->ncls * sizeof(int) + 1);
-
-	if (!gof)
-		return IBU_ENOMEM;
-	for (i = 0; i < tw->ncls; i++)
-		gof[i] = -1;
-	for (i = 0; i < tw->ns; i++)
-		group_switch(r, tw, tw->node[i], &ngroups, gof);
-	free(gof);
-	return IBU_OK;
+	tw->ng[s] = g + 1 - *ng;
+	*ng = g + 1;
 }
 
 /* Every int array of tw in one block: 15 of a switch (n: nodes) each, 4
@@ -230,8 +205,10 @@ int ibu__pgft_twins_init(struct router *r, struct ibu_err *e)
 		}
 	}
 	tw->budget = CD_BUDGET;
-	if (classes(r, tw) || groups(r, tw))
+	if (classes(r, tw))
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (i = 0, n = 0; i < tw->ns; i++)
+		group_switch(r, tw, tw->node[i], &n);
 	return IBU_OK;
 }
 

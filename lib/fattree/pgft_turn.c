@@ -128,14 +128,15 @@ static void finish(struct router *r, int t, uint32_t lid, int nb)
 			continue;
 		if (!have++)
 			ibu__pgft_plain_dist(r, t, r->pdist);
-		c.k = 0;
 		if (r->pdist[s] != INT_MAX && r->pdist[s] > 0) {
 			ibu__pgft_plain_choice(r, s, r->pdist, r->pdist[s] - 1,
 					       &c);
 			r->lft->row[s][lid] = (uint8_t)ibu__choice_port(&c, lid);
+			r->st.outside++;
+		} else {
+			c.k = 0;
+			r->st.unrouted++;
 		}
-		r->st.outside += c.k > 0;
-		r->st.unrouted += !c.k;
 		if (r->rec)
 			ibu__pgft_rec_note(r, s, c.k ? IBU__TPL_PLAIN :
 					   IBU__TPL_UNROUTED, &c);
