@@ -2,10 +2,6 @@
 /* The generalised cyclic rule on a recognised PGFT (see pgft.h). */
 #include <limits.h>
 #include <stdlib.h>
-#include <string.h>
-#include "pgft.h"
-#include "lft.h"
-#include "lidmap.h"
 #include "pgft_router.h"
 
 static int sw(const struct router *r, int n)
@@ -34,12 +30,9 @@ int ibu_pgft_offset_levels(const struct ibu_pgft *g, int lmc)
 
 int ibu_pgft_needed_lmc(const struct ibu_pgft *g)
 {
-	long R = 1;
-	int l, lmc = 0;
+	int lmc = 0;
 
-	for (l = 1; l < g->P.h; l++)
-		R *= ibu_pgft_up_ports(&g->P, l);
-	while ((1L << lmc) < R)
+	while (g->P.h > 1 && ibu_pgft_offset_levels(g, lmc) < g->P.h - 1)
 		lmc++;
 	return lmc;
 }
@@ -454,7 +447,7 @@ static void index_ports(struct router *r)
 	}
 }
 
-/* The router's int arrays in one block: 22 + h per node, 8 per port
+/* The router's int arrays in one block: 23 + h per node, 8 per port
  * slot (pbase + port), the levels'. */
 static int alloc_arrays(struct router *r)
 {
@@ -464,14 +457,14 @@ static int alloc_arrays(struct router *r)
 		       &r->clos_c, &r->ud, &r->tdist, &r->turnb, &r->turnc,
 		       &r->turnx, &r->pdist, &r->upcnt, &r->upcnt_st, &r->pbase,
 		       &r->upbase, &r->nup, &r->nbbase, &r->nnb, &r->dnbase,
-		       &r->ndn };
+		       &r->ndn, &r->plain };
 	int **pp[] = { &r->upp, &r->gstart, &r->glen, &r->gports, &r->upn,
 		       &r->nbp, &r->nbn, &r->dnn }, *m;
 
 	h = (size_t)r->g->P.h;
 	for (i = 0; i < (size_t)f->num_nodes; i++)
 		np += (size_t)f->nodes[i].num_ports + 1;
-	m = r->mem = calloc((22 + h) * n + 8 * np + 2 * h + 3, sizeof(int));
+	m = r->mem = calloc((23 + h) * n + 8 * np + 2 * h + 3, sizeof(int));
 	if (!m)
 		return IBU_ENOMEM;
 	for (i = 0; i < sizeof(pn) / sizeof(pn[0]); i++, m += n)
@@ -516,7 +509,7 @@ static void teardown(struct router *r)
 
 /* Every LID a port owns: compute hosts in closed form (balanced around
  * the faults on a damaged tree), the rest by up*|down* distances. */
-static int route_all(struct router *r, int *plain, struct ibu_err *e)
+static int route_all(struct router *r, struct ibu_err *e)
 {
 	const struct ibu_fabric *f = r->f;
 	uint32_t lid;
@@ -561,7 +554,7 @@ static int route_all(struct router *r, int *plain, struct ibu_err *e)
 		}
 	}
 	if (r->g->num_faults > 0) {
-		rc = ibu__pgft_balance(r, plain, e);
+		rc = ibu__pgft_balance(r, r->plain, e);
 		if (rc)
 			return rc;
 	} else {
@@ -591,26 +584,17 @@ int ibu_pgft_route_paper(const struct ibu_fabric *f, const struct ibu_pgft *g,
 			 struct ibu_lft *lft, struct ibu_pgft_route_stats *st,
 			 struct ibu_err *e)
 {
-	struct router r;
-	int *plain = NULL, rc;
+	struct router r = { .f = f, .g = g, .map = map, .lft = lft,
+			    .paper = paper };
+	int rc;
 
-	memset(&r, 0, sizeof(r));
-	r.paper = paper;
-	r.f = f;
-	r.g = g;
-	r.map = map;
-	r.lft = lft;
 	if (lft->max_lid < map->max_lid)
 		return ibu_err_set(e, IBU_EINVAL,
 				   "tables up to LID 0x%04x, LIDs up to 0x%04x",
 				   lft->max_lid, map->max_lid);
 	rc = setup(&r, lmc, e);
-	plain = malloc((size_t)(f->num_nodes ? f->num_nodes : 1) * sizeof(int));
-	if (!rc && !plain)
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	if (!rc)
-		rc = route_all(&r, plain, e);
-	free(plain);
+		rc = route_all(&r, e);
 	teardown(&r);
 	if (st)
 		*st = r.st;

@@ -81,6 +81,7 @@ struct router {
 	int ndefer, capdefer;
 	int *turnx;		/* [node]: 1 + its rank as a turn switch, 0 */
 	int *pdist;		/* plain hops to the target */
+	int *plain;		/* ibu__pgft_balance's scratch */
 	int nturnx;
 	int *upcnt, *upcnt_st;	/* [node] up-cables into the closure, stamp */
 	int *lvabove;		/* [level]: its switches in that closure */
