@@ -198,7 +198,6 @@ int ibu__pgft_twins_init(struct router *r, struct ibu_err *e)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (i = 0; i < f->num_nodes; i++) {
 		tw->idx[i] = -1;
-		tw->cls[i] = -1;
 		if (ibu_node_is_switch(&f->nodes[i])) {
 			tw->idx[i] = tw->ns;
 			tw->node[tw->ns++] = i;

@@ -491,7 +491,8 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	}
 	r->levels = ibu_pgft_offset_levels(g, lmc);
 	r->clos_leaf = -1;
-	if (alloc_arrays(r))
+	r->defer = malloc(((size_t)r->map->max_lid + 1) * sizeof(*r->defer));
+	if (!r->defer || alloc_arrays(r))
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (s = 0; s < r->f->num_nodes; s++)
 		if (sw(r, s) && g->level[s] >= 1)

@@ -78,7 +78,7 @@ struct router {
 	int *turnb;		/* those switches */
 	int *turnc;		/* candidate turn switches, nearest first */
 	struct turn_job *defer;	/* LIDs whose turns end ports' routes cross */
-	int ndefer, capdefer;
+	int ndefer;
 	int *turnx;		/* [node]: 1 + its rank as a turn switch, 0 */
 	int *pdist;		/* plain hops to the target */
 	int *plain;		/* ibu__pgft_balance's scratch */

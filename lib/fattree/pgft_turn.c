@@ -92,18 +92,6 @@ static int candidates(struct router *r, struct ibu_err *e)
 	return n;
 }
 
-/* Some B switch has an end port: end ports' routes cross the turn (A
- * switches never lead into B ones). */
-static int fed(const struct router *r, int nb)
-{
-	int i;
-
-	for (i = 0; i < nb; i++)
-		if (r->hosted[r->turnb[i]])
-			return 1;
-	return 0;
-}
-
 /* The B switches' entries (ends_only: with end ports) back to none. */
 static void clear_b(struct router *r, uint32_t lid, int nb, int ends_only)
 {
@@ -222,23 +210,19 @@ static int choose(struct router *r, uint32_t lid, int nb,
 int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 			   uint32_t lid, int nb, struct ibu_err *e)
 {
-	if (fed(r, nb)) {
-		if (r->ndefer == r->capdefer) {
-			int nc = r->capdefer ? 2 * r->capdefer : 64;
-			struct turn_job *d = realloc(r->defer,
-						     (size_t)nc * sizeof(*d));
+	int i;
 
-			if (!d)
-				return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-			r->defer = d;
-			r->capdefer = nc;
-		}
-		r->defer[r->ndefer].lid = lid;
-		r->defer[r->ndefer].t = t;
-		r->defer[r->ndefer++].host_port = host_port;
+	/* no B switch with an end port: only the switches' own packets
+	 * cross the turn (A switches never lead into B ones) */
+	for (i = 0; i < nb && !r->hosted[r->turnb[i]]; i++)
+		;
+	if (i == nb) {
+		finish(r, t, lid, nb);
 		return IBU_OK;
 	}
-	finish(r, t, lid, nb);
+	r->defer[r->ndefer].lid = lid;	/* once per LID: sized for all */
+	r->defer[r->ndefer].t = t;
+	r->defer[r->ndefer++].host_port = host_port;
 	return IBU_OK;
 }
 
