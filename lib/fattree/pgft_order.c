@@ -88,10 +88,8 @@ static int keys(const struct ibu_pgft *g, const uint64_t *pos,
 
 	if (!t)
 		return IBU_ENOMEM;
-	for (D = 0; D < n; D++) {
-		memset(&k[D], 0, sizeof(k[D]));
-		k[D].D = D;
-	}
+	for (D = 0; D < n; D++)
+		k[D] = (struct okey){ .D = D };
 	for (l = H - 1; l >= 1; l--, i++) {
 		for (D = 0; D < n; D++)
 			t[D] = (struct idpos){ g->host_sub[(size_t)D * (H + 1) + l],
@@ -142,14 +140,12 @@ static int renumber(struct ibu_pgft *g, const struct okey *k)
  * the file kept sub-trees together and its order survives), -1 ENOMEM. */
 static int moved(const struct okey *k, int n, const uint64_t *pos, int num)
 {
-	uint64_t *seq = malloc(((size_t)n + 1) * sizeof(*seq)), *srt;
+	uint64_t *seq = malloc(2 * ((size_t)n + 1) * sizeof(*seq)), *srt;
 	int D, c = 0, r = 0;
 
-	srt = seq ? malloc(((size_t)n + 1) * sizeof(*srt)) : NULL;
-	if (!srt) {
-		free(seq);
+	if (!seq)
 		return -1;
-	}
+	srt = seq + n + 1;
 	for (D = 0; D < n; D++)
 		if (pos[k[D].D] < (uint64_t)num)
 			seq[c++] = pos[k[D].D];
@@ -158,7 +154,6 @@ static int moved(const struct okey *k, int n, const uint64_t *pos, int num)
 	for (D = 0; D < c; D++)
 		r += seq[D] != srt[D];
 	free(seq);
-	free(srt);
 	return r;
 }
 

@@ -366,25 +366,17 @@ static int memo_get(const struct router *r, int which, int s, int tag,
 }
 
 /* The group of s with exactly ports cand[0..k-1], or MEMO_SCAN. */
-static int group_of(const struct pgft_twins *tw, int s, const int *cand,
-		    int k)
+static int group_of(const struct router *r, int s, const int *cand, int k)
 {
-	int g, j;
+	const struct pgft_twins *tw = r->tw;
+	int c = tw->cls[r->f->nodes[s].ports[cand[0]].peer_node], g, j;
 
-	for (g = tw->gbase[s]; g < tw->gbase[s] + tw->ng[s]; g++) {
-		const int *p = &tw->gport[tw->gstart[g]];
-
-		for (j = 0; j < tw->glen[g] && p[j] != cand[0]; j++)
-			;
-		if (j == tw->glen[g])
-			continue;
-		if (tw->glen[g] != k)
-			return MEMO_SCAN;
-		for (j = 0; j < k && p[j] == cand[j]; j++)
-			;
-		return j == k ? g - tw->gbase[s] : MEMO_SCAN;
-	}
-	return MEMO_SCAN;
+	for (g = tw->gbase[s]; tw->cls[tw->gnb[g]] != c; g++)
+		;
+	for (j = 0; j < k && j < tw->glen[g] &&
+	     tw->gport[tw->gstart[g] + j] == cand[j]; j++)
+		;
+	return j == k && k == tw->glen[g] ? g - tw->gbase[s] : MEMO_SCAN;
 }
 
 static void memo_put(const struct router *r, int which, int s, int tag,
@@ -404,7 +396,7 @@ static void memo_put(const struct router *r, int which, int s, int tag,
 	m->tag[c] = tag;
 	m->d[c] = d;
 	m->res[c] = !k ? MEMO_NONE : k == nbase ? MEMO_ALL :
-		    group_of(tw, s, cand, k);
+		    group_of(r, s, cand, k);
 }
 
 /* Up-ports of s to a parent at the least distance; sets s's (-1: none). */

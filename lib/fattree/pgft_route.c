@@ -245,11 +245,11 @@ void ibu__pgft_updown_dist(struct router *r, int t)
 		for (i = 0; i < r->nlevel[l]; i++)
 			ud[r->by_level[l][i]] = INT_MAX;
 	ud[t] = 0;
-	for (i = 0; i < r->nclos; i++)
-		ud[r->clos_q[i]] = lvl(r, r->clos_q[i]) - 1;
 	r->queue[0] = t;
-	for (i = 0; i < r->nclos; i++)
-		r->queue[i + 1] = r->clos_q[i];
+	for (i = 0; i < r->nclos; i++) {
+		s = r->queue[i + 1] = r->clos_q[i];
+		ud[s] = lvl(r, s) - 1;
+	}
 	count_above(r, r->nclos + 1);	/* the closure's stamp */
 	for (l = r->g->P.h; l >= 1; l--, uni = next)
 		for (i = 0, next = IBU__UNI_NONE; i < r->nlevel[l]; i++) {
