@@ -512,56 +512,43 @@ static void teardown(struct router *r)
  * the faults on a damaged tree), the rest by up*|down* distances. */
 static int route_all(struct router *r, struct ibu_err *e)
 {
-	const struct ibu_fabric *f = r->f;
 	uint32_t lid;
-	int rc;
+	int rc = IBU_OK, D;
 
-	for (lid = 1; lid <= r->map->max_lid; lid++) {
+	for (lid = 1; lid <= r->map->max_lid && !rc; lid++) {
 		const struct ibu_lid_owner *o = ibu_lidmap_get(r->map, lid);
-		int D, n;
+		const struct ibu_port *pt;
 
 		if (!o)
 			continue;
-		n = o->node;
-		if (sw(r, n)) {
-			rc = ibu__pgft_route_switch(r, n, lid, e);
-			if (rc)
-				return rc;
-			continue;
-		}
-		D = ibu_pgft_host(r->g, n, o->port);
-		if (D >= 0 && r->g->num_faults > 0)
-			continue;	/* ibu__pgft_balance */
-		if (D >= 0 && o->offset == 0) {
+		pt = &r->f->nodes[o->node].ports[o->port];
+		if (sw(r, o->node)) {
+			rc = ibu__pgft_route_switch(r, o->node, lid, e);
+		} else if ((D = ibu_pgft_host(r->g, o->node, o->port)) == -1) {
+			rc = ibu__pgft_route_turned(r, pt->peer_node,
+				pt->peer_port, lid, ibu__pgft_route_updown(r,
+				pt->peer_node, pt->peer_port, lid, 0), e);
+		} else if (D >= 0 && r->g->num_faults <= 0 && !o->offset) {
 			struct host_job *jb = &r->jobs[r->njobs];
 
 			ibu_pgft_digits(r->g, D, jb->x);
 			jb->pid = r->paper ? r->paper->pid[D] : 0;
 			jb->base = lid;
-			jb->nlids = 1 << f->nodes[n].ports[o->port].lmc;
-			jb->leaf = f->nodes[n].ports[o->port].peer_node;
-			jb->port = f->nodes[n].ports[o->port].peer_port;
+			jb->nlids = 1 << pt->lmc;
+			jb->leaf = pt->peer_node;
+			jb->port = pt->peer_port;
 			jb->seq = r->njobs;
 			if (++r->njobs == HOST_BATCH)
 				route_hosts(r);
-		} else if (D == -1) {
-			int t = f->nodes[n].ports[o->port].peer_node;
-			int p = f->nodes[n].ports[o->port].peer_port;
-
-			rc = ibu__pgft_route_turned(r, t, p, lid,
-				ibu__pgft_route_updown(r, t, p, lid, 0), e);
-			if (rc)
-				return rc;
-		}
+		}	/* with faults, ibu__pgft_balance */
 	}
-	if (r->g->num_faults > 0) {
+	if (rc)
+		return rc;
+	if (r->g->num_faults > 0)
 		rc = ibu__pgft_balance(r, r->plain, e);
-		if (rc)
-			return rc;
-	} else {
+	else
 		route_hosts(r);
-	}
-	return ibu__pgft_route_deferred(r, e);
+	return rc ? rc : ibu__pgft_route_deferred(r, e);
 }
 
 int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
