@@ -105,7 +105,7 @@ static int cmp_int(const void *a, const void *b)
 static int classes(const struct router *r, struct pgft_twins *tw)
 {
 	struct twin_key *key = malloc((size_t)tw->ns * sizeof(*key) + 1);
-	int i, s, o = 0, *nb;
+	int i, s, n, o = 0, *nb;
 
 	for (i = 0; i < tw->ns; i++)
 		o += r->ndn[tw->node[i]];
@@ -115,11 +115,12 @@ static int classes(const struct router *r, struct pgft_twins *tw)
 		free(nb);
 		return IBU_ENOMEM;
 	}
-	for (i = 0, o = 0; i < tw->ns; o += r->ndn[s], i++) {
+	for (i = 0, o = 0; i < tw->ns; o += n, i++) {
 		s = tw->node[i];
-		memcpy(nb + o, &r->dnn[r->dnbase[s]], (size_t)r->ndn[s] * sizeof(int));
-		qsort(nb + o, (size_t)r->ndn[s], sizeof(int), cmp_int);
-		key[i] = (struct twin_key){ r->g->level[s], r->ndn[s], nb + o, s };
+		n = r->ndn[s];
+		memcpy(nb + o, r->dnn + r->dnbase[s], (size_t)n * sizeof(int));
+		qsort(nb + o, (size_t)n, sizeof(int), cmp_int);
+		key[i] = (struct twin_key){ r->g->level[s], n, nb + o, s };
 	}
 	qsort(key, (size_t)tw->ns, sizeof(*key), cmp_key);
 	for (i = 0; i < tw->ns; i++) {

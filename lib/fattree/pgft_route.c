@@ -353,8 +353,8 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 			   uint32_t lid, int only_b)
 {
 	int l, i, s, out, nb = 0, uni = IBU__UNI_NONE, next, stamp;
-	int *tdist = r->tdist, *dist = r->dist;	/* locals: the row stores */
-	uint8_t **row = r->lft->row;		/* may alias r's fields */
+	int *tdist = r->tdist, *dist = r->dist;	/* locals: the row's */
+	uint8_t **row = r->lft->row;		/* stores may alias r */
 	struct ibu__choice c;
 
 	ibu__pgft_mark_above(r, t, lid);
@@ -369,7 +369,8 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 				ibu__pgft_climb_choice(r, s, uni, &c);
 				out = ibu__choice_port(&c, lid);
 				if (r->rec)
-					ibu__pgft_rec_note(r, s, IBU__TPL_UPDOWN, &c);
+					ibu__pgft_rec_note(r, s,
+						IBU__TPL_UPDOWN, &c);
 				ibu__pgft_uni_add(&next, dist[s]);
 			}
 			if (only_b) {
@@ -635,7 +636,7 @@ int ibu_pgft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 			f->nodes[i].ports[p].lid = 0;
 			f->nodes[i].ports[p].lmc = 0;
 		}
-	/* compute hosts in D order, then the others: aligned sets; switches last */
+	/* compute hosts in D order, then the others (aligned), switches */
 	next = 1u << lmc;
 	for (i = 0; i < g->num_hosts + g->num_spine_hosts; i++) {
 		const struct ibu_pgft_host *h = i < g->num_hosts ? &g->host[i] :

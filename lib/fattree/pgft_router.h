@@ -77,13 +77,13 @@ struct router {
 	int *tdist;		/* [node] up*|down* hops to the target, -1 */
 	int *turnb;		/* those switches */
 	int *turnc;		/* candidate turn switches, nearest first */
-	struct turn_job *defer;	/* LIDs whose turns end ports' routes cross */
+	struct turn_job *defer;	/* LIDs whose turns end ports cross */
 	int ndefer;
-	int *turnx;		/* [node]: 1 + its rank as a turn switch, 0 */
+	int *turnx;		/* [node] 1 + its rank as a turn switch, 0 */
 	int *pdist;		/* plain hops to the target */
 	int *plain;		/* ibu__pgft_balance's scratch */
 	int nturnx;
-	int *upcnt, *upcnt_st;	/* [node] up-cables into the closure, stamp */
+	int *upcnt, *upcnt_st;	/* [node] up-cables into the closure; its stamp */
 	int *lvabove;		/* [level]: its switches in that closure */
 	struct pgft_twins *tw;	/* pgft_plain.c */
 	struct twin_tpl *rec;	/* the twin LID being recorded, NULL */
