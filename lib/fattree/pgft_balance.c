@@ -816,7 +816,7 @@ static int repair(struct bal *b)
 	memcpy(b->w, b->nh, sizeof(long) * (size_t)b->norder);
 	for (i = b->norder - 1; i > 0; i--) {
 		b->port[i] = rule_way(b, i, &b->next[i]);
-		if (!b->w[i]) {		/* its own packets only, as keep_tree() */
+		if (!b->w[i]) {		/* its own packets only, as keep_switch() */
 			if (!b->port[i])
 				b->port[i] = first_way(b, i);
 			continue;
