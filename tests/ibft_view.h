@@ -22,6 +22,7 @@
 #include <string.h>
 #include "cyclic_pgft.h"
 #include "engine_options.h"
+#include "unit.h"
 
 #define IBFT_VIEW_MAX_N IBU_PGFT_MAX_H
 
@@ -341,6 +342,18 @@ static inline void ibft_view_free(struct ibft_view *t)
 	free(t->faults);
 	ibu_cyclic_pgft_free(t->c);
 	memset(t, 0, sizeof(*t));
+}
+
+/* f is refused (IBU_ETOPO, no labels) with a message holding needle. */
+static inline void ibft_view_expect_reject(const struct ibu_fabric *f,
+					   int limit, const char *needle)
+{
+	struct ibft_view t;
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibft_view_recognize_limit(f, &t, limit, &e), IBU_ETOPO);
+	ck_assert_msg(strstr(e.msg, needle), "'%s' lacks '%s'", e.msg, needle);
+	ck_assert_ptr_null(t.sw);
 }
 
 /* The product's default limit for an IBFT(m,n)'s PGFT. */

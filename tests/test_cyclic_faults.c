@@ -474,17 +474,6 @@ START_TEST(cyclic_rule_degraded)
 }
 END_TEST
 
-static void expect_reject(const struct ibu_fabric *f, int limit,
-			  const char *needle)
-{
-	struct ibft_view t;
-	struct ibu_err e = { 0 };
-
-	ck_assert_int_eq(ibft_view_recognize_limit(f, &t, limit, &e), IBU_ETOPO);
-	ck_assert_msg(strstr(e.msg, needle), "'%s' lacks '%s'", e.msg, needle);
-	ck_assert_ptr_null(t.sw);
-}
-
 START_TEST(fault_limit)
 {
 	struct ibu_gen_opts o = { .remove_links = 1, .seed = 2 };
@@ -495,14 +484,14 @@ START_TEST(fault_limit)
 	ck_assert_int_eq(ibft_view_default_max_faults(8, 3), 25);
 	ck_assert_int_eq(ibft_view_default_max_faults(4, 3), 3);
 	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &o, &e), 0);
-	expect_reject(&f, 0, "missing cables (max_faults 0)");
+	ibft_view_expect_reject(&f, 0, "missing cables (max_faults 0)");
 	ck_assert_int_eq(ibft_view_recognize_limit(&f, &t, 1, &e), 0);
 	ck_assert_int_eq(t.max_faults, 1);
 	ibft_view_free(&t);
 	ibu_fabric_free(&f);
 	o.remove_links = 4;	/* default limit of IBFT(4,3): 3 */
 	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &o, &e), 0);
-	expect_reject(&f, -1, "more than the limit of 3");
+	ibft_view_expect_reject(&f, -1, "more than the limit of 3");
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -542,7 +531,8 @@ START_TEST(reject_no_fat_tree)
 	unplug(&f, "hca-0.0.0", &a, &pa);
 	unplug(&f, "hca-3.1.0", &b, &pb);
 	ck_assert_int_eq(ibu_fabric_link(&f, a, pa, b, pb, &e), 0);
-	expect_reject(&f, -1, "cannot be on adjacent levels (odd cycle)");
+	ibft_view_expect_reject(&f, -1,
+				"cannot be on adjacent levels (odd cycle)");
 	ibu_fabric_free(&f);
 
 	/* a middle switch with m/2 + 1 down-links (its spare port) */
@@ -550,7 +540,7 @@ START_TEST(reject_no_fat_tree)
 	unplug(&f, "hca-1.0.0", &a, &pa);
 	b = node_named(&f, "sw1-2.0");
 	ck_assert_int_eq(ibu_fabric_link(&f, a, pa, b, 9, &e), 0);
-	expect_reject(&f, -1, "has two parents in one column");
+	ibft_view_expect_reject(&f, -1, "has two parents in one column");
 	ibu_fabric_free(&f);
 
 	/* a 3x3 mesh of switches with one host each */
@@ -575,7 +565,7 @@ START_TEST(reject_no_fat_tree)
 			ck_assert_int_eq(ibu_fabric_link(&f, 2 * i, 3,
 					 2 * (i + 3), 4, &e), 0);
 	}
-	expect_reject(&f, -1, "not a PGFT: PGFT(2; 1,3; 1,4; 1,1) has 3 level-1 switches, the fabric 5");
+	ibft_view_expect_reject(&f, -1, "not a PGFT: PGFT(2; 1,3; 1,4; 1,1) has 3 level-1 switches, the fabric 5");
 	ibu_fabric_free(&f);
 }
 END_TEST

@@ -345,18 +345,6 @@ START_TEST(plain_labels_match_generator)
 }
 END_TEST
 
-static void expect_reject(struct ibu_fabric *f, const char *needle)
-{
-	struct ibft_view t;
-	struct ibu_err e = { 0 };
-	int rc = ibft_view_recognize(f, &t, &e);
-
-	ck_assert_int_eq(rc, IBU_ETOPO);
-	ck_assert_msg(strstr(e.msg, needle), "message '%s' lacks '%s'", e.msg,
-		      needle);
-	ck_assert_ptr_null(t.sw);
-}
-
 /* A missing link is a fault of a degraded tree (tests/test_cyclic_faults.c);
  * with a limit of 0 faults only exact trees pass. */
 START_TEST(reject_missing_link)
@@ -402,7 +390,8 @@ START_TEST(reject_rewired)
 		f.nodes[na].ports[qa].peer_node = b;
 		f.nodes[na].ports[qa].peer_port = 3;
 	}
-	expect_reject(&f, "not an IBFT: PGFT(3; 2,2,4; 1,2,2; 1,1,1)");
+	ibft_view_expect_reject(&f, IBU_MAX_FAULTS_DEFAULT,
+				"not an IBFT: PGFT(3; 2,2,4; 1,2,2; 1,1,1)");
 	(void)i;
 	ibu_fabric_free(&f);
 }
@@ -422,7 +411,8 @@ START_TEST(reject_example_fabric)
 	ck_assert_ptr_nonnull(in);
 	ck_assert_int_eq(ibu_netfile_read_stream(in, "2sw2path4hca", &f, &e), 0);
 	fclose(in);
-	expect_reject(&f, "not a PGFT: 1 leaf switch");
+	ibft_view_expect_reject(&f, IBU_MAX_FAULTS_DEFAULT,
+				"not a PGFT: 1 leaf switch");
 	ibu_fabric_free(&f);
 }
 END_TEST
