@@ -880,7 +880,7 @@ static int keep_rule(struct bal *b, int li)
 /* At most the busiest link of any tree toward t: every source's flows
  * leave it on one of its ways, so on one loaded at least as much as its
  * least loaded way plus them. */
-static long least_busiest(const struct bal *b)
+static long least_busiest(struct bal *b)
 {
 	long bound = 0, m, ld;
 	int i, j, q, port;
@@ -891,7 +891,7 @@ static long least_busiest(const struct bal *b)
 		m = LONG_MAX;
 		for (j = 0; j < num_ways(b, i); j++) {
 			port = way(b, i, j, &q);
-			ld = *load_of((struct bal *)b, i, port);
+			ld = *load_of(b, i, port);
 			if (q >= 0 && ld < m)
 				m = ld;
 		}
