@@ -56,8 +56,7 @@ struct batch {
 	int n;
 	uint32_t lid[BATCH];
 	int D[BATCH], o[BATCH];
-	int dead[BATCH];	/* the index where its flows met a lost way */
-	long re[BATCH];		/* switches without flow off the rule */
+	long re[BATCH];		/* switches whose rule way is lost */
 	uint32_t *lc[BATCH];	/* its offset's loads */
 	int kslot[IBU_PGFT_MAX_H + 1][BATCH];	/* by level */
 	int kcable[IBU_PGFT_MAX_H + 1][BATCH];
@@ -119,7 +118,23 @@ struct bal {
 	struct leaf_index own;	/* the arrays prepare_leaf() fills; node,
 				 * child, ... point there or to a kept index */
 	struct batch bt;
-	long *bw;		/* [i BATCH + j]: batch LID j's flows at i */
+	/* the rule's in-tree of one LID (keep_flows) */
+	unsigned char *allok;	/* [i]: every up-slot leads toward t */
+	int *hop;		/* [i]: hops to t */
+	int hb[2 * IBU_PGFT_MAX_H + 2];	/* first index of each hop count */
+	int *srcs, nsrc;	/* indexes with hosts, farthest first */
+	int *rcv;		/* [hb[d] + k]: k-th switch of hop d given flow */
+	int rcvn[2 * IBU_PGFT_MAX_H + 2];
+	int *tport;		/* [k]: the way of path[k] */
+	/* the level-1 sources in closed form (U1 = U[1] > 0) */
+	int U1;
+	int *r1start, *r1node;	/* [k]: switches reached by slot k */
+	long *r1flow;		/* ... and the hosts sent there */
+	unsigned char bad1[IBU_MAX_PORTS];	/* [k]: a source lost it */
+	int *cutl, ncutl;	/* level-1 ranks with hosts cut off from t */
+	int *lrank;		/* [node]: rank in level 1 */
+	long *kcnt;		/* [(o - o0) U1 + k]: kept LIDs with slot k */
+	int *ksub;		/* [rank noffc U1 + ...]: of them, not sent */
 	char *block;		/* every array above but kept[] and undo */
 };
 
@@ -140,14 +155,16 @@ static void index_ways(struct bal *b, int i)
 	const int *ud = b->r->ud, *idx = b->idx_of;
 	const int *sq = &b->slotq[b->sbase[b->node[i]]];
 	int *nx = &b->nx[i * b->umax];
-	int U = b->r->U[b->lev[i]], k, q, want = ud[b->node[i]] - 1;
+	int U = b->r->U[b->lev[i]], k, q, ok, want = ud[b->node[i]] - 1;
 
 	/* want is finite (i reaches t): a parent at that distance is in the
 	 * order, so idx[q] >= 0 there */
-	for (k = 0; k < U; k++) {
+	for (k = 0, ok = 1; k < U; k++) {
 		q = sq[k];
 		nx[k] = q >= 0 && ud[q] == want ? idx[q] : -1;
+		ok &= nx[k] >= 0;
 	}
+	b->allok[i] = (unsigned char)ok;
 }
 
 /* The peer of every switch's up-slots, once (slotq). */
@@ -204,6 +221,7 @@ static void order_by_hops(struct bal *b, int t)
 		}
 	for (d = 1; d < 2 * IBU_PGFT_MAX_H + 2; d++)
 		start[d] += start[d - 1];
+	memcpy(b->hb, start, sizeof(b->hb));
 	for (l = 1; l <= r->g->P.h; l++)
 		for (i = 0; i < r->nlevel[l]; i++) {
 			s = r->by_level[l][i];
@@ -211,6 +229,7 @@ static void order_by_hops(struct bal *b, int t)
 				continue;
 			k = start[r->ud[s]]++;
 			b->idx_of[s] = k;
+			b->hop[k] = r->ud[s];
 			b->node[k] = s;
 			b->lev[k] = l;
 			b->slot[k] = r->pbase[s];
@@ -473,95 +492,273 @@ static int first_way(const struct bal *b, int i)
 	return 0;
 }
 
-/* The rule's way of every batch LID at index i: port[j] (0: it does not
- * survive) and next[j]; per switch, so its index is read once. */
-static void batch_ways(const struct bal *b, int i, int *port, int *next)
+/* --- the leaves' flows in closed form --- */
+
+/*
+ * Once per fabric: for each up-slot k, the switches that the level-1
+ * switches with hosts reach through their slot k, and the hosts that go
+ * that way (r1*). A LID with rule slot k at level 1 that keeps the rule
+ * gets exactly those flows into the level above (less its own leaf's,
+ * and nothing into a switch that does not reach its leaf), whatever the
+ * leaf: its sources' first hop needs no walk.
+ */
+static void index_leaf_flows(struct bal *b)
 {
-	const struct batch *k = &b->bt;
-	int j, c, n = k->n, l = b->lev[i];
+	const struct router *r = b->r;
+	long *acc = b->w;	/* scratch [node], left zero */
+	int k, i, s, q, n = 0, m;
+
+	for (i = 0; i < r->nlevel[1]; i++)
+		b->lrank[r->by_level[1][i]] = i;
+	for (k = 0; k < b->U1; k++) {
+		b->r1start[k] = n;
+		for (i = 0; i < r->nlevel[1]; i++) {
+			s = r->by_level[1][i];
+			q = b->slotq[b->sbase[s] + k];
+			if (q < 0 || !b->nhost[s])
+				continue;
+			if (!acc[q])
+				b->r1node[n++] = q;
+			acc[q] += b->nhost[s];
+		}
+		for (m = b->r1start[k]; m < n; m++) {
+			b->r1flow[m] = acc[b->r1node[m]];
+			acc[b->r1node[m]] = 0;
+		}
+	}
+	b->r1start[b->U1] = n;
+}
+
+/*
+ * Leaf t's sources for keep_flows(): the switches above level 1 with
+ * hosts (walked), the up-slots some level-1 source loses toward t (bad1:
+ * a LID whose rule takes one is damaged) and the level-1 switches with
+ * hosts that do not reach t (cutl: no source of t's LIDs).
+ */
+static void leaf_sources(struct bal *b)
+{
+	const struct router *r = b->r;
+	const int *nx;
+	int i, k, s;
+
+	memset(b->bad1, 0, sizeof(b->bad1));
+	for (i = b->norder - 1, b->nsrc = 0; i > 0; i--) {
+		if (!b->nh[i])
+			continue;
+		if (b->lev[i] > 1 || !b->U1) {
+			b->srcs[b->nsrc++] = i;
+			continue;
+		}
+		if (b->allok[i])
+			continue;
+		for (k = 0, nx = &b->nx[i * b->umax]; k < b->U1; k++)
+			b->bad1[k] |= nx[k] < 0;
+	}
+	b->ncutl = 0;
+	for (i = 0; b->cut_leaves && i < r->nlevel[1]; i++) {
+		s = r->by_level[1][i];
+		if (r->ud[s] == INT_MAX && b->nhost[s])
+			b->cutl[b->ncutl++] = i;
+	}
+	memset(b->w, 0, sizeof(long) * (size_t)b->norder);
+}
+
+/* The level-1 sources' flows of the current LID (rule slot k at level 1)
+ * into the level above, as receivers; 0 when one of them lost slot k. */
+static int leaf_flows(struct bal *b)
+{
+	const struct router *r = b->r;
+	int k = b->kslot[1], m, q, h, t = b->node[0], own = -1;
+	long f;
+
+	if (b->bad1[k])
+		return 0;
+	if (b->lev[0] == 1)	/* t's hosts send nothing toward t */
+		own = b->slotq[b->sbase[t] + k];
+	for (m = b->r1start[k]; m < b->r1start[k + 1]; m++) {
+		q = b->idx_of[b->r1node[m]];
+		f = b->r1flow[m] - (b->r1node[m] == own ? b->nhost[t] : 0);
+		if (q <= 0 || !f)	/* fed by sources cut off from t only */
+			continue;
+		if (!b->nh[q] && !b->w[q]) {
+			h = b->hop[q];
+			b->rcv[b->hb[h] + b->rcvn[h]++] = q;
+		}
+		b->w[q] += f;
+	}
+	(void)r;
+	return 1;
+}
+
+/* A kept LID (offset o, rule slot k at level 1): counted for the
+ * level-1 sources' loads, less where its leaf t or a cut-off leaf is the
+ * source. */
+static void count_kept(struct bal *b, int o, int k)
+{
+	size_t base = (size_t)(o - b->o0) * (size_t)b->U1 + (size_t)k;
+	size_t per = (size_t)b->noffc * (size_t)b->U1;
+	int i;
+
+	b->kcnt[base]++;
+	if (b->lev[0] == 1)
+		b->ksub[(size_t)b->lrank[b->node[0]] * per + base]++;
+	for (i = 0; i < b->ncutl; i++)
+		b->ksub[(size_t)b->cutl[i] * per + base]++;
+}
+
+/* The level-1 sources' loads of the chunk's kept LIDs: a source with h
+ * hosts puts h on its slot k for each kept LID with rule slot k whose
+ * leaf it reaches and is not. */
+static void leaf_loads(struct bal *b)
+{
+	const struct router *r = b->r;
+	size_t per = (size_t)b->noffc * (size_t)b->U1, c;
+	int i, o, k, s;
+	long n;
+
+	for (i = 0; i < r->nlevel[1]; i++) {
+		s = r->by_level[1][i];
+		if (!b->nhost[s])
+			continue;
+		for (o = 0; o < b->noffc; o++)
+			for (k = 0; k < b->U1; k++) {
+				c = (size_t)o * (size_t)b->U1 + (size_t)k;
+				n = b->kcnt[c] - b->ksub[(size_t)i * per + c];
+				if (n)
+					b->load[(size_t)o * b->nslots + (size_t)
+						r->pbase[s] + (size_t)
+						ibu__pgft_up(r, s)[k]] +=
+						(uint32_t)(n * b->nhost[s]);
+			}
+	}
+}
+
+/* The rows of the batch's LIDs at index i: the rule's way where it
+ * survives, else the first surviving way (counted in re: no flow may
+ * cross such a switch, or the LID is damaged and its rows rewritten). */
+static void keep_rows(struct bal *b, int i)
+{
+	struct batch *k = &b->bt;
+	uint8_t *row = b->r->lft->row[b->node[i]];
+	int j, c, l = b->lev[i], n = k->n, port;
 
 	if (b->child[i] >= 0) {
 		const int *gp = &b->r->gports[b->cstart[i]], *kc = k->kcable[l];
-		int len = b->clen[i], q = b->child[i];
+		int len = b->clen[i];
 
 		for (j = 0; j < n; j++) {
 			c = kc[j];
-			port[j] = c < len ? gp[c] : 0;
-			next[j] = q;
+			if (c < len) {
+				row[k->lid[j]] = (uint8_t)gp[c];
+				continue;
+			}
+			row[k->lid[j]] = len ? (uint8_t)gp[0] : IBU_NO_PATH;
+			k->re[j]++;
 		}
 		return;
 	}
 	const int *nx = &b->nx[i * b->umax], *up = b->up[i], *ks = k->kslot[l];
 
+	if (b->allok[i]) {	/* every up-slot leads toward t: most */
+		for (j = 0; j < n; j++)
+			row[k->lid[j]] = (uint8_t)up[ks[j]];
+		return;
+	}
 	for (j = 0; j < n; j++) {
 		c = ks[j];
-		next[j] = nx[c];
-		port[j] = next[j] >= 0 ? up[c] : 0;
+		if (nx[c] >= 0) {
+			row[k->lid[j]] = (uint8_t)up[c];
+			continue;
+		}
+		/* first_way() reads the current LID's rule slot */
+		b->kslot[l] = c;
+		port = first_way(b, i);
+		row[k->lid[j]] = port ? (uint8_t)port : IBU_NO_PATH;
+		k->re[j]++;
 	}
 }
 
-/* One switch of the batch's in-trees: each live LID's rule way written,
- * its flows added (a LID whose flows meet a lost way dies there). */
-static void keep_switch(struct bal *b, int i)
+/* One switch of the current LID's rule in-tree (its flow complete): the
+ * way onward logged in path/tport, the flow passed on (a switch without
+ * hosts joins its hop's receivers on its first flow). 0: the way is lost. */
+static int keep_step(struct bal *b, int i, int *nt)
 {
-	struct batch *k = &b->bt;
-	uint8_t *row = b->r->lft->row[b->node[i]];
-	long *w = b->bw, *wi = &b->bw[(size_t)i * BATCH];
-	int j, port[BATCH], next[BATCH], base = b->slot[i];
+	int port, q, h;
 
-	batch_ways(b, i, port, next);
-	for (j = 0; j < k->n; j++) {
-		if (k->dead[j])
-			continue;
-		if (wi[j]) {
-			if (!port[j]) {
-				k->dead[j] = i;
-				continue;
-			}
-			w[(size_t)next[j] * BATCH + j] += wi[j];
-			k->lc[j][base + port[j]] += (uint32_t)wi[j];
-		} else if (!port[j]) {
-			/* first_way() reads the current LID's rule slot */
-			b->kslot[b->lev[i]] = k->kslot[b->lev[i]][j];
-			b->kcable[b->lev[i]] = k->kcable[b->lev[i]][j];
-			port[j] = first_way(b, i);
-			k->re[j]++;
+	port = rule_way(b, i, &q);
+	if (!port)
+		return 0;
+	b->path[*nt] = i;
+	b->tport[(*nt)++] = port;
+	if (q > 0) {
+		if (!b->nh[q] && !b->w[q]) {
+			h = b->hop[q];
+			b->rcv[b->hb[h] + b->rcvn[h]++] = q;
 		}
-		row[k->lid[j]] = port[j] ? (uint8_t)port[j] : IBU_NO_PATH;
+		b->w[q] += b->w[i] + b->nh[i];
 	}
+	return 1;
 }
 
 /*
- * The rule's in-trees of the batch's LIDs (one leaf t), walked from the
- * farthest switch in (a switch's flow is then complete) and written as
- * they go, a switch's index and row read once for all of them. A LID
- * whose flows meet a lost way has its loads taken back and is marked
- * damaged (its rows are left to the balance, which rewrites them all); a
- * switch without flow whose rule way is lost takes its first way.
- * Returns the damaged.
+ * The current LID's rule in-tree from its sources in, only the switches
+ * its flows cross (a hop count at a time, each switch's flow then being
+ * complete): its flows added to the load, 1; or 0 when they meet a lost
+ * way (a damaged LID: nothing added).  w is left zero.
+ */
+static int keep_flows(struct bal *b, int o)
+{
+	int d, p = 0, m, nt = 0, ok = !b->U1 || leaf_flows(b);
+
+	for (d = b->hop[b->norder - 1]; d > 0 && ok; d--) {
+		for (; p < b->nsrc && b->hop[b->srcs[p]] == d && ok; p++)
+			ok = keep_step(b, b->srcs[p], &nt);
+		for (m = 0; m < b->rcvn[d] && ok; m++)
+			ok = keep_step(b, b->rcv[b->hb[d] + m], &nt);
+	}
+	for (m = 0; m < nt; m++) {
+		d = b->path[m];
+		if (ok)
+			b->lc[b->slot[d] + b->tport[m]] +=
+				(uint32_t)(b->w[d] + b->nh[d]);
+		b->w[d] = 0;
+	}
+	for (d = 0; d <= b->hop[b->norder - 1]; d++) {
+		for (m = 0; m < b->rcvn[d]; m++)
+			b->w[b->rcv[b->hb[d] + m]] = 0;
+		b->rcvn[d] = 0;
+	}
+	for (p = 0; !ok && p < b->nsrc; p++)
+		b->w[b->srcs[p]] = 0;
+	if (ok && b->U1)
+		count_kept(b, o, b->kslot[1]);
+	return ok;
+}
+
+/*
+ * The batch's LIDs (one leaf t): their rows at every switch that reaches
+ * t, a switch's index and row read once for all of them; then each LID's
+ * flows over the switches they cross. A LID whose flows meet a lost way
+ * is marked damaged (its rows are left to the balance, which rewrites
+ * them all). Returns the damaged.
  */
 static int keep_batch(struct bal *b)
 {
 	struct batch *k = &b->bt;
-	int i, j, n = 0, port[BATCH], next[BATCH];
+	int i, j, n = 0;
 
-	for (i = 0; i < b->norder; i++)
-		for (j = 0; j < k->n; j++)
-			b->bw[(size_t)i * BATCH + j] = b->nh[i];
-	memset(k->dead, 0, sizeof(k->dead));
 	memset(k->re, 0, sizeof(k->re));
-	for (i = b->norder - 1; i > 0; i--)
-		keep_switch(b, i);
+	for (i = 1; i < b->norder; i++)
+		keep_rows(b, i);
 	for (j = 0; j < k->n; j++) {
-		if (!k->dead[j]) {
+		b->lc = k->lc[j];
+		for (i = 1; i <= b->r->g->P.h; i++) {
+			b->kslot[i] = k->kslot[i][j];
+			b->kcable[i] = k->kcable[i][j];
+		}
+		if (keep_flows(b, k->o[j])) {
 			b->r->st.rerouted += k->re[j];
 			continue;
-		}
-		for (i = b->norder - 1; i > k->dead[j]; i--) {
-			batch_ways(b, i, port, next);
-			if (b->bw[(size_t)i * BATCH + j])
-				k->lc[j][b->slot[i] + port[j]] -=
-					(uint32_t)b->bw[(size_t)i * BATCH + j];
 		}
 		b->damaged[(size_t)k->D[j] * (size_t)b->noffc +
 			   (size_t)(k->o[j] - b->o0)] = 1;
@@ -853,6 +1050,7 @@ static int keep_rule(struct bal *b, int li)
 	int j, D, l, n = 0;
 	uint32_t lid;
 
+	leaf_sources(b);
 	for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++)
 		for (D = b->by_leaf[j], b->o = b->o0; b->o < b->o0 + b->noffc;
 		     b->o++) {
@@ -1166,11 +1364,16 @@ static void balance(struct bal *b)
 		memset(b->load, 0, sizeof(uint32_t) * b->nslots * (size_t)b->noffc);
 		memset(b->damaged, 0,
 		       (size_t)b->r->g->num_hosts * (size_t)b->noffc);
+		memset(b->kcnt, 0, sizeof(long) * (size_t)b->noffc *
+		       (size_t)b->U1);
+		memset(b->ksub, 0, sizeof(int) * (size_t)b->noffc *
+		       (size_t)b->U1 * (size_t)b->r->nlevel[1]);
 		for (li = 0; li < b->nleaves; li++) {
 			prepare_leaf(b, b->leaves[li]);
 			if (keep_rule(b, li))
 				keep_index(b, li);
 		}
+		leaf_loads(b);
 		for (li = 0; li < b->nleaves; li++)
 			balance_damaged(b, li);
 		rebalance(b);
@@ -1250,7 +1453,7 @@ static size_t lay_out(struct bal *b, char *m)
 	size_t n = (size_t)(b->r->f->num_nodes ? b->r->f->num_nodes : 1);
 	size_t hosts = (size_t)(b->r->g->num_hosts ? b->r->g->num_hosts : 1);
 	size_t slots = 0, off = 0, I = sizeof(int), L = sizeof(long);
-	size_t noff = (size_t)b->noffc;
+	size_t noff = (size_t)b->noffc, n1;
 	int l;
 
 	for (l = 1; l <= b->r->g->P.h; l++)	/* every switch's up-slots */
@@ -1279,7 +1482,19 @@ static size_t lay_out(struct bal *b, char *m)
 	b->keepnx = carve(m, &off, n * I);
 	b->next = carve(m, &off, n * I);
 	b->w = carve(m, &off, n * L);
-	b->bw = carve(m, &off, n * BATCH * L);
+	b->allok = carve(m, &off, n);
+	b->hop = carve(m, &off, n * I);
+	b->srcs = carve(m, &off, n * I);
+	b->rcv = carve(m, &off, n * I);
+	b->tport = carve(m, &off, n * I);
+	n1 = (size_t)b->r->nlevel[1] * (size_t)b->U1;
+	b->r1start = carve(m, &off, ((size_t)b->U1 + 1) * I);
+	b->r1node = carve(m, &off, (n1 + 1) * I);
+	b->r1flow = carve(m, &off, (n1 + 1) * L);
+	b->cutl = carve(m, &off, n * I);
+	b->lrank = carve(m, &off, n * I);
+	b->kcnt = carve(m, &off, (noff * (size_t)b->U1 + 1) * L);
+	b->ksub = carve(m, &off, (n1 * noff + 1) * I);
 	b->cost = carve(m, &off, n * L);
 	b->csum = carve(m, &off, n * L);
 	b->path = carve(m, &off, n * I);
@@ -1318,6 +1533,7 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 		if (r->U[i] > b.umax)
 			b.umax = r->U[i];
 	b.umax = b.umax ? b.umax : 1;
+	b.U1 = r->g->P.h > 1 ? r->U[1] : 0;
 	for (i = 0; i < r->f->num_nodes; i++)
 		b.nslots += (size_t)r->f->nodes[i].num_ports + 1;
 	size_offsets(&b);
@@ -1325,6 +1541,7 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 	if (!rc) {
 		index_slots(&b);
 		index_leaves(&b);
+		index_leaf_flows(&b);
 		balance(&b);
 	}
 	bal_free(&b);
