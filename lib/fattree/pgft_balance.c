@@ -1075,28 +1075,45 @@ static int keep_rule(struct bal *b, int li)
 	return n + (k->n ? keep_batch(b) : 0);
 }
 
-/* At most the busiest link of any tree toward t: every source's flows
- * leave it on one of its ways, so on one loaded at least as much as its
- * least loaded way plus them. */
-static long least_busiest(struct bal *b)
+/* The least load on i's ways toward t (LONG_MAX: none); in slot and
+ * cable order, which a minimum does not depend on. */
+static long least_way(const struct bal *b, int i)
 {
-	long bound = 0, m, ld;
-	int i, j, q, port;
+	const uint32_t *lc = &b->lc[b->slot[i]];
+	long m = LONG_MAX;
+	int k, n;
+
+	if (b->child[i] >= 0) {
+		const int *gp = &b->r->gports[b->cstart[i]];
+
+		for (k = 0, n = b->clen[i]; k < n; k++)
+			m = lc[gp[k]] < m ? lc[gp[k]] : m;
+		return m;
+	}
+	const int *nx = &b->nx[i * b->umax], *up = b->up[i];
+
+	for (k = 0, n = b->r->U[b->lev[i]]; k < n; k++)
+		if (nx[k] >= 0 && lc[up[k]] < m)
+			m = lc[up[k]];
+	return m;
+}
+
+/* 1 when tf is at most the busiest link of any tree toward t: every
+ * source's flows leave it on one of its ways, so on one loaded at least
+ * as much as its least loaded way plus them. */
+static int within_least_busiest(struct bal *b, long tf)
+{
+	long m;
+	int i;
 
 	for (i = 1; i < b->norder; i++) {
 		if (!b->nh[i])
 			continue;
-		m = LONG_MAX;
-		for (j = 0; j < num_ways(b, i); j++) {
-			port = way(b, i, j, &q);
-			ld = *load_of(b, i, port);
-			if (q >= 0 && ld < m)
-				m = ld;
-		}
-		if (m != LONG_MAX && m + b->nh[i] > bound)
-			bound = m + b->nh[i];
+		m = least_way(b, i);
+		if (m != LONG_MAX && m + b->nh[i] >= tf)
+			return 1;
 	}
-	return bound;
+	return tf <= 0;
 }
 
 /*
@@ -1104,14 +1121,15 @@ static long least_busiest(struct bal *b)
  * (every other switch keeps the rule) loads no link more than the greedy
  * tree's busiest: then the repair, which changes only the entries it must
  * (a re-sweep resends fewer LFT blocks) and keeps D-mod-k elsewhere. A
- * repair within least_busiest() needs no greedy tree to be kept (one cut
- * cable of IBFT(24,3): 341 of 345 damaged LIDs).
+ * repair within the least busiest link any tree could have needs no
+ * greedy tree to be kept (one cut cable of IBFT(24,3): 341 of 345
+ * damaged LIDs).
  */
 static void choose_tree(struct bal *b, int D)
 {
 	long gmax;
 
-	if (repair(b) && tree_flows(b, 1) <= least_busiest(b)) {
+	if (repair(b) && within_least_busiest(b, tree_flows(b, 1))) {
 		add_flows(b);
 		return;
 	}
