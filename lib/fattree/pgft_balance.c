@@ -133,6 +133,8 @@ struct bal {
 	unsigned char bad1[IBU_MAX_PORTS];	/* [k]: a source lost it */
 	int *cutl, ncutl;	/* level-1 ranks with hosts cut off from t */
 	int *lrank;		/* [node]: rank in level 1 */
+	int *sgrp, *grep, ngrp;	/* [node] group, [group] a member */
+	unsigned char *gok;	/* [group]: toward t, all slots lead on */
 	long *kcnt;		/* [(o - o0) U1 + k]: kept LIDs with slot k */
 	int *ksub;		/* [rank noffc U1 + ...]: of them, not sent */
 	char *block;		/* every array above but kept[] and undo */
@@ -156,9 +158,16 @@ static void index_ways(struct bal *b, int i)
 	const int *sq = &b->slotq[b->sbase[b->node[i]]];
 	int *nx = &b->nx[i * b->umax];
 	int U = b->r->U[b->lev[i]], k, q, ok, want = ud[b->node[i]] - 1;
+	int g = b->sgrp[b->node[i]];
 
 	/* want is finite (i reaches t): a parent at that distance is in the
 	 * order, so idx[q] >= 0 there */
+	if (g >= 0 && b->gok[g] && ud[sq[0]] == want) {
+		for (k = 0; k < U; k++)
+			nx[k] = idx[sq[k]];
+		b->allok[i] = 1;
+		return;
+	}
 	for (k = 0, ok = 1; k < U; k++) {
 		q = sq[k];
 		nx[k] = q >= 0 && ud[q] == want ? idx[q] : -1;
@@ -183,6 +192,70 @@ static void index_slots(struct bal *b)
 					r->f->nodes[s].ports[port].peer_node : -1;
 			}
 		}
+}
+
+/* Switches with the same up-slot peers, slot by slot: one group. */
+struct slot_key {
+	const int *v;
+	int n, node;
+};
+
+static int cmp_slot_key(const void *pa, const void *pb)
+{
+	const struct slot_key *a = pa, *b = pb;
+	int k;
+
+	if (a->n != b->n)
+		return a->n < b->n ? -1 : 1;
+	for (k = 0; k < a->n; k++)
+		if (a->v[k] != b->v[k])
+			return a->v[k] < b->v[k] ? -1 : 1;
+	return 0;
+}
+
+/* The groups (sgrp, grep), once: toward any leaf, a group's members see
+ * the same parents, so whether all their slots lead toward it (at one
+ * distance) is read once per group (gok), not per switch. */
+static int index_groups(struct bal *b, struct ibu_err *e)
+{
+	const struct router *r = b->r;
+	struct slot_key *key;
+	int l, i, n = 0, s;
+
+	key = malloc(sizeof(*key) * (size_t)(r->f->num_nodes + 1));
+	if (!key)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (l = 1; l <= r->g->P.h; l++)
+		for (i = 0; i < r->nlevel[l] && r->U[l]; i++) {
+			s = r->by_level[l][i];
+			key[n++] = (struct slot_key){ &b->slotq[b->sbase[s]],
+						      r->U[l], s };
+		}
+	qsort(key, (size_t)n, sizeof(*key), cmp_slot_key);
+	for (i = 0, b->ngrp = 0; i < n; i++) {
+		if (!i || cmp_slot_key(&key[i - 1], &key[i]))
+			b->grep[b->ngrp++] = key[i].node;
+		b->sgrp[key[i].node] = b->ngrp - 1;
+	}
+	free(key);
+	return IBU_OK;
+}
+
+/* gok for leaf t (ud just computed): a group's slots all cabled, to
+ * parents at one finite distance. */
+static void check_groups(struct bal *b)
+{
+	const int *ud = b->r->ud, *v;
+	int g, k, n, u, ok;
+
+	for (g = 0; g < b->ngrp; g++) {
+		v = &b->slotq[b->sbase[b->grep[g]]];
+		n = b->r->U[b->r->g->level[b->grep[g]]];
+		u = v[0] >= 0 ? ud[v[0]] : INT_MAX;
+		for (k = 0, ok = u != INT_MAX; k < n && ok; k++)
+			ok = v[k] >= 0 && ud[v[k]] == u;
+		b->gok[g] = (unsigned char)ok;
+	}
 }
 
 static void index_closure(struct bal *b)
@@ -263,11 +336,13 @@ static void prepare_leaf(struct bal *b, int t)
 	b->t = t;
 	b->norder = b->ncut_above = b->cut_leaves = 0;
 	order_by_hops(b, t);
-	for (i = 1; i < b->norder; i++) {
+	check_groups(b);
+	for (i = 1; i < b->norder; i++)
 		b->child[i] = -1;
-		index_ways(b, i);
-	}
 	index_closure(b);
+	for (i = 1; i < b->norder; i++)	/* read only off the closure */
+		if (b->child[i] < 0)
+			index_ways(b, i);
 	b->t_cut = 0;
 	for (i = 0; i < r->U[1]; i++)
 		b->t_cut |= !ibu__pgft_up(r, t)[i];
@@ -1511,6 +1586,9 @@ static size_t lay_out(struct bal *b, char *m)
 	b->r1flow = carve(m, &off, (n1 + 1) * L);
 	b->cutl = carve(m, &off, n * I);
 	b->lrank = carve(m, &off, n * I);
+	b->sgrp = carve(m, &off, n * I);
+	b->grep = carve(m, &off, n * I);
+	b->gok = carve(m, &off, n);
 	b->kcnt = carve(m, &off, (noff * (size_t)b->U1 + 1) * L);
 	b->ksub = carve(m, &off, (n1 * noff + 1) * I);
 	b->cost = carve(m, &off, n * L);
@@ -1533,6 +1611,9 @@ static int bal_alloc(struct bal *b, struct ibu_err *e)
 	lay_out(b, b->block);
 	use_index(b, &b->own);
 	memset(b->idx_of, 0xff,
+	       (size_t)(b->r->f->num_nodes ? b->r->f->num_nodes : 1) *
+	       sizeof(int));
+	memset(b->sgrp, 0xff,
 	       (size_t)(b->r->f->num_nodes ? b->r->f->num_nodes : 1) *
 	       sizeof(int));
 	return IBU_OK;
@@ -1560,8 +1641,10 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 		index_slots(&b);
 		index_leaves(&b);
 		index_leaf_flows(&b);
-		balance(&b);
+		rc = index_groups(&b, e);
 	}
+	if (!rc)
+		balance(&b);
 	bal_free(&b);
 	return rc;
 }
