@@ -20,8 +20,12 @@
  * the offset's busiest link ends lower. Deterministic: leaves in host
  * order, ways in slot and port order.
  *
- * Cost: the switches that reach t are indexed once per leaf, and a leaf's
- * LIDs the rule keeps are walked together, a few operations per switch.
+ * Cost: the switches that reach t are indexed once per leaf (a group of
+ * switches with the same parents checked once). A LID the rule keeps
+ * costs a byte per switch for its rows and a walk of only the switches
+ * its flows cross above level 1: its level-1 sources' flows depend only
+ * on its level-1 rule slot, so they come from a per-fabric table, and
+ * their loads from per-slot counts of the kept LIDs, once per chunk.
  */
 #include <limits.h>
 #include <stdint.h>
