@@ -51,7 +51,7 @@
  * passes read of it (the rest is the fabric's: slots, ports, hosts). */
 struct leaf_index {
 	int norder, t_cut;
-	int *node, *child, *cstart, *clen, *lev, *nx;	/* in one block */
+	int *node, *child, *cstart, *clen, *lev, *hop;	/* in one block */
 };
 
 /* LIDs of one leaf whose rule trees are walked together. */
@@ -84,8 +84,6 @@ struct bal {
 	int *child;		/* [i]: closure: index of the child toward t,
 				 * -1: not above t */
 	int *cstart, *clen;	/* [i]: closure: its cables in gports */
-	int umax;		/* the most up-slots of a level */
-	int *nx;		/* [i umax + k]: index of slot k's parent, -1 */
 	const int **up;		/* [i]: its up-slots' ports (ibu__pgft_up) */
 	int *slotq;		/* [sbase + k]: peer of up-slot k, -1 */
 	int *sbase;		/* [node]: its first in slotq */
@@ -124,7 +122,7 @@ struct bal {
 	struct batch bt;
 	/* the rule's in-tree of one LID (keep_flows) */
 	unsigned char *allok;	/* [i]: every up-slot leads toward t */
-	int *hop;		/* [i]: hops to t */
+	int *hop;		/* [i]: hops to t (in the leaf's index) */
 	int hb[2 * IBU_PGFT_MAX_H + 2];	/* first index of each hop count */
 	int *srcs, nsrc;	/* indexes with hosts, farthest first */
 	int *rcv;		/* [hb[d] + k]: k-th switch of hop d given flow */
@@ -151,32 +149,32 @@ static uint32_t *load_of(struct bal *b, int i, int port)
 
 /* --- leaf t: the switches that reach it, their ways as indexes --- */
 
-/* The index each up-slot of i leads to toward t (-1: none, or the cable
- * is missing), from the peers index_slots() found once: a leaf's
- * prepare (once per leaf: the damaged LIDs' passes read the first
- * pass's, keep_index) then chases no port records. The slots' ports are
- * the router's (up[i]), not copied. */
+/* The index slot k of i leads to toward t: its parent one hop nearer,
+ * -1 when the cable is missing or the parent is not nearer. Read from
+ * the peers index_slots() found once and the leaf's hop counts, so a
+ * leaf's index holds no ways (they are as many as the slots). */
+static inline int next_of(const struct bal *b, int i, int k)
+{
+	int q = b->slotq[b->sbase[b->node[i]] + k], x;
+
+	if (q < 0)
+		return -1;
+	x = b->idx_of[q];
+	return x >= 0 && b->hop[x] == b->hop[i] - 1 ? x : -1;
+}
+
+/* allok[i]: every up-slot of i leads toward t; once per group where
+ * the group's slots lead to parents at one distance (gok). */
 static void index_ways(struct bal *b, int i)
 {
-	const int *ud = b->r->ud, *idx = b->idx_of;
-	const int *sq = &b->slotq[b->sbase[b->node[i]]];
-	int *nx = &b->nx[i * b->umax];
-	int U = b->r->U[b->lev[i]], k, q, ok, want = ud[b->node[i]] - 1;
-	int g = b->sgrp[b->node[i]];
+	int U = b->r->U[b->lev[i]], k, ok, g = b->sgrp[b->node[i]];
 
-	/* want is finite (i reaches t): a parent at that distance is in the
-	 * order, so idx[q] >= 0 there */
-	if (g >= 0 && b->gok[g] && ud[sq[0]] == want) {
-		for (k = 0; k < U; k++)
-			nx[k] = idx[sq[k]];
+	if (g >= 0 && b->gok[g] && next_of(b, i, 0) >= 0) {
 		b->allok[i] = 1;
 		return;
 	}
-	for (k = 0, ok = 1; k < U; k++) {
-		q = sq[k];
-		nx[k] = q >= 0 && ud[q] == want ? idx[q] : -1;
-		ok &= nx[k] >= 0;
-	}
+	for (k = 0, ok = 1; k < U && ok; k++)
+		ok = next_of(b, i, k) >= 0;
 	b->allok[i] = (unsigned char)ok;
 }
 
@@ -324,7 +322,7 @@ static void use_index(struct bal *b, const struct leaf_index *c)
 	b->cstart = c->cstart;
 	b->clen = c->clen;
 	b->lev = c->lev;
-	b->nx = c->nx;
+	b->hop = c->hop;
 }
 
 static void prepare_leaf(struct bal *b, int t)
@@ -362,7 +360,7 @@ static void keep_index(struct bal *b, int li)
 	size_t n = (size_t)b->norder, bytes;
 	int *m;
 
-	bytes = (5 + (size_t)b->umax) * n * sizeof(int);
+	bytes = 6 * n * sizeof(int);
 	if (c->node || b->kept_bytes + (long)bytes > INDEX_BYTES)
 		return;
 	m = malloc(bytes);
@@ -376,7 +374,7 @@ static void keep_index(struct bal *b, int li)
 	c->cstart = memcpy(m + 2 * n, b->cstart, n * sizeof(int));
 	c->clen = memcpy(m + 3 * n, b->clen, n * sizeof(int));
 	c->lev = memcpy(m + 4 * n, b->lev, n * sizeof(int));
-	c->nx = memcpy(m + 5 * n, b->nx, n * (size_t)b->umax * sizeof(int));
+	c->hop = memcpy(m + 5 * n, b->hop, n * sizeof(int));
 }
 
 /* Leaf li's index from keep_index(), read where it is kept: 1, or 0 when
@@ -459,7 +457,7 @@ static inline int rule_way(const struct bal *b, int i, int *next)
 		return k < b->clen[i] ? b->r->gports[b->cstart[i] + k] : 0;
 	}
 	k = b->kslot[b->lev[i]];
-	*next = b->nx[i * b->umax + k];
+	*next = next_of(b, i, k);
 	return *next >= 0 ? b->up[i][k] : 0;
 }
 
@@ -477,7 +475,7 @@ static inline int way(const struct bal *b, int i, int j, int *q)
 	}
 	n = b->r->U[b->lev[i]];
 	k = (b->kslot[b->lev[i]] + j) % n;
-	*q = b->nx[i * b->umax + k];
+	*q = next_of(b, i, k);
 	return b->up[i][k];
 }
 
@@ -493,7 +491,7 @@ static int num_ways(const struct bal *b, int i)
 static int cheapest(struct bal *b, int i, int *next)
 {
 	const uint32_t *lc = &b->lc[b->slot[i]];
-	const int *port, *nx;
+	const int *port;
 	long bm = LONG_MAX, bs = LONG_MAX, l, m, s;
 	int best = 0, j, k, q, n = num_ways(b, i), cable = b->child[i] >= 0;
 
@@ -502,15 +500,13 @@ static int cheapest(struct bal *b, int i, int *next)
 		return 0;
 	if (cable) {
 		port = &b->r->gports[b->cstart[i]];
-		nx = NULL;
 		k = b->kcable[b->lev[i]] % n;
 	} else {
 		port = b->up[i];
-		nx = &b->nx[i * b->umax];
 		k = b->kslot[b->lev[i]] % n;
 	}
 	for (j = 0; j < n; j++, k = k + 1 < n ? k + 1 : 0) {
-		q = cable ? b->child[i] : nx[k];
+		q = cable ? b->child[i] : next_of(b, i, k);
 		if (q < 0)
 			continue;
 		l = lc[port[k]];
@@ -617,7 +613,6 @@ static void index_leaf_flows(struct bal *b)
 static void leaf_sources(struct bal *b)
 {
 	const struct router *r = b->r;
-	const int *nx;
 	int i, k, s;
 
 	memset(b->bad1, 0, sizeof(b->bad1));
@@ -630,8 +625,8 @@ static void leaf_sources(struct bal *b)
 		}
 		if (b->allok[i])
 			continue;
-		for (k = 0, nx = &b->nx[i * b->umax]; k < b->U1; k++)
-			b->bad1[k] |= nx[k] < 0;
+		for (k = 0; k < b->U1; k++)
+			b->bad1[k] |= next_of(b, i, k) < 0;
 	}
 	b->ncutl = 0;
 	for (i = 0; b->cut_leaves && i < r->nlevel[1]; i++) {
@@ -736,7 +731,7 @@ static void keep_rows(struct bal *b, int i)
 		}
 		return;
 	}
-	const int *nx = &b->nx[i * b->umax], *up = b->up[i], *ks = k->kslot[l];
+	const int *up = b->up[i], *ks = k->kslot[l];
 
 	if (b->allok[i]) {	/* every up-slot leads toward t: most */
 		for (j = 0; j < n; j++)
@@ -745,7 +740,7 @@ static void keep_rows(struct bal *b, int i)
 	}
 	for (j = 0; j < n; j++) {
 		c = ks[j];
-		if (nx[c] >= 0) {
+		if (next_of(b, i, c) >= 0) {
 			row[k->lid[j]] = (uint8_t)up[c];
 			continue;
 		}
@@ -904,7 +899,7 @@ static void set_cost(struct bal *b, int i)
 static int spread(struct bal *b, int i, long wt, int *next)
 {
 	int U = b->r->U[b->lev[i]], ways[IBU_MAX_PORTS], n = 0, j, k, q;
-	const int *nx = &b->nx[i * b->umax], *pt = b->up[i];
+	const int *pt = b->up[i];
 	const uint32_t *lc = &b->lc[b->slot[i]];
 	long m[IBU_MAX_PORTS], bm = LONG_MAX, ld;
 
@@ -917,7 +912,7 @@ static int spread(struct bal *b, int i, long wt, int *next)
 	/* ways[] holds slots in way()'s order (from the rule's slot on) */
 	for (j = 0, k = b->kslot[b->lev[i]] % U; j < U;
 	     j++, k = k + 1 < U ? k + 1 : 0) {
-		q = nx[k];
+		q = next_of(b, i, k);
 		if (q < 0)
 			continue;
 		ld = lc[pt[k]];
@@ -935,7 +930,7 @@ static int spread(struct bal *b, int i, long wt, int *next)
 	}
 	k = b->t_cut && b->second ? b->src : 0;
 	k = ways[(b->xd[b->lev[i]] / U + k) % n];
-	*next = nx[k];
+	*next = next_of(b, i, k);
 	return pt[k];
 }
 
@@ -1169,10 +1164,10 @@ static long least_way(const struct bal *b, int i)
 			m = lc[gp[k]] < m ? lc[gp[k]] : m;
 		return m;
 	}
-	const int *nx = &b->nx[i * b->umax], *up = b->up[i];
+	const int *up = b->up[i];
 
 	for (k = 0, n = b->r->U[b->lev[i]]; k < n; k++)
-		if (nx[k] >= 0 && lc[up[k]] < m)
+		if (lc[up[k]] < m && next_of(b, i, k) >= 0)
 			m = lc[up[k]];
 	return m;
 }
@@ -1564,7 +1559,7 @@ static size_t lay_out(struct bal *b, char *m)
 	b->own.child = carve(m, &off, n * I);
 	b->own.cstart = carve(m, &off, n * I);
 	b->own.clen = carve(m, &off, n * I);
-	b->own.nx = carve(m, &off, n * (size_t)b->umax * I);
+	b->own.hop = carve(m, &off, n * I);
 	b->nh = carve(m, &off, n * L);
 	b->idx_of = carve(m, &off, n * I);
 	b->up = carve(m, &off, n * sizeof(*b->up));
@@ -1580,7 +1575,6 @@ static size_t lay_out(struct bal *b, char *m)
 	b->next = carve(m, &off, n * I);
 	b->w = carve(m, &off, n * L);
 	b->allok = carve(m, &off, n);
-	b->hop = carve(m, &off, n * I);
 	b->srcs = carve(m, &off, n * I);
 	b->rcv = carve(m, &off, n * I);
 	b->tport = carve(m, &off, n * I);
@@ -1632,10 +1626,6 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 	b.r = r;
 	b.plain = plain;
 	b.plain_leaf = -1;
-	for (i = 1; i <= r->g->P.h; i++)
-		if (r->U[i] > b.umax)
-			b.umax = r->U[i];
-	b.umax = b.umax ? b.umax : 1;
 	b.U1 = r->g->P.h > 1 ? r->U[1] : 0;
 	for (i = 0; i < r->f->num_nodes; i++)
 		b.nslots += (size_t)r->f->nodes[i].num_ports + 1;
