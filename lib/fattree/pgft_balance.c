@@ -95,6 +95,7 @@ struct bal {
 	long xd[IBU_PGFT_MAX_H + 1];	/* ibu_pgft_digits of D */
 	int *port, *next;	/* [i]: the way taken, 0 / -1 none yet */
 	int *pre, *prenx;	/* [i]: the cheapest way before the walks */
+	int *rport, *rnext;	/* [i]: the rule's way (rule_ways) */
 	int *keep, *keepnx;	/* [i]: the tree chosen first */
 	long *w;		/* [i]: flows through it toward D */
 	long *cost, *csum;	/* [i]: onward busiest link, load sum */
@@ -348,8 +349,6 @@ static void prepare_leaf(struct bal *b, int t)
 	b->t_cut = 0;
 	for (i = 0; i < r->U[1]; i++)
 		b->t_cut |= !ibu__pgft_up(r, t)[i];
-	memset(b->cost, 0, sizeof(long) * (size_t)b->norder);
-	memset(b->csum, 0, sizeof(long) * (size_t)b->norder);
 }
 
 /* Keeps leaf li's index (just prepared) for the damaged LIDs' passes,
@@ -403,8 +402,6 @@ static int load_index(struct bal *b, int li)
 		b->nh[i] = s == t ? 0 : b->nhost[s];
 		b->up[i] = ibu__pgft_up(r, s);
 	}
-	memset(b->cost, 0, sizeof(long) * (size_t)b->norder);
-	memset(b->csum, 0, sizeof(long) * (size_t)b->norder);
 	return 1;
 }
 
@@ -459,6 +456,16 @@ static inline int rule_way(const struct bal *b, int i, int *next)
 	k = b->kslot[b->lev[i]];
 	*next = next_of(b, i, k);
 	return *next >= 0 ? b->up[i][k] : 0;
+}
+
+/* The current LID's rule way at every index (rport, 0: lost; rnext),
+ * once: a damaged LID's choice reads them several times a switch. */
+static void rule_ways(struct bal *b)
+{
+	int i;
+
+	for (i = 1; i < b->norder; i++)
+		b->rport[i] = rule_way(b, i, &b->rnext[i]);
 }
 
 /* Way j of i (0 = the rule's, then the next ones): its port, *q the index
@@ -973,7 +980,8 @@ static void greedy_tree(struct bal *b, int D)
 	}
 	for (i = 1; i < b->norder; i++)
 		if (!b->port[i]) {
-			b->port[i] = rule_way(b, i, &b->next[i]);
+			b->port[i] = b->rport[i];
+			b->next[i] = b->rnext[i];
 			if (!b->port[i]) {
 				b->port[i] = b->pre[i];
 				b->next[i] = b->prenx[i];
@@ -985,10 +993,10 @@ static void greedy_tree(struct bal *b, int D)
 static void write_tree(struct bal *b, uint32_t lid)
 {
 	struct router *r = b->r;
-	int i, nx;
+	int i;
 
 	for (i = 1; i < b->norder; i++) {
-		if (rule_way(b, i, &nx) != b->port[i])
+		if (b->rport[i] != b->port[i])
 			r->st.rerouted++;
 		r->lft->row[b->node[i]][lid] = b->port[i] ? (uint8_t)b->port[i] :
 					       IBU_NO_PATH;
@@ -1041,7 +1049,8 @@ static void rule_costs(struct bal *b)
 
 	b->cost[0] = 0;
 	for (i = 1; i < b->norder; i++) {
-		port = rule_way(b, i, &nx);
+		port = b->rport[i];
+		nx = b->rnext[i];
 		if (!port || nx < 0) {
 			b->cost[i] = LONG_MAX / 4;
 			continue;
@@ -1086,7 +1095,8 @@ static int repair(struct bal *b)
 	rule_costs(b);
 	memcpy(b->w, b->nh, sizeof(long) * (size_t)b->norder);
 	for (i = b->norder - 1; i > 0; i--) {
-		b->port[i] = rule_way(b, i, &b->next[i]);
+		b->port[i] = b->rport[i];
+		b->next[i] = b->rnext[i];
 		if (!b->w[i]) {		/* its own packets only, as keep_switch() */
 			if (!b->port[i])
 				b->port[i] = first_way(b, i);
@@ -1232,6 +1242,7 @@ static void balance_damaged(struct bal *b, int li)
 			if (!prepared++ && !load_index(b, li))
 				prepare_leaf(b, b->leaves[li]);
 			start_lid(b, D);
+			rule_ways(b);
 			choose_tree(b, D);
 			write_tree(b, host_lid(b, D));
 		}
@@ -1273,10 +1284,10 @@ static long tree_max(struct bal *b)
 static long deviations(struct bal *b)
 {
 	long n = 0;
-	int i, nx;
+	int i;
 
 	for (i = 1; i < b->norder; i++)
-		n += rule_way(b, i, &nx) != b->port[i];
+		n += b->rport[i] != b->port[i];
 	return n;
 }
 
@@ -1393,6 +1404,7 @@ static void rebalance_damaged(struct bal *b, int li, const uint32_t *hot)
 			if (!prepared++ && !load_index(b, li))
 				prepare_leaf(b, t);
 			start_lid(b, D);
+			rule_ways(b);
 			rechoose(b, D, lid);
 		}
 }
@@ -1569,6 +1581,8 @@ static size_t lay_out(struct bal *b, char *m)
 	b->cut_above = carve(m, &off, n * I);
 	b->port = carve(m, &off, n * I);
 	b->pre = carve(m, &off, n * I);
+	b->rport = carve(m, &off, n * I);
+	b->rnext = carve(m, &off, n * I);
 	b->prenx = carve(m, &off, n * I);
 	b->keep = carve(m, &off, n * I);
 	b->keepnx = carve(m, &off, n * I);
