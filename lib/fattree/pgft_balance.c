@@ -96,6 +96,7 @@ struct bal {
 	int *port, *next;	/* [i]: the way taken, 0 / -1 none yet */
 	int *pre, *prenx;	/* [i]: the cheapest way before the walks */
 	int *rport, *rnext;	/* [i]: the rule's way (rule_ways) */
+	int *seen, seen_stamp;	/* [node]: crosses() walked from it */
 	int *keep, *keepnx;	/* [i]: the tree chosen first */
 	long *w;		/* [i]: flows through it toward D */
 	long *cost, *csum;	/* [i]: onward busiest link, load sum */
@@ -1366,15 +1367,21 @@ static uint32_t busiest(const struct bal *b)
 }
 
 /* 1 when a flow toward lid (leaf t) crosses a link loaded to hot, by the
- * tables alone (no leaf index needed): only such a tree can lower it. */
-static int crosses(const struct bal *b, uint32_t lid, int t, uint32_t hot)
+ * tables alone (no leaf index needed): only such a tree can lower it.
+ * A walk that meets a switch an earlier one passed stops there: the way
+ * on from it is the same and was found cool. */
+static int crosses(struct bal *b, uint32_t lid, int t, uint32_t hot)
 {
 	const struct router *r = b->r;
 	int li, s, port, n;
 
+	b->seen_stamp++;
 	for (li = 0; li < b->nleaves; li++)
 		for (s = b->leaves[li], n = 0; s != t && n < 2 * IBU_PGFT_MAX_H;
 		     n++) {
+			if (b->seen[s] == b->seen_stamp)
+				break;
+			b->seen[s] = b->seen_stamp;
 			port = r->lft->row[s][lid];
 			if (!port || port == IBU_NO_PATH)
 				break;
@@ -1582,6 +1589,7 @@ static size_t lay_out(struct bal *b, char *m)
 	b->port = carve(m, &off, n * I);
 	b->pre = carve(m, &off, n * I);
 	b->rport = carve(m, &off, n * I);
+	b->seen = carve(m, &off, n * I);
 	b->rnext = carve(m, &off, n * I);
 	b->prenx = carve(m, &off, n * I);
 	b->keep = carve(m, &off, n * I);
