@@ -1088,26 +1088,33 @@ static int least_onward(struct bal *b, int i, int *next)
  * The rule's tree, each switch that D's flows cross and whose rule way is
  * lost taking its least busy way onward (its rule path from there): 1,
  * or 0 when one has none or more than REPAIR_MAX switches lost theirs.
+ * Its flows in w, and in max its busiest link with them on the load (as
+ * tree_flows(b, 1) would find).
  */
-static int repair(struct bal *b)
+static int repair(struct bal *b, long *max)
 {
 	int i, nrep = 0;
+	long l;
 
-	rule_costs(b);
 	memcpy(b->w, b->nh, sizeof(long) * (size_t)b->norder);
-	for (i = b->norder - 1; i > 0; i--) {
+	for (i = b->norder - 1, *max = 0; i > 0; i--) {
 		b->port[i] = b->rport[i];
 		b->next[i] = b->rnext[i];
-		if (!b->w[i]) {		/* its own packets only, as keep_switch() */
+		if (!b->w[i]) {		/* its own packets only, as keep_rows() */
 			if (!b->port[i])
 				b->port[i] = first_way(b, i);
 			continue;
 		}
-		if (!b->port[i] && nrep++ < REPAIR_MAX)
+		if (!b->port[i] && nrep++ < REPAIR_MAX) {
+			if (nrep == 1)	/* least_onward() reads them */
+				rule_costs(b);
 			b->port[i] = least_onward(b, i, &b->next[i]);
+		}
 		if (!b->port[i])
 			return 0;
 		b->w[b->next[i]] += b->w[i];
+		l = *load_of(b, i, b->port[i]) + b->w[i];
+		*max = l > *max ? l : *max;
 	}
 	return 1;
 }
@@ -1212,9 +1219,9 @@ static int within_least_busiest(struct bal *b, long tf)
  */
 static void choose_tree(struct bal *b, int D)
 {
-	long gmax;
+	long gmax, m;
 
-	if (repair(b) && within_least_busiest(b, tree_flows(b, 1))) {
+	if (repair(b, &m) && within_least_busiest(b, m)) {
 		add_flows(b);
 		return;
 	}
@@ -1222,7 +1229,7 @@ static void choose_tree(struct bal *b, int D)
 	gmax = tree_flows(b, -1);
 	memcpy(b->pre, b->port, sizeof(int) * (size_t)b->norder);
 	memcpy(b->prenx, b->next, sizeof(int) * (size_t)b->norder);
-	if (!repair(b) || tree_flows(b, 1) > gmax) {
+	if (!repair(b, &m) || m > gmax) {
 		memcpy(b->port, b->pre, sizeof(int) * (size_t)b->norder);
 		memcpy(b->next, b->prenx, sizeof(int) * (size_t)b->norder);
 		tree_flows(b, 1);
