@@ -649,7 +649,6 @@ static void leaf_sources(struct bal *b)
  * into the level above, as receivers; 0 when one of them lost slot k. */
 static int leaf_flows(struct bal *b)
 {
-	const struct router *r = b->r;
 	int k = b->kslot[1], m, q, h, t = b->node[0], own = -1;
 	long f;
 
@@ -668,7 +667,6 @@ static int leaf_flows(struct bal *b)
 		}
 		b->w[q] += f;
 	}
-	(void)r;
 	return 1;
 }
 
