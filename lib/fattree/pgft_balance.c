@@ -740,8 +740,16 @@ static void keep_rows(struct bal *b, int i)
 	const int *up = b->up[i], *ks = k->kslot[l];
 
 	if (b->allok[i]) {	/* every up-slot leads toward t: most */
-		for (j = 0; j < n; j++)
-			row[k->lid[j]] = (uint8_t)up[ks[j]];
+		const uint32_t *lid = k->lid;
+
+		for (j = 0; j + 4 <= n; j += 4) {	/* a byte each: unrolled */
+			row[lid[j]] = (uint8_t)up[ks[j]];
+			row[lid[j + 1]] = (uint8_t)up[ks[j + 1]];
+			row[lid[j + 2]] = (uint8_t)up[ks[j + 2]];
+			row[lid[j + 3]] = (uint8_t)up[ks[j + 3]];
+		}
+		for (; j < n; j++)
+			row[lid[j]] = (uint8_t)up[ks[j]];
 		return;
 	}
 	for (j = 0; j < n; j++) {
