@@ -202,7 +202,7 @@ static void down_rows(struct router *r, int leaf, int first, int end,
 		      int single)
 {
 	int i, k, h = r->g->P.h;
-	uint32_t base[HOST_BATCH];
+	uint32_t *base = r->jbase;
 
 	for (i = first; i < end; i++)
 		base[i] = r->jobs[i].base;
@@ -280,8 +280,8 @@ void ibu__pgft_updown_dist(struct router *r, int t)
  * leaf's closure; row by row, so the tables are written in runs. */
 static void route_hosts(struct router *r)
 {
-	int l, i, j, end, single = 1, rd[HOST_BATCH];
-	uint32_t base[HOST_BATCH];
+	int l, i, j, end, single = 1, *rd = r->jrd;
+	uint32_t *base = r->jbase;
 
 	for (j = 0; j < r->njobs; j++) {
 		base[j] = r->jobs[j].base;
@@ -492,8 +492,13 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	}
 	r->levels = ibu_pgft_offset_levels(g, lmc);
 	r->clos_leaf = -1;
+	r->capjobs = g->num_hosts < 1 ? 1 :
+		     g->num_hosts < HOST_BATCH ? g->num_hosts : HOST_BATCH;
+	r->jobs = malloc((size_t)r->capjobs * sizeof(*r->jobs));
+	r->jbase = malloc((size_t)r->capjobs * sizeof(*r->jbase));
+	r->jrd = malloc((size_t)r->capjobs * sizeof(*r->jrd));
 	r->defer = malloc(((size_t)r->map->max_lid + 1) * sizeof(*r->defer));
-	if (!r->defer || alloc_arrays(r))
+	if (!r->jobs || !r->jbase || !r->jrd || !r->defer || alloc_arrays(r))
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (s = 0; s < r->f->num_nodes; s++)
 		if (sw(r, s) && g->level[s] >= 1)
@@ -505,6 +510,9 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 static void teardown(struct router *r)
 {
 	ibu__pgft_twins_free(r);
+	free(r->jobs);
+	free(r->jbase);
+	free(r->jrd);
 	free(r->defer);
 	free(r->mem);
 }
@@ -539,7 +547,7 @@ static int route_all(struct router *r, struct ibu_err *e)
 			jb->leaf = pt->peer_node;
 			jb->port = pt->peer_port;
 			jb->seq = r->njobs;
-			if (++r->njobs == HOST_BATCH)
+			if (++r->njobs == r->capjobs)
 				route_hosts(r);
 		}	/* with faults, ibu__pgft_balance */
 	}
