@@ -314,9 +314,10 @@ int ibu__pgft_mark_above(struct router *r, int t, uint32_t lid)
 }
 
 /* pick_up without the scan where all parents are above the target (at
- * one distance) or none and uni is known: then all up-ports tie. */
-void ibu__pgft_climb_choice(struct router *r, int s, int uni,
-			    struct ibu__choice *ch)
+ * one distance) or none and uni is known: then all up-ports tie. Inline
+ * in route_updown, which calls it for nearly every switch and LID. */
+static inline void climb_choice(struct router *r, int s, int uni,
+				struct ibu__choice *ch)
 {
 	int l = lvl(r, s) + 1, c, d;
 
@@ -346,6 +347,12 @@ void ibu__pgft_climb_choice(struct router *r, int s, int uni,
 	ch->k = r->nup[s];
 }
 
+void ibu__pgft_climb_choice(struct router *r, int s, int uni,
+			    struct ibu__choice *ch)
+{
+	climb_choice(r, s, uni, ch);
+}
+
 /* Toward switch t (its own LID, port 0) or a host on it: down above t,
  * else up to the nearest switch above t; those with no way go in turnb.
  * only_b: t is a turn switch, only those (tdist < 0) are written. */
@@ -366,7 +373,7 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 			if (r->above[s] == stamp) {
 				out = r->child[s];
 			} else {
-				ibu__pgft_climb_choice(r, s, uni, &c);
+				climb_choice(r, s, uni, &c);
 				out = ibu__choice_port(&c, lid);
 				if (r->rec)
 					ibu__pgft_rec_note(r, s,
