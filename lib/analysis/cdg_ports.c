@@ -55,7 +55,6 @@ static int find_starts(struct ibu_cdg_ports *g)
 	g->starts = malloc((size_t)(f->num_nodes + 1) * sizeof(int));
 	if (!g->starts)
 		return IBU_ENOMEM;
-	g->stamp = 1;
 	for (i = 0; i < f->num_nodes; i++) {
 		const struct ibu_node *n = &f->nodes[i];
 
@@ -64,9 +63,9 @@ static int find_starts(struct ibu_cdg_ports *g)
 		for (p = 1; p <= n->num_ports; p++) {
 			int peer = n->ports[p].peer_node;
 
-			if (!is_switch(f, peer) || g->seen[peer] == g->stamp)
+			if (!is_switch(f, peer) || g->seen[peer])
 				continue;
-			g->seen[peer] = g->stamp;
+			g->seen[peer] = 1;
 			g->starts[g->num_starts++] = peer;
 		}
 	}
@@ -82,7 +81,7 @@ int ibu_cdg_ports_init(struct ibu_cdg_ports *g, const struct ibu_fabric *f,
 	g->f = f;
 	g->state = CDGP_ACYCLIC;
 	g->base = malloc(nn * sizeof(int));
-	g->seen = calloc(nn, sizeof(uint32_t));
+	g->seen = calloc(nn, sizeof(*g->seen));
 	if (!g->base || !g->seen || layout(g) || find_starts(g))
 		goto oom;
 	g->mask = calloc((size_t)g->num_ch * g->words + 1, sizeof(uint64_t));
@@ -170,15 +169,16 @@ static int has_dep(const struct ibu_cdg_ports *g, int ch, int port)
 	return (int)(mask_of(g, ch)[port >> 6] >> (port & 63) & 1);
 }
 
-/* From switch s (not walked yet), every switch the route to lid enters,
- * until one walked already: each of them has one out-port for lid, so
- * what follows it was added when it was first walked. */
+/* From switch s (not walked yet for lid, bit of seen), every switch the
+ * route to lid enters, until one walked already: each of them has one
+ * out-port for lid, so what follows it was added when it was first
+ * walked. */
 static inline int walk(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
-		       int s, uint32_t lid, struct ibu_err *e)
+		       int s, uint32_t lid, uint64_t bit, struct ibu_err *e)
 {
 	int ch, vch, rc;
 
-	g->seen[s] = g->stamp;
+	g->seen[s] |= bit;
 	for (ch = chan_to(g, lft, s, lid); ch >= 0; ch = vch) {
 		s = g->node_of[g->next[ch]];
 		vch = chan_to(g, lft, s, lid);
@@ -189,9 +189,37 @@ static inline int walk(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 			if (rc)
 				return rc;
 		}
-		if (g->seen[s] == g->stamp)
+		if (g->seen[s] & bit)
 			break;
-		g->seen[s] = g->stamp;
+		g->seen[s] |= bit;
+	}
+	return IBU_OK;
+}
+
+/*
+ * The LIDs lid0 + j for each bit j of want (at most 64, none past the
+ * table), walked together start by start: the LFT rows are per switch,
+ * so neighbouring LIDs read the same cache lines (a whole fabric's
+ * unicast in about a third of the time of one LID after the other).
+ */
+static int add_block(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+		     uint32_t lid0, uint64_t want, struct ibu_err *e)
+{
+	int i, rc;
+
+	memset(g->seen, 0, (size_t)g->f->num_nodes * sizeof(*g->seen));
+	for (i = 0; i < g->num_starts; i++) {
+		int s = g->starts[i];
+		uint64_t todo = want & ~g->seen[s];
+
+		while (todo) {
+			int j = __builtin_ctzll(todo);
+
+			todo &= todo - 1;
+			rc = walk(g, lft, s, lid0 + (uint32_t)j, 1ull << j, e);
+			if (rc)
+				return rc;
+		}
 	}
 	return IBU_OK;
 }
@@ -199,39 +227,34 @@ static inline int walk(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 int ibu_cdg_ports_add_lid(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 			  uint32_t lid, struct ibu_err *e)
 {
-	int i, rc;
-
 	if (lft->num_nodes < g->f->num_nodes)
 		return ibu_err_set(e, IBU_EINVAL, "LFT of another fabric");
 	if (lid > lft->max_lid)
 		return IBU_OK;		/* no entry anywhere: no route */
-	if (++g->stamp == 0) {
-		memset(g->seen, 0, (size_t)g->f->num_nodes * sizeof(uint32_t));
-		g->stamp = 1;
-	}
-	for (i = 0; i < g->num_starts; i++) {
-		if (g->seen[g->starts[i]] == g->stamp)
-			continue;
-		rc = walk(g, lft, g->starts[i], lid, e);
-		if (rc)
-			return rc;
-	}
-	return IBU_OK;
+	return add_block(g, lft, lid, 1, e);
 }
 
 int ibu_cdg_ports_add_unicast(struct ibu_cdg_ports *g,
 			      const struct ibu_lft *lft,
 			      const struct ibu_lidmap *map, struct ibu_err *e)
 {
-	uint32_t lid;
+	uint32_t lid, last = map->max_lid;
+	uint64_t want = 0;
 	int rc;
 
-	for (lid = 1; lid <= map->max_lid; lid++) {
-		if (!ibu_lidmap_get(map, lid))
+	if (lft->num_nodes < g->f->num_nodes)
+		return ibu_err_set(e, IBU_EINVAL, "LFT of another fabric");
+	if (last > lft->max_lid)
+		last = lft->max_lid;	/* no entry anywhere: no route */
+	for (lid = 1; lid <= last; lid++) {
+		if (ibu_lidmap_get(map, lid))
+			want |= 1ull << (lid & 63);
+		if ((lid & 63) != 63 && lid != last)
 			continue;
-		rc = ibu_cdg_ports_add_lid(g, lft, lid, e);
+		rc = want ? add_block(g, lft, lid & ~63u, want, e) : IBU_OK;
 		if (rc)
 			return rc;
+		want = 0;
 	}
 	return IBU_OK;
 }

@@ -42,8 +42,7 @@ struct ibu_cdg_ports {
 	uint64_t *mask;		/* [channel * words] */
 	int *starts;		/* switches with an end port cabled */
 	int num_starts;
-	uint32_t *seen;		/* [node] walked for the LID (stamp) */
-	uint32_t stamp;
+	uint64_t *seen;		/* [node] walked for LID lid0 + bit */
 	uint32_t *vis;		/* [channel] met by the search (vstamp) */
 	uint32_t vstamp;
 	unsigned char *on;	/* [channel] on the search's path */

@@ -28,6 +28,7 @@ struct ibu_cyclic_pgft {
 					 * in the paper's port order; NULL:
 					 * the generalised rule */
 	int planned;
+	int routed;			/* st holds a routing's counts */
 	int ordered;			/* 1: hosts in the admin's order */
 	int order_ignored;		/* 1: an order file on an IBFT */
 	int paper_ignored;		/* 1: offsets=paper on a PGFT */

@@ -260,11 +260,10 @@ static int route(const struct ibu_fabric *f, void *topo,
 	(void)o;
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
+	c->routed = 1;
 	/* the engine driver allocated lft (every entry IBU_NO_PATH) */
-	if (c->paper)
-		return ibu_pgft_route_paper(f, &c->g, map, c->lmc, c->paper,
-					    lft, &c->st, e);
-	return ibu_pgft_route_stats(f, &c->g, map, c->lmc, lft, &c->st, e);
+	return ibu_pgft_route_paper(f, &c->g, map, c->lmc, c->paper, lft,
+				    &c->st, e);
 }
 
 int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
@@ -335,7 +334,13 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 	snprintf(buf, len, "%s, LMC in use %d (needs %d%s)", head, c->lmc,
 		 c->lmc_needed, c->offset_levels < c->g.P.h - 1 ?
 		 "; up-digits beyond the offset from the destination" : "");
-	if (c->g.num_faults) {
+	if (c->g.num_faults && !c->routed) {	/* recognised (check) */
+		size_t o = strlen(buf);
+
+		snprintf(buf + o, len > o ? len - o : 0,
+			 "; degraded: %d faults (limit %d)", c->g.num_faults,
+			 c->g.max_faults);
+	} else if (c->g.num_faults) {
 		size_t o = strlen(buf);
 
 		snprintf(buf + o, len > o ? len - o : 0,

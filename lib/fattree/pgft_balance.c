@@ -832,12 +832,16 @@ static int repair(struct bal *b)
 
 /* --- leaves, offsets --- */
 
-static void host_row(struct bal *b, int D, uint32_t lid)
+static int host_port(const struct bal *b, int D)
 {
 	const struct ibu_pgft_host *h = &b->r->g->host[D];
 
-	b->r->lft->row[b->t][lid] =
-		(uint8_t)b->r->f->nodes[h->node].ports[h->port].peer_port;
+	return b->r->f->nodes[h->node].ports[h->port].peer_port;
+}
+
+static void host_row(struct bal *b, int D, uint32_t lid)
+{
+	b->r->lft->row[b->t][lid] = (uint8_t)host_port(b, D);
 }
 
 static unsigned char *damaged(struct bal *b, int D)
@@ -859,9 +863,12 @@ static int keep_rule(struct bal *b, int li)
 			lid = host_lid(b, D);
 			if (!lid)
 				continue;
-			b->r->st.unrouted += b->cut_leaves;
 			host_row(b, D, lid);
-			route_cut_above(b, lid);
+			if (b->cut_leaves)	/* pgft_turn.c routes the rest */
+				ibu__pgft_defer_host(b->r, b->t, host_port(b, D),
+						     lid);
+			else
+				route_cut_above(b, lid);
 			start_lid(b, D);
 			k->lid[k->n] = lid;
 			k->D[k->n] = D;

@@ -361,6 +361,8 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 {
 	int l, i, s, out, nb = 0, uni = IBU__UNI_NONE, next, stamp;
 	int *tdist = r->tdist, *dist = r->dist;	/* locals: the row's */
+	uint32_t key = (lid >> r->spread_lmc) +
+		       (lid & ((1u << r->spread_lmc) - 1));
 	uint8_t **row = r->lft->row;		/* stores may alias r */
 	struct ibu__choice c;
 
@@ -374,7 +376,7 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 				out = r->child[s];
 			} else {
 				climb_choice(r, s, uni, &c);
-				out = ibu__choice_port(&c, lid);
+				out = ibu__choice_port(&c, key);
 				if (r->rec)
 					ibu__pgft_rec_note(r, s,
 						IBU__TPL_UPDOWN, &c);

@@ -32,6 +32,8 @@ struct host_job {
 struct turn_job {
 	uint32_t lid;
 	int t, host_port;	/* its switch; port 0 or the host's port */
+	int keep;		/* the switches with a way keep their rows
+				 * (a balanced host LID) */
 };
 
 struct router {
@@ -88,6 +90,9 @@ struct router {
 	int *pdist;		/* plain hops to the target */
 	int *plain;		/* ibu__pgft_balance's scratch */
 	int nturnx;
+	int spread_lmc;		/* route_updown's choices by base LID and
+				 * offset (a host's base LIDs share their low
+				 * bits), 0: by LID */
 	int *upcnt, *upcnt_st;	/* [node] up-cables into the closure; its stamp */
 	int *lvabove;		/* [level]: its switches in that closure */
 	struct pgft_twins *tw;	/* pgft_plain.c */
@@ -109,6 +114,11 @@ int ibu__pgft_pick_plain(const struct router *r, int s, const int *dist,
 int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 			   uint32_t lid, int nb, struct ibu_err *e);
 int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e);
+/* A compute host's LID that leaves with no up*|down* way to leaf t (a
+ * cut up-cable on each side, no common ancestor left): routed after every
+ * other LID by one turn, the switches with a way keeping their rows. */
+void ibu__pgft_defer_host(struct router *r, int t, int host_port,
+			  uint32_t lid);
 /* Every switch's up*|down* entry toward t for lid; returns how many have
  * none (in turnb). */
 int ibu__pgft_route_updown(struct router *r, int t, int host_port,

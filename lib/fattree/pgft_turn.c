@@ -232,33 +232,74 @@ int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 	}
 	r->defer[r->ndefer].lid = lid;	/* once per LID: sized for all */
 	r->defer[r->ndefer].t = t;
+	r->defer[r->ndefer].keep = 0;
 	r->defer[r->ndefer++].host_port = host_port;
 	return IBU_OK;
+}
+
+void ibu__pgft_defer_host(struct router *r, int t, int host_port,
+			  uint32_t lid)
+{
+	r->defer[r->ndefer].lid = lid;
+	r->defer[r->ndefer].t = t;
+	r->defer[r->ndefer].keep = 1;
+	r->defer[r->ndefer++].host_port = host_port;
+}
+
+static int host_lmc(const struct router *r, uint32_t lid)
+{
+	const struct ibu_lid_owner *o = ibu_lidmap_get(r->map, lid);
+
+	return o ? r->f->nodes[o->node].ports[o->port].lmc : 0;
+}
+
+/* The B switches of a deferred LID toward its switch; a kept LID's other
+ * rows (the balance's) as they were: route_updown writes every switch
+ * with a way, and only the distances are wanted of it. */
+static int route_b(struct router *r, const struct turn_job *j, uint8_t *col)
+{
+	int s, nb;
+
+	if (j->keep)
+		for (s = 0; s < r->f->num_nodes; s++)
+			col[s] = r->lft->row[s] ? r->lft->row[s][j->lid] : 0;
+	nb = ibu__pgft_route_updown(r, j->t, j->host_port, j->lid, 0);
+	if (j->keep)
+		for (s = 0; s < r->f->num_nodes; s++)
+			if (r->lft->row[s] && r->tdist[s] >= 0)
+				r->lft->row[s][j->lid] = col[s];
+	return nb;
 }
 
 int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 {
 	struct ibu_cdg_ports cdg;
+	uint8_t *col;
 	int i, nb, rc, len;
 
 	if (!r->ndefer)
 		return IBU_OK;
-	rc = ibu_cdg_ports_init(&cdg, r->f, e);
-	if (rc)
+	col = malloc((size_t)r->f->num_nodes + 1);
+	rc = col ? ibu_cdg_ports_init(&cdg, r->f, e) :
+		   ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	if (rc) {
+		free(col);
 		return rc;
+	}
 	rc = ibu_cdg_ports_add_unicast(&cdg, r->lft, r->map, e);
 	/* once over the whole graph: each trial then searches only from its
 	 * new dependencies (a cycle already there fails every trial) */
 	if (!rc && (rc = ibu_cdg_ports_find_cycle(&cdg, NULL, &len, e)) > 0)
 		rc = IBU_OK;
 	for (i = 0; i < r->ndefer && !rc; i++) {
-		nb = ibu__pgft_route_updown(r, r->defer[i].t,
-					    r->defer[i].host_port,
-					    r->defer[i].lid, 0);
+		nb = route_b(r, &r->defer[i], col);
+		r->spread_lmc = r->defer[i].keep ? host_lmc(r, r->defer[i].lid) : 0;
 		rc = choose(r, r->defer[i].lid, nb, &cdg, e);
+		r->spread_lmc = 0;
 		keep_fed(r, r->defer[i].lid, nb);
 		finish(r, r->defer[i].t, r->defer[i].lid, nb);
 	}
 	ibu_cdg_ports_free(&cdg);
+	free(col);
 	return rc;
 }
