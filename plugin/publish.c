@@ -76,7 +76,8 @@ static int write_unrouted(struct ibu_plugin_engine *pe, FILE *fp, void *arg)
 	const struct ibu_fabric *f = &r->fabric;
 	const struct ibu_lft *lft = &r->res.lft;
 	long *count = arg;
-	uint32_t lid;
+	uint32_t lid, top = r->res.map.max_lid < lft->max_lid ?
+			    r->res.map.max_lid : lft->max_lid;
 	int i;
 
 	fprintf(fp, "# (switch, LID) entries %s left unrouted: no route the engine may take\n"
@@ -85,12 +86,16 @@ static int write_unrouted(struct ibu_plugin_engine *pe, FILE *fp, void *arg)
 	for (i = 0; i < f->num_nodes && i < lft->num_nodes; i++) {
 		if (!ibu_node_is_switch(&f->nodes[i]) || !lft->row[i])
 			continue;
-		for (lid = 1; lid <= r->res.map.max_lid && lid <= lft->max_lid;
-		     lid++) {
-			const struct ibu_lid_owner *o =
-				ibu_lidmap_get(&r->res.map, lid);
+		for (lid = 1; lid <= top; lid++) {
+			const uint8_t *at = memchr(lft->row[i] + lid,
+						   IBU_NO_PATH, top - lid + 1);
+			const struct ibu_lid_owner *o;
 
-			if (!o || lft->row[i][lid] != IBU_NO_PATH)
+			/* a routed row has none: the scan is memchr's */
+			if (!at)
+				break;
+			lid = (uint32_t)(at - lft->row[i]);
+			if (!(o = ibu_lidmap_get(&r->res.map, lid)))
 				continue;
 			(*count)++;
 			if (fprintf(fp, "0x%016" PRIx64 " 0x%04x '%s' -> '%s'\n",

@@ -202,7 +202,7 @@ static void down_rows(struct router *r, int leaf, int first, int end,
 		      int single)
 {
 	int i, k, h = r->g->P.h;
-	uint32_t base[HOST_BATCH];
+	uint32_t *base = r->jbase;
 
 	for (i = first; i < end; i++)
 		base[i] = r->jobs[i].base;
@@ -280,8 +280,8 @@ void ibu__pgft_updown_dist(struct router *r, int t)
  * leaf's closure; row by row, so the tables are written in runs. */
 static void route_hosts(struct router *r)
 {
-	int l, i, j, end, single = 1, rd[HOST_BATCH];
-	uint32_t base[HOST_BATCH];
+	int l, i, j, end, single = 1, *rd = r->jrd;
+	uint32_t *base = r->jbase;
 
 	for (j = 0; j < r->njobs; j++) {
 		base[j] = r->jobs[j].base;
@@ -314,9 +314,10 @@ int ibu__pgft_mark_above(struct router *r, int t, uint32_t lid)
 }
 
 /* pick_up without the scan where all parents are above the target (at
- * one distance) or none and uni is known: then all up-ports tie. */
-void ibu__pgft_climb_choice(struct router *r, int s, int uni,
-			    struct ibu__choice *ch)
+ * one distance) or none and uni is known: then all up-ports tie. Inline
+ * in route_updown, which calls it for nearly every switch and LID. */
+static inline void climb_choice(struct router *r, int s, int uni,
+				struct ibu__choice *ch)
 {
 	int l = lvl(r, s) + 1, c, d;
 
@@ -346,6 +347,12 @@ void ibu__pgft_climb_choice(struct router *r, int s, int uni,
 	ch->k = r->nup[s];
 }
 
+void ibu__pgft_climb_choice(struct router *r, int s, int uni,
+			    struct ibu__choice *ch)
+{
+	climb_choice(r, s, uni, ch);
+}
+
 /* Toward switch t (its own LID, port 0) or a host on it: down above t,
  * else up to the nearest switch above t; those with no way go in turnb.
  * only_b: t is a turn switch, only those (tdist < 0) are written. */
@@ -368,7 +375,7 @@ int ibu__pgft_route_updown(struct router *r, int t, int host_port,
 			if (r->above[s] == stamp) {
 				out = r->child[s];
 			} else {
-				ibu__pgft_climb_choice(r, s, uni, &c);
+				climb_choice(r, s, uni, &c);
 				out = ibu__choice_port(&c, key);
 				if (r->rec)
 					ibu__pgft_rec_note(r, s,
@@ -494,8 +501,13 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	}
 	r->levels = ibu_pgft_offset_levels(g, lmc);
 	r->clos_leaf = -1;
+	r->capjobs = g->num_hosts < 1 ? 1 :
+		     g->num_hosts < HOST_BATCH ? g->num_hosts : HOST_BATCH;
+	r->jobs = malloc((size_t)r->capjobs * sizeof(*r->jobs));
+	r->jbase = malloc((size_t)r->capjobs * sizeof(*r->jbase));
+	r->jrd = malloc((size_t)r->capjobs * sizeof(*r->jrd));
 	r->defer = malloc(((size_t)r->map->max_lid + 1) * sizeof(*r->defer));
-	if (!r->defer || alloc_arrays(r))
+	if (!r->jobs || !r->jbase || !r->jrd || !r->defer || alloc_arrays(r))
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (s = 0; s < r->f->num_nodes; s++)
 		if (sw(r, s) && g->level[s] >= 1)
@@ -507,6 +519,9 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 static void teardown(struct router *r)
 {
 	ibu__pgft_twins_free(r);
+	free(r->jobs);
+	free(r->jbase);
+	free(r->jrd);
 	free(r->defer);
 	free(r->mem);
 }
@@ -541,7 +556,7 @@ static int route_all(struct router *r, struct ibu_err *e)
 			jb->leaf = pt->peer_node;
 			jb->port = pt->peer_port;
 			jb->seq = r->njobs;
-			if (++r->njobs == HOST_BATCH)
+			if (++r->njobs == r->capjobs)
 				route_hosts(r);
 		}	/* with faults, ibu__pgft_balance */
 	}

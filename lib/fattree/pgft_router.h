@@ -23,7 +23,10 @@ struct host_job {
 	uint32_t pid;		/* paper rule: D's PID */
 };
 
-#define HOST_BATCH 64
+/* Hosts routed per batch: each batch writes every row once, in runs the
+ * cache lines and the prefetcher follow (64 per batch cost IBFT(24,3)
+ * a cold line per row per batch). */
+#define HOST_BATCH 4096
 
 /* A LID routed with down-up turns once everything else is routed. */
 struct turn_job {
@@ -66,8 +69,10 @@ struct router {
 	int *gstart;		/* [pbase + port]: its parallel group in gports */
 	int *glen;		/* [pbase + port]: cables in that group */
 	int *gports;		/* ports grouped by peer, by port number */
-	struct host_job jobs[HOST_BATCH];
-	int njobs;
+	struct host_job *jobs;	/* capjobs of them; njobs waiting */
+	uint32_t *jbase;	/* [job] its base LID, */
+	int *jrd;		/* its r_l(D) of the level being written */
+	int njobs, capjobs;
 	int *clos_q;		/* leaf_closure() of clos_leaf */
 	int *clos_c;
 	int nclos, clos_leaf;
