@@ -169,17 +169,16 @@ static int has_dep(const struct ibu_cdg_ports *g, int ch, int port)
 	return (int)(mask_of(g, ch)[port >> 6] >> (port & 63) & 1);
 }
 
-/* From switch s (not walked yet for lid, bit of seen), every switch the
- * route to lid enters, until one walked already: each of them has one
- * out-port for lid, so what follows it was added when it was first
- * walked. */
-static inline int walk(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
-		       int s, uint32_t lid, uint64_t bit, struct ibu_err *e)
+/* From channel ch (lid's way out of a switch walked already, bit of
+ * seen), every switch the route enters, until one walked already: each
+ * of them has one out-port for lid, so what follows it was added when it
+ * was first walked. */
+static int walk(struct ibu_cdg_ports *g, const struct ibu_lft *lft, int ch,
+		uint32_t lid, uint64_t bit, struct ibu_err *e)
 {
-	int ch, vch, rc;
+	int s, vch, rc;
 
-	g->seen[s] |= bit;
-	for (ch = chan_to(g, lft, s, lid); ch >= 0; ch = vch) {
+	for (; ch >= 0; ch = vch) {
 		s = g->node_of[g->next[ch]];
 		vch = chan_to(g, lft, s, lid);
 		if (vch < 0)
@@ -196,30 +195,111 @@ static inline int walk(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 	return IBU_OK;
 }
 
+/* The dependencies of channel ch (into switch v) on v's ports in dm
+ * (256 bits), those not there yet. */
+static int add_deps(struct ibu_cdg_ports *g, int ch, const uint64_t *dm,
+		    struct ibu_err *e)
+{
+	int w, rc;
+	uint64_t nw;
+
+	for (w = 0; w < g->words && w < 4; w++)
+		for (nw = dm[w] & ~mask_of(g, ch)[w]; nw; nw &= nw - 1) {
+			rc = set_dep(g, ch, w * 64 + __builtin_ctzll(nw), e);
+			if (rc)
+				return rc;
+		}
+	return IBU_OK;
+}
+
+/* Start s's LIDs (bits of *by, lid0 + bit) that leave it into switch v
+ * over channel ch: ch's dependencies on v's ports, one mask for all; the
+ * walk goes on from v for those v has not been walked for. */
+static int first_hop(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+		     int ch, uint32_t lid0, uint64_t by, struct ibu_err *e)
+{
+	int v = g->node_of[g->next[ch]], vb = g->base[v], j, q, rc;
+	int vn = g->base[v + 1] - vb;
+	const uint8_t *vrow = lft->row[v];
+	uint64_t dm[4] = { 0 }, bits, low = 0;
+
+	if (!vrow)
+		return IBU_OK;
+	for (bits = by; bits; bits &= bits - 1) {
+		j = __builtin_ctzll(bits);
+		q = vrow[lid0 + (uint32_t)j];
+		if (q >= vn || g->next[vb + q] < 0)
+			by &= ~(1ull << j);	/* it ends at v */
+		else if (q < 64)	/* in a register: no store per LID */
+			low |= 1ull << q;
+		else
+			dm[q >> 6] |= 1ull << (q & 63);
+	}
+	dm[0] |= low;
+	rc = add_deps(g, ch, dm, e);
+	by &= ~g->seen[v];
+	g->seen[v] |= by;
+	for (; by && !rc; by &= by - 1) {
+		j = __builtin_ctzll(by);
+		rc = walk(g, lft, vb + vrow[lid0 + (uint32_t)j],
+			  lid0 + (uint32_t)j, 1ull << j, e);
+	}
+	return rc;
+}
+
+/* Start s's LIDs lid0 + bit of todo, grouped by the port they leave on. */
+static int start_block(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+		       int s, uint32_t lid0, uint64_t todo, struct ibu_err *e)
+{
+	const uint8_t *row = lft->row[s];
+	int b0 = g->base[s], np = g->base[s + 1] - b0, ports[64], n = 0;
+	int i, j, p, rc;
+	uint64_t by[IBU_MAX_PORTS + 1], touched[4] = { 0 };
+
+	for (; todo; todo &= todo - 1) {
+		j = __builtin_ctzll(todo);
+		p = row[lid0 + (uint32_t)j];
+		if (p >= np || g->next[b0 + p] < 0)
+			continue;	/* no entry, or to an end port */
+		if (!(touched[p >> 6] >> (p & 63) & 1)) {
+			touched[p >> 6] |= 1ull << (p & 63);
+			by[p] = 0;
+			ports[n++] = p;
+		}
+		by[p] |= 1ull << j;
+	}
+	for (i = 0; i < n; i++) {
+		rc = first_hop(g, lft, b0 + ports[i], lid0, by[ports[i]], e);
+		if (rc)
+			return rc;
+	}
+	return IBU_OK;
+}
+
 /*
  * The LIDs lid0 + j for each bit j of want (at most 64, none past the
- * table), walked together start by start: the LFT rows are per switch,
- * so neighbouring LIDs read the same cache lines (a whole fabric's
- * unicast in about a third of the time of one LID after the other).
+ * table), walked together start by start: a start's LIDs that leave it
+ * on one port share a channel, whose dependencies come as one mask from
+ * the next switch's row (the starts' first hops are most of the work:
+ * most routes meet a switch walked already one hop on), and the LFT rows
+ * are per switch, so neighbouring LIDs read the same cache lines.
  */
 static int add_block(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 		     uint32_t lid0, uint64_t want, struct ibu_err *e)
 {
-	int i, rc;
+	uint64_t todo;
+	int i, s, rc;
 
 	memset(g->seen, 0, (size_t)g->f->num_nodes * sizeof(*g->seen));
 	for (i = 0; i < g->num_starts; i++) {
-		int s = g->starts[i];
-		uint64_t todo = want & ~g->seen[s];
-
-		while (todo) {
-			int j = __builtin_ctzll(todo);
-
-			todo &= todo - 1;
-			rc = walk(g, lft, s, lid0 + (uint32_t)j, 1ull << j, e);
-			if (rc)
-				return rc;
-		}
+		s = g->starts[i];
+		todo = want & ~g->seen[s];
+		g->seen[s] |= todo;
+		if (!todo || !lft->row[s])
+			continue;
+		rc = start_block(g, lft, s, lid0, todo, e);
+		if (rc)
+			return rc;
 	}
 	return IBU_OK;
 }
