@@ -97,7 +97,7 @@ fabrics_full=(
 	"pgft3-par|tree|PGFT(3; 4,4,4; 1,2,2; 1,2,2): parallel cables at both levels, intact|pgft --m 4,4,4 --w 1,2,2 --p 1,2,2"
 	"pgft3-par-cut3-sw1|tree|PGFT(3; 4,4,4; 1,2,2; 1,2,2), 3 cables cut, 1 switch missing|pgft --m 4,4,4 --w 1,2,2 --p 1,2,2 --remove-links 3 --remove-switches 1 --seed 9"
 	"pgft3-blk-cut2|tree|PGFT(3; 8,4,4; 1,4,4; 1,1,1): 2:1 blocking leaves, 2 cables cut|pgft --m 8,4,4 --w 1,4,4 --p 1,1,1 --remove-links 2 --seed 6"
-	"pgft3-apart|tree|PGFT(3; 4,4,4; 1,2,2; 1,1,1): 2:1 blocking twice, 2 cables cut that leave two leaves no common top|pgft --m 4,4,4 --w 1,2,2 --p 1,1,1 --remove-links 2 --seed 1"
+	"pgft3-cut2-apart|tree|PGFT(3; 4,4,4; 1,2,2; 1,1,1): 2:1 blocking twice, 2 cables cut that leave two leaves no common top|pgft --m 4,4,4 --w 1,2,2 --p 1,1,1 --remove-links 2 --seed 1"
 	"mesh6x6|mesh|6x6 mesh, 2 HCAs a switch, intact|mesh 6 6 --hcas 2"
 	"mesh6x6-cut3|mesh|6x6 mesh, 2 HCAs a switch, 3 cables cut|mesh 6 6 --hcas 2 --remove-links 3 --seed 7"
 	"mesh8x8-cut4-sw1|mesh|8x8 mesh, 1 HCA a switch, 4 cables cut, 1 switch missing|mesh 8 8 --hcas 1 --remove-links 4 --remove-switches 1 --seed 11"
