@@ -136,13 +136,8 @@ static void finish_b(struct router *r, int t, uint32_t lid, int nb,
 	}
 }
 
-static void finish(struct router *r, int t, uint32_t lid, int nb)
-{
-	finish_b(r, t, lid, nb, 0);
-}
-
 /* Only the B switches on an end port's route keep the way to X (marked
- * in pdist); the others take finish()'s plain path as on the intact tree
+ * in pdist); the others take finish_b()'s plain path as on the intact tree
  * (one cut leaf cable of IBFT(24,3) otherwise rewrote 11 top switches'
  * LIDs on 408 switches each). */
 static void keep_fed(struct router *r, uint32_t lid, int nb)
@@ -217,6 +212,18 @@ static int choose(struct router *r, uint32_t lid, int nb,
 	return IBU_OK;
 }
 
+/* Once per LID: the array is sized for every LID. */
+static void defer(struct router *r, int t, int host_port, uint32_t lid,
+		  int keep)
+{
+	struct turn_job *j = &r->defer[r->ndefer++];
+
+	j->lid = lid;
+	j->t = t;
+	j->host_port = host_port;
+	j->keep = keep;
+}
+
 int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 			   uint32_t lid, int nb, struct ibu_err *e)
 {
@@ -230,20 +237,14 @@ int ibu__pgft_route_turned(struct router *r, int t, int host_port,
 		finish_b(r, t, lid, nb, 1);
 		return IBU_OK;
 	}
-	r->defer[r->ndefer].lid = lid;	/* once per LID: sized for all */
-	r->defer[r->ndefer].t = t;
-	r->defer[r->ndefer].keep = 0;
-	r->defer[r->ndefer++].host_port = host_port;
+	defer(r, t, host_port, lid, 0);
 	return IBU_OK;
 }
 
 void ibu__pgft_defer_host(struct router *r, int t, int host_port,
 			  uint32_t lid)
 {
-	r->defer[r->ndefer].lid = lid;
-	r->defer[r->ndefer].t = t;
-	r->defer[r->ndefer].keep = 1;
-	r->defer[r->ndefer++].host_port = host_port;
+	defer(r, t, host_port, lid, 1);
 }
 
 static int host_lmc(const struct router *r, uint32_t lid)
@@ -297,7 +298,7 @@ int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 		rc = choose(r, r->defer[i].lid, nb, &cdg, e);
 		r->spread_lmc = 0;
 		keep_fed(r, r->defer[i].lid, nb);
-		finish(r, r->defer[i].t, r->defer[i].lid, nb);
+		finish_b(r, r->defer[i].t, r->defer[i].lid, nb, 0);
 	}
 	ibu_cdg_ports_free(&cdg);
 	free(col);
