@@ -212,7 +212,7 @@ static int add_deps(struct ibu_cdg_ports *g, int ch, const uint64_t *dm,
 	return IBU_OK;
 }
 
-/* Start s's LIDs (bits of *by, lid0 + bit) that leave it into switch v
+/* A start's LIDs (lid0 + each bit of by) that leave it into switch v
  * over channel ch: ch's dependencies on v's ports, one mask for all; the
  * walk goes on from v for those v has not been walked for. */
 static int first_hop(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
