@@ -15,7 +15,7 @@
 # accepts: every subcommand exits 3 with a reason, never a crash.
 . "$(dirname "$0")/sim.sh"
 sim_setup
-plan 140
+plan 143
 
 : "${VALGRIND:=$(command -v valgrind)}"
 VG=()
@@ -185,6 +185,17 @@ hosts_of "$g-mesh.net" | head -n 5 | sed 's/^/0xc000 /' >"$m.members"
 t_expect "mesh: mcast tree, exact for every sender" eval \
 	"'$IBUNION' mcast tree -q '$g-mesh.net' '$m.members' -o '$m.mft' &&
 	 '$IBUNION' check -q --mcast '$m.mft' --members '$m.members' '$g-mesh.net'"
+# xy puts a damaged mesh's detours on a second SL layer: check judges
+# tables that follow its rule on those SLs, --engine none on SL 0 alone
+"$IBUNION" gen mesh 6 6 --hcas 2 --remove-links 2 --seed 1 -o "$m-6.net"
+"$IBUNION" route "$m-6.net" -o "$m-6.lft" 2>/dev/null
+t_expect "mesh 6x6, 2 cuts: check --deadlock judges xy's SL layers: no credit loop" \
+	"$IBUNION" check "$m-6.net" "$m-6.lft" --deadlock
+t_grep "check says the routes ride the SLs xy's PathRecords hand out" \
+	"tables follow xy's rule: each route on the SL its PathRecords hand out" \
+	"$SIM_DIR/cmd-$tap__count.out"
+t_expect_code 1 "the same tables with --engine none (SL 0 for every path): a cycle" \
+	"$IBUNION" check -q --engine none "$m-6.net" "$m-6.lft" --deadlock
 "$IBUNION" path "$g-mesh.net" --lids-from "$m.lft" >"$m.path" 2>&1
 t_equal "mesh: path exits 3 naming why (fat trees only)" \
 	"$?:$(grep -c 'not an m-port n-tree' "$m.path")" "3:1"

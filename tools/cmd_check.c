@@ -100,6 +100,9 @@ void ibu_cmd_check_usage(FILE *out)
 		"                        VLs) of the engine's VL plan PLAN (xy:\n"
 		"                        [Zhou10]'s 1, 2-spread, 2-direction, 4-spread or\n"
 		"                        4-direction; = -O vl_plan=PLAN)\n"
+		"                        Without both, tables that follow xy's rule on\n"
+		"                        a damaged mesh are judged on the SLs its\n"
+		"                        PathRecords hand out (--engine none: SL 0)\n"
 		"  --climb-sources N     check the ascending paths of N sources only\n"
 		"                        (default: all)\n"
 		"  --max-errors N        print at most N errors of each kind (default 20)\n"
@@ -475,6 +478,19 @@ static int engine_rule(struct check_run *c, struct ibu_err *e)
 	return rc;
 }
 
+/*
+ * Without --vl-plan or --sl2vl, tables that follow the rule of an engine
+ * with a VL plan are judged on the SLs that engine's PathRecords hand out
+ * (a damaged mesh's detours ride their own SL layer): on SL 0 alone they
+ * would show a credit loop no SA client meets. --engine none judges SL 0.
+ */
+static int rule_sls(const struct check_run *c)
+{
+	return !c->a.sl2vl && c->ops && c->ops->vl.path_sl &&
+	       c->ops->vl.sl2vl && c->have_r && c->r.rule &&
+	       !c->r.rule_mismatches && !c->r.path_violations;
+}
+
 /* The table checks, then --mcast and --deadlock: the worst exit code. */
 static int run_checks(struct check_run *c, struct ibu_err *e)
 {
@@ -518,7 +534,10 @@ static int run_checks(struct check_run *c, struct ibu_err *e)
 				    c->a.fabric);
 			return -1;
 		}
-		dopt.vl_engine = c->a.vl_plan ? c->ops : NULL;
+		dopt.vl_engine = c->a.vl_plan || rule_sls(c) ? c->ops : NULL;
+		if (!c->a.vl_plan && dopt.vl_engine && !c->a.quiet)
+			printf("-I- deadlock: the tables follow %s's rule: each route on the SL its PathRecords hand out (--engine none: SL 0 for every path)\n",
+			       c->ops->name);
 		rc = c->dl = ibu_deadlock_report(stdout, &c->f, &c->lft, &dopt);
 		if (rc > ret)
 			ret = rc;
