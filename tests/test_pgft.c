@@ -315,6 +315,75 @@ START_TEST(recognise_childless_middle)
 }
 END_TEST
 
+/* Unplugs both ends of the first cable between switches a and b. */
+static void unplug_cable(struct ibu_fabric *f, int a, int b)
+{
+	int p;
+
+	for (p = 1; p <= f->nodes[a].num_ports; p++) {
+		struct ibu_port *pt = &f->nodes[a].ports[p];
+
+		if (pt->peer_node != b)
+			continue;
+		f->nodes[b].ports[pt->peer_port].peer_node = -1;
+		f->nodes[b].ports[pt->peer_port].peer_port = 0;
+		pt->peer_node = -1;
+		pt->peer_port = 0;
+		return;
+	}
+}
+
+/*
+ * Every top switch of PGFT(3; 4,4,4; 1,2,2; 1,1,1) lost one cable down,
+ * each to another middle switch: no switch of the top level has its 4
+ * children, yet the 4 pods below say the shape. Recognised as built, 4
+ * faults; every switch keeps its level and column.
+ */
+START_TEST(recognise_every_top_short)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 6 };
+	struct ibu_pgft_params P;
+	struct ibu_fabric f;
+	struct ibu_pgft g, gf;
+	struct ibu_err e = { 0 };
+	char want[96], got[96];
+	int n, p, q, *cut;
+
+	ck_assert_int_eq(ibu_pgft_params_parse("4,4,4", "1,2,2", "1,1,1", &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
+	ck_assert_msg(ibu_pgft_recognize(&f, &gf, &e) == 0, "%s", e.msg);
+	cut = calloc((size_t)f.num_nodes, sizeof(*cut));
+	ck_assert_ptr_nonnull(cut);
+	for (n = 0; n < f.num_nodes; n++)
+		for (p = 1; gf.level[n] == 3 && p <= f.nodes[n].num_ports; p++) {
+			q = f.nodes[n].ports[p].peer_node;
+			if (q >= 0 && !cut[q] && gf.level[q] == 2) {
+				cut[q] = 1;
+				unplug_cable(&f, n, q);
+				break;
+			}
+		}
+	free(cut);
+	ck_assert_int_eq(ibu_pgft_recognize(&f, &g, &e), IBU_ETOPO);
+	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0, 4, &e) == 0,
+		      "%s", e.msg);
+	ibu_pgft_params_text(&P, want, sizeof(want));
+	ibu_pgft_params_text(&g.P, got, sizeof(got));
+	ck_assert_str_eq(got, want);
+	ck_assert_int_eq(g.num_faults, 4);
+	for (n = 0; n < f.num_nodes; n++) {
+		if (!ibu_node_is_switch(&f.nodes[n]))
+			continue;
+		ck_assert_int_eq(g.level[n], gf.level[n]);
+		ck_assert_int_eq(g.col[n], gf.col[n]);
+	}
+	ibu_pgft_free(&g);
+	ibu_pgft_free(&gf);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 /* A leaf whose hosts are all gone is still a leaf (no fault, no gap):
  * on 2, 3 and 4 levels, where the distance count alone puts it higher. */
 START_TEST(recognise_empty_leaf)
@@ -761,6 +830,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, recognise_empty_leaf, 0, 3);
 	tcase_add_test(tc, recognise_parentless_middle);
 	tcase_add_test(tc, recognise_childless_middle);
+	tcase_add_test(tc, recognise_every_top_short);
 	tcase_add_test(tc, recognise_with_roots);
 	tcase_add_loop_test(tc, ibft_labels, 0,
 			    (int)(sizeof(ibfts) / sizeof(ibfts[0])));

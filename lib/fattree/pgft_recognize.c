@@ -322,6 +322,87 @@ static int levels(struct rec *r, struct ibu_err *e)
 	return IBU_OK;
 }
 
+/* r->missing[] from the shape; an error when a level has too many. */
+static int fit(struct rec *r, const long *count, struct ibu_err *e)
+{
+	const struct ibu_pgft_params *P = &r->g->P;
+	int l;
+
+	for (l = 1; l <= P->h; l++) {
+		long want = ibu_pgft_level_size(P, l, 1L << 30);
+
+		r->missing[l] = want - count[l];
+		if (want < 0 || want < count[l]) {
+			char txt[128];
+
+			if (!e)
+				return IBU_ETOPO;
+			ibu_pgft_params_text(P, txt, sizeof(txt));
+			return NOT_PGFT(e, "%s has %ld level-%d switches, the fabric %ld",
+					txt, want, l, count[l]);
+		}
+	}
+	return IBU_OK;
+}
+
+/* Sub-trees of height k: the components of the switches up to level k
+ * that hold a leaf (uf: scratch, one per node). */
+static long num_subtrees(struct rec *r, int k, int *uf)
+{
+	const struct ibu_fabric *f = r->f;
+	int n, p, q;
+	long num = 0;
+
+	for (n = 0; n < f->num_nodes; n++)
+		uf[n] = n;
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1; is_sw(f, n) && r->g->level[n] <= k &&
+			    p <= f->nodes[n].num_ports; p++) {
+			q = f->nodes[n].ports[p].peer_node;
+			if (is_sw(f, q) && r->g->level[q] <= k)
+				uf_union(uf, n, q);
+		}
+	r->bstamp++;
+	for (n = 0; n < f->num_nodes; n++)
+		if (on_level(r, n, 1) && r->bmark[q = uf_find(uf, n)] != r->bstamp) {
+			r->bmark[q] = r->bstamp;
+			num++;
+		}
+	return num;
+}
+
+/*
+ * Each level's size against the shape; what is short is missing. The
+ * shape's m comes from the switches' most children: where every switch
+ * of a level lost one (each of a small tree's tops a cable), it is one
+ * short and the level below looks too big. Then m is the sub-trees
+ * below a sub-tree, counted from the graph (num_subtrees()); the first
+ * error stands when that does not fit either.
+ */
+static int sizes(struct rec *r, const long *count, struct ibu_err *e)
+{
+	struct ibu_pgft_params *P = &r->g->P;
+	int l, rc = fit(r, count, e), *uf;
+	long below, here;
+
+	if (rc != IBU_ETOPO || !r->max_faults)
+		return rc;
+	uf = malloc((size_t)r->f->num_nodes * sizeof(*uf));
+	if (!uf)
+		return NOMEM(e);
+	for (l = 2; l <= P->h; l++) {
+		below = num_subtrees(r, l - 1, uf);
+		here = l == P->h ? 1 : num_subtrees(r, l, uf);
+		if (here > 0 && below % here == 0 && below / here > P->m[l])
+			P->m[l] = (int)(below / here);
+	}
+	free(uf);
+	if (fit(r, count, NULL))
+		return rc;
+	ibu_err_clear(e);
+	return IBU_OK;
+}
+
 /*
  * Step 4: h, m, w, p: what the level's switches have at most (a switch
  * with less has lost cables: faults, counted by up_lists()); the
@@ -375,19 +456,7 @@ static int params(struct rec *r, struct ibu_err *e)
 		if (P->m[l] < 2)
 			return NOT_PGFT(e, "level-%d switches have %d child: not a fat tree",
 					l, P->m[l]);
-	for (l = 1; l <= P->h; l++) {
-		long want = ibu_pgft_level_size(P, l, 1L << 30);
-
-		r->missing[l] = want - count[l];
-		if (want < 0 || want < count[l]) {
-			char txt[128];
-
-			ibu_pgft_params_text(P, txt, sizeof(txt));
-			return NOT_PGFT(e, "%s has %ld level-%d switches, the fabric %ld",
-					txt, want, l, count[l]);
-		}
-	}
-	return IBU_OK;
+	return sizes(r, count, e);
 }
 
 static int cmp_u64(const void *a, const void *b)
