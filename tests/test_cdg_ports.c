@@ -366,6 +366,61 @@ START_TEST(ring_credit_loop)
 }
 END_TEST
 
+/*
+ * add_unicast (switch by switch, LIDs in chunks) against add_lid (LID by
+ * LID): the same masks on random tables with forwarding loops, detours
+ * and missing entries, LIDs past several chunks, some of them owned by
+ * no port (not followed) and a table shorter than the map.
+ */
+START_TEST(unicast_same_as_per_lid)
+{
+	struct ibu_err e = { 0 };
+	int seed, differ = 0;
+
+	for (seed = 1; seed <= 40; seed++) {
+		struct ibu_cdg_ports a, b;
+		struct ibu_lidmap map;
+		struct rfab x;
+		uint32_t lid;
+		size_t words;
+
+		rfab_up(&x, (uint64_t)seed + 1000);
+		ibu_lft_free(&x.lft);
+		x.nlids = 1500 + (uint32_t)(ibu_gen_rand(&x.st) % 2000);
+		ck_assert_int_eq(ibu_lft_init(&x.lft, &x.f, x.nlids, &e), 0);
+		map.max_lid = x.nlids + (seed % 2 ? 40 : 0);
+		map.owner = calloc(map.max_lid + 1, sizeof(*map.owner));
+		ck_assert_ptr_nonnull(map.owner);
+		for (lid = 0; lid <= map.max_lid; lid++)
+			map.owner[lid].node = lid && ibu_gen_rand(&x.st) % 5 ?
+				0 : -1;
+		for (lid = 1; lid <= x.nlids; lid++)
+			route_lid(&x, lid);
+		ck_assert_int_eq(ibu_cdg_ports_init(&a, &x.f, &e), 0);
+		ck_assert_int_eq(ibu_cdg_ports_init(&b, &x.f, &e), 0);
+		ck_assert_int_eq(ibu_cdg_ports_add_unicast(&a, &x.lft, &map, &e), 0);
+		for (lid = 1; lid <= x.nlids; lid++)
+			if (ibu_lidmap_get(&map, lid))
+				ck_assert_int_eq(ibu_cdg_ports_add_lid(&b, &x.lft,
+								       lid, &e), 0);
+		words = (size_t)a.num_ch * a.words;
+		ck_assert_int_eq(memcmp(a.mask, b.mask, words * 8), 0);
+		ck_assert_int_eq(a.deps, b.deps);
+		ck_assert_int_gt(a.deps, 0);
+		/* the map's holes matter: every LID gives more */
+		for (lid = 1; lid <= x.nlids; lid++)
+			ck_assert_int_eq(ibu_cdg_ports_add_lid(&b, &x.lft, lid,
+							       &e), 0);
+		differ += b.deps > a.deps;
+		ibu_cdg_ports_free(&a);
+		ibu_cdg_ports_free(&b);
+		free(map.owner);
+		rfab_down(&x);
+	}
+	ck_assert_int_ge(differ, 1);
+}
+END_TEST
+
 /* The dependency (a -> b) of old between switch-to-switch channels, with
  * cdg.c's numbering (one VL: a channel is its slot). */
 static int old_dep(const struct ibu_cdg *old, uint64_t key, int *a, int *b)
@@ -449,6 +504,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, trials_agree_and_rollback_restores);
 	tcase_add_test(tc, ring_credit_loop);
 	tcase_add_test(tc, routed_tree_same_deps);
+	tcase_add_test(tc, unicast_same_as_per_lid);
 	suite_add_tcase(s, tc);
 	return s;
 }

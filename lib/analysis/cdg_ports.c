@@ -314,29 +314,214 @@ int ibu_cdg_ports_add_lid(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 	return add_block(g, lft, lid, 1, e);
 }
 
+/*
+ * add_unicast walks switch by switch rather than LID by LID: per switch a
+ * bitmap of the LIDs whose end-port routes enter it (reach) and of those
+ * not walked on from it yet (pend), a chunk of LIDs at a time. Each
+ * (switch, LID) a route enters is walked once, its row and its
+ * neighbours' rows read in LID order, the dependencies gathered per port
+ * in registers-sized masks: the same set as add_block() gives, at a
+ * fraction of its bookkeeping per (switch, LID) (IBFT(24,3) with one cut
+ * cable: 98 M instructions before).
+ */
+#define REACH_WORDS 16		/* LIDs per chunk / 64 */
+
+struct reach {
+	uint64_t *reach, *done;	/* [node * REACH_WORDS] */
+	uint64_t *ok;		/* ok_ports() */
+	uint64_t none[4];
+	int *queue;		/* switches with reach bits not done, FIFO */
+	unsigned char *inq;
+	int head, n;
+};
+
+/* A switch's neighbour over one of its ports, for one pass; ok: the
+ * neighbour's ports that lead on to a switch (none: no way on). */
+struct hop {
+	const uint8_t *row;
+	const uint64_t *ok;
+	int node;
+};
+
+static void push(struct reach *w, const struct ibu_cdg_ports *g, int v)
+{
+	int nn = g->f->num_nodes;
+
+	if (w->inq[v])
+		return;
+	w->inq[v] = 1;
+	w->queue[(w->head + w->n++) % nn] = v;
+}
+
+/* ok[node * 4]: its ports that lead to a switch (a row to read). */
+static void ok_ports(const struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+		     uint64_t *ok)
+{
+	int v, q, vb, vn;
+
+	for (v = 0; v < g->f->num_nodes; v++) {
+		vb = g->base[v];
+		vn = g->base[v + 1] - vb;
+		for (q = 0; q < vn && q < 256 && lft->row[v]; q++)
+			if (g->next[vb + q] >= 0)
+				ok[4 * v + (q >> 6)] |= 1ull << (q & 63);
+	}
+}
+
+/* h[0..np) of switch u. */
+static void neighbours(const struct ibu_cdg_ports *g,
+		       const struct ibu_lft *lft, const struct reach *w,
+		       int u, struct hop *h)
+{
+	int b0 = g->base[u], np = g->base[u + 1] - b0, p, v;
+
+	for (p = 0; p < np; p++) {
+		v = g->next[b0 + p] < 0 ? u : g->node_of[g->next[b0 + p]];
+		h[p].row = lft->row[v] ? lft->row[v] : lft->row[u];
+		h[p].ok = v == u || !lft->row[v] ? w->none : &w->ok[4 * v];
+		h[p].node = v == u ? -1 : v;
+	}
+}
+
+/* The LIDs lid0 + bit of bits that entered u, one hop on: their
+ * dependencies into dm (per port of u), the next switches' reach. */
+static void spread_word(struct reach *w, const uint8_t *row,
+			const struct hop *h, int np, uint32_t lid0,
+			uint64_t bits, int wi, uint64_t (*dm)[4])
+{
+	const struct hop *hp;
+	int j, q, p;
+
+	for (; bits; bits &= bits - 1) {
+		j = __builtin_ctzll(bits);
+		p = row[lid0 + (uint32_t)j];
+		if (p >= np)
+			continue;	/* no entry */
+		hp = &h[p];
+		q = hp->row[lid0 + (uint32_t)j];
+		if (!(hp->ok[q >> 6] >> (q & 63) & 1))
+			continue;	/* no way on, or it ends next */
+		dm[p][q >> 6] |= 1ull << (q & 63);
+		w->reach[(size_t)hp->node * REACH_WORDS + wi] |= 1ull << j;
+	}
+}
+
+/* Switch u's LIDs of the chunk from lid0 not walked on yet, one hop on;
+ * the next switches with new LIDs queued. */
+static int spread_switch(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+			 struct reach *w, int u, uint32_t lid0,
+			 struct ibu_err *e)
+{
+	struct hop h[IBU_MAX_PORTS + 1];
+	uint64_t dm[IBU_MAX_PORTS + 1][4];
+	size_t at = (size_t)u * REACH_WORDS;
+	int b0 = g->base[u], np = g->base[u + 1] - b0, wi, p, rc = IBU_OK;
+	uint64_t bits;
+
+	if (!lft->row[u])
+		return IBU_OK;
+	neighbours(g, lft, w, u, h);
+	memset(dm, 0, (size_t)np * sizeof(dm[0]));
+	for (wi = 0; wi < REACH_WORDS; wi++) {
+		bits = w->reach[at + wi] & ~w->done[at + wi];
+		w->done[at + wi] |= bits;
+		if (bits)
+			spread_word(w, lft->row[u], h, np,
+				    lid0 + 64 * (uint32_t)wi, bits, wi, dm);
+	}
+	for (p = 0; p < np && !rc; p++) {
+		if (!(dm[p][0] | dm[p][1] | dm[p][2] | dm[p][3]))
+			continue;	/* no LID on to a switch there */
+		rc = add_deps(g, b0 + p, dm[p], e);
+		for (wi = 0; wi < REACH_WORDS; wi++)
+			if (w->reach[(size_t)h[p].node * REACH_WORDS + wi] &
+			    ~w->done[(size_t)h[p].node * REACH_WORDS + wi]) {
+				push(w, g, h[p].node);
+				break;
+			}
+	}
+	return rc;
+}
+
+/* The chunk of LIDs from lid0 (bits in want) from every start on. */
+static int reach_chunk(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+		       struct reach *w, uint32_t lid0, const uint64_t *want,
+		       struct ibu_err *e)
+{
+	size_t cells = (size_t)g->f->num_nodes * REACH_WORDS;
+	int i, u, rc = IBU_OK;
+
+	memset(w->reach, 0, cells * sizeof(uint64_t));
+	memset(w->done, 0, cells * sizeof(uint64_t));
+	for (i = 0; i < g->num_starts; i++) {
+		u = g->starts[i];
+		memcpy(&w->reach[(size_t)u * REACH_WORDS], want,
+		       REACH_WORDS * sizeof(uint64_t));
+		push(w, g, u);
+	}
+	while (w->n && !rc) {
+		u = w->queue[w->head];
+		w->head = (w->head + 1) % g->f->num_nodes;
+		w->n--;
+		w->inq[u] = 0;
+		rc = spread_switch(g, lft, w, u, lid0, e);
+	}
+	return rc;
+}
+
+/* The LIDs of map up to last, chunk by chunk. */
+static int reach_all(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+		     const struct ibu_lidmap *map, uint32_t last,
+		     struct reach *w, struct ibu_err *e)
+{
+	uint64_t want[REACH_WORDS];
+	uint32_t lid0, lid;
+	int rc, any;
+
+	for (lid0 = 0; lid0 <= last; lid0 += 64 * REACH_WORDS) {
+		memset(want, 0, sizeof(want));
+		for (lid = lid0 ? lid0 : 1, any = 0;
+		     lid <= last && lid < lid0 + 64 * REACH_WORDS; lid++)
+			if (ibu_lidmap_get(map, lid)) {
+				want[(lid - lid0) >> 6] |= 1ull << (lid & 63);
+				any = 1;
+			}
+		rc = any ? reach_chunk(g, lft, w, lid0, want, e) : IBU_OK;
+		if (rc)
+			return rc;
+	}
+	return IBU_OK;
+}
+
 int ibu_cdg_ports_add_unicast(struct ibu_cdg_ports *g,
 			      const struct ibu_lft *lft,
 			      const struct ibu_lidmap *map, struct ibu_err *e)
 {
-	uint32_t lid, last = map->max_lid;
-	uint64_t want = 0;
+	size_t nn = (size_t)g->f->num_nodes + 1;
+	struct reach w = { 0 };
+	uint32_t last = map->max_lid;
 	int rc;
 
 	if (lft->num_nodes < g->f->num_nodes)
 		return ibu_err_set(e, IBU_EINVAL, "LFT of another fabric");
 	if (last > lft->max_lid)
 		last = lft->max_lid;	/* no entry anywhere: no route */
-	for (lid = 1; lid <= last; lid++) {
-		if (ibu_lidmap_get(map, lid))
-			want |= 1ull << (lid & 63);
-		if ((lid & 63) != 63 && lid != last)
-			continue;
-		rc = want ? add_block(g, lft, lid & ~63u, want, e) : IBU_OK;
-		if (rc)
-			return rc;
-		want = 0;
-	}
-	return IBU_OK;
+	w.reach = malloc(nn * REACH_WORDS * sizeof(uint64_t));
+	w.done = malloc(nn * REACH_WORDS * sizeof(uint64_t));
+	w.ok = calloc(nn * 4, sizeof(uint64_t));
+	w.queue = malloc(nn * sizeof(int));
+	w.inq = calloc(nn, 1);
+	if (w.ok)
+		ok_ports(g, lft, w.ok);
+	rc = w.reach && w.done && w.ok && w.queue && w.inq ?
+		reach_all(g, lft, map, last, &w, e) :
+		ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	free(w.reach);
+	free(w.done);
+	free(w.ok);
+	free(w.queue);
+	free(w.inq);
+	return rc;
 }
 
 void ibu_cdg_ports_mark(struct ibu_cdg_ports *g)
