@@ -111,6 +111,8 @@ void ibu_cdg_ports_free(struct ibu_cdg_ports *g)
 	free(g->dch);
 	free(g->dport);
 	free(g->log);
+	free(g->lazy);
+	free(g->lazy_lids);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -119,7 +121,10 @@ static uint64_t *mask_of(const struct ibu_cdg_ports *g, int ch)
 	return &g->mask[(size_t)ch * g->words];
 }
 
-/* Dependency (channel ch) -> (the switch ch enters, port). */
+static int materialize(struct ibu_cdg_ports *g, int d, struct ibu_err *e);
+
+/* Dependency (channel ch) -> (the switch ch enters, port); a lazy channel
+ * it leads into has one now: its own are taken. */
 static int set_dep(struct ibu_cdg_ports *g, int ch, int port,
 		   struct ibu_err *e)
 {
@@ -143,6 +148,8 @@ static int set_dep(struct ibu_cdg_ports *g, int ch, int port,
 	g->deps++;
 	if (g->state == CDGP_ACYCLIC)
 		g->state = CDGP_UNKNOWN;
+	if (g->lazy && g->lazy[g->next[ch] + port])
+		return materialize(g, g->next[ch] + port, e);
 	return IBU_OK;
 }
 
@@ -210,6 +217,37 @@ static int add_deps(struct ibu_cdg_ports *g, int ch, const uint64_t *dm,
 				return rc;
 		}
 	return IBU_OK;
+}
+
+/* Lazy channel d's dependencies from the LIDs taken late, as the tables
+ * hold them (the caller changed only eager LIDs' entries since), not
+ * logged: they were there before any mark (rollback keeps them; a cycle
+ * through them also crosses the new dependency into d). */
+static int materialize(struct ibu_cdg_ports *g, int d, struct ibu_err *e)
+{
+	int s = g->node_of[d], p = d - g->base[s], v = g->node_of[g->next[d]];
+	int vb = g->base[v], vn = g->base[v + 1] - vb, q, logging, rc;
+	const uint8_t *row = g->lazy_lft->row[s], *vrow = g->lazy_lft->row[v];
+	uint64_t dm[4] = { 0 }, bits;
+	uint32_t wi, lid;
+
+	g->lazy[d] = 0;
+	if (!row || !vrow)
+		return IBU_OK;
+	for (wi = 0; wi <= g->lazy_last / 64; wi++)
+		for (bits = g->lazy_lids[wi]; bits; bits &= bits - 1) {
+			lid = wi * 64 + (uint32_t)__builtin_ctzll(bits);
+			if (row[lid] != p)
+				continue;
+			q = vrow[lid];
+			if (q < vn && g->next[vb + q] >= 0)
+				dm[q >> 6] |= 1ull << (q & 63);
+		}
+	logging = g->logging;
+	g->logging = 0;
+	rc = add_deps(g, d, dm, e);
+	g->logging = logging;
+	return rc;
 }
 
 /* A start's LIDs (lid0 + each bit of by) that leave it into switch v
@@ -330,6 +368,7 @@ struct reach {
 	uint64_t *reach, *done;	/* [node * REACH_WORDS] */
 	uint64_t *ok;		/* ok_ports() */
 	uint64_t none[4];
+	const uint64_t *lazy;	/* [lid / 64] LIDs taken late (lazy mode) */
 	int *queue;		/* switches with reach bits not done, FIFO */
 	unsigned char *inq;
 	int head, n;
@@ -341,6 +380,7 @@ struct hop {
 	const uint8_t *row;
 	const uint64_t *ok;
 	int node;
+	int lazy;		/* a channel of g->lazy */
 };
 
 static void push(struct reach *w, const struct ibu_cdg_ports *g, int v)
@@ -380,6 +420,7 @@ static void neighbours(const struct ibu_cdg_ports *g,
 		h[p].row = lft->row[v] ? lft->row[v] : lft->row[u];
 		h[p].ok = v == u || !lft->row[v] ? w->none : &w->ok[4 * v];
 		h[p].node = v == u ? -1 : v;
+		h[p].lazy = g->lazy && g->lazy[b0 + p];
 	}
 }
 
@@ -406,6 +447,32 @@ static void spread_word(struct reach *w, const uint8_t *row,
 	}
 }
 
+/* A start's LIDs lid0 + bit of bits that leave on lazy channels and are
+ * taken late go on to the next switches without their dependencies, by
+ * ports gathered first (most of a fat tree's LIDs at most of its
+ * starts: a few instructions each); returns the others. acc: zero. */
+static uint64_t spread_lazy(struct reach *w, const uint8_t *row,
+			    const struct hop *h, int np, uint32_t lid0,
+			    uint64_t bits, int wi, uint64_t *acc)
+{
+	uint64_t late = w->lazy[lid0 >> 6], rest = 0;
+	int p;
+
+	for (; bits; bits &= bits - 1)
+		acc[row[lid0 + (uint32_t)__builtin_ctzll(bits)]] |=
+			bits & -bits;
+	for (p = 0; p < np; p++) {
+		if (!acc[p])
+			continue;
+		if (h[p].lazy)
+			w->reach[(size_t)h[p].node * REACH_WORDS + wi] |=
+				acc[p] & late;
+		rest |= h[p].lazy ? acc[p] & ~late : acc[p];
+		acc[p] = 0;
+	}
+	return rest;		/* entries >= np: none, dropped */
+}
+
 /* Switch u's LIDs of the chunk from lid0 not walked on yet, one hop on;
  * the next switches with new LIDs queued. */
 static int spread_switch(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
@@ -413,24 +480,34 @@ static int spread_switch(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 			 struct ibu_err *e)
 {
 	struct hop h[IBU_MAX_PORTS + 1];
-	uint64_t dm[IBU_MAX_PORTS + 1][4];
+	uint64_t dm[IBU_MAX_PORTS + 1][4], acc[256];
 	size_t at = (size_t)u * REACH_WORDS;
 	int b0 = g->base[u], np = g->base[u + 1] - b0, wi, p, rc = IBU_OK;
+	int lazy = 0;
 	uint64_t bits;
 
 	if (!lft->row[u])
 		return IBU_OK;
 	neighbours(g, lft, w, u, h);
 	memset(dm, 0, (size_t)np * sizeof(dm[0]));
+	for (p = 0; p < np; p++)
+		lazy |= h[p].lazy;
+	if (lazy)
+		memset(acc, 0, sizeof(acc));
 	for (wi = 0; wi < REACH_WORDS; wi++) {
 		bits = w->reach[at + wi] & ~w->done[at + wi];
 		w->done[at + wi] |= bits;
+		if (bits && lazy)
+			bits = spread_lazy(w, lft->row[u], h, np,
+					   lid0 + 64 * (uint32_t)wi, bits, wi,
+					   acc);
 		if (bits)
 			spread_word(w, lft->row[u], h, np,
 				    lid0 + 64 * (uint32_t)wi, bits, wi, dm);
 	}
 	for (p = 0; p < np && !rc; p++) {
-		if (!(dm[p][0] | dm[p][1] | dm[p][2] | dm[p][3]))
+		if (!h[p].lazy &&
+		    !(dm[p][0] | dm[p][1] | dm[p][2] | dm[p][3]))
 			continue;	/* no LID on to a switch there */
 		rc = add_deps(g, b0 + p, dm[p], e);
 		for (wi = 0; wi < REACH_WORDS; wi++)
@@ -493,19 +570,14 @@ static int reach_all(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 	return IBU_OK;
 }
 
-int ibu_cdg_ports_add_unicast(struct ibu_cdg_ports *g,
-			      const struct ibu_lft *lft,
-			      const struct ibu_lidmap *map, struct ibu_err *e)
+static int add_unicast(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
+		       const struct ibu_lidmap *map, uint32_t last,
+		       struct ibu_err *e)
 {
 	size_t nn = (size_t)g->f->num_nodes + 1;
-	struct reach w = { 0 };
-	uint32_t last = map->max_lid;
+	struct reach w = { .lazy = g->lazy_lids };
 	int rc;
 
-	if (lft->num_nodes < g->f->num_nodes)
-		return ibu_err_set(e, IBU_EINVAL, "LFT of another fabric");
-	if (last > lft->max_lid)
-		last = lft->max_lid;	/* no entry anywhere: no route */
 	w.reach = malloc(nn * REACH_WORDS * sizeof(uint64_t));
 	w.done = malloc(nn * REACH_WORDS * sizeof(uint64_t));
 	w.ok = calloc(nn * 4, sizeof(uint64_t));
@@ -522,6 +594,75 @@ int ibu_cdg_ports_add_unicast(struct ibu_cdg_ports *g,
 	free(w.queue);
 	free(w.inq);
 	return rc;
+}
+
+int ibu_cdg_ports_add_unicast(struct ibu_cdg_ports *g,
+			      const struct ibu_lft *lft,
+			      const struct ibu_lidmap *map, struct ibu_err *e)
+{
+	uint32_t last = map->max_lid;
+
+	if (lft->num_nodes < g->f->num_nodes)
+		return ibu_err_set(e, IBU_EINVAL, "LFT of another fabric");
+	if (last > lft->max_lid)
+		last = lft->max_lid;	/* no entry anywhere: no route */
+	return add_unicast(g, lft, map, last, e);
+}
+
+/* The lazy channels: from a start into a switch that is none (so no
+ * cycle runs through lazy channels only), and the LIDs they take late:
+ * the map's up to last, not in eager. */
+static int mark_lazy(struct ibu_cdg_ports *g, const struct ibu_lidmap *map,
+		     uint32_t last, const uint32_t *eager, int neager)
+{
+	unsigned char *start = calloc((size_t)g->f->num_nodes + 1, 1);
+	uint32_t lid;
+	int i, p, s;
+
+	g->lazy = calloc((size_t)g->num_ch + 1, 1);
+	g->lazy_lids = calloc(last / 64 + REACH_WORDS + 1, sizeof(uint64_t));
+	if (!start || !g->lazy || !g->lazy_lids) {
+		free(start);
+		return IBU_ENOMEM;
+	}
+	for (i = 0; i < g->num_starts; i++)
+		start[g->starts[i]] = 1;
+	for (i = 0; i < g->num_starts; i++) {
+		s = g->starts[i];
+		for (p = g->base[s]; p < g->base[s + 1]; p++)
+			g->lazy[p] = g->next[p] >= 0 &&
+				     !start[g->node_of[g->next[p]]];
+	}
+	free(start);
+	for (lid = 1; lid <= last; lid++)
+		if (ibu_lidmap_get(map, lid))
+			g->lazy_lids[lid >> 6] |= 1ull << (lid & 63);
+	for (i = 0; i < neager; i++)
+		if (eager[i] <= last)
+			g->lazy_lids[eager[i] >> 6] &= ~(1ull << (eager[i] & 63));
+	g->lazy_last = last;
+	return IBU_OK;
+}
+
+int ibu_cdg_ports_add_unicast_lazy(struct ibu_cdg_ports *g,
+				   const struct ibu_lft *lft,
+				   const struct ibu_lidmap *map,
+				   const uint32_t *eager, int neager,
+				   struct ibu_err *e)
+{
+	uint32_t last = map->max_lid;
+
+	if (lft->num_nodes < g->f->num_nodes)
+		return ibu_err_set(e, IBU_EINVAL, "LFT of another fabric");
+	if (g->deps || g->lazy)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "lazy dependencies on a graph not empty");
+	if (last > lft->max_lid)
+		last = lft->max_lid;	/* no entry anywhere: no route */
+	g->lazy_lft = lft;
+	if (mark_lazy(g, map, last, eager, neager))
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	return add_unicast(g, lft, map, last, e);
 }
 
 void ibu_cdg_ports_mark(struct ibu_cdg_ports *g)

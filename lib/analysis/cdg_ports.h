@@ -52,6 +52,11 @@ struct ibu_cdg_ports {
 	int logging;
 	int state, mark_state;	/* CDGP_* of cdg_ports.c */
 	long deps;		/* dependencies (bits set) */
+	/* add_unicast_lazy: */
+	unsigned char *lazy;	/* [channel] its dependencies not taken yet */
+	uint64_t *lazy_lids;	/* [lid / 64] the LIDs they are taken for */
+	uint32_t lazy_last;
+	const struct ibu_lft *lazy_lft;
 };
 
 int ibu_cdg_ports_init(struct ibu_cdg_ports *g, const struct ibu_fabric *f,
@@ -62,6 +67,22 @@ void ibu_cdg_ports_free(struct ibu_cdg_ports *g);
 int ibu_cdg_ports_add_unicast(struct ibu_cdg_ports *g,
 			      const struct ibu_lft *lft,
 			      const struct ibu_lidmap *map, struct ibu_err *e);
+/*
+ * The same with fewer dependencies, the same answers (find_cycle,
+ * find_new_cycle) as add_unicast gives, also after any add_lid, mark,
+ * commit or rollback: a channel from a switch with end ports into one
+ * without (most of a fat tree's routes start there) gets its
+ * dependencies on the next switch's ports only once one leads into it;
+ * no cycle crosses a channel nothing leads into. They are read from lft
+ * then: until ibu_cdg_ports_free, the caller changes no entry of lft but
+ * those of the LIDs in eager (whose dependencies are taken now), and
+ * keeps its rows. On an empty graph only (else IBU_EINVAL).
+ */
+int ibu_cdg_ports_add_unicast_lazy(struct ibu_cdg_ports *g,
+				   const struct ibu_lft *lft,
+				   const struct ibu_lidmap *map,
+				   const uint32_t *eager, int neager,
+				   struct ibu_err *e);
 /* The same for one LID (every end port's route to it). */
 int ibu_cdg_ports_add_lid(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 			  uint32_t lid, struct ibu_err *e);

@@ -275,19 +275,26 @@ static int route_b(struct router *r, const struct turn_job *j, uint8_t *col)
 int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 {
 	struct ibu_cdg_ports cdg;
+	uint32_t *eager;
 	uint8_t *col;
 	int i, nb, rc, len;
 
 	if (!r->ndefer)
 		return IBU_OK;
 	col = malloc((size_t)r->f->num_nodes + 1);
-	rc = col ? ibu_cdg_ports_init(&cdg, r->f, e) :
+	eager = malloc((size_t)r->ndefer * sizeof(*eager));
+	rc = col && eager ? ibu_cdg_ports_init(&cdg, r->f, e) :
 		   ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	if (rc) {
 		free(col);
+		free(eager);
 		return rc;
 	}
-	rc = ibu_cdg_ports_add_unicast(&cdg, r->lft, r->map, e);
+	/* the deferred LIDs' entries change below, the others' do not */
+	for (i = 0; i < r->ndefer; i++)
+		eager[i] = r->defer[i].lid;
+	rc = ibu_cdg_ports_add_unicast_lazy(&cdg, r->lft, r->map, eager,
+					    r->ndefer, e);
 	/* once over the whole graph: each trial then searches only from its
 	 * new dependencies (a cycle already there fails every trial) */
 	if (!rc && (rc = ibu_cdg_ports_find_cycle(&cdg, NULL, &len, e)) > 0)
@@ -302,5 +309,6 @@ int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 	}
 	ibu_cdg_ports_free(&cdg);
 	free(col);
+	free(eager);
 	return rc;
 }
