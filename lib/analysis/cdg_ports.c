@@ -372,6 +372,8 @@ struct reach {
 	int *queue;		/* switches with reach bits not done, FIFO */
 	unsigned char *inq;
 	int head, n;
+	int *touched, ntouched;	/* switches queued in this chunk */
+	uint32_t *tstamp, chunk;	/* [node]: chunk it was last queued in */
 };
 
 /* A switch's neighbour over one of its ports, for one pass; ok: the
@@ -390,6 +392,10 @@ static void push(struct reach *w, const struct ibu_cdg_ports *g, int v)
 	if (w->inq[v])
 		return;
 	w->inq[v] = 1;
+	if (w->tstamp[v] != w->chunk) {	/* its bits to clear after */
+		w->tstamp[v] = w->chunk;
+		w->touched[w->ntouched++] = v;
+	}
 	w->queue[(w->head + w->n++) % nn] = v;
 }
 
@@ -456,11 +462,15 @@ static uint64_t spread_lazy(struct reach *w, const uint8_t *row,
 			    uint64_t bits, int wi, uint64_t *acc)
 {
 	uint64_t late = w->lazy[lid0 >> 6], rest = 0;
-	int p;
+	int p, j;
 
-	for (; bits; bits &= bits - 1)
-		acc[row[lid0 + (uint32_t)__builtin_ctzll(bits)]] |=
-			bits & -bits;
+	if (bits == ~0ull)	/* a start's full word: no bit scan */
+		for (j = 0; j < 64; j++)
+			acc[row[lid0 + (uint32_t)j]] |= 1ull << j;
+	else
+		for (; bits; bits &= bits - 1)
+			acc[row[lid0 + (uint32_t)__builtin_ctzll(bits)]] |=
+				bits & -bits;
 	for (p = 0; p < np; p++) {
 		if (!acc[p])
 			continue;
@@ -525,11 +535,10 @@ static int reach_chunk(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 		       struct reach *w, uint32_t lid0, const uint64_t *want,
 		       struct ibu_err *e)
 {
-	size_t cells = (size_t)g->f->num_nodes * REACH_WORDS;
 	int i, u, rc = IBU_OK;
 
-	memset(w->reach, 0, cells * sizeof(uint64_t));
-	memset(w->done, 0, cells * sizeof(uint64_t));
+	w->chunk++;
+	w->ntouched = 0;
 	for (i = 0; i < g->num_starts; i++) {
 		u = g->starts[i];
 		memcpy(&w->reach[(size_t)u * REACH_WORDS], want,
@@ -542,6 +551,13 @@ static int reach_chunk(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 		w->n--;
 		w->inq[u] = 0;
 		rc = spread_switch(g, lft, w, u, lid0, e);
+	}
+	for (i = 0; i < w->ntouched; i++) {	/* zero for the next chunk */
+		u = w->touched[i];
+		memset(&w->reach[(size_t)u * REACH_WORDS], 0,
+		       REACH_WORDS * sizeof(uint64_t));
+		memset(&w->done[(size_t)u * REACH_WORDS], 0,
+		       REACH_WORDS * sizeof(uint64_t));
 	}
 	return rc;
 }
@@ -578,14 +594,17 @@ static int add_unicast(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 	struct reach w = { .lazy = g->lazy_lids };
 	int rc;
 
-	w.reach = malloc(nn * REACH_WORDS * sizeof(uint64_t));
-	w.done = malloc(nn * REACH_WORDS * sizeof(uint64_t));
+	w.reach = calloc(nn * REACH_WORDS, sizeof(uint64_t));
+	w.done = calloc(nn * REACH_WORDS, sizeof(uint64_t));
+	w.touched = malloc(nn * sizeof(int));
+	w.tstamp = calloc(nn, sizeof(uint32_t));
 	w.ok = calloc(nn * 4, sizeof(uint64_t));
 	w.queue = malloc(nn * sizeof(int));
 	w.inq = calloc(nn, 1);
 	if (w.ok)
 		ok_ports(g, lft, w.ok);
-	rc = w.reach && w.done && w.ok && w.queue && w.inq ?
+	rc = w.reach && w.done && w.ok && w.queue && w.inq && w.touched &&
+	     w.tstamp ?
 		reach_all(g, lft, map, last, &w, e) :
 		ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	free(w.reach);
@@ -593,6 +612,8 @@ static int add_unicast(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 	free(w.ok);
 	free(w.queue);
 	free(w.inq);
+	free(w.touched);
+	free(w.tstamp);
 	return rc;
 }
 
