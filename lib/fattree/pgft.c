@@ -115,3 +115,17 @@ int ibu_pgft_is_ibft(const struct ibu_pgft_params *P, int *m, int *n)
 	*n = P->h;
 	return 1;
 }
+
+int ibu__uf_find(int *uf, int x)
+{
+	while (uf[x] != x)
+		x = uf[x] = uf[uf[x]];
+	return x;
+}
+
+int ibu__cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}

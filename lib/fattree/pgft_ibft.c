@@ -104,19 +104,10 @@ static int num_ports(const struct lab *r, int s)
 	return r->f->nodes[r->node[s]].num_ports;
 }
 
-static int uf_find(int *uf, int x)
-{
-	while (uf[x] != x) {
-		uf[x] = uf[uf[x]];
-		x = uf[x];
-	}
-	return x;
-}
-
 static void uf_union(struct lab *r, int a, int b)
 {
-	a = uf_find(r->uf, a);
-	b = uf_find(r->uf, b);
+	a = ibu__uf_find(r->uf, a);
+	b = ibu__uf_find(r->uf, b);
 	if (a == b)
 		return;
 	if (r->ufkey[b] < r->ufkey[a])
@@ -154,7 +145,7 @@ static int reached_else(const struct lab *r, int c, int s, int x, int j)
 	for (q = 1; q <= num_ports(r, c); q++) {
 		g = peer_sw(r, c, q);
 		if (g >= 0 && g != s && r->level[g] == j &&
-		    uf_find(r->uf, g) == x)
+		    ibu__uf_find(r->uf, g) == x)
 			return 1;
 	}
 	return 0;
@@ -167,7 +158,7 @@ static int orphan_home(const struct lab *r, int s, int c, int j)
 	int x, home = -1;
 
 	for (x = 0; x < r->S; x++) {
-		if (r->level[x] < j || uf_find(r->uf, x) != x ||
+		if (r->level[x] < j || ibu__uf_find(r->uf, x) != x ||
 		    r->ufkey[x] >= r->S ||
 		    prefix_value(r, x, j - 1) != prefix_value(r, s, j - 1) ||
 		    reached_else(r, c, s, x, j))
@@ -190,7 +181,7 @@ static void adopt_orphans(struct lab *r, int j)
 	int s, p, c, home;
 
 	for (s = 0; s < r->S; s++) {
-		if (r->level[s] != j || uf_find(r->uf, s) != s ||
+		if (r->level[s] != j || ibu__uf_find(r->uf, s) != s ||
 		    r->ufkey[s] < r->S)
 			continue;
 		for (home = -1, p = 1; p <= num_ports(r, s) && home < 0; p++) {
@@ -234,7 +225,7 @@ static int prefix_round(struct lab *r, int j)
 				uf_union(r, s, c);
 	adopt_orphans(r, j);
 	for (s = 0; s < r->S; s++)	/* (parent prefix, smallest leaf) */
-		if (r->level[s] >= j && uf_find(r->uf, s) == s) {
+		if (r->level[s] >= j && ibu__uf_find(r->uf, s) == s) {
 			r->v[k].group = (uint64_t)prefix_value(r, s, j - 1);
 			r->v[k].key = (uint64_t)r->ufkey[s];
 			r->v[k++].node = s;
@@ -243,7 +234,7 @@ static int prefix_round(struct lab *r, int j)
 		return 0;
 	for (s = 0; s < r->S; s++)
 		if (r->level[s] >= j)
-			WS(r, s)[j - 1] = (uint8_t)r->digit[uf_find(r->uf, s)];
+			WS(r, s)[j - 1] = (uint8_t)r->digit[ibu__uf_find(r->uf, s)];
 	return 1;
 }
 
@@ -261,8 +252,8 @@ static void climb_tops(struct lab *r, int d)
 				first = s;
 			else
 				uf_union(r, first, s);
-			if (r->ufkey[uf_find(r->uf, s)] > r->rank[d])
-				r->ufkey[uf_find(r->uf, s)] = r->rank[d];
+			if (r->ufkey[ibu__uf_find(r->uf, s)] > r->rank[d])
+				r->ufkey[ibu__uf_find(r->uf, s)] = r->rank[d];
 			continue;
 		}
 		for (p = 1; p <= num_ports(r, s); p++) {
@@ -289,7 +280,7 @@ static void top_classes(struct lab *r, int j)
 		if (r->level[s] == j)
 			climb_tops(r, s);
 	for (s = 0; s < r->S; s++)
-		r->key[s] = r->level[s] == 0 ? r->ufkey[uf_find(r->uf, s)] :
+		r->key[s] = r->level[s] == 0 ? r->ufkey[ibu__uf_find(r->uf, s)] :
 			    r->S;
 }
 

@@ -27,14 +27,6 @@ static int cmp_okey(const void *a, const void *b)
 	return 0;
 }
 
-/* By a leading uint64_t: also struct gpos by guid, struct idpos by id. */
-static int cmp_u64(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return *x < *y ? -1 : *x > *y;
-}
-
 struct gpos {
 	uint64_t guid;
 	int pos;
@@ -52,10 +44,10 @@ static int positions(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		return IBU_ENOMEM;
 	for (i = 0; i < num; i++)
 		s[i] = (struct gpos){ guid[i], i };
-	qsort(s, (size_t)num, sizeof(*s), cmp_u64);
+	qsort(s, (size_t)num, sizeof(*s), ibu__cmp_u64);
 	for (D = 0; D < g->num_hosts; D++) {
 		q.guid = f->nodes[g->host[D].node].ports[g->host[D].port].guid;
-		hit = bsearch(&q, s, (size_t)num, sizeof(*s), cmp_u64);
+		hit = bsearch(&q, s, (size_t)num, sizeof(*s), ibu__cmp_u64);
 		pos[D] = hit ? (uint64_t)hit->pos : (uint64_t)num + (uint64_t)D;
 		st->listed += hit != NULL;
 	}
@@ -98,7 +90,7 @@ static int keys(const struct ibu_pgft *g, const uint64_t *pos,
 		qsort(t, (size_t)n, sizeof(*t), cmp_idpos);
 		for (D = 0; D < n; D++) {
 			q = (struct idpos){ g->host_sub[(size_t)D * (H + 1) + l], 0 };
-			hit = bsearch(&q, t, (size_t)n, sizeof(*t), cmp_u64);
+			hit = bsearch(&q, t, (size_t)n, sizeof(*t), ibu__cmp_u64);
 			while (hit > t && hit[-1].id == q.id)
 				hit--;
 			k[D].key[i] = hit->pos;
@@ -150,7 +142,7 @@ static int moved(const struct okey *k, int n, const uint64_t *pos, int num)
 		if (pos[k[D].D] < (uint64_t)num)
 			seq[c++] = pos[k[D].D];
 	memcpy(srt, seq, (size_t)c * sizeof(*srt));
-	qsort(srt, (size_t)c, sizeof(*srt), cmp_u64);
+	qsort(srt, (size_t)c, sizeof(*srt), ibu__cmp_u64);
 	for (D = 0; D < c; D++)
 		r += seq[D] != srt[D];
 	free(seq);

@@ -68,17 +68,10 @@ static void up_to(int *a, int b)
 		*a = b;
 }
 
-static int uf_find(int *uf, int x)
-{
-	while (uf[x] != x)
-		x = uf[x] = uf[uf[x]];
-	return x;
-}
-
 static void uf_union(int *uf, int a, int b)
 {
-	a = uf_find(uf, a);
-	b = uf_find(uf, b);
+	a = ibu__uf_find(uf, a);
+	b = ibu__uf_find(uf, b);
 	if (a != b)
 		uf[a] = b;
 }
@@ -234,8 +227,8 @@ static int empty_leaves(struct rec *r, int h)
 			only2 &= lv[q] == 2;
 			two |= first >= 0 && q != first;
 			first = q;
-			one_pod &= pod < 0 || uf_find(uf, q) == pod;
-			pod = uf_find(uf, q);
+			one_pod &= pod < 0 || ibu__uf_find(uf, q) == pod;
+			pod = ibu__uf_find(uf, q);
 		}
 		/* moved at once: level 1 is not 2 either for the next ones */
 		if (only2 && two && one_pod) {
@@ -364,7 +357,7 @@ static long num_subtrees(struct rec *r, int k, int *uf)
 		}
 	r->bstamp++;
 	for (n = 0; n < f->num_nodes; n++)
-		if (on_level(r, n, 1) && r->bmark[q = uf_find(uf, n)] != r->bstamp) {
+		if (on_level(r, n, 1) && r->bmark[q = ibu__uf_find(uf, n)] != r->bstamp) {
 			r->bmark[q] = r->bstamp;
 			num++;
 		}
@@ -459,13 +452,6 @@ static int params(struct rec *r, struct ibu_err *e)
 	return sizes(r, count, e);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* out[n] for the switches n of level l: the index of key[n] among the
  * level's distinct keys (equal keys one rank); tmp holds them. */
 static void dense_rank(const struct rec *r, int l, const uint64_t *key,
@@ -476,14 +462,14 @@ static void dense_rank(const struct rec *r, int l, const uint64_t *key,
 	for (n = 0; n < r->f->num_nodes; n++)
 		if (on_level(r, n, l))
 			tmp[cnt++] = key[n];
-	qsort(tmp, (size_t)cnt, sizeof(*tmp), cmp_u64);
+	qsort(tmp, (size_t)cnt, sizeof(*tmp), ibu__cmp_u64);
 	for (i = u = 0; i < cnt; i++)
 		if (!u || tmp[u - 1] != tmp[i])
 			tmp[u++] = tmp[i];
 	for (n = 0; n < r->f->num_nodes; n++)
 		if (on_level(r, n, l))
 			out[n] = (int)((uint64_t *)bsearch(&key[n], tmp, (size_t)u,
-						sizeof(*tmp), cmp_u64) - tmp);
+						sizeof(*tmp), ibu__cmp_u64) - tmp);
 }
 
 /*
@@ -516,11 +502,11 @@ static void sibling_keys(struct rec *r, int l, uint64_t *key)
 				uf_union(sib, first, q);
 		}
 	for (n = 0; n < f->num_nodes; n++)
-		if (on_level(r, n, l) && key[n] < key[uf_find(sib, n)])
-			key[uf_find(sib, n)] = key[n];
+		if (on_level(r, n, l) && key[n] < key[ibu__uf_find(sib, n)])
+			key[ibu__uf_find(sib, n)] = key[n];
 	for (n = 0; n < f->num_nodes; n++)
 		if (on_level(r, n, l)) {
-			sib[n] = uf_find(sib, n);
+			sib[n] = ibu__uf_find(sib, n);
 			key[n] = key[sib[n]];
 		}
 }
@@ -683,7 +669,7 @@ static int rank_lists(struct rec *r, int l, struct rank_lists *rl)
 			if ((q = peer_on(r, n, p, l + 1)) >= 0)
 				pair[k++] = (uint64_t)col[n] << 32 | (uint32_t)col[q];
 	}
-	qsort(pair, (size_t)k, sizeof(*pair), cmp_u64);
+	qsort(pair, (size_t)k, sizeof(*pair), ibu__cmp_u64);
 	rl->start = calloc(2 * (size_t)ranks, sizeof(int));
 	rl->len = rl->start ? rl->start + ranks : NULL;
 	rl->pcol = malloc((size_t)(k ? k : 1) * sizeof(int));
@@ -733,7 +719,7 @@ static int up_cables(const struct rec *r, int n, int l, uint64_t *up)
 	for (p = 1; p <= r->f->nodes[n].num_ports; p++)
 		if ((q = peer_on(r, n, p, l + 1)) >= 0)
 			up[k++] = (uint64_t)r->g->col[q] << 32 | (uint32_t)p;
-	qsort(up, (size_t)k, sizeof(*up), cmp_u64);
+	qsort(up, (size_t)k, sizeof(*up), ibu__cmp_u64);
 	return k;
 }
 
@@ -852,10 +838,10 @@ static void subtrees(struct rec *r, uint64_t **sub)
 			sub[l][n] = UINT64_MAX;
 		for (n = 0; n < f->num_nodes; n++)
 			if (is_sw(f, n) && lv[n] >= 1 && lv[n] <= l &&
-			    f->nodes[n].guid < sub[l][uf_find(uf, n)])
-				sub[l][uf_find(uf, n)] = f->nodes[n].guid;
+			    f->nodes[n].guid < sub[l][ibu__uf_find(uf, n)])
+				sub[l][ibu__uf_find(uf, n)] = f->nodes[n].guid;
 		for (n = 0; n < f->num_nodes; n++)
-			sub[l][n] = sub[l][uf_find(uf, n)];
+			sub[l][n] = sub[l][ibu__uf_find(uf, n)];
 	}
 }
 
