@@ -672,13 +672,11 @@ int ibu_pgft_ibft_port(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	return D >= 0 ? (int)(x->pid[D] % (uint32_t)x->half) + 1 : -1;
 }
 
-/* First switch LID and the highest LID the numbering needs (64 bits: no
- * wrap). */
-static uint64_t first_sw_lid(const struct ibu_pgft_ibft *x, int lmc,
-			     int paper_exact)
+/* The base LID of a PID; of PID num_pids: the first switch LID (64 bits:
+ * no wrap). */
+static uint64_t pid_lid(uint64_t pid, int lmc, int paper_exact)
 {
-	return paper_exact ? ((uint64_t)x->num_pids << lmc) + 1 :
-	       ((uint64_t)x->num_pids + 1) << lmc;
+	return paper_exact ? (pid << lmc) + 1 : (pid + 1) << lmc;
 }
 
 int ibu_pgft_ibft_fit_lmc(const struct ibu_pgft_ibft *x, int want,
@@ -688,8 +686,8 @@ int ibu_pgft_ibft_fit_lmc(const struct ibu_pgft_ibft *x, int want,
 
 	for (lmc = want > IBU_PGFT_MAX_LMC ? IBU_PGFT_MAX_LMC : want; lmc >= 0;
 	     lmc--)
-		if (first_sw_lid(x, lmc, paper_exact) + (uint64_t)x->full_switches
-		    - 1 <= IBU_MAX_UCAST_LID)
+		if (pid_lid((uint64_t)x->num_pids, lmc, paper_exact) +
+		    (uint64_t)x->full_switches - 1 <= IBU_MAX_UCAST_LID)
 			return lmc;
 	return -1;
 }
@@ -712,7 +710,7 @@ int ibu_pgft_ibft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 				   "IBFT(%d,%d) at LMC %d needs more LIDs than the unicast space 0x0001-0xBFFF holds; the largest LMC that fits is %d",
 				   x->m, x->n, lmc, fit);
 	*lmc_used = lmc = fit;
-	sw0 = first_sw_lid(x, lmc, paper_exact);
+	sw0 = pid_lid((uint64_t)x->num_pids, lmc, paper_exact);
 	for (i = 0; i < f->num_nodes; i++)	/* no stale LID survives */
 		for (p = 0; p <= f->nodes[i].num_ports; p++) {
 			f->nodes[i].ports[p].lid = 0;
@@ -722,8 +720,7 @@ int ibu_pgft_ibft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 		struct ibu_port *pt = &f->nodes[g->host[D].node]
 				       .ports[g->host[D].port];
 
-		pt->lid = (uint16_t)(paper_exact ? (x->pid[D] << lmc) + 1 :
-				     (x->pid[D] + 1) << lmc);
+		pt->lid = (uint16_t)pid_lid(x->pid[D], lmc, paper_exact);
 		pt->lmc = (uint8_t)lmc;
 	}
 	for (i = 0; i < g->num_nodes; i++)	/* label order; none missing */

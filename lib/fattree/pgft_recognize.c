@@ -76,6 +76,24 @@ static void uf_union(int *uf, int a, int b)
 		uf[a] = b;
 }
 
+/* uf: the components of the switches up to level k (its sub-trees of
+ * height k, leaves and pods among them). */
+static void union_below(const struct rec *r, int k, int *uf)
+{
+	const struct ibu_fabric *f = r->f;
+	int n, p, q;
+
+	for (n = 0; n < f->num_nodes; n++)
+		uf[n] = n;
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1; is_sw(f, n) && r->g->level[n] <= k &&
+			    p <= f->nodes[n].num_ports; p++) {
+			q = f->nodes[n].ports[p].peer_node;
+			if (is_sw(f, q) && r->g->level[q] <= k)
+				uf_union(uf, n, q);
+		}
+}
+
 /* Breadth-first from queue[0..tail-1] over the switches with d < 0, each
  * one more than its neighbour; the largest d in *top. Returns the
  * switches reached (queue[] in order). */
@@ -209,12 +227,7 @@ static int empty_leaves(struct rec *r, int h)
 	const struct ibu_fabric *f = r->f;
 	int *lv = r->g->level, *uf = r->sib, n, p, q, moved = 0, top = 0;
 
-	for (n = 0; n < f->num_nodes; n++)
-		uf[n] = n;
-	for (n = 0; n < f->num_nodes; n++)
-		for (p = 1; on_level(r, n, 1) && p <= f->nodes[n].num_ports; p++)
-			if ((q = peer_on(r, n, p, 2)) >= 0)
-				uf_union(uf, n, q);
+	union_below(r, 2, uf);
 	for (n = 0; n < f->num_nodes; n++) {
 		int pod = -1, one_pod = 1, only2 = 1, two = 0, first = -1;
 
@@ -338,25 +351,15 @@ static int fit(struct rec *r, const long *count, struct ibu_err *e)
 	return IBU_OK;
 }
 
-/* Sub-trees of height k: the components of the switches up to level k
- * that hold a leaf (uf: scratch, one per node). */
+/* Sub-trees of height k that hold a leaf (uf: scratch, one per node). */
 static long num_subtrees(struct rec *r, int k, int *uf)
 {
-	const struct ibu_fabric *f = r->f;
-	int n, p, q;
+	int n, q;
 	long num = 0;
 
-	for (n = 0; n < f->num_nodes; n++)
-		uf[n] = n;
-	for (n = 0; n < f->num_nodes; n++)
-		for (p = 1; is_sw(f, n) && r->g->level[n] <= k &&
-			    p <= f->nodes[n].num_ports; p++) {
-			q = f->nodes[n].ports[p].peer_node;
-			if (is_sw(f, q) && r->g->level[q] <= k)
-				uf_union(uf, n, q);
-		}
+	union_below(r, k, uf);
 	r->bstamp++;
-	for (n = 0; n < f->num_nodes; n++)
+	for (n = 0; n < r->f->num_nodes; n++)
 		if (on_level(r, n, 1) && r->bmark[q = ibu__uf_find(uf, n)] != r->bstamp) {
 			r->bmark[q] = r->bstamp;
 			num++;
@@ -825,15 +828,10 @@ static void subtrees(struct rec *r, uint64_t **sub)
 {
 	const struct ibu_fabric *f = r->f;
 	const int *lv = r->g->level;
-	int *uf = r->sib, n, p, q, l;
+	int *uf = r->sib, n, l;
 
-	for (n = 0; n < f->num_nodes; n++)
-		uf[n] = n;
 	for (l = 2; l < r->g->P.h; l++) {
-		for (n = 0; n < f->num_nodes; n++)
-			for (p = 1; on_level(r, n, l) && p <= f->nodes[n].num_ports; p++)
-				if ((q = peer_on(r, n, p, l - 1)) >= 0)
-					uf_union(uf, n, q);
+		union_below(r, l, uf);
 		for (n = 0; n < f->num_nodes; n++)
 			sub[l][n] = UINT64_MAX;
 		for (n = 0; n < f->num_nodes; n++)
@@ -1005,6 +1003,7 @@ int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
 	};
 	struct rec r = { .f = f, .g = g, .roots = roots,
 			 .num_roots = num_roots, .max_faults = max_faults };
+	int **part[] = { &r.colour, &r.eps, &r.queue, &r.bmark, &r.bcnt, &r.sib };
 	size_t N = (size_t)(f->num_nodes ? f->num_nodes : 1), i;
 	int *scratch = calloc(6 * N, sizeof(int)), rc;
 
@@ -1016,14 +1015,8 @@ int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
 	g->host_base = malloc(N * sizeof(int));
 	rc = !g->level || !g->col || !g->up || !g->host_base || !scratch ?
 	     NOMEM(e) : IBU_OK;
-	if (scratch) {
-		r.colour = scratch;
-		r.eps = scratch + N;
-		r.queue = scratch + 2 * N;
-		r.bmark = scratch + 3 * N;
-		r.bcnt = scratch + 4 * N;
-		r.sib = scratch + 5 * N;
-	}
+	for (i = 0; scratch && i < 6; i++)	/* one block, N ints each */
+		*part[i] = scratch + i * N;
 	for (i = 0; i < sizeof(step) / sizeof(step[0]) && !rc; i++)
 		rc = step[i](&r, e);
 	/* with an odd number of levels, tops carrying hosts look like
