@@ -11,14 +11,9 @@
 #include <string.h>
 #include "pgft.h"
 
-struct okey {
-	uint64_t key[IBU_PGFT_MAX_H + 1];	/* group ranks top down, pos */
-	int D;
-};
-
-static int cmp_okey(const void *a, const void *b)
+int ibu__cmp_okey(const void *a, const void *b)
 {
-	const struct okey *x = a, *y = b;
+	const struct ibu__okey *x = a, *y = b;
 	int i;
 
 	for (i = 0; i <= IBU_PGFT_MAX_H; i++)
@@ -73,7 +68,7 @@ static int cmp_idpos(const void *a, const void *b)
 
 /* key[D]: each level's sub-tree ranked by its least pos, then pos. */
 static int keys(const struct ibu_pgft *g, const uint64_t *pos,
-		struct okey *k)
+		struct ibu__okey *k)
 {
 	int H = g->P.h, n = g->num_hosts, D, l, i = 0;
 	struct idpos *t = malloc(((size_t)n + 1) * sizeof(*t)), q, *hit;
@@ -81,7 +76,7 @@ static int keys(const struct ibu_pgft *g, const uint64_t *pos,
 	if (!t)
 		return IBU_ENOMEM;
 	for (D = 0; D < n; D++)
-		k[D] = (struct okey){ .D = D };
+		k[D] = (struct ibu__okey){ .D = D };
 	for (l = H - 1; l >= 1; l--, i++) {
 		for (D = 0; D < n; D++)
 			t[D] = (struct idpos){ g->host_sub[(size_t)D * (H + 1) + l],
@@ -103,7 +98,7 @@ static int keys(const struct ibu_pgft *g, const uint64_t *pos,
 }
 
 /* g's hosts (and their sub-tree rows and port map) in the order k. */
-static int renumber(struct ibu_pgft *g, const struct okey *k)
+static int renumber(struct ibu_pgft *g, const struct ibu__okey *k)
 {
 	int H = g->P.h, n = g->num_hosts, D;
 	struct ibu_pgft_host *host = malloc(((size_t)n + 1) * sizeof(*host));
@@ -130,7 +125,8 @@ static int renumber(struct ibu_pgft *g, const struct okey *k)
 
 /* Listed hosts whose place among the listed ones is not the file's (0:
  * the file kept sub-trees together and its order survives), -1 ENOMEM. */
-static int moved(const struct okey *k, int n, const uint64_t *pos, int num)
+static int moved(const struct ibu__okey *k, int n, const uint64_t *pos,
+		 int num)
 {
 	uint64_t *seq = malloc(2 * ((size_t)n + 1) * sizeof(*seq)), *srt;
 	int D, c = 0, r = 0;
@@ -155,12 +151,12 @@ int ibu_pgft_apply_order(const struct ibu_fabric *f, struct ibu_pgft *g,
 {
 	size_t n = (size_t)g->num_hosts + 1;
 	uint64_t *pos = malloc(n * sizeof(*pos));
-	struct okey *k = malloc(n * sizeof(*k));
+	struct ibu__okey *k = malloc(n * sizeof(*k));
 	int rc = IBU_ENOMEM;
 
 	memset(st, 0, sizeof(*st));
 	if (pos && k && !positions(f, g, guid, num, pos, st) && !keys(g, pos, k)) {
-		qsort(k, (size_t)g->num_hosts, sizeof(*k), cmp_okey);
+		qsort(k, (size_t)g->num_hosts, sizeof(*k), ibu__cmp_okey);
 		st->reordered = moved(k, g->num_hosts, pos, num);
 		rc = st->reordered < 0 ? IBU_ENOMEM : renumber(g, k);
 	}

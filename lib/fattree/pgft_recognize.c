@@ -803,25 +803,6 @@ static int count_faults(struct rec *r, struct ibu_err *e)
 			txt, g->num_faults, g->max_faults);
 }
 
-/* A compute host for sorting: its leaf's rank, port GUID, arrival (equal
- * keys keep it); small records rather than whole keys. */
-struct hostrank {
-	int rank, seq;
-	uint64_t guid;
-	struct ibu_pgft_host h;
-};
-
-static int cmp_hostrank(const void *a, const void *b)
-{
-	const struct hostrank *x = a, *y = b;
-
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 /* sub[l][node]: least node GUID of the level-<=l sub-tree holding node
  * (union-find in r->sib, done with siblings by now) */
 static void subtrees(struct rec *r, uint64_t **sub)
@@ -843,40 +824,16 @@ static void subtrees(struct rec *r, uint64_t **sub)
 	}
 }
 
-/*
- * r->bcnt[leaf]: the leaf's rank by its sub-trees top down, then its
- * GUID (equal keys one rank), so hosts sort by small records: per key,
- * its rank among the leaves', then the rank of (the rank so far, it).
- */
-static int rank_leaves(struct rec *r, uint64_t **sub, struct ibu_err *e)
-{
-	const struct ibu_fabric *f = r->f;
-	uint64_t *key = malloc(2 * (size_t)f->num_nodes * sizeof(*key));
-	int *d = r->queue, *rank = r->bcnt, n, l;
-
-	if (!key)
-		return NOMEM(e);
-	subtrees(r, sub);
-	memset(rank, 0, (size_t)f->num_nodes * sizeof(int));
-	for (l = r->g->P.h - 1; l >= 1; l--) {
-		for (n = 0; n < f->num_nodes; n++)
-			key[n] = l > 1 ? sub[l][n] : f->nodes[n].guid;
-		dense_rank(r, 1, key, d, key + f->num_nodes);
-		for (n = 0; n < f->num_nodes; n++)
-			key[n] = (uint64_t)rank[n] << 32 | (uint32_t)d[n];
-		dense_rank(r, 1, key, rank, key + f->num_nodes);
-	}
-	free(key);
-	return IBU_OK;
-}
-
-/* The end ports: compute hosts (at leaves) into hr, in port order with
- * their leaf's rank; hosts above the leaves into g. Returns hr's count. */
-static int end_ports(struct rec *r, struct hostrank *hr)
+/* The end ports: compute hosts (at leaves) into hs, in port order, each
+ * with its sort key k: its leaf's sub-trees top down (their least GUIDs),
+ * the leaf's GUID, its port GUID, arrival; hosts above the leaves into g.
+ * Returns the compute hosts. */
+static int end_ports(struct rec *r, uint64_t **sub, struct ibu_pgft_host *hs,
+		     struct ibu__okey *k)
 {
 	const struct ibu_fabric *f = r->f;
 	struct ibu_pgft *g = r->g;
-	int n, p, k = 0;
+	int n, p, l, i, c = 0;
 
 	for (n = 0; n < f->num_nodes; n++)
 		for (p = 1; p <= f->nodes[n].num_ports; p++) {
@@ -889,12 +846,15 @@ static int end_ports(struct rec *r, struct hostrank *hr)
 				g->host_of_port[g->host_base[n] + p] = -1;
 				continue;
 			}
-			hr[k].rank = r->bcnt[h.leaf];
-			hr[k].seq = k;
-			hr[k].guid = f->nodes[n].ports[p].guid;
-			hr[k++].h = h;
+			k[c] = (struct ibu__okey){ .D = c };
+			for (i = 0, l = g->P.h - 1; l >= 2; l--)
+				k[c].key[i++] = sub[l][h.leaf];
+			k[c].key[i++] = f->nodes[h.leaf].guid;
+			k[c].key[i++] = f->nodes[n].ports[p].guid;
+			k[c].key[i] = (uint64_t)c;
+			hs[c++] = h;
 		}
-	return k;
+	return c;
 }
 
 /* Step 6: compute hosts in sub-tree order; hosts above the leaves. */
@@ -903,38 +863,39 @@ static int hosts(struct rec *r, struct ibu_err *e)
 	const struct ibu_fabric *f = r->f;
 	struct ibu_pgft *g = r->g;
 	uint64_t *sub[IBU_PGFT_MAX_H + 1] = { NULL };
-	struct hostrank *hr;
-	size_t total = 0, H = (size_t)g->P.h + 1, k = 1, i;	/* k: 1 + hosts */
+	struct ibu_pgft_host *hs;
+	struct ibu__okey *k;
+	size_t total = 0, H = (size_t)g->P.h + 1, c = 1, i;	/* c: 1 + hosts */
 	int n, l, rc = IBU_OK;
 
 	for (n = 0; n < f->num_nodes; n++) {
 		g->host_base[n] = (int)total;
 		total += (size_t)f->nodes[n].num_ports + 1;
-		k += on_level(r, n, 1) ? (size_t)r->eps[n] : 0;
+		c += on_level(r, n, 1) ? (size_t)r->eps[n] : 0;
 	}
 	g->host_of_port = malloc(total * sizeof(int));
 	g->spine_host = malloc(total * sizeof(*g->spine_host));
-	g->host = malloc(k * sizeof(*g->host));
-	g->host_sub = malloc(k * H * sizeof(uint64_t));
-	hr = malloc(k * sizeof(*hr));
+	g->host = malloc(c * sizeof(*g->host));
+	g->host_sub = malloc(c * H * sizeof(uint64_t));
+	hs = malloc(c * sizeof(*hs));
+	k = malloc(c * sizeof(*k));
 	for (l = 2; l < g->P.h; l++)
 		if (!(sub[l] = malloc((size_t)f->num_nodes * sizeof(uint64_t))))
 			rc = IBU_ENOMEM;
 	if (rc || !g->host_of_port || !g->spine_host || !g->host ||
-	    !g->host_sub || !hr)
+	    !g->host_sub || !hs || !k)
 		rc = NOMEM(e);
-	else
-		rc = rank_leaves(r, sub, e);
 	if (!rc) {
+		subtrees(r, sub);
 		for (i = 0; i < total; i++)
 			g->host_of_port[i] = -2;
-		g->num_hosts = end_ports(r, hr);
-		qsort(hr, (size_t)g->num_hosts, sizeof(*hr), cmp_hostrank);
+		g->num_hosts = end_ports(r, sub, hs, k);
+		qsort(k, (size_t)g->num_hosts, sizeof(*k), ibu__cmp_okey);
 	}
 	for (n = 0; n < g->num_hosts; n++) {
 		struct ibu_pgft_host *x = &g->host[n];
 
-		*x = hr[n].h;
+		*x = hs[k[n].D];
 		g->host_of_port[g->host_base[x->node] + x->port] = n;
 		for (l = 0; l < (int)H; l++)
 			g->host_sub[(size_t)n * H + (size_t)l] = l == 1 ?
@@ -943,7 +904,8 @@ static int hosts(struct rec *r, struct ibu_err *e)
 	}
 	for (l = 2; l < g->P.h; l++)
 		free(sub[l]);
-	free(hr);
+	free(hs);
+	free(k);
 	return rc;
 }
 
