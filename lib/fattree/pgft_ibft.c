@@ -379,17 +379,6 @@ static int inherit_suffixes(struct lab *r)
 	return 1;
 }
 
-/* Digits in range: w0 < m below the tops, every other digit < m/2. */
-static int digits_fit(const struct ibu_pgft_ibft *x, int l, const uint8_t *w)
-{
-	int i;
-
-	for (i = 0; i < x->n - 1; i++)
-		if (w[i] >= (i == 0 && l ? x->m : x->half))
-			return 0;
-	return 1;
-}
-
 /* The paper's link rule on every switch cable, and unique labels. */
 static int rule_holds(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		      const struct ibu_pgft_ibft *x, int *owner)
@@ -404,8 +393,11 @@ static int rule_holds(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		if (slot < 0)
 			continue;
 		l = ib_level(g, s);
-		if (!digits_fit(x, l, W(x, s)) || slot >= x->full_switches ||
-		    owner[slot] >= 0)
+		/* digits in range: w0 < m below the tops, the others < m/2 */
+		for (i = 0; i < x->n - 1; i++)
+			if (W(x, s)[i] >= (i == 0 && l ? x->m : x->half))
+				return 0;
+		if (slot >= x->full_switches || owner[slot] >= 0)
 			return 0;
 		owner[slot] = s;
 		for (p = 1; p <= f->nodes[s].num_ports; p++) {
