@@ -52,9 +52,10 @@ static int positions(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	return IBU_OK;
 }
 
-/* (sub-tree id, least pos of its hosts), sorted by id */
+/* (sub-tree id, pos) of host D */
 struct idpos {
 	uint64_t id, pos;
+	int D;
 };
 
 static int cmp_idpos(const void *a, const void *b)
@@ -70,8 +71,8 @@ static int cmp_idpos(const void *a, const void *b)
 static int keys(const struct ibu_pgft *g, const uint64_t *pos,
 		struct ibu__okey *k)
 {
-	int H = g->P.h, n = g->num_hosts, D, l, i = 0;
-	struct idpos *t = malloc(((size_t)n + 1) * sizeof(*t)), q, *hit;
+	int H = g->P.h, n = g->num_hosts, D, l, j, first, i = 0;
+	struct idpos *t = malloc(((size_t)n + 1) * sizeof(*t));
 
 	if (!t)
 		return IBU_ENOMEM;
@@ -80,15 +81,13 @@ static int keys(const struct ibu_pgft *g, const uint64_t *pos,
 	for (l = H - 1; l >= 1; l--, i++) {
 		for (D = 0; D < n; D++)
 			t[D] = (struct idpos){ g->host_sub[(size_t)D * (H + 1) + l],
-					       pos[D] };
+					       pos[D], D };
 		/* sorted by (id, pos): an id's first entry has its least pos */
 		qsort(t, (size_t)n, sizeof(*t), cmp_idpos);
-		for (D = 0; D < n; D++) {
-			q = (struct idpos){ g->host_sub[(size_t)D * (H + 1) + l], 0 };
-			hit = bsearch(&q, t, (size_t)n, sizeof(*t), ibu__cmp_u64);
-			while (hit > t && hit[-1].id == q.id)
-				hit--;
-			k[D].key[i] = hit->pos;
+		for (j = first = 0; j < n; j++) {
+			if (t[j].id != t[first].id)
+				first = j;
+			k[t[j].D].key[i] = t[first].pos;
 		}
 	}
 	for (D = 0; D < n; D++)
