@@ -290,8 +290,8 @@ int ibu_pgft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
  * by guid, ...); the root of x in union-find uf (path halving), inline:
  * recognition and labelling call it in their inner loops. */
 int ibu__cmp_u64(const void *a, const void *b);
-/* A host's sort key, compared key by key (here: sub-tree ranks top down,
- * then the file's position; in recognition: sub-trees, leaf and port). */
+/* Host D's sort key, compared key by key (recognition: its sub-trees top
+ * down, leaf, port; pgft_order.c: sub-trees by first listed host, line). */
 struct ibu__okey {
 	uint64_t key[IBU_PGFT_MAX_H + 1];
 	int D;
