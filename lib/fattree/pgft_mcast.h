@@ -43,6 +43,8 @@
 #include "mcgroup.h"
 #include "mcload.h"
 
+struct ibu_cdg_ports;
+
 #define IBU_PGFT_MCAST_SCORE_BUDGET 4000000L
 
 /* Trees through each switch (kind 0, [node]), on each cable (kind 1,
@@ -92,6 +94,23 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 			      enum ibu_mcast_policy policy,
 			      struct ibu_pgft_mcast_load *load, uint32_t key,
 			      struct ibu_pgft_mcast_tree *t, struct ibu_err *e);
+/*
+ * The same, on a fabric routed with faults: ucdg, the channel dependencies
+ * of every unicast route (cdg_ports.h; NULL: none known), lets a member
+ * the apex cannot reach going down (leaves the faults left apart) join by
+ * one down-up turn at a junction switch, the first of a fixed order that
+ * keeps unicast plus the tree free of cycles; without ucdg, or when no
+ * junction does, such a group is refused as above.
+ */
+int ibu_pgft_mcast_tree_build_turns(const struct ibu_fabric *f,
+				    const struct ibu_pgft *g,
+				    const struct ibu_pgft_ibft *x,
+				    const struct ibu_cdg_ports *ucdg,
+				    const struct ibu_mcast_member *m, int n,
+				    enum ibu_mcast_policy policy,
+				    struct ibu_pgft_mcast_load *load,
+				    uint32_t key, struct ibu_pgft_mcast_tree *t,
+				    struct ibu_err *e);
 void ibu_pgft_mcast_tree_free(struct ibu_pgft_mcast_tree *t);
 /* Adds the tree to mft under mlid. */
 int ibu_pgft_mcast_tree_to_mft(const struct ibu_pgft_mcast_tree *t,
