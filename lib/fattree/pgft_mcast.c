@@ -732,11 +732,13 @@ static int junctions(struct build *b, struct jcand *c)
  * to j, up to t's first ancestor, down to t. */
 static void through(struct build *b, int j, int t)
 {
-	int s = j, p;
+	int s = j, p, q, joined = b->in[j];
 
-	while (!b->in[s] && (p = step(b, s, 1, is_dn)) > 0) {
+	while (!joined && (p = step(b, s, 1, is_dn)) > 0) {
+		q = b->f->nodes[s].ports[p].peer_node;
+		joined = b->in[q];	/* add_up() marks both ends */
 		add_up(b, s, p);
-		s = b->f->nodes[s].ports[p].peer_node;
+		s = q;
 	}
 	for (s = j; !is_above(b, s) && (p = step(b, s, 1, is_upok)) > 0;) {
 		add_up(b, s, p);
