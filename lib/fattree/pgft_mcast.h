@@ -10,8 +10,11 @@
  * No common ancestor (faults, hosts on several tops): the apex is a top,
  * the one a member sits on, else one reaching the most member switches
  * going down; a member on another top is joined through one fixed
- * crossing leaf, any other member it misses refuses the group with faults
- * (IBU_ETOPO: no up-then-down tree), else is joined by a shortest path.
+ * crossing leaf; any other member it misses is, with faults, joined by
+ * one down-up turn at a junction that keeps unicast's channel
+ * dependencies plus the tree acyclic (ibu_pgft_mcast_tree_build_turns;
+ * none, or unicast's unknown: the group is refused, IBU_ETOPO: no
+ * up-then-down tree), else by a shortest path.
  *
  * Apex policies (mcgroup.h), among the candidates at that level:
  *   source       the one on the climb of the send-only compute host with
