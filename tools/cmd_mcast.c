@@ -281,6 +281,17 @@ static void warn_switch_members(const struct ibu_fabric *f,
 		}
 }
 
+static void clear_lids(struct ibu_fabric *f)
+{
+	int n, p;
+
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 0; p <= f->nodes[n].num_ports; p++) {
+			f->nodes[n].ports[p].lid = 0;
+			f->nodes[n].ports[p].lmc = 0;
+		}
+}
+
 /*
  * The unicast routing the plugin has when it builds the trees (a damaged
  * fat tree's trees may turn where unicast leaves them room): LIDs from
@@ -293,7 +304,7 @@ static int route_first(struct ibu_fabric *f, const struct ibu_engine_ops *ops,
 {
 	struct ibu_err e = { 0 };
 	struct ibu_lft scratch;
-	int used, rc = IBU_OK;
+	int used, rc = IBU_OK, assigned = 0;
 
 	if (dump) {
 		rc = ibu_dump_read_lfts(dump, f, &scratch, &e);
@@ -301,9 +312,12 @@ static int route_first(struct ibu_fabric *f, const struct ibu_engine_ops *ops,
 			ibu_lft_free(&scratch);
 	} else if (ibu_fabric_max_lid(f) <= 0 && ops->assign_lids) {
 		rc = ops->assign_lids(f, topo, -1, 0, &used, &e);
+		assigned = !rc;
 	}
 	if (!rc)
 		rc = ibu_engine_run(ops, f, eo, res, &e);
+	if (assigned)	/* the tables written carry the fabric's own LIDs */
+		clear_lids(f);
 	if (rc)
 		fprintf(stderr, "-W- mcast: no unicast routing to build the trees beside (%s): a member the faults cut off from every apex is refused\n",
 			e.msg);
@@ -339,6 +353,8 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 		ibu_opt_report("mcast", &e);
 		goto out;
 	}
+	/* the line as before routing: what the trees are built on */
+	ops->describe(f, topo, desc, sizeof(desc));
 	if (ops->route) {
 		routed = !route_first(f, ops, topo, eo, dump, &res);
 		if (routed) {
@@ -352,10 +368,8 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 		ibu_opt_report("mcast", &e);
 		goto out;
 	}
-	if (!quiet) {
-		ops->describe(f, topo, desc, sizeof(desc));
+	if (!quiet)
 		printf("-I- %s: %s\n", ops->name, desc);
-	}
 	warn_switch_members(f, &mm);
 	for (gi = 0; gi < mm.num_groups; gi++) {
 		const struct ibu_mcgroup *g = &mm.g[gi];
