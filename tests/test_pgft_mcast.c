@@ -1593,8 +1593,10 @@ START_TEST(apart_leaves_joined_by_a_junction)
 
 			if (ibu_pgft_mcast_tree_build(&a.f, g, NULL, two, 2,
 						      IBU_MCAST_COMPACT, NULL,
-						      0, &t, &e) != IBU_ETOPO)
+						      0, &t, &e) != IBU_ETOPO) {
+				ibu_pgft_mcast_tree_free(&t);
 				continue;
+			}
 			apart_tree(&a, two, 2, (uint16_t)(0xc002 + pairs++),
 				   &mft, &mm);
 		}

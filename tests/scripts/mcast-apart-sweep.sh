@@ -10,7 +10,7 @@ set -u
 old=$1 new=$2 seeds=${3:-4} R=${4:-3}
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
-shapes="4,4,4/1,2,2/1,1,1 4,6,4/1,2,2/1,1,2 6,6,4/1,3,3/1,1,1"
+shapes=${SHAPES:-"4,4,4/1,2,2/1,1,1 4,6,4/1,2,2/1,1,2 6,6,4/1,3,3/1,1,1"}
 n=0 ob=0 nb=0 gr=0 cyc=0 inexact=0 apart=0
 printf '%-22s %5s %4s %7s %7s %7s %s\n' shape cuts seed groups refused_old refused_new cdg
 for sh in $shapes; do
