@@ -515,7 +515,7 @@ static int export_tree(const struct ibu_cyclic_pgft *c,
 		       struct ibu_engine_tree *tree, struct ibu_err *e)
 {
 	char label[64];
-	int i, rc;
+	int i, rc, o;
 
 	rc = ibu_engine_tree_alloc(tree, pt->num_switches, e);
 	if (rc)
@@ -531,13 +531,17 @@ static int export_tree(const struct ibu_cyclic_pgft *c,
 		node_label(c, pt->apex, label, sizeof(label));
 	else
 		snprintf(label, sizeof(label), "none");
-	snprintf(tree->info, sizeof(tree->info),
-		 "apex %s (%s, level %d, %d candidates%s)", label,
-		 ibu_mcast_policy_name(pt->policy),
-		 c->ibft ? c->g.P.h - pt->level : pt->level,
-		 pt->num_candidates, pt->apex < 0 || pt->common ? "" :
-		 c->g.num_faults ? ", among the tops that reach the most members down" :
-		 ", a top a member sits on");
+	o = snprintf(tree->info, sizeof(tree->info),
+		     "apex %s (%s, level %d, %d candidates%s)", label,
+		     ibu_mcast_policy_name(pt->policy),
+		     c->ibft ? c->g.P.h - pt->level : pt->level,
+		     pt->num_candidates, pt->apex < 0 || pt->common ? "" :
+		     c->g.num_faults ? ", among the tops that reach the most members down" :
+		     ", a top a member sits on");
+	if (pt->junctions && o > 0 && (size_t)o < sizeof(tree->info))
+		snprintf(tree->info + o, sizeof(tree->info) - (size_t)o,
+			 ", %d down-up junction%s", pt->junctions,
+			 pt->junctions > 1 ? "s" : "");
 	return IBU_OK;
 }
 

@@ -791,6 +791,7 @@ static int join_cut(struct build *b, int apex, int t, struct jcand *c,
 	for (i = 0; i < k && i < JUNCTION_TRIES; i++) {
 		through(b, c[i].node, t);
 		rc = acyclic(b, e);
+		b->t->junctions += rc > 0;
 		if (rc)
 			return rc < 0 ? rc : IBU_OK;
 		memcpy(b->in, b->keep_in, N * sizeof(int));

@@ -77,6 +77,8 @@ struct ibu_pgft_mcast_tree {
 	int num_members, num_receivers;	/* distinct ports */
 	int scored;			/* balanced: keys 2-3 were used */
 	int compacted;			/* compact: key 0 was used */
+	int junctions;			/* down-up turns joining members the
+					 * apex does not reach going down */
 	int num_switches;
 	int *nodes;			/* [i] tree switch, top down */
 	struct ibu_portmask *ports;	/* [i] its ports (0 = itself) */
