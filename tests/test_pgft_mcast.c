@@ -1509,7 +1509,8 @@ static void apart_down(struct apart *a)
 }
 
 /* The group's tree through the engine, into mft under mlid: a tree
- * (switches = cables + 1, connected: the flood reaches every member). */
+ * (switches = cables + 1, connected: the flood reaches every member)
+ * with one junction. */
 static void apart_tree(struct apart *a, const struct ibu_mcast_member *m,
 		       int n, uint16_t mlid, struct ibu_mft *mft,
 		       struct ibu_mcmembers *mm)
@@ -1531,6 +1532,8 @@ static void apart_tree(struct apart *a, const struct ibu_mcast_member *m,
 			cables += q >= 0 && ibu_node_is_switch(&a->f.nodes[q]);
 		}
 	ck_assert_int_eq(cables, 2 * (t.num_switches - 1));
+	/* one leaf cut off: one turn */
+	ck_assert_ptr_nonnull(strstr(t.info, ", 1 down-up junction"));
 	for (i = 0; i < n; i++)
 		ck_assert_int_eq(ibu_mcmembers_add(mm, mlid, &m[i], &e), 0);
 	ibu_engine_tree_free(&t);
