@@ -33,7 +33,7 @@ for sh in $shapes; do
 			for mlid in $(awk '{print $1}' "$dir/groups" | sort -u); do
 				grep "^$mlid " "$dir/groups" >"$dir/one"
 				"$old" mcast tree -q "$net" "$dir/one" >/dev/null 2>&1 || ro=$((ro + 1))
-				if "$new" mcast tree -q "$net" "$dir/one" >/dev/null 2>"$dir/err"; then
+				if "$new" mcast tree -q ${POLICY:+--policy $POLICY} "$net" "$dir/one" >/dev/null 2>"$dir/err"; then
 					cat "$dir/one" >>"$dir/built"
 				else
 					rn=$((rn + 1)); grep -o 'cut off.*' "$dir/err" | head -1 >&2
@@ -42,7 +42,7 @@ for sh in $shapes; do
 			done
 			res=-
 			if [ -s "$dir/built" ]; then
-				"$new" mcast tree -q "$net" "$dir/built" -o "$dir/f.mft" >/dev/null 2>&1
+				"$new" mcast tree -q ${POLICY:+--policy $POLICY} "$net" "$dir/built" -o "$dir/f.mft" >/dev/null 2>&1
 				if "$new" check -q --updown --deadlock "$net" "$dir/f.lft" \
 					--mcast "$dir/f.mft" --members "$dir/built" >"$dir/chk" 2>&1; then
 					res=acyclic
