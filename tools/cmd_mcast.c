@@ -324,6 +324,21 @@ static int route_first(struct ibu_fabric *f, const struct ibu_engine_ops *ops,
 	return rc;
 }
 
+/* The MFTs in dump_mfts format into path (temp name, renamed). */
+static int write_mfts(const char *path, const struct ibu_fabric *f,
+		      const struct ibu_mft *mft)
+{
+	struct ibu_err e = { 0 };
+	struct ibu_atomicfile af;
+	int wrc;
+
+	if (ibu_opt_out_open("mcast", path, &af))
+		return IBU_EXIT_ERROR;
+	wrc = ibu_mft_write(af.fp, f, mft, &e);
+	return ibu_opt_out_close("mcast", &af, wrc, &e) ? IBU_EXIT_ERROR :
+							 IBU_EXIT_OK;
+}
+
 /*
  * The trees of every group through the multicast ops of the engine that
  * recognises the fabric, the load carried from group to group.
@@ -390,19 +405,7 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 			print_tree(ops, topo, f, &tree, g->mlid);
 		ibu_engine_tree_free(&tree);
 	}
-	ret = IBU_EXIT_OK;
-	if (outpath) {
-		struct ibu_atomicfile af;
-
-		if (ibu_opt_out_open("mcast", outpath, &af)) {
-			ret = IBU_EXIT_ERROR;
-		} else {
-			int wrc = ibu_mft_write(af.fp, f, &mft, &e);
-
-			if (ibu_opt_out_close("mcast", &af, wrc, &e))
-				ret = IBU_EXIT_ERROR;
-		}
-	}
+	ret = outpath ? write_mfts(outpath, f, &mft) : IBU_EXIT_OK;
 out:
 	if (state && ops->mcast.state_free)
 		ops->mcast.state_free(state);
