@@ -15,6 +15,7 @@
 #include "cyclic.h"
 #include "cyclic_pgft.h"
 #include "pgft_mcast.h"
+#include "cdg_ports.h"
 #include "pgft_verify.h"
 
 static int parse_offsets(const char *text, int *value)
@@ -143,6 +144,8 @@ void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c)
 		return;
 	ibu_pgft_ibft_free(c->ibft);
 	free(c->paper);
+	ibu_cdg_ports_free(c->ucdg);
+	free(c->ucdg);
 	ibu_pgft_free(&c->g);
 	free(c);
 }
@@ -251,19 +254,54 @@ static int ensure_planned(const struct ibu_fabric *f, void *topo,
 	return c->planned ? IBU_OK : plan(f, topo, NULL, e);
 }
 
+/* With faults a multicast tree may need a down-up turn, chosen against
+ * the dependencies of every unicast route (pgft_mcast.h): kept from the
+ * routing, as the multicast stage has no tables to read them from. */
+static int keep_unicast_cdg(const struct ibu_fabric *f,
+			    struct ibu_cyclic_pgft *c,
+			    const struct ibu_lidmap *map,
+			    const struct ibu_lft *lft, struct ibu_err *e)
+{
+	int rc;
+
+	ibu_cdg_ports_free(c->ucdg);
+	free(c->ucdg);
+	c->ucdg = NULL;
+	if (c->g.num_faults <= 0)
+		return IBU_OK;
+	c->ucdg = malloc(sizeof(*c->ucdg));
+	if (!c->ucdg)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = ibu_cdg_ports_init(c->ucdg, f, e);
+	if (rc) {
+		free(c->ucdg);
+		c->ucdg = NULL;
+		return rc;
+	}
+	rc = ibu_cdg_ports_add_unicast(c->ucdg, lft, map, e);
+	if (rc) {
+		ibu_cdg_ports_free(c->ucdg);
+		free(c->ucdg);
+		c->ucdg = NULL;
+	}
+	return rc;
+}
+
 static int route(const struct ibu_fabric *f, void *topo,
 		 const struct ibu_lidmap *map, const struct ibu_engine_opts *o,
 		 struct ibu_lft *lft, struct ibu_err *e)
 {
 	struct ibu_cyclic_pgft *c = topo;
+	int rc;
 
 	(void)o;
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
 	c->routed = 1;
 	/* the engine driver allocated lft (every entry IBU_NO_PATH) */
-	return ibu_pgft_route_paper(f, &c->g, map, c->lmc, c->paper, lft,
-				    &c->st, e);
+	rc = ibu_pgft_route_paper(f, &c->g, map, c->lmc, c->paper, lft,
+				  &c->st, e);
+	return rc ? rc : keep_unicast_cdg(f, c, map, lft, e);
 }
 
 int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
@@ -473,7 +511,7 @@ static int export_tree(const struct ibu_cyclic_pgft *c,
 		       struct ibu_engine_tree *tree, struct ibu_err *e)
 {
 	char label[64];
-	int i, rc = ibu_engine_tree_alloc(tree, pt->num_switches, e);
+	int i, o, rc = ibu_engine_tree_alloc(tree, pt->num_switches, e);
 
 	if (rc)
 		return rc;
@@ -488,13 +526,17 @@ static int export_tree(const struct ibu_cyclic_pgft *c,
 		node_label(c, pt->apex, label, sizeof(label));
 	else
 		snprintf(label, sizeof(label), "none");
-	snprintf(tree->info, sizeof(tree->info),
-		 "apex %s (%s, level %d, %d candidates%s)", label,
-		 ibu_mcast_policy_name(pt->policy),
-		 c->ibft ? c->g.P.h - pt->level : pt->level,
-		 pt->num_candidates, pt->apex < 0 || pt->common ? "" :
-		 c->g.num_faults ? ", among the tops that reach the most members down" :
-		 ", a top a member sits on");
+	o = snprintf(tree->info, sizeof(tree->info),
+		     "apex %s (%s, level %d, %d candidates%s)", label,
+		     ibu_mcast_policy_name(pt->policy),
+		     c->ibft ? c->g.P.h - pt->level : pt->level,
+		     pt->num_candidates, pt->apex < 0 || pt->common ? "" :
+		     c->g.num_faults ? ", among the tops that reach the most members down" :
+		     ", a top a member sits on");
+	if (pt->junctions && o > 0 && (size_t)o < sizeof(tree->info))
+		snprintf(tree->info + o, sizeof(tree->info) - (size_t)o,
+			 ", %d down-up junction%s", pt->junctions,
+			 pt->junctions > 1 ? "s" : "");
 	return IBU_OK;
 }
 
@@ -510,9 +552,10 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
-	rc = ibu_pgft_mcast_tree_build(f, &c->g, c->ibft && (!c->g.num_faults ||
-				       c->paper) ? c->ibft : NULL, m, n,
-				       o->mcast_policy, l, key, &pt, e);
+	rc = ibu_pgft_mcast_tree_build_turns(f, &c->g, c->ibft &&
+					     (!c->g.num_faults || c->paper) ?
+					     c->ibft : NULL, c->ucdg, m, n,
+					     o->mcast_policy, l, key, &pt, e);
 	if (rc)
 		return rc;
 	rc = export_tree(c, &pt, tree, e);

@@ -29,6 +29,8 @@ struct rec {
 	long named[IBU_PGFT_MAX_H + 1];	/* missing cables records name */
 	int *sib;		/* [node] siblings' root: share a parent */
 	int fcap;		/* g->faults allocated */
+	struct ibu_err misfit;	/* sizes(): the shape refused before m was
+				 * taken from the sub-trees (code 0: was not) */
 };
 
 static int is_sw(const struct ibu_fabric *f, int n)
@@ -373,7 +375,8 @@ static long num_subtrees(struct rec *r, int k, int *uf)
  * of a level lost one (each of a small tree's tops a cable), it is one
  * short and the level below looks too big. Then m is the sub-trees
  * below a sub-tree, counted from the graph (num_subtrees()); the first
- * error stands when that does not fit either.
+ * error stands when that does not fit either, or needs more faults than
+ * the limit (count_faults(): a mesh is no fat tree with 8 faults).
  */
 static int sizes(struct rec *r, const long *count, struct ibu_err *e)
 {
@@ -395,6 +398,7 @@ static int sizes(struct rec *r, const long *count, struct ibu_err *e)
 	free(uf);
 	if (fit(r, count, NULL))
 		return rc;
+	r->misfit = *e;
 	ibu_err_clear(e);
 	return IBU_OK;
 }
@@ -793,6 +797,10 @@ static int count_faults(struct rec *r, struct ibu_err *e)
 					ibu_pgft_default_max_faults(&g->P));
 	if (g->num_faults <= g->max_faults)
 		return IBU_OK;
+	if (r->misfit.code) {
+		*e = r->misfit;
+		return IBU_ETOPO;
+	}
 	ibu_pgft_params_text(&g->P, txt, sizeof(txt));
 	if (g->num_fault_recs && !g->max_faults) {
 		ibu_pgft_fault_text(r->f, g, 0, what, sizeof(what));
