@@ -15,7 +15,7 @@
 # accepts: every subcommand exits 3 with a reason, never a crash.
 . "$(dirname "$0")/sim.sh"
 sim_setup
-plan 143
+plan 144
 
 : "${VALGRIND:=$(command -v valgrind)}"
 VG=()
@@ -233,4 +233,13 @@ refused pgft-many "$g-pgft-many.net"
 t_grep "pgft-many: more faults than the limit" \
 	'4 missing cables and switches, more than the limit of 2' \
 	"$SIM_DIR/pgft-many.err"
+# two cuts that leave two leaves no common top: load's offline trees are
+# built beside the engine's unicast, as the plugin's, so a group of every
+# host joins by a junction instead of being refused
+a=$SIM_DIR/apart
+"$IBUNION" gen pgft --m 4,4,4 --w 1,2,2 --p 1,1,1 --remove-links 2 --seed 1 \
+	--shuffle-ports -o "$a.net"
+"$IBUNION" route "$a.net" -o "$a.lft" 2>/dev/null
+t_expect "apart: load --pattern mcast:1:100% (a tree over every host)" \
+	"$IBUNION" load "$a.net" "$a.lft" --pattern mcast:1:100%
 done_testing

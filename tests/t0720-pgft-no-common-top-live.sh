@@ -9,13 +9,18 @@
 # 5Axx, no fallback, no WRN 5A52; those pairs exist (check counts them)
 # and every one is routed by one down-up turn; every end port reaches
 # every LID; the switches equal `ibunion route`; ibtracert runs between a
-# host of each leaf; unicast + multicast free of credit loops.
+# host of each leaf; unicast + multicast free of credit loops.  Then every
+# host of both leaves joins the group (as IPoIB's broadcast group has every
+# port), and one host of each a second group: no group is refused (ERR
+# 5A33), each tree turns once at a junction, every member gets one copy,
+# unicast + multicast stay free of credit loops, and `ibunion mcast tree`
+# computes the same tables offline.
 . "$(dirname "$0")/sim.sh"
 . "$(dirname "$0")/mcast.sh"
 . "$(dirname "$0")/turns.sh"
 sim_require
 sim_setup
-plan 19
+plan 28
 
 net=$SIM_DIR/pgft.net
 t_expect "ibunion gen pgft 3 levels, 2 middle switches per leaf, shuffled" \
@@ -103,5 +108,40 @@ lb=$(lid_of "$SIM_DIR/cuts.ibnd" "$host_b")
 diag "$host_a LID $la, $host_b LID $lb"
 t_expect "cuts: ibtracert from $host_a to $host_b" as_host "$host_a" ibtracert "$la" "$lb"
 t_expect "cuts: ibtracert from $host_b to $host_a" as_host "$host_b" ibtracert "$lb" "$la"
+# leaf_hosts NET LEAF...: the hosts cabled to those leaves
+leaf_hosts()
+{
+	local net=$1
+	shift
+	awk -v leaves=" $* " '
+	/^(Switch|Hca|Ca)[ \t]/ {
+		name = $0; sub(/^[^"]*"/, "", name); sub(/".*/, "", name); next
+	}
+	/^\[[0-9]+\][ \t]*"/ && index(leaves, " " name " ") {
+		peer = $0; sub(/^[^"]*"/, "", peer); sub(/".*/, "", peer)
+		print peer
+	}' "$net" | grep -Fxf <(mc_hcas "$net")
+}
+mapfile -t apart < <(leaf_hosts "$net" "$leaf_a" "$leaf_b")
+diag "hosts of the two leaves: ${apart[*]}"
+mark=$(sim_log_mark)
+t_expect "apart: the ${#apart[@]} hosts of both leaves join the group too" \
+	mc_join_all 3 "${apart[@]}"
+t_expect "apart: $host_a and $host_b join a group of their own" \
+	mc_join_all 4 "$host_a" "$host_b"
+# a sweep rebuilds every tree in MLID order from a fresh load, as the tool
+t_expect "apart: opensm re-swept" sim_resweep
+sim_log_since "$mark" >"$SIM_DIR/apart.log"
+t_no_grep "apart: no ERR 5Axx (no group refused, no ERR 5A33)" "ERR 5A" \
+	"$SIM_DIR/apart.log"
+mc_dump_check apart "$SIM_DIR/cuts.ibnd"
+t_expect "apart: dump_lfts reads every switch" sim_dump_lfts "$SIM_DIR/apart.lfts"
+t_expect "apart: unicast (switch LIDs as destinations) + multicast, every member sending: no credit loop" \
+	"$IBUNION" check -q --updown --deadlock "$SIM_DIR/cuts.ibnd" \
+	"$SIM_DIR/apart.lfts" --mcast "$SIM_DIR/apart.mfts" --members "$MC_MEMBERS"
+t_expect "apart: ibunion mcast tree computes the same MFTs offline" \
+	sh -c '"$1" mcast tree -q --lids-from "$3" -o "$5" "$2" "$4" && "$1" diff --fabric "$2" "$5" "$6"' \
+	sh "$IBUNION" "$SIM_DIR/cuts.ibnd" "$SIM_DIR/apart.lfts" "$MC_MEMBERS" \
+	"$SIM_DIR/apart.expected" "$SIM_DIR/apart.mfts"
 t_expect "opensm is still running" sim_opensm_alive
 done_testing

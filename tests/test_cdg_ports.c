@@ -573,6 +573,82 @@ START_TEST(routed_tree_same_deps)
 }
 END_TEST
 
+/*
+ * A multicast tree beside unicast: a random spanning tree of the
+ * switches (each a member through port 0, so every tree cable carries
+ * floods both ways) added with ibu_cdg_ports_add_tree to a copy of the
+ * unicast graph gives cdg.c's answer for unicast plus the flooded MFT;
+ * the copy answers as its source, and ibu_cdg_ports_has reads the masks.
+ */
+START_TEST(tree_beside_unicast_agrees)
+{
+	struct ibu_err e = { 0 };
+	int seed, cyclic = 0, acyclic = 0;
+
+	for (seed = 1; seed <= 300; seed++) {
+		struct rfab x;
+		struct ibu_cdg old;
+		struct ibu_cdg_ports g, c;
+		struct ibu_mft mft;
+		int seen[256] = { 0 }, queue[256], head = 0, tail = 0, s, p, q, len;
+		uint32_t lid;
+
+		rfab_up(&x, (uint64_t)seed + 1000);
+		for (lid = 1; lid <= x.nlids; lid++)
+			route_lid(&x, lid);
+		ck_assert_int_eq(ibu_cdg_init(&old, &x.f, NULL, &e), 0);
+		ck_assert_int_eq(ibu_cdg_ports_init(&g, &x.f, &e), 0);
+		for (lid = 1; lid <= x.nlids; lid++) {
+			ck_assert_int_eq(ibu_cdg_add_lid(&old, &x.lft, lid, &e), 0);
+			ck_assert_int_eq(ibu_cdg_ports_add_lid(&g, &x.lft, lid, &e), 0);
+		}
+		ck_assert_int_eq(ibu_cdg_ports_copy(&c, &g, &e), 0);
+		ck_assert_int_eq(ibu_cdg_ports_find_cycle(&c, NULL, &len, &e),
+				 ibu_cdg_ports_find_cycle(&g, NULL, &len, &e));
+		ck_assert_int_eq(ibu_mft_init(&mft, x.f.num_nodes, &e), 0);
+		queue[tail++] = (int)(ibu_gen_rand(&x.st) % (uint64_t)x.ns);
+		seen[queue[0]] = 1;
+		while (head < tail) {
+			s = queue[head++];
+			ck_assert_int_eq(ibu_mft_set(&mft, 0xc000, s, 0, &e), 0);
+			for (p = 1; p <= x.f.nodes[s].num_ports; p++) {
+				q = x.f.nodes[s].ports[p].peer_node;
+				if (q < 0 || !ibu_node_is_switch(&x.f.nodes[q]) || seen[q])
+					continue;
+				seen[q] = 1;
+				queue[tail++] = q;
+				ck_assert_int_eq(ibu_mft_set(&mft, 0xc000, s, p, &e), 0);
+				ck_assert_int_eq(ibu_mft_set(&mft, 0xc000, q,
+					x.f.nodes[s].ports[p].peer_port, &e), 0);
+			}
+		}
+		for (s = 0; s < x.ns; s++)
+			ck_assert_int_eq(ibu_cdg_ports_add_tree(&c, s,
+					 &ibu_mft_group(&mft, 0xc000, &e)->mask[s], &e), 0);
+		ck_assert_int_eq(ibu_cdg_add_mcast(&old, &mft, NULL, &e), 0);
+		if (answer(&old, &c, 0))
+			cyclic++;
+		else
+			acyclic++;
+		for (s = 0; s < x.ns; s++)	/* has() reads the masks */
+			for (p = 1; p <= x.f.nodes[s].num_ports; p++) {
+				int ch = c.base[s] + p, o = p % 8;
+
+				if (c.next[ch] >= 0)
+					ck_assert_int_eq(ibu_cdg_ports_has(&c, s, p, o),
+						(int)(c.mask[(size_t)ch * c.words] >> o & 1));
+			}
+		ibu_mft_free(&mft);
+		ibu_cdg_ports_free(&c);
+		ibu_cdg_ports_free(&g);
+		ibu_cdg_free(&old);
+		rfab_down(&x);
+	}
+	ck_assert_int_ge(cyclic, 30);
+	ck_assert_int_ge(acyclic, 30);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("cdg_ports");
@@ -585,6 +661,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, routed_tree_same_deps);
 	tcase_add_test(tc, unicast_same_as_per_lid);
 	tcase_add_test(tc, lazy_same_answers);
+	tcase_add_test(tc, tree_beside_unicast_agrees);
 	suite_add_tcase(s, tc);
 	return s;
 }

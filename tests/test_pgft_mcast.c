@@ -18,6 +18,8 @@
 #include "mcmembers.h"
 #include "mft_dump.h"
 #include "netfile.h"
+#include "engine.h"
+#include "cdg.h"
 
 struct fix {
 	struct ibu_fabric f;
@@ -1451,6 +1453,164 @@ START_TEST(real_dump_fig7)
 }
 END_TEST
 
+/* ------------------------------------------- leaves the faults left apart */
+
+/* PGFT(3; 4,4,4; 1,2,2; 1,1,1), two cut cables (ibunion gen pgft --m
+ * 4,4,4 --w 1,2,2 --p 1,1,1 --remove-links 2 --seed 1 --shuffle-ports),
+ * routed by the engine on its own LIDs. */
+struct apart {
+	struct ibu_fabric f;
+	const struct ibu_engine_ops *ops;
+	struct ibu_engine_result res;
+	void *state;
+	struct ibu_mcast_member mem[64];
+	int n;
+};
+
+static void apart_up(struct apart *a)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .seed = 1,
+				  .remove_links = 2 };
+	struct ibu_engine_opts eo;
+	struct ibu_pgft_params P;
+	enum ibu_engine_decline_kind why;
+	struct ibu_err e = { 0 };
+	void *topo;
+	int i, q, used;
+
+	ibu_engine_opts_default(&eo);
+	ck_assert_int_eq(ibu_pgft_params_parse("4,4,4", "1,2,2", "1,1,1", &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&a->f, &P, 0, 0, &o, &e), 0);
+	a->ops = ibu_engine_find("cyclic");
+	ck_assert_ptr_nonnull(a->ops);
+	ck_assert_msg(a->ops->recognise(&a->f, &eo, &topo, &why, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(a->ops->assign_lids(&a->f, topo, -1, 0, &used, &e), 0);
+	a->ops->topo_free(topo);
+	ck_assert_msg(ibu_engine_run(a->ops, &a->f, &eo, &a->res, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(a->ops->mcast.state_new(&a->f, a->res.topo, &a->state, &e), 0);
+	a->n = 0;
+	for (i = 0; i < a->f.num_nodes; i++)
+		for (q = 1; !ibu_node_is_switch(&a->f.nodes[i]) &&
+		     q <= a->f.nodes[i].num_ports; q++)
+			if (a->f.nodes[i].ports[q].peer_node >= 0) {
+				ck_assert_int_lt(a->n, 64);
+				a->mem[a->n].node = i;
+				a->mem[a->n].port = q;
+				a->mem[a->n++].send_only = 0;
+			}
+	ck_assert_int_eq(a->n, 64);
+}
+
+static void apart_down(struct apart *a)
+{
+	a->ops->mcast.state_free(a->state);
+	ibu_engine_result_free(&a->res);
+	ibu_fabric_free(&a->f);
+}
+
+/* The group's tree through the engine, into mft under mlid: a tree
+ * (switches = cables + 1, connected: the flood reaches every member)
+ * with one junction. */
+static void apart_tree(struct apart *a, const struct ibu_mcast_member *m,
+		       int n, uint16_t mlid, struct ibu_mft *mft,
+		       struct ibu_mcmembers *mm)
+{
+	struct ibu_engine_opts eo;
+	struct ibu_engine_tree t;
+	struct ibu_err e = { 0 };
+	int i, p, q, cables = 0;
+
+	ibu_engine_opts_default(&eo);
+	ck_assert_msg(a->ops->mcast.tree(&a->f, a->res.topo, a->state, m, n,
+					 &eo, mlid, &t, &e) == 0, "%s", e.msg);
+	for (i = 0; i < t.num_switches; i++)
+		for (p = 0; p < 256; p++) {
+			if (!ibu_pm_test(&t.ports[i], p))
+				continue;
+			ck_assert_int_eq(ibu_mft_set(mft, mlid, t.nodes[i], p, &e), 0);
+			q = p ? a->f.nodes[t.nodes[i]].ports[p].peer_node : -1;
+			cables += q >= 0 && ibu_node_is_switch(&a->f.nodes[q]);
+		}
+	ck_assert_int_eq(cables, 2 * (t.num_switches - 1));
+	/* one leaf cut off: one turn */
+	ck_assert_ptr_nonnull(strstr(t.info, ", 1 down-up junction"));
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(ibu_mcmembers_add(mm, mlid, &m[i], &e), 0);
+	ibu_engine_tree_free(&t);
+}
+
+/* Every member gets one copy from every sender; unicast (switch LIDs
+ * too, its own turns) plus every tree flooded from every member: no
+ * cycle in the channel dependency graph. */
+static void assert_exact_acyclic(struct apart *a, const struct ibu_mft *mft,
+				 const struct ibu_mcmembers *mm)
+{
+	struct ibu_mcf_stats st;
+	struct ibu_cdg g;
+	struct ibu_cdg_channel *cyc = NULL;
+	struct ibu_err e = { 0 };
+	int len = 0;
+
+	ck_assert_int_eq(ibu_mcf_run(&a->f, mft, mm, NULL, NULL, &st, NULL, &e), 0);
+	ck_assert_int_eq(ibu_mcf_problems(&st), 0);
+	ck_assert_int_gt(st.deliveries, 0);
+	ck_assert_int_eq(ibu_cdg_init(&g, &a->f, NULL, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_unicast(&g, &a->res.lft, &a->res.map, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_mcast(&g, mft, mm, &e), 0);
+	ck_assert_int_eq(ibu_cdg_find_cycle(&g, &cyc, &len, &e), 0);
+	free(cyc);
+	ibu_cdg_free(&g);
+}
+
+/*
+ * Two leaves whose surviving parents share no top: the group of every
+ * host (IPoIB's broadcast group) was refused (no up-then-down tree, as
+ * the builder without unicast's dependencies still says); routed beside
+ * unicast it gets a tree with one down-up junction: exact, acyclic with
+ * unicast. So does every pair of hosts the old builder refused (a small
+ * group whose junction lies off the apex's tree), all at once.
+ */
+START_TEST(apart_leaves_joined_by_a_junction)
+{
+	struct apart a;
+	struct ibu_pgft *g;
+	struct ibu_pgft_mcast_tree t;
+	struct ibu_mcmembers mm;
+	struct ibu_mft mft;
+	struct ibu_err e = { 0 };
+	int i, j, pairs = 0;
+
+	apart_up(&a);
+	g = &((struct ibu_cyclic_pgft *)a.res.topo)->g;
+	ck_assert_ptr_nonnull(((struct ibu_cyclic_pgft *)a.res.topo)->ucdg);
+	ck_assert_int_eq(ibu_pgft_mcast_tree_build(&a.f, g, NULL, a.mem, a.n,
+						   IBU_MCAST_COMPACT, NULL, 0xc001,
+						   &t, &e), IBU_ETOPO);
+	ck_assert_ptr_nonnull(strstr(e.msg, "no up-then-down tree"));
+	ibu_mcmembers_init(&mm);
+	ck_assert_int_eq(ibu_mft_init(&mft, a.f.num_nodes, &e), 0);
+	apart_tree(&a, a.mem, a.n, 0xc001, &mft, &mm);
+	for (i = 0; i < a.n; i++)
+		for (j = i + 1; j < a.n; j++) {
+			struct ibu_mcast_member two[2] = { a.mem[i], a.mem[j] };
+
+			if (ibu_pgft_mcast_tree_build(&a.f, g, NULL, two, 2,
+						      IBU_MCAST_COMPACT, NULL,
+						      0, &t, &e) != IBU_ETOPO) {
+				ibu_pgft_mcast_tree_free(&t);
+				continue;
+			}
+			apart_tree(&a, two, 2, (uint16_t)(0xc002 + pairs++),
+				   &mft, &mm);
+		}
+	ck_assert_int_eq(pairs, 4 * 4);	/* the two leaves' hosts */
+	assert_exact_acyclic(&a, &mft, &mm);
+	ibu_mft_free(&mft);
+	ibu_mcmembers_free(&mm);
+	apart_down(&a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft_mcast");
@@ -1460,6 +1620,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, tree_around_faults);
 	tcase_add_test(tc, no_tree_refused);
+	tcase_add_test(tc, apart_leaves_joined_by_a_junction);
 	tcase_add_test(tc, apex_policies);
 	tcase_add_test(tc, pgft_apex_at_lowest_common_level);
 	suite_add_tcase(s, tc);

@@ -349,21 +349,31 @@ static int ctx_read(struct load_ctx *c, struct ibu_err *e)
 }
 
 /* The engine's trees of every group of mm into mft, the load carried
- * from group to group (as the plugin builds them). */
+ * from group to group, beside the engine's own unicast (as the plugin
+ * builds them: a damaged fat tree's trees may turn where it leaves room;
+ * without it they are built as before routing). */
 static int offline_trees(struct load_ctx *c, const struct ibu_mcmembers *mm,
 			 struct ibu_mft *mft, struct ibu_err *e)
 {
 	const struct ibu_engine_ops *ops = c->ops;
+	struct ibu_engine_result res;
+	struct ibu_err ue = { 0 };
+	const void *topo = c->topo;
 	void *state = NULL;
-	int rc, gi, i, p;
+	int rc, gi, i, p, routed = 0;
 
-	rc = ops->mcast.state_new(&c->f, c->topo, &state, e);
+	memset(&res, 0, sizeof(res));
+	if (ops->route)
+		routed = !ibu_engine_run(ops, &c->f, &c->a.eo, &res, &ue);
+	if (routed)
+		topo = res.topo;
+	rc = ops->mcast.state_new(&c->f, topo, &state, e);
 	for (gi = 0; gi < mm->num_groups && !rc; gi++) {
 		const struct ibu_mcgroup *g = &mm->g[gi];
 		struct ibu_engine_tree tree;
 
 		memset(&tree, 0, sizeof(tree));
-		rc = ops->mcast.tree(&c->f, c->topo, state, g->m, g->num,
+		rc = ops->mcast.tree(&c->f, topo, state, g->m, g->num,
 				     &c->a.eo, g->mlid, &tree, e);
 		for (i = 0; !rc && i < tree.num_switches; i++)
 			for (p = 0; !rc && p < 256; p++)
@@ -374,6 +384,8 @@ static int offline_trees(struct load_ctx *c, const struct ibu_mcmembers *mm,
 	}
 	if (state)
 		ops->mcast.state_free(state);
+	if (routed)
+		ibu_engine_result_free(&res);
 	return rc;
 }
 

@@ -19,12 +19,14 @@
 #include "mcast_report.h"
 #include "sa_client.h"
 #include "engine.h"
+#include "dump.h"
 
 void ibu_cmd_mcast_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ibunion mcast join|leave --mgid MGID [options]\n"
-		"       ibunion mcast tree FABRIC MEMBERS [--policy P] [-o MFTDUMP] [-q]\n"
+		"       ibunion mcast tree FABRIC MEMBERS [--policy P] [--lids-from DUMP]\n"
+		"                          [-o MFTDUMP] [-q]\n"
 		"       ibunion mcast check FABRIC MFTDUMP [--members FILE] [--max-errors N] [-q]\n"
 		"       ibunion mcast load FABRIC MFTDUMP [--members FILE] [--trees] [-q]\n"
 		"\n"
@@ -50,6 +52,9 @@ void ibu_cmd_mcast_usage(FILE *out)
 		"  write their MFTs in dump_mfts format (-o). Fat trees (cyclic) and 2-D\n"
 		"  meshes (xy: roots on one common row, or the source's switch)\n"
 		"  --policy balanced|source|lowest-guid|compact   apex policy (default compact)\n"
+		"  --lids-from DUMP  LIDs of a dump_lfts dump (else FABRIC's, else the\n"
+		"                engine's): unicast is routed first, as the plugin has it,\n"
+		"                since a damaged fat tree's trees turn where it leaves room\n"
 		"  -O KEY=VALUE  an engine option, as event_plugin_options (--policy P\n"
 		"                is -O mcast_apex=P)\n"
 		"check: flood every MLID of MFTDUMP (dump_mfts / ibroute -M) from every\n"
@@ -276,15 +281,75 @@ static void warn_switch_members(const struct ibu_fabric *f,
 		}
 }
 
+static void clear_lids(struct ibu_fabric *f)
+{
+	int n, p;
+
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 0; p <= f->nodes[n].num_ports; p++) {
+			f->nodes[n].ports[p].lid = 0;
+			f->nodes[n].ports[p].lmc = 0;
+		}
+}
+
+/*
+ * The unicast routing the plugin has when it builds the trees (a damaged
+ * fat tree's trees may turn where unicast leaves them room): LIDs from
+ * the dump, else the fabric's, else the engine's numbering. 0 and *res
+ * on success; else the trees are built without it (as before routing).
+ */
+static int route_first(struct ibu_fabric *f, const struct ibu_engine_ops *ops,
+		       const void *topo, const struct ibu_engine_opts *eo,
+		       const char *dump, struct ibu_engine_result *res)
+{
+	struct ibu_err e = { 0 };
+	struct ibu_lft scratch;
+	int used, rc = IBU_OK, assigned = 0;
+
+	if (dump) {
+		rc = ibu_dump_read_lfts(dump, f, &scratch, &e);
+		if (!rc)
+			ibu_lft_free(&scratch);
+	} else if (ibu_fabric_max_lid(f) <= 0 && ops->assign_lids) {
+		rc = ops->assign_lids(f, topo, -1, 0, &used, &e);
+		assigned = !rc;
+	}
+	if (!rc)
+		rc = ibu_engine_run(ops, f, eo, res, &e);
+	if (assigned)	/* the tables written carry the fabric's own LIDs */
+		clear_lids(f);
+	if (rc)
+		fprintf(stderr, "-W- mcast: no unicast routing to build the trees beside (%s): a member the faults cut off from every apex is refused\n",
+			e.msg);
+	return rc;
+}
+
+/* The MFTs in dump_mfts format into path (temp name, renamed). */
+static int write_mfts(const char *path, const struct ibu_fabric *f,
+		      const struct ibu_mft *mft)
+{
+	struct ibu_err e = { 0 };
+	struct ibu_atomicfile af;
+	int wrc;
+
+	if (ibu_opt_out_open("mcast", path, &af))
+		return IBU_EXIT_ERROR;
+	wrc = ibu_mft_write(af.fp, f, mft, &e);
+	return ibu_opt_out_close("mcast", &af, wrc, &e) ? IBU_EXIT_ERROR :
+							 IBU_EXIT_OK;
+}
+
 /*
  * The trees of every group through the multicast ops of the engine that
  * recognises the fabric, the load carried from group to group.
  */
 static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 			  const char *members,
-			  const struct ibu_engine_opts *eo,
+			  const struct ibu_engine_opts *eo, const char *dump,
 			  const char *outpath, int quiet)
 {
+	struct ibu_engine_result res;
+	int routed = 0;
 	const struct ibu_engine_ops *ops;
 	struct ibu_mcmembers mm;
 	struct ibu_mft mft = { 0 };
@@ -303,16 +368,23 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 		ibu_opt_report("mcast", &e);
 		goto out;
 	}
+	/* the line as before routing: what the trees are built on */
+	ops->describe(f, topo, desc, sizeof(desc));
+	if (ops->route) {
+		routed = !route_first(f, ops, topo, eo, dump, &res);
+		if (routed) {
+			ops->topo_free(topo);
+			topo = res.topo;
+		}
+	}
 	if (ibu_mcmembers_read(members, f, &mm, &e) ||
 	    ibu_mft_init(&mft, f->num_nodes, &e) ||
 	    (ops->mcast.state_new && ops->mcast.state_new(f, topo, &state, &e))) {
 		ibu_opt_report("mcast", &e);
 		goto out;
 	}
-	if (!quiet) {
-		ops->describe(f, topo, desc, sizeof(desc));
+	if (!quiet)
 		printf("-I- %s: %s\n", ops->name, desc);
-	}
 	warn_switch_members(f, &mm);
 	for (gi = 0; gi < mm.num_groups; gi++) {
 		const struct ibu_mcgroup *g = &mm.g[gi];
@@ -333,23 +405,13 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 			print_tree(ops, topo, f, &tree, g->mlid);
 		ibu_engine_tree_free(&tree);
 	}
-	ret = IBU_EXIT_OK;
-	if (outpath) {
-		struct ibu_atomicfile af;
-
-		if (ibu_opt_out_open("mcast", outpath, &af)) {
-			ret = IBU_EXIT_ERROR;
-		} else {
-			int wrc = ibu_mft_write(af.fp, f, &mft, &e);
-
-			if (ibu_opt_out_close("mcast", &af, wrc, &e))
-				ret = IBU_EXIT_ERROR;
-		}
-	}
+	ret = outpath ? write_mfts(outpath, f, &mft) : IBU_EXIT_OK;
 out:
 	if (state && ops->mcast.state_free)
 		ops->mcast.state_free(state);
-	if (topo && ops)
+	if (routed)
+		ibu_engine_result_free(&res);
+	else if (topo && ops)
 		ops->topo_free(topo);
 	ibu_mft_free(&mft);
 	ibu_mcmembers_free(&mm);
@@ -362,10 +424,11 @@ static int cmd_tree(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "lids-from", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ibu_engine_opts eo;
-	const char *outpath = NULL;
+	const char *outpath = NULL, *dump = NULL;
 	struct ibu_fabric f;
 	int c, quiet = 0, ret;
 
@@ -384,6 +447,7 @@ static int cmd_tree(int argc, char **argv)
 			break;
 		case 'o': outpath = optarg; break;
 		case 'q': quiet = 1; break;
+		case 'd': dump = optarg; break;
 		default:
 			ibu_cmd_mcast_usage(stderr);
 			return IBU_EXIT_USAGE;
@@ -395,8 +459,8 @@ static int cmd_tree(int argc, char **argv)
 	}
 	if (read_fabric(argv[optind], &f))
 		return IBU_EXIT_ERROR;
-	ret = tree_by_engine(&f, argv[optind], argv[optind + 1], &eo, outpath,
-			     quiet);
+	ret = tree_by_engine(&f, argv[optind], argv[optind + 1], &eo, dump,
+			     outpath, quiet);
 	ibu_fabric_free(&f);
 	return ret;
 }

@@ -863,3 +863,53 @@ int ibu_cdg_ports_find_new_cycle(struct ibu_cdg_ports *g,
 		g->state = rc ? CDGP_CYCLIC : CDGP_ACYCLIC;
 	return rc;
 }
+
+int ibu_cdg_ports_copy(struct ibu_cdg_ports *dst,
+		       const struct ibu_cdg_ports *src, struct ibu_err *e)
+{
+	int rc = ibu_cdg_ports_init(dst, src->f, e);
+
+	if (rc)
+		return rc;
+	memcpy(dst->mask, src->mask,
+	       (size_t)src->num_ch * (size_t)src->words * sizeof(uint64_t));
+	dst->deps = src->deps;
+	dst->state = src->state;
+	return IBU_OK;
+}
+
+/* A flooded packet that enters the switch on a port of the tree leaves
+ * on every other one: each switch-to-switch channel into it depends on
+ * all of them (port 0 and end ports end there, harmless). */
+int ibu_cdg_ports_add_tree(struct ibu_cdg_ports *g, int node,
+			   const struct ibu_portmask *ports, struct ibu_err *e)
+{
+	const struct ibu_node *n = &g->f->nodes[node];
+	int a, b, rc, ch;
+
+	for (a = 1; a <= n->num_ports; a++) {
+		if (!ibu_pm_test(ports, a) || !is_switch(g->f, n->ports[a].peer_node))
+			continue;
+		ch = g->base[n->ports[a].peer_node] + n->ports[a].peer_port;
+		if (g->next[ch] < 0)
+			continue;
+		for (b = 0; b <= n->num_ports; b++)
+			if (b != a && ibu_pm_test(ports, b) &&
+			    (rc = set_dep(g, ch, b, e)))
+				return rc;
+	}
+	return IBU_OK;
+}
+
+int ibu_cdg_ports_has(const struct ibu_cdg_ports *g, int node, int port,
+		      int out_port)
+{
+	int ch;
+
+	if (node < 0 || node >= g->f->num_nodes || port < 0 ||
+	    port > g->f->nodes[node].num_ports || out_port < 0 ||
+	    out_port >= g->words * 64)
+		return 0;
+	ch = g->base[node] + port;
+	return g->next[ch] >= 0 && has_dep(g, ch, out_port);
+}

@@ -87,6 +87,20 @@ int ibu_cdg_ports_add_unicast_lazy(struct ibu_cdg_ports *g,
 int ibu_cdg_ports_add_lid(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 			  uint32_t lid, struct ibu_err *e);
 
+/* dst: a copy of src's dependencies (init'ed here; free it). */
+int ibu_cdg_ports_copy(struct ibu_cdg_ports *dst,
+		       const struct ibu_cdg_ports *src, struct ibu_err *e);
+/* The dependencies of a multicast tree at one of its switches, flooded
+ * from every member (cdg.h's rule): from each tree port to every other
+ * one. */
+int ibu_cdg_ports_add_tree(struct ibu_cdg_ports *g, int node,
+			   const struct ibu_portmask *ports, struct ibu_err *e);
+
+/* Does the channel out of (node, port) depend on out_port of the switch
+ * it enters? */
+int ibu_cdg_ports_has(const struct ibu_cdg_ports *g, int node, int port,
+		      int out_port);
+
 void ibu_cdg_ports_mark(struct ibu_cdg_ports *g);
 void ibu_cdg_ports_commit(struct ibu_cdg_ports *g);
 void ibu_cdg_ports_rollback(struct ibu_cdg_ports *g);

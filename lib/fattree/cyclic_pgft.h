@@ -13,6 +13,8 @@
 #include "pgft.h"
 #include "pgft_ibft.h"
 
+struct ibu_cdg_ports;
+
 struct ibu_cyclic_pgft {
 	struct ibu_pgft g;
 	const struct ibu_fabric *f;	/* the fabric recognised */
@@ -33,6 +35,10 @@ struct ibu_cyclic_pgft {
 	int order_ignored;		/* 1: an order file on an IBFT */
 	int paper_ignored;		/* 1: offsets=paper on a PGFT */
 	struct ibu_pgft_order_stats order;
+	/* with faults: the channel dependencies of the last routing's
+	 * unicast (every LID), for the multicast trees that must turn
+	 * down-up to reach a member (pgft_mcast.h); NULL otherwise */
+	struct ibu_cdg_ports *ucdg;
 };
 
 enum ibu_cyclic_rule_kind {

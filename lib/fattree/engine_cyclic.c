@@ -15,6 +15,7 @@
 #include "cyclic.h"
 #include "cyclic_pgft.h"
 #include "pgft_mcast.h"
+#include "cdg_ports.h"
 #include "pgft_verify.h"
 
 static int parse_offsets(const char *text, int *value)
@@ -143,6 +144,8 @@ void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c)
 		return;
 	ibu_pgft_ibft_free(c->ibft);
 	free(c->paper);
+	ibu_cdg_ports_free(c->ucdg);
+	free(c->ucdg);
 	ibu_pgft_free(&c->g);
 	free(c);
 }
@@ -251,19 +254,54 @@ static int ensure_planned(const struct ibu_fabric *f, void *topo,
 	return c->planned ? IBU_OK : plan(f, topo, NULL, e);
 }
 
+/* With faults a multicast tree may need a down-up turn, chosen against
+ * the dependencies of every unicast route (pgft_mcast.h): kept from the
+ * routing, as the multicast stage has no tables to read them from. */
+static int keep_unicast_cdg(const struct ibu_fabric *f,
+			    struct ibu_cyclic_pgft *c,
+			    const struct ibu_lidmap *map,
+			    const struct ibu_lft *lft, struct ibu_err *e)
+{
+	int rc;
+
+	ibu_cdg_ports_free(c->ucdg);
+	free(c->ucdg);
+	c->ucdg = NULL;
+	if (c->g.num_faults <= 0)
+		return IBU_OK;
+	c->ucdg = malloc(sizeof(*c->ucdg));
+	if (!c->ucdg)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = ibu_cdg_ports_init(c->ucdg, f, e);
+	if (rc) {
+		free(c->ucdg);
+		c->ucdg = NULL;
+		return rc;
+	}
+	rc = ibu_cdg_ports_add_unicast(c->ucdg, lft, map, e);
+	if (rc) {
+		ibu_cdg_ports_free(c->ucdg);
+		free(c->ucdg);
+		c->ucdg = NULL;
+	}
+	return rc;
+}
+
 static int route(const struct ibu_fabric *f, void *topo,
 		 const struct ibu_lidmap *map, const struct ibu_engine_opts *o,
 		 struct ibu_lft *lft, struct ibu_err *e)
 {
 	struct ibu_cyclic_pgft *c = topo;
+	int rc;
 
 	(void)o;
 	if (!c->planned)
 		return ibu_err_set(e, IBU_EINVAL, "no LID plan");
 	c->routed = 1;
 	/* the engine driver allocated lft (every entry IBU_NO_PATH) */
-	return ibu_pgft_route_paper(f, &c->g, map, c->lmc, c->paper, lft,
-				    &c->st, e);
+	rc = ibu_pgft_route_paper(f, &c->g, map, c->lmc, c->paper, lft,
+				  &c->st, e);
+	return rc ? rc : keep_unicast_cdg(f, c, map, lft, e);
 }
 
 int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
@@ -313,42 +351,38 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 			     size_t len)
 {
 	struct ibu_pgft exact = c->g;
+	int paper = c->ibft && !c->g.num_faults, m = 0, n = 0;
 	char head[192];
-	int m, n;
+	size_t o;
 
-	if (c->ibft && !c->g.num_faults) {	/* as the IBFT path said it */
-		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports, LMC in use %d (paper needs %d%s)",
-			 c->ibft->m, c->ibft->n, c->g.num_switches,
-			 c->g.num_hosts, c->lmc, c->lmc_needed,
-			 c->lmc < c->lmc_needed ?
-			 "; up-digits beyond the offset from the destination" : "");
-		return;
+	if (paper) {		/* as the IBFT path said it */
+		m = c->ibft->m;
+		n = c->ibft->n;
+	} else if (c->g.num_faults && !c->g.num_spine_hosts) {
+		/* a degraded IBFT as admins know it (m stays 0 if none) */
+		ibu_pgft_is_ibft(&c->g.P, &m, &n);
 	}
 	exact.num_faults = 0;	/* the faults go last */
-	if (c->g.num_faults && !c->g.num_spine_hosts &&
-	    ibu_pgft_is_ibft(&c->g.P, &m, &n))	/* as admins know it */
+	if (m)
 		snprintf(head, sizeof(head), "IBFT(%d,%d): %d switches, %d end ports",
 			 m, n, c->g.num_switches, c->g.num_hosts);
 	else
 		ibu_pgft_describe(&exact, head, sizeof(head));
-	snprintf(buf, len, "%s, LMC in use %d (needs %d%s)", head, c->lmc,
-		 c->lmc_needed, c->offset_levels < c->g.P.h - 1 ?
+	snprintf(buf, len, "%s, LMC in use %d (%sneeds %d%s)", head, c->lmc,
+		 paper ? "paper " : "", c->lmc_needed,
+		 c->offset_levels < c->g.P.h - 1 ?
 		 "; up-digits beyond the offset from the destination" : "");
-	if (c->g.num_faults && !c->routed) {	/* recognised (check) */
-		size_t o = strlen(buf);
-
-		snprintf(buf + o, len > o ? len - o : 0,
-			 "; degraded: %d faults (limit %d)", c->g.num_faults,
-			 c->g.max_faults);
-	} else if (c->g.num_faults) {
-		size_t o = strlen(buf);
-
-		snprintf(buf + o, len > o ? len - o : 0,
-			 "; degraded: %d faults (limit %d), %ld entries re-routed (%ld LIDs whose rule crossed a fault, spread over the surviving ways; %ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path; %ld turned once, at one switch per LID)",
-			 c->g.num_faults, c->g.max_faults,
+	if (!c->g.num_faults)
+		return;
+	o = strlen(buf);
+	o += (size_t)snprintf(buf + o, len > o ? len - o : 0,
+			      "; degraded: %d faults (limit %d)",
+			      c->g.num_faults, c->g.max_faults);
+	if (c->routed && o < len)	/* else recognised only (check) */
+		snprintf(buf + o, len - o,
+			 ", %ld entries re-routed (%ld LIDs whose rule crossed a fault, spread over the surviving ways; %ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path; %ld turned once, at one switch per LID)",
 			 c->st.rerouted + c->st.outside, c->st.balanced,
 			 c->st.outside, c->st.unrouted, c->st.turned);
-	}
 }
 
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
@@ -477,9 +511,8 @@ static int export_tree(const struct ibu_cyclic_pgft *c,
 		       struct ibu_engine_tree *tree, struct ibu_err *e)
 {
 	char label[64];
-	int i, rc;
+	int i, o, rc = ibu_engine_tree_alloc(tree, pt->num_switches, e);
 
-	rc = ibu_engine_tree_alloc(tree, pt->num_switches, e);
 	if (rc)
 		return rc;
 	tree->root = pt->apex;
@@ -493,13 +526,17 @@ static int export_tree(const struct ibu_cyclic_pgft *c,
 		node_label(c, pt->apex, label, sizeof(label));
 	else
 		snprintf(label, sizeof(label), "none");
-	snprintf(tree->info, sizeof(tree->info),
-		 "apex %s (%s, level %d, %d candidates%s)", label,
-		 ibu_mcast_policy_name(pt->policy),
-		 c->ibft ? c->g.P.h - pt->level : pt->level,
-		 pt->num_candidates, pt->apex < 0 || pt->common ? "" :
-		 c->g.num_faults ? ", among the tops that reach the most members down" :
-		 ", a top a member sits on");
+	o = snprintf(tree->info, sizeof(tree->info),
+		     "apex %s (%s, level %d, %d candidates%s)", label,
+		     ibu_mcast_policy_name(pt->policy),
+		     c->ibft ? c->g.P.h - pt->level : pt->level,
+		     pt->num_candidates, pt->apex < 0 || pt->common ? "" :
+		     c->g.num_faults ? ", among the tops that reach the most members down" :
+		     ", a top a member sits on");
+	if (pt->junctions && o > 0 && (size_t)o < sizeof(tree->info))
+		snprintf(tree->info + o, sizeof(tree->info) - (size_t)o,
+			 ", %d down-up junction%s", pt->junctions,
+			 pt->junctions > 1 ? "s" : "");
 	return IBU_OK;
 }
 
@@ -515,9 +552,10 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
-	rc = ibu_pgft_mcast_tree_build(f, &c->g, c->ibft && (!c->g.num_faults ||
-				       c->paper) ? c->ibft : NULL, m, n,
-				       o->mcast_policy, l, key, &pt, e);
+	rc = ibu_pgft_mcast_tree_build_turns(f, &c->g, c->ibft &&
+					     (!c->g.num_faults || c->paper) ?
+					     c->ibft : NULL, c->ucdg, m, n,
+					     o->mcast_policy, l, key, &pt, e);
 	if (rc)
 		return rc;
 	rc = export_tree(c, &pt, tree, e);
@@ -635,8 +673,6 @@ static int path_info(const struct ibu_fabric *f, void *topo,
 	if (rc)
 		return rc;
 	ibu_pgft_params_text(&c->g.P, pi->topology, sizeof(pi->topology));
-	snprintf(pi->title, sizeof(pi->title), "%s, LMC %d", pi->topology,
-		 c->lmc);
 	pi->lmc = c->lmc;
 	pi->turn_head = "turns at";
 	if (c->ibft) {		/* the rule the tables follow */
@@ -645,10 +681,11 @@ static int path_info(const struct ibu_fabric *f, void *topo,
 						      IBU_OFFSETS_ROTATED);
 		snprintf(pi->topology, sizeof(pi->topology), "IBFT(%d,%d)",
 			 c->ibft->m, c->ibft->n);
-		snprintf(pi->title, sizeof(pi->title), "%s, LMC %d, offsets %s",
-			 pi->topology, c->lmc, pi->offsets);
 		pi->turn_head = "climbs to";
 	}
+	snprintf(pi->title, sizeof(pi->title), "%s, LMC %d%s%s", pi->topology,
+		 c->lmc, pi->offsets ? ", offsets " : "",
+		 pi->offsets ? pi->offsets : "");
 	if (c->offset_levels < c->g.P.h - 1)
 		snprintf(pi->warning, sizeof(pi->warning),
 			 "LMC %d decides %d of %d up levels: above them the destination decides (LMC %d needed for one chain all the way up)",
@@ -726,6 +763,9 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	st->prule = (struct ibu_pgft_rule){ .g = &c->g, .lmc = c->lmc,
+		.paper = c->paper, .labels = c->ibft,
+		.climb_sources = in ? in->climb_sources : 0 };
 	if (in && in->dlids) {
 		rc = ibu_dlid_pairs_read(in->dlids, &st->pairs, e);
 		if (rc) {
@@ -734,11 +774,6 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 		}
 		st->prule.dlids = &st->pairs;
 	}
-	st->prule.g = &c->g;
-	st->prule.lmc = c->lmc;
-	st->prule.paper = c->paper;
-	st->prule.labels = c->ibft;
-	st->prule.climb_sources = in ? in->climb_sources : 0;
 	ibu_pgft_verify_rule(rule, &st->prule);
 	describe_planned(c, info, len);
 	*state = st;

@@ -1,10 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/*
- * The fat-tree generator (see gen.h, pgft.h): PGFT(P), and IBFT(m,n) as the
- * PGFT(n; m/2,..,m/2, m; 1, m/2,..,m/2; 1,..,1) it is, one wiring for both;
- * an IBFT only names its nodes and orders its records as [Zhou07] does;
- * the shapes `ibunion gen` builds for the cyclic engine.
- */
+/* The fat-tree generator (see gen.h): one wiring for PGFT(P) and IBFT(m,n);
+ * an IBFT only names its nodes and orders its records as [Zhou07] does. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

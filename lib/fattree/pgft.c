@@ -56,7 +56,6 @@ int ibu_pgft_params_parse(const char *m, const char *w, const char *p,
 	return IBU_OK;
 }
 
-/* "PGFT(2; 8,12; 1,4; 1,2)" */
 void ibu_pgft_params_text(const struct ibu_pgft_params *P, char *buf,
 			  size_t len)
 {
@@ -114,4 +113,11 @@ int ibu_pgft_is_ibft(const struct ibu_pgft_params *P, int *m, int *n)
 	*m = 2 * k;
 	*n = P->h;
 	return 1;
+}
+
+int ibu__cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
 }

@@ -286,4 +286,23 @@ int ibu_pgft_fit_lmc(const struct ibu_pgft *g, int want);
 int ibu_pgft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 			 int lmc, struct ibu_err *e);
 
+/* lib/fattree's own: qsort and bsearch by a leading uint64_t (struct gpos
+ * by guid, ...); the root of x in union-find uf (path halving), inline:
+ * recognition and labelling call it in their inner loops. */
+int ibu__cmp_u64(const void *a, const void *b);
+/* Host D's sort key, compared key by key (recognition: its sub-trees top
+ * down, leaf, port; pgft_order.c: sub-trees by first listed host, line). */
+struct ibu__okey {
+	uint64_t key[IBU_PGFT_MAX_H + 1];
+	int D;
+};
+int ibu__cmp_okey(const void *a, const void *b);
+
+static inline int ibu__uf_find(int *uf, int x)
+{
+	while (uf[x] != x)
+		x = uf[x] = uf[uf[x]];
+	return x;
+}
+
 #endif

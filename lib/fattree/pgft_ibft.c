@@ -104,19 +104,10 @@ static int num_ports(const struct lab *r, int s)
 	return r->f->nodes[r->node[s]].num_ports;
 }
 
-static int uf_find(int *uf, int x)
-{
-	while (uf[x] != x) {
-		uf[x] = uf[uf[x]];
-		x = uf[x];
-	}
-	return x;
-}
-
 static void uf_union(struct lab *r, int a, int b)
 {
-	a = uf_find(r->uf, a);
-	b = uf_find(r->uf, b);
+	a = ibu__uf_find(r->uf, a);
+	b = ibu__uf_find(r->uf, b);
 	if (a == b)
 		return;
 	if (r->ufkey[b] < r->ufkey[a])
@@ -154,7 +145,7 @@ static int reached_else(const struct lab *r, int c, int s, int x, int j)
 	for (q = 1; q <= num_ports(r, c); q++) {
 		g = peer_sw(r, c, q);
 		if (g >= 0 && g != s && r->level[g] == j &&
-		    uf_find(r->uf, g) == x)
+		    ibu__uf_find(r->uf, g) == x)
 			return 1;
 	}
 	return 0;
@@ -167,7 +158,7 @@ static int orphan_home(const struct lab *r, int s, int c, int j)
 	int x, home = -1;
 
 	for (x = 0; x < r->S; x++) {
-		if (r->level[x] < j || uf_find(r->uf, x) != x ||
+		if (r->level[x] < j || ibu__uf_find(r->uf, x) != x ||
 		    r->ufkey[x] >= r->S ||
 		    prefix_value(r, x, j - 1) != prefix_value(r, s, j - 1) ||
 		    reached_else(r, c, s, x, j))
@@ -190,7 +181,7 @@ static void adopt_orphans(struct lab *r, int j)
 	int s, p, c, home;
 
 	for (s = 0; s < r->S; s++) {
-		if (r->level[s] != j || uf_find(r->uf, s) != s ||
+		if (r->level[s] != j || ibu__uf_find(r->uf, s) != s ||
 		    r->ufkey[s] < r->S)
 			continue;
 		for (home = -1, p = 1; p <= num_ports(r, s) && home < 0; p++) {
@@ -234,7 +225,7 @@ static int prefix_round(struct lab *r, int j)
 				uf_union(r, s, c);
 	adopt_orphans(r, j);
 	for (s = 0; s < r->S; s++)	/* (parent prefix, smallest leaf) */
-		if (r->level[s] >= j && uf_find(r->uf, s) == s) {
+		if (r->level[s] >= j && ibu__uf_find(r->uf, s) == s) {
 			r->v[k].group = (uint64_t)prefix_value(r, s, j - 1);
 			r->v[k].key = (uint64_t)r->ufkey[s];
 			r->v[k++].node = s;
@@ -243,7 +234,7 @@ static int prefix_round(struct lab *r, int j)
 		return 0;
 	for (s = 0; s < r->S; s++)
 		if (r->level[s] >= j)
-			WS(r, s)[j - 1] = (uint8_t)r->digit[uf_find(r->uf, s)];
+			WS(r, s)[j - 1] = (uint8_t)r->digit[ibu__uf_find(r->uf, s)];
 	return 1;
 }
 
@@ -261,8 +252,8 @@ static void climb_tops(struct lab *r, int d)
 				first = s;
 			else
 				uf_union(r, first, s);
-			if (r->ufkey[uf_find(r->uf, s)] > r->rank[d])
-				r->ufkey[uf_find(r->uf, s)] = r->rank[d];
+			if (r->ufkey[ibu__uf_find(r->uf, s)] > r->rank[d])
+				r->ufkey[ibu__uf_find(r->uf, s)] = r->rank[d];
 			continue;
 		}
 		for (p = 1; p <= num_ports(r, s); p++) {
@@ -289,7 +280,7 @@ static void top_classes(struct lab *r, int j)
 		if (r->level[s] == j)
 			climb_tops(r, s);
 	for (s = 0; s < r->S; s++)
-		r->key[s] = r->level[s] == 0 ? r->ufkey[uf_find(r->uf, s)] :
+		r->key[s] = r->level[s] == 0 ? r->ufkey[ibu__uf_find(r->uf, s)] :
 			    r->S;
 }
 
@@ -388,17 +379,6 @@ static int inherit_suffixes(struct lab *r)
 	return 1;
 }
 
-/* Digits in range: w0 < m below the tops, every other digit < m/2. */
-static int digits_fit(const struct ibu_pgft_ibft *x, int l, const uint8_t *w)
-{
-	int i;
-
-	for (i = 0; i < x->n - 1; i++)
-		if (w[i] >= (i == 0 && l ? x->m : x->half))
-			return 0;
-	return 1;
-}
-
 /* The paper's link rule on every switch cable, and unique labels. */
 static int rule_holds(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		      const struct ibu_pgft_ibft *x, int *owner)
@@ -413,8 +393,11 @@ static int rule_holds(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		if (slot < 0)
 			continue;
 		l = ib_level(g, s);
-		if (!digits_fit(x, l, W(x, s)) || slot >= x->full_switches ||
-		    owner[slot] >= 0)
+		/* digits in range: w0 < m below the tops, the others < m/2 */
+		for (i = 0; i < x->n - 1; i++)
+			if (W(x, s)[i] >= (i == 0 && l ? x->m : x->half))
+				return 0;
+		if (slot >= x->full_switches || owner[slot] >= 0)
 			return 0;
 		owner[slot] = s;
 		for (p = 1; p <= f->nodes[s].num_ports; p++) {
@@ -681,13 +664,11 @@ int ibu_pgft_ibft_port(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	return D >= 0 ? (int)(x->pid[D] % (uint32_t)x->half) + 1 : -1;
 }
 
-/* First switch LID and the highest LID the numbering needs (64 bits: no
- * wrap). */
-static uint64_t first_sw_lid(const struct ibu_pgft_ibft *x, int lmc,
-			     int paper_exact)
+/* The base LID of a PID; of PID num_pids: the first switch LID (64 bits:
+ * no wrap). */
+static uint64_t pid_lid(uint64_t pid, int lmc, int paper_exact)
 {
-	return paper_exact ? ((uint64_t)x->num_pids << lmc) + 1 :
-	       ((uint64_t)x->num_pids + 1) << lmc;
+	return paper_exact ? (pid << lmc) + 1 : (pid + 1) << lmc;
 }
 
 int ibu_pgft_ibft_fit_lmc(const struct ibu_pgft_ibft *x, int want,
@@ -697,8 +678,8 @@ int ibu_pgft_ibft_fit_lmc(const struct ibu_pgft_ibft *x, int want,
 
 	for (lmc = want > IBU_PGFT_MAX_LMC ? IBU_PGFT_MAX_LMC : want; lmc >= 0;
 	     lmc--)
-		if (first_sw_lid(x, lmc, paper_exact) + (uint64_t)x->full_switches
-		    - 1 <= IBU_MAX_UCAST_LID)
+		if (pid_lid((uint64_t)x->num_pids, lmc, paper_exact) +
+		    (uint64_t)x->full_switches - 1 <= IBU_MAX_UCAST_LID)
 			return lmc;
 	return -1;
 }
@@ -721,7 +702,7 @@ int ibu_pgft_ibft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 				   "IBFT(%d,%d) at LMC %d needs more LIDs than the unicast space 0x0001-0xBFFF holds; the largest LMC that fits is %d",
 				   x->m, x->n, lmc, fit);
 	*lmc_used = lmc = fit;
-	sw0 = first_sw_lid(x, lmc, paper_exact);
+	sw0 = pid_lid((uint64_t)x->num_pids, lmc, paper_exact);
 	for (i = 0; i < f->num_nodes; i++)	/* no stale LID survives */
 		for (p = 0; p <= f->nodes[i].num_ports; p++) {
 			f->nodes[i].ports[p].lid = 0;
@@ -731,8 +712,7 @@ int ibu_pgft_ibft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 		struct ibu_port *pt = &f->nodes[g->host[D].node]
 				       .ports[g->host[D].port];
 
-		pt->lid = (uint16_t)(paper_exact ? (x->pid[D] << lmc) + 1 :
-				     (x->pid[D] + 1) << lmc);
+		pt->lid = (uint16_t)pid_lid(x->pid[D], lmc, paper_exact);
 		pt->lmc = (uint8_t)lmc;
 	}
 	for (i = 0; i < g->num_nodes; i++)	/* label order; none missing */

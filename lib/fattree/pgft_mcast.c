@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pgft_mcast.h"
+#include "cdg_ports.h"
 
 static int most_ports(const struct ibu_fabric *f)
 {
@@ -71,6 +72,12 @@ struct build {
 	int *msw, nd;			/* distinct member switches */
 	int *cand, nc;			/* apex candidates */
 	int src;			/* the source policy's host, -1 */
+	const struct ibu_cdg_ports *ucdg;	/* unicast's, or NULL */
+	struct ibu_cdg_ports cdg;	/* a copy the junctions are tried on */
+	int *dn, *upok, *cut, ncut;	/* junction scratch (junction_alloc) */
+	int *low;			/* [node] least host D at or below */
+	struct ibu_portmask *keep_mask;	/* the tree before a trial */
+	int *keep_in;
 };
 
 static int sw(const struct build *b, int n)
@@ -515,14 +522,309 @@ static int best_apex(struct build *b, int compact)
 	return best;
 }
 
+/* ---- members the apex cannot reach going down (faults) ----
+ *
+ * A leaf whose surviving parents share no top with the apex's (apart
+ * leaves) is joined by one down-up turn at a junction switch J below the
+ * apex: the tree goes down to J, up through switches no way down from the
+ * apex reaches, to an ancestor of the member, and down to it. Flooded,
+ * the tree turns at J both ways, (z->J)->(J->y) and (y->J)->(J->z). Each
+ * candidate J is tried against the channel dependencies of unicast (with
+ * its own turns, every LID) plus the whole tree, and the first that
+ * closes no cycle is kept. Candidates where unicast already turns the
+ * same way come first, then the lowest level, then the column: the graph
+ * and unicast decide, so every group tends to turn at the same J (turns
+ * picked per tree in opposite directions close loops between trees, as
+ * cross() found for tops). */
+
+#define JUNCTION_TRIES 64
+
+/* b->low: the least compute host at or below each switch, from the
+ * leaves up (count_below() listed the children). */
+static void lowest_below(struct build *b)
+{
+	int n, l, i, D;
+
+	for (n = 0; n < b->f->num_nodes; n++)
+		b->low[n] = INT_MAX;
+	for (D = b->g->num_hosts - 1; D >= 0; D--)
+		b->low[b->g->host[D].leaf] = D;
+	for (l = 2; l <= b->g->P.h; l++)
+		for (n = 0; n < b->f->num_nodes; n++)
+			for (i = b->kid_at[n]; b->g->level[n] == l &&
+			     i < b->kid_at[n + 1]; i++)
+				if (b->low[b->kid[i]] < b->low[n])
+					b->low[n] = b->low[b->kid[i]];
+}
+
+/* The order of switches of one level: column, then the least host
+ * below (siblings share a column), then node GUID (as unicast's turns). */
+static int before(const struct build *b, int a, int c)
+{
+	if (b->g->col[a] != b->g->col[c])
+		return b->g->col[a] < b->g->col[c];
+	if (b->low[a] != b->low[c])
+		return b->low[a] < b->low[c];
+	return b->f->nodes[a].guid < b->f->nodes[c].guid;
+}
+
+static int junction_alloc(struct build *b, struct ibu_err *e)
+{
+	size_t N = (size_t)b->f->num_nodes + 1;
+	int rc, len;
+
+	if (b->dn)
+		return IBU_OK;
+	b->dn = calloc(5 * N, sizeof(int));
+	b->keep_mask = malloc(N * sizeof(*b->keep_mask));
+	if (!b->dn || !b->keep_mask)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	b->upok = b->dn + N;
+	b->cut = b->upok + N;
+	b->keep_in = b->cut + N;
+	b->low = b->keep_in + N;
+	lowest_below(b);
+	rc = ibu_cdg_ports_copy(&b->cdg, b->ucdg, e);
+	if (!rc && (rc = ibu_cdg_ports_find_cycle(&b->cdg, NULL, &len, e)) > 0)
+		rc = IBU_OK;	/* cyclic already: every trial fails */
+	return rc;
+}
+
+static void junction_free(struct build *b)
+{
+	if (b->dn)
+		ibu_cdg_ports_free(&b->cdg);
+	free(b->dn);
+	free(b->keep_mask);
+}
+
+static int refuse(const struct build *b, int s, int apex, struct ibu_err *e)
+{
+	return ibu_err_set(e, IBU_ETOPO,
+			   "the faults leave no top switch with a way down to every member (no up-then-down tree; '%s' is cut off from '%s')",
+			   b->f->nodes[s].name ? b->f->nodes[s].name : "?",
+			   b->f->nodes[apex].name ? b->f->nodes[apex].name : "?");
+}
+
+/* The port of s to its lowest-column neighbour one level up (up > 0) or
+ * down for which want(b, neighbour) holds; 0 if none. Parallel cables:
+ * the one cable_to() picks. */
+static int step(const struct build *b, int s, int up,
+		int (*want)(const struct build *, int))
+{
+	int p, q, best = 0, bq = -1, l = b->g->level[s] + (up ? 1 : -1);
+
+	for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
+		q = b->f->nodes[s].ports[p].peer_node;
+		if (!sw(b, q) || b->g->level[q] != l || !want(b, q) ||
+		    (bq >= 0 && (q == bq || !before(b, q, bq))))
+			continue;
+		best = p;
+		bq = q;
+	}
+	if (!best || up)
+		return best;
+	return cable_to(b, s, bq, best);
+}
+
+static int is_dn(const struct build *b, int q) { return b->dn[q]; }
+static int is_upok(const struct build *b, int q) { return b->upok[q] > 0; }
+static int is_above(const struct build *b, int q)
+{
+	return b->mark[q] == b->stamp;
+}
+
+/* Adds the cable from s up through port p, by the parent's cable_to(). */
+static void add_up(struct build *b, int s, int p)
+{
+	int q = b->f->nodes[s].ports[p].peer_node;
+
+	add_cable(b, q, cable_to(b, q, s, b->f->nodes[s].ports[p].peer_port));
+}
+
+/* Down from s along the member's ancestors (marked) to t. */
+static void down_to(struct build *b, int s, int t)
+{
+	int p;
+
+	while (s != t && (p = step(b, s, 0, is_above)) > 0) {
+		add_cable(b, s, p);
+		s = b->f->nodes[s].ports[p].peer_node;
+	}
+}
+
+/* b->dn: the apex and every switch below it; b->upok: switches neither
+ * in the tree nor below the apex that are ancestors of the member
+ * (marked) or have a parent that is upok, levels from the top down. */
+static void sides(struct build *b, int apex)
+{
+	int n, l, head = 0, tail = 0, p, q;
+
+	memset(b->dn, 0, 2 * ((size_t)b->f->num_nodes + 1) * sizeof(int));
+	b->dn[apex] = 1;
+	b->queue[tail++] = apex;
+	while (head < tail)
+		for (n = b->queue[head++], p = 1; p <= b->f->nodes[n].num_ports; p++)
+			if ((q = child_at(b, n, p)) >= 0 && !b->dn[q]) {
+				b->dn[q] = 1;
+				b->queue[tail++] = q;
+			}
+	for (l = b->g->P.h; l >= 1; l--)
+		for (n = 0; n < b->f->num_nodes; n++)
+			if (sw(b, n) && b->g->level[n] == l && !b->in[n] &&
+			    !b->dn[n] && (is_above(b, n) || step(b, n, 1, is_upok)))
+				b->upok[n] = 1;
+}
+
+/* Does unicast already turn at j from the channel z->j onto j's port
+ * py, and back? (0..2) */
+static int unicast_turns(const struct build *b, int j, int pz, int py)
+{
+	const struct ibu_port *a = &b->f->nodes[j].ports[pz];
+	const struct ibu_port *c = &b->f->nodes[j].ports[py];
+
+	return ibu_cdg_ports_has(b->ucdg, a->peer_node, a->peer_port, py) +
+	       ibu_cdg_ports_has(b->ucdg, c->peer_node, c->peer_port, pz);
+}
+
+struct jcand {
+	int node, have, level, col, low;
+	uint64_t guid;
+};
+
+static int cmp_jcand(const void *x, const void *y)
+{
+	const struct jcand *a = x, *c = y;
+
+	if (a->have != c->have)
+		return a->have > c->have ? -1 : 1;
+	if (a->level != c->level)
+		return a->level < c->level ? -1 : 1;
+	if (a->col != c->col)
+		return a->col < c->col ? -1 : 1;
+	if (a->low != c->low)
+		return a->low < c->low ? -1 : 1;
+	return (a->guid > c->guid) - (a->guid < c->guid);
+}
+
+/* The junction candidates below the apex, best first (see above). */
+static int junctions(struct build *b, struct jcand *c)
+{
+	int n, k = 0, pz, py;
+
+	for (n = 0; n < b->f->num_nodes; n++) {
+		if (!sw(b, n) || !b->dn[n] || is_above(b, n) ||
+		    !(py = step(b, n, 1, is_upok)) ||
+		    !(pz = step(b, n, 1, is_dn)))
+			continue;
+		c[k].node = n;
+		c[k].have = unicast_turns(b, n, pz, py);
+		c[k].level = b->g->level[n];
+		c[k].col = b->g->col[n];
+		c[k].low = b->low[n];
+		c[k++].guid = b->f->nodes[n].guid;
+	}
+	qsort(c, (size_t)k, sizeof(*c), cmp_jcand);
+	return k;
+}
+
+/* The tree through junction j to the member switch t: down from the tree
+ * to j, up to t's first ancestor, down to t. */
+static void through(struct build *b, int j, int t)
+{
+	int s = j, p, q, joined = b->in[j];
+
+	while (!joined && (p = step(b, s, 1, is_dn)) > 0) {
+		q = b->f->nodes[s].ports[p].peer_node;
+		joined = b->in[q];	/* add_up() marks both ends */
+		add_up(b, s, p);
+		s = q;
+	}
+	for (s = j; !is_above(b, s) && (p = step(b, s, 1, is_upok)) > 0;) {
+		add_up(b, s, p);
+		s = b->f->nodes[s].ports[p].peer_node;
+	}
+	down_to(b, s, t);
+}
+
+/* The tree closes no cycle with unicast: 1 yes, 0 no, < 0 an error. */
+static int acyclic(struct build *b, struct ibu_err *e)
+{
+	int n, rc = IBU_OK, len;
+
+	ibu_cdg_ports_mark(&b->cdg);
+	for (n = 0; n < b->f->num_nodes && !rc; n++)
+		if (b->in[n] && sw(b, n))
+			rc = ibu_cdg_ports_add_tree(&b->cdg, n, &b->mask[n], e);
+	if (!rc)
+		rc = ibu_cdg_ports_find_new_cycle(&b->cdg, NULL, &len, e);
+	ibu_cdg_ports_rollback(&b->cdg);
+	return rc < 0 ? rc : !rc;
+}
+
+/* One cut-off member switch t: below a tree switch above it (one that a
+ * junction's way up reached), else through the first junction that
+ * keeps the dependencies acyclic. */
+static int join_cut(struct build *b, int apex, int t, struct jcand *c,
+		    struct ibu_err *e)
+{
+	size_t N = (size_t)b->f->num_nodes;
+	int n, best = -1, k, i, rc;
+
+	b->mark[t] = ++b->stamp;
+	b->queue[0] = t;
+	bfs(b, 1, 1, -1);
+	for (n = 0; n < b->f->num_nodes; n++)
+		if (b->in[n] && is_above(b, n) && (best < 0 ||
+		    b->g->level[n] < b->g->level[best] ||
+		    (b->g->level[n] == b->g->level[best] &&
+		     before(b, n, best))))
+			best = n;
+	if (best >= 0) {
+		down_to(b, best, t);
+		return IBU_OK;
+	}
+	sides(b, apex);
+	k = junctions(b, c);
+	memcpy(b->keep_in, b->in, N * sizeof(int));
+	memcpy(b->keep_mask, b->mask, N * sizeof(*b->mask));
+	for (i = 0; i < k && i < JUNCTION_TRIES; i++) {
+		through(b, c[i].node, t);
+		rc = acyclic(b, e);
+		b->t->junctions += rc > 0;
+		if (rc)
+			return rc < 0 ? rc : IBU_OK;
+		memcpy(b->in, b->keep_in, N * sizeof(int));
+		memcpy(b->mask, b->keep_mask, N * sizeof(*b->mask));
+	}
+	return refuse(b, t, apex, e);
+}
+
+/* The cut-off member switches by level, then before() (few: insertion). */
+static void sort_cut(struct build *b)
+{
+	int i, j, v;
+
+	for (i = 1; i < b->ncut; i++) {
+		for (v = b->cut[i], j = i; j > 0 &&
+		     (b->g->level[b->cut[j - 1]] > b->g->level[v] ||
+		      (b->g->level[b->cut[j - 1]] == b->g->level[v] &&
+		       before(b, v, b->cut[j - 1]))); j--)
+			b->cut[j] = b->cut[j - 1];
+		b->cut[j] = v;
+	}
+}
+
 /* The down paths from the apex, then every member switch it does not
- * reach going down (pgft_mcast.h): refused with faults, as a way there
- * would turn down-up and close credit loops with unicast (seen on a
- * 3-level tree with 4 cut cables). */
+ * reach going down (pgft_mcast.h): a member on another top crosses at
+ * a leaf (cross()); with faults the others turn at a junction (above),
+ * lowest level and column first, refused when unicast's turns leave
+ * none (IBU_ETOPO); an intact tree attaches them by a shortest path. */
 static int grow(struct build *b, int apex, struct ibu_err *e)
 {
 	const struct ibu_pgft *g = b->g;
-	int j, s;
+	struct jcand *c;
+	int j, s, rc = IBU_OK;
 
 	b->in[apex] = 1;
 	walk_tree(b, apex, NULL);
@@ -532,15 +834,28 @@ static int grow(struct build *b, int apex, struct ibu_err *e)
 			continue;
 		if (g->level[s] == g->P.h && g->level[apex] == g->P.h)
 			cross(b, apex, s);
-		else if (g->num_faults)
-			return ibu_err_set(e, IBU_ETOPO,
-					   "the faults leave no top switch with a way down to every member (no up-then-down tree; '%s' is cut off from '%s')",
-					   name_of(b, s), name_of(b, apex));
-		else
+		else if (g->num_faults && !b->ucdg)
+			return refuse(b, s, apex, e);
+		else if (g->num_faults) {
+			if ((rc = junction_alloc(b, e)))
+				return rc;
+			b->cut[b->ncut++] = s;
+			continue;
+		} else
 			attach(b, s);
 		b->in[s] = 1;
 	}
-	return IBU_OK;
+	if (!b->ncut)
+		return IBU_OK;
+	c = malloc(((size_t)b->f->num_nodes + 1) * sizeof(*c));
+	if (!c)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	sort_cut(b);
+	for (j = 0; j < b->ncut && !rc; j++)
+		if (!b->in[b->cut[j]])
+			rc = join_cut(b, apex, b->cut[j], c, e);
+	free(c);
+	return rc;
 }
 
 /* The tree's switches, top down, with their ports. */
@@ -642,8 +957,23 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 			      struct ibu_pgft_mcast_load *load, uint32_t key,
 			      struct ibu_pgft_mcast_tree *t, struct ibu_err *e)
 {
+	return ibu_pgft_mcast_tree_build_turns(f, g, x, NULL, m, n, policy,
+					       load, key, t, e);
+}
+
+int ibu_pgft_mcast_tree_build_turns(const struct ibu_fabric *f,
+				    const struct ibu_pgft *g,
+				    const struct ibu_pgft_ibft *x,
+				    const struct ibu_cdg_ports *ucdg,
+				    const struct ibu_mcast_member *m, int n,
+				    enum ibu_mcast_policy policy,
+				    struct ibu_pgft_mcast_load *load,
+				    uint32_t key, struct ibu_pgft_mcast_tree *t,
+				    struct ibu_err *e)
+{
 	struct build b = { .f = f, .g = g, .x = x, .load = load, .t = t,
-			   .key = key, .src = -1, .radix = most_ports(f) };
+			   .key = key, .src = -1, .radix = most_ports(f),
+			   .ucdg = ucdg };
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -667,6 +997,7 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 		rc = record(&b, load, key, e);
 	free(b.mask);
 	free(b.in);
+	junction_free(&b);
 	if (rc)
 		ibu_pgft_mcast_tree_free(t);
 	return rc;

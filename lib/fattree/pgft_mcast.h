@@ -10,8 +10,11 @@
  * No common ancestor (faults, hosts on several tops): the apex is a top,
  * the one a member sits on, else one reaching the most member switches
  * going down; a member on another top is joined through one fixed
- * crossing leaf, any other member it misses refuses the group with faults
- * (IBU_ETOPO: no up-then-down tree), else is joined by a shortest path.
+ * crossing leaf; any other member it misses is, with faults, joined by
+ * one down-up turn at a junction that keeps unicast's channel
+ * dependencies plus the tree acyclic (ibu_pgft_mcast_tree_build_turns;
+ * none, or unicast's unknown: the group is refused, IBU_ETOPO: no
+ * up-then-down tree), else by a shortest path.
  *
  * Apex policies (mcgroup.h), among the candidates at that level:
  *   source       the one on the climb of the send-only compute host with
@@ -43,6 +46,8 @@
 #include "mcgroup.h"
 #include "mcload.h"
 
+struct ibu_cdg_ports;
+
 #define IBU_PGFT_MCAST_SCORE_BUDGET 4000000L
 
 /* Trees through each switch (kind 0, [node]), on each cable (kind 1,
@@ -72,6 +77,8 @@ struct ibu_pgft_mcast_tree {
 	int num_members, num_receivers;	/* distinct ports */
 	int scored;			/* balanced: keys 2-3 were used */
 	int compacted;			/* compact: key 0 was used */
+	int junctions;			/* down-up turns joining members the
+					 * apex does not reach going down */
 	int num_switches;
 	int *nodes;			/* [i] tree switch, top down */
 	struct ibu_portmask *ports;	/* [i] its ports (0 = itself) */
@@ -92,6 +99,23 @@ int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,
 			      enum ibu_mcast_policy policy,
 			      struct ibu_pgft_mcast_load *load, uint32_t key,
 			      struct ibu_pgft_mcast_tree *t, struct ibu_err *e);
+/*
+ * The same, on a fabric routed with faults: ucdg, the channel dependencies
+ * of every unicast route (cdg_ports.h; NULL: none known), lets a member
+ * the apex cannot reach going down (leaves the faults left apart) join by
+ * one down-up turn at a junction switch, the first of a fixed order that
+ * keeps unicast plus the tree free of cycles; without ucdg, or when no
+ * junction does, such a group is refused as above.
+ */
+int ibu_pgft_mcast_tree_build_turns(const struct ibu_fabric *f,
+				    const struct ibu_pgft *g,
+				    const struct ibu_pgft_ibft *x,
+				    const struct ibu_cdg_ports *ucdg,
+				    const struct ibu_mcast_member *m, int n,
+				    enum ibu_mcast_policy policy,
+				    struct ibu_pgft_mcast_load *load,
+				    uint32_t key, struct ibu_pgft_mcast_tree *t,
+				    struct ibu_err *e);
 void ibu_pgft_mcast_tree_free(struct ibu_pgft_mcast_tree *t);
 /* Adds the tree to mft under mlid. */
 int ibu_pgft_mcast_tree_to_mft(const struct ibu_pgft_mcast_tree *t,

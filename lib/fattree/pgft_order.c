@@ -11,28 +11,15 @@
 #include <string.h>
 #include "pgft.h"
 
-struct okey {
-	uint64_t key[IBU_PGFT_MAX_H + 1];	/* group ranks top down, pos */
-	int D;
-};
-
-static int cmp_okey(const void *a, const void *b)
+int ibu__cmp_okey(const void *a, const void *b)
 {
-	const struct okey *x = a, *y = b;
+	const struct ibu__okey *x = a, *y = b;
 	int i;
 
 	for (i = 0; i <= IBU_PGFT_MAX_H; i++)
 		if (x->key[i] != y->key[i])
 			return x->key[i] < y->key[i] ? -1 : 1;
 	return 0;
-}
-
-/* By a leading uint64_t: also struct gpos by guid, struct idpos by id. */
-static int cmp_u64(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return *x < *y ? -1 : *x > *y;
 }
 
 struct gpos {
@@ -52,10 +39,10 @@ static int positions(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		return IBU_ENOMEM;
 	for (i = 0; i < num; i++)
 		s[i] = (struct gpos){ guid[i], i };
-	qsort(s, (size_t)num, sizeof(*s), cmp_u64);
+	qsort(s, (size_t)num, sizeof(*s), ibu__cmp_u64);
 	for (D = 0; D < g->num_hosts; D++) {
 		q.guid = f->nodes[g->host[D].node].ports[g->host[D].port].guid;
-		hit = bsearch(&q, s, (size_t)num, sizeof(*s), cmp_u64);
+		hit = bsearch(&q, s, (size_t)num, sizeof(*s), ibu__cmp_u64);
 		pos[D] = hit ? (uint64_t)hit->pos : (uint64_t)num + (uint64_t)D;
 		st->listed += hit != NULL;
 	}
@@ -65,9 +52,10 @@ static int positions(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	return IBU_OK;
 }
 
-/* (sub-tree id, least pos of its hosts), sorted by id */
+/* (sub-tree id, pos) of host D */
 struct idpos {
 	uint64_t id, pos;
+	int D;
 };
 
 static int cmp_idpos(const void *a, const void *b)
@@ -81,27 +69,25 @@ static int cmp_idpos(const void *a, const void *b)
 
 /* key[D]: each level's sub-tree ranked by its least pos, then pos. */
 static int keys(const struct ibu_pgft *g, const uint64_t *pos,
-		struct okey *k)
+		struct ibu__okey *k)
 {
-	int H = g->P.h, n = g->num_hosts, D, l, i = 0;
-	struct idpos *t = malloc(((size_t)n + 1) * sizeof(*t)), q, *hit;
+	int H = g->P.h, n = g->num_hosts, D, l, j, first, i = 0;
+	struct idpos *t = malloc(((size_t)n + 1) * sizeof(*t));
 
 	if (!t)
 		return IBU_ENOMEM;
 	for (D = 0; D < n; D++)
-		k[D] = (struct okey){ .D = D };
+		k[D] = (struct ibu__okey){ .D = D };
 	for (l = H - 1; l >= 1; l--, i++) {
 		for (D = 0; D < n; D++)
 			t[D] = (struct idpos){ g->host_sub[(size_t)D * (H + 1) + l],
-					       pos[D] };
+					       pos[D], D };
 		/* sorted by (id, pos): an id's first entry has its least pos */
 		qsort(t, (size_t)n, sizeof(*t), cmp_idpos);
-		for (D = 0; D < n; D++) {
-			q = (struct idpos){ g->host_sub[(size_t)D * (H + 1) + l], 0 };
-			hit = bsearch(&q, t, (size_t)n, sizeof(*t), cmp_u64);
-			while (hit > t && hit[-1].id == q.id)
-				hit--;
-			k[D].key[i] = hit->pos;
+		for (j = first = 0; j < n; j++) {
+			if (t[j].id != t[first].id)
+				first = j;
+			k[t[j].D].key[i] = t[first].pos;
 		}
 	}
 	for (D = 0; D < n; D++)
@@ -111,7 +97,7 @@ static int keys(const struct ibu_pgft *g, const uint64_t *pos,
 }
 
 /* g's hosts (and their sub-tree rows and port map) in the order k. */
-static int renumber(struct ibu_pgft *g, const struct okey *k)
+static int renumber(struct ibu_pgft *g, const struct ibu__okey *k)
 {
 	int H = g->P.h, n = g->num_hosts, D;
 	struct ibu_pgft_host *host = malloc(((size_t)n + 1) * sizeof(*host));
@@ -138,7 +124,8 @@ static int renumber(struct ibu_pgft *g, const struct okey *k)
 
 /* Listed hosts whose place among the listed ones is not the file's (0:
  * the file kept sub-trees together and its order survives), -1 ENOMEM. */
-static int moved(const struct okey *k, int n, const uint64_t *pos, int num)
+static int moved(const struct ibu__okey *k, int n, const uint64_t *pos,
+		 int num)
 {
 	uint64_t *seq = malloc(2 * ((size_t)n + 1) * sizeof(*seq)), *srt;
 	int D, c = 0, r = 0;
@@ -150,7 +137,7 @@ static int moved(const struct okey *k, int n, const uint64_t *pos, int num)
 		if (pos[k[D].D] < (uint64_t)num)
 			seq[c++] = pos[k[D].D];
 	memcpy(srt, seq, (size_t)c * sizeof(*srt));
-	qsort(srt, (size_t)c, sizeof(*srt), cmp_u64);
+	qsort(srt, (size_t)c, sizeof(*srt), ibu__cmp_u64);
 	for (D = 0; D < c; D++)
 		r += seq[D] != srt[D];
 	free(seq);
@@ -163,12 +150,12 @@ int ibu_pgft_apply_order(const struct ibu_fabric *f, struct ibu_pgft *g,
 {
 	size_t n = (size_t)g->num_hosts + 1;
 	uint64_t *pos = malloc(n * sizeof(*pos));
-	struct okey *k = malloc(n * sizeof(*k));
+	struct ibu__okey *k = malloc(n * sizeof(*k));
 	int rc = IBU_ENOMEM;
 
 	memset(st, 0, sizeof(*st));
 	if (pos && k && !positions(f, g, guid, num, pos, st) && !keys(g, pos, k)) {
-		qsort(k, (size_t)g->num_hosts, sizeof(*k), cmp_okey);
+		qsort(k, (size_t)g->num_hosts, sizeof(*k), ibu__cmp_okey);
 		st->reordered = moved(k, g->num_hosts, pos, num);
 		rc = st->reordered < 0 ? IBU_ENOMEM : renumber(g, k);
 	}

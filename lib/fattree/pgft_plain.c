@@ -325,7 +325,6 @@ static int from_neighbours(struct router *r, int t, int *d)
 	return 1;
 }
 
-/* Plain hops from switch t into d (switches' entries). */
 void ibu__pgft_plain_dist(struct router *r, int t, int *d)
 {
 	struct pgft_twins *tw = r->tw;
@@ -400,7 +399,6 @@ static void memo_put(const struct router *r, int which, int s, int tag,
 		    group_of(r, s, cand, k);
 }
 
-/* Up-ports of s to a parent at the least distance; sets s's (-1: none). */
 void ibu__pgft_pick_up(struct router *r, int s, struct ibu__choice *c)
 {
 	int i, d, best = INT_MAX, k = 0;

@@ -29,6 +29,8 @@ struct rec {
 	long named[IBU_PGFT_MAX_H + 1];	/* missing cables records name */
 	int *sib;		/* [node] siblings' root: share a parent */
 	int fcap;		/* g->faults allocated */
+	struct ibu_err misfit;	/* sizes(): the shape refused before m was
+				 * taken from the sub-trees (code 0: was not) */
 };
 
 static int is_sw(const struct ibu_fabric *f, int n)
@@ -68,19 +70,30 @@ static void up_to(int *a, int b)
 		*a = b;
 }
 
-static int uf_find(int *uf, int x)
-{
-	while (uf[x] != x)
-		x = uf[x] = uf[uf[x]];
-	return x;
-}
-
 static void uf_union(int *uf, int a, int b)
 {
-	a = uf_find(uf, a);
-	b = uf_find(uf, b);
+	a = ibu__uf_find(uf, a);
+	b = ibu__uf_find(uf, b);
 	if (a != b)
 		uf[a] = b;
+}
+
+/* uf: the components of the switches up to level k (its sub-trees of
+ * height k, leaves and pods among them). */
+static void union_below(const struct rec *r, int k, int *uf)
+{
+	const struct ibu_fabric *f = r->f;
+	int n, p, q;
+
+	for (n = 0; n < f->num_nodes; n++)
+		uf[n] = n;
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 1; is_sw(f, n) && r->g->level[n] <= k &&
+			    p <= f->nodes[n].num_ports; p++) {
+			q = f->nodes[n].ports[p].peer_node;
+			if (is_sw(f, q) && r->g->level[q] <= k)
+				uf_union(uf, n, q);
+		}
 }
 
 /* Breadth-first from queue[0..tail-1] over the switches with d < 0, each
@@ -216,12 +229,7 @@ static int empty_leaves(struct rec *r, int h)
 	const struct ibu_fabric *f = r->f;
 	int *lv = r->g->level, *uf = r->sib, n, p, q, moved = 0, top = 0;
 
-	for (n = 0; n < f->num_nodes; n++)
-		uf[n] = n;
-	for (n = 0; n < f->num_nodes; n++)
-		for (p = 1; on_level(r, n, 1) && p <= f->nodes[n].num_ports; p++)
-			if ((q = peer_on(r, n, p, 2)) >= 0)
-				uf_union(uf, n, q);
+	union_below(r, 2, uf);
 	for (n = 0; n < f->num_nodes; n++) {
 		int pod = -1, one_pod = 1, only2 = 1, two = 0, first = -1;
 
@@ -234,8 +242,8 @@ static int empty_leaves(struct rec *r, int h)
 			only2 &= lv[q] == 2;
 			two |= first >= 0 && q != first;
 			first = q;
-			one_pod &= pod < 0 || uf_find(uf, q) == pod;
-			pod = uf_find(uf, q);
+			one_pod &= pod < 0 || ibu__uf_find(uf, q) == pod;
+			pod = ibu__uf_find(uf, q);
 		}
 		/* moved at once: level 1 is not 2 either for the next ones */
 		if (only2 && two && one_pod) {
@@ -345,26 +353,16 @@ static int fit(struct rec *r, const long *count, struct ibu_err *e)
 	return IBU_OK;
 }
 
-/* Sub-trees of height k: the components of the switches up to level k
- * that hold a leaf (uf: scratch, one per node). */
+/* Sub-trees of height k that hold a leaf (uf: scratch, one per node). */
 static long num_subtrees(struct rec *r, int k, int *uf)
 {
-	const struct ibu_fabric *f = r->f;
-	int n, p, q;
+	int n, q;
 	long num = 0;
 
-	for (n = 0; n < f->num_nodes; n++)
-		uf[n] = n;
-	for (n = 0; n < f->num_nodes; n++)
-		for (p = 1; is_sw(f, n) && r->g->level[n] <= k &&
-			    p <= f->nodes[n].num_ports; p++) {
-			q = f->nodes[n].ports[p].peer_node;
-			if (is_sw(f, q) && r->g->level[q] <= k)
-				uf_union(uf, n, q);
-		}
+	union_below(r, k, uf);
 	r->bstamp++;
-	for (n = 0; n < f->num_nodes; n++)
-		if (on_level(r, n, 1) && r->bmark[q = uf_find(uf, n)] != r->bstamp) {
+	for (n = 0; n < r->f->num_nodes; n++)
+		if (on_level(r, n, 1) && r->bmark[q = ibu__uf_find(uf, n)] != r->bstamp) {
 			r->bmark[q] = r->bstamp;
 			num++;
 		}
@@ -377,7 +375,8 @@ static long num_subtrees(struct rec *r, int k, int *uf)
  * of a level lost one (each of a small tree's tops a cable), it is one
  * short and the level below looks too big. Then m is the sub-trees
  * below a sub-tree, counted from the graph (num_subtrees()); the first
- * error stands when that does not fit either.
+ * error stands when that does not fit either, or needs more faults than
+ * the limit (count_faults(): a mesh is no fat tree with 8 faults).
  */
 static int sizes(struct rec *r, const long *count, struct ibu_err *e)
 {
@@ -399,6 +398,7 @@ static int sizes(struct rec *r, const long *count, struct ibu_err *e)
 	free(uf);
 	if (fit(r, count, NULL))
 		return rc;
+	r->misfit = *e;
 	ibu_err_clear(e);
 	return IBU_OK;
 }
@@ -459,13 +459,6 @@ static int params(struct rec *r, struct ibu_err *e)
 	return sizes(r, count, e);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* out[n] for the switches n of level l: the index of key[n] among the
  * level's distinct keys (equal keys one rank); tmp holds them. */
 static void dense_rank(const struct rec *r, int l, const uint64_t *key,
@@ -476,14 +469,14 @@ static void dense_rank(const struct rec *r, int l, const uint64_t *key,
 	for (n = 0; n < r->f->num_nodes; n++)
 		if (on_level(r, n, l))
 			tmp[cnt++] = key[n];
-	qsort(tmp, (size_t)cnt, sizeof(*tmp), cmp_u64);
+	qsort(tmp, (size_t)cnt, sizeof(*tmp), ibu__cmp_u64);
 	for (i = u = 0; i < cnt; i++)
 		if (!u || tmp[u - 1] != tmp[i])
 			tmp[u++] = tmp[i];
 	for (n = 0; n < r->f->num_nodes; n++)
 		if (on_level(r, n, l))
 			out[n] = (int)((uint64_t *)bsearch(&key[n], tmp, (size_t)u,
-						sizeof(*tmp), cmp_u64) - tmp);
+						sizeof(*tmp), ibu__cmp_u64) - tmp);
 }
 
 /*
@@ -516,11 +509,11 @@ static void sibling_keys(struct rec *r, int l, uint64_t *key)
 				uf_union(sib, first, q);
 		}
 	for (n = 0; n < f->num_nodes; n++)
-		if (on_level(r, n, l) && key[n] < key[uf_find(sib, n)])
-			key[uf_find(sib, n)] = key[n];
+		if (on_level(r, n, l) && key[n] < key[ibu__uf_find(sib, n)])
+			key[ibu__uf_find(sib, n)] = key[n];
 	for (n = 0; n < f->num_nodes; n++)
 		if (on_level(r, n, l)) {
-			sib[n] = uf_find(sib, n);
+			sib[n] = ibu__uf_find(sib, n);
 			key[n] = key[sib[n]];
 		}
 }
@@ -683,7 +676,7 @@ static int rank_lists(struct rec *r, int l, struct rank_lists *rl)
 			if ((q = peer_on(r, n, p, l + 1)) >= 0)
 				pair[k++] = (uint64_t)col[n] << 32 | (uint32_t)col[q];
 	}
-	qsort(pair, (size_t)k, sizeof(*pair), cmp_u64);
+	qsort(pair, (size_t)k, sizeof(*pair), ibu__cmp_u64);
 	rl->start = calloc(2 * (size_t)ranks, sizeof(int));
 	rl->len = rl->start ? rl->start + ranks : NULL;
 	rl->pcol = malloc((size_t)(k ? k : 1) * sizeof(int));
@@ -733,7 +726,7 @@ static int up_cables(const struct rec *r, int n, int l, uint64_t *up)
 	for (p = 1; p <= r->f->nodes[n].num_ports; p++)
 		if ((q = peer_on(r, n, p, l + 1)) >= 0)
 			up[k++] = (uint64_t)r->g->col[q] << 32 | (uint32_t)p;
-	qsort(up, (size_t)k, sizeof(*up), cmp_u64);
+	qsort(up, (size_t)k, sizeof(*up), ibu__cmp_u64);
 	return k;
 }
 
@@ -804,6 +797,10 @@ static int count_faults(struct rec *r, struct ibu_err *e)
 					ibu_pgft_default_max_faults(&g->P));
 	if (g->num_faults <= g->max_faults)
 		return IBU_OK;
+	if (r->misfit.code) {
+		*e = r->misfit;
+		return IBU_ETOPO;
+	}
 	ibu_pgft_params_text(&g->P, txt, sizeof(txt));
 	if (g->num_fault_recs && !g->max_faults) {
 		ibu_pgft_fault_text(r->f, g, 0, what, sizeof(what));
@@ -814,85 +811,37 @@ static int count_faults(struct rec *r, struct ibu_err *e)
 			txt, g->num_faults, g->max_faults);
 }
 
-/* A compute host for sorting: its leaf's rank, port GUID, arrival (equal
- * keys keep it); small records rather than whole keys. */
-struct hostrank {
-	int rank, seq;
-	uint64_t guid;
-	struct ibu_pgft_host h;
-};
-
-static int cmp_hostrank(const void *a, const void *b)
-{
-	const struct hostrank *x = a, *y = b;
-
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if (x->guid != y->guid)
-		return x->guid < y->guid ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 /* sub[l][node]: least node GUID of the level-<=l sub-tree holding node
  * (union-find in r->sib, done with siblings by now) */
 static void subtrees(struct rec *r, uint64_t **sub)
 {
 	const struct ibu_fabric *f = r->f;
 	const int *lv = r->g->level;
-	int *uf = r->sib, n, p, q, l;
+	int *uf = r->sib, n, l;
 
-	for (n = 0; n < f->num_nodes; n++)
-		uf[n] = n;
 	for (l = 2; l < r->g->P.h; l++) {
-		for (n = 0; n < f->num_nodes; n++)
-			for (p = 1; on_level(r, n, l) && p <= f->nodes[n].num_ports; p++)
-				if ((q = peer_on(r, n, p, l - 1)) >= 0)
-					uf_union(uf, n, q);
+		union_below(r, l, uf);
 		for (n = 0; n < f->num_nodes; n++)
 			sub[l][n] = UINT64_MAX;
 		for (n = 0; n < f->num_nodes; n++)
 			if (is_sw(f, n) && lv[n] >= 1 && lv[n] <= l &&
-			    f->nodes[n].guid < sub[l][uf_find(uf, n)])
-				sub[l][uf_find(uf, n)] = f->nodes[n].guid;
+			    f->nodes[n].guid < sub[l][ibu__uf_find(uf, n)])
+				sub[l][ibu__uf_find(uf, n)] = f->nodes[n].guid;
 		for (n = 0; n < f->num_nodes; n++)
-			sub[l][n] = sub[l][uf_find(uf, n)];
+			sub[l][n] = sub[l][ibu__uf_find(uf, n)];
 	}
 }
 
-/*
- * r->bcnt[leaf]: the leaf's rank by its sub-trees top down, then its
- * GUID (equal keys one rank), so hosts sort by small records: per key,
- * its rank among the leaves', then the rank of (the rank so far, it).
- */
-static int rank_leaves(struct rec *r, uint64_t **sub, struct ibu_err *e)
-{
-	const struct ibu_fabric *f = r->f;
-	uint64_t *key = malloc(2 * (size_t)f->num_nodes * sizeof(*key));
-	int *d = r->queue, *rank = r->bcnt, n, l;
-
-	if (!key)
-		return NOMEM(e);
-	subtrees(r, sub);
-	memset(rank, 0, (size_t)f->num_nodes * sizeof(int));
-	for (l = r->g->P.h - 1; l >= 1; l--) {
-		for (n = 0; n < f->num_nodes; n++)
-			key[n] = l > 1 ? sub[l][n] : f->nodes[n].guid;
-		dense_rank(r, 1, key, d, key + f->num_nodes);
-		for (n = 0; n < f->num_nodes; n++)
-			key[n] = (uint64_t)rank[n] << 32 | (uint32_t)d[n];
-		dense_rank(r, 1, key, rank, key + f->num_nodes);
-	}
-	free(key);
-	return IBU_OK;
-}
-
-/* The end ports: compute hosts (at leaves) into hr, in port order with
- * their leaf's rank; hosts above the leaves into g. Returns hr's count. */
-static int end_ports(struct rec *r, struct hostrank *hr)
+/* The end ports: compute hosts (at leaves) into hs, in port order, each
+ * with its sort key k: its leaf's sub-trees top down (their least GUIDs),
+ * the leaf's GUID, its port GUID, arrival; hosts above the leaves into g.
+ * Returns the compute hosts. */
+static int end_ports(struct rec *r, uint64_t **sub, struct ibu_pgft_host *hs,
+		     struct ibu__okey *k)
 {
 	const struct ibu_fabric *f = r->f;
 	struct ibu_pgft *g = r->g;
-	int n, p, k = 0;
+	int n, p, l, i, c = 0;
 
 	for (n = 0; n < f->num_nodes; n++)
 		for (p = 1; p <= f->nodes[n].num_ports; p++) {
@@ -905,12 +854,15 @@ static int end_ports(struct rec *r, struct hostrank *hr)
 				g->host_of_port[g->host_base[n] + p] = -1;
 				continue;
 			}
-			hr[k].rank = r->bcnt[h.leaf];
-			hr[k].seq = k;
-			hr[k].guid = f->nodes[n].ports[p].guid;
-			hr[k++].h = h;
+			k[c] = (struct ibu__okey){ .D = c };
+			for (i = 0, l = g->P.h - 1; l >= 2; l--)
+				k[c].key[i++] = sub[l][h.leaf];
+			k[c].key[i++] = f->nodes[h.leaf].guid;
+			k[c].key[i++] = f->nodes[n].ports[p].guid;
+			k[c].key[i] = (uint64_t)c;
+			hs[c++] = h;
 		}
-	return k;
+	return c;
 }
 
 /* Step 6: compute hosts in sub-tree order; hosts above the leaves. */
@@ -919,38 +871,39 @@ static int hosts(struct rec *r, struct ibu_err *e)
 	const struct ibu_fabric *f = r->f;
 	struct ibu_pgft *g = r->g;
 	uint64_t *sub[IBU_PGFT_MAX_H + 1] = { NULL };
-	struct hostrank *hr;
-	size_t total = 0, H = (size_t)g->P.h + 1, k = 1, i;	/* k: 1 + hosts */
+	struct ibu_pgft_host *hs;
+	struct ibu__okey *k;
+	size_t total = 0, H = (size_t)g->P.h + 1, c = 1, i;	/* c: 1 + hosts */
 	int n, l, rc = IBU_OK;
 
 	for (n = 0; n < f->num_nodes; n++) {
 		g->host_base[n] = (int)total;
 		total += (size_t)f->nodes[n].num_ports + 1;
-		k += on_level(r, n, 1) ? (size_t)r->eps[n] : 0;
+		c += on_level(r, n, 1) ? (size_t)r->eps[n] : 0;
 	}
 	g->host_of_port = malloc(total * sizeof(int));
 	g->spine_host = malloc(total * sizeof(*g->spine_host));
-	g->host = malloc(k * sizeof(*g->host));
-	g->host_sub = malloc(k * H * sizeof(uint64_t));
-	hr = malloc(k * sizeof(*hr));
+	g->host = malloc(c * sizeof(*g->host));
+	g->host_sub = malloc(c * H * sizeof(uint64_t));
+	hs = malloc(c * sizeof(*hs));
+	k = malloc(c * sizeof(*k));
 	for (l = 2; l < g->P.h; l++)
 		if (!(sub[l] = malloc((size_t)f->num_nodes * sizeof(uint64_t))))
 			rc = IBU_ENOMEM;
 	if (rc || !g->host_of_port || !g->spine_host || !g->host ||
-	    !g->host_sub || !hr)
+	    !g->host_sub || !hs || !k)
 		rc = NOMEM(e);
-	else
-		rc = rank_leaves(r, sub, e);
 	if (!rc) {
+		subtrees(r, sub);
 		for (i = 0; i < total; i++)
 			g->host_of_port[i] = -2;
-		g->num_hosts = end_ports(r, hr);
-		qsort(hr, (size_t)g->num_hosts, sizeof(*hr), cmp_hostrank);
+		g->num_hosts = end_ports(r, sub, hs, k);
+		qsort(k, (size_t)g->num_hosts, sizeof(*k), ibu__cmp_okey);
 	}
 	for (n = 0; n < g->num_hosts; n++) {
 		struct ibu_pgft_host *x = &g->host[n];
 
-		*x = hr[n].h;
+		*x = hs[k[n].D];
 		g->host_of_port[g->host_base[x->node] + x->port] = n;
 		for (l = 0; l < (int)H; l++)
 			g->host_sub[(size_t)n * H + (size_t)l] = l == 1 ?
@@ -959,7 +912,8 @@ static int hosts(struct rec *r, struct ibu_err *e)
 	}
 	for (l = 2; l < g->P.h; l++)
 		free(sub[l]);
-	free(hr);
+	free(hs);
+	free(k);
 	return rc;
 }
 
@@ -1019,6 +973,7 @@ int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
 	};
 	struct rec r = { .f = f, .g = g, .roots = roots,
 			 .num_roots = num_roots, .max_faults = max_faults };
+	int **part[] = { &r.colour, &r.eps, &r.queue, &r.bmark, &r.bcnt, &r.sib };
 	size_t N = (size_t)(f->num_nodes ? f->num_nodes : 1), i;
 	int *scratch = calloc(6 * N, sizeof(int)), rc;
 
@@ -1030,14 +985,8 @@ int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
 	g->host_base = malloc(N * sizeof(int));
 	rc = !g->level || !g->col || !g->up || !g->host_base || !scratch ?
 	     NOMEM(e) : IBU_OK;
-	if (scratch) {
-		r.colour = scratch;
-		r.eps = scratch + N;
-		r.queue = scratch + 2 * N;
-		r.bmark = scratch + 3 * N;
-		r.bcnt = scratch + 4 * N;
-		r.sib = scratch + 5 * N;
-	}
+	for (i = 0; scratch && i < 6; i++)	/* one block, N ints each */
+		*part[i] = scratch + i * N;
 	for (i = 0; i < sizeof(step) / sizeof(step[0]) && !rc; i++)
 		rc = step[i](&r, e);
 	/* with an odd number of levels, tops carrying hosts look like

@@ -186,24 +186,6 @@ static void file_report(const struct ibu_pgft_rule *r, long missing,
 		rp->fn(rp->arg, 'W', text);
 }
 
-/*
- * On a damaged tree the balance moves the LIDs whose rule crosses a fault
- * off the rule, and with them the routes of many sources off their one
- * chain: the tables are what the engine computes (the comparison above
- * says so), so those sources are told, not counted as violations.
- */
-static void off_chain(const struct ibu_pgft_rule *r,
-		      struct ibu_verify_report *rp,
-		      struct ibu_verify_result *res)
-{
-	ibu_verify_info(rp, "cyclic: degraded PGFT (%d faults): %ld of %ld sources keep one ascending path on %s; the others' routes leave it toward LIDs re-routed around the faults (expected on a damaged tree, not counted)",
-			r->g->num_faults,
-			res->path_sources - res->path_violations,
-			res->path_sources,
-			r->dlids ? "the given DLIDs" : "the advised DLIDs");
-	res->path_violations = 0;
-}
-
 static int climbs(const struct ibu_pgft_rule *r, struct climb *c,
 		  const struct ibu_lidmap *map, int *seen,
 		  struct ibu_verify_report *rp, struct ibu_verify_result *res,
@@ -229,8 +211,18 @@ static int climbs(const struct ibu_pgft_rule *r, struct climb *c,
 		res->path_sources++;
 		res->path_violations += c->bad > 0;
 	}
-	if (c->degraded)
-		off_chain(r, rp, res);
+	/* on a damaged tree the balance moves the LIDs whose rule crosses a
+	 * fault off the rule, and with them many sources' routes off their
+	 * chain: the tables are the engine's (the comparison says so), so
+	 * those sources are told, not counted as violations */
+	if (c->degraded) {
+		ibu_verify_info(rp, "cyclic: degraded PGFT (%d faults): %ld of %ld sources keep one ascending path on %s; the others' routes leave it toward LIDs re-routed around the faults (expected on a damaged tree, not counted)",
+				r->g->num_faults,
+				res->path_sources - res->path_violations,
+				res->path_sources,
+				r->dlids ? "the given DLIDs" : "the advised DLIDs");
+		res->path_violations = 0;
+	}
 	if (!rc && r->dlids)
 		rc = file_slids(r, c, e);
 	if (!rc && r->dlids)
@@ -289,8 +281,7 @@ static int run(void *arg, const struct ibu_fabric *f, const struct ibu_lft *lft,
 		return rc;
 	}
 	for (lid = 1; lid <= map->max_lid; lid++) {
-		const struct ibu_lid_owner *o = ibu_lidmap_get(map, lid);
-		int D = o ? ibu_pgft_host(c->g, o->node, o->port) : -2;
+		int D = dlid_host(c->g, map, lid);
 
 		if (D < 0)
 			continue;
