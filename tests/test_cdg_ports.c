@@ -456,6 +456,11 @@ static void lazy_trials(uint64_t seed, int *cyclic, int *fewer)
 	ck_assert_int_eq(ibu_cdg_ports_add_unicast_lazy(&b, &x.lft, &map,
 							eager, n, &e), IBU_EINVAL);
 	*fewer += b.deps < a.deps;
+	{
+		struct ibu_cdg_ports c;	/* a lazy graph is not copied */
+
+		ck_assert_int_eq(ibu_cdg_ports_copy(&c, &b, &e), IBU_EINVAL);
+	}
 	rc = ibu_cdg_ports_find_cycle(&a, NULL, &len, &e);
 	*cyclic += rc;
 	ck_assert_int_eq(ibu_cdg_ports_find_cycle(&b, NULL, &len, &e), rc);

@@ -867,8 +867,11 @@ int ibu_cdg_ports_find_new_cycle(struct ibu_cdg_ports *g,
 int ibu_cdg_ports_copy(struct ibu_cdg_ports *dst,
 		       const struct ibu_cdg_ports *src, struct ibu_err *e)
 {
-	int rc = ibu_cdg_ports_init(dst, src->f, e);
+	int rc;
 
+	if (src->lazy)
+		return ibu_err_set(e, IBU_EINVAL, "copy of a lazy graph");
+	rc = ibu_cdg_ports_init(dst, src->f, e);
 	if (rc)
 		return rc;
 	memcpy(dst->mask, src->mask,

@@ -87,7 +87,8 @@ int ibu_cdg_ports_add_unicast_lazy(struct ibu_cdg_ports *g,
 int ibu_cdg_ports_add_lid(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 			  uint32_t lid, struct ibu_err *e);
 
-/* dst: a copy of src's dependencies (init'ed here; free it). */
+/* dst: a copy of src's dependencies (init'ed here; free it); not of a
+ * lazy graph (IBU_EINVAL: its channels not taken yet would be lost). */
 int ibu_cdg_ports_copy(struct ibu_cdg_ports *dst,
 		       const struct ibu_cdg_ports *src, struct ibu_err *e);
 /* The dependencies of a multicast tree at one of its switches, flooded
@@ -97,7 +98,7 @@ int ibu_cdg_ports_add_tree(struct ibu_cdg_ports *g, int node,
 			   const struct ibu_portmask *ports, struct ibu_err *e);
 
 /* Does the channel out of (node, port) depend on out_port of the switch
- * it enters? */
+ * it enters? (On a lazy graph: of what is taken so far.) */
 int ibu_cdg_ports_has(const struct ibu_cdg_ports *g, int node, int port,
 		      int out_port);
 
