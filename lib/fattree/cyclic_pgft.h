@@ -12,6 +12,8 @@
 
 #include "pgft.h"
 #include "pgft_ibft.h"
+#include "lft.h"
+#include "lidmap.h"
 
 struct ibu_cdg_ports;
 
@@ -35,9 +37,12 @@ struct ibu_cyclic_pgft {
 	int order_ignored;		/* 1: an order file on an IBFT */
 	int paper_ignored;		/* 1: offsets=paper on a PGFT */
 	struct ibu_pgft_order_stats order;
-	/* with faults: the channel dependencies of the last routing's
-	 * unicast (every LID), for the multicast trees that must turn
-	 * down-up to reach a member (pgft_mcast.h); NULL otherwise */
+	/* with faults: the last routing's unicast tables and LIDs (copies:
+	 * the plugin's tables are OpenSM's), and their channel dependencies
+	 * for the multicast trees that must turn down-up to reach a member
+	 * (pgft_mcast.h), built when a tree first needs them; else empty */
+	struct ibu_lft ulft;
+	struct ibu_lidmap umap;
 	struct ibu_cdg_ports *ucdg;
 };
 

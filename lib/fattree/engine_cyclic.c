@@ -138,14 +138,24 @@ int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 	return IBU_OK;
 }
 
+static void drop_unicast(struct ibu_cyclic_pgft *c)
+{
+	ibu_cdg_ports_free(c->ucdg);
+	free(c->ucdg);
+	c->ucdg = NULL;
+	ibu_lft_free(&c->ulft);
+	ibu_lidmap_free(&c->umap);
+	memset(&c->ulft, 0, sizeof(c->ulft));
+	memset(&c->umap, 0, sizeof(c->umap));
+}
+
 void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c)
 {
 	if (!c)
 		return;
 	ibu_pgft_ibft_free(c->ibft);
 	free(c->paper);
-	ibu_cdg_ports_free(c->ucdg);
-	free(c->ucdg);
+	drop_unicast(c);
 	ibu_pgft_free(&c->g);
 	free(c);
 }
@@ -255,32 +265,54 @@ static int ensure_planned(const struct ibu_fabric *f, void *topo,
 }
 
 /* With faults a multicast tree may need a down-up turn, chosen against
- * the dependencies of every unicast route (pgft_mcast.h): kept from the
- * routing, as the multicast stage has no tables to read them from. */
-static int keep_unicast_cdg(const struct ibu_fabric *f,
-			    struct ibu_cyclic_pgft *c,
-			    const struct ibu_lidmap *map,
-			    const struct ibu_lft *lft, struct ibu_err *e)
+ * the dependencies of every unicast route (pgft_mcast.h): the tables
+ * kept, as the multicast stage has none to read them from, the graph
+ * built only when a tree needs it (few do; it costs as much as routing). */
+static int keep_unicast(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
+			const struct ibu_lidmap *map,
+			const struct ibu_lft *lft, struct ibu_err *e)
+{
+	size_t own = ((size_t)map->max_lid + 1) * sizeof(*map->owner);
+	int n, rc;
+
+	drop_unicast(c);
+	if (c->g.num_faults <= 0)
+		return IBU_OK;
+	rc = ibu_lft_init(&c->ulft, f, lft->max_lid, e);
+	if (rc)
+		return rc;
+	for (n = 0; n < f->num_nodes; n++)
+		if (c->ulft.row[n])
+			memcpy(c->ulft.row[n], lft->row[n],
+			       (size_t)lft->max_lid + 1);
+	c->umap.owner = malloc(own);
+	if (!c->umap.owner) {
+		drop_unicast(c);
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	}
+	memcpy(c->umap.owner, map->owner, own);
+	c->umap.max_lid = map->max_lid;
+	return IBU_OK;
+}
+
+/* The kept unicast's dependency graph, built at the first call. */
+static int unicast_cdg(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
+		       struct ibu_err *e)
 {
 	int rc;
 
-	ibu_cdg_ports_free(c->ucdg);
-	free(c->ucdg);
-	c->ucdg = NULL;
-	if (c->g.num_faults <= 0)
+	if (c->ucdg || !c->umap.owner)
 		return IBU_OK;
 	c->ucdg = malloc(sizeof(*c->ucdg));
 	if (!c->ucdg)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	rc = ibu_cdg_ports_init(c->ucdg, f, e);
-	if (rc) {
-		free(c->ucdg);
-		c->ucdg = NULL;
-		return rc;
+	if (!rc) {
+		rc = ibu_cdg_ports_add_unicast(c->ucdg, &c->ulft, &c->umap, e);
+		if (rc)
+			ibu_cdg_ports_free(c->ucdg);
 	}
-	rc = ibu_cdg_ports_add_unicast(c->ucdg, lft, map, e);
 	if (rc) {
-		ibu_cdg_ports_free(c->ucdg);
 		free(c->ucdg);
 		c->ucdg = NULL;
 	}
@@ -301,7 +333,7 @@ static int route(const struct ibu_fabric *f, void *topo,
 	/* the engine driver allocated lft (every entry IBU_NO_PATH) */
 	rc = ibu_pgft_route_paper(f, &c->g, map, c->lmc, c->paper, lft,
 				  &c->st, e);
-	return rc ? rc : keep_unicast_cdg(f, c, map, lft, e);
+	return rc ? rc : keep_unicast(f, c, map, lft, e);
 }
 
 int ibu_cyclic_pgft_assign_lids(struct ibu_fabric *f,
@@ -540,6 +572,19 @@ static int export_tree(const struct ibu_cyclic_pgft *c,
 	return IBU_OK;
 }
 
+static int build_tree(const struct ibu_fabric *f,
+		      const struct ibu_cyclic_pgft *c,
+		      const struct ibu_mcast_member *m, int n,
+		      const struct ibu_engine_opts *o,
+		      struct ibu_pgft_mcast_load *l, uint32_t key,
+		      struct ibu_pgft_mcast_tree *pt, struct ibu_err *e)
+{
+	return ibu_pgft_mcast_tree_build_turns(f, &c->g, c->ibft &&
+					       (!c->g.num_faults || c->paper) ?
+					       c->ibft : NULL, c->ucdg, m, n,
+					       o->mcast_policy, l, key, pt, e);
+}
+
 static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 		      void *state, const struct ibu_mcast_member *m, int n,
 		      const struct ibu_engine_opts *o, uint32_t key,
@@ -552,10 +597,17 @@ static int mcast_tree(const struct ibu_fabric *f, const void *topo,
 
 	memset(tree, 0, sizeof(*tree));
 	tree->root = -1;
-	rc = ibu_pgft_mcast_tree_build_turns(f, &c->g, c->ibft &&
-					     (!c->g.num_faults || c->paper) ?
-					     c->ibft : NULL, c->ucdg, m, n,
-					     o->mcast_policy, l, key, &pt, e);
+	rc = build_tree(f, c, m, n, o, l, key, &pt, e);
+	/* refused without unicast's graph: build it, try again with it */
+	if (rc == IBU_ETOPO && !c->ucdg && c->umap.owner) {
+		/* the graph is a cache of the routing the topology holds */
+		struct ibu_cyclic_pgft *w = (struct ibu_cyclic_pgft *)c;
+
+		ibu_err_clear(e);
+		rc = unicast_cdg(f, w, e);
+		if (!rc)
+			rc = build_tree(f, c, m, n, o, l, key, &pt, e);
+	}
 	if (rc)
 		return rc;
 	rc = export_tree(c, &pt, tree, e);
