@@ -281,17 +281,6 @@ static void warn_switch_members(const struct ibu_fabric *f,
 		}
 }
 
-static void clear_lids(struct ibu_fabric *f)
-{
-	int n, p;
-
-	for (n = 0; n < f->num_nodes; n++)
-		for (p = 0; p <= f->nodes[n].num_ports; p++) {
-			f->nodes[n].ports[p].lid = 0;
-			f->nodes[n].ports[p].lmc = 0;
-		}
-}
-
 /*
  * The unicast routing the plugin has when it builds the trees (a damaged
  * fat tree's trees may turn where unicast leaves them room): LIDs from
@@ -317,7 +306,7 @@ static int route_first(struct ibu_fabric *f, const struct ibu_engine_ops *ops,
 	if (!rc)
 		rc = ibu_engine_run(ops, f, eo, res, &e);
 	if (assigned)	/* the tables written carry the fabric's own LIDs */
-		clear_lids(f);
+		ibu_fabric_clear_lids(f);
 	if (rc)
 		fprintf(stderr, "-W- mcast: no unicast routing to build the trees beside (%s): a member the faults cut off from every apex is refused\n",
 			e.msg);

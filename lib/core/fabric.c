@@ -434,6 +434,17 @@ uint32_t ibu_fabric_max_lid(const struct ibu_fabric *f)
 	return max;
 }
 
+void ibu_fabric_clear_lids(struct ibu_fabric *f)
+{
+	int n, p;
+
+	for (n = 0; n < f->num_nodes; n++)
+		for (p = 0; p <= f->nodes[n].num_ports; p++) {
+			f->nodes[n].ports[p].lid = 0;
+			f->nodes[n].ports[p].lmc = 0;
+		}
+}
+
 struct guid_use {
 	uint64_t guid;
 	int line;

@@ -102,6 +102,9 @@ int ibu_fabric_count_switches(const struct ibu_fabric *f);
 int ibu_fabric_count_endports(const struct ibu_fabric *f);
 /* Highest base LID + 2^lmc - 1 over all ports; 0 when no LID is known. */
 uint32_t ibu_fabric_max_lid(const struct ibu_fabric *f);
+/* Every port's LID and LMC back to 0 (unknown): no stale LID survives a
+ * new assignment. */
+void ibu_fabric_clear_lids(struct ibu_fabric *f);
 /*
  * Calls fn for every LID-holding port of f: each CA/router port and each
  * switch port 0 that has a LID. Stops at the first non-zero return of fn

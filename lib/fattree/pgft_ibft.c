@@ -691,7 +691,7 @@ int ibu_pgft_ibft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 	int fit = ibu_pgft_ibft_fit_lmc(x, lmc >= 0 ? lmc :
 					ibu_pgft_needed_lmc(g), paper_exact);
 	uint64_t sw0;
-	int i, p, D;
+	int i, D;
 
 	if (fit < 0)
 		return ibu_err_set(e, IBU_ELID,
@@ -703,11 +703,7 @@ int ibu_pgft_ibft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 				   x->m, x->n, lmc, fit);
 	*lmc_used = lmc = fit;
 	sw0 = pid_lid((uint64_t)x->num_pids, lmc, paper_exact);
-	for (i = 0; i < f->num_nodes; i++)	/* no stale LID survives */
-		for (p = 0; p <= f->nodes[i].num_ports; p++) {
-			f->nodes[i].ports[p].lid = 0;
-			f->nodes[i].ports[p].lmc = 0;
-		}
+	ibu_fabric_clear_lids(f);
 	for (D = 0; D < g->num_hosts; D++) {
 		struct ibu_port *pt = &f->nodes[g->host[D].node]
 				       .ports[g->host[D].port];

@@ -641,18 +641,14 @@ int ibu_pgft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 			 int lmc, struct ibu_err *e)
 {
 	uint32_t next;
-	int i, p;
+	int i;
 
 	if (lmc < 0 || lmc > IBU_PGFT_MAX_LMC || lid_top(g, lmc) > IBU_MAX_UCAST_LID)
 		return ibu_err_set(e, IBU_ELID,
 				   "%d end ports and %d switches at LMC %d: beyond the unicast LID space 0xBFFF",
 				   g->num_hosts + g->num_spine_hosts,
 				   g->num_switches, lmc);
-	for (i = 0; i < f->num_nodes; i++)
-		for (p = 0; p <= f->nodes[i].num_ports; p++) {
-			f->nodes[i].ports[p].lid = 0;
-			f->nodes[i].ports[p].lmc = 0;
-		}
+	ibu_fabric_clear_lids(f);
 	/* compute hosts in D order, then the others (aligned), switches */
 	next = 1u << lmc;
 	for (i = 0; i < g->num_hosts + g->num_spine_hosts; i++) {

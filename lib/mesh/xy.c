@@ -109,7 +109,7 @@ int ibu_xy_assign_lids(struct ibu_fabric *f, const struct ibu_mesh *t,
 		       int lmc, int paper_exact, struct ibu_err *e)
 {
 	uint64_t top, next;
-	int i, p, r, s;
+	int r, s;
 
 	if (lmc < 0 || lmc > 7)
 		return ibu_err_set(e, IBU_EINVAL, "LMC %d is outside 0..7", lmc);
@@ -121,11 +121,7 @@ int ibu_xy_assign_lids(struct ibu_fabric *f, const struct ibu_mesh *t,
 				   "%d x %d mesh with %d end ports at LMC %d needs LIDs up to 0x%llx, beyond 0xBFFF",
 				   t->m, t->n, t->num_endports, lmc,
 				   (unsigned long long)top);
-	for (i = 0; i < f->num_nodes; i++)
-		for (p = 0; p <= f->nodes[i].num_ports; p++) {
-			f->nodes[i].ports[p].lid = 0;
-			f->nodes[i].ports[p].lmc = 0;
-		}
+	ibu_fabric_clear_lids(f);
 	for (r = 0; r < t->num_endports; r++) {
 		struct ibu_port *pt = &f->nodes[t->ep[r].node].ports[t->ep[r].port];
 
