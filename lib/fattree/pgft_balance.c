@@ -42,6 +42,9 @@
 #define REPAIR_MAX 2
 /* Rounds of choosing the damaged LIDs on the busiest links again. */
 #define REBALANCE_ROUNDS 2
+/* Links loaded to their offset's busiest remembered per offset in the
+ * second choice (one cut of IBFT(24,3): 1 to 4); more: every walk. */
+#define HOT_MAX 16
 /* Bytes of leaf indexes kept from the first pass for the damaged LIDs'
  * passes (the loads' bound, LOAD_CELLS of 4 bytes); leaves past it are
  * indexed again. */
@@ -122,6 +125,9 @@ struct bal {
 	unsigned char *damaged;	/* [D noffc + o - o0] */
 	uint32_t *hot;		/* [o - o0]: busiest link of the offset */
 	uint32_t *hot0;		/* [o - o0]: ... before the second choice */
+	int *nhot;		/* [o - o0]: links in hotl, -1: too many */
+	int *hotl;		/* [2 (HOT_MAX (o - o0) + k)]: node, port of a
+				 * link that was loaded to hot this round */
 	/* the second choice's rows, undone for an offset it did not lower */
 	struct undo *undo;
 	size_t nundo, capundo;
@@ -158,6 +164,34 @@ struct bal {
 static uint32_t *load_of(struct bal *b, int i, int port)
 {
 	return &b->lc[b->slot[i] + port];
+}
+
+/* Link (node s, port) of the current offset among its hot ones. */
+static void note_hot(struct bal *b, int s, int port)
+{
+	int o = b->o - b->o0, *n = &b->nhot[o], *l = &b->hotl[2 * HOT_MAX * o];
+	int k;
+
+	for (k = 0; k < *n; k++)
+		if (l[2 * k] == s && l[2 * k + 1] == port)
+			return;
+	if (*n < 0 || *n == HOT_MAX || !b->r->lft->row[s]) {
+		*n = -1;
+		return;
+	}
+	l[2 * *n] = s;
+	l[2 * (*n)++ + 1] = port;
+}
+
+/* w more flows on i's port; in the second choice a link that reaches
+ * its offset's busiest is remembered (crosses() reads only those). */
+static void add_load(struct bal *b, int i, int port, long w)
+{
+	uint32_t *l = load_of(b, i, port);
+
+	*l += (uint32_t)w;
+	if (b->second && *l >= b->hot[b->o - b->o0])
+		note_hot(b, b->node[i], port);
 }
 
 /* --- leaf t: the switches that reach it, their ways as indexes --- */
@@ -991,7 +1025,7 @@ static void walk(struct bal *b, int i, long wt)
 				     cheapest(b, u, &b->next[u]);
 		if (!b->port[u])
 			break;
-		*load_of(b, u, b->port[u]) += (uint32_t)wt;
+		add_load(b, u, b->port[u], wt);
 		b->path[n++] = u;
 		u = b->next[u];
 	}
@@ -1074,7 +1108,7 @@ static void add_flows(struct bal *b)
 
 	for (i = 1; i < b->norder; i++)
 		if (b->w[i] && b->port[i])
-			*load_of(b, i, b->port[i]) += (uint32_t)b->w[i];
+			add_load(b, i, b->port[i], b->w[i]);
 }
 
 /* --- a damaged LID, repaired where its rule is lost --- */
@@ -1417,6 +1451,22 @@ static uint32_t busiest(const struct bal *b)
 	return m;
 }
 
+/* The current offset's busiest load (hot) and the links loaded to it. */
+static void hot_links(struct bal *b)
+{
+	const struct ibu_fabric *f = b->r->f;
+	int s, p, o = b->o - b->o0;
+	const uint32_t *lc;
+
+	b->hot[o] = busiest(b);
+	b->nhot[o] = 0;
+	for (s = 0; s < f->num_nodes && b->nhot[o] >= 0; s++)
+		for (p = 0, lc = &b->lc[b->r->pbase[s]];
+		     p <= f->nodes[s].num_ports; p++)
+			if (lc[p] >= b->hot[o])
+				note_hot(b, s, p);
+}
+
 /* 1 when a flow toward lid (leaf t) crosses a link loaded to hot, by the
  * tables alone (no leaf index needed): only such a tree can lower it.
  * A walk that meets a switch an earlier one passed stops there: the way
@@ -1424,8 +1474,14 @@ static uint32_t busiest(const struct bal *b)
 static int crosses(struct bal *b, uint32_t lid, int t, uint32_t hot)
 {
 	const struct router *r = b->r;
-	int li, s, port, n;
+	int li, s, port, n, o = b->o - b->o0;
+	const int *l = &b->hotl[2 * HOT_MAX * o];
 
+	for (n = 0; n < b->nhot[o]; n++)	/* on no hot link: none */
+		if (r->lft->row[l[2 * n]][lid] == l[2 * n + 1])
+			break;
+	if (n == b->nhot[o])
+		return 0;
 	b->seen_stamp++;
 	for (li = 0; li < b->nleaves; li++)
 		for (s = b->leaves[li], n = 0; s != t && n < 2 * IBU_PGFT_MAX_H;
@@ -1499,7 +1555,7 @@ static void rebalance(struct bal *b)
 	for (round = 0; round < REBALANCE_ROUNDS; round++) {
 		for (b->o = b->o0; b->o < b->o0 + b->noffc; b->o++) {
 			b->lc = &b->load[(size_t)(b->o - b->o0) * b->nslots];
-			b->hot[b->o - b->o0] = busiest(b);
+			hot_links(b);
 		}
 		if (!round)
 			memcpy(b->hot0, b->hot, sizeof(uint32_t) * (size_t)b->noffc);
@@ -1669,6 +1725,8 @@ static size_t lay_out(struct bal *b, char *m)
 	b->damaged = carve(m, &off, hosts * noff);
 	b->hot = carve(m, &off, noff * sizeof(uint32_t));
 	b->hot0 = carve(m, &off, noff * sizeof(uint32_t));
+	b->nhot = carve(m, &off, noff * I);
+	b->hotl = carve(m, &off, noff * 2 * HOT_MAX * I);
 	b->rerouted = carve(m, &off, noff * L);
 	b->kept = carve(m, &off, n * sizeof(*b->kept));
 	return off;
