@@ -102,6 +102,7 @@ struct bal {
 	int *sbase;		/* [node]: its first in slotq */
 	int *slot;		/* [i]: pbase of the switch */
 	int *cut_above, ncut_above, cut_leaves;
+	int *cut, ncut;		/* every switch with no way to t */
 	/* one LID */
 	int o;			/* its offset */
 	int kslot[IBU_PGFT_MAX_H + 1], kcable[IBU_PGFT_MAX_H + 1];
@@ -335,6 +336,7 @@ static void order_by_hops(struct bal *b, int t)
 			s = r->by_level[l][i];
 			if (r->ud[s] == INT_MAX) {
 				b->cut_leaves += l == 1;
+				b->cut[b->ncut++] = s;
 				if (l > 1)
 					b->cut_above[b->ncut_above++] = s;
 			} else {
@@ -383,7 +385,7 @@ static void prepare_leaf(struct bal *b, int t)
 		b->idx_of[b->node[i]] = -1;
 	use_index(b, &b->own);
 	b->t = t;
-	b->norder = b->ncut_above = b->cut_leaves = 0;
+	b->norder = b->ncut_above = b->cut_leaves = b->ncut = 0;
 	order_by_hops(b, t);
 	check_groups(b);
 	for (i = 1; i < b->norder; i++)
@@ -449,7 +451,7 @@ static int load_index(struct bal *b, int li)
 	b->t = t;
 	b->norder = c->norder;
 	b->t_cut = c->t_cut;
-	b->ncut_above = b->cut_leaves = 0;
+	b->ncut_above = b->cut_leaves = b->ncut = 0;
 	use_index(b, &b->own);
 	b->node = c->node;	/* read in place, never written */
 	for (i = 0; i < b->norder; i++) {
@@ -778,9 +780,10 @@ static void leaf_loads(struct bal *b)
 	}
 }
 
-/* The rows of the batch's LIDs at index i: the rule's way where it
- * survives, else the first surviving way (counted in re: no flow may
- * cross such a switch, or the LID is damaged and its rows rewritten). */
+/* The rows of the batch's LIDs at index i where they are not the rule's
+ * (route_all() wrote the rule's, in runs): the first surviving way where
+ * the rule's is lost (counted in re: no flow may cross such a switch, or
+ * the LID is damaged and its rows rewritten). */
 static void keep_rows(struct bal *b, int i)
 {
 	struct batch *k = &b->bt;
@@ -791,6 +794,8 @@ static void keep_rows(struct bal *b, int i)
 		const int *gp = &b->r->gports[b->cstart[i]], *kc = k->kcable[l];
 		int len = b->clen[i];
 
+		if (len == b->r->g->P.p[l])	/* every cable: the rule's */
+			return;
 		for (j = 0; j < n; j++) {
 			c = kc[j];
 			if (c < len) {
@@ -802,27 +807,12 @@ static void keep_rows(struct bal *b, int i)
 		}
 		return;
 	}
-	const int *up = b->up[i], *ks = k->kslot[l];
-
-	if (b->allok[i]) {	/* every up-slot leads toward t: most */
-		const uint32_t *lid = k->lid;
-
-		for (j = 0; j + 4 <= n; j += 4) {	/* a byte each: unrolled */
-			row[lid[j]] = (uint8_t)up[ks[j]];
-			row[lid[j + 1]] = (uint8_t)up[ks[j + 1]];
-			row[lid[j + 2]] = (uint8_t)up[ks[j + 2]];
-			row[lid[j + 3]] = (uint8_t)up[ks[j + 3]];
-		}
-		for (; j < n; j++)
-			row[lid[j]] = (uint8_t)up[ks[j]];
+	if (b->allok[i])	/* every up-slot leads toward t: most */
 		return;
-	}
 	for (j = 0; j < n; j++) {
-		c = ks[j];
-		if (next_of(b, i, c) >= 0) {
-			row[k->lid[j]] = (uint8_t)up[c];
+		c = k->kslot[l][j];
+		if (next_of(b, i, c) >= 0)
 			continue;
-		}
 		/* first_way() reads the current LID's rule slot */
 		b->kslot[l] = c;
 		port = first_way(b, i);
@@ -1199,9 +1189,15 @@ static int host_port(const struct bal *b, int D)
 	return b->r->f->nodes[h->node].ports[h->port].peer_port;
 }
 
+/* lid's row at t; none where no way leads to t (route_all() wrote the
+ * rule's everywhere, the balance writes only the switches that reach t). */
 static void host_row(struct bal *b, int D, uint32_t lid)
 {
+	int i;
+
 	b->r->lft->row[b->t][lid] = (uint8_t)host_port(b, D);
+	for (i = 0; i < b->ncut; i++)
+		b->r->lft->row[b->cut[i]][lid] = IBU_NO_PATH;
 }
 
 static unsigned char *damaged(struct bal *b, int D)
@@ -1693,6 +1689,7 @@ static size_t lay_out(struct bal *b, char *m)
 	b->sbase = carve(m, &off, n * I);
 	b->slot = carve(m, &off, n * I);
 	b->cut_above = carve(m, &off, n * I);
+	b->cut = carve(m, &off, n * I);
 	b->port = carve(m, &off, n * I);
 	b->pre = carve(m, &off, n * I);
 	b->rport = carve(m, &off, n * I);

@@ -546,7 +546,7 @@ static int route_all(struct router *r, struct ibu_err *e)
 			rc = ibu__pgft_route_turned(r, pt->peer_node,
 				pt->peer_port, lid, ibu__pgft_route_updown(r,
 				pt->peer_node, pt->peer_port, lid, 0), e);
-		} else if (D >= 0 && r->g->num_faults <= 0 && !o->offset) {
+		} else if (D >= 0 && !o->offset) {	/* faults: balanced after */
 			struct host_job *jb = &r->jobs[r->njobs];
 
 			ibu_pgft_digits(r->g, D, jb->x);
@@ -558,14 +558,13 @@ static int route_all(struct router *r, struct ibu_err *e)
 			jb->seq = r->njobs;
 			if (++r->njobs == r->capjobs)
 				route_hosts(r);
-		}	/* with faults, ibu__pgft_balance */
+		}
 	}
 	if (rc)
 		return rc;
+	route_hosts(r);
 	if (r->g->num_faults > 0)
 		rc = ibu__pgft_balance(r, r->plain, e);
-	else
-		route_hosts(r);
 	return rc ? rc : ibu__pgft_route_deferred(r, e);
 }
 
