@@ -1060,6 +1060,9 @@ static void write_tree(struct bal *b, uint32_t lid)
 	for (i = 1; i < b->norder; i++) {
 		if (b->rport[i] != b->port[i])
 			r->st.rerouted++;
+		else if (b->port[i] && !b->second)
+			continue;	/* the rule's way, which keep_batch() left:
+					 * a store is a cache miss a row */
 		r->lft->row[b->node[i]][lid] = b->port[i] ? (uint8_t)b->port[i] :
 					       IBU_NO_PATH;
 	}
