@@ -211,19 +211,20 @@ static inline int next_of(const struct bal *b, int i, int k)
 	return x >= 0 && b->hop[x] == b->hop[i] - 1 ? x : -1;
 }
 
-/* allok[i]: every up-slot of i leads toward t; once per group where
+/* 1 when every up-slot of level-l switch s (ud[s] finite) leads one hop
+ * nearer t (next_of() of each >= 0, read off ud); once per group where
  * the group's slots lead to parents at one distance (gok). */
-static void index_ways(struct bal *b, int i)
+static unsigned char ways_ok(const struct bal *b, int s, int l)
 {
-	int U = b->r->U[b->lev[i]], k, ok, g = b->sgrp[b->node[i]];
+	const int *ud = b->r->ud, *v = &b->slotq[b->sbase[s]];
+	int k, g = b->sgrp[s], d = ud[s] - 1;
 
-	if (g >= 0 && b->gok[g] && next_of(b, i, 0) >= 0) {
-		b->allok[i] = 1;
-		return;
-	}
-	for (k = 0, ok = 1; k < U && ok; k++)
-		ok = next_of(b, i, k) >= 0;
-	b->allok[i] = (unsigned char)ok;
+	if (g >= 0 && b->gok[g])
+		return ud[v[0]] == d;
+	for (k = 0; k < b->r->U[l]; k++)
+		if (v[k] < 0 || ud[v[k]] != d)
+			return 0;
+	return 1;
 }
 
 /* The peer of every switch's up-slots, once (slotq). */
@@ -359,6 +360,9 @@ static void order_by_hops(struct bal *b, int t)
 			b->slot[k] = r->pbase[s];
 			b->up[k] = ibu__pgft_up(r, s);
 			b->nh[k] = s == t ? 0 : b->nhost[s];
+			b->allok[k] = ways_ok(b, s, l);	/* read off the closure */
+			if (s != t)	/* index_closure() sets the closure's */
+				b->child[k] = -1;
 			b->norder++;
 		}
 }
@@ -386,14 +390,9 @@ static void prepare_leaf(struct bal *b, int t)
 	use_index(b, &b->own);
 	b->t = t;
 	b->norder = b->ncut_above = b->cut_leaves = b->ncut = 0;
-	order_by_hops(b, t);
 	check_groups(b);
-	for (i = 1; i < b->norder; i++)
-		b->child[i] = -1;
+	order_by_hops(b, t);
 	index_closure(b);
-	for (i = 1; i < b->norder; i++)	/* read only off the closure */
-		if (b->child[i] < 0)
-			index_ways(b, i);
 	b->t_cut = 0;
 	for (i = 0; i < r->U[1]; i++)
 		b->t_cut |= !ibu__pgft_up(r, t)[i];
