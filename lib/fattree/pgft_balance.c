@@ -779,10 +779,10 @@ static void leaf_loads(struct bal *b)
 	}
 }
 
-/* The rows of the batch's LIDs at index i where they are not the rule's
- * (route_all() wrote the rule's, in runs): the first surviving way where
- * the rule's is lost (counted in re: no flow may cross such a switch, or
- * the LID is damaged and its rows rewritten). */
+/* The rows of the batch's LIDs at index i: the ways down t's closure;
+ * above it only where the rule's way up (route_all() wrote those, in
+ * runs) is lost, the first surviving way (counted in re: no flow may
+ * cross such a switch, or the LID is damaged and its rows rewritten). */
 static void keep_rows(struct bal *b, int i)
 {
 	struct batch *k = &b->bt;
@@ -793,8 +793,6 @@ static void keep_rows(struct bal *b, int i)
 		const int *gp = &b->r->gports[b->cstart[i]], *kc = k->kcable[l];
 		int len = b->clen[i];
 
-		if (len == b->r->g->P.p[l])	/* every cable: the rule's */
-			return;
 		for (j = 0; j < n; j++) {
 			c = kc[j];
 			if (c < len) {

@@ -276,8 +276,9 @@ void ibu__pgft_updown_dist(struct router *r, int t)
 		}
 }
 
-/* The batch's hosts: the up-rule everywhere, then the way down over each
- * leaf's closure; row by row, so the tables are written in runs. */
+/* The batch's hosts: the up-rule everywhere, then (no faults) the way
+ * down over each leaf's closure; row by row, so the tables are written
+ * in runs. */
 static void route_hosts(struct router *r)
 {
 	int l, i, j, end, single = 1, *rd = r->jrd;
@@ -295,6 +296,10 @@ static void route_hosts(struct router *r)
 			continue;	/* the tops: down_rows */
 		for (i = 0; i < r->nlevel[l]; i++)
 			up_rule_row(r, r->by_level[l][i], l, single, base, rd);
+	}
+	if (r->g->num_faults > 0) {	/* the balance writes the ways down */
+		r->njobs = 0;
+		return;
 	}
 	qsort(r->jobs, (size_t)r->njobs, sizeof(r->jobs[0]), cmp_job_leaf);
 	for (j = 0; j < r->njobs; j = end) {
