@@ -60,35 +60,49 @@ static int cmp_cand(const void *a, const void *b)
 	return (x->guid > y->guid) - (x->guid < y->guid);
 }
 
+/* x into the first *n (at most TURN_TRIES) of c, kept in cmp_cand order:
+ * only those are ever tried, so the rest need no sort. */
+static void keep_best(struct cand *c, int *n, const struct cand *x)
+{
+	int i = *n;
+
+	if (i == TURN_TRIES && cmp_cand(x, &c[i - 1]) >= 0)
+		return;
+	if (i < TURN_TRIES)
+		(*n)++;
+	else
+		i--;
+	for (; i > 0 && cmp_cand(x, &c[i - 1]) < 0; i--)
+		c[i] = c[i - 1];
+	c[i] = *x;
+}
+
 /*
  * The switches with an up*|down* way to t, not above it (a turn there is
  * down-up), nearest first, then by GUID: the graph and GUIDs decide, so
  * the plugin and the tool agree. Turn switches already chosen go first,
  * in that order: turns gathered at few switches close fewer cycles
  * (IBFT(8,3) with a middle switch that lost every parent left 142 leaf
- * entries unrouted nearest-first alone).
+ * entries unrouted nearest-first alone). The first TURN_TRIES of them.
  */
-static int candidates(struct router *r, struct ibu_err *e)
+static int candidates(struct router *r)
 {
-	struct cand *c = malloc((size_t)(r->f->num_nodes + 1) * sizeof(*c));
+	struct cand c[TURN_TRIES], x;
 	int n = 0, l, i, s;
 
-	if (!c)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (l = 1; l <= r->g->P.h; l++)
 		for (i = 0; i < r->nlevel[l]; i++) {
 			s = r->by_level[l][i];
 			if (r->above[s] == r->stamp || r->tdist[s] < 1)
 				continue;
-			c[n].used = r->turnx[s] ? r->turnx[s] : INT_MAX;
-			c[n].d = r->tdist[s];
-			c[n].guid = r->f->nodes[s].guid;
-			c[n++].node = s;
+			x.used = r->turnx[s] ? r->turnx[s] : INT_MAX;
+			x.d = r->tdist[s];
+			x.guid = r->f->nodes[s].guid;
+			x.node = s;
+			keep_best(c, &n, &x);
 		}
-	qsort(c, (size_t)n, sizeof(*c), cmp_cand);
 	for (i = 0; i < n; i++)
 		r->turnc[i] = c[i].node;
-	free(c);
 	return n;
 }
 
@@ -176,12 +190,10 @@ static void keep_fed(struct router *r, uint32_t lid, int nb)
 static int choose(struct router *r, uint32_t lid, int nb,
 		  struct ibu_cdg_ports *cdg, struct ibu_err *e)
 {
-	int nc = candidates(r, e), i, cov, far, best = -1, bcov = 0, rc;
+	int nc = candidates(r), i, cov, far, best = -1, bcov = 0, rc;
 	int bfar = INT_MAX, len, ends;
 
-	if (nc < 0)
-		return nc;
-	for (i = 0; i < nc && i < TURN_TRIES; i++) {
+	for (i = 0; i < nc; i++) {
 		cov = toward(r, r->turnc[i], lid, nb, &far, &ends);
 		if (!ends) {
 			ibu_cdg_ports_mark(cdg);
