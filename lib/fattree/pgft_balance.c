@@ -74,6 +74,14 @@ struct sw_info {
 	int pbase, nhost, sbase, sgrp, level;
 };
 
+/* A compute host's port as the passes read it (its base LID, LMC and its
+ * leaf's port to it), gathered once: the fabric's port records are far
+ * apart. */
+struct host_info {
+	uint32_t lid;
+	int lmc, port;
+};
+
 /* LIDs of one leaf whose rule trees are walked together. */
 #define BATCH 32
 struct batch {
@@ -108,6 +116,7 @@ struct bal {
 	int *slotq;		/* [sbase + k]: peer of up-slot k, -1 */
 	int *sbase;		/* [node]: its first in slotq */
 	struct sw_info *swi;	/* [node]: switches, once all above are set */
+	struct host_info *hi;	/* [D] */
 	int *slot;		/* [i]: pbase of the switch */
 	int *cut_above, ncut_above, cut_leaves;
 	int *cut, ncut;		/* every switch with no way to t */
@@ -485,8 +494,7 @@ static int load_index(struct bal *b, int li)
 
 static uint32_t host_lid(const struct bal *b, int D)
 {
-	const struct ibu_pgft_host *h = &b->r->g->host[D];
-	const struct ibu_port *p = &b->r->f->nodes[h->node].ports[h->port];
+	const struct host_info *p = &b->hi[D];
 	uint32_t lid = p->lid + (uint32_t)b->o;
 
 	if (!p->lid || b->o >= (1 << p->lmc) || lid > b->r->lft->max_lid)
@@ -1193,9 +1201,7 @@ static int repair(struct bal *b, long *max)
 
 static int host_port(const struct bal *b, int D)
 {
-	const struct ibu_pgft_host *h = &b->r->g->host[D];
-
-	return b->r->f->nodes[h->node].ports[h->port].peer_port;
+	return b->hi[D].port;
 }
 
 /* lid's row at t; none where no way leads to t (route_all() wrote the
@@ -1642,9 +1648,12 @@ static void index_leaves(struct bal *b)
 		b->nhost[b->leaves[li]] = 0;	/* refilled as the fill cursor */
 	for (D = 0; D < g->num_hosts; D++) {
 		int leaf = g->host[D].leaf;
+		const struct ibu_port *p =
+			&b->r->f->nodes[g->host[D].node].ports[g->host[D].port];
 
 		li = slot[leaf] - 1;
 		b->by_leaf[b->leaf_start[li] + b->nhost[leaf]++] = D;
+		b->hi[D] = (struct host_info){ p->lid, p->lmc, p->peer_port };
 	}
 }
 
@@ -1698,6 +1707,7 @@ static size_t lay_out(struct bal *b, char *m)
 		slots += (size_t)b->r->nlevel[l] * (size_t)b->r->U[l];
 	b->leaves = carve(m, &off, n * I);
 	b->by_leaf = carve(m, &off, hosts * I);
+	b->hi = carve(m, &off, hosts * sizeof(*b->hi));
 	b->leaf_start = carve(m, &off, (n + 1) * I);
 	b->nhost = carve(m, &off, n * I);
 	b->own.node = carve(m, &off, n * I);
