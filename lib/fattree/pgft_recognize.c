@@ -27,6 +27,7 @@ struct rec {
 	long missing[IBU_PGFT_MAX_H + 1];	/* switches per level */
 	long lost[IBU_PGFT_MAX_H + 1];	/* up-slots without a cable */
 	long named[IBU_PGFT_MAX_H + 1];	/* missing cables records name */
+	long orphan[IBU_PGFT_MAX_H + 1];	/* of those, of parentless ones */
 	int *sib;		/* [node] siblings' root: share a parent */
 	int fcap;		/* g->faults allocated */
 	struct ibu_err misfit;	/* sizes(): the shape refused before m was
@@ -761,9 +762,11 @@ static int up_lists(struct rec *r, struct ibu_err *e)
 			g->up[n] = calloc((size_t)(U ? U : 1), sizeof(int));
 			if (!g->up[n])
 				rc = NOMEM(e);
-			else if (!k)
+			else if (!k) {
 				rc = add_fault(r, IBU_PGFT_MISSING_CABLES, l, n,
 					       -1, 0, U, U, e);
+				r->orphan[l] += U;
+			}
 			for (i = j = 0; j < len[g->col[n]] && !rc; j++)
 				rc = fill_slots(r, n, rl.pcol[rl.start[g->col[n]] + j],
 						tmp, k, &i, &g->up[n][j * g->P.p[l + 1]], e);
@@ -787,10 +790,18 @@ static int count_faults(struct rec *r, struct ibu_err *e)
 			       r->missing[l], e);
 	/* lost up-cables no record names (their parent unknown):
 	 * counted, so a lost up-slot never passes for exact */
-	for (l = 1; l < g->P.h && !rc; l++)
+	for (l = 1; l < g->P.h && !rc; l++) {
+		long rest = r->lost[l] - r->named[l] -
+			    r->missing[l + 1] * m[l + 1] * p[l + 1];
+
 		rc = add_fault(r, IBU_PGFT_MISSING_CABLES, l, -1, -1, 0, 0,
-			       r->lost[l] - r->named[l] -
-			       r->missing[l + 1] * m[l + 1] * p[l + 1], e);
+			       rest, e);
+		/* a parentless switch's record counts its cables to missing
+		 * parents, which the missing switches count already */
+		if (rest < 0)
+			g->num_faults -= -rest < r->orphan[l] ? -rest :
+					 r->orphan[l];
+	}
 	if (rc)
 		return rc;
 	g->max_faults = ibu_fault_limit(r->max_faults,
@@ -960,7 +971,13 @@ int ibu_pgft_default_max_faults(const struct ibu_pgft_params *P)
 		if (n > 0)
 			cables += n * P->w[l + 1] * P->p[l + 1];
 	}
+	/* a tenth of the cables; a small tree keeps its engine through a
+	 * few lost cables and switches (4 cables and 2 switches count at
+	 * most 7), up to a quarter of its cables: a 3x3 mesh is a 2-level
+	 * tree that lost 8 of 20 */
 	lim = cables / 10;
+	if (lim < 7)
+		lim = cables / 4 < 7 ? cables / 4 : 7;
 	return lim < 1 ? 1 : lim > 1000000 ? 1000000 : (int)lim;
 }
 
