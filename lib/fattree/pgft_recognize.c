@@ -32,6 +32,9 @@ struct rec {
 	int fcap;		/* g->faults allocated */
 	struct ibu_err misfit;	/* sizes(): the shape refused before m was
 				 * taken from the sub-trees (code 0: was not) */
+	int childless;		/* 1: childless() moves its switches down
+				 * even where most tops have a parent; 0:
+				 * not, and sets it to -1 where it did not */
 };
 
 static int is_sw(const struct ibu_fabric *f, int n)
@@ -262,7 +265,9 @@ static int empty_leaves(struct rec *r, int h)
  * A switch below the top that lost every cable to its children is
  * counted from the leaves through a top: it lands one level above the
  * tops, alone or nearly (most tops then have no parent). Such switches
- * go back two levels, under the tops. Returns the new height.
+ * go back two levels, under the tops. Returns the new height. (On a
+ * small tree that also lost a top, most tops may have that parent: the
+ * shape is then tried both ways, r->childless.)
  */
 static int childless(struct rec *r, int h)
 {
@@ -275,8 +280,10 @@ static int childless(struct rec *r, int h)
 			below++;
 			with_parent += bundles(r, n, h, &a, &b) > 0;
 		}
-	if (2 * with_parent > below)
+	if (2 * with_parent > below && r->childless < 1) {
+		r->childless = -1;
 		return h;
+	}
 	for (n = 0; n < r->f->num_nodes; n++)
 		if (on_level(r, n, h))
 			r->g->level[n] = h - 2;
@@ -981,15 +988,16 @@ int ibu_pgft_default_max_faults(const struct ibu_pgft_params *P)
 	return lim < 1 ? 1 : lim > 1000000 ? 1000000 : (int)lim;
 }
 
-int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
-			     const uint64_t *roots, int num_roots,
-			     int max_faults, struct ibu_err *e)
+static int recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
+		     const uint64_t *roots, int num_roots, int max_faults,
+		     int *childless_try, struct ibu_err *e)
 {
 	static int (*const step[])(struct rec *, struct ibu_err *) = {
 		colour, levels, params, columns, up_lists, count_faults
 	};
 	struct rec r = { .f = f, .g = g, .roots = roots,
-			 .num_roots = num_roots, .max_faults = max_faults };
+			 .num_roots = num_roots, .max_faults = max_faults,
+			 .childless = *childless_try };
 	int **part[] = { &r.colour, &r.eps, &r.queue, &r.bmark, &r.bcnt, &r.sib };
 	size_t N = (size_t)(f->num_nodes ? f->num_nodes : 1), i;
 	int *scratch = calloc(6 * N, sizeof(int)), rc;
@@ -1017,6 +1025,27 @@ int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
 	free(scratch);
 	if (rc)
 		ibu_pgft_free(g);
+	*childless_try = r.childless;
+	return rc;
+}
+
+int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
+			     const uint64_t *roots, int num_roots,
+			     int max_faults, struct ibu_err *e)
+{
+	struct ibu_err first;
+	int try = 0, rc;
+
+	rc = recognize(f, g, roots, num_roots, max_faults, &try, e);
+	if (rc != IBU_ETOPO || try >= 0)
+		return rc;
+	/* the top switches childless() kept: under the tops instead, the
+	 * first error if that is no tree either */
+	first = *e;
+	try = 1;
+	rc = recognize(f, g, roots, num_roots, max_faults, &try, e);
+	if (rc == IBU_ETOPO)
+		*e = first;
 	return rc;
 }
 
