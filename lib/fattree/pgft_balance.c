@@ -342,13 +342,17 @@ static void index_closure(struct bal *b)
 	}
 }
 
-/* Switches by hops to t (a counting sort: the order within one hop count
- * matters to nothing, each depends only on the hop count below). */
-static void order_by_hops(struct bal *b, int t)
+/* Switches by hops to t (a counting sort of the counts hopn the hops
+ * came with: the order within one hop count matters to nothing, each
+ * depends only on the hop count below). */
+static void order_by_hops(struct bal *b, int t, const int *hopn)
 {
 	struct router *r = b->r;
 	int start[2 * IBU_PGFT_MAX_H + 2] = { 0 }, i, l, s, d, k;
 
+	for (d = 1; d < 2 * IBU_PGFT_MAX_H + 2; d++)
+		start[d] = start[d - 1] + hopn[d - 1];
+	memcpy(b->hb, start, sizeof(b->hb));
 	for (l = 1; l <= r->g->P.h; l++)
 		for (i = 0; i < r->nlevel[l]; i++) {
 			s = r->by_level[l][i];
@@ -357,18 +361,8 @@ static void order_by_hops(struct bal *b, int t)
 				b->cut[b->ncut++] = s;
 				if (l > 1)
 					b->cut_above[b->ncut_above++] = s;
-			} else {
-				start[r->ud[s] + 1]++;
-			}
-		}
-	for (d = 1; d < 2 * IBU_PGFT_MAX_H + 2; d++)
-		start[d] += start[d - 1];
-	memcpy(b->hb, start, sizeof(b->hb));
-	for (l = 1; l <= r->g->P.h; l++)
-		for (i = 0; i < r->nlevel[l]; i++) {
-			s = r->by_level[l][i];
-			if (r->ud[s] == INT_MAX)
 				continue;
+			}
 			k = start[r->ud[s]]++;
 			b->idx_of[s] = k;
 			b->hop[k] = r->ud[s];
@@ -398,17 +392,17 @@ static void use_index(struct bal *b, const struct leaf_index *c)
 static void prepare_leaf(struct bal *b, int t)
 {
 	struct router *r = b->r;
-	int i;
+	int i, hopn[2 * IBU_PGFT_MAX_H + 2] = { 0 };
 
 	ibu__pgft_leaf_closure(r, t);
-	ibu__pgft_updown_dist(r, t);
+	ibu__pgft_updown_dist(r, t, hopn);
 	for (i = 0; i < b->norder; i++)
 		b->idx_of[b->node[i]] = -1;
 	use_index(b, &b->own);
 	b->t = t;
 	b->norder = b->ncut_above = b->cut_leaves = b->ncut = 0;
 	check_groups(b);
-	order_by_hops(b, t);
+	order_by_hops(b, t, hopn);
 	index_closure(b);
 	b->t_cut = 0;
 	for (i = 0; i < r->U[1]; i++)

@@ -236,8 +236,9 @@ static void down_rows(struct router *r, int leaf, int first, int end,
 }
 
 /* Up*|down* hops from every switch to leaf t (INT_MAX: none), t's
- * closure just taken; parents unread where climb_choice needs none. */
-void ibu__pgft_updown_dist(struct router *r, int t)
+ * closure just taken; parents unread where climb_choice needs none.
+ * hopn[d] += the switches at d hops. */
+void ibu__pgft_updown_dist(struct router *r, int t, int *hopn)
 {
 	int l, i, j, s, c, uni = IBU__UNI_NONE, next, *ud = r->ud;
 
@@ -245,10 +246,12 @@ void ibu__pgft_updown_dist(struct router *r, int t)
 		for (i = 0; i < r->nlevel[l]; i++)
 			ud[r->by_level[l][i]] = INT_MAX;
 	ud[t] = 0;
+	hopn[0]++;
 	r->queue[0] = t;
 	for (i = 0; i < r->nclos; i++) {
 		s = r->queue[i + 1] = r->clos_q[i];
 		ud[s] = lvl(r, s) - 1;
+		hopn[ud[s]]++;
 	}
 	count_above(r, r->nclos + 1);	/* the closure's stamp */
 	for (l = r->g->P.h; l >= 1; l--, uni = next)
@@ -272,6 +275,8 @@ void ibu__pgft_updown_dist(struct router *r, int t)
 					if (ud[r->upn[j]] != INT_MAX &&
 					    ud[r->upn[j]] + 1 < ud[s])
 						ud[s] = ud[r->upn[j]] + 1;
+			if (ud[s] != INT_MAX)
+				hopn[ud[s]]++;
 			ibu__pgft_uni_add(&next, ud[s]);
 		}
 }

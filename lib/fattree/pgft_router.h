@@ -100,9 +100,10 @@ struct router {
 	int *mem;		/* the block the int arrays above are in */
 };
 
-/* Leaf t's up-closure (clos_*), every switch's up*|down* hops to it (ud). */
+/* Leaf t's up-closure (clos_*), every switch's up*|down* hops to it (ud;
+ * hopn[d] += how many at d hops, d <= 2 IBU_PGFT_MAX_H). */
 void ibu__pgft_leaf_closure(struct router *r, int t);
-void ibu__pgft_updown_dist(struct router *r, int t);
+void ibu__pgft_updown_dist(struct router *r, int t, int *hopn);
 /* Plain hops from switch t into d (switches' entries); s's port to a
  * neighbour at hops want, the lid-th of them (IBU_NO_PATH: none). */
 void ibu__pgft_plain_dist(struct router *r, int t, int *d);
