@@ -22,7 +22,8 @@
  *
  * Cost: the switches that reach t are indexed once per leaf (a group of
  * switches with the same parents checked once). A LID the rule keeps
- * costs a byte per switch for its rows and a walk of only the switches
+ * costs its ways down t's closure (route_all() wrote its ways up, row by
+ * row) and a walk of only the switches
  * its flows cross above level 1: its level-1 sources' flows depend only
  * on its level-1 rule slot, so they come from a per-fabric table, and
  * their loads from per-slot counts of the kept LIDs, once per chunk.
