@@ -28,6 +28,8 @@
 #	               --fabric: the specs, one --fabric argument a line),
 #	               and exit
 #	--samples K    random bisections for eBB (default 200)
+#	--options O    event_plugin_options of ours (e.g. 'max_faults=50';
+#	               default: none, the plugin's defaults)
 #	-o FILE        also write the report (Markdown) to FILE
 #	--tsv FILE     one line per fabric and engine, tab-separated (the
 #	               columns below, in that order, for scripts)
@@ -84,6 +86,7 @@ list=
 random_n=
 random_seed=1
 explicit=()
+plugin_opts=
 cmdline="tests/scripts/bench-league.sh$(printf ' %q' "$@")"
 
 while [ $# -gt 0 ]; do
@@ -98,8 +101,9 @@ while [ $# -gt 0 ]; do
 	--list) list=1; shift ;;
 	--random) random_n=${2-}; shift 2 || { echo "league: --random needs a number" >&2; exit 2; } ;;
 	--seed) random_seed=${2-}; shift 2 || { echo "league: --seed needs a number" >&2; exit 2; } ;;
+	--options) plugin_opts=${2-}; shift 2 || { echo "league: --options needs KEY=VALUE" >&2; exit 2; } ;;
 	--fabric) explicit+=("${2-}"); shift 2 || { echo "league: --fabric needs a spec" >&2; exit 2; } ;;
-	-h | --help) sed -n '3,71p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,73p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "league: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -280,10 +284,11 @@ vls_of()
 # tables into $out/$F/TAG.lfts; prints "used route_ms vls"
 route_one()
 {
-	local tag=$1 eng=$2 dir=$out/$F plug=- start end used ms
+	local tag=$1 eng=$2 dir=$out/$F plug=- start end used ms opts=()
 	case $eng in cyclic | xy) plug=ibunion ;; esac
+	[ "$plug" = - ] || [ -z "$plugin_opts" ] || opts=(event_plugin_options "$plugin_opts")
 	sim_write_conf event_plugin_name "$plug" routing_engine "$eng" lmc 0 \
-		qos TRUE log_flags 0x07
+		qos TRUE log_flags 0x07 "${opts[@]}"
 	sim_start_opensm
 	if ! sim_wait_subnet_up 900 >"$SIM_DIR/wait.out" ||
 	   ! sim_dump_lfts "$dir/$tag.lfts" >/dev/null; then
@@ -362,6 +367,12 @@ one_fabric()
 			case " $only_engines " in *" $e "*) echo "$e" ;; esac
 		done)
 	fi
+	# opensm and dump_lfts act as the first HCA with a cable: gen keeps
+	# the HCAs of a removed leaf as records without one, and an SM there
+	# sees its port down forever
+	SIM_HOST=$(awk '/^Hca/ { h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h); next }
+		h != "" && /^\[[0-9]+\][ \t]*"/ { print h; exit } /^$/ { h = "" }' "$net")
+	export SIM_HOST
 	sim_setup >/dev/null
 	if ! sim_start_ibsim "$net" >/dev/null; then
 		sim_mark_failed
