@@ -528,11 +528,12 @@ targets()
 # loops, the engine's rule: minimal up*/down*), a line into $out/checks
 check_ours()
 {
-	local name kind lfts o rc=-
+	local name kind lfts o rc=- kv copts=()
 	IFS='|' read -r name kind _ <<<"$1"
 	lfts=$out/$name/$([ "$kind" = mesh ] && echo xy || echo cyclic).lfts
+	for kv in ${plugin_opts//,/ }; do copts+=(-O "$kv"); done
 	if [ -s "$lfts" ]; then
-		o=$("$IBUNION" check -q "$out/$name/$name.net" "$lfts" 2>&1)
+		o=$("$IBUNION" check -q "${copts[@]}" "$out/$name/$name.net" "$lfts" 2>&1)
 		rc=$?
 		printf '%s\n' "$o" >"$out/$name/check.txt"
 	fi
