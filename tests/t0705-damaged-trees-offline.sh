@@ -155,7 +155,7 @@ drop_nodes '(sw[12]-5\.|hca-5\.)' <"$g-full.net" >"$g-pod.net"
 "$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --radix 16 --hosts-on-spines 2 \
 	--remove-links 2 --shuffle-ports --shuffle-records --seed 8 \
 	-o "$g-spine-cut.net"
-"$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --remove-links 4 --shuffle-ports \
+"$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --remove-links 8 --shuffle-ports \
 	--seed 4 -o "$g-pgft-many.net"
 
 tree hosts "$g-hosts.net"
@@ -231,7 +231,7 @@ t_expect "spine-cut: order" "${VG[@]}" "$IBUNION" order "$g-spine-cut.net" \
 	-o "$SIM_DIR/spine-cut.order"
 refused pgft-many "$g-pgft-many.net"
 t_grep "pgft-many: more faults than the limit" \
-	'4 missing cables and switches, more than the limit of 2' \
+	'8 missing cables and switches, more than the limit of 6' \
 	"$SIM_DIR/pgft-many.err"
 # two cuts that leave two leaves no common top: load's offline trees are
 # built beside the engine's unicast, as the plugin's, so a group of every

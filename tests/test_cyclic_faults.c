@@ -482,16 +482,18 @@ START_TEST(fault_limit)
 	struct ibu_err e = { 0 };
 
 	ck_assert_int_eq(ibft_view_default_max_faults(8, 3), 25);
-	ck_assert_int_eq(ibft_view_default_max_faults(4, 3), 3);
+	/* a tenth of 32 cables, raised to the 7 a small tree keeps */
+	ck_assert_int_eq(ibft_view_default_max_faults(4, 3), 7);
 	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &o, &e), 0);
 	ibft_view_expect_reject(&f, 0, "missing cables (max_faults 0)");
 	ck_assert_int_eq(ibft_view_recognize_limit(&f, &t, 1, &e), 0);
 	ck_assert_int_eq(t.max_faults, 1);
 	ibft_view_free(&t);
 	ibu_fabric_free(&f);
-	o.remove_links = 4;	/* default limit of IBFT(4,3): 3 */
-	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &o, &e), 0);
-	ibft_view_expect_reject(&f, -1, "more than the limit of 3");
+	o.remove_links = 8;	/* default limit of IBFT(8,2): 7 */
+	o.seed = 3;
+	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 2, &o, &e), 0);
+	ibft_view_expect_reject(&f, -1, "more than the limit of 7");
 	ibu_fabric_free(&f);
 }
 END_TEST

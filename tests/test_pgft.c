@@ -384,6 +384,37 @@ START_TEST(recognise_every_top_short)
 }
 END_TEST
 
+/* A middle switch that lost both its leaves (`ibunion gen fattree 4 3
+ * --remove-links 2 --remove-switches 2 --seed 1 --shuffle-ports
+ * --shuffle-records`: a top is gone too) is counted one level above the
+ * tops, where two of the three tops left have it as a parent: it goes
+ * back under them, and the tree is IBFT(4,3) with 4 faults. */
+START_TEST(recognise_childless_under_few_tops)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 1, .remove_links = 2,
+				  .remove_switches = 2 };
+	struct ibu_fabric f;
+	struct ibu_pgft g;
+	struct ibu_err e = { 0 };
+	char got[96];
+	int mid;
+
+	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &o, &e), 0);
+	mid = ibu_fabric_find_name(&f, "sw1-1.1");
+	ck_assert_int_ge(mid, 0);
+	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0,
+					       IBU_MAX_FAULTS_DEFAULT, &e) == 0,
+		      "%s", e.msg);
+	ibu_pgft_params_text(&g.P, got, sizeof(got));
+	ck_assert_str_eq(got, "PGFT(3; 2,2,4; 1,2,2; 1,1,1)");
+	ck_assert_int_eq(g.level[mid], 2);
+	ck_assert_int_eq(g.num_faults, 4);
+	ibu_pgft_free(&g);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 /* A leaf whose hosts are all gone is still a leaf (no fault, no gap):
  * on 2, 3 and 4 levels, where the distance count alone puts it higher. */
 START_TEST(recognise_empty_leaf)
@@ -831,6 +862,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, recognise_parentless_middle);
 	tcase_add_test(tc, recognise_childless_middle);
 	tcase_add_test(tc, recognise_every_top_short);
+	tcase_add_test(tc, recognise_childless_under_few_tops);
 	tcase_add_test(tc, recognise_with_roots);
 	tcase_add_loop_test(tc, ibft_labels, 0,
 			    (int)(sizeof(ibfts) / sizeof(ibfts[0])));

@@ -125,7 +125,8 @@ int ibu_pgft_recognize_roots(const struct ibu_fabric *f, struct ibu_pgft *g,
 			     struct ibu_err *e);
 /* The same within max_faults missing switches and cables
  * (IBU_MAX_FAULTS_DEFAULT: the default, a tenth of the planned
- * switch-to-switch cables, at least 1, through ibu_fault_limit(); 0:
+ * switch-to-switch cables, at least 7 or a quarter of them, at least 1,
+ * through ibu_fault_limit(); 0:
  * exact, as ibu_pgft_recognize_roots). */
 int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
 			     const uint64_t *roots, int num_roots,

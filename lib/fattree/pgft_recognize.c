@@ -27,10 +27,14 @@ struct rec {
 	long missing[IBU_PGFT_MAX_H + 1];	/* switches per level */
 	long lost[IBU_PGFT_MAX_H + 1];	/* up-slots without a cable */
 	long named[IBU_PGFT_MAX_H + 1];	/* missing cables records name */
+	long orphan[IBU_PGFT_MAX_H + 1];	/* of those, of parentless ones */
 	int *sib;		/* [node] siblings' root: share a parent */
 	int fcap;		/* g->faults allocated */
 	struct ibu_err misfit;	/* sizes(): the shape refused before m was
 				 * taken from the sub-trees (code 0: was not) */
+	int childless;		/* 1: childless() moves its switches down
+				 * even where most tops have a parent; 0:
+				 * not, and sets it to -1 where it did not */
 };
 
 static int is_sw(const struct ibu_fabric *f, int n)
@@ -261,7 +265,9 @@ static int empty_leaves(struct rec *r, int h)
  * A switch below the top that lost every cable to its children is
  * counted from the leaves through a top: it lands one level above the
  * tops, alone or nearly (most tops then have no parent). Such switches
- * go back two levels, under the tops. Returns the new height.
+ * go back two levels, under the tops. Returns the new height. (On a
+ * small tree that also lost a top, most tops may have that parent: the
+ * shape is then tried both ways, r->childless.)
  */
 static int childless(struct rec *r, int h)
 {
@@ -274,8 +280,10 @@ static int childless(struct rec *r, int h)
 			below++;
 			with_parent += bundles(r, n, h, &a, &b) > 0;
 		}
-	if (2 * with_parent > below)
+	if (2 * with_parent > below && r->childless < 1) {
+		r->childless = -1;
 		return h;
+	}
 	for (n = 0; n < r->f->num_nodes; n++)
 		if (on_level(r, n, h))
 			r->g->level[n] = h - 2;
@@ -761,9 +769,11 @@ static int up_lists(struct rec *r, struct ibu_err *e)
 			g->up[n] = calloc((size_t)(U ? U : 1), sizeof(int));
 			if (!g->up[n])
 				rc = NOMEM(e);
-			else if (!k)
+			else if (!k) {
 				rc = add_fault(r, IBU_PGFT_MISSING_CABLES, l, n,
 					       -1, 0, U, U, e);
+				r->orphan[l] += U;
+			}
 			for (i = j = 0; j < len[g->col[n]] && !rc; j++)
 				rc = fill_slots(r, n, rl.pcol[rl.start[g->col[n]] + j],
 						tmp, k, &i, &g->up[n][j * g->P.p[l + 1]], e);
@@ -787,10 +797,18 @@ static int count_faults(struct rec *r, struct ibu_err *e)
 			       r->missing[l], e);
 	/* lost up-cables no record names (their parent unknown):
 	 * counted, so a lost up-slot never passes for exact */
-	for (l = 1; l < g->P.h && !rc; l++)
+	for (l = 1; l < g->P.h && !rc; l++) {
+		long rest = r->lost[l] - r->named[l] -
+			    r->missing[l + 1] * m[l + 1] * p[l + 1];
+
 		rc = add_fault(r, IBU_PGFT_MISSING_CABLES, l, -1, -1, 0, 0,
-			       r->lost[l] - r->named[l] -
-			       r->missing[l + 1] * m[l + 1] * p[l + 1], e);
+			       rest, e);
+		/* a parentless switch's record counts its cables to missing
+		 * parents, which the missing switches count already */
+		if (rest < 0)
+			g->num_faults -= -rest < r->orphan[l] ? -rest :
+					 r->orphan[l];
+	}
 	if (rc)
 		return rc;
 	g->max_faults = ibu_fault_limit(r->max_faults,
@@ -960,19 +978,26 @@ int ibu_pgft_default_max_faults(const struct ibu_pgft_params *P)
 		if (n > 0)
 			cables += n * P->w[l + 1] * P->p[l + 1];
 	}
+	/* a tenth of the cables; a small tree keeps its engine through a
+	 * few lost cables and switches (4 cables and 2 switches count at
+	 * most 7), up to a quarter of its cables: a 3x3 mesh is a 2-level
+	 * tree that lost 8 of 20 */
 	lim = cables / 10;
+	if (lim < 7)
+		lim = cables / 4 < 7 ? cables / 4 : 7;
 	return lim < 1 ? 1 : lim > 1000000 ? 1000000 : (int)lim;
 }
 
-int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
-			     const uint64_t *roots, int num_roots,
-			     int max_faults, struct ibu_err *e)
+static int recognize(const struct ibu_fabric *f, struct ibu_pgft *g,
+		     const uint64_t *roots, int num_roots, int max_faults,
+		     int *childless_try, struct ibu_err *e)
 {
 	static int (*const step[])(struct rec *, struct ibu_err *) = {
 		colour, levels, params, columns, up_lists, count_faults
 	};
 	struct rec r = { .f = f, .g = g, .roots = roots,
-			 .num_roots = num_roots, .max_faults = max_faults };
+			 .num_roots = num_roots, .max_faults = max_faults,
+			 .childless = *childless_try };
 	int **part[] = { &r.colour, &r.eps, &r.queue, &r.bmark, &r.bcnt, &r.sib };
 	size_t N = (size_t)(f->num_nodes ? f->num_nodes : 1), i;
 	int *scratch = calloc(6 * N, sizeof(int)), rc;
@@ -1000,6 +1025,27 @@ int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
 	free(scratch);
 	if (rc)
 		ibu_pgft_free(g);
+	*childless_try = r.childless;
+	return rc;
+}
+
+int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
+			     const uint64_t *roots, int num_roots,
+			     int max_faults, struct ibu_err *e)
+{
+	struct ibu_err first;
+	int try = 0, rc;
+
+	rc = recognize(f, g, roots, num_roots, max_faults, &try, e);
+	if (rc != IBU_ETOPO || try >= 0)
+		return rc;
+	/* the top switches childless() kept: under the tops instead, the
+	 * first error if that is no tree either */
+	first = *e;
+	try = 1;
+	rc = recognize(f, g, roots, num_roots, max_faults, &try, e);
+	if (rc == IBU_ETOPO)
+		*e = first;
 	return rc;
 }
 
