@@ -9,10 +9,14 @@
 # contention-free, minhop's at or above it; eBB in (0, 1]; one VL, no
 # credit loop, every pair reachable, a routing time), and the targets'
 # line says cyclic met its target on this intact tree (at the bound).
+# The sweep's options: --random draws the same specs from the same seed
+# (other ones from another), a bad --fabric spec is refused, and one
+# explicit --fabric (IBFT(4,3) with a cable cut) ends with the summary:
+# ours routed it itself, valid tables, no credit loop.
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 11
+plan 15
 
 league=$top_srcdir/tests/scripts/bench-league.sh
 md=$SIM_DIR/league.md
@@ -57,4 +61,21 @@ t_equal "report: the command, the machine, one table of 2 rows x 8 columns" \
 	"1:1:1:1:8,8"
 t_grep "targets: cyclic on the intact IBFT(4,3) at the bound, met" \
 	'^\| ibft43 \| cyclic \| 15 \(15\) \| the bound \| - \| - \| 1 \| yes \|$' "$md"
+specs()
+{
+	bash "$league" --random 3 --seed "$1" --list
+}
+t_expect "--random 3 --list: 3 specs, the same from the same seed, others from another" \
+	awk -v a="$(specs 7)" -v b="$(specs 7)" -v c="$(specs 8)" \
+	'BEGIN { exit !(a == b && a != c && split(a, l, "\n") == 3 && l[1] ~ /^--fabric .r01-.*-cut[1-4].*\|tree\|/) }'
+t_expect_code 2 "--fabric with a bad spec is refused" bash "$league" --fabric 'no spec' --list
+sum=$SIM_DIR/fabric.md
+t_expect "bench-league.sh --fabric 'ibft43-cut1|tree|..|fattree 4 3 --remove-links 1' runs" \
+	env BUILD_DIR="$top_builddir" LEAGUE_NO_BUILD=1 TMPDIR="$SIM_DIR" \
+	bash "$league" --fabric 'ibft43-cut1|tree|IBFT(4,3), 1 cable cut|fattree 4 3 --remove-links 1 --seed 2' \
+	--engines 'cyclic minhop' --samples 10 -o "$sum"
+diag_file "$sum" 60
+t_equal "summary: 1 fabric; ours no fallback, no unreached pair, no CDG cycle, check clean" \
+	"$(grep -c '^1 fabrics, [01] met every target' "$sum"):$(grep -E '^\| (fallback|unreached|CDG|`ibunion check`)' "$sum" | awk -F'|' '{ print $3 + 0 }' | paste -sd,)" \
+	"1:0,0,0,0"
 done_testing

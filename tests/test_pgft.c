@@ -415,6 +415,39 @@ START_TEST(recognise_childless_under_few_tops)
 }
 END_TEST
 
+/* A middle switch that lost both parents is ranked by a child that kept
+ * another parent: its first child here lost that one (`gen pgft --m
+ * 4,4,4 --w 1,2,2 --p 1,1,1 --remove-links 4 --remove-switches 1 --seed
+ * 208148 --shuffle-ports --shuffle-records`), which left it a column of
+ * its own: "3 parent columns, each switch at most 2". */
+START_TEST(recognise_parentless_by_any_child)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 208148, .remove_links = 4,
+				  .remove_switches = 1 };
+	struct ibu_pgft_params P;
+	struct ibu_fabric f;
+	struct ibu_pgft g;
+	struct ibu_err e = { 0 };
+	int a, b;
+
+	ck_assert_int_eq(ibu_pgft_params_parse("4,4,4", "1,2,2", "1,1,1", &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
+	a = ibu_fabric_find_name(&f, "sw2-0.0.0");
+	b = ibu_fabric_find_name(&f, "sw2-0.1.0");
+	ck_assert_int_ge(a, 0);
+	ck_assert_int_ge(b, 0);
+	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0,
+					       IBU_MAX_FAULTS_DEFAULT, &e) == 0,
+		      "%s", e.msg);
+	ck_assert_int_eq(g.level[a], 2);
+	ck_assert_int_ne(g.col[a], g.col[b]);
+	ck_assert_int_lt(g.col[a], 2);
+	ibu_pgft_free(&g);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 /* A leaf whose hosts are all gone is still a leaf (no fault, no gap):
  * on 2, 3 and 4 levels, where the distance count alone puts it higher. */
 START_TEST(recognise_empty_leaf)
@@ -863,6 +896,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, recognise_childless_middle);
 	tcase_add_test(tc, recognise_every_top_short);
 	tcase_add_test(tc, recognise_childless_under_few_tops);
+	tcase_add_test(tc, recognise_parentless_by_any_child);
 	tcase_add_test(tc, recognise_with_roots);
 	tcase_add_loop_test(tc, ibft_labels, 0,
 			    (int)(sizeof(ibfts) / sizeof(ibfts[0])));

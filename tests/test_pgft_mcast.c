@@ -1467,10 +1467,14 @@ struct apart {
 	int n;
 };
 
-static void apart_up(struct apart *a)
+/* `ibunion gen pgft --m 4,4,4 --w 1,2,2 --p 1,1,1 --remove-links links
+ * --seed seed --shuffle-ports [--shuffle-records]` routed by the engine,
+ * every host a member. */
+static void apart_up(struct apart *a, int links, int seed, int records)
 {
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .seed = 1,
-				  .remove_links = 2 };
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .seed = (uint64_t)seed,
+				  .remove_links = links,
+				  .shuffle_records = records };
 	struct ibu_engine_opts eo;
 	struct ibu_pgft_params P;
 	enum ibu_engine_decline_kind why;
@@ -1581,7 +1585,7 @@ START_TEST(apart_leaves_joined_by_a_junction)
 	struct ibu_err e = { 0 };
 	int i, j, pairs = 0;
 
-	apart_up(&a);
+	apart_up(&a, 2, 1, 0);
 	c = a.res.topo;
 	g = &c->g;
 	/* the routing kept its tables; their graph waits for a tree */
@@ -1616,6 +1620,30 @@ START_TEST(apart_leaves_joined_by_a_junction)
 }
 END_TEST
 
+/*
+ * Four cuts (seed 3): the policy's apex leaves two members cut off, and
+ * the second one's every junction closes a cycle with the first one's;
+ * the next apex candidate needs one junction only. The group of every
+ * host is built there: exact, acyclic with unicast.
+ */
+START_TEST(cut_off_members_at_another_apex)
+{
+	struct apart a;
+	struct ibu_mft mft;
+	struct ibu_mcmembers mm;
+	struct ibu_err e = { 0 };
+
+	apart_up(&a, 4, 3, 1);
+	ibu_mcmembers_init(&mm);
+	ck_assert_int_eq(ibu_mft_init(&mft, a.f.num_nodes, &e), 0);
+	apart_tree(&a, a.mem, a.n, 0xc001, &mft, &mm);
+	assert_exact_acyclic(&a, &mft, &mm);
+	ibu_mft_free(&mft);
+	ibu_mcmembers_free(&mm);
+	apart_down(&a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft_mcast");
@@ -1626,6 +1654,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, tree_around_faults);
 	tcase_add_test(tc, no_tree_refused);
 	tcase_add_test(tc, apart_leaves_joined_by_a_junction);
+	tcase_add_test(tc, cut_off_members_at_another_apex);
 	tcase_add_test(tc, apex_policies);
 	tcase_add_test(tc, pgft_apex_at_lowest_common_level);
 	suite_add_tcase(s, tc);

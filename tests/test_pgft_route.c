@@ -370,6 +370,51 @@ START_TEST(every_lid_reached_turns_confined)
 }
 END_TEST
 
+/*
+ * PGFT(3; 4,4,4; 1,2,2; 1,1,1), 4 cut cables (seed 7): in arrival order
+ * a top's LID finds every turn closing a cycle with the turns chosen
+ * before it, and 9 leaf entries stayed unrouted. The LIDs that failed go
+ * first in a second pass: every switch reaches every LID, every end port
+ * arrives, no credit loop (the switches' LIDs included).
+ */
+START_TEST(failed_turns_first_reach_every_lid)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .seed = 7,
+				  .remove_links = 4 };
+	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
+	struct ibu_pgft_route_stats st;
+	struct ibu_pgft_params P;
+	struct ibu_verify_result r;
+	struct ibu_cdg cdg;
+	struct ibu_cdg_channel *cyc = NULL;
+	struct ibu_err e = { 0 };
+	struct fixture x;
+	int len = 0;
+
+	ck_assert_int_eq(ibu_pgft_params_parse("4,4,4", "1,2,2", "1,1,1", &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&x.f, &P, 0, 0, &o, &e), 0);
+	ck_assert_msg(ibu_pgft_recognize_limit(&x.f, &x.g, NULL, 0, -1, &e) == 0,
+		      "%s", e.msg);
+	x.lmc = ibu_pgft_fit_lmc(&x.g, ibu_pgft_needed_lmc(&x.g));
+	ck_assert_int_eq(ibu_pgft_assign_lids(&x.f, &x.g, x.lmc, &e), 0);
+	ck_assert_int_eq(ibu_lidmap_build(&x.f, &x.map, &e), 0);
+	ck_assert_int_eq(ibu_lft_init(&x.lft, &x.f, x.map.max_lid, &e), 0);
+	ck_assert_msg(ibu_pgft_route_stats(&x.f, &x.g, &x.map, x.lmc, &x.lft,
+					   &st, &e) == 0, "%s", e.msg);
+	ck_assert_int_gt(st.turned, 0);
+	ck_assert_int_eq(st.unrouted, 0);
+	ck_assert_int_eq(ibu_verify_lft(&x.f, &x.lft, &vo, NULL, NULL, &r, &e), 0);
+	ck_assert_int_eq(r.unreachable, 0);
+	ck_assert_int_eq(r.loops, 0);
+	ck_assert_int_eq(ibu_cdg_init(&cdg, &x.f, NULL, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_unicast(&cdg, &x.lft, &x.map, &e), 0);
+	ck_assert_int_eq(ibu_cdg_find_cycle(&cdg, &cyc, &len, &e), 0);
+	free(cyc);
+	ibu_cdg_free(&cdg);
+	teardown_shape(&x);
+}
+END_TEST
+
 /* cdg trial additions: a rolled-back dependency is gone, the others stay */
 START_TEST(cdg_rollback)
 {
@@ -410,6 +455,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, loads_at_the_bounds, 0, 5);
 	tcase_add_loop_test(tc, one_climbing_chain_per_source, 0, 5);
 	tcase_add_loop_test(tc, chain_checked_where_the_lid_decides, 0, 2);
+	tcase_add_test(tc, failed_turns_first_reach_every_lid);
 	tcase_add_loop_test(tc, every_lid_reached_turns_confined, 0,
 			    (int)(sizeof(turned) / sizeof(turned[0])));
 	tcase_add_test(tc, cdg_rollback);

@@ -921,6 +921,46 @@ static int build_alloc(struct build *b, size_t N, struct ibu_err *e)
 	return IBU_OK;
 }
 
+/* The tree's masks back to the receiving members' ports (gather()). */
+static void receivers_only(struct build *b)
+{
+	const struct ibu_node *x;
+	int n, p;
+
+	for (n = 0; n < b->f->num_nodes; n++)
+		memset(&b->mask[n], 0, sizeof(b->mask[n]));
+	for (n = 0; n < b->f->num_nodes; n++)
+		for (x = &b->f->nodes[n], p = 0; p <= x->num_ports; p++)
+			if (ibu_pm_test(&b->recv[n], p))
+				ibu_pm_set(sw(b, n) ? &b->mask[n] :
+					   &b->mask[x->ports[p].peer_node],
+					   sw(b, n) ? 0 : x->ports[p].peer_port);
+}
+
+/* The policy's apex left a cut-off member no junction joins without a
+ * cycle (the junctions of the members before it close one): the other
+ * candidates in their order, the first error if none serves. */
+static int other_apex(struct build *b, struct ibu_err *e)
+{
+	size_t N = (size_t)(b->f->num_nodes ? b->f->num_nodes : 1);
+	struct ibu_err first = *e;
+	int i, tried = b->t->apex, rc = IBU_ETOPO;
+
+	for (i = 0; i < b->nc && rc == IBU_ETOPO; i++) {
+		if (b->cand[i] == tried)
+			continue;
+		memset(b->in, 0, N * sizeof(*b->in));
+		receivers_only(b);
+		b->ncut = 0;
+		b->t->junctions = 0;
+		b->t->apex = b->cand[i];
+		rc = grow(b, b->cand[i], e);
+	}
+	if (rc == IBU_ETOPO)
+		*e = first;
+	return rc;
+}
+
 /* The members, their apex (tree->policy: the policy that chose it) and
  * its tree. */
 static int build_tree(struct build *b, const struct ibu_mcast_member *m,
@@ -946,7 +986,8 @@ static int build_tree(struct build *b, const struct ibu_mcast_member *m,
 				   "no switch above the %d members",
 				   b->t->num_members);
 	b->t->apex = apex;
-	return grow(b, apex, e);
+	rc = grow(b, apex, e);
+	return rc == IBU_ETOPO && b->ncut ? other_apex(b, e) : rc;
 }
 
 int ibu_pgft_mcast_tree_build(const struct ibu_fabric *f,

@@ -542,19 +542,16 @@ static int parent_in_col(const struct rec *r, int n, int lv, int c)
  * it. Its children still tell its column: a child's other parents are
  * in all but one of the columns a full child of their rank has above it;
  * x's column is that one (found on any switch of level l-1 that has
- * every column of the child's other parents and one more).
+ * every column of the child's other parents and one more). Returns 1
+ * when child c tells it.
  */
-static void rank_parentless(struct rec *r, int x, int l)
+static int column_from_child(struct rec *r, int x, int l, int c)
 {
 	const struct ibu_fabric *f = r->f;
-	int p, n, q, c = -1, need, a, b;
+	int p, n, q, need, a, b;
 
-	for (p = 1; p <= f->nodes[x].num_ports && c < 0; p++)
-		c = peer_on(r, x, p, l - 1);
-	if (c < 0)
-		return;
 	need = bundles(r, c, l, &a, &b) - 1;	/* c's parents but x */
-	for (n = 0; n < f->num_nodes; n++) {
+	for (n = 0; n < f->num_nodes && need >= 1; n++) {
 		int extra = -1, other = 0, ok = 1;
 
 		if (!on_level(r, n, l - 1) || n == c)
@@ -573,11 +570,23 @@ static void rank_parentless(struct rec *r, int x, int l)
 				ok = 0;
 		}
 		/* n covers the child's other parents' columns, plus one */
-		if (ok && extra >= 0 && other == need && need >= 1) {
+		if (ok && extra >= 0 && other == need) {
 			r->g->col[x] = extra;
-			return;
+			return 1;
 		}
 	}
+	return 0;
+}
+
+/* The first of x's children that tells its column (one that lost its
+ * other parents too tells nothing). */
+static void rank_parentless(struct rec *r, int x, int l)
+{
+	int p, c, done = 0;
+
+	for (p = 1; p <= r->f->nodes[x].num_ports && !done; p++)
+		if ((c = peer_on(r, x, p, l - 1)) >= 0)
+			done = column_from_child(r, x, l, c);
 }
 
 /* Step 5: column ranks from the top down (tops by GUID, the others by

@@ -14,6 +14,7 @@
  */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cdg_ports.h"
 #include "pgft_router.h"
 
@@ -284,24 +285,20 @@ static int route_b(struct router *r, const struct turn_job *j, uint8_t *col)
 	return nb;
 }
 
-int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
+/* One pass over the deferred LIDs in the order of ord[], choosing each
+ * one's turns against the dependencies of every route so far; failed[k]:
+ * ord[k] left entries unrouted. Returns how many did, < 0 an error. */
+static int deferred_pass(struct router *r, const int *ord, char *failed,
+			 uint8_t *col, uint32_t *eager, struct ibu_err *e)
 {
 	struct ibu_cdg_ports cdg;
-	uint32_t *eager;
-	uint8_t *col;
-	int i, nb, rc, len;
+	const struct turn_job *j;
+	int i, nb, rc, len, nfail = 0;
+	long before;
 
-	if (!r->ndefer)
-		return IBU_OK;
-	col = malloc((size_t)r->f->num_nodes + 1);
-	eager = malloc((size_t)r->ndefer * sizeof(*eager));
-	rc = col && eager ? ibu_cdg_ports_init(&cdg, r->f, e) :
-		   ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	if (rc) {
-		free(col);
-		free(eager);
+	rc = ibu_cdg_ports_init(&cdg, r->f, e);
+	if (rc)
 		return rc;
-	}
 	/* the deferred LIDs' entries change below, the others' do not */
 	for (i = 0; i < r->ndefer; i++)
 		eager[i] = r->defer[i].lid;
@@ -312,15 +309,90 @@ int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 	if (!rc && (rc = ibu_cdg_ports_find_cycle(&cdg, NULL, &len, e)) > 0)
 		rc = IBU_OK;
 	for (i = 0; i < r->ndefer && !rc; i++) {
-		nb = route_b(r, &r->defer[i], col);
-		r->spread_lmc = r->defer[i].keep ? host_lmc(r, r->defer[i].lid) : 0;
-		rc = choose(r, r->defer[i].lid, nb, &cdg, e);
+		j = &r->defer[ord[i]];
+		before = r->st.unrouted;
+		nb = route_b(r, j, col);
+		r->spread_lmc = j->keep ? host_lmc(r, j->lid) : 0;
+		rc = choose(r, j->lid, nb, &cdg, e);
 		r->spread_lmc = 0;
-		keep_fed(r, r->defer[i].lid, nb);
-		finish_b(r, r->defer[i].t, r->defer[i].lid, nb, 0);
+		keep_fed(r, j->lid, nb);
+		finish_b(r, j->t, j->lid, nb, 0);
+		failed[i] = r->st.unrouted > before;
+		nfail += failed[i];
 	}
 	ibu_cdg_ports_free(&cdg);
+	return rc ? rc : nfail;
+}
+
+/* The deferred LIDs' entries, statistics and turn switches as they were
+ * before a pass (the B switches' entries none, as route_updown left
+ * them), for another pass in another order. */
+static void deferred_reset(struct router *r, uint8_t *col,
+			   const struct ibu_pgft_route_stats *st,
+			   const int *turnx, int nturnx)
+{
+	int i, nb;
+
+	for (i = 0; i < r->ndefer; i++) {
+		nb = route_b(r, &r->defer[i], col);
+		clear_b(r, r->defer[i].lid, nb, 0);
+	}
+	r->st = *st;
+	memcpy(r->turnx, turnx, (size_t)r->f->num_nodes * sizeof(int));
+	r->nturnx = nturnx;
+}
+
+/*
+ * The deferred LIDs in arrival order; where some leave entries unrouted
+ * (the turns chosen before theirs close a cycle with every one of theirs:
+ * a top that lost the cable into one pod on a small tree), once more with
+ * those first, kept when fewer fail.
+ */
+int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
+{
+	struct ibu_pgft_route_stats st = r->st;
+	size_t N = (size_t)r->f->num_nodes + 1, D = (size_t)r->ndefer;
+	int *ord, *turnx, i, k, nfail, again, nturnx = r->nturnx;
+	uint32_t *eager;
+	uint8_t *col;
+	char *failed;
+
+	if (!r->ndefer)
+		return IBU_OK;
+	col = malloc(N + D);
+	eager = malloc(D * sizeof(*eager));
+	ord = malloc(D * sizeof(*ord));
+	turnx = malloc(N * sizeof(*turnx));
+	if (!col || !eager || !ord || !turnx) {
+		nfail = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+		goto out;
+	}
+	failed = (char *)col + N;
+	memcpy(turnx, r->turnx, (N - 1) * sizeof(*turnx));
+	for (i = 0; i < r->ndefer; i++)
+		ord[i] = i;
+	nfail = deferred_pass(r, ord, failed, col, eager, e);
+	if (nfail <= 0 || nfail == r->ndefer)
+		goto out;
+	for (i = k = 0; i < r->ndefer; i++)	/* the failed ones first */
+		if (failed[i])
+			ord[k++] = i;
+	for (i = 0; i < r->ndefer; i++)
+		if (!failed[i])
+			ord[k++] = i;
+	deferred_reset(r, col, &st, turnx, nturnx);
+	again = deferred_pass(r, ord, failed, col, eager, e);
+	if (again >= 0 && again >= nfail) {	/* not better: as first */
+		for (i = 0; i < r->ndefer; i++)
+			ord[i] = i;
+		deferred_reset(r, col, &st, turnx, nturnx);
+		again = deferred_pass(r, ord, failed, col, eager, e);
+	}
+	nfail = again;
+out:
 	free(col);
 	free(eager);
-	return rc;
+	free(ord);
+	free(turnx);
+	return nfail < 0 ? nfail : IBU_OK;
 }

@@ -6,14 +6,30 @@
 # part of make check (t0410 runs a tiny --quick case).
 #
 #	tests/scripts/bench-league.sh [--quick] [--fabrics 'NAME..']
+#	        [--random N [--seed S]] [--fabric 'NAME|KIND|WHAT|GEN ARGS']..
 #	        [--engines 'ENGINE..'] [--samples K] [-o FILE.md]
 #	        [--tsv FILE] [--keep DIR]
 #
 #	--quick        a few small fabrics (a smoke test, seconds a run)
 #	--fabrics      only these fabrics (names from --list)
+#	--random N     N damaged fat trees nobody has seen, drawn from the
+#	               families in random_specs() (IBFTs, PGFTs of 2 and 3
+#	               levels, parallel cables, blocking leaves; 1-4 cables
+#	               cut, 0-2 switches missing, random gen seed and name
+#	               prefix); the same N and --seed S (default 1) give the
+#	               same fabrics.  Engines: cyclic ftree updn minhop
+#	               dfsssp unless --engines.  Ends with a summary: how many
+#	               met every target, the misses per criterion, and each
+#	               miss's spec to re-run it with --fabric
+#	--fabric SPEC  run this fabric (repeatable; as --random prints them:
+#	               name, tree or mesh, what it is, `ibunion gen` args)
 #	--engines      only these engines (default: every one below)
-#	--list         print the fabrics and engines, and exit
+#	--list         print the fabrics and engines (with --random or
+#	               --fabric: the specs, one --fabric argument a line),
+#	               and exit
 #	--samples K    random bisections for eBB (default 200)
+#	--options O    event_plugin_options of ours (e.g. 'max_faults=50';
+#	               default: none, the plugin's defaults)
 #	-o FILE        also write the report (Markdown) to FILE
 #	--tsv FILE     one line per fabric and engine, tab-separated (the
 #	               columns below, in that order, for scripts)
@@ -52,6 +68,9 @@
 #   route ms   OpenSM's routing phase, "building routing with" to "tables
 #              configured on all switches" (log flag 0x04)
 # Then one line per fabric: ours against the targets (see targets()).
+# With --random or --fabric also `ibunion check` of ours (every end port
+# reaches every LID, no loop, the engine's rule: minimal up*/down*), and
+# the summary (see summary()).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,6 +83,10 @@ report=
 tsv=
 keep=
 list=
+random_n=
+random_seed=1
+explicit=()
+plugin_opts=
 cmdline="tests/scripts/bench-league.sh$(printf ' %q' "$@")"
 
 while [ $# -gt 0 ]; do
@@ -76,11 +99,17 @@ while [ $# -gt 0 ]; do
 	--tsv) tsv=${2-}; shift 2 || { echo "league: --tsv needs a file" >&2; exit 2; } ;;
 	--keep) keep=${2-}; shift 2 || { echo "league: --keep needs a directory" >&2; exit 2; } ;;
 	--list) list=1; shift ;;
-	-h | --help) sed -n '3,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--random) random_n=${2-}; shift 2 || { echo "league: --random needs a number" >&2; exit 2; } ;;
+	--seed) random_seed=${2-}; shift 2 || { echo "league: --seed needs a number" >&2; exit 2; } ;;
+	--options) plugin_opts=${2-}; shift 2 || { echo "league: --options needs KEY=VALUE" >&2; exit 2; } ;;
+	--fabric) explicit+=("${2-}"); shift 2 || { echo "league: --fabric needs a spec" >&2; exit 2; } ;;
+	-h | --help) sed -n '3,73p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "league: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
 case $samples in '' | *[!0-9]* | 0) echo "league: --samples needs a positive number" >&2; exit 2 ;; esac
+case $random_n in *[!0-9]*) echo "league: --random needs a number" >&2; exit 2 ;; esac
+case $random_seed in '' | *[!0-9]*) echo "league: --seed needs a number" >&2; exit 2 ;; esac
 
 # ------------------------------------------------------------ the fabrics
 
@@ -110,10 +139,78 @@ fabrics_quick=(
 tree_engines="cyclic ftree updn dnup minhop dfsssp sssp nue lash dor"
 mesh_engines="xy updn dnup minhop dfsssp sssp nue lash dor"
 
+# the random sweep's families: key | what | ibunion gen arguments; sizes
+# kept so that one fabric's engines finish in seconds
+families=(
+	"ibft43|IBFT(4,3)|fattree 4 3"
+	"ibft82|IBFT(8,2)|fattree 8 2"
+	"ibft83|IBFT(8,3)|fattree 8 3"
+	"pgft2-par8|PGFT(2; 8,12; 1,4; 1,2)|pgft --m 8,12 --w 1,4 --p 1,2"
+	"pgft2-par6|PGFT(2; 6,8; 1,3; 1,2)|pgft --m 6,8 --w 1,3 --p 1,2"
+	"pgft2-par4|PGFT(2; 4,6; 1,2; 1,2)|pgft --m 4,6 --w 1,2 --p 1,2"
+	"pgft2-blk18|PGFT(2; 18,8; 1,3; 1,1)|pgft --m 18,8 --w 1,3 --p 1,1"
+	"pgft2-blk12|PGFT(2; 12,8; 1,4; 1,1)|pgft --m 12,8 --w 1,4 --p 1,1"
+	"pgft2-blkpar8|PGFT(2; 8,8; 1,2; 1,2)|pgft --m 8,8 --w 1,2 --p 1,2"
+	"pgft3-blk444|PGFT(3; 4,4,4; 1,2,2; 1,1,1)|pgft --m 4,4,4 --w 1,2,2 --p 1,1,1"
+	"pgft3-par443|PGFT(3; 4,4,3; 1,2,2; 1,2,1)|pgft --m 4,4,3 --w 1,2,2 --p 1,2,1"
+	"pgft3-blk844|PGFT(3; 8,4,4; 1,4,4; 1,1,1)|pgft --m 8,4,4 --w 1,4,4 --p 1,1,1"
+	"pgft3-par444|PGFT(3; 4,4,4; 1,2,2; 1,2,2)|pgft --m 4,4,4 --w 1,2,2 --p 1,2,2"
+)
+
+# draw N: a number in 0..N-1 into $r from the generator in $rng (an LCG
+# in shell arithmetic, so a seed draws the same fabrics on every machine)
+draw()
+{
+	rng=$(((rng * 1103515245 + 12345) % 2147483648))
+	r=$(((rng >> 8) % $1))
+}
+
+# random_specs N SEED: N damaged fat trees, one spec a line
+random_specs()
+{
+	local i key what gen cut sw gseed tag
+	rng=$2
+	for ((i = 1; i <= $1; i++)); do
+		draw ${#families[@]}
+		IFS='|' read -r key what gen <<<"${families[$r]}"
+		draw 4; cut=$((r + 1))
+		draw 3; sw=$r
+		draw 1000000; gseed=$((r + 1))
+		draw 65536; tag=$(printf 'n%04x' "$r")
+		printf 'r%02d-%s-cut%d%s|tree|%s, %d cable%s cut%s|%s --remove-links %d%s --seed %d --prefix %s-\n' \
+			"$i" "$key" "$cut" "$([ "$sw" = 0 ] || echo "-sw$sw")" \
+			"$what" "$cut" "$([ "$cut" = 1 ] || echo s)" \
+			"$([ "$sw" = 0 ] || echo ", $sw switch$([ "$sw" = 1 ] || echo es) missing")" \
+			"$gen" "$cut" "$([ "$sw" = 0 ] || echo " --remove-switches $sw")" "$gseed" "$tag"
+	done
+}
+
 if [ -n "$quick" ]; then
 	fabrics=("${fabrics_quick[@]}")
 else
 	fabrics=("${fabrics_full[@]}")
+fi
+sweep=
+if [ -n "$random_n" ] || [ ${#explicit[@]} -gt 0 ]; then
+	sweep=1
+	fabrics=()
+	for spec in "${explicit[@]}"; do
+		IFS='|' read -r name kind what gen <<<"$spec"
+		if ! [[ $name =~ ^[A-Za-z0-9._-]+$ ]] || ! [[ $kind =~ ^(tree|mesh)$ ]] ||
+		   [ -z "$what" ] || [ -z "$gen" ]; then
+			echo "league: --fabric '$spec': want 'NAME|tree or mesh|WHAT|GEN ARGS'" >&2
+			exit 2
+		fi
+		fabrics+=("$spec")
+	done
+	if [ -n "$random_n" ]; then
+		mapfile -t -O ${#fabrics[@]} fabrics < <(random_specs "$random_n" "$random_seed")
+	fi
+	[ -n "$only_engines" ] || only_engines="cyclic ftree updn minhop dfsssp"
+	if [ -n "$list" ]; then
+		printf -- "--fabric '%s'\n" "${fabrics[@]}"
+		exit 0
+	fi
 fi
 if [ -n "$list" ]; then
 	for spec in "${fabrics_full[@]}" "${fabrics_quick[@]}"; do
@@ -124,7 +221,7 @@ if [ -n "$list" ]; then
 	echo "mesh engines:     $mesh_engines"
 	exit 0
 fi
-if [ -n "$only_fabrics" ]; then
+if [ -n "$only_fabrics" ] && [ -z "$sweep" ]; then
 	sel=()
 	for want in $only_fabrics; do
 		found=
@@ -156,6 +253,7 @@ out=${keep:-$work}
 mkdir -p "$out" || exit 1
 rows=$out/league.tsv
 : >"$rows" || exit 1
+: >"$out/specs" && : >"$out/checks" || exit 1
 
 # ------------------------------------------------------------ one engine
 
@@ -186,10 +284,11 @@ vls_of()
 # tables into $out/$F/TAG.lfts; prints "used route_ms vls"
 route_one()
 {
-	local tag=$1 eng=$2 dir=$out/$F plug=- start end used ms
+	local tag=$1 eng=$2 dir=$out/$F plug=- start end used ms opts=()
 	case $eng in cyclic | xy) plug=ibunion ;; esac
+	[ "$plug" = - ] || [ -z "$plugin_opts" ] || opts=(event_plugin_options "$plugin_opts")
 	sim_write_conf event_plugin_name "$plug" routing_engine "$eng" lmc 0 \
-		qos TRUE log_flags 0x07
+		qos TRUE log_flags 0x07 "${opts[@]}"
 	sim_start_opensm
 	if ! sim_wait_subnet_up 900 >"$SIM_DIR/wait.out" ||
 	   ! sim_dump_lfts "$dir/$tag.lfts" >/dev/null; then
@@ -198,6 +297,15 @@ route_one()
 		rm -f "$dir/$tag.lfts"
 		echo "league: $F $eng: no SUBNET UP or no dump (log: $dir/$tag.osm.log)" >&2
 		return 1
+	fi
+	# dump_lfts stops one LID short of a LinearFDBTop that is a multiple
+	# of 64 (docs/benchmarks.md): read such tables with ibunion's live
+	# reader instead, which reads every entry up to the top (what the
+	# check finds is judged later: its exit status does not matter here)
+	if [ $(($(sed -n '1s/.*\[0x0-0x\([0-9a-fA-F]*\)\].*/0x\1/p' "$dir/$tag.lfts") % 64)) = 0 ]; then
+		sim_client "$IBUNION" check --live --engine none -q --live-save "$dir/$tag.live" \
+			>/dev/null 2>&1
+		[ -s "$dir/$tag.live/lfts.dump" ] && mv "$dir/$tag.live/lfts.dump" "$dir/$tag.lfts"
 	fi
 	sim_stop_opensm >/dev/null
 	# the next opensm must not find this run's SUBNET UP
@@ -268,6 +376,12 @@ one_fabric()
 			case " $only_engines " in *" $e "*) echo "$e" ;; esac
 		done)
 	fi
+	# opensm and dump_lfts act as the first HCA with a cable: gen keeps
+	# the HCAs of a removed leaf as records without one, and an SM there
+	# sees its port down forever
+	SIM_HOST=$(awk '/^Hca/ { h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h); next }
+		h != "" && /^\[[0-9]+\][ \t]*"/ { print h; exit } /^$/ { h = "" }' "$net")
+	export SIM_HOST
 	sim_setup >/dev/null
 	if ! sim_start_ibsim "$net" >/dev/null; then
 		sim_mark_failed
@@ -410,6 +524,134 @@ targets()
 	}' "$1"
 }
 
+# check_ours SPEC: `ibunion check` of ours on the fabric (reachability,
+# loops, the engine's rule: minimal up*/down*), a line into $out/checks
+check_ours()
+{
+	local name kind lfts o rc=- kv copts=()
+	IFS='|' read -r name kind _ <<<"$1"
+	lfts=$out/$name/$([ "$kind" = mesh ] && echo xy || echo cyclic).lfts
+	for kv in ${plugin_opts//,/ }; do copts+=(-O "$kv"); done
+	if [ -s "$lfts" ]; then
+		o=$("$IBUNION" check -q "${copts[@]}" "$out/$name/$name.net" "$lfts" 2>&1)
+		rc=$?
+		printf '%s\n' "$o" >"$out/$name/check.txt"
+	fi
+	# why ours declined, if it did (its ERR line in OpenSM's log)
+	printf '%s\t%s\t%s\t%s\n' "$name" "$rc" \
+		"$({ grep -m1 '^-[IE]- check: ' "$out/$name/check.txt" || grep -m1 '^-E- ' "$out/$name/check.txt"; } 2>/dev/null | sed 's/^-[IE]- //')" \
+		"$(grep -m1 -o 'ERR 5A[0-9A-F]*: .*' "${lfts%.lfts}.osm.log" 2>/dev/null)" \
+		>>"$out/checks"
+}
+
+# summary SPECS TSV CHECKS: the sweep's verdict (Markdown): how many
+# fabrics met every target of targets() and were valid (check_ours, no
+# unreached pair, no CDG cycle), the misses per criterion and per family,
+# and each miss with by how much and its spec.  A fabric ours declined
+# counts under "fallback" only (the tables are another engine's).
+summary()
+{
+	awk -F'\t' '
+	FILENAME == ARGV[1] { name[++n] = $1; spec[$1] = $2; next }
+	FILENAME == ARGV[2] {
+		f = $1; e = $2; has[f, e] = 1; used[f, e] = $3; a2a[f, e] = $4
+		sh[f, e] = $5; ebb[f, e] = $6; cdg[f, e] = $8; unr[f, e] = $9
+		if (e == "cyclic" || e == "xy") ours[f] = e
+		next
+	}
+	{ chk[$1] = $2; chkmsg[$1] = $3; why[$1] = $4 }
+	function pct(a, b) { return b + 0 == 0 ? "" : sprintf(" (%+.1f%%)", 100 * (a - b) / b) }
+	function miss(f, c, why) { nm[f]++; cnt[c]++; what[f] = what[f] (what[f] == "" ? "" : "; ") why }
+	END {
+		split("fallback unreached a2a shift eBB CDG check", crit, " ")
+		for (i = 1; i <= n; i++) {
+			f = name[i]; o = ours[f]; fam = f
+			sub(/^r[0-9]+-/, "", fam); sub(/-(cut|sw)[0-9].*$/, "", fam)
+			if (!(fam in famn)) famorder[++nf] = fam
+			famn[fam]++
+			if (o == "" || used[f, o] != o) {
+				miss(f, "fallback", (o == "" ? "ours gave no tables" : "ours fell back to " used[f, o]) \
+				     (why[f] == "" ? "" : ": " why[f]))
+			} else {
+				# the fewest any other engine left: > 0 = cut apart
+				minu = ""
+				for (k in has) {
+					split(k, fe, SUBSEP)
+					if (fe[1] == f && fe[2] != o && (minu == "" || unr[k] + 0 < minu + 0))
+						minu = unr[k]
+				}
+				# every engine leaves the same pairs: the fabric is cut
+				# apart (an island without the SM gets no LIDs), no miss
+				apart = unr[f, o] + 0 > 0 && minu != "" && unr[f, o] + 0 <= minu + 0
+				if (apart) { napart++; note[f] = unr[f, o] " pairs unreachable for every engine: cut apart" }
+				else if (unr[f, o] + 0 > 0)
+					miss(f, "unreached", unr[f, o] " pairs unreached (others: " (minu == "" ? "-" : minu) ")")
+				best = ""; who = ""
+				split("ftree updn minhop dfsssp", list, " ")
+				for (k = 1; k <= 4; k++)
+					if (has[f, list[k]] && a2a[f, list[k]] != "?" &&
+					    (best == "" || a2a[f, list[k]] + 0 < best + 0)) {
+						best = a2a[f, list[k]]; who = list[k]
+					}
+				if (best != "" && a2a[f, o] + 0 > best + 0)
+					miss(f, "a2a", "a2a " a2a[f, o] " vs " best " (" who ")" pct(a2a[f, o], best))
+				if (has[f, "dfsssp"] && sh[f, o] + 0 > sh[f, "dfsssp"] + 0)
+					miss(f, "shift", "shift " sh[f, o] " vs " sh[f, "dfsssp"] pct(sh[f, o], sh[f, "dfsssp"]))
+				if (has[f, "dfsssp"] && ebb[f, o] + 0 < ebb[f, "dfsssp"] + 0)
+					miss(f, "eBB", "eBB " ebb[f, o] " vs " ebb[f, "dfsssp"] pct(ebb[f, o], ebb[f, "dfsssp"]))
+				if (cdg[f, o] != "no") miss(f, "CDG", "CDG cycle: " cdg[f, o])
+				if (apart && chk[f] == "3" && chkmsg[f] ~ /has no LID/)
+					note[f] = note[f] "; check not run (" chkmsg[f] ")"
+				else if (apart && chkmsg[f] ~ /[^0-9]0 loops, 0 non-minimal/ &&
+					 chkmsg[f] !~ /[1-9][0-9]* (cyclic mismatches|climb violations|down-up turns)/)
+					note[f] = note[f] "; check: only the cut-apart pairs unreachable"
+				else if (chk[f] != "0") miss(f, "check", "check exit " chk[f] ": " chkmsg[f])
+			}
+			if (nm[f] == 0) { met++; famok[fam]++ }
+		}
+		print ""
+		print "### Summary"
+		print ""
+		printf "%d fabrics, %d met every target (%.0f%%).  Misses per criterion (a fabric\n", n, met, n ? 100 * met / n : 0
+		print "can miss several; a declined fabric counts under fallback only):"
+		if (napart)
+			printf "\n%d of them are cut apart: some end ports unreachable for every engine\n(judged on the other criteria; listed below).\n", napart
+		print ""
+		print "| criterion | missed |"
+		print "|---|---:|"
+		label["fallback"] = "fallback: ours declined, or no tables"
+		label["unreached"] = "unreached: end-port pairs whose route does not arrive"
+		label["a2a"] = "a2a above the best of ftree, updn, minhop, dfsssp"
+		label["shift"] = "worst shift above dfsssp'"'"'s"
+		label["eBB"] = "eBB below dfsssp'"'"'s"
+		label["CDG"] = "CDG cycle (credit loop)"
+		label["check"] = "`ibunion check`: loops, non-minimal, off the rule"
+		for (k = 1; k <= 7; k++) printf "| %s | %d |\n", label[crit[k]], cnt[crit[k]]
+		print ""
+		print "| family | fabrics | met |"
+		print "|---|---:|---:|"
+		for (k = 1; k <= nf; k++) printf "| %s | %d | %d |\n", famorder[k], famn[famorder[k]], famok[famorder[k]]
+		if (met == n && !napart) exit
+		print ""
+		print "Misses (and fabrics cut apart):"
+		print ""
+		print "| fabric | missed |"
+		print "|---|---|"
+		for (i = 1; i <= n; i++)
+			if (nm[name[i]] || note[name[i]] != "")
+				printf "| %s | %s%s%s |\n", name[i], what[name[i]],
+					what[name[i]] != "" && note[name[i]] != "" ? "; " : "",
+					note[name[i]] == "" ? "" : "(" note[name[i]] ")"
+		print ""
+		print "Re-run one with `tests/scripts/bench-league.sh --fabric SPEC`:"
+		print ""
+		print "```"
+		for (i = 1; i <= n; i++)
+			if (nm[name[i]] || note[name[i]] != "") printf "--fabric '"'"'%s'"'"'\n", spec[name[i]]
+		print "```"
+	}' "$1" "$2" "$3"
+}
+
 # ------------------------------------------------------------ the run
 
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
@@ -417,6 +659,9 @@ started=$(date -u '+%Y-%m-%d %H:%M UTC')
 failures=0
 for spec in "${fabrics[@]}"; do
 	one_fabric "$spec" || failures=$((failures + 1))
+	[ -z "$sweep" ] && continue
+	check_ours "$spec"
+	printf '%s\t%s\n' "${spec%%|*}" "$spec" >>"$out/specs"
 done
 
 {
@@ -453,6 +698,7 @@ done
 	echo "  configured on all switches\") on a shared machine: compare within a table"
 	cat "$out/tables.md"
 	targets "$rows"
+	[ -z "$sweep" ] || summary "$out/specs" "$rows" "$out/checks"
 } >"$out/report.md"
 cat "$out/report.md"
 [ -z "$report" ] || cp "$out/report.md" "$report" || failures=$((failures + 1))
