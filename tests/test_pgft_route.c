@@ -304,6 +304,43 @@ static int turn_switches(const struct fixture *x, uint32_t lid, int *at)
 	return n;
 }
 
+/* Unicast, switch LIDs included: no cycle in the channel dependencies. */
+static void no_credit_loop(struct fixture *x)
+{
+	struct ibu_cdg cdg;
+	struct ibu_cdg_channel *cyc = NULL;
+	struct ibu_err e = { 0 };
+	int len = 0;
+
+	ck_assert_int_eq(ibu_cdg_init(&cdg, &x->f, NULL, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_unicast(&cdg, &x->lft, &x->map, &e), 0);
+	ck_assert_int_eq(ibu_cdg_find_cycle(&cdg, &cyc, &len, &e), 0);
+	free(cyc);
+	ibu_cdg_free(&cdg);
+}
+
+/* ibunion gen pgft --m m --w w --p p (spines hosts on tops, o's faults)
+ * into x, recognised within the default limit and routed at the LMC the
+ * shape needs (what fits). */
+static void gen_route(struct fixture *x, const char *m, const char *w,
+		      const char *p, int spines, const struct ibu_gen_opts *o,
+		      struct ibu_pgft_route_stats *st)
+{
+	struct ibu_pgft_params P;
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_pgft_params_parse(m, w, p, &P, &e), 0);
+	ck_assert_int_eq(ibu_gen_pgft(&x->f, &P, 0, spines, o, &e), 0);
+	ck_assert_msg(ibu_pgft_recognize_limit(&x->f, &x->g, NULL, 0, -1, &e) == 0,
+		      "%s", e.msg);
+	x->lmc = ibu_pgft_fit_lmc(&x->g, ibu_pgft_needed_lmc(&x->g));
+	ck_assert_int_eq(ibu_pgft_assign_lids(&x->f, &x->g, x->lmc, &e), 0);
+	ck_assert_int_eq(ibu_lidmap_build(&x->f, &x->map, &e), 0);
+	ck_assert_int_eq(ibu_lft_init(&x->lft, &x->f, x->map.max_lid, &e), 0);
+	ck_assert_msg(ibu_pgft_route_stats(&x->f, &x->g, &x->map, x->lmc,
+					   &x->lft, st, &e) == 0, "%s", e.msg);
+}
+
 /*
  * Every switch has an entry for every LID (switch LIDs, hosts on tops
  * included), every end port reaches every LID, turns only where no
@@ -316,26 +353,14 @@ START_TEST(every_lid_reached_turns_confined)
 				  .remove_switches = turned[_i].switches };
 	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
 	struct ibu_pgft_route_stats st;
-	struct ibu_pgft_params P;
 	struct ibu_verify_result r;
-	struct ibu_cdg cdg;
-	struct ibu_cdg_channel *cyc = NULL;
 	struct ibu_err e = { 0 };
 	struct fixture x;
 	uint32_t lid;
-	int *rank, len = 0, i, at = -1;
+	int *rank, i, at = -1;
 
-	ck_assert_int_eq(ibu_pgft_params_parse(turned[_i].m, turned[_i].w,
-					       turned[_i].p, &P, &e), 0);
-	ck_assert_int_eq(ibu_gen_pgft(&x.f, &P, 0, turned[_i].spines, &o, &e), 0);
-	ck_assert_msg(ibu_pgft_recognize_limit(&x.f, &x.g, NULL, 0, -1, &e) == 0,
-		      "%s", e.msg);
-	x.lmc = ibu_pgft_fit_lmc(&x.g, ibu_pgft_needed_lmc(&x.g));
-	ck_assert_int_eq(ibu_pgft_assign_lids(&x.f, &x.g, x.lmc, &e), 0);
-	ck_assert_int_eq(ibu_lidmap_build(&x.f, &x.map, &e), 0);
-	ck_assert_int_eq(ibu_lft_init(&x.lft, &x.f, x.map.max_lid, &e), 0);
-	ck_assert_msg(ibu_pgft_route_stats(&x.f, &x.g, &x.map, x.lmc, &x.lft,
-					   &st, &e) == 0, "%s", e.msg);
+	gen_route(&x, turned[_i].m, turned[_i].w, turned[_i].p,
+		  turned[_i].spines, &o, &st);
 	/* turned: end ports' routes with their one turn; the switches'
 	 * own packets elsewhere take a plain path (outside) */
 	ck_assert_int_eq(st.turned > 0, _i < 4);
@@ -360,11 +385,7 @@ START_TEST(every_lid_reached_turns_confined)
 	ck_assert_int_eq(r.turns, 0);
 	ck_assert_int_eq(r.no_updown, 0);
 	ck_assert_int_eq(r.needed_turns > 0, _i < 4);
-	ck_assert_int_eq(ibu_cdg_init(&cdg, &x.f, NULL, &e), 0);
-	ck_assert_int_eq(ibu_cdg_add_unicast(&cdg, &x.lft, &x.map, &e), 0);
-	ck_assert_int_eq(ibu_cdg_find_cycle(&cdg, &cyc, &len, &e), 0);
-	free(cyc);
-	ibu_cdg_free(&cdg);
+	no_credit_loop(&x);
 	free(rank);
 	teardown_shape(&x);
 }
@@ -383,34 +404,17 @@ START_TEST(failed_turns_first_reach_every_lid)
 				  .remove_links = 4 };
 	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
 	struct ibu_pgft_route_stats st;
-	struct ibu_pgft_params P;
 	struct ibu_verify_result r;
-	struct ibu_cdg cdg;
-	struct ibu_cdg_channel *cyc = NULL;
 	struct ibu_err e = { 0 };
 	struct fixture x;
-	int len = 0;
 
-	ck_assert_int_eq(ibu_pgft_params_parse("4,4,4", "1,2,2", "1,1,1", &P, &e), 0);
-	ck_assert_int_eq(ibu_gen_pgft(&x.f, &P, 0, 0, &o, &e), 0);
-	ck_assert_msg(ibu_pgft_recognize_limit(&x.f, &x.g, NULL, 0, -1, &e) == 0,
-		      "%s", e.msg);
-	x.lmc = ibu_pgft_fit_lmc(&x.g, ibu_pgft_needed_lmc(&x.g));
-	ck_assert_int_eq(ibu_pgft_assign_lids(&x.f, &x.g, x.lmc, &e), 0);
-	ck_assert_int_eq(ibu_lidmap_build(&x.f, &x.map, &e), 0);
-	ck_assert_int_eq(ibu_lft_init(&x.lft, &x.f, x.map.max_lid, &e), 0);
-	ck_assert_msg(ibu_pgft_route_stats(&x.f, &x.g, &x.map, x.lmc, &x.lft,
-					   &st, &e) == 0, "%s", e.msg);
+	gen_route(&x, "4,4,4", "1,2,2", "1,1,1", 0, &o, &st);
 	ck_assert_int_gt(st.turned, 0);
 	ck_assert_int_eq(st.unrouted, 0);
 	ck_assert_int_eq(ibu_verify_lft(&x.f, &x.lft, &vo, NULL, NULL, &r, &e), 0);
 	ck_assert_int_eq(r.unreachable, 0);
 	ck_assert_int_eq(r.loops, 0);
-	ck_assert_int_eq(ibu_cdg_init(&cdg, &x.f, NULL, &e), 0);
-	ck_assert_int_eq(ibu_cdg_add_unicast(&cdg, &x.lft, &x.map, &e), 0);
-	ck_assert_int_eq(ibu_cdg_find_cycle(&cdg, &cyc, &len, &e), 0);
-	free(cyc);
-	ibu_cdg_free(&cdg);
+	no_credit_loop(&x);
 	teardown_shape(&x);
 }
 END_TEST
