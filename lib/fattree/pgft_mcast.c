@@ -294,6 +294,18 @@ static int member_switch(const struct build *b, const struct ibu_mcast_member *m
 	return IBU_OK;
 }
 
+/* The tree's port toward a receiving member: a switch's own port 0, a
+ * CA's port at the switch it is cabled to. */
+static void add_receiver(struct build *b, int node, int port)
+{
+	const struct ibu_port *x = &b->f->nodes[node].ports[port];
+
+	if (sw(b, node))
+		ibu_pm_set(&b->mask[node], 0);
+	else
+		ibu_pm_set(&b->mask[x->peer_node], x->peer_port);
+}
+
 /*
  * Members merged by port (one that is both full and send-only receives):
  * receiving ports into the tree's masks, the distinct member switches
@@ -322,8 +334,7 @@ static int gather(struct build *b, const struct ibu_mcast_member *m, int n,
 			continue;
 		ibu_pm_set(&b->recv[m[i].node], port);
 		b->t->num_receivers++;
-		ibu_pm_set(&b->mask[s], s == m[i].node ? 0 :
-			   b->f->nodes[m[i].node].ports[port].peer_port);
+		add_receiver(b, m[i].node, port);
 	}
 	for (i = 0; i < n; i++) {
 		if (!m[i].send_only || ibu_pm_test(&b->recv[m[i].node], m[i].port))
@@ -924,17 +935,13 @@ static int build_alloc(struct build *b, size_t N, struct ibu_err *e)
 /* The tree's masks back to the receiving members' ports (gather()). */
 static void receivers_only(struct build *b)
 {
-	const struct ibu_node *x;
 	int n, p;
 
+	memset(b->mask, 0, (size_t)b->f->num_nodes * sizeof(*b->mask));
 	for (n = 0; n < b->f->num_nodes; n++)
-		memset(&b->mask[n], 0, sizeof(b->mask[n]));
-	for (n = 0; n < b->f->num_nodes; n++)
-		for (x = &b->f->nodes[n], p = 0; p <= x->num_ports; p++)
+		for (p = 0; p <= b->f->nodes[n].num_ports; p++)
 			if (ibu_pm_test(&b->recv[n], p))
-				ibu_pm_set(sw(b, n) ? &b->mask[n] :
-					   &b->mask[x->ports[p].peer_node],
-					   sw(b, n) ? 0 : x->ports[p].peer_port);
+				add_receiver(b, n, p);
 }
 
 /* The policy's apex left a cut-off member no junction joins without a
