@@ -286,8 +286,9 @@ static int route_b(struct router *r, const struct turn_job *j, uint8_t *col)
 }
 
 /* One pass over the deferred LIDs in the order of ord[], choosing each
- * one's turns against the dependencies of every route so far; failed[k]:
- * ord[k] left entries unrouted. Returns how many did, < 0 an error. */
+ * one's turns against the dependencies of every route so far; failed[i]:
+ * deferred LID i left entries unrouted. Returns how many did, < 0 an
+ * error. */
 static int deferred_pass(struct router *r, const int *ord, char *failed,
 			 uint8_t *col, uint32_t *eager, struct ibu_err *e)
 {
@@ -317,8 +318,8 @@ static int deferred_pass(struct router *r, const int *ord, char *failed,
 		r->spread_lmc = 0;
 		keep_fed(r, j->lid, nb);
 		finish_b(r, j->t, j->lid, nb, 0);
-		failed[i] = r->st.unrouted > before;
-		nfail += failed[i];
+		failed[ord[i]] = r->st.unrouted > before;
+		nfail += failed[ord[i]];
 	}
 	ibu_cdg_ports_free(&cdg);
 	return rc ? rc : nfail;
