@@ -136,10 +136,12 @@ struct bal {
 	int src;		/* the walking source leaf's rank */
 	int t_cut;		/* leaf t lost up-cables */
 	int second;		/* the second choice is being made */
+	int rule_first;		/* walks keep the rule's way below hot */
 	/* loads of a chunk of offsets o0..o0+noffc-1 */
 	size_t nslots;
 	int noff, o0, noffc;
 	uint32_t *load;		/* [(o - o0) nslots + pbase + port] */
+	uint32_t *load0;	/* load before a pass of the second choice */
 	uint32_t *lc;		/* the current offset's part of load */
 	unsigned char *damaged;	/* [D noffc + o - o0] */
 	uint32_t *hot;		/* [o - o0]: busiest link of the offset */
@@ -1012,13 +1014,31 @@ static int spread(struct bal *b, int i, long wt, int *next)
 	return pt[k];
 }
 
+/* 1 when u's rule way, with wt more flows, stays below the offset's
+ * busiest onward (its cheapest from the next switch on). */
+static int rule_cool(struct bal *b, int u, long wt)
+{
+	long l, q;
+
+	if (!b->rule_first || !b->rport[u] || b->rnext[u] < 0)
+		return 0;
+	l = *load_of(b, u, b->rport[u]);
+	q = b->cost[b->rnext[u]];
+	return (l > q ? l : q) + wt < (long)b->hot[b->o - b->o0];
+}
+
 /* Source leaf i's flows (wt) toward t: the decided ways where a switch
- * has one, else its cheapest now; then the walk's costs again. */
+ * has one, else (rule_first: the rule's while it stays cool) its cheapest
+ * now; then the walk's costs again. */
 static void walk(struct bal *b, int i, long wt)
 {
 	int n = 0, u = i, j;
 
 	while (u > 0 && n < b->norder) {
+		if (!b->port[u] && rule_cool(b, u, wt)) {
+			b->port[u] = b->rport[u];
+			b->next[u] = b->rnext[u];
+		}
 		if (!b->port[u])
 			b->port[u] = u == i ? spread(b, u, wt, &b->next[u]) :
 				     cheapest(b, u, &b->next[u]);
@@ -1411,6 +1431,23 @@ static int log_rows(struct bal *b, uint32_t lid)
 	return 1;
 }
 
+/* A damaged LID's choice again; a LID the rule kept (its repair is the
+ * rule's tree, the one being replaced) moved off its hot links first,
+ * then (again) the greedy tree. */
+static void choose_again(struct bal *b, int D, int again)
+{
+	if (*damaged(b, D)) {
+		choose_tree(b, again ? D + b->nleaves / 2 : D);
+		return;
+	}
+	b->rule_first = 1;
+	greedy_tree(b, again ? D + b->nleaves / 2 : D);
+	b->rule_first = 0;
+	tree_flows(b, -1);
+	tree_flows(b, 1);
+	add_flows(b);
+}
+
 /*
  * Chosen again with every other LID's flows on the load (the first choice
  * saw only the LIDs before it), the source leaves walking from D's start
@@ -1427,14 +1464,14 @@ static void rechoose(struct bal *b, int D, uint32_t lid)
 	old = tree_flows(b, -1);
 	memcpy(b->keep, b->port, sizeof(int) * (size_t)b->norder);
 	memcpy(b->keepnx, b->next, sizeof(int) * (size_t)b->norder);
-	choose_tree(b, D);
+	choose_again(b, D, 0);
 	if (tree_max(b) >= old) {	/* the other half of the leaves first */
 		tree_flows(b, -1);
-		choose_tree(b, D + b->nleaves / 2);
+		choose_again(b, D, 1);
 	}
 	if (tree_max(b) < old && log_rows(b, lid)) {
 		b->r->st.rerouted -= dev;
-		b->r->st.balanced--;
+		b->r->st.balanced -= *damaged(b, D);	/* counted once */
 		write_tree(b, lid);
 		b->rerouted[b->o - b->o0] += deviations(b) - dev;
 		return;
@@ -1505,9 +1542,10 @@ static int crosses(struct bal *b, uint32_t lid, int t, uint32_t hot)
 	return 0;
 }
 
-/* Leaf t's damaged LIDs of the chunk that cross the busiest link of
- * their offset, chosen again. */
-static void rebalance_damaged(struct bal *b, int li, const uint32_t *hot)
+/* Leaf t's LIDs of the chunk that cross the busiest link of their
+ * offset, chosen again: the damaged ones, or (kept) every LID. */
+static void rebalance_leaf(struct bal *b, int li, const uint32_t *hot,
+			   int kept)
 {
 	int j, D, prepared = 0, t = b->leaves[li];
 	uint32_t lid;
@@ -1515,9 +1553,11 @@ static void rebalance_damaged(struct bal *b, int li, const uint32_t *hot)
 	for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++)
 		for (D = b->by_leaf[j], b->o = b->o0; b->o < b->o0 + b->noffc;
 		     b->o++) {
-			if (!*damaged(b, D))
+			if (!kept && !*damaged(b, D))
 				continue;
 			lid = host_lid(b, D);
+			if (!lid)
+				continue;
 			b->lc = &b->load[(size_t)(b->o - b->o0) * b->nslots];
 			if (!crosses(b, lid, t, hot[b->o - b->o0]))
 				continue;
@@ -1530,18 +1570,21 @@ static void rebalance_damaged(struct bal *b, int li, const uint32_t *hot)
 }
 
 /* An offset whose busiest link the second choice did not lower gets its
- * first tables back: changes that lower no busiest link only move the
- * damaged LIDs further from the rule (worse shifts, more entries resent). */
+ * tables and loads from before it back: changes that lower no busiest
+ * link only move LIDs further from the rule (worse shifts, more entries
+ * resent). */
 static void undo_unless_lower(struct bal *b)
 {
-	size_t k;
+	size_t k, n = b->nslots;
 	int o;
 
 	for (o = 0; o < b->noffc; o++) {
-		b->lc = &b->load[(size_t)o * b->nslots];
+		b->lc = &b->load[(size_t)o * n];
 		b->hot[o] = busiest(b) < b->hot0[o];
-		if (!b->hot[o])
+		if (!b->hot[o]) {
 			b->r->st.rerouted -= b->rerouted[o];
+			memcpy(b->lc, &b->load0[(size_t)o * n], n * sizeof(*b->lc));
+		}
 		b->rerouted[o] = 0;
 	}
 	for (k = b->nundo; k-- > 0;)
@@ -1551,13 +1594,19 @@ static void undo_unless_lower(struct bal *b)
 	b->nundo = 0;
 }
 
-/* Damaged LIDs chosen again, REBALANCE_ROUNDS times. */
-static void rebalance(struct bal *b)
+/* LIDs chosen again, REBALANCE_ROUNDS times: the damaged ones, then
+ * (kept) every one, a LID the rule keeps leaving its rule's way only
+ * where the way would reach the busiest load (a leaf that lost
+ * up-cables carries the rule's LIDs on the cables left; a destination
+ * leaf that lost cables receives the rule's LIDs on the ones left);
+ * each pass undone for an offset whose busiest it did not lower. */
+static void rebalance_pass(struct bal *b, int kept)
 {
 	int round, li;
 
 	b->nundo = 0;
 	b->second = 1;
+	memcpy(b->load0, b->load, sizeof(uint32_t) * b->nslots * (size_t)b->noffc);
 	for (round = 0; round < REBALANCE_ROUNDS; round++) {
 		for (b->o = b->o0; b->o < b->o0 + b->noffc; b->o++) {
 			b->lc = &b->load[(size_t)(b->o - b->o0) * b->nslots];
@@ -1566,10 +1615,16 @@ static void rebalance(struct bal *b)
 		if (!round)
 			memcpy(b->hot0, b->hot, sizeof(uint32_t) * (size_t)b->noffc);
 		for (li = 0; li < b->nleaves; li++)
-			rebalance_damaged(b, li, b->hot);
+			rebalance_leaf(b, li, b->hot, kept);
 	}
 	undo_unless_lower(b);
 	b->second = 0;
+}
+
+static void rebalance(struct bal *b)
+{
+	rebalance_pass(b, 0);
+	rebalance_pass(b, 1);
 }
 
 /*
@@ -1749,6 +1804,7 @@ static size_t lay_out(struct bal *b, char *m)
 	b->csum = carve(m, &off, n * L);
 	b->path = carve(m, &off, n * I);
 	b->load = carve(m, &off, (b->nslots * noff + 1) * sizeof(uint32_t));
+	b->load0 = carve(m, &off, (b->nslots * noff + 1) * sizeof(uint32_t));
 	b->damaged = carve(m, &off, hosts * noff);
 	b->hot = carve(m, &off, noff * sizeof(uint32_t));
 	b->hot0 = carve(m, &off, noff * sizeof(uint32_t));
