@@ -245,6 +245,22 @@ static const struct {
 	/* one leaf lost 2 of its 6 up-cables: its destinations' sources
 	 * must not all take the same way down (dfsssp 78; 84 when they did) */
 	{ "6,8", "1,3", "1,2", 4, 0, 102, 78 },
+	/*
+	 * The random league's fabrics (--random 100 --seed 1) whose busiest
+	 * link carries LIDs the rule keeps: only choosing those again moves
+	 * it (the damaged LIDs alone gave the second figure each).
+	 */
+	/* a spine missing, a leaf down to 3 of its 4 cables: its 6 hosts
+	 * receive 252 flows, 84 a cable at best (dfsssp 90; 102) */
+	{ "6,8", "1,3", "1,2", 1, 1, 303252, 90 },
+	{ "6,8", "1,3", "1,2", 3, 1, 677083, 90 },	/* dfsssp 90; 102 */
+	/* a leaf down to 2 of 4 up-cables (dfsssp 488, the bound 480; 592) */
+	{ "8,4,4", "1,4,4", "1,1,1", 4, 1, 192742, 576 },
+	/* blocking leaves (the best of ftree, updn, minhop, dfsssp first) */
+	{ "12,8", "1,4", "1,1", 4, 1, 505971, 504 },	/* 504; 516 */
+	{ "12,8", "1,4", "1,1", 1, 1, 420023, 288 },	/* 288; 300 */
+	{ "12,8", "1,4", "1,1", 1, 2, 46893, 432 },	/* 432; 444 */
+	{ "18,8", "1,3", "1,1", 4, 0, 156052, 1134 },	/* 1134; 1152 */
 };
 
 /* Random damage: valid tables, every host reaching every other, and the
