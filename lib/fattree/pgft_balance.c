@@ -1433,6 +1433,30 @@ static int log_rows(struct bal *b, uint32_t lid)
 	return 1;
 }
 
+/* The links of the tree in port/next (flows w) loaded to m or more (off:
+ * its flows are not on the load). */
+static long at_least(struct bal *b, long m, int off)
+{
+	long n = 0;
+	int i;
+
+	for (i = 1; i < b->norder; i++)
+		if (b->w[i] && b->port[i])
+			n += *load_of(b, i, b->port[i]) + (off ? b->w[i] : 0) >= m;
+	return n;
+}
+
+/* 1 when the tree just chosen (its flows on the load) has a busiest link
+ * below old; for a LID the rule kept (kept pass) also when it is as busy
+ * but on fewer links as busy as old than the n of the tree it replaces:
+ * where several links share the busiest, one LID alone moves off one. */
+static int better(struct bal *b, long old, long n, int kept)
+{
+	long m = tree_max(b);
+
+	return m < old || (kept && m == old && at_least(b, old, 0) < n);
+}
+
 /* A damaged LID's choice again; a LID the rule kept (its repair is the
  * rule's tree, the one being replaced) moved off its hot links first,
  * then (again) the greedy tree. */
@@ -1457,21 +1481,22 @@ static void choose_again(struct bal *b, int D, int again)
  * a shared switch first is what splits its flows); kept when its busiest
  * link is below the old tree's, else the old tree is put back.
  */
-static void rechoose(struct bal *b, int D, uint32_t lid)
+static void rechoose(struct bal *b, int D, uint32_t lid, int kept)
 {
-	long old, dev;
+	long old, dev, n;
 
 	read_tree(b, lid);
 	dev = deviations(b);
 	old = tree_flows(b, -1);
+	n = at_least(b, old, 1);
 	memcpy(b->keep, b->port, sizeof(int) * (size_t)b->norder);
 	memcpy(b->keepnx, b->next, sizeof(int) * (size_t)b->norder);
 	choose_again(b, D, 0);
-	if (tree_max(b) >= old) {	/* the other half of the leaves first */
+	if (!better(b, old, n, kept)) {	/* the other half of the leaves first */
 		tree_flows(b, -1);
 		choose_again(b, D, 1);
 	}
-	if (tree_max(b) < old && log_rows(b, lid)) {
+	if (better(b, old, n, kept) && log_rows(b, lid)) {
 		b->r->st.rerouted -= dev;
 		b->r->st.balanced -= *damaged(b, D);	/* counted once */
 		write_tree(b, lid);
@@ -1570,7 +1595,7 @@ static void rebalance_leaf(struct bal *b, int li, const uint32_t *hot,
 				prepare_leaf(b, t);
 			start_lid(b, D);
 			rule_ways(b);
-			rechoose(b, D, lid);
+			rechoose(b, D, lid, kept);
 		}
 }
 
