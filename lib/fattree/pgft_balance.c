@@ -17,8 +17,12 @@
  * those is kept instead when it loads no link more (a cut then changes
  * the entries it must). Then the damaged LIDs crossing their offset's
  * busiest link are chosen again against all the others, kept only where
- * the offset's busiest link ends lower. Deterministic: leaves in host
- * order, ways in slot and port order.
+ * the offset's busiest link ends lower; then, the same way, every LID
+ * crossing it, a LID the rule keeps leaving its rule's way only where
+ * that way would reach the busiest (the ways left to a leaf that lost
+ * cables carry the rule's LIDs too), kept only where the offset's busiest
+ * link ends lower and its worst shift no higher. Deterministic: leaves in
+ * host order, ways in slot and port order.
  *
  * Cost: the switches that reach t are indexed once per leaf (a group of
  * switches with the same parents checked once). A LID the rule keeps
@@ -43,6 +47,11 @@
 #define REPAIR_MAX 2
 /* Rounds of choosing the damaged LIDs on the busiest links again. */
 #define REBALANCE_ROUNDS 2
+/* Walks (hosts squared, offsets) of the shift permutations measured
+ * around the rule's LIDs' pass; more hosts: not measured. */
+#define SHIFT_WALKS (1L << 22)
+/* Hops a walk of them follows at most (two turns on a 4-level tree). */
+#define SHIFT_HOPS 12
 /* Links loaded to their offset's busiest remembered per offset in the
  * second choice (one cut of IBFT(24,3): 1 to 4); more: every walk. */
 #define HOT_MAX 16
@@ -144,6 +153,11 @@ struct bal {
 	int noff, o0, noffc;
 	uint32_t *load;		/* [(o - o0) nslots + pbase + port] */
 	uint32_t *load0;	/* load before a pass of the second choice */
+	/* the worst shift of an offset (worst_shift), where affordable */
+	int shifts;		/* 1: measured around the rule's LIDs' pass */
+	long *shift0;		/* [o - o0]: before it */
+	uint32_t *sload;	/* [pbase + port]: one shift's load, left 0 */
+	int *stouch;		/* the cells sload holds */
 	uint32_t *lc;		/* the current offset's part of load */
 	unsigned char *damaged;	/* [D noffc + o - o0] */
 	uint32_t *hot;		/* [o - o0]: busiest link of the offset */
@@ -1569,6 +1583,13 @@ static int crosses(struct bal *b, uint32_t lid, int t, uint32_t hot)
 	return 0;
 }
 
+/* 1 when offset o0 + o began the pass within 1% of the leaves' cut
+ * bound: its rule's LIDs are not chosen again (leaf_bound()). */
+static int near_bound(const struct bal *b, int o)
+{
+	return b->hot0[o] <= b->leaf_bound + b->leaf_bound / 100;
+}
+
 /* Leaf t's LIDs of the chunk that cross the busiest link of their
  * offset, chosen again: the damaged ones, or (kept) every LID. */
 static void rebalance_leaf(struct bal *b, int li, const uint32_t *hot,
@@ -1582,8 +1603,7 @@ static void rebalance_leaf(struct bal *b, int li, const uint32_t *hot,
 		     b->o++) {
 			if (!kept && !*damaged(b, D))
 				continue;
-			if (kept && b->hot0[b->o - b->o0] <=
-			    b->leaf_bound + b->leaf_bound / 100)
+			if (kept && near_bound(b, b->o - b->o0))
 				continue;
 			lid = host_lid(b, D);
 			if (!lid)
@@ -1599,11 +1619,47 @@ static void rebalance_leaf(struct bal *b, int li, const uint32_t *hot,
 		}
 }
 
+/* The current offset's worst shift permutation (host D to D + k, every
+ * k: the order D-mod-k spreads), by the tables as they stand: its busiest
+ * link's load. */
+static long worst_shift(struct bal *b)
+{
+	const struct router *r = b->r;
+	long N = r->g->num_hosts, worst = 0, m, k, S, D;
+	int n, p, hops, nt;
+	uint32_t lid, *c;
+
+	for (k = 1; k < N; k++) {
+		for (S = 0, m = 0, nt = 0; S < N; S++) {
+			D = (S + k) % N;
+			lid = host_lid(b, (int)D);
+			n = r->g->host[S].leaf;
+			for (hops = 0; lid && hops < SHIFT_HOPS &&
+			     n != r->g->host[D].leaf; hops++) {
+				p = r->lft->row[n] ? r->lft->row[n][lid] : 0;
+				if (!p || p == IBU_NO_PATH)
+					break;
+				c = &b->sload[r->pbase[n] + p];
+				if (!(*c)++)
+					b->stouch[nt++] = r->pbase[n] + p;
+				m = *c > m ? *c : m;
+				n = r->f->nodes[n].ports[p].peer_node;
+				if (n < 0)
+					break;
+			}
+		}
+		while (nt > 0)
+			b->sload[b->stouch[--nt]] = 0;
+		worst = m > worst ? m : worst;
+	}
+	return worst;
+}
+
 /* An offset whose busiest link the second choice did not lower gets its
  * tables and loads from before it back: changes that lower no busiest
  * link only move LIDs further from the rule (worse shifts, more entries
  * resent). */
-static void undo_unless_lower(struct bal *b)
+static void undo_unless_lower(struct bal *b, int kept)
 {
 	size_t k, n = b->nslots;
 	int o;
@@ -1611,6 +1667,9 @@ static void undo_unless_lower(struct bal *b)
 	for (o = 0; o < b->noffc; o++) {
 		b->lc = &b->load[(size_t)o * n];
 		b->hot[o] = busiest(b) < b->hot0[o];
+		b->o = b->o0 + o;
+		if (b->hot[o] && kept && b->shifts)
+			b->hot[o] = worst_shift(b) <= b->shift0[o];
 		if (!b->hot[o]) {
 			b->r->st.rerouted -= b->rerouted[o];
 			memcpy(b->lc, &b->load0[(size_t)o * n], n * sizeof(*b->lc));
@@ -1644,10 +1703,14 @@ static void rebalance_pass(struct bal *b, int kept)
 		}
 		if (!round)
 			memcpy(b->hot0, b->hot, sizeof(uint32_t) * (size_t)b->noffc);
+		for (b->o = b->o0; !round && kept && b->shifts &&
+		     b->o < b->o0 + b->noffc; b->o++)
+			if (!near_bound(b, b->o - b->o0))
+				b->shift0[b->o - b->o0] = worst_shift(b);
 		for (li = 0; li < b->nleaves; li++)
 			rebalance_leaf(b, li, b->hot, kept);
 	}
-	undo_unless_lower(b);
+	undo_unless_lower(b, kept);
 	b->second = 0;
 }
 
@@ -1869,6 +1932,9 @@ static size_t lay_out(struct bal *b, char *m)
 	b->path = carve(m, &off, n * I);
 	b->load = carve(m, &off, (b->nslots * noff + 1) * sizeof(uint32_t));
 	b->load0 = carve(m, &off, (b->nslots * noff + 1) * sizeof(uint32_t));
+	b->shift0 = carve(m, &off, noff * L);
+	b->sload = carve(m, &off, (b->nslots + 1) * sizeof(uint32_t));
+	b->stouch = carve(m, &off, hosts * SHIFT_HOPS * I);
 	b->damaged = carve(m, &off, hosts * noff);
 	b->hot = carve(m, &off, noff * sizeof(uint32_t));
 	b->hot0 = carve(m, &off, noff * sizeof(uint32_t));
@@ -1918,6 +1984,8 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 	if (!rc) {
 		index_switches(&b);
 		b.leaf_bound = b.U1 ? leaf_bound(&b) : 0;
+		b.shifts = (long)r->g->num_hosts * r->g->num_hosts * b.noff <=
+			   SHIFT_WALKS;
 	}
 	if (!rc)
 		balance(&b);
