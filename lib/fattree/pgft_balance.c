@@ -47,8 +47,8 @@
 #define REPAIR_MAX 2
 /* Rounds of choosing the damaged LIDs on the busiest links again. */
 #define REBALANCE_ROUNDS 2
-/* Walks (hosts squared, offsets) of the shift permutations measured
- * around the rule's LIDs' pass; more hosts: not measured. */
+/* Walks (hosts squared) of the shift permutations measured around the
+ * rule's LIDs' pass; more hosts (over 2048): not measured. */
 #define SHIFT_WALKS (1L << 22)
 /* Hops a walk of them follows at most (two turns on a 4-level tree). */
 #define SHIFT_HOPS 12
@@ -155,7 +155,6 @@ struct bal {
 	uint32_t *load0;	/* load before a pass of the second choice */
 	/* the worst shift of an offset (worst_shift), where affordable */
 	int shifts;		/* 1: measured around the rule's LIDs' pass */
-	long *shift0;		/* [o - o0]: before it */
 	uint32_t *sload;	/* [pbase + port]: one shift's load, left 0 */
 	int *stouch;		/* the cells sload holds */
 	uint32_t *lc;		/* the current offset's part of load */
@@ -1603,7 +1602,7 @@ static void rebalance_leaf(struct bal *b, int li, const uint32_t *hot,
 		     b->o++) {
 			if (!kept && !*damaged(b, D))
 				continue;
-			if (kept && near_bound(b, b->o - b->o0))
+			if (kept && (b->o || near_bound(b, 0)))
 				continue;
 			lid = host_lid(b, D);
 			if (!lid)
@@ -1655,6 +1654,39 @@ static long worst_shift(struct bal *b)
 	return worst;
 }
 
+/* The current offset's rows the pass changed swapped with the undo log's
+ * (back: in the log's reverse order, a row logged twice gets its first
+ * port; forth: in order, its last). */
+static void swap_rows(struct bal *b, int back)
+{
+	size_t k, n = b->nundo;
+	uint8_t *row, t;
+
+	for (k = 0; k < n; k++) {
+		struct undo *u = &b->undo[back ? n - 1 - k : k];
+
+		if (u->o != b->o)
+			continue;
+		row = &b->r->lft->row[u->node][u->lid];
+		t = *row;
+		*row = u->port;
+		u->port = t;
+	}
+}
+
+/* 1 when the current offset's worst shift with the pass's rows is no
+ * higher than without them (measured only for an offset whose busiest
+ * link the pass lowered: the others are undone anyway). */
+static int shift_no_worse(struct bal *b)
+{
+	long after = worst_shift(b), before;
+
+	swap_rows(b, 1);
+	before = worst_shift(b);
+	swap_rows(b, 0);
+	return after <= before;
+}
+
 /* An offset whose busiest link the second choice did not lower gets its
  * tables and loads from before it back: changes that lower no busiest
  * link only move LIDs further from the rule (worse shifts, more entries
@@ -1669,7 +1701,7 @@ static void undo_unless_lower(struct bal *b, int kept)
 		b->hot[o] = busiest(b) < b->hot0[o];
 		b->o = b->o0 + o;
 		if (b->hot[o] && kept && b->shifts)
-			b->hot[o] = worst_shift(b) <= b->shift0[o];
+			b->hot[o] = shift_no_worse(b);
 		if (!b->hot[o]) {
 			b->r->st.rerouted -= b->rerouted[o];
 			memcpy(b->lc, &b->load0[(size_t)o * n], n * sizeof(*b->lc));
@@ -1684,11 +1716,15 @@ static void undo_unless_lower(struct bal *b, int kept)
 }
 
 /* LIDs chosen again, REBALANCE_ROUNDS times: the damaged ones, then
- * (kept) every one, a LID the rule keeps leaving its rule's way only
- * where the way would reach the busiest load (a leaf that lost
+ * (kept) every base LID, a LID the rule keeps leaving its rule's way
+ * only where the way would reach the busiest load (a leaf that lost
  * up-cables carries the rule's LIDs on the cables left; a destination
  * leaf that lost cables receives the rule's LIDs on the ones left);
- * each pass undone for an offset whose busiest it did not lower. */
+ * each pass undone for an offset whose busiest it did not lower, the
+ * second also where it raised the worst shift. Base LIDs only: the SA
+ * hands them out; the other offsets keep D-mod-k for the multipath
+ * users (and on IBFT(8,3) at LMC 4 every offset's shifts cost three
+ * times the rest of the balance). */
 static void rebalance_pass(struct bal *b, int kept)
 {
 	int round, li;
@@ -1703,10 +1739,6 @@ static void rebalance_pass(struct bal *b, int kept)
 		}
 		if (!round)
 			memcpy(b->hot0, b->hot, sizeof(uint32_t) * (size_t)b->noffc);
-		for (b->o = b->o0; !round && kept && b->shifts &&
-		     b->o < b->o0 + b->noffc; b->o++)
-			if (!near_bound(b, b->o - b->o0))
-				b->shift0[b->o - b->o0] = worst_shift(b);
 		for (li = 0; li < b->nleaves; li++)
 			rebalance_leaf(b, li, b->hot, kept);
 	}
@@ -1932,7 +1964,6 @@ static size_t lay_out(struct bal *b, char *m)
 	b->path = carve(m, &off, n * I);
 	b->load = carve(m, &off, (b->nslots * noff + 1) * sizeof(uint32_t));
 	b->load0 = carve(m, &off, (b->nslots * noff + 1) * sizeof(uint32_t));
-	b->shift0 = carve(m, &off, noff * L);
 	b->sload = carve(m, &off, (b->nslots + 1) * sizeof(uint32_t));
 	b->stouch = carve(m, &off, hosts * SHIFT_HOPS * I);
 	b->damaged = carve(m, &off, hosts * noff);
@@ -1984,7 +2015,7 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 	if (!rc) {
 		index_switches(&b);
 		b.leaf_bound = b.U1 ? leaf_bound(&b) : 0;
-		b.shifts = (long)r->g->num_hosts * r->g->num_hosts * b.noff <=
+		b.shifts = (long)r->g->num_hosts * r->g->num_hosts <=
 			   SHIFT_WALKS;
 	}
 	if (!rc)
