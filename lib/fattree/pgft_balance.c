@@ -48,8 +48,9 @@
 /* Rounds of choosing the damaged LIDs on the busiest links again. */
 #define REBALANCE_ROUNDS 2
 /* Walks (hosts squared) of the shift permutations measured around the
- * rule's LIDs' pass; more hosts (over 2048): not measured. */
-#define SHIFT_WALKS (1L << 22)
+ * rule's LIDs' pass; more hosts (over 512): not measured (twice 1024
+ * hosts' would cost about 300 M instructions). */
+#define SHIFT_WALKS (1L << 18)
 /* Hops a walk of them follows at most (two turns on a 4-level tree). */
 #define SHIFT_HOPS 12
 /* Links loaded to their offset's busiest remembered per offset in the
@@ -156,6 +157,7 @@ struct bal {
 	/* the worst shift of an offset (worst_shift), where affordable */
 	int shifts;		/* 1: measured around the rule's LIDs' pass */
 	uint32_t *sload;	/* [pbase + port]: one shift's load, left 0 */
+	int *speer;		/* [pbase + port]: the node it leads to, -1 */
 	int *stouch;		/* the cells sload holds */
 	uint32_t *lc;		/* the current offset's part of load */
 	unsigned char *damaged;	/* [D noffc + o - o0] */
@@ -1618,6 +1620,18 @@ static void rebalance_leaf(struct bal *b, int li, const uint32_t *hot,
 		}
 }
 
+/* speer, once: a shift's walk reads only it of the fabric's ports. */
+static void index_peers(struct bal *b)
+{
+	const struct ibu_fabric *f = b->r->f;
+	int s, p;
+
+	for (s = 0; s < f->num_nodes; s++)
+		for (p = 0; p <= f->nodes[s].num_ports; p++)
+			b->speer[b->r->pbase[s] + p] =
+				p ? f->nodes[s].ports[p].peer_node : -1;
+}
+
 /* The current offset's worst shift permutation (host D to D + k, every
  * k: the order D-mod-k spreads), by the tables as they stand: its busiest
  * link's load. */
@@ -1638,11 +1652,12 @@ static long worst_shift(struct bal *b)
 				p = r->lft->row[n] ? r->lft->row[n][lid] : 0;
 				if (!p || p == IBU_NO_PATH)
 					break;
-				c = &b->sload[r->pbase[n] + p];
+				p += r->pbase[n];
+				c = &b->sload[p];
 				if (!(*c)++)
-					b->stouch[nt++] = r->pbase[n] + p;
+					b->stouch[nt++] = p;
 				m = *c > m ? *c : m;
-				n = r->f->nodes[n].ports[p].peer_node;
+				n = b->speer[p];
 				if (n < 0)
 					break;
 			}
@@ -1965,6 +1980,7 @@ static size_t lay_out(struct bal *b, char *m)
 	b->load = carve(m, &off, (b->nslots * noff + 1) * sizeof(uint32_t));
 	b->load0 = carve(m, &off, (b->nslots * noff + 1) * sizeof(uint32_t));
 	b->sload = carve(m, &off, (b->nslots + 1) * sizeof(uint32_t));
+	b->speer = carve(m, &off, (b->nslots + 1) * I);
 	b->stouch = carve(m, &off, hosts * SHIFT_HOPS * I);
 	b->damaged = carve(m, &off, hosts * noff);
 	b->hot = carve(m, &off, noff * sizeof(uint32_t));
@@ -2017,6 +2033,8 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 		b.leaf_bound = b.U1 ? leaf_bound(&b) : 0;
 		b.shifts = (long)r->g->num_hosts * r->g->num_hosts <=
 			   SHIFT_WALKS;
+		if (b.shifts)
+			index_peers(&b);
 	}
 	if (!rc)
 		balance(&b);
