@@ -80,17 +80,13 @@ struct build {
 	int *keep_in;
 };
 
-static int sw(const struct build *b, int n)
-{
-	return n >= 0 && ibu_node_is_switch(&b->f->nodes[n]);
-}
-
 /* A switch one level below s, reached by its port p; -1 otherwise. */
 static int child_at(const struct build *b, int s, int p)
 {
 	int q = b->f->nodes[s].ports[p].peer_node;
 
-	return sw(b, q) && b->g->level[q] == b->g->level[s] - 1 ? q : -1;
+	return ibu_is_sw(b->f, q) && b->g->level[q] == b->g->level[s] - 1 ?
+	       q : -1;
 }
 
 /* Both ends of the cable at (s, p) join the tree. */
@@ -116,7 +112,7 @@ static void bfs(struct build *b, int tail, int up, int t)
 		n = b->queue[head++];
 		for (p = 1; p <= b->f->nodes[n].num_ports; p++) {
 			q = b->f->nodes[n].ports[p].peer_node;
-			if (!sw(b, q) || b->mark[q] == b->stamp ||
+			if (!ibu_is_sw(b->f, q) || b->mark[q] == b->stamp ||
 			    (up && b->g->level[q] != b->g->level[n] + 1))
 				continue;
 			b->mark[q] = b->stamp;
@@ -238,7 +234,7 @@ static void cross(struct build *b, int apex, int t)
 	int n, leaf = -1;
 
 	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && b->g->level[n] == 1 &&
+		if (b->g->level[n] == 1 &&
 		    (leaf < 0 || b->g->col[n] < b->g->col[leaf]))
 			leaf = n;
 	if (leaf >= 0) {
@@ -255,11 +251,6 @@ static void cross(struct build *b, int apex, int t)
 	walk_down(b, t, leaf, 1);
 }
 
-static const char *name_of(const struct build *b, int n)
-{
-	return b->f->nodes[n].name ? b->f->nodes[n].name : "?";
-}
-
 /* The switch member m hangs off (or is), in *s. */
 static int member_switch(const struct build *b, const struct ibu_mcast_member *m,
 			 int *s, struct ibu_err *e)
@@ -274,23 +265,23 @@ static int member_switch(const struct build *b, const struct ibu_mcast_member *m
 		if (m->port != 0)
 			return ibu_err_set(e, IBU_ETOPO,
 					   "member %s port %d: a switch joins through port 0 only",
-					   name_of(b, m->node), m->port);
+					   ibu_node_name(b->f, m->node), m->port);
 		*s = m->node;
 		if (b->g->level[*s] < 1)
 			return ibu_err_set(e, IBU_ETOPO,
 					   "member switch %s is not part of the fat tree",
-					   name_of(b, m->node));
+					   ibu_node_name(b->f, m->node));
 		return IBU_OK;
 	}
 	if (m->port < 1 || m->port > nd->num_ports)
 		return ibu_err_set(e, IBU_EINVAL, "member %s has no port %d",
-				   name_of(b, m->node), m->port);
+				   ibu_node_name(b->f, m->node), m->port);
+	/* an end port of the tree hangs off a switch of the tree */
 	*s = nd->ports[m->port].peer_node;
-	if (ibu_pgft_host(b->g, m->node, m->port) < -1 || !sw(b, *s) ||
-	    b->g->level[*s] < 1)
+	if (ibu_pgft_host(b->g, m->node, m->port) < -1)
 		return ibu_err_set(e, IBU_ETOPO,
 				   "member %s port %d is not an end port of the fat tree",
-				   name_of(b, m->node), m->port);
+				   ibu_node_name(b->f, m->node), m->port);
 	return IBU_OK;
 }
 
@@ -300,7 +291,7 @@ static void add_receiver(struct build *b, int node, int port)
 {
 	const struct ibu_port *x = &b->f->nodes[node].ports[port];
 
-	if (sw(b, node))
+	if (ibu_is_sw(b->f, node))
 		ibu_pm_set(&b->mask[node], 0);
 	else
 		ibu_pm_set(&b->mask[x->peer_node], x->peer_port);
@@ -359,7 +350,7 @@ static void count_below(struct build *b)
 	for (s = 0; s < b->f->num_nodes; s++) {
 		b->kid_at[s] = k;
 		b->stamp++;
-		for (p = 1; sw(b, s) && b->g->level[s] >= 2 &&
+		for (p = 1; b->g->level[s] >= 2 &&
 		     p <= b->f->nodes[s].num_ports; p++) {
 			q = child_at(b, s, p);
 			if (q < 0 || b->mark[q] == b->stamp)
@@ -390,7 +381,7 @@ static void candidates(struct build *b)
 	int j, n, level = 0, want = b->nd;
 
 	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && b->cnt[n] == b->nd &&
+		if (b->cnt[n] == b->nd &&
 		    (!level || g->level[n] < level))
 			level = g->level[n];
 	b->t->common = level > 0;
@@ -402,12 +393,12 @@ static void candidates(struct build *b)
 				return;
 			}
 		for (n = want = 0; n < b->f->num_nodes; n++)
-			if (sw(b, n) && g->level[n] == level && b->cnt[n] > want)
+			if (g->level[n] == level && b->cnt[n] > want)
 				want = b->cnt[n];
 	}
 	b->t->level = level;
 	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && b->cnt[n] == want && g->level[n] == level)
+		if (b->cnt[n] == want && g->level[n] == level)
 			b->cand[b->nc++] = n;
 }
 
@@ -613,8 +604,7 @@ static int refuse(const struct build *b, int s, int apex, struct ibu_err *e)
 {
 	return ibu_err_set(e, IBU_ETOPO,
 			   "the faults leave no top switch with a way down to every member (no up-then-down tree; '%s' is cut off from '%s')",
-			   b->f->nodes[s].name ? b->f->nodes[s].name : "?",
-			   b->f->nodes[apex].name ? b->f->nodes[apex].name : "?");
+			   ibu_node_name(b->f, s), ibu_node_name(b->f, apex));
 }
 
 /* The port of s to its lowest-column neighbour one level up (up > 0) or
@@ -627,7 +617,7 @@ static int step(const struct build *b, int s, int up,
 
 	for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
 		q = b->f->nodes[s].ports[p].peer_node;
-		if (!sw(b, q) || b->g->level[q] != l || !want(b, q) ||
+		if (!ibu_is_sw(b->f, q) || b->g->level[q] != l || !want(b, q) ||
 		    (bq >= 0 && (q == bq || !before(b, q, bq))))
 			continue;
 		best = p;
@@ -682,8 +672,8 @@ static void sides(struct build *b, int apex)
 			}
 	for (l = b->g->P.h; l >= 1; l--)
 		for (n = 0; n < b->f->num_nodes; n++)
-			if (sw(b, n) && b->g->level[n] == l && !b->in[n] &&
-			    !b->dn[n] && (is_above(b, n) || step(b, n, 1, is_upok)))
+			if (b->g->level[n] == l && !b->in[n] && !b->dn[n] &&
+			    (is_above(b, n) || step(b, n, 1, is_upok)))
 				b->upok[n] = 1;
 }
 
@@ -724,7 +714,7 @@ static int junctions(struct build *b, struct jcand *c)
 	int n, k = 0, pz, py;
 
 	for (n = 0; n < b->f->num_nodes; n++) {
-		if (!sw(b, n) || !b->dn[n] || is_above(b, n) ||
+		if (!b->dn[n] || is_above(b, n) ||
 		    !(py = step(b, n, 1, is_upok)) ||
 		    !(pz = step(b, n, 1, is_dn)))
 			continue;
@@ -765,7 +755,7 @@ static int acyclic(struct build *b, struct ibu_err *e)
 
 	ibu_cdg_ports_mark(&b->cdg);
 	for (n = 0; n < b->f->num_nodes && !rc; n++)
-		if (b->in[n] && sw(b, n))
+		if (b->in[n] && ibu_is_sw(b->f, n))
 			rc = ibu_cdg_ports_add_tree(&b->cdg, n, &b->mask[n], e);
 	if (!rc)
 		rc = ibu_cdg_ports_find_new_cycle(&b->cdg, NULL, &len, e);
