@@ -376,32 +376,38 @@ static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
 	       c->g.level[node] >= 1;
 }
 
-/* "PGFT(2; 8,12; 1,4; 1,2): 16 switches, 96 end ports, LMC in use 3
- * (needs 3)"; an exact IBFT as the IBFT path said it; a degraded tree
- * adds "; degraded: N faults (limit L), ..." */
+/* "IBFT(8,3): 80 switches, 128 end ports" for an IBFT with its labels
+ * (planned: exact; a degraded one as admins know it, if it is one), else
+ * the PGFT's "PGFT(2; 8,12; 1,4; 1,2): 16 switches, 96 end ports". */
+static void describe_head(const struct ibu_cyclic_pgft *c, int planned,
+			  char *buf, size_t len)
+{
+	int m = 0, n = 0;
+
+	if (c->ibft && (!planned || !c->g.num_faults)) {
+		m = c->ibft->m;
+		n = c->ibft->n;
+	} else if (planned && c->g.num_faults && !c->g.num_spine_hosts) {
+		ibu_pgft_is_ibft(&c->g.P, &m, &n);	/* m stays 0 if none */
+	}
+	if (m)
+		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports",
+			 m, n, c->g.num_switches, c->g.num_hosts);
+	else
+		ibu_pgft_describe(&c->g, buf, len);
+}
+
+/* The head, then ", LMC in use 3 (needs 3)"; a degraded tree adds
+ * "; degraded: N faults (limit L), ..." */
 static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 			     size_t len)
 {
-	struct ibu_pgft exact = c->g;
-	int paper = c->ibft && !c->g.num_faults, m = 0, n = 0;
 	char head[192];
 	size_t o;
 
-	if (paper) {		/* as the IBFT path said it */
-		m = c->ibft->m;
-		n = c->ibft->n;
-	} else if (c->g.num_faults && !c->g.num_spine_hosts) {
-		/* a degraded IBFT as admins know it (m stays 0 if none) */
-		ibu_pgft_is_ibft(&c->g.P, &m, &n);
-	}
-	exact.num_faults = 0;	/* the faults go last */
-	if (m)
-		snprintf(head, sizeof(head), "IBFT(%d,%d): %d switches, %d end ports",
-			 m, n, c->g.num_switches, c->g.num_hosts);
-	else
-		ibu_pgft_describe(&exact, head, sizeof(head));
+	describe_head(c, 1, head, sizeof(head));
 	snprintf(buf, len, "%s, LMC in use %d (%sneeds %d%s)", head, c->lmc,
-		 paper ? "paper " : "", c->lmc_needed,
+		 c->ibft && !c->g.num_faults ? "paper " : "", c->lmc_needed,
 		 c->offset_levels < c->g.P.h - 1 ?
 		 "; up-digits beyond the offset from the destination" : "");
 	if (!c->g.num_faults)
@@ -425,12 +431,8 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 	(void)f;
 	if (c->planned)
 		describe_planned(c, buf, len);
-	else if (c->ibft)	/* recognised only (mcast tree): no LIDs yet */
-		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports",
-			 c->ibft->m, c->ibft->n, c->g.num_switches,
-			 c->g.num_hosts);
-	else
-		ibu_pgft_describe(&c->g, buf, len);
+	else		/* recognised only (mcast tree): no LIDs yet */
+		describe_head(c, 0, buf, len);
 }
 
 /* One note per fault record (a record may stand for several), their

@@ -104,15 +104,14 @@ static int num_ports(const struct lab *r, int s)
 	return r->f->nodes[r->node[s]].num_ports;
 }
 
+/* The join keeps the smaller key of the two sets. */
 static void uf_union(struct lab *r, int a, int b)
 {
-	a = ibu__uf_find(r->uf, a);
-	b = ibu__uf_find(r->uf, b);
-	if (a == b)
-		return;
-	if (r->ufkey[b] < r->ufkey[a])
-		r->ufkey[a] = r->ufkey[b];
-	r->uf[b] = a;
+	int kb = r->ufkey[ibu__uf_find(r->uf, b)];
+
+	a = ibu__uf_union(r->uf, a, b);
+	if (kb < r->ufkey[a])
+		r->ufkey[a] = kb;
 }
 
 /* uf over the switches; key = rank for the given level (S elsewhere). */

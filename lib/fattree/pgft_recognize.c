@@ -64,14 +64,6 @@ static void up_to(int *a, int b)
 		*a = b;
 }
 
-static void uf_union(int *uf, int a, int b)
-{
-	a = ibu__uf_find(uf, a);
-	b = ibu__uf_find(uf, b);
-	if (a != b)
-		uf[a] = b;
-}
-
 /* uf: the components of the switches up to level k (its sub-trees of
  * height k, leaves and pods among them). */
 static void union_below(const struct rec *r, int k, int *uf)
@@ -86,7 +78,7 @@ static void union_below(const struct rec *r, int k, int *uf)
 			    p <= f->nodes[n].num_ports; p++) {
 			q = f->nodes[n].ports[p].peer_node;
 			if (ibu_is_sw(f, q) && r->g->level[q] <= k)
-				uf_union(uf, n, q);
+				ibu__uf_union(uf, n, q);
 		}
 }
 
@@ -509,7 +501,7 @@ static void sibling_keys(struct rec *r, int l, uint64_t *key)
 			if (first < 0)
 				first = q;
 			else
-				uf_union(sib, first, q);
+				ibu__uf_union(sib, first, q);
 		}
 	for (n = 0; n < f->num_nodes; n++)
 		if (on_level(r, n, l) && key[n] < key[ibu__uf_find(sib, n)])

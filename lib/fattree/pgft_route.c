@@ -573,13 +573,6 @@ static int route_all(struct router *r, struct ibu_err *e)
 	return rc ? rc : ibu__pgft_route_deferred(r, e);
 }
 
-int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
-			const struct ibu_lidmap *map, int lmc,
-			struct ibu_lft *lft, struct ibu_err *e)
-{
-	return ibu_pgft_route_stats(f, g, map, lmc, lft, NULL, e);
-}
-
 int ibu_pgft_route_stats(const struct ibu_fabric *f, const struct ibu_pgft *g,
 			 const struct ibu_lidmap *map, int lmc,
 			 struct ibu_lft *lft, struct ibu_pgft_route_stats *st,
@@ -619,7 +612,7 @@ int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
 
 	if (rc)
 		return rc;
-	rc = ibu_pgft_route_into(f, g, map, lmc, lft, e);
+	rc = ibu_pgft_route_stats(f, g, map, lmc, lft, NULL, e);
 	if (rc)
 		ibu_lft_free(lft);
 	return rc;
