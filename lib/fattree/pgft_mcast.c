@@ -570,6 +570,14 @@ static int before(const struct build *b, int a, int c)
 	return b->f->nodes[a].guid < b->f->nodes[c].guid;
 }
 
+/* Lower level first, then before(). */
+static int lower(const struct build *b, int a, int c)
+{
+	if (b->g->level[a] != b->g->level[c])
+		return b->g->level[a] < b->g->level[c];
+	return before(b, a, c);
+}
+
 static int junction_alloc(struct build *b, struct ibu_err *e)
 {
 	size_t N = (size_t)b->f->num_nodes + 1;
@@ -776,10 +784,8 @@ static int join_cut(struct build *b, int apex, int t, struct jcand *c,
 	b->queue[0] = t;
 	bfs(b, 1, 1, -1);
 	for (n = 0; n < b->f->num_nodes; n++)
-		if (b->in[n] && is_above(b, n) && (best < 0 ||
-		    b->g->level[n] < b->g->level[best] ||
-		    (b->g->level[n] == b->g->level[best] &&
-		     before(b, n, best))))
+		if (b->in[n] && is_above(b, n) &&
+		    (best < 0 || lower(b, n, best)))
 			best = n;
 	if (best >= 0) {
 		down_to(b, best, t);
@@ -807,10 +813,8 @@ static void sort_cut(struct build *b)
 	int i, j, v;
 
 	for (i = 1; i < b->ncut; i++) {
-		for (v = b->cut[i], j = i; j > 0 &&
-		     (b->g->level[b->cut[j - 1]] > b->g->level[v] ||
-		      (b->g->level[b->cut[j - 1]] == b->g->level[v] &&
-		       before(b, v, b->cut[j - 1]))); j--)
+		for (v = b->cut[i], j = i; j > 0 && lower(b, v, b->cut[j - 1]);
+		     j--)
 			b->cut[j] = b->cut[j - 1];
 		b->cut[j] = v;
 	}
