@@ -21,21 +21,22 @@ int ibu_pgft_mcast_load_new(const struct ibu_fabric *f,
 			    struct ibu_pgft_mcast_load **out, struct ibu_err *e)
 {
 	struct ibu_pgft_mcast_load *l;
-	int size = g->num_nodes > 0 ? g->num_nodes : 1, sizes[3], rc;
+	int size = g->num_nodes > 0 ? g->num_nodes : 1, stride, sizes[3], rc;
 
 	*out = NULL;
 	if (g->num_nodes != f->num_nodes)
 		return ibu_err_set(e, IBU_EINVAL,
 				   "the fat tree was recognised on another fabric");
-	if ((long)size * (most_ports(f) + 1) > INT_MAX)
+	stride = most_ports(f) + 1;
+	if ((long)size * stride > INT_MAX)
 		return ibu_err_set(e, IBU_EINVAL,
 				   "fabric too large for the multicast load state");
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	l->stride = most_ports(f) + 1;
+	l->stride = stride;
 	sizes[0] = sizes[2] = size;
-	sizes[1] = size * l->stride;
+	sizes[1] = size * stride;
 	rc = ibu_mcload_init(&l->core, 3, sizes, e);
 	if (rc)
 		free(l);
