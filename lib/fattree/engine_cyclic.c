@@ -143,10 +143,8 @@ static void drop_unicast(struct ibu_cyclic_pgft *c)
 	ibu_cdg_ports_free(c->ucdg);
 	free(c->ucdg);
 	c->ucdg = NULL;
-	ibu_lft_free(&c->ulft);
+	ibu_lft_free(&c->ulft);		/* both zero what they free */
 	ibu_lidmap_free(&c->umap);
-	memset(&c->ulft, 0, sizeof(c->ulft));
-	memset(&c->umap, 0, sizeof(c->umap));
 }
 
 void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c)
@@ -307,12 +305,10 @@ static int unicast_cdg(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
 	if (!c->ucdg)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	rc = ibu_cdg_ports_init(c->ucdg, f, e);
-	if (!rc) {
+	if (!rc)
 		rc = ibu_cdg_ports_add_unicast(c->ucdg, &c->ulft, &c->umap, e);
-		if (rc)
-			ibu_cdg_ports_free(c->ucdg);
-	}
-	if (rc) {
+	if (rc) {	/* a failed init leaves it freed and zeroed */
+		ibu_cdg_ports_free(c->ucdg);
 		free(c->ucdg);
 		c->ucdg = NULL;
 	}
