@@ -372,9 +372,10 @@ static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
 	       c->g.level[node] >= 1;
 }
 
-/* "IBFT(8,3): 80 switches, 128 end ports" for an IBFT with its labels
- * (planned: exact; a degraded one as admins know it, if it is one), else
- * the PGFT's "PGFT(2; 8,12; 1,4; 1,2): 16 switches, 96 end ports". */
+/* "IBFT(8,3): 80 switches, 128 end ports" for a tree with the paper's
+ * labels (once planned, an exact one), or planned and degraded with an
+ * IBFT's parameters (as admins know it); else the PGFT's "PGFT(2; 8,12;
+ * 1,4; 1,2): 16 switches, 96 end ports". */
 static void describe_head(const struct ibu_cyclic_pgft *c, int planned,
 			  char *buf, size_t len)
 {
