@@ -1,23 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
+#include "num.h"
 #include "pgft.h"
 
 /* "a,b,c" -> v[1..n]; returns n, or -1 with a message. */
 static int parse_list(const char *what, const char *text, int *v,
 		      struct ibu_err *e)
 {
-	const char *s = text;
-	int n = 0;
+	const char *s = text, *end;
+	int n = 0, x;
 
 	for (;;) {
-		char *end;
-		long x;
-
-		errno = 0;
-		x = strtol(s, &end, 10);
-		if (end == s || errno || x < 1 || x > 254)
+		if (ibu_num_int(s, IBU_NUM_DEC, 1, 254, &x, &end))
 			return ibu_err_set(e, IBU_EINVAL,
 					   "%s '%s': item %d is not a number in 1..254",
 					   what, text, n + 1), -1;
@@ -25,7 +19,7 @@ static int parse_list(const char *what, const char *text, int *v,
 			return ibu_err_set(e, IBU_EINVAL,
 					   "%s '%s': more than %d levels",
 					   what, text, IBU_PGFT_MAX_H), -1;
-		v[++n] = (int)x;
+		v[++n] = x;
 		if (!*end)
 			return n;
 		if (*end != ',')
