@@ -115,3 +115,14 @@ int ibu__cmp_u64(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+
+int ibu__cmp_gkey(const void *a, const void *b)
+{
+	const struct ibu__gkey *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}

@@ -295,6 +295,13 @@ struct ibu__okey {
 	int D;
 };
 int ibu__cmp_okey(const void *a, const void *b);
+/* (group, key, i), compared in that order: ranks inside groups
+ * (labelling), a sub-tree's least file position (host order). */
+struct ibu__gkey {
+	uint64_t group, key;
+	int i;
+};
+int ibu__cmp_gkey(const void *a, const void *b);
 
 static inline int ibu__uf_find(int *uf, int x)
 {
