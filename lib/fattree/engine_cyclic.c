@@ -46,62 +46,6 @@ static const struct ibu_engine_option options[] = {
 #define OPT_MAX_FAULTS (&options[0])
 #define OPT_OFFSETS (&options[1])
 
-/* up[node]: switch node's up-ports by paper up-digit (0: no cable). */
-static int paper_ups(const struct ibu_cyclic_pgft *c, int half, int **up,
-		     int *slots)
-{
-	const struct ibu_fabric *f = c->f;
-	int s, p, k, used = 0;
-
-	for (s = 0; s < c->g.num_nodes; s++) {
-		int l = c->g.level[s];
-		int U = l >= 1 ? ibu_pgft_up_ports(&c->g.P, l) : 0;
-
-		up[s] = slots + used;
-		used += U;
-		for (p = 1; U && p <= f->nodes[s].num_ports; p++) {
-			int q = f->nodes[s].ports[p].peer_node;
-
-			k = ibu_pgft_ibft_port(f, &c->g, c->ibft, s, p) - half - 1;
-			if (q < 0 || c->g.level[q] != l + 1 || k < 0)
-				continue;
-			if (k >= U)
-				return IBU_ETOPO;
-			up[s][k] = p;
-		}
-	}
-	return IBU_OK;
-}
-
-/* The paper's rule on c's labels: up-ports by up-digit, PIDs by D. One
- * allocation: the struct, then up[], then the slots. */
-static int paper_rule(struct ibu_cyclic_pgft *c, int rotated,
-		      struct ibu_err *e)
-{
-	size_t nodes = (size_t)c->g.num_nodes + 1, slots = 1;
-	struct ibu_pgft_paper *p;
-	int **up, s;
-
-	for (s = 0; s < c->g.num_nodes; s++)
-		if (c->g.level[s] >= 1)
-			slots += (size_t)ibu_pgft_up_ports(&c->g.P, c->g.level[s]);
-	p = calloc(1, sizeof(*p) + nodes * sizeof(int *) + slots * sizeof(int));
-	if (!p)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	up = (int **)(void *)(p + 1);
-	if (paper_ups(c, c->ibft->half, up, (int *)(void *)(up + nodes))) {
-		free(p);
-		return ibu_err_set(e, IBU_ETOPO,
-				   "offsets=paper: the tree's paper labels do not match its PGFT levels");
-	}
-	p->half = c->ibft->half;
-	p->rotated = rotated;
-	p->up = (const int *const *)up;
-	p->pid = c->ibft->pid;
-	c->paper = p;
-	return IBU_OK;
-}
-
 int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 			      const uint64_t *roots, int num_roots,
 			      int max_faults, enum ibu_cyclic_rule_kind rule,
@@ -128,8 +72,16 @@ int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 	 * `ibunion route` assigns (one cut of a shuffled IBFT(8,3) at LMC 4:
 	 * 1,844 entries change, not 59,071) */
 	rc = ibu_pgft_ibft_build(f, &c->g, !c->g.num_faults, &c->ibft, e);
-	if (!rc && c->ibft && rule != IBU_CYCLIC_GENERALISED)
-		rc = paper_rule(c, rule == IBU_CYCLIC_PAPER_ROTATED, e);
+	if (!rc && c->ibft && rule != IBU_CYCLIC_GENERALISED) {
+		/* the paper's rule on c's labels: up-ports by up-digit,
+		 * PIDs by D */
+		c->paper_rule = (struct ibu_pgft_paper){
+			.half = c->ibft->half,
+			.rotated = rule == IBU_CYCLIC_PAPER_ROTATED,
+			.up = (const int *const *)c->ibft->up,
+			.pid = c->ibft->pid };
+		c->paper = &c->paper_rule;
+	}
 	if (rc) {
 		ibu_cyclic_pgft_free(c);
 		return rc;
@@ -152,7 +104,6 @@ void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c)
 	if (!c)
 		return;
 	ibu_pgft_ibft_free(c->ibft);
-	free(c->paper);
 	drop_unicast(c);
 	ibu_pgft_free(&c->g);
 	free(c);

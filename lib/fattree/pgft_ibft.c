@@ -530,6 +530,34 @@ static int alloc_labels(const struct ibu_pgft *g, struct ibu_pgft_ibft *x,
 	return x->w && x->pid ? IBU_OK : IBU_ENOMEM;
 }
 
+/* x->up: one block, the pointers then every switch's U_l slots. */
+static int paper_ups(const struct ibu_fabric *f, const struct ibu_pgft *g,
+		     struct ibu_pgft_ibft *x)
+{
+	size_t nodes = (size_t)g->num_nodes + 1, slots = 1;
+	int s, p, q, U, *next;
+
+	for (s = 0; s < g->num_nodes; s++)
+		if (g->level[s] >= 1)
+			slots += (size_t)ibu_pgft_up_ports(&g->P, g->level[s]);
+	x->up = calloc(1, nodes * sizeof(int *) + slots * sizeof(int));
+	if (!x->up)
+		return IBU_ENOMEM;
+	next = (int *)(void *)(x->up + nodes);
+	for (s = 0; s < g->num_nodes; s++, next += U) {
+		int l = g->level[s];
+
+		U = l >= 1 ? ibu_pgft_up_ports(&g->P, l) : 0;
+		x->up[s] = next;
+		/* paper port half + 1 + the parent's last digit (< half) */
+		for (p = 1; U && p <= f->nodes[s].num_ports; p++)
+			if ((q = peer_at(f, g, s, p, -1)) >= 0 &&
+			    W(x, q)[x->n - 2] < U)
+				x->up[s][W(x, q)[x->n - 2]] = p;
+	}
+	return IBU_OK;
+}
+
 int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
 			int renumber, struct ibu_pgft_ibft **out,
 			struct ibu_err *e)
@@ -553,6 +581,8 @@ int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
 		if (!rc)
 			rc = pids(f, g, x, &sorted, e);
 	}
+	if (!rc && paper_ups(f, g, x))
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	if (rc) {		/* IBU_ETOPO: no IBFT after all, PGFT labels */
 		ibu_pgft_ibft_free(x);
 		return rc == IBU_ETOPO ? IBU_OK : rc;
@@ -567,6 +597,7 @@ void ibu_pgft_ibft_free(struct ibu_pgft_ibft *x)
 		return;
 	free(x->w);
 	free(x->pid);
+	free(x->up);
 	free(x);
 }
 

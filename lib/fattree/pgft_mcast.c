@@ -410,17 +410,14 @@ static int climb_step(const struct build *b, int s, int D, const long *x,
 		      int l)
 {
 	const struct ibu_pgft *g = b->g;
-	int U = ibu_pgft_up_ports(&g->P, l), k, p, want;
+	int U = ibu_pgft_up_ports(&g->P, l), k, p;
 	uint32_t pid;
 
 	if (b->x) {
 		for (pid = b->x->pid[D], k = 1; k < l; k++)
 			pid /= (uint32_t)b->x->half;
-		want = b->x->half + 1 + (int)(pid % (uint32_t)b->x->half);
-		for (p = 1; p <= b->f->nodes[s].num_ports; p++)
-			if (ibu_pgft_ibft_port(b->f, g, b->x, s, p) == want)
-				return b->f->nodes[s].ports[p].peer_node;
-		return -1;
+		p = b->x->up[s][pid % (uint32_t)b->x->half];
+		return p ? b->f->nodes[s].ports[p].peer_node : -1;
 	}
 	if (!g->up[s] || U <= 0)
 		return -1;
