@@ -535,7 +535,7 @@ static int paper_ups(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		     struct ibu_pgft_ibft *x)
 {
 	size_t nodes = (size_t)g->num_nodes + 1, slots = 1;
-	int s, p, q, U, *next;
+	int s, j, p, d, U, *next;
 
 	for (s = 0; s < g->num_nodes; s++)
 		if (g->level[s] >= 1)
@@ -549,11 +549,15 @@ static int paper_ups(const struct ibu_fabric *f, const struct ibu_pgft *g,
 
 		U = l >= 1 ? ibu_pgft_up_ports(&g->P, l) : 0;
 		x->up[s] = next;
-		/* paper port half + 1 + the parent's last digit (< half) */
-		for (p = 1; U && p <= f->nodes[s].num_ports; p++)
-			if ((q = peer_at(f, g, s, p, -1)) >= 0 &&
-			    W(x, q)[x->n - 2] < U)
-				x->up[s][W(x, q)[x->n - 2]] = p;
+		/* paper port half + 1 + the parent's last digit (< half):
+		 * the PGFT's up-slots hold every up-cable */
+		for (j = 0; j < U; j++) {
+			if (!(p = g->up[s][j]))
+				continue;
+			d = W(x, f->nodes[s].ports[p].peer_node)[x->n - 2];
+			if (d < U)
+				x->up[s][d] = p;
+		}
 	}
 	return IBU_OK;
 }
