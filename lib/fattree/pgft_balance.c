@@ -17,8 +17,12 @@
  * those is kept instead when it loads no link more (a cut then changes
  * the entries it must). Then the damaged LIDs crossing their offset's
  * busiest link are chosen again against all the others, kept only where
- * the offset's busiest link ends lower. Deterministic: leaves in host
- * order, ways in slot and port order.
+ * the offset's busiest link ends lower; then, the same way, every LID
+ * crossing it, a LID the rule keeps leaving its rule's way only where
+ * that way would reach the busiest (the ways left to a leaf that lost
+ * cables carry the rule's LIDs too), kept only where the offset's busiest
+ * link ends lower and its worst shift no higher. Deterministic: leaves in
+ * host order, ways in slot and port order.
  *
  * Cost: the switches that reach t are indexed once per leaf (a group of
  * switches with the same parents checked once). A LID the rule keeps
@@ -43,6 +47,12 @@
 #define REPAIR_MAX 2
 /* Rounds of choosing the damaged LIDs on the busiest links again. */
 #define REBALANCE_ROUNDS 2
+/* Walks (hosts squared) of the shift permutations measured around the
+ * rule's LIDs' pass; more hosts (over 512): not measured (twice 1024
+ * hosts' would cost about 300 M instructions). */
+#define SHIFT_WALKS (1L << 18)
+/* Hops a walk of them follows at most (two turns on a 4-level tree). */
+#define SHIFT_HOPS 12
 /* Links loaded to their offset's busiest remembered per offset in the
  * second choice (one cut of IBFT(24,3): 1 to 4); more: every walk. */
 #define HOT_MAX 16
@@ -136,10 +146,19 @@ struct bal {
 	int src;		/* the walking source leaf's rank */
 	int t_cut;		/* leaf t lost up-cables */
 	int second;		/* the second choice is being made */
+	int rule_first;		/* walks keep the rule's way below hot */
+	long leaf_bound;	/* no tables' busiest link is lower (0: none
+				 * known) */
 	/* loads of a chunk of offsets o0..o0+noffc-1 */
 	size_t nslots;
 	int noff, o0, noffc;
 	uint32_t *load;		/* [(o - o0) nslots + pbase + port] */
+	uint32_t *load0;	/* load before a pass of the second choice */
+	/* the worst shift of an offset (worst_shift), where affordable */
+	int shifts;		/* 1: measured around the rule's LIDs' pass */
+	uint32_t *sload;	/* [pbase + port]: one shift's load, left 0 */
+	int *speer;		/* [pbase + port]: the node it leads to, -1 */
+	int *stouch;		/* the cells sload holds */
 	uint32_t *lc;		/* the current offset's part of load */
 	unsigned char *damaged;	/* [D noffc + o - o0] */
 	uint32_t *hot;		/* [o - o0]: busiest link of the offset */
@@ -1012,13 +1031,31 @@ static int spread(struct bal *b, int i, long wt, int *next)
 	return pt[k];
 }
 
+/* 1 when u's rule way, with wt more flows, stays below the offset's
+ * busiest onward (its cheapest from the next switch on). */
+static int rule_cool(struct bal *b, int u, long wt)
+{
+	long l, q;
+
+	if (!b->rule_first || !b->rport[u] || b->rnext[u] < 0)
+		return 0;
+	l = *load_of(b, u, b->rport[u]);
+	q = b->cost[b->rnext[u]];
+	return (l > q ? l : q) + wt < (long)b->hot[b->o - b->o0];
+}
+
 /* Source leaf i's flows (wt) toward t: the decided ways where a switch
- * has one, else its cheapest now; then the walk's costs again. */
+ * has one, else (rule_first: the rule's while it stays cool) its cheapest
+ * now; then the walk's costs again. */
 static void walk(struct bal *b, int i, long wt)
 {
 	int n = 0, u = i, j;
 
 	while (u > 0 && n < b->norder) {
+		if (!b->port[u] && rule_cool(b, u, wt)) {
+			b->port[u] = b->rport[u];
+			b->next[u] = b->rnext[u];
+		}
 		if (!b->port[u])
 			b->port[u] = u == i ? spread(b, u, wt, &b->next[u]) :
 				     cheapest(b, u, &b->next[u]);
@@ -1411,6 +1448,47 @@ static int log_rows(struct bal *b, uint32_t lid)
 	return 1;
 }
 
+/* The links of the tree in port/next (flows w) loaded to m or more (off:
+ * its flows are not on the load). */
+static long at_least(struct bal *b, long m, int off)
+{
+	long n = 0;
+	int i;
+
+	for (i = 1; i < b->norder; i++)
+		if (b->w[i] && b->port[i])
+			n += *load_of(b, i, b->port[i]) + (off ? b->w[i] : 0) >= m;
+	return n;
+}
+
+/* 1 when the tree just chosen (its flows on the load) has a busiest link
+ * below old; for a LID the rule kept (kept pass) also when it is as busy
+ * but on fewer links as busy as old than the n of the tree it replaces:
+ * where several links share the busiest, one LID alone moves off one. */
+static int better(struct bal *b, long old, long n, int kept)
+{
+	long m = tree_max(b);
+
+	return m < old || (kept && m == old && at_least(b, old, 0) < n);
+}
+
+/* A damaged LID's choice again; a LID the rule kept (its repair is the
+ * rule's tree, the one being replaced) moved off its hot links first,
+ * then (again) the greedy tree. */
+static void choose_again(struct bal *b, int D, int again)
+{
+	if (*damaged(b, D)) {
+		choose_tree(b, again ? D + b->nleaves / 2 : D);
+		return;
+	}
+	b->rule_first = 1;
+	greedy_tree(b, again ? D + b->nleaves / 2 : D);
+	b->rule_first = 0;
+	tree_flows(b, -1);
+	tree_flows(b, 1);
+	add_flows(b);
+}
+
 /*
  * Chosen again with every other LID's flows on the load (the first choice
  * saw only the LIDs before it), the source leaves walking from D's start
@@ -1418,23 +1496,24 @@ static int log_rows(struct bal *b, uint32_t lid)
  * a shared switch first is what splits its flows); kept when its busiest
  * link is below the old tree's, else the old tree is put back.
  */
-static void rechoose(struct bal *b, int D, uint32_t lid)
+static void rechoose(struct bal *b, int D, uint32_t lid, int kept)
 {
-	long old, dev;
+	long old, dev, n;
 
 	read_tree(b, lid);
 	dev = deviations(b);
 	old = tree_flows(b, -1);
+	n = at_least(b, old, 1);
 	memcpy(b->keep, b->port, sizeof(int) * (size_t)b->norder);
 	memcpy(b->keepnx, b->next, sizeof(int) * (size_t)b->norder);
-	choose_tree(b, D);
-	if (tree_max(b) >= old) {	/* the other half of the leaves first */
+	choose_again(b, D, 0);
+	if (!better(b, old, n, kept)) {	/* the other half of the leaves first */
 		tree_flows(b, -1);
-		choose_tree(b, D + b->nleaves / 2);
+		choose_again(b, D, 1);
 	}
-	if (tree_max(b) < old && log_rows(b, lid)) {
+	if (better(b, old, n, kept) && log_rows(b, lid)) {
 		b->r->st.rerouted -= dev;
-		b->r->st.balanced--;
+		b->r->st.balanced -= *damaged(b, D);	/* counted once */
 		write_tree(b, lid);
 		b->rerouted[b->o - b->o0] += deviations(b) - dev;
 		return;
@@ -1505,9 +1584,17 @@ static int crosses(struct bal *b, uint32_t lid, int t, uint32_t hot)
 	return 0;
 }
 
-/* Leaf t's damaged LIDs of the chunk that cross the busiest link of
- * their offset, chosen again. */
-static void rebalance_damaged(struct bal *b, int li, const uint32_t *hot)
+/* 1 when offset o0 + o began the pass within 1% of the leaves' cut
+ * bound: its rule's LIDs are not chosen again (leaf_bound()). */
+static int near_bound(const struct bal *b, int o)
+{
+	return b->hot0[o] <= b->leaf_bound + b->leaf_bound / 100;
+}
+
+/* Leaf t's LIDs of the chunk that cross the busiest link of their
+ * offset, chosen again: the damaged ones, or (kept) every LID. */
+static void rebalance_leaf(struct bal *b, int li, const uint32_t *hot,
+			   int kept)
 {
 	int j, D, prepared = 0, t = b->leaves[li];
 	uint32_t lid;
@@ -1515,9 +1602,13 @@ static void rebalance_damaged(struct bal *b, int li, const uint32_t *hot)
 	for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++)
 		for (D = b->by_leaf[j], b->o = b->o0; b->o < b->o0 + b->noffc;
 		     b->o++) {
-			if (!*damaged(b, D))
+			if (!kept && !*damaged(b, D))
+				continue;
+			if (kept && (b->o || near_bound(b, 0)))
 				continue;
 			lid = host_lid(b, D);
+			if (!lid)
+				continue;
 			b->lc = &b->load[(size_t)(b->o - b->o0) * b->nslots];
 			if (!crosses(b, lid, t, hot[b->o - b->o0]))
 				continue;
@@ -1525,23 +1616,111 @@ static void rebalance_damaged(struct bal *b, int li, const uint32_t *hot)
 				prepare_leaf(b, t);
 			start_lid(b, D);
 			rule_ways(b);
-			rechoose(b, D, lid);
+			rechoose(b, D, lid, kept);
 		}
 }
 
-/* An offset whose busiest link the second choice did not lower gets its
- * first tables back: changes that lower no busiest link only move the
- * damaged LIDs further from the rule (worse shifts, more entries resent). */
-static void undo_unless_lower(struct bal *b)
+/* speer, once: a shift's walk reads only it of the fabric's ports. */
+static void index_peers(struct bal *b)
 {
-	size_t k;
+	const struct ibu_fabric *f = b->r->f;
+	int s, p;
+
+	for (s = 0; s < f->num_nodes; s++)
+		for (p = 0; p <= f->nodes[s].num_ports; p++)
+			b->speer[b->r->pbase[s] + p] =
+				p ? f->nodes[s].ports[p].peer_node : -1;
+}
+
+/* The current offset's worst shift permutation (host D to D + k, every
+ * k: the order D-mod-k spreads), by the tables as they stand: its busiest
+ * link's load. */
+static long worst_shift(struct bal *b)
+{
+	const struct router *r = b->r;
+	long N = r->g->num_hosts, worst = 0, m, k, S, D;
+	int n, p, hops, nt;
+	uint32_t lid, *c;
+
+	for (k = 1; k < N; k++) {
+		for (S = 0, m = 0, nt = 0; S < N; S++) {
+			D = (S + k) % N;
+			lid = host_lid(b, (int)D);
+			n = r->g->host[S].leaf;
+			for (hops = 0; lid && hops < SHIFT_HOPS &&
+			     n != r->g->host[D].leaf; hops++) {
+				p = r->lft->row[n] ? r->lft->row[n][lid] : 0;
+				if (!p || p == IBU_NO_PATH)
+					break;
+				p += r->pbase[n];
+				c = &b->sload[p];
+				if (!(*c)++)
+					b->stouch[nt++] = p;
+				m = *c > m ? *c : m;
+				n = b->speer[p];
+				if (n < 0)
+					break;
+			}
+		}
+		while (nt > 0)
+			b->sload[b->stouch[--nt]] = 0;
+		worst = m > worst ? m : worst;
+	}
+	return worst;
+}
+
+/* The current offset's rows the pass changed swapped with the undo log's
+ * (back: in the log's reverse order, a row logged twice gets its first
+ * port; forth: in order, its last). */
+static void swap_rows(struct bal *b, int back)
+{
+	size_t k, n = b->nundo;
+	uint8_t *row, t;
+
+	for (k = 0; k < n; k++) {
+		struct undo *u = &b->undo[back ? n - 1 - k : k];
+
+		if (u->o != b->o)
+			continue;
+		row = &b->r->lft->row[u->node][u->lid];
+		t = *row;
+		*row = u->port;
+		u->port = t;
+	}
+}
+
+/* 1 when the current offset's worst shift with the pass's rows is no
+ * higher than without them (measured only for an offset whose busiest
+ * link the pass lowered: the others are undone anyway). */
+static int shift_no_worse(struct bal *b)
+{
+	long after = worst_shift(b), before;
+
+	swap_rows(b, 1);
+	before = worst_shift(b);
+	swap_rows(b, 0);
+	return after <= before;
+}
+
+/* An offset whose busiest link the second choice did not lower gets its
+ * tables and loads from before it back: changes that lower no busiest
+ * link only move LIDs further from the rule (worse shifts, more entries
+ * resent). */
+static void undo_unless_lower(struct bal *b, int kept)
+{
+	size_t k, n = b->nslots;
 	int o;
 
 	for (o = 0; o < b->noffc; o++) {
-		b->lc = &b->load[(size_t)o * b->nslots];
+		b->lc = &b->load[(size_t)o * n];
 		b->hot[o] = busiest(b) < b->hot0[o];
-		if (!b->hot[o])
+		b->o = b->o0 + o;
+		if (b->hot[o] && kept && b->shifts)
+			b->hot[o] = shift_no_worse(b);
+		if (!b->hot[o]) {
 			b->r->st.rerouted -= b->rerouted[o];
+			memcpy(b->lc, &b->load0[(size_t)o * n], n * sizeof(*b->lc));
+		}
 		b->rerouted[o] = 0;
 	}
 	for (k = b->nundo; k-- > 0;)
@@ -1551,13 +1730,23 @@ static void undo_unless_lower(struct bal *b)
 	b->nundo = 0;
 }
 
-/* Damaged LIDs chosen again, REBALANCE_ROUNDS times. */
-static void rebalance(struct bal *b)
+/* LIDs chosen again, REBALANCE_ROUNDS times: the damaged ones, then
+ * (kept) every base LID, a LID the rule keeps leaving its rule's way
+ * only where the way would reach the busiest load (a leaf that lost
+ * up-cables carries the rule's LIDs on the cables left; a destination
+ * leaf that lost cables receives the rule's LIDs on the ones left);
+ * each pass undone for an offset whose busiest it did not lower, the
+ * second also where it raised the worst shift. Base LIDs only: the SA
+ * hands them out; the other offsets keep D-mod-k for the multipath
+ * users (and on IBFT(8,3) at LMC 4 every offset's shifts cost three
+ * times the rest of the balance). */
+static void rebalance_pass(struct bal *b, int kept)
 {
 	int round, li;
 
 	b->nundo = 0;
 	b->second = 1;
+	memcpy(b->load0, b->load, sizeof(uint32_t) * b->nslots * (size_t)b->noffc);
 	for (round = 0; round < REBALANCE_ROUNDS; round++) {
 		for (b->o = b->o0; b->o < b->o0 + b->noffc; b->o++) {
 			b->lc = &b->load[(size_t)(b->o - b->o0) * b->nslots];
@@ -1566,10 +1755,50 @@ static void rebalance(struct bal *b)
 		if (!round)
 			memcpy(b->hot0, b->hot, sizeof(uint32_t) * (size_t)b->noffc);
 		for (li = 0; li < b->nleaves; li++)
-			rebalance_damaged(b, li, b->hot);
+			rebalance_leaf(b, li, b->hot, kept);
 	}
-	undo_unless_lower(b);
+	undo_unless_lower(b, kept);
 	b->second = 0;
+}
+
+/*
+ * The leaves' cut bound: a leaf's h hosts send h (N - h) flows over its
+ * up-cables left, so no tables have a busiest link below the worst leaf's
+ * share. An offset within 1% of it is left to the damaged LIDs: choosing
+ * the rule's LIDs again there lowered nothing measured and cost three
+ * times the rest of the routing on a cut of IBFT(24,3) (the load leaves
+ * out turned routes, so the damaged LIDs' pass is still made). 0 (no
+ * bound) where hosts' LMCs differ (not every offset is an all-to-all of
+ * N) or a leaf with hosts lost every up-cable.
+ */
+static long leaf_bound(const struct bal *b)
+{
+	const struct router *r = b->r;
+	long N = r->g->num_hosts, h, best = 0;
+	int li, k, s, up, D;
+
+	for (D = 1; D < N; D++)
+		if (b->hi[D].lmc != b->hi[0].lmc)
+			return 0;
+	for (li = 0; li < b->nleaves; li++) {
+		s = b->leaves[li];
+		if (r->g->level[s] != 1)
+			continue;
+		for (k = 0, up = 0; k < b->U1; k++)
+			up += ibu__pgft_up(r, s)[k] != 0;
+		if (!up)
+			return 0;
+		h = b->leaf_start[li + 1] - b->leaf_start[li];
+		if ((h * (N - h) + up - 1) / up > best)
+			best = (h * (N - h) + up - 1) / up;
+	}
+	return best;
+}
+
+static void rebalance(struct bal *b)
+{
+	rebalance_pass(b, 0);
+	rebalance_pass(b, 1);
 }
 
 /*
@@ -1749,6 +1978,10 @@ static size_t lay_out(struct bal *b, char *m)
 	b->csum = carve(m, &off, n * L);
 	b->path = carve(m, &off, n * I);
 	b->load = carve(m, &off, (b->nslots * noff + 1) * sizeof(uint32_t));
+	b->load0 = carve(m, &off, (b->nslots * noff + 1) * sizeof(uint32_t));
+	b->sload = carve(m, &off, (b->nslots + 1) * sizeof(uint32_t));
+	b->speer = carve(m, &off, (b->nslots + 1) * I);
+	b->stouch = carve(m, &off, hosts * SHIFT_HOPS * I);
 	b->damaged = carve(m, &off, hosts * noff);
 	b->hot = carve(m, &off, noff * sizeof(uint32_t));
 	b->hot0 = carve(m, &off, noff * sizeof(uint32_t));
@@ -1795,8 +2028,14 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 		index_leaf_flows(&b);
 		rc = index_groups(&b, e);
 	}
-	if (!rc)
+	if (!rc) {
 		index_switches(&b);
+		b.leaf_bound = b.U1 ? leaf_bound(&b) : 0;
+		b.shifts = (long)r->g->num_hosts * r->g->num_hosts <=
+			   SHIFT_WALKS;
+		if (b.shifts)
+			index_peers(&b);
+	}
 	if (!rc)
 		balance(&b);
 	bal_free(&b);

@@ -179,139 +179,245 @@ struct layers {
 	int S, num;
 	unsigned char *succ;		/* [layer * 4S + channel] */
 	unsigned char *color;		/* DFS state */
-	unsigned *seen;			/* reach(): visit stamps */
+	unsigned *seen;			/* search visit stamps */
 	unsigned stamp;
 	int *stack;
 	const unsigned char *prio;	/* [s * S + d] 1: a detour pair that
 					 * ended high in an earlier try, placed
 					 * before the others; NULL: none */
+	int *nb;			/* [channel] the switch it enters, -1:
+					 * none (the mesh's geometry) */
+	int *ord;			/* [layer * 4S + channel] a topological
+					 * order of the layer's channels */
+	struct slot { int ord, ch; } *fw, *bw;	/* insert(): the channels
+					 * it reorders, 4S each */
 };
 
-/* 1 when channel target is reachable from channel src in succ. */
-static int reach(struct layers *L, const unsigned char *succ,
-		 const struct ibu_mesh *t, int src, int target)
+static unsigned next_stamp(struct layers *L)
 {
-	int top = 0, k;
-
 	if (++L->stamp == 0) {
 		memset(L->seen, 0, 4 * (size_t)L->S * sizeof(unsigned));
 		L->stamp = 1;
 	}
-	L->seen[src] = L->stamp;
-	L->stack[top++] = src;
+	return L->stamp;
+}
+
+/*
+ * A topological order of layer l's channels (Kahn): the placements below
+ * keep it while they add dependencies, so that most need no search.  The
+ * layers are acyclic whenever this runs (IBU_EINVAL if not: a bug).
+ */
+static int order_layer(struct layers *L, int l, struct ibu_err *e)
+{
+	int C = 4 * L->S, c, k, head = 0, tail = 0, *q = L->stack;
+	const unsigned char *succ = L->succ + (size_t)l * C;
+	int *ord = L->ord + (size_t)l * C, *indeg = (int *)L->seen;
+
+	memset(indeg, 0, (size_t)C * sizeof(int));
+	for (c = 0; c < C; c++)
+		for (k = 0; k < IBU_DIRS; k++)
+			if (succ[c] & (1u << k))
+				indeg[L->nb[c] * 4 + k]++;
+	for (c = 0; c < C; c++)
+		if (!indeg[c])
+			q[tail++] = c;
+	while (head < tail) {
+		c = q[head];
+		ord[c] = head++;
+		for (k = 0; k < IBU_DIRS; k++)
+			if ((succ[c] & (1u << k)) && --indeg[L->nb[c] * 4 + k] == 0)
+				q[tail++] = L->nb[c] * 4 + k;
+	}
+	memset(L->seen, 0, (size_t)C * sizeof(unsigned));
+	L->stamp = 0;
+	if (tail < C)
+		return ibu_err_set(e, IBU_EINVAL,
+				   "internal: SL layer %d has a dependency cycle before the detours are placed",
+				   l);
+	return IBU_OK;
+}
+
+/* Channels reached from c within ord <= ub (forward) or ord >= lb
+ * (backward, through the dependencies into them), into out; 1 when
+ * forward meets stop (the new dependency closes a cycle). */
+static int sweep(struct layers *L, const unsigned char *succ, const int *ord,
+		 int c, int bound, int forward, int stop, struct slot *out,
+		 int *n)
+{
+	unsigned st = L->stamp;
+	int top = 0, k;
+
+	L->seen[c] = st;
+	L->stack[top++] = c;
 	while (top > 0) {
-		int c = L->stack[--top], q;
+		int u = L->stack[--top], q = u / 4;
 
-		if (c == target)
-			return 1;
-		q = ibu_mesh_neighbour(t, c / 4, c % 4);
+		out[*n].ord = ord[u];
+		out[(*n)++].ch = u;
 		for (k = 0; k < IBU_DIRS; k++) {
-			int nc = q * 4 + k;
+			int p, v;
 
-			if ((succ[c] & (1u << k)) && L->seen[nc] != L->stamp) {
-				L->seen[nc] = L->stamp;
-				L->stack[top++] = nc;
+			if (forward) {		/* u -> (the switch u enters, k) */
+				if (!(succ[u] & (1u << k)))
+					continue;
+				p = L->nb[u];
+			} else {		/* (p, k) -> u, p behind q */
+				p = L->nb[q * 4 + (k + 2) % IBU_DIRS];
+				if (p < 0 || !(succ[p * 4 + k] & (1u << (u % 4))))
+					continue;
+			}
+			v = p * 4 + k;
+			if (forward && v == stop)
+				return 1;
+			if (L->seen[v] != st &&
+			    (forward ? ord[v] < bound : ord[v] > bound)) {
+				L->seen[v] = st;
+				L->stack[top++] = v;
 			}
 		}
 	}
 	return 0;
 }
 
-/* The layer was acyclic before add_route() changed the n channels ch
- * (old bytes in saved): a cycle now runs through one of the new
- * dependencies a -> b, i.e. b reaches a. */
-static int closes_cycle(struct layers *L, const unsigned char *succ,
-			const struct ibu_mesh *t, const int *ch,
-			const unsigned char *saved, int n)
+static int cmp_slot(const void *a, const void *b)
 {
-	int i, k;
+	const struct slot *x = a, *y = b;
 
-	for (i = 0; i < n; i++) {
-		unsigned nb = succ[ch[i]] & ~saved[i] & 0xfu;
-		int q = ibu_mesh_neighbour(t, ch[i] / 4, ch[i] % 4);
+	return (x->ord > y->ord) - (x->ord < y->ord);
+}
 
-		for (k = 0; k < IBU_DIRS; k++)
-			if ((nb & (1u << k)) && reach(L, succ, t, q * 4 + k, ch[i]))
-				return 1;
-	}
+/*
+ * Adds the dependency x -> y to layer l, keeping its order: 1 (and the
+ * order still valid) when it closes a cycle.  Only the channels ordered
+ * between y and x are searched and, when it closes none, reordered
+ * ([PearceKelly06]).
+ */
+static int insert(struct layers *L, int l, int x, int y)
+{
+	size_t C = 4 * (size_t)L->S;
+	unsigned char *succ = L->succ + l * C;
+	int *ord = L->ord + l * C, nf = 0, nb = 0, i, a, b;
+
+	succ[x] |= (unsigned char)(1u << (y % 4));
+	if (ord[x] < ord[y])
+		return 0;
+	if (x == y)
+		return 1;
+	next_stamp(L);
+	if (sweep(L, succ, ord, y, ord[x], 1, x, L->fw, &nf))
+		return 1;
+	next_stamp(L);
+	sweep(L, succ, ord, x, ord[y], 0, -1, L->bw, &nb);
+	qsort(L->fw, (size_t)nf, sizeof(*L->fw), cmp_slot);
+	qsort(L->bw, (size_t)nb, sizeof(*L->bw), cmp_slot);
+	/* the positions both held, in order (a merge of the two sorted
+	 * lists): the backward set takes the first, the forward set the
+	 * rest */
+	for (i = 0, a = 0, b = 0; i < nb + nf; i++)
+		L->stack[i] = b >= nf || (a < nb && L->bw[a].ord < L->fw[b].ord) ?
+			      L->bw[a++].ord : L->fw[b++].ord;
+	for (i = 0; i < nb; i++)
+		ord[L->bw[i].ch] = L->stack[i];
+	for (i = 0; i < nf; i++)
+		ord[L->fw[i].ch] = L->stack[nb + i];
 	return 0;
 }
 
 static int cyclic_from(const struct layers *L, const unsigned char *succ,
-		       const struct ibu_mesh *t, int c)
+		       int c)
 {
 	int k;
 
 	L->color[c] = 1;
 	for (k = 0; k < IBU_DIRS; k++) {
-		int q, nc;
+		int nc = L->nb[c] * 4 + k;
 
 		if (!(succ[c] & (1u << k)))
 			continue;
-		q = ibu_mesh_neighbour(t, c / 4, c % 4);
-		nc = q * 4 + k;
 		if (L->color[nc] == 1)
 			return 1;
-		if (!L->color[nc] && cyclic_from(L, succ, t, nc))
+		if (!L->color[nc] && cyclic_from(L, succ, nc))
 			return 1;
 	}
 	L->color[c] = 2;
 	return 0;
 }
 
-static int cyclic(const struct layers *L, const unsigned char *succ,
-		  const struct ibu_mesh *t)
+static int cyclic(const struct layers *L, const unsigned char *succ)
 {
 	int c;
 
 	memset(L->color, 0, 4 * (size_t)L->S);
 	for (c = 0; c < 4 * L->S; c++)
-		if (!L->color[c] && cyclic_from(L, succ, t, c))
+		if (!L->color[c] && cyclic_from(L, succ, c))
 			return 1;
 	return 0;
 }
 
-/* Adds the hops of (s, d) to succ; saved receives the old bytes of the
- * channels touched (the route visits each channel at most once). */
-static int add_route(const struct ibu_mesh *t, unsigned char *succ, int s,
-		     int d, int *ch, unsigned char *saved)
+/* The dependencies of every XY pair's route at once (the same for every
+ * multicast root and placement tried: computed once per plan). */
+static void xy_layer(const struct ibu_mesh *t, unsigned char *succ)
 {
-	const struct ibu_mesh_damage *g = t->dmg;
-	int S = t->num_switches, n = 0, prev = -1;
+	int S = t->num_switches, s, d;
+
+	for (s = 0; s < S; s++)
+		for (d = 0; d < S; d++) {
+			int u = s, prev = -1;
+
+			if (s == d || !t->dmg->xy[s * S + d] ||
+			    !ibu_mesh_present(t, s))
+				continue;
+			while (u != d) {
+				int k = t->dmg->dir[u * S + d];
+
+				if (prev >= 0)
+					succ[prev] |= (unsigned char)(1u << k);
+				prev = u * 4 + k;
+				u = ibu_mesh_neighbour(t, u, k);
+			}
+		}
+}
+
+/* The hops of (s, d) into layer l one dependency at a time; 0 when none
+ * closes a cycle, else 1 with the layer as before (saved: the old bytes
+ * of the channels touched; the route visits each channel at most once). */
+static int place_route(struct layers *L, const struct ibu_mesh *t, int l,
+		       int s, int d, int *ch, unsigned char *saved)
+{
+	unsigned char *succ = L->succ + (size_t)l * 4 * L->S;
+	int S = t->num_switches, n = 0, prev = -1, i;
 
 	while (s != d) {
-		int k = g->dir[s * S + d];
+		int k = t->dmg->dir[s * S + d];
 
 		if (prev >= 0) {
 			ch[n] = prev;
 			saved[n++] = succ[prev];
-			succ[prev] |= (unsigned char)(1u << k);
+			if (insert(L, l, prev, s * 4 + k)) {
+				for (i = n - 1; i >= 0; i--)
+					succ[ch[i]] = saved[i];
+				return 1;
+			}
 		}
 		prev = s * 4 + k;
-		s = ibu_mesh_neighbour(t, s, k);
+		s = L->nb[prev];
 	}
-	return n;
+	return 0;
 }
 
 static int assign(struct ibu_mesh *t, struct layers *L, int max_layers,
 		  int s, int d, int *ch, unsigned char *saved,
 		  struct ibu_err *e)
 {
-	int S = t->num_switches, l, n, i;
+	int S = t->num_switches, l;
 
-	for (l = 0; l < max_layers; l++) {
-		unsigned char *succ = L->succ + (size_t)l * 4 * S;
-
-		n = add_route(t, succ, s, d, ch, saved);
-		if (!closes_cycle(L, succ, t, ch, saved, n)) {
+	for (l = 0; l < max_layers; l++)
+		if (!place_route(L, t, l, s, d, ch, saved)) {
 			t->dmg->layer[s * S + d] = (unsigned char)l;
 			if (l + 1 > L->num)
 				L->num = l + 1;
 			return IBU_OK;
 		}
-		for (i = n - 1; i >= 0; i--)
-			succ[ch[i]] = saved[i];
-	}
 	return ibu_err_set(e, IBU_ETOPO,
 			   "the detours need more than %d SL layers (N(%d,%d) to N(%d,%d) fits none)",
 			   max_layers, t->sw[s].x, t->sw[s].y, t->sw[d].x,
@@ -360,7 +466,7 @@ static int assign_mcast(struct ibu_mesh *t, struct layers *L, int from,
 
 		memcpy(keep, succ, C);
 		add_mcast_tree(t, succ);
-		if (!cyclic(L, succ, t)) {
+		if (!cyclic(L, succ)) {
 			t->dmg->mlayer = l;
 			if (l + 1 > L->num)
 				L->num = l + 1;
@@ -382,6 +488,8 @@ static int assign_pass(struct ibu_mesh *t, struct layers *L, int max_layers,
 	struct ibu_mesh_damage *g = t->dmg;
 	int S = t->num_switches, i, j, pass, rc = IBU_OK;
 
+	for (i = 0; i < max_layers && !rc; i++)
+		rc = order_layer(L, i, e);
 	for (pass = xy || !L->prio; pass < 2 && !rc; pass++)
 		for (i = 0; i < S && !rc; i++)
 			for (j = 0; j < S && !rc; j++) {
@@ -448,21 +556,51 @@ static int place_mcast_last(struct ibu_mesh *t, struct layers *L,
 	return rc;
 }
 
+static void layers_free(struct layers *L)
+{
+	free(L->succ);
+	free(L->color);
+	free(L->seen);
+	free(L->stack);
+	free(L->nb);
+	free(L->ord);
+	free(L->fw);
+	free(L->bw);
+}
+
+static int layers_alloc(struct layers *L, const struct ibu_mesh *t,
+			int max_layers, struct ibu_err *e)
+{
+	size_t C = 4 * (size_t)L->S, c;
+
+	L->succ = calloc((size_t)max_layers * C, 1);
+	L->color = malloc(C);
+	L->seen = calloc(C, sizeof(unsigned));
+	L->stack = malloc(C * sizeof(int) + sizeof(int));
+	L->nb = malloc(C * sizeof(int));
+	L->ord = malloc((size_t)max_layers * C * sizeof(int));
+	L->fw = malloc(C * sizeof(*L->fw));
+	L->bw = malloc(C * sizeof(*L->bw));
+	if (!L->succ || !L->color || !L->seen || !L->stack || !L->nb ||
+	    !L->ord || !L->fw || !L->bw)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	for (c = 0; c < C; c++)
+		L->nb[c] = ibu_mesh_neighbour(t, (int)(c / 4), (int)(c % 4));
+	return IBU_OK;
+}
+
 static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
-		     int by_dst, const unsigned char *prio, struct ibu_err *e)
+		     int by_dst, const unsigned char *prio,
+		     const unsigned char *xyl, struct ibu_err *e)
 {
 	struct ibu_mesh_damage *g = t->dmg;
-	int S = t->num_switches, s, d, rc = IBU_OK;
-	struct layers L = { S, 1, NULL, NULL, NULL, 0, NULL, prio };
+	int S = t->num_switches, c, rc;
+	struct layers L = { .S = S, .num = 1, .prio = prio };
 	int *ch = malloc((size_t)(S + 1) * sizeof(int));
 	unsigned char *saved = malloc((size_t)S + 1), *keep = malloc(4 * (size_t)S);
 
-	L.succ = calloc((size_t)max_layers * 4 * S, 1);
-	L.color = malloc(4 * (size_t)S);
-	L.seen = calloc(4 * (size_t)S, sizeof(unsigned));
-	L.stack = malloc(4 * (size_t)S * sizeof(int) + sizeof(int));
-	if (!ch || !saved || !keep || !L.succ || !L.color || !L.seen ||
-	    !L.stack)
+	rc = layers_alloc(&L, t, max_layers, e);
+	if (!rc && (!ch || !saved || !keep))
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	g->detour_pairs = 0;
 	g->mlayer = 0;
@@ -471,12 +609,9 @@ static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
 		rc = assign_mcast(t, &L, mcast_at, mcast_at + 1, keep, e);
 	if (!rc) {
 		memcpy(keep, L.succ, 4 * (size_t)S);
-		for (s = 0; s < S; s++)
-			for (d = 0; d < S; d++)
-				if (s != d && g->xy[s * S + d] &&
-				    ibu_mesh_present(t, s))
-					add_route(t, L.succ, s, d, ch, saved);
-		if (cyclic(&L, L.succ, t)) {
+		for (c = 0; c < 4 * S; c++)
+			L.succ[c] |= xyl[c];
+		if (cyclic(&L, L.succ)) {
 			memcpy(L.succ, keep, 4 * (size_t)S);
 			rc = assign_pass(t, &L, max_layers, 1, by_dst, ch, saved,
 					 e);
@@ -490,10 +625,7 @@ static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
 	free(ch);
 	free(saved);
 	free(keep);
-	free(L.succ);
-	free(L.color);
-	free(L.seen);
-	free(L.stack);
+	layers_free(&L);
 	return rc;
 }
 
@@ -526,7 +658,8 @@ static int mark_top(const struct ibu_mesh *t, unsigned char *prio)
  * (with the detours rather than the XY pairs), or after every unicast
  * pair into the lowest layer it fits.
  */
-static int best_layers(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
+static int best_layers(struct ibu_mesh *t, int max_layers,
+		       const unsigned char *xyl, struct ibu_err *e)
 {
 	static const int order[] = { 0, 1, -1 };
 	struct ibu_mesh_damage *g = t->dmg;
@@ -551,7 +684,7 @@ static int best_layers(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 		if (!retry)
 			memset(prio, 0, n);
 		rc = layer_all(t, max_layers, order[i % 3], i / 3,
-			       retry ? prio : NULL, &e2);
+			       retry ? prio : NULL, xyl, &e2);
 		/* beyond 2 layers: the detour pairs of the top layer go
 		 * first next time, a few times over (LASH-like greedy
 		 * packing depends on the order) */
@@ -675,7 +808,7 @@ static void mcast_tree(struct ibu_mesh *t, int r, int cols_first,
  * row first; the one giving the fewest layers wins (the first on ties). */
 #define ROOT_CANDIDATES 16
 /* ... on meshes of up to this many switches; larger ones try 2 (the plan
- * runs inside an OpenSM sweep: 16x16 with 8 cuts takes about 2 s) */
+ * runs inside an OpenSM sweep: 16x16 with 8 cuts takes about 0.6 s) */
 #define ROOT_CANDIDATES_UPTO 100
 
 static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
@@ -683,17 +816,18 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 {
 	struct ibu_mesh_damage *g = t->dmg;
 	size_t S = (size_t)t->num_switches;
-	unsigned char *layer = malloc(S * S);
+	unsigned char *layer = malloc(S * S), *xyl = calloc(4 * S, 1);
 	signed char *mup = malloc(S);
 	int i, r, best = -1, bl = 0, bm = 0, rc = IBU_OK;
 	int cand = S <= ROOT_CANDIDATES_UPTO ? ROOT_CANDIDATES : 2;
+	long bd = 0;
 
 	if (cand > (int)S)
 		cand = (int)S;
-	long bd = 0;
-
-	if (!layer || !mup)
+	if (!layer || !mup || !xyl)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	else
+		xy_layer(t, xyl);
 	/* row-first trees from the first candidates; then, on small meshes
 	 * while more than 2 layers, column-first ones and every other root */
 	for (i = 0; !rc && i < 2 * (int)S; i++) {
@@ -708,7 +842,7 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 		    (r = mcast_root(t, nth)) < 0)
 			continue;
 		mcast_tree(t, r, cols, queue);
-		if (best_layers(t, max_layers, &e2)) {
+		if (best_layers(t, max_layers, xyl, &e2)) {
 			if (e2.code == IBU_ENOMEM)
 				rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 			else if (best < 0)
@@ -739,6 +873,7 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 	}
 	free(layer);
 	free(mup);
+	free(xyl);
 	return rc;
 }
 
