@@ -21,7 +21,10 @@
  * crossing it, a LID the rule keeps leaving its rule's way only where
  * that way would reach the busiest (the ways left to a leaf that lost
  * cables carry the rule's LIDs too), kept only where the offset's busiest
- * link ends lower and its worst shift no higher. Deterministic: leaves in
+ * link ends lower and its worst shift no higher. Last (spread pass, eBB),
+ * each base LID's tree taken again as the shortest-path tree on the other
+ * LIDs' loads where that lowers the sum, no link goes above the busiest
+ * and no leaf's trees raise the worst shift. Deterministic: leaves in
  * host order, ways in slot and port order.
  *
  * Cost: the switches that reach t are indexed once per leaf (a group of
