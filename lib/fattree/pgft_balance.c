@@ -21,7 +21,10 @@
  * crossing it, a LID the rule keeps leaving its rule's way only where
  * that way would reach the busiest (the ways left to a leaf that lost
  * cables carry the rule's LIDs too), kept only where the offset's busiest
- * link ends lower and its worst shift no higher. Deterministic: leaves in
+ * link ends lower and its worst shift no higher. Last (spread pass, eBB),
+ * each base LID's tree taken again as the shortest-path tree on the other
+ * LIDs' loads where that lowers the sum, no link goes above the busiest
+ * and no leaf's trees raise the worst shift. Deterministic: leaves in
  * host order, ways in slot and port order.
  *
  * Cost: the switches that reach t are indexed once per leaf (a group of
@@ -47,6 +50,13 @@
 #define REPAIR_MAX 2
 /* Rounds of choosing the damaged LIDs on the busiest links again. */
 #define REBALANCE_ROUNDS 2
+/* Rounds of the spread pass (eBB): the damaged base LIDs, then every
+ * base LID (the random league's fabrics that met every target: 74 with
+ * 3 rounds, 75 with 5; the damaged LIDs alone 69 with 2, 71 with 3). */
+#define SPREAD_ROUNDS 5
+/* Walks of the shift permutations the spread pass may spend measuring
+ * after each leaf (nleaves hosts squared); more: measured once. */
+#define SPREAD_WALKS (1L << 22)
 /* Walks (hosts squared) of the shift permutations measured around the
  * rule's LIDs' pass; more hosts (over 512): not measured (twice 1024
  * hosts' would cost about 300 M instructions). */
@@ -1795,10 +1805,189 @@ static long leaf_bound(const struct bal *b)
 	return best;
 }
 
+/* --- the spread pass (eBB) --- */
+
+/* Sum of the tree's flows (w) times the other LIDs' load on each link
+ * they cross (its own flows off the load): what the tree adds to the
+ * sum of squared link loads, less its own share. */
+static long others_cost(struct bal *b)
+{
+	long c = 0;
+	int i;
+
+	for (i = 1; i < b->norder; i++)
+		if (b->w[i] && b->port[i])
+			c += b->w[i] * (long)*load_of(b, i, b->port[i]);
+	return c;
+}
+
+/* Every switch's way whose load sum onward (the other LIDs' load, the
+ * LID's own flows off it) is least: a shortest-path tree, ties to the
+ * way it has (keep), then the rule's order. */
+static void least_sum_tree(struct bal *b)
+{
+	long bs, s;
+	int i, j, n, port, q;
+
+	b->csum[0] = 0;
+	for (i = 1; i < b->norder; i++) {
+		b->port[i] = b->keep[i];
+		b->next[i] = b->keepnx[i];
+		bs = b->port[i] && b->next[i] >= 0 ?
+		     *load_of(b, i, b->port[i]) + b->csum[b->next[i]] :
+		     LONG_MAX;
+		for (j = 0, n = num_ways(b, i); j < n; j++) {
+			port = way(b, i, j, &q);
+			if (q < 0)
+				continue;
+			s = *load_of(b, i, port) + b->csum[q];
+			if (s < bs) {
+				bs = s;
+				b->port[i] = port;
+				b->next[i] = q;
+			}
+		}
+		b->csum[i] = bs == LONG_MAX ? LONG_MAX / 4 : bs;
+	}
+}
+
+/*
+ * LID lid of D chosen once more for the spread of its flows: in a random
+ * bisection a flow is as fast as the busiest link of its path, and a
+ * link's expected square load grows with the flows on it from other
+ * destinations (flows of one destination never meet there in one
+ * permutation), so the tree whose flows cross the least other load
+ * (a shortest-path tree on the loads) is taken when that sum is lower
+ * and no link of it goes above cap (the offset's busiest stays).
+ */
+static void spread_lid(struct bal *b, int D, uint32_t lid, long cap)
+{
+	long old, dev, m;
+	int i;
+
+	read_tree(b, lid);
+	dev = deviations(b);
+	tree_flows(b, -1);
+	old = others_cost(b);
+	memcpy(b->keep, b->port, sizeof(int) * (size_t)b->norder);
+	memcpy(b->keepnx, b->next, sizeof(int) * (size_t)b->norder);
+	least_sum_tree(b);
+	m = tree_flows(b, 1);
+	for (i = 1; i < b->norder; i++)	/* only what flows cross moves */
+		if (!b->w[i]) {
+			b->port[i] = b->keep[i];
+			b->next[i] = b->keepnx[i];
+		}
+	if (m <= cap && others_cost(b) < old && log_rows(b, lid)) {
+		b->r->st.rerouted -= dev;
+		b->r->st.balanced -= *damaged(b, D);
+		write_tree(b, lid);
+		b->rerouted[0] += deviations(b) - dev;
+		add_flows(b);
+		return;
+	}
+	memcpy(b->port, b->keep, sizeof(int) * (size_t)b->norder);
+	memcpy(b->next, b->keepnx, sizeof(int) * (size_t)b->norder);
+	tree_flows(b, 1);
+	add_flows(b);
+}
+
+/* Leaf li's base LIDs chosen again for the spread: the damaged ones,
+ * or (all) every one. */
+static void spread_leaf(struct bal *b, int li, long cap, int all)
+{
+	int j, D, prepared = 0;
+	uint32_t lid;
+
+	for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++) {
+		D = b->by_leaf[j];
+		b->o = 0;
+		lid = host_lid(b, D);
+		if (!lid || (!all && !*damaged(b, D)))
+			continue;
+		if (!prepared++ && !load_index(b, li))
+			prepare_leaf(b, b->leaves[li]);
+		start_lid(b, D);
+		rule_ways(b);
+		spread_lid(b, D, lid, cap);
+	}
+	b->o = 0;
+	b->lc = b->load;
+}
+
+/* The spread's rows logged from u0 on put back, with the loads of load0
+ * (the base offset's) and the entries it counted as rerouted. */
+static void spread_undo(struct bal *b, size_t u0)
+{
+	size_t k;
+
+	b->r->st.rerouted -= b->rerouted[0];
+	memcpy(b->load, b->load0, sizeof(uint32_t) * b->nslots);
+	for (k = b->nundo; k-- > u0;)
+		b->r->lft->row[b->undo[k].node][b->undo[k].lid] =
+			b->undo[k].port;
+	b->nundo = u0;
+}
+
+/*
+ * The base LIDs chosen once more for the spread (spread_lid), leaf by
+ * leaf: the damaged ones, then every one (a leaf that lost cables still
+ * sends and receives the rule's LIDs on those left), up to SPREAD_ROUNDS
+ * rounds, until one changes nothing. A leaf's new trees are put back
+ * where they raise the worst shift above the one before the pass
+ * (measured after every leaf where nleaves N^2 walks are within
+ * SPREAD_WALKS, else once for the whole pass): shifts are what the
+ * digits keep, and one leaf's trees can lift them where another's did
+ * not (two of the league's damaged PGFTs kept none of the pass checked
+ * as a whole: 3 -> 4). Only where the shifts are measured (SHIFT_WALKS).
+ */
+static void spread_pass(struct bal *b)
+{
+	long N = b->r->g->num_hosts, cap, base;
+	int round, li, each;
+	size_t u0, start;
+
+	if (b->o0 || !b->shifts)
+		return;
+	each = (long)b->nleaves * N * N <= SPREAD_WALKS;
+	b->o = 0;
+	b->lc = b->load;
+	b->nundo = u0 = 0;
+	b->second = 1;
+	b->rerouted[0] = 0;
+	memcpy(b->load0, b->load, sizeof(uint32_t) * b->nslots);
+	cap = (long)busiest(b);
+	base = worst_shift(b);
+	for (round = 0; round < SPREAD_ROUNDS; round++) {
+		start = b->nundo;
+		for (li = 0; li < b->nleaves; li++) {
+			spread_leaf(b, li, cap, round > 0);
+			if (!each || b->nundo == u0)
+				continue;
+			if (worst_shift(b) > base) {
+				spread_undo(b, u0);
+			} else {
+				memcpy(b->load0, b->load,
+				       sizeof(uint32_t) * b->nslots);
+				u0 = b->nundo;
+			}
+			b->rerouted[0] = 0;
+		}
+		if (round > 0 && b->nundo == start)
+			break;
+	}
+	if (!each && b->nundo && worst_shift(b) > base)
+		spread_undo(b, 0);
+	b->nundo = 0;
+	b->rerouted[0] = 0;
+	b->second = 0;
+}
+
 static void rebalance(struct bal *b)
 {
 	rebalance_pass(b, 0);
 	rebalance_pass(b, 1);
+	spread_pass(b);
 }
 
 /*
