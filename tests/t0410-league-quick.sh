@@ -16,7 +16,7 @@
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 15
+plan 18
 
 league=$top_srcdir/tests/scripts/bench-league.sh
 md=$SIM_DIR/league.md
@@ -78,4 +78,18 @@ diag_file "$sum" 60
 t_equal "summary: 1 fabric; ours no fallback, no unreached pair, no CDG cycle, check clean" \
 	"$(grep -c '^1 fabrics, [01] met every target' "$sum"):$(grep -E '^\| (fallback|unreached|CDG|`ibunion check`)' "$sum" | awk -F'|' '{ print $3 + 0 }' | paste -sd,)" \
 	"1:0,0,0,0"
+t_expect "--random 1 --random-mesh 2 --list: the same tree as --random 1, then 2 meshes" \
+	awk -v a="$(bash "$league" --random 1 --random-mesh 2 --seed 7 --list)" -v t="$(bash "$league" --random 1 --seed 7 --list)" \
+	'BEGIN { n = split(a, l, "\n"); exit !(n == 3 && l[1] == t && l[2] ~ /^--fabric .m01-mesh.*-cut[1-4].*\|mesh\|.*\|mesh [0-9]+ [0-9]+ --hcas/ && l[3] ~ /^--fabric .m02-/) }'
+msum=$SIM_DIR/mesh.md
+t_expect "bench-league.sh --fabric 'mesh44-cut2|mesh|..' runs" \
+	env BUILD_DIR="$top_builddir" LEAGUE_NO_BUILD=1 TMPDIR="$SIM_DIR" \
+	bash "$league" --fabric 'mesh44-cut2|mesh|4x4 mesh, 2 cables cut|mesh 4 4 --hcas 1 --remove-links 2 --seed 5' \
+	--engines 'xy minhop' --samples 10 -o "$msum"
+diag_file "$msum" 60
+# xy on its 2 SL layers: no CDG on one VL ("-"), not a miss; the mesh's
+# targets judged (VLs, a2a against minhop), not the trees'
+t_equal "mesh summary: xy routed it, at most 2 VLs, no CDG miss, check clean" \
+	"$(grep -c '^1 fabrics, [01] met every target' "$msum"):$(grep -E '^\| (fallback|unreached|mesh: more than 2 VLs|CDG|`ibunion check`)' "$msum" | awk -F'|' '{ print $3 + 0 }' | paste -sd,)" \
+	"1:0,0,0,0,0"
 done_testing

@@ -300,7 +300,7 @@ int ibu_cdg_add_lid(struct ibu_cdg *g, const struct ibu_lft *lft,
 		for (p = 1; p <= n->num_ports; p++) {
 			int peer = n->ports[p].peer_node;
 
-			if (peer < 0 || !ibu_node_is_switch(&f->nodes[peer]))
+			if (!ibu_is_sw(f, peer))
 				continue;
 			rc = follow(g, lft, i, p, lid, e);
 			if (rc)
@@ -344,7 +344,7 @@ static int flood(struct ibu_cdg *g, const struct ibu_mft_group *grp,
 	} else {
 		const struct ibu_port *pt = &f->nodes[snd->node].ports[snd->port];
 
-		if (pt->peer_node < 0 || !ibu_node_is_switch(&f->nodes[pt->peer_node]))
+		if (!ibu_is_sw(f, pt->peer_node))
 			return IBU_OK;
 		rc = vl_of(g, snd->node, 0, snd->port, sl, e, &vl);
 		if (rc)

@@ -7,11 +7,6 @@
  * unknown again, a cyclic one stays cyclic. */
 enum { CDGP_UNKNOWN, CDGP_ACYCLIC, CDGP_CYCLIC };
 
-static int is_switch(const struct ibu_fabric *f, int node)
-{
-	return node >= 0 && ibu_node_is_switch(&f->nodes[node]);
-}
-
 /* Channel numbering, and the switch each channel enters (as the channel
  * of its port 0) when it joins two switches. */
 static int layout(struct ibu_cdg_ports *g)
@@ -39,7 +34,7 @@ static int layout(struct ibu_cdg_ports *g)
 
 			g->node_of[g->base[i] + p] = i;
 			g->next[g->base[i] + p] = ibu_node_is_switch(n) &&
-				is_switch(f, peer) ? g->base[peer] : -1;
+				ibu_is_sw(f, peer) ? g->base[peer] : -1;
 		}
 	}
 	return IBU_OK;
@@ -63,7 +58,7 @@ static int find_starts(struct ibu_cdg_ports *g)
 		for (p = 1; p <= n->num_ports; p++) {
 			int peer = n->ports[p].peer_node;
 
-			if (!is_switch(f, peer) || g->seen[peer])
+			if (!ibu_is_sw(f, peer) || g->seen[peer])
 				continue;
 			g->seen[peer] = 1;
 			g->starts[g->num_starts++] = peer;
@@ -891,7 +886,7 @@ int ibu_cdg_ports_add_tree(struct ibu_cdg_ports *g, int node,
 	int a, b, rc, ch;
 
 	for (a = 1; a <= n->num_ports; a++) {
-		if (!ibu_pm_test(ports, a) || !is_switch(g->f, n->ports[a].peer_node))
+		if (!ibu_pm_test(ports, a) || !ibu_is_sw(g->f, n->ports[a].peer_node))
 			continue;
 		ch = g->base[n->ports[a].peer_node] + n->ports[a].peer_port;
 		if (g->next[ch] < 0)

@@ -71,8 +71,7 @@ static int rank_switches(struct cut_work *w, int *q)
 		for (p = 1; p <= f->nodes[u].num_ports; p++) {
 			int v = f->nodes[u].ports[p].peer_node;
 
-			if (v < 0 || !ibu_node_is_switch(&f->nodes[v]) ||
-			    w->rank[v] >= 0)
+			if (!ibu_is_sw(f, v) || w->rank[v] >= 0)
 				continue;
 			w->rank[v] = w->rank[u] + 1;
 			q[tail++] = v;
@@ -231,8 +230,7 @@ static void switch_bfs(const struct ibu_fabric *f, int src, int *d, int *q)
 		for (p = 1; p <= f->nodes[u].num_ports; p++) {
 			int v = f->nodes[u].ports[p].peer_node;
 
-			if (v < 0 || !ibu_node_is_switch(&f->nodes[v]) ||
-			    d[v] >= 0)
+			if (!ibu_is_sw(f, v) || d[v] >= 0)
 				continue;
 			d[v] = d[u] + 1;
 			q[tail++] = v;

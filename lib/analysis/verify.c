@@ -206,7 +206,7 @@ static int build_groups(struct ctx *c, struct ibu_err *e)
 		for (p = 1; p <= nd->num_ports; p++) {
 			int y = nd->ports[p].peer_node;
 
-			edges += y >= 0 && ibu_node_is_switch(&f->nodes[y]);
+			edges += ibu_is_sw(f, y);
 		}
 	}
 	c->adj_first[nn] = edges;
@@ -223,7 +223,7 @@ static int build_groups(struct ctx *c, struct ibu_err *e)
 		for (p = 1; p <= nd->num_ports; p++) {
 			int y = nd->ports[p].peer_node;
 
-			if (y >= 0 && ibu_node_is_switch(&f->nodes[y]))
+			if (ibu_is_sw(f, y))
 				c->adj[edges++] = y;
 		}
 	}
@@ -296,7 +296,7 @@ static int owner_switch(const struct ibu_fabric *f, int node, int port)
 	int start = ibu_node_is_switch(&f->nodes[node]) ? node :
 		    f->nodes[node].ports[port].peer_node;
 
-	return start < 0 || !ibu_node_is_switch(&f->nodes[start]) ? -1 : start;
+	return ibu_is_sw(f, start) ? start : -1;
 }
 
 /* y is above x: lower rank, ties broken by node index */
@@ -577,7 +577,7 @@ static int detour_at(struct ctx *c, int sw, uint32_t lid)
 		if (port == 0 || port > f->nodes[x].num_ports)
 			break;
 		y = f->nodes[x].ports[port].peer_node;
-		if (y < 0 || !ibu_node_is_switch(&f->nodes[y]))
+		if (!ibu_is_sw(f, y))
 			break;
 		if (c->mind[y] >= c->mind[x])
 			return x;

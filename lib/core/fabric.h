@@ -82,6 +82,18 @@ static inline int ibu_node_is_switch(const struct ibu_node *n)
 	return n->type == IBU_NODE_SWITCH;
 }
 
+/* Node n of f is a switch (n < 0, e.g. the peer of an uncabled port: no). */
+static inline int ibu_is_sw(const struct ibu_fabric *f, int n)
+{
+	return n >= 0 && ibu_node_is_switch(&f->nodes[n]);
+}
+
+/* Node n's name for messages, "?" when it has none. */
+static inline const char *ibu_node_name(const struct ibu_fabric *f, int n)
+{
+	return f->nodes[n].name ? f->nodes[n].name : "?";
+}
+
 /*
  * GUIDs must be unique: no two nodes share a node GUID and no two cabled
  * ports share a port GUID (a switch's port GUID is its node GUID). A

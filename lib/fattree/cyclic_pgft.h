@@ -29,8 +29,10 @@ struct ibu_cyclic_pgft {
 					 * once an admin's host order
 					 * renumbers it); else NULL */
 	struct ibu_pgft_paper *paper;	/* offsets=paper on an IBFT: Eq. 2
-					 * in the paper's port order; NULL:
-					 * the generalised rule */
+					 * in the paper's port order
+					 * (&paper_rule); NULL: the
+					 * generalised rule */
+	struct ibu_pgft_paper paper_rule;
 	int planned;
 	int routed;			/* st holds a routing's counts */
 	int ordered;			/* 1: hosts in the admin's order */

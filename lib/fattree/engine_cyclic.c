@@ -46,62 +46,6 @@ static const struct ibu_engine_option options[] = {
 #define OPT_MAX_FAULTS (&options[0])
 #define OPT_OFFSETS (&options[1])
 
-/* up[node]: switch node's up-ports by paper up-digit (0: no cable). */
-static int paper_ups(const struct ibu_cyclic_pgft *c, int half, int **up,
-		     int *slots)
-{
-	const struct ibu_fabric *f = c->f;
-	int s, p, k, used = 0;
-
-	for (s = 0; s < c->g.num_nodes; s++) {
-		int l = c->g.level[s];
-		int U = l >= 1 ? ibu_pgft_up_ports(&c->g.P, l) : 0;
-
-		up[s] = slots + used;
-		used += U;
-		for (p = 1; U && p <= f->nodes[s].num_ports; p++) {
-			int q = f->nodes[s].ports[p].peer_node;
-
-			k = ibu_pgft_ibft_port(f, &c->g, c->ibft, s, p) - half - 1;
-			if (q < 0 || c->g.level[q] != l + 1 || k < 0)
-				continue;
-			if (k >= U)
-				return IBU_ETOPO;
-			up[s][k] = p;
-		}
-	}
-	return IBU_OK;
-}
-
-/* The paper's rule on c's labels: up-ports by up-digit, PIDs by D. One
- * allocation: the struct, then up[], then the slots. */
-static int paper_rule(struct ibu_cyclic_pgft *c, int rotated,
-		      struct ibu_err *e)
-{
-	size_t nodes = (size_t)c->g.num_nodes + 1, slots = 1;
-	struct ibu_pgft_paper *p;
-	int **up, s;
-
-	for (s = 0; s < c->g.num_nodes; s++)
-		if (c->g.level[s] >= 1)
-			slots += (size_t)ibu_pgft_up_ports(&c->g.P, c->g.level[s]);
-	p = calloc(1, sizeof(*p) + nodes * sizeof(int *) + slots * sizeof(int));
-	if (!p)
-		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	up = (int **)(void *)(p + 1);
-	if (paper_ups(c, c->ibft->half, up, (int *)(void *)(up + nodes))) {
-		free(p);
-		return ibu_err_set(e, IBU_ETOPO,
-				   "offsets=paper: the tree's paper labels do not match its PGFT levels");
-	}
-	p->half = c->ibft->half;
-	p->rotated = rotated;
-	p->up = (const int *const *)up;
-	p->pid = c->ibft->pid;
-	c->paper = p;
-	return IBU_OK;
-}
-
 int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 			      const uint64_t *roots, int num_roots,
 			      int max_faults, enum ibu_cyclic_rule_kind rule,
@@ -128,8 +72,16 @@ int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 	 * `ibunion route` assigns (one cut of a shuffled IBFT(8,3) at LMC 4:
 	 * 1,844 entries change, not 59,071) */
 	rc = ibu_pgft_ibft_build(f, &c->g, !c->g.num_faults, &c->ibft, e);
-	if (!rc && c->ibft && rule != IBU_CYCLIC_GENERALISED)
-		rc = paper_rule(c, rule == IBU_CYCLIC_PAPER_ROTATED, e);
+	if (!rc && c->ibft && rule != IBU_CYCLIC_GENERALISED) {
+		/* the paper's rule on c's labels: up-ports by up-digit,
+		 * PIDs by D */
+		c->paper_rule = (struct ibu_pgft_paper){
+			.half = c->ibft->half,
+			.rotated = rule == IBU_CYCLIC_PAPER_ROTATED,
+			.up = (const int *const *)c->ibft->up,
+			.pid = c->ibft->pid };
+		c->paper = &c->paper_rule;
+	}
 	if (rc) {
 		ibu_cyclic_pgft_free(c);
 		return rc;
@@ -143,10 +95,8 @@ static void drop_unicast(struct ibu_cyclic_pgft *c)
 	ibu_cdg_ports_free(c->ucdg);
 	free(c->ucdg);
 	c->ucdg = NULL;
-	ibu_lft_free(&c->ulft);
+	ibu_lft_free(&c->ulft);		/* both zero what they free */
 	ibu_lidmap_free(&c->umap);
-	memset(&c->ulft, 0, sizeof(c->ulft));
-	memset(&c->umap, 0, sizeof(c->umap));
 }
 
 void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c)
@@ -154,7 +104,6 @@ void ibu_cyclic_pgft_free(struct ibu_cyclic_pgft *c)
 	if (!c)
 		return;
 	ibu_pgft_ibft_free(c->ibft);
-	free(c->paper);
 	drop_unicast(c);
 	ibu_pgft_free(&c->g);
 	free(c);
@@ -307,12 +256,10 @@ static int unicast_cdg(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
 	if (!c->ucdg)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	rc = ibu_cdg_ports_init(c->ucdg, f, e);
-	if (!rc) {
+	if (!rc)
 		rc = ibu_cdg_ports_add_unicast(c->ucdg, &c->ulft, &c->umap, e);
-		if (rc)
-			ibu_cdg_ports_free(c->ucdg);
-	}
-	if (rc) {
+	if (rc) {	/* a failed init leaves it freed and zeroed */
+		ibu_cdg_ports_free(c->ucdg);
 		free(c->ucdg);
 		c->ucdg = NULL;
 	}
@@ -376,32 +323,39 @@ static int may_leave_unrouted(const void *topo, int node, uint32_t lid)
 	       c->g.level[node] >= 1;
 }
 
-/* "PGFT(2; 8,12; 1,4; 1,2): 16 switches, 96 end ports, LMC in use 3
- * (needs 3)"; an exact IBFT as the IBFT path said it; a degraded tree
- * adds "; degraded: N faults (limit L), ..." */
+/* "IBFT(8,3): 80 switches, 128 end ports" for a tree with the paper's
+ * labels (once planned, an exact one), or planned and degraded with an
+ * IBFT's parameters (as admins know it); else the PGFT's "PGFT(2; 8,12;
+ * 1,4; 1,2): 16 switches, 96 end ports". */
+static void describe_head(const struct ibu_cyclic_pgft *c, int planned,
+			  char *buf, size_t len)
+{
+	int m = 0, n = 0;
+
+	if (c->ibft && (!planned || !c->g.num_faults)) {
+		m = c->ibft->m;
+		n = c->ibft->n;
+	} else if (planned && c->g.num_faults && !c->g.num_spine_hosts) {
+		ibu_pgft_is_ibft(&c->g.P, &m, &n);	/* m stays 0 if none */
+	}
+	if (m)
+		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports",
+			 m, n, c->g.num_switches, c->g.num_hosts);
+	else
+		ibu_pgft_describe(&c->g, buf, len);
+}
+
+/* The head, then ", LMC in use 3 (needs 3)"; a degraded tree adds
+ * "; degraded: N faults (limit L), ..." */
 static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 			     size_t len)
 {
-	struct ibu_pgft exact = c->g;
-	int paper = c->ibft && !c->g.num_faults, m = 0, n = 0;
 	char head[192];
 	size_t o;
 
-	if (paper) {		/* as the IBFT path said it */
-		m = c->ibft->m;
-		n = c->ibft->n;
-	} else if (c->g.num_faults && !c->g.num_spine_hosts) {
-		/* a degraded IBFT as admins know it (m stays 0 if none) */
-		ibu_pgft_is_ibft(&c->g.P, &m, &n);
-	}
-	exact.num_faults = 0;	/* the faults go last */
-	if (m)
-		snprintf(head, sizeof(head), "IBFT(%d,%d): %d switches, %d end ports",
-			 m, n, c->g.num_switches, c->g.num_hosts);
-	else
-		ibu_pgft_describe(&exact, head, sizeof(head));
+	describe_head(c, 1, head, sizeof(head));
 	snprintf(buf, len, "%s, LMC in use %d (%sneeds %d%s)", head, c->lmc,
-		 paper ? "paper " : "", c->lmc_needed,
+		 c->ibft && !c->g.num_faults ? "paper " : "", c->lmc_needed,
 		 c->offset_levels < c->g.P.h - 1 ?
 		 "; up-digits beyond the offset from the destination" : "");
 	if (!c->g.num_faults)
@@ -425,12 +379,8 @@ static void describe(const struct ibu_fabric *f, const void *topo, char *buf,
 	(void)f;
 	if (c->planned)
 		describe_planned(c, buf, len);
-	else if (c->ibft)	/* recognised only (mcast tree): no LIDs yet */
-		snprintf(buf, len, "IBFT(%d,%d): %d switches, %d end ports",
-			 c->ibft->m, c->ibft->n, c->g.num_switches,
-			 c->g.num_hosts);
-	else
-		ibu_pgft_describe(&c->g, buf, len);
+	else		/* recognised only (mcast tree): no LIDs yet */
+		describe_head(c, 0, buf, len);
 }
 
 /* One note per fault record (a record may stand for several), their

@@ -1,23 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
+#include "num.h"
 #include "pgft.h"
 
 /* "a,b,c" -> v[1..n]; returns n, or -1 with a message. */
 static int parse_list(const char *what, const char *text, int *v,
 		      struct ibu_err *e)
 {
-	const char *s = text;
-	int n = 0;
+	const char *s = text, *end;
+	int n = 0, x;
 
 	for (;;) {
-		char *end;
-		long x;
-
-		errno = 0;
-		x = strtol(s, &end, 10);
-		if (end == s || errno || x < 1 || x > 254)
+		if (ibu_num_int(s, IBU_NUM_DEC, 1, 254, &x, &end))
 			return ibu_err_set(e, IBU_EINVAL,
 					   "%s '%s': item %d is not a number in 1..254",
 					   what, text, n + 1), -1;
@@ -25,7 +19,7 @@ static int parse_list(const char *what, const char *text, int *v,
 			return ibu_err_set(e, IBU_EINVAL,
 					   "%s '%s': more than %d levels",
 					   what, text, IBU_PGFT_MAX_H), -1;
-		v[++n] = (int)x;
+		v[++n] = x;
 		if (!*end)
 			return n;
 		if (*end != ',')
@@ -120,4 +114,15 @@ int ibu__cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+int ibu__cmp_gkey(const void *a, const void *b)
+{
+	const struct ibu__gkey *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
 }

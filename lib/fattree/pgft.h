@@ -190,12 +190,6 @@ struct ibu_lidmap;
 int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		   const struct ibu_lidmap *map, int lmc, struct ibu_lft *lft,
 		   struct ibu_err *e);
-/* The same into tables the caller allocated (ibu_lft_init: every entry
- * IBU_NO_PATH, up to at least map's highest LID), e.g. the engine
- * driver's. */
-int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
-			const struct ibu_lidmap *map, int lmc,
-			struct ibu_lft *lft, struct ibu_err *e);
 /* On a PGFT with faults, what the fault-aware balance did with the
  * compute hosts' LIDs (lib/fattree/pgft_balance.c). */
 struct ibu_pgft_route_stats {
@@ -210,7 +204,9 @@ struct ibu_pgft_route_stats {
 				 * leaves: one down-up turn, at the switch
 				 * chosen for that LID */
 };
-/* ibu_pgft_route_into, with those figures in st (may be NULL). */
+/* The same into tables the caller allocated (ibu_lft_init: every entry
+ * IBU_NO_PATH, up to at least map's highest LID), e.g. the engine
+ * driver's; those figures in st (may be NULL). */
 int ibu_pgft_route_stats(const struct ibu_fabric *f, const struct ibu_pgft *g,
 			 const struct ibu_lidmap *map, int lmc,
 			 struct ibu_lft *lft, struct ibu_pgft_route_stats *st,
@@ -288,8 +284,9 @@ int ibu_pgft_assign_lids(struct ibu_fabric *f, const struct ibu_pgft *g,
 			 int lmc, struct ibu_err *e);
 
 /* lib/fattree's own: qsort and bsearch by a leading uint64_t (struct gpos
- * by guid, ...); the root of x in union-find uf (path halving), inline:
- * recognition and labelling call it in their inner loops. */
+ * by guid, ...); union-find (path halving) of x's root and of the join
+ * of a's and b's sets under a's root (returned), inline: recognition and
+ * labelling call them in their inner loops. */
 int ibu__cmp_u64(const void *a, const void *b);
 /* Host D's sort key, compared key by key (recognition: its sub-trees top
  * down, leaf, port; pgft_order.c: sub-trees by first listed host, line). */
@@ -298,12 +295,26 @@ struct ibu__okey {
 	int D;
 };
 int ibu__cmp_okey(const void *a, const void *b);
+/* (group, key, i), compared in that order: ranks inside groups
+ * (labelling), a sub-tree's least file position (host order). */
+struct ibu__gkey {
+	uint64_t group, key;
+	int i;
+};
+int ibu__cmp_gkey(const void *a, const void *b);
 
 static inline int ibu__uf_find(int *uf, int x)
 {
 	while (uf[x] != x)
 		x = uf[x] = uf[uf[x]];
 	return x;
+}
+
+static inline int ibu__uf_union(int *uf, int a, int b)
+{
+	a = ibu__uf_find(uf, a);
+	uf[ibu__uf_find(uf, b)] = a;
+	return a;
 }
 
 #endif

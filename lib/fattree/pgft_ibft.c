@@ -43,22 +43,6 @@ static int peer_at(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	       ib_level(g, q) == ib_level(g, node) + dir ? q : -1;
 }
 
-struct ent {
-	uint64_t group, key;
-	int node;
-};
-
-static int cmp_ent(const void *a, const void *b)
-{
-	const struct ent *x = a, *y = b;
-
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return (x->node > y->node) - (x->node < y->node);
-}
-
 /*
  * The labeller: the tree's switches by index s (fabric node order), their
  * IBFT level and rank in node GUID order, and the union-find scratch of
@@ -86,7 +70,7 @@ struct lab {
 	int *rank;	/* [s]: rank in node GUID order */
 	int *uf, *ufkey, *key, *grp, *queue, *seen, *digit;
 	long *cls;
-	struct ent *v;
+	struct ibu__gkey *v;
 };
 
 #define WS(r, s) W((r)->x, (r)->node[s])
@@ -104,15 +88,14 @@ static int num_ports(const struct lab *r, int s)
 	return r->f->nodes[r->node[s]].num_ports;
 }
 
+/* The join keeps the smaller key of the two sets. */
 static void uf_union(struct lab *r, int a, int b)
 {
-	a = ibu__uf_find(r->uf, a);
-	b = ibu__uf_find(r->uf, b);
-	if (a == b)
-		return;
-	if (r->ufkey[b] < r->ufkey[a])
-		r->ufkey[a] = r->ufkey[b];
-	r->uf[b] = a;
+	int kb = r->ufkey[ibu__uf_find(r->uf, b)];
+
+	a = ibu__uf_union(r->uf, a, b);
+	if (kb < r->ufkey[a])
+		r->ufkey[a] = kb;
 }
 
 /* uf over the switches; key = rank for the given level (S elsewhere). */
@@ -195,12 +178,12 @@ static void adopt_orphans(struct lab *r, int j)
 }
 
 /* Sorts v[0..k-1] and gives each its rank inside its group (equal keys
- * share it) in r->digit[v.node]; 0 when a rank reaches limit. */
+ * share it) in r->digit[v.i]; 0 when a rank reaches limit. */
 static int rank_groups(struct lab *r, int k, int limit)
 {
 	int i, d = 0;
 
-	qsort(r->v, (size_t)k, sizeof(*r->v), cmp_ent);
+	qsort(r->v, (size_t)k, sizeof(*r->v), ibu__cmp_gkey);
 	for (i = 0; i < k; i++) {
 		if (i && r->v[i].group != r->v[i - 1].group)
 			d = 0;
@@ -208,7 +191,7 @@ static int rank_groups(struct lab *r, int k, int limit)
 			d++;
 		if (d >= limit)
 			return 0;
-		r->digit[r->v[i].node] = d;
+		r->digit[r->v[i].i] = d;
 	}
 	return 1;
 }
@@ -228,7 +211,7 @@ static int prefix_round(struct lab *r, int j)
 		if (r->level[s] >= j && ibu__uf_find(r->uf, s) == s) {
 			r->v[k].group = (uint64_t)prefix_value(r, s, j - 1);
 			r->v[k].key = (uint64_t)r->ufkey[s];
-			r->v[k++].node = s;
+			r->v[k++].i = s;
 		}
 	if (!rank_groups(r, k, j == 1 ? r->x->m : r->x->half))
 		return 0;
@@ -297,7 +280,7 @@ static int top_suffixes(struct lab *r)
 			if (r->level[s] == 0) {
 				r->v[cnt].group = (uint64_t)r->cls[s];
 				r->v[cnt].key = (uint64_t)r->key[s];
-				r->v[cnt++].node = s;
+				r->v[cnt++].i = s;
 			}
 		if (!rank_groups(r, cnt, r->x->half))
 			return 0;
@@ -424,14 +407,14 @@ static void lab_index(struct lab *r, const struct ibu_pgft *g)
 			r->level[s] = ib_level(g, i);
 			r->v[s].group = r->f->nodes[i].guid;
 			r->v[s].key = 0;
-			r->v[s].node = s;
+			r->v[s].i = s;
 			s++;
 		}
 	}
 	r->S = s;
-	qsort(r->v, (size_t)s, sizeof(*r->v), cmp_ent);
+	qsort(r->v, (size_t)s, sizeof(*r->v), ibu__cmp_gkey);
 	for (i = 0; i < s; i++)
-		r->rank[r->v[i].node] = i;
+		r->rank[r->v[i].i] = i;
 }
 
 /* Switch labels into x; IBU_ETOPO when they break the paper's rule. */
@@ -471,8 +454,8 @@ static int switch_labels(const struct ibu_fabric *f, const struct ibu_pgft *g,
 static int pids(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		struct ibu_pgft_ibft *x, int *sorted, struct ibu_err *e)
 {
-	struct ent *v = malloc((size_t)(g->num_hosts ? g->num_hosts : 1) *
-			       sizeof(*v));
+	size_t n = (size_t)(g->num_hosts ? g->num_hosts : 1);
+	struct ibu__gkey *v = malloc(n * sizeof(*v));
 	int i, d = 0, k, ok = 1;
 
 	if (!v)
@@ -480,9 +463,9 @@ static int pids(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	for (i = 0; i < g->num_hosts; i++) {
 		v[i].group = (uint64_t)g->host[i].leaf;
 		v[i].key = f->nodes[g->host[i].node].ports[g->host[i].port].guid;
-		v[i].node = i;
+		v[i].i = i;
 	}
-	qsort(v, (size_t)g->num_hosts, sizeof(*v), cmp_ent);
+	qsort(v, (size_t)g->num_hosts, sizeof(*v), ibu__cmp_gkey);
 	for (i = 0; i < g->num_hosts && ok; i++) {
 		uint32_t pid = 0;
 
@@ -490,7 +473,7 @@ static int pids(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		ok = d < x->half && ib_level(g, (int)v[i].group) == x->n - 1;
 		for (k = 0; k < x->n - 1; k++)
 			pid = pid * (uint32_t)x->half + W(x, v[i].group)[k];
-		x->pid[v[i].node] = pid * (uint32_t)x->half + (uint32_t)d;
+		x->pid[v[i].i] = pid * (uint32_t)x->half + (uint32_t)d;
 	}
 	free(v);
 	*sorted = 1;
@@ -547,6 +530,38 @@ static int alloc_labels(const struct ibu_pgft *g, struct ibu_pgft_ibft *x,
 	return x->w && x->pid ? IBU_OK : IBU_ENOMEM;
 }
 
+/* x->up: one block, the pointers then every switch's U_l slots. */
+static int paper_ups(const struct ibu_fabric *f, const struct ibu_pgft *g,
+		     struct ibu_pgft_ibft *x)
+{
+	size_t nodes = (size_t)g->num_nodes + 1, slots = 1;
+	int s, j, p, d, U, *next;
+
+	for (s = 0; s < g->num_nodes; s++)
+		if (g->level[s] >= 1)
+			slots += (size_t)ibu_pgft_up_ports(&g->P, g->level[s]);
+	x->up = calloc(1, nodes * sizeof(int *) + slots * sizeof(int));
+	if (!x->up)
+		return IBU_ENOMEM;
+	next = (int *)(void *)(x->up + nodes);
+	for (s = 0; s < g->num_nodes; s++, next += U) {
+		int l = g->level[s];
+
+		U = l >= 1 ? ibu_pgft_up_ports(&g->P, l) : 0;
+		x->up[s] = next;
+		/* paper port half + 1 + the parent's last digit (< half):
+		 * the PGFT's up-slots hold every up-cable */
+		for (j = 0; j < U; j++) {
+			if (!(p = g->up[s][j]))
+				continue;
+			d = W(x, f->nodes[s].ports[p].peer_node)[x->n - 2];
+			if (d < U)
+				x->up[s][d] = p;
+		}
+	}
+	return IBU_OK;
+}
+
 int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
 			int renumber, struct ibu_pgft_ibft **out,
 			struct ibu_err *e)
@@ -570,6 +585,8 @@ int ibu_pgft_ibft_build(const struct ibu_fabric *f, struct ibu_pgft *g,
 		if (!rc)
 			rc = pids(f, g, x, &sorted, e);
 	}
+	if (!rc && paper_ups(f, g, x))
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	if (rc) {		/* IBU_ETOPO: no IBFT after all, PGFT labels */
 		ibu_pgft_ibft_free(x);
 		return rc == IBU_ETOPO ? IBU_OK : rc;
@@ -584,6 +601,7 @@ void ibu_pgft_ibft_free(struct ibu_pgft_ibft *x)
 		return;
 	free(x->w);
 	free(x->pid);
+	free(x->up);
 	free(x);
 }
 

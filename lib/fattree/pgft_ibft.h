@@ -23,6 +23,8 @@ struct ibu_pgft_ibft {
 	int full_switches;	/* (2n-1) half^(n-1): the label slots */
 	uint8_t *w;		/* [node * IBU_PGFT_MAX_H + i]: digit w_i */
 	uint32_t *pid;		/* [D]: PID of compute host D */
+	int **up;		/* [node]: a switch's up-ports by paper
+				 * up-digit (0: cable missing) */
 };
 
 /*

@@ -21,21 +21,22 @@ int ibu_pgft_mcast_load_new(const struct ibu_fabric *f,
 			    struct ibu_pgft_mcast_load **out, struct ibu_err *e)
 {
 	struct ibu_pgft_mcast_load *l;
-	int size = g->num_nodes > 0 ? g->num_nodes : 1, sizes[3], rc;
+	int size = g->num_nodes > 0 ? g->num_nodes : 1, stride, sizes[3], rc;
 
 	*out = NULL;
 	if (g->num_nodes != f->num_nodes)
 		return ibu_err_set(e, IBU_EINVAL,
 				   "the fat tree was recognised on another fabric");
-	if ((long)size * (most_ports(f) + 1) > INT_MAX)
+	stride = most_ports(f) + 1;
+	if ((long)size * stride > INT_MAX)
 		return ibu_err_set(e, IBU_EINVAL,
 				   "fabric too large for the multicast load state");
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	l->stride = most_ports(f) + 1;
+	l->stride = stride;
 	sizes[0] = sizes[2] = size;
-	sizes[1] = size * l->stride;
+	sizes[1] = size * stride;
 	rc = ibu_mcload_init(&l->core, 3, sizes, e);
 	if (rc)
 		free(l);
@@ -80,17 +81,13 @@ struct build {
 	int *keep_in;
 };
 
-static int sw(const struct build *b, int n)
-{
-	return n >= 0 && ibu_node_is_switch(&b->f->nodes[n]);
-}
-
 /* A switch one level below s, reached by its port p; -1 otherwise. */
 static int child_at(const struct build *b, int s, int p)
 {
 	int q = b->f->nodes[s].ports[p].peer_node;
 
-	return sw(b, q) && b->g->level[q] == b->g->level[s] - 1 ? q : -1;
+	return ibu_is_sw(b->f, q) && b->g->level[q] == b->g->level[s] - 1 ?
+	       q : -1;
 }
 
 /* Both ends of the cable at (s, p) join the tree. */
@@ -116,7 +113,7 @@ static void bfs(struct build *b, int tail, int up, int t)
 		n = b->queue[head++];
 		for (p = 1; p <= b->f->nodes[n].num_ports; p++) {
 			q = b->f->nodes[n].ports[p].peer_node;
-			if (!sw(b, q) || b->mark[q] == b->stamp ||
+			if (!ibu_is_sw(b->f, q) || b->mark[q] == b->stamp ||
 			    (up && b->g->level[q] != b->g->level[n] + 1))
 				continue;
 			b->mark[q] = b->stamp;
@@ -238,7 +235,7 @@ static void cross(struct build *b, int apex, int t)
 	int n, leaf = -1;
 
 	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && b->g->level[n] == 1 &&
+		if (b->g->level[n] == 1 &&
 		    (leaf < 0 || b->g->col[n] < b->g->col[leaf]))
 			leaf = n;
 	if (leaf >= 0) {
@@ -255,11 +252,6 @@ static void cross(struct build *b, int apex, int t)
 	walk_down(b, t, leaf, 1);
 }
 
-static const char *name_of(const struct build *b, int n)
-{
-	return b->f->nodes[n].name ? b->f->nodes[n].name : "?";
-}
-
 /* The switch member m hangs off (or is), in *s. */
 static int member_switch(const struct build *b, const struct ibu_mcast_member *m,
 			 int *s, struct ibu_err *e)
@@ -274,23 +266,23 @@ static int member_switch(const struct build *b, const struct ibu_mcast_member *m
 		if (m->port != 0)
 			return ibu_err_set(e, IBU_ETOPO,
 					   "member %s port %d: a switch joins through port 0 only",
-					   name_of(b, m->node), m->port);
+					   ibu_node_name(b->f, m->node), m->port);
 		*s = m->node;
 		if (b->g->level[*s] < 1)
 			return ibu_err_set(e, IBU_ETOPO,
 					   "member switch %s is not part of the fat tree",
-					   name_of(b, m->node));
+					   ibu_node_name(b->f, m->node));
 		return IBU_OK;
 	}
 	if (m->port < 1 || m->port > nd->num_ports)
 		return ibu_err_set(e, IBU_EINVAL, "member %s has no port %d",
-				   name_of(b, m->node), m->port);
+				   ibu_node_name(b->f, m->node), m->port);
+	/* an end port of the tree hangs off a switch of the tree */
 	*s = nd->ports[m->port].peer_node;
-	if (ibu_pgft_host(b->g, m->node, m->port) < -1 || !sw(b, *s) ||
-	    b->g->level[*s] < 1)
+	if (ibu_pgft_host(b->g, m->node, m->port) < -1)
 		return ibu_err_set(e, IBU_ETOPO,
 				   "member %s port %d is not an end port of the fat tree",
-				   name_of(b, m->node), m->port);
+				   ibu_node_name(b->f, m->node), m->port);
 	return IBU_OK;
 }
 
@@ -300,7 +292,7 @@ static void add_receiver(struct build *b, int node, int port)
 {
 	const struct ibu_port *x = &b->f->nodes[node].ports[port];
 
-	if (sw(b, node))
+	if (ibu_is_sw(b->f, node))
 		ibu_pm_set(&b->mask[node], 0);
 	else
 		ibu_pm_set(&b->mask[x->peer_node], x->peer_port);
@@ -359,7 +351,7 @@ static void count_below(struct build *b)
 	for (s = 0; s < b->f->num_nodes; s++) {
 		b->kid_at[s] = k;
 		b->stamp++;
-		for (p = 1; sw(b, s) && b->g->level[s] >= 2 &&
+		for (p = 1; b->g->level[s] >= 2 &&
 		     p <= b->f->nodes[s].num_ports; p++) {
 			q = child_at(b, s, p);
 			if (q < 0 || b->mark[q] == b->stamp)
@@ -390,7 +382,7 @@ static void candidates(struct build *b)
 	int j, n, level = 0, want = b->nd;
 
 	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && b->cnt[n] == b->nd &&
+		if (b->cnt[n] == b->nd &&
 		    (!level || g->level[n] < level))
 			level = g->level[n];
 	b->t->common = level > 0;
@@ -402,12 +394,12 @@ static void candidates(struct build *b)
 				return;
 			}
 		for (n = want = 0; n < b->f->num_nodes; n++)
-			if (sw(b, n) && g->level[n] == level && b->cnt[n] > want)
+			if (g->level[n] == level && b->cnt[n] > want)
 				want = b->cnt[n];
 	}
 	b->t->level = level;
 	for (n = 0; n < b->f->num_nodes; n++)
-		if (sw(b, n) && b->cnt[n] == want && g->level[n] == level)
+		if (b->cnt[n] == want && g->level[n] == level)
 			b->cand[b->nc++] = n;
 }
 
@@ -418,17 +410,14 @@ static int climb_step(const struct build *b, int s, int D, const long *x,
 		      int l)
 {
 	const struct ibu_pgft *g = b->g;
-	int U = ibu_pgft_up_ports(&g->P, l), k, p, want;
+	int U = ibu_pgft_up_ports(&g->P, l), k, p;
 	uint32_t pid;
 
 	if (b->x) {
 		for (pid = b->x->pid[D], k = 1; k < l; k++)
 			pid /= (uint32_t)b->x->half;
-		want = b->x->half + 1 + (int)(pid % (uint32_t)b->x->half);
-		for (p = 1; p <= b->f->nodes[s].num_ports; p++)
-			if (ibu_pgft_ibft_port(b->f, g, b->x, s, p) == want)
-				return b->f->nodes[s].ports[p].peer_node;
-		return -1;
+		p = b->x->up[s][pid % (uint32_t)b->x->half];
+		return p ? b->f->nodes[s].ports[p].peer_node : -1;
 	}
 	if (!g->up[s] || U <= 0)
 		return -1;
@@ -579,6 +568,14 @@ static int before(const struct build *b, int a, int c)
 	return b->f->nodes[a].guid < b->f->nodes[c].guid;
 }
 
+/* Lower level first, then before(). */
+static int lower(const struct build *b, int a, int c)
+{
+	if (b->g->level[a] != b->g->level[c])
+		return b->g->level[a] < b->g->level[c];
+	return before(b, a, c);
+}
+
 static int junction_alloc(struct build *b, struct ibu_err *e)
 {
 	size_t N = (size_t)b->f->num_nodes + 1;
@@ -613,8 +610,7 @@ static int refuse(const struct build *b, int s, int apex, struct ibu_err *e)
 {
 	return ibu_err_set(e, IBU_ETOPO,
 			   "the faults leave no top switch with a way down to every member (no up-then-down tree; '%s' is cut off from '%s')",
-			   b->f->nodes[s].name ? b->f->nodes[s].name : "?",
-			   b->f->nodes[apex].name ? b->f->nodes[apex].name : "?");
+			   ibu_node_name(b->f, s), ibu_node_name(b->f, apex));
 }
 
 /* The port of s to its lowest-column neighbour one level up (up > 0) or
@@ -627,7 +623,7 @@ static int step(const struct build *b, int s, int up,
 
 	for (p = 1; p <= b->f->nodes[s].num_ports; p++) {
 		q = b->f->nodes[s].ports[p].peer_node;
-		if (!sw(b, q) || b->g->level[q] != l || !want(b, q) ||
+		if (!ibu_is_sw(b->f, q) || b->g->level[q] != l || !want(b, q) ||
 		    (bq >= 0 && (q == bq || !before(b, q, bq))))
 			continue;
 		best = p;
@@ -682,8 +678,8 @@ static void sides(struct build *b, int apex)
 			}
 	for (l = b->g->P.h; l >= 1; l--)
 		for (n = 0; n < b->f->num_nodes; n++)
-			if (sw(b, n) && b->g->level[n] == l && !b->in[n] &&
-			    !b->dn[n] && (is_above(b, n) || step(b, n, 1, is_upok)))
+			if (b->g->level[n] == l && !b->in[n] && !b->dn[n] &&
+			    (is_above(b, n) || step(b, n, 1, is_upok)))
 				b->upok[n] = 1;
 }
 
@@ -724,7 +720,7 @@ static int junctions(struct build *b, struct jcand *c)
 	int n, k = 0, pz, py;
 
 	for (n = 0; n < b->f->num_nodes; n++) {
-		if (!sw(b, n) || !b->dn[n] || is_above(b, n) ||
+		if (!b->dn[n] || is_above(b, n) ||
 		    !(py = step(b, n, 1, is_upok)) ||
 		    !(pz = step(b, n, 1, is_dn)))
 			continue;
@@ -765,7 +761,7 @@ static int acyclic(struct build *b, struct ibu_err *e)
 
 	ibu_cdg_ports_mark(&b->cdg);
 	for (n = 0; n < b->f->num_nodes && !rc; n++)
-		if (b->in[n] && sw(b, n))
+		if (b->in[n] && ibu_is_sw(b->f, n))
 			rc = ibu_cdg_ports_add_tree(&b->cdg, n, &b->mask[n], e);
 	if (!rc)
 		rc = ibu_cdg_ports_find_new_cycle(&b->cdg, NULL, &len, e);
@@ -786,10 +782,8 @@ static int join_cut(struct build *b, int apex, int t, struct jcand *c,
 	b->queue[0] = t;
 	bfs(b, 1, 1, -1);
 	for (n = 0; n < b->f->num_nodes; n++)
-		if (b->in[n] && is_above(b, n) && (best < 0 ||
-		    b->g->level[n] < b->g->level[best] ||
-		    (b->g->level[n] == b->g->level[best] &&
-		     before(b, n, best))))
+		if (b->in[n] && is_above(b, n) &&
+		    (best < 0 || lower(b, n, best)))
 			best = n;
 	if (best >= 0) {
 		down_to(b, best, t);
@@ -817,10 +811,8 @@ static void sort_cut(struct build *b)
 	int i, j, v;
 
 	for (i = 1; i < b->ncut; i++) {
-		for (v = b->cut[i], j = i; j > 0 &&
-		     (b->g->level[b->cut[j - 1]] > b->g->level[v] ||
-		      (b->g->level[b->cut[j - 1]] == b->g->level[v] &&
-		       before(b, v, b->cut[j - 1]))); j--)
+		for (v = b->cut[i], j = i; j > 0 && lower(b, v, b->cut[j - 1]);
+		     j--)
 			b->cut[j] = b->cut[j - 1];
 		b->cut[j] = v;
 	}

@@ -52,42 +52,30 @@ static int positions(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	return IBU_OK;
 }
 
-/* (sub-tree id, pos) of host D */
-struct idpos {
-	uint64_t id, pos;
-	int D;
-};
-
-static int cmp_idpos(const void *a, const void *b)
-{
-	const struct idpos *x = a, *y = b;
-
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
 /* key[D]: each level's sub-tree ranked by its least pos, then pos. */
 static int keys(const struct ibu_pgft *g, const uint64_t *pos,
 		struct ibu__okey *k)
 {
 	int H = g->P.h, n = g->num_hosts, D, l, j, first, i = 0;
-	struct idpos *t = malloc(((size_t)n + 1) * sizeof(*t));
+	struct ibu__gkey *t = malloc(((size_t)n + 1) * sizeof(*t));
 
 	if (!t)
 		return IBU_ENOMEM;
 	for (D = 0; D < n; D++)
 		k[D] = (struct ibu__okey){ .D = D };
 	for (l = H - 1; l >= 1; l--, i++) {
-		for (D = 0; D < n; D++)
-			t[D] = (struct idpos){ g->host_sub[(size_t)D * (H + 1) + l],
-					       pos[D], D };
-		/* sorted by (id, pos): an id's first entry has its least pos */
-		qsort(t, (size_t)n, sizeof(*t), cmp_idpos);
+		for (D = 0; D < n; D++) {
+			t[D].group = g->host_sub[(size_t)D * (H + 1) + l];
+			t[D].key = pos[D];
+			t[D].i = D;
+		}
+		/* sorted by (sub-tree, pos): a sub-tree's first entry has its
+		 * least pos */
+		qsort(t, (size_t)n, sizeof(*t), ibu__cmp_gkey);
 		for (j = first = 0; j < n; j++) {
-			if (t[j].id != t[first].id)
+			if (t[j].group != t[first].group)
 				first = j;
-			k[t[j].D].key[i] = t[first].pos;
+			k[t[j].i].key[i] = t[first].key;
 		}
 	}
 	for (D = 0; D < n; D++)

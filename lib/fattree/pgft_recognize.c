@@ -37,27 +37,17 @@ struct rec {
 				 * not, and sets it to -1 where it did not */
 };
 
-static int is_sw(const struct ibu_fabric *f, int n)
-{
-	return n >= 0 && ibu_node_is_switch(&f->nodes[n]);
-}
-
 /* an end port: a non-switch port cabled to a switch */
 static int is_ep(const struct ibu_fabric *f, int n, int p)
 {
 	int peer = f->nodes[n].ports[p].peer_node;
 
-	return !ibu_node_is_switch(&f->nodes[n]) && is_sw(f, peer);
-}
-
-static const char *name_of(const struct ibu_fabric *f, int n)
-{
-	return f->nodes[n].name ? f->nodes[n].name : "?";
+	return !ibu_node_is_switch(&f->nodes[n]) && ibu_is_sw(f, peer);
 }
 
 static int on_level(const struct rec *r, int n, int l)
 {
-	return is_sw(r->f, n) && r->g->level[n] == l;
+	return ibu_is_sw(r->f, n) && r->g->level[n] == l;
 }
 
 /* The peer of n's port p when it is a switch on level lv, else -1. */
@@ -74,14 +64,6 @@ static void up_to(int *a, int b)
 		*a = b;
 }
 
-static void uf_union(int *uf, int a, int b)
-{
-	a = ibu__uf_find(uf, a);
-	b = ibu__uf_find(uf, b);
-	if (a != b)
-		uf[a] = b;
-}
-
 /* uf: the components of the switches up to level k (its sub-trees of
  * height k, leaves and pods among them). */
 static void union_below(const struct rec *r, int k, int *uf)
@@ -92,11 +74,11 @@ static void union_below(const struct rec *r, int k, int *uf)
 	for (n = 0; n < f->num_nodes; n++)
 		uf[n] = n;
 	for (n = 0; n < f->num_nodes; n++)
-		for (p = 1; is_sw(f, n) && r->g->level[n] <= k &&
+		for (p = 1; ibu_is_sw(f, n) && r->g->level[n] <= k &&
 			    p <= f->nodes[n].num_ports; p++) {
 			q = f->nodes[n].ports[p].peer_node;
-			if (is_sw(f, q) && r->g->level[q] <= k)
-				uf_union(uf, n, q);
+			if (ibu_is_sw(f, q) && r->g->level[q] <= k)
+				ibu__uf_union(uf, n, q);
 		}
 }
 
@@ -114,7 +96,7 @@ static int bfs(struct rec *r, int *d, int tail, int *top)
 		for (p = 1; p <= f->nodes[n].num_ports; p++) {
 			int q = f->nodes[n].ports[p].peer_node;
 
-			if (is_sw(f, q) && d[q] < 0) {
+			if (ibu_is_sw(f, q) && d[q] < 0) {
 				d[q] = d[n] + 1;
 				r->queue[tail++] = q;
 			}
@@ -132,10 +114,10 @@ static int colour(struct rec *r, struct ibu_err *e)
 
 	for (n = 0; n < f->num_nodes; n++) {
 		c[n] = -1;
-		if (is_sw(f, n) && start < 0)
+		if (ibu_is_sw(f, n) && start < 0)
 			start = n;
-		r->g->num_switches += is_sw(f, n);
-		for (p = 1; !is_sw(f, n) && p <= f->nodes[n].num_ports; p++)
+		r->g->num_switches += ibu_is_sw(f, n);
+		for (p = 1; !ibu_is_sw(f, n) && p <= f->nodes[n].num_ports; p++)
 			if (is_ep(f, n, p))
 				r->eps[f->nodes[n].ports[p].peer_node]++;
 	}
@@ -148,10 +130,11 @@ static int colour(struct rec *r, struct ibu_err *e)
 		for (n = r->queue[i], p = 1; p <= f->nodes[n].num_ports; p++) {
 			q = f->nodes[n].ports[p].peer_node;
 			if (q == n)
-				return NOT_PGFT(e, "switch '%s' is cabled to itself", name_of(f, n));
-			if (is_sw(f, q) && c[q] % 2 == c[n] % 2)
+				return NOT_PGFT(e, "switch '%s' is cabled to itself", ibu_node_name(f, n));
+			if (ibu_is_sw(f, q) && c[q] % 2 == c[n] % 2)
 				return NOT_PGFT(e, "switches '%s' and '%s' are cabled but cannot be on adjacent levels (odd cycle)",
-						name_of(f, n), name_of(f, q));
+						ibu_node_name(f, n),
+						ibu_node_name(f, q));
 		}
 	if (seen != r->g->num_switches)
 		return NOT_PGFT(e, "the switches form more than one connected fabric");
@@ -199,7 +182,7 @@ static int levels_from_roots(struct rec *r, struct ibu_err *e)
 	for (i = 0; i < r->num_roots; i++) {
 		n = ibu_fabric_find_guid(f, r->roots[i]);
 		/* not a switch here: another subnet's, or gone */
-		if (is_sw(f, n) && depth[n] < 0) {
+		if (ibu_is_sw(f, n) && depth[n] < 0) {
 			depth[n] = 0;
 			r->queue[tail++] = n;
 		}
@@ -208,7 +191,8 @@ static int levels_from_roots(struct rec *r, struct ibu_err *e)
 		return NOT_PGFT(e, "no switch of the fabric is a root in root_guid_file"), -1;
 	bfs(r, depth, tail, &d);
 	for (n = 0; n < f->num_nodes; n++) {
-		depth[n] = is_sw(f, n) ? d + 1 - depth[n] : 0;	/* the level */
+		/* the level */
+		depth[n] = ibu_is_sw(f, n) ? d + 1 - depth[n] : 0;
 		below[depth[n] == 1] += r->eps[n];	/* 0 off switches */
 	}
 	/* most end ports hang on the leaves: roots that put them above
@@ -237,11 +221,11 @@ static int empty_leaves(struct rec *r, int h)
 	for (n = 0; n < f->num_nodes; n++) {
 		int pod = -1, one_pod = 1, only2 = 1, two = 0, first = -1;
 
-		if (!is_sw(f, n) || lv[n] < 3 || r->eps[n])
+		if (!ibu_is_sw(f, n) || lv[n] < 3 || r->eps[n])
 			continue;
 		for (p = 1; p <= f->nodes[n].num_ports; p++) {
 			q = f->nodes[n].ports[p].peer_node;
-			if (!is_sw(f, q))
+			if (!ibu_is_sw(f, q))
 				continue;
 			only2 &= lv[q] == 2;
 			two |= first >= 0 && q != first;
@@ -256,7 +240,7 @@ static int empty_leaves(struct rec *r, int h)
 		}
 	}
 	for (n = 0; moved && n < f->num_nodes; n++)
-		if (is_sw(f, n))
+		if (ibu_is_sw(f, n))
 			up_to(&top, lv[n]);
 	return moved ? top : h;
 }
@@ -305,7 +289,7 @@ static int levels_from_leaves(struct rec *r, struct ibu_err *e)
 		return NOT_PGFT(e, "no end port"), -1;
 	leafc = per[1] > per[0];
 	for (n = 0; n < f->num_nodes; n++) {
-		r->g->level[n] = is_sw(f, n) ? -1 : 0;
+		r->g->level[n] = ibu_is_sw(f, n) ? -1 : 0;
 		if (r->colour[n] % 2 == leafc && r->eps[n]) {
 			r->g->level[n] = 1;
 			r->queue[tail++] = n;
@@ -327,13 +311,15 @@ static int levels(struct rec *r, struct ibu_err *e)
 		return NOT_PGFT(e, "%d switch levels (2..%d)", h, IBU_PGFT_MAX_H);
 	r->g->P.h = h;
 	for (n = 0; n < f->num_nodes; n++)
-		for (p = 1; is_sw(f, n) && p <= f->nodes[n].num_ports; p++) {
+		for (p = 1; ibu_is_sw(f, n) && p <= f->nodes[n].num_ports;
+		     p++) {
 			int q = f->nodes[n].ports[p].peer_node;
-			int d = is_sw(f, q) ? lv[q] - lv[n] : 1;
+			int d = ibu_is_sw(f, q) ? lv[q] - lv[n] : 1;
 
 			if (d != 1 && d != -1)
 				return NOT_PGFT(e, "'%s' (level %d) and '%s' (level %d) are cabled: not adjacent levels",
-						name_of(f, n), lv[n], name_of(f, q), lv[q]);
+						ibu_node_name(f, n), lv[n],
+						ibu_node_name(f, q), lv[q]);
 		}
 	return IBU_OK;
 }
@@ -430,7 +416,7 @@ static int params(struct rec *r, struct ibu_err *e)
 		least[l] = -1;
 	}
 	for (n = 0; n < f->num_nodes; n++) {
-		if (!is_sw(f, n))
+		if (!ibu_is_sw(f, n))
 			continue;
 		l = r->g->level[n];
 		count[l]++;
@@ -454,7 +440,8 @@ static int params(struct rec *r, struct ibu_err *e)
 	for (l = 1; !r->max_faults && l < P->h; l++)
 		if (least[l] >= 0 && least[l] < most[l])
 			return NOT_PGFT(e, "'%s' (level %d) has %d up-cables, its peers up to %d: missing cables (max_faults 0)",
-					name_of(f, who[l]), l, least[l], most[l]);
+					ibu_node_name(f, who[l]), l, least[l],
+					most[l]);
 	/* a lone leaf or a level with one child per switch is no tree of
 	 * sub-trees: another engine's fabric (two switches cabled twice) */
 	if (count[1] < 2)
@@ -514,7 +501,7 @@ static void sibling_keys(struct rec *r, int l, uint64_t *key)
 			if (first < 0)
 				first = q;
 			else
-				uf_union(sib, first, q);
+				ibu__uf_union(sib, first, q);
 		}
 	for (n = 0; n < f->num_nodes; n++)
 		if (on_level(r, n, l) && key[n] < key[ibu__uf_find(sib, n)])
@@ -724,7 +711,7 @@ static int fill_slots(struct rec *r, int n, int pc, const uint64_t *up,
 		peer = r->f->nodes[n].ports[port].peer_node;
 		if (c >= P || (q >= 0 && peer != q))
 			return NOT_PGFT(e, "'%s' (level %d) has two parents in one column, or more cables to one than its peers",
-					name_of(r->f, n), g->level[n]);
+					ibu_node_name(r->f, n), g->level[n]);
 		q = peer;
 		out[c] = port;
 	}
@@ -770,7 +757,8 @@ static int up_lists(struct rec *r, struct ibu_err *e)
 				continue;
 			if (len[g->col[n]] > W) {
 				rc = NOT_PGFT(e, "the switches of level %d that rank with '%s' have %d parent columns, each switch at most %d",
-					      l, name_of(f, n), len[g->col[n]], W);
+					      l, ibu_node_name(f, n),
+					      len[g->col[n]], W);
 				break;
 			}
 			k = up_cables(r, n, l, tmp);
@@ -851,7 +839,7 @@ static void subtrees(struct rec *r, uint64_t **sub)
 		for (n = 0; n < f->num_nodes; n++)
 			sub[l][n] = UINT64_MAX;
 		for (n = 0; n < f->num_nodes; n++)
-			if (is_sw(f, n) && lv[n] >= 1 && lv[n] <= l &&
+			if (ibu_is_sw(f, n) && lv[n] >= 1 && lv[n] <= l &&
 			    f->nodes[n].guid < sub[l][ibu__uf_find(uf, n)])
 				sub[l][ibu__uf_find(uf, n)] = f->nodes[n].guid;
 		for (n = 0; n < f->num_nodes; n++)
@@ -1072,11 +1060,11 @@ void ibu_pgft_fault_text(const struct ibu_fabric *f, const struct ibu_pgft *g,
 			 x->count, x->count > 1 ? "s" : "", x->level, x->level + 1);
 	else if (x->upper < 0)
 		snprintf(buf, len, "missing cables '%s' (level %d) - every parent: 0 of %d",
-			 name_of(f, x->lower), x->level, x->want);
+			 ibu_node_name(f, x->lower), x->level, x->want);
 	else
 		snprintf(buf, len, "missing cable%s '%s' (level %d) - parent '%s': %d of %d",
-			 x->count > 1 ? "s" : "", name_of(f, x->lower), x->level,
-			 name_of(f, x->upper), x->have, x->want);
+			 x->count > 1 ? "s" : "", ibu_node_name(f, x->lower), x->level,
+			 ibu_node_name(f, x->upper), x->have, x->want);
 }
 
 int ibu_pgft_host(const struct ibu_pgft *g, int node, int port)

@@ -4,11 +4,6 @@
 #include <stdlib.h>
 #include "pgft_router.h"
 
-static int sw(const struct router *r, int n)
-{
-	return n >= 0 && ibu_node_is_switch(&r->f->nodes[n]);
-}
-
 static int lvl(const struct router *r, int n)
 {
 	return r->g->level[n];
@@ -414,7 +409,7 @@ static void group_cables(struct router *r, int q, int *next)
 	int c, c2, first;
 
 	for (c = 1; c <= nd->num_ports; c++) {
-		if (len[c] || !sw(r, nd->ports[c].peer_node))
+		if (len[c] || !ibu_is_sw(r->f, nd->ports[c].peer_node))
 			continue;
 		first = *next;
 		for (c2 = c; c2 <= nd->num_ports; c2++)
@@ -438,14 +433,14 @@ static void index_ports(struct router *r)
 		np += f->nodes[i].num_ports + 1;
 	}
 	for (i = 0; i < f->num_nodes; i++) {
-		if (!sw(r, i))
+		if (!ibu_is_sw(r->f, i))
 			continue;
 		r->upbase[i] = nu;
 		r->nbbase[i] = nn;
 		for (p = 1; p <= f->nodes[i].num_ports; p++) {
 			int q = f->nodes[i].ports[p].peer_node;
 
-			if (!sw(r, q)) {
+			if (!ibu_is_sw(r->f, q)) {
 				r->hosted[i] |= q >= 0;
 				continue;
 			}
@@ -520,7 +515,7 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 	if (!r->jobs || !r->jbase || !r->jrd || !r->defer || alloc_arrays(r))
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	for (s = 0; s < r->f->num_nodes; s++)
-		if (sw(r, s) && g->level[s] >= 1)
+		if (g->level[s] >= 1)
 			r->by_level[g->level[s]][r->nlevel[g->level[s]]++] = s;
 	index_ports(r);
 	return ibu__pgft_twins_init(r, e);
@@ -550,7 +545,7 @@ static int route_all(struct router *r, struct ibu_err *e)
 		if (!o)
 			continue;
 		pt = &r->f->nodes[o->node].ports[o->port];
-		if (sw(r, o->node)) {
+		if (ibu_is_sw(r->f, o->node)) {
 			rc = ibu__pgft_route_switch(r, o->node, lid, e);
 		} else if ((D = ibu_pgft_host(r->g, o->node, o->port)) == -1) {
 			rc = ibu__pgft_route_turned(r, pt->peer_node,
@@ -576,13 +571,6 @@ static int route_all(struct router *r, struct ibu_err *e)
 	if (r->g->num_faults > 0)
 		rc = ibu__pgft_balance(r, r->plain, e);
 	return rc ? rc : ibu__pgft_route_deferred(r, e);
-}
-
-int ibu_pgft_route_into(const struct ibu_fabric *f, const struct ibu_pgft *g,
-			const struct ibu_lidmap *map, int lmc,
-			struct ibu_lft *lft, struct ibu_err *e)
-{
-	return ibu_pgft_route_stats(f, g, map, lmc, lft, NULL, e);
 }
 
 int ibu_pgft_route_stats(const struct ibu_fabric *f, const struct ibu_pgft *g,
@@ -624,7 +612,7 @@ int ibu_pgft_route(const struct ibu_fabric *f, const struct ibu_pgft *g,
 
 	if (rc)
 		return rc;
-	rc = ibu_pgft_route_into(f, g, map, lmc, lft, e);
+	rc = ibu_pgft_route_stats(f, g, map, lmc, lft, NULL, e);
 	if (rc)
 		ibu_lft_free(lft);
 	return rc;

@@ -273,9 +273,8 @@ static int run(void *arg, const struct ibu_fabric *f, const struct ibu_lft *lft,
 	rc = ibu_lft_init(&exp, f, map->max_lid, e);
 	if (rc)
 		return rc;
-	rc = c->paper ? ibu_pgft_route_paper(f, c->g, map, c->lmc, c->paper,
-					     &exp, NULL, e) :
-	     ibu_pgft_route_into(f, c->g, map, c->lmc, &exp, e);
+	rc = ibu_pgft_route_paper(f, c->g, map, c->lmc, c->paper, &exp, NULL,
+				  e);
 	if (rc) {
 		ibu_lft_free(&exp);
 		return rc;

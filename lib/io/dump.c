@@ -1241,11 +1241,11 @@ int ibu_dump_apply(const struct ibu_dump *d, struct ibu_fabric *f,
 		const struct ibu_dump_switch *sw = &d->sw[i];
 		int node = ibu_fabric_find_guid(f, sw->guid);
 
-		if (node < 0 || !ibu_node_is_switch(&f->nodes[node])) {
+		if (!ibu_is_sw(f, node)) {
 			node = sw->name[0] ? ibu_fabric_find_name(f, sw->name) : -1;
 			/* a name is a hint, not an identity: a table names its
 			 * switch by GUID, and that GUID must be the fabric's */
-			if (node >= 0 && ibu_node_is_switch(&f->nodes[node])) {
+			if (ibu_is_sw(f, node)) {
 				rc = ibu_err_set(e, IBU_ENOTFOUND,
 						 "%s:%d: switch GUID 0x%016" PRIx64
 						 " is not in %s ('%s' there is 0x%016" PRIx64 ")",
@@ -1255,7 +1255,7 @@ int ibu_dump_apply(const struct ibu_dump *d, struct ibu_fabric *f,
 				goto fail;
 			}
 		}
-		if (node < 0 || !ibu_node_is_switch(&f->nodes[node])) {
+		if (!ibu_is_sw(f, node)) {
 			rc = ibu_err_set(e, IBU_ENOTFOUND,
 					 "%s:%d: switch 0x%016" PRIx64 " ('%s') is not in %s",
 					 d->source, sw->line, sw->guid, sw->name,

@@ -104,7 +104,7 @@ static int step_links(struct rec *r)
 		for (p = 1; p <= n->num_ports; p++) {
 			int peer = n->ports[p].peer_node, q;
 
-			if (peer < 0 || !ibu_node_is_switch(&f->nodes[peer]))
+			if (!ibu_is_sw(f, peer))
 				continue;
 			q = r->t->sw_of_node[peer];
 			if (q == s)

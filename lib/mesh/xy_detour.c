@@ -354,9 +354,10 @@ static int cyclic(const struct layers *L, const unsigned char *succ)
 	return 0;
 }
 
-/* The dependencies of every XY pair's route at once (the same for every
- * multicast root and placement tried: computed once per plan). */
-static void xy_layer(const struct ibu_mesh *t, unsigned char *succ)
+/* The dependencies of every XY pair's route (xy 1: the same for every
+ * multicast root and placement tried, computed once per plan), or of
+ * every other pair's (xy 0), at once. */
+static void add_pairs(const struct ibu_mesh *t, unsigned char *succ, int xy)
 {
 	int S = t->num_switches, s, d;
 
@@ -364,7 +365,8 @@ static void xy_layer(const struct ibu_mesh *t, unsigned char *succ)
 		for (d = 0; d < S; d++) {
 			int u = s, prev = -1;
 
-			if (s == d || !t->dmg->xy[s * S + d] ||
+			if (s == d || t->dmg->dir[s * S + d] < 0 ||
+			    t->dmg->xy[s * S + d] != xy ||
 			    !ibu_mesh_present(t, s))
 				continue;
 			while (u != d) {
@@ -659,7 +661,7 @@ static int mark_top(const struct ibu_mesh *t, unsigned char *prio)
  * pair into the lowest layer it fits.
  */
 static int best_layers(struct ibu_mesh *t, int max_layers,
-		       const unsigned char *xyl, struct ibu_err *e)
+		       const unsigned char *xyl, int lb, struct ibu_err *e)
 {
 	static const int order[] = { 0, 1, -1 };
 	struct ibu_mesh_damage *g = t->dmg;
@@ -676,7 +678,8 @@ static int best_layers(struct ibu_mesh *t, int max_layers,
 		free(bmup);
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	}
-	for (i = 0; i < 6; i += !retry) {
+	/* no placement beats lb: the first to reach it is the best */
+	for (i = 0; i < 6 && !(bl >= 0 && bl <= lb); i += !retry) {
 		struct ibu_err e2 = { 0 };
 
 		if (order[i % 3] >= max_layers)
@@ -804,6 +807,28 @@ static void mcast_tree(struct ibu_mesh *t, int r, int cols_first,
 		}
 }
 
+/*
+ * xyl: the XY pairs' dependencies; *lb: 2 when every unicast route in one
+ * layer closes a cycle (no plan has fewer layers), else 1.  Once a plan
+ * reaches *lb, no later root or placement can replace it (they replace
+ * only with fewer layers), so the search stops there with the same plan.
+ */
+static int fewest_layers(const struct ibu_mesh *t, unsigned char *xyl,
+			 int *lb, struct ibu_err *e)
+{
+	struct layers L = { .S = t->num_switches };
+	int rc = layers_alloc(&L, t, 1, e);
+
+	add_pairs(t, xyl, 1);
+	if (!rc) {
+		memcpy(L.succ, xyl, 4 * (size_t)L.S);
+		add_pairs(t, L.succ, 0);
+		*lb = cyclic(&L, L.succ) ? 2 : 1;
+	}
+	layers_free(&L);
+	return rc;
+}
+
 /* Multicast roots tried: the switches nearest the middle of the middle
  * row first; the one giving the fewest layers wins (the first on ties). */
 #define ROOT_CANDIDATES 16
@@ -818,7 +843,7 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 	size_t S = (size_t)t->num_switches;
 	unsigned char *layer = malloc(S * S), *xyl = calloc(4 * S, 1);
 	signed char *mup = malloc(S);
-	int i, r, best = -1, bl = 0, bm = 0, rc = IBU_OK;
+	int i, r, best = -1, bl = 0, bm = 0, rc = IBU_OK, lb = 1;
 	int cand = S <= ROOT_CANDIDATES_UPTO ? ROOT_CANDIDATES : 2;
 	long bd = 0;
 
@@ -827,7 +852,7 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 	if (!layer || !mup || !xyl)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	else
-		xy_layer(t, xyl);
+		rc = fewest_layers(t, xyl, &lb, e);
 	/* row-first trees from the first candidates; then, on small meshes
 	 * while more than 2 layers, column-first ones and every other root */
 	for (i = 0; !rc && i < 2 * (int)S; i++) {
@@ -835,14 +860,15 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 		int nth = i < 2 * cand ? i % cand : i / 2;
 		int cols = i < 2 * cand ? i >= cand : i % 2;
 
-		if (i >= cand && (S > ROOT_CANDIDATES_UPTO ||
-				  (best >= 0 && bl <= 2)))
+		if ((best >= 0 && bl <= lb) ||
+		    (i >= cand && (S > ROOT_CANDIDATES_UPTO ||
+				   (best >= 0 && bl <= 2))))
 			break;
 		if ((i >= 2 * cand && nth < cand) ||
 		    (r = mcast_root(t, nth)) < 0)
 			continue;
 		mcast_tree(t, r, cols, queue);
-		if (best_layers(t, max_layers, xyl, &e2)) {
+		if (best_layers(t, max_layers, xyl, lb, &e2)) {
 			if (e2.code == IBU_ENOMEM)
 				rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 			else if (best < 0)
@@ -878,55 +904,64 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 }
 
 static int plan_trees(struct ibu_mesh *t, int max_layers, int balanced,
-		      long *busiest, struct ibu_err *e);
+		      int layers, long *busiest, struct ibu_err *e);
 
 /*
  * The balanced trees first (the detours and the XY traffic around them
  * spread by load); kept when they fit in at most two SL layers, else the
- * XY-first trees.
+ * XY-first trees.  The kinds' trees alone give their busiest channels;
+ * the layers (the costly part) are placed in that order, and the first
+ * kind that fits is the plan (the least busiest that fits, the first on
+ * ties).
  */
 int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 {
 	/* balanced with the XY way kept within 0, 25 and 100% of the best,
-	 * then XY first: the one whose busiest channel is least */
+	 * then XY first */
 	static const int kind[] = { 1, 1 + 25, 1 + 100, 0 };
-	struct ibu_err e2 = { 0 };
-	long busiest, least = -1;
-	int i, rc, best = -1, last = -1;
+	enum { KINDS = sizeof(kind) / sizeof(kind[0]) };
+	struct ibu_err e2 = { 0 }, exy = { 0 };
+	long busiest[KINDS], b;
+	int i, j, rc, order[KINDS];
 
-	for (i = 0; i < (int)(sizeof(kind) / sizeof(kind[0])); i++) {
-		rc = plan_trees(t, kind[i] ? (max_layers < 2 ? max_layers : 2) :
-				max_layers, kind[i], &busiest, &e2);
-		if (rc == IBU_ENOMEM)
+	for (i = 0; i < KINDS; i++) {
+		rc = plan_trees(t, max_layers, kind[i], 0, &busiest[i], &e2);
+		if (rc)
 			return ibu_err_set(e, rc, "%s", e2.msg);
-		last = i;
-		if (!rc && (least < 0 || busiest < least)) {
-			least = busiest;
-			best = i;
-		}
+		for (j = i; j > 0 && busiest[order[j - 1]] > busiest[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
 	}
-	if (best < 0)		/* the XY-first plan's reason */
-		return ibu_err_set(e, e2.code, "%s", e2.msg);
-	if (best == last)
-		return IBU_OK;
-	return plan_trees(t, kind[best] ? (max_layers < 2 ? max_layers : 2) :
-			  max_layers, kind[best], &busiest, e);
+	for (j = 0; j < KINDS; j++) {
+		i = order[j];
+		rc = plan_trees(t, kind[i] ? (max_layers < 2 ? max_layers : 2) :
+				max_layers, kind[i], 1, &b, &e2);
+		if (rc == IBU_OK || rc == IBU_ENOMEM)
+			return rc ? ibu_err_set(e, rc, "%s", e2.msg) : IBU_OK;
+		if (!kind[i])
+			exy = e2;
+	}
+	/* the XY-first plan's reason */
+	return ibu_err_set(e, exy.code, "%s", exy.msg);
 }
 
-/* One plan: trees (balanced: 1 + the slack in %, 0: XY first), then the
- * SL layers; *busiest: the all-to-all's busiest channel. */
+/* One plan: trees (balanced: 1 + the slack in %, 0: XY first), then
+ * (layers) the SL layers; *busiest: the all-to-all's busiest channel. */
 static int plan_trees(struct ibu_mesh *t, int max_layers, int balanced,
-		      long *busiest, struct ibu_err *e)
+		      int layers, long *busiest, struct ibu_err *e)
 {
 	struct ibu_mesh_damage *g = t->dmg;
 	size_t S = (size_t)t->num_switches;
-	int *dist = malloc(S * sizeof(int)), *queue = malloc(S * sizeof(int)),
-	    *turns = malloc(S * sizeof(int)), d, rc = IBU_OK, reached;
-	long *load = calloc(S * IBU_DIRS + 1, sizeof(long));
-	long *w = calloc(2 * S + 1, sizeof(long));
+	int *dist, *queue, *turns, d, rc = IBU_OK, reached;
+	long *load, *w;
 
 	if (!g)
 		return ibu_err_set(e, IBU_EINVAL, "the mesh is not damaged");
+	dist = malloc(S * sizeof(int));
+	queue = malloc(S * sizeof(int));
+	turns = malloc(S * sizeof(int));
+	load = calloc(S * IBU_DIRS + 1, sizeof(long));
+	w = calloc(2 * S + 1, sizeof(long));
 	if (max_layers < 1 || max_layers > 15)
 		max_layers = 15;
 	free(g->dir);
@@ -966,7 +1001,7 @@ static int plan_trees(struct ibu_mesh *t, int max_layers, int balanced,
 			for (s = 0; s < S; s++)
 				g->dir[s * S + d] = -1;
 		}
-	if (!rc)
+	if (!rc && layers)
 		rc = best_root(t, max_layers, queue, e);
 	free(dist);
 	free(queue);

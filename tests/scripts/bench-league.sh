@@ -6,7 +6,8 @@
 # part of make check (t0410 runs a tiny --quick case).
 #
 #	tests/scripts/bench-league.sh [--quick] [--fabrics 'NAME..']
-#	        [--random N [--seed S]] [--fabric 'NAME|KIND|WHAT|GEN ARGS']..
+#	        [--random N] [--random-mesh N] [--seed S]
+#	        [--fabric 'NAME|KIND|WHAT|GEN ARGS']..
 #	        [--engines 'ENGINE..'] [--samples K] [-o FILE.md]
 #	        [--tsv FILE] [--keep DIR]
 #
@@ -21,6 +22,13 @@
 #	               dfsssp unless --engines.  Ends with a summary: how many
 #	               met every target, the misses per criterion, and each
 #	               miss's spec to re-run it with --fabric
+#	--random-mesh N  N damaged 2-D meshes nobody has seen, drawn from the
+#	               families in mesh_families (4x4 to 10x10, 1-3 HCAs a
+#	               switch; 1-4 cables cut, 0-1 switch missing), after
+#	               the --random trees (whose draws they leave as they
+#	               were); engines xy updn minhop dfsssp unless --engines;
+#	               the targets of a mesh: at most 2 VLs, all-to-all no
+#	               higher than minhop's and within 1.25 x dfsssp's
 #	--fabric SPEC  run this fabric (repeatable; as --random prints them:
 #	               name, tree or mesh, what it is, `ibunion gen` args)
 #	--engines      only these engines (default: every one below)
@@ -87,6 +95,7 @@ tsv=
 keep=
 list=
 random_n=
+random_mesh=
 random_seed=1
 explicit=()
 plugin_opts=
@@ -103,6 +112,7 @@ while [ $# -gt 0 ]; do
 	--keep) keep=${2-}; shift 2 || { echo "league: --keep needs a directory" >&2; exit 2; } ;;
 	--list) list=1; shift ;;
 	--random) random_n=${2-}; shift 2 || { echo "league: --random needs a number" >&2; exit 2; } ;;
+	--random-mesh) random_mesh=${2-}; shift 2 || { echo "league: --random-mesh needs a number" >&2; exit 2; } ;;
 	--seed) random_seed=${2-}; shift 2 || { echo "league: --seed needs a number" >&2; exit 2; } ;;
 	--options) plugin_opts=${2-}; shift 2 || { echo "league: --options needs KEY=VALUE" >&2; exit 2; } ;;
 	--fabric) explicit+=("${2-}"); shift 2 || { echo "league: --fabric needs a spec" >&2; exit 2; } ;;
@@ -112,6 +122,7 @@ while [ $# -gt 0 ]; do
 done
 case $samples in '' | *[!0-9]* | 0) echo "league: --samples needs a positive number" >&2; exit 2 ;; esac
 case $random_n in *[!0-9]*) echo "league: --random needs a number" >&2; exit 2 ;; esac
+case $random_mesh in *[!0-9]*) echo "league: --random-mesh needs a number" >&2; exit 2 ;; esac
 case $random_seed in '' | *[!0-9]*) echo "league: --seed needs a number" >&2; exit 2 ;; esac
 
 # ------------------------------------------------------------ the fabrics
@@ -160,6 +171,17 @@ families=(
 	"pgft3-par444|PGFT(3; 4,4,4; 1,2,2; 1,2,2)|pgft --m 4,4,4 --w 1,2,2 --p 1,2,2"
 )
 
+# the damaged meshes of --random-mesh: key | what | ibunion gen arguments
+mesh_families=(
+	"mesh4x4h2|4x4 mesh, 2 HCAs a switch|mesh 4 4 --hcas 2"
+	"mesh6x6h1|6x6 mesh, 1 HCA a switch|mesh 6 6 --hcas 1"
+	"mesh6x6h2|6x6 mesh, 2 HCAs a switch|mesh 6 6 --hcas 2"
+	"mesh5x7h2|5x7 mesh, 2 HCAs a switch|mesh 5 7 --hcas 2"
+	"mesh7x4h3|7x4 mesh, 3 HCAs a switch|mesh 7 4 --hcas 3"
+	"mesh8x8h1|8x8 mesh, 1 HCA a switch|mesh 8 8 --hcas 1"
+	"mesh10x10h1|10x10 mesh, 1 HCA a switch|mesh 10 10 --hcas 1"
+)
+
 # draw N: a number in 0..N-1 into $r from the generator in $rng (an LCG
 # in shell arithmetic, so a seed draws the same fabrics on every machine)
 draw()
@@ -168,24 +190,37 @@ draw()
 	r=$(((rng >> 8) % $1))
 }
 
-# random_specs N SEED: N damaged fat trees, one spec a line
+# random_specs N M SEED: N damaged fat trees, then M damaged meshes, one
+# spec a line
 random_specs()
 {
-	local i key what gen cut sw gseed tag
-	rng=$2
+	local i rest=$2
+	rng=$3
 	for ((i = 1; i <= $1; i++)); do
 		draw ${#families[@]}
-		IFS='|' read -r key what gen <<<"${families[$r]}"
-		draw 4; cut=$((r + 1))
-		draw 3; sw=$r
-		draw 1000000; gseed=$((r + 1))
-		draw 65536; tag=$(printf 'n%04x' "$r")
-		printf 'r%02d-%s-cut%d%s|tree|%s, %d cable%s cut%s|%s --remove-links %d%s --seed %d --prefix %s-\n' \
-			"$i" "$key" "$cut" "$([ "$sw" = 0 ] || echo "-sw$sw")" \
-			"$what" "$cut" "$([ "$cut" = 1 ] || echo s)" \
-			"$([ "$sw" = 0 ] || echo ", $sw switch$([ "$sw" = 1 ] || echo es) missing")" \
-			"$gen" "$cut" "$([ "$sw" = 0 ] || echo " --remove-switches $sw")" "$gseed" "$tag"
+		random_spec r "$i" tree "${families[$r]}" 3
 	done
+	for ((i = 1; i <= rest; i++)); do
+		draw ${#mesh_families[@]}
+		random_spec m "$i" mesh "${mesh_families[$r]}" 2
+	done
+}
+
+# random_spec LETTER I KIND FAMILY SWITCHES: one spec, 1-4 cables cut and
+# 0..SWITCHES-1 switches missing
+random_spec()
+{
+	local key what gen cut sw gseed tag
+	IFS='|' read -r key what gen <<<"$4"
+	draw 4; cut=$((r + 1))
+	draw "$5"; sw=$r
+	draw 1000000; gseed=$((r + 1))
+	draw 65536; tag=$(printf 'n%04x' "$r")
+	printf '%s%02d-%s-cut%d%s|%s|%s, %d cable%s cut%s|%s --remove-links %d%s --seed %d --prefix %s-\n' \
+		"$1" "$2" "$key" "$cut" "$([ "$sw" = 0 ] || echo "-sw$sw")" "$3" \
+		"$what" "$cut" "$([ "$cut" = 1 ] || echo s)" \
+		"$([ "$sw" = 0 ] || echo ", $sw switch$([ "$sw" = 1 ] || echo es) missing")" \
+		"$gen" "$cut" "$([ "$sw" = 0 ] || echo " --remove-switches $sw")" "$gseed" "$tag"
 }
 
 if [ -n "$quick" ]; then
@@ -194,7 +229,7 @@ else
 	fabrics=("${fabrics_full[@]}")
 fi
 sweep=
-if [ -n "$random_n" ] || [ ${#explicit[@]} -gt 0 ]; then
+if [ -n "$random_n$random_mesh" ] || [ ${#explicit[@]} -gt 0 ]; then
 	sweep=1
 	fabrics=()
 	for spec in "${explicit[@]}"; do
@@ -206,10 +241,10 @@ if [ -n "$random_n" ] || [ ${#explicit[@]} -gt 0 ]; then
 		fi
 		fabrics+=("$spec")
 	done
-	if [ -n "$random_n" ]; then
-		mapfile -t -O ${#fabrics[@]} fabrics < <(random_specs "$random_n" "$random_seed")
+	if [ -n "$random_n$random_mesh" ]; then
+		mapfile -t -O ${#fabrics[@]} fabrics < <(random_specs "${random_n:-0}" "${random_mesh:-0}" "$random_seed")
 	fi
-	[ -n "$only_engines" ] || only_engines="cyclic ftree updn minhop dfsssp"
+	[ -n "$only_engines" ] || only_engines="cyclic xy ftree updn minhop dfsssp"
 	if [ -n "$list" ]; then
 		printf -- "--fabric '%s'\n" "${fabrics[@]}"
 		exit 0
@@ -558,18 +593,41 @@ summary()
 	FILENAME == ARGV[1] { name[++n] = $1; spec[$1] = $2; next }
 	FILENAME == ARGV[2] {
 		f = $1; e = $2; has[f, e] = 1; used[f, e] = $3; a2a[f, e] = $4
-		sh[f, e] = $5; ebb[f, e] = $6; cdg[f, e] = $8; unr[f, e] = $9
+		sh[f, e] = $5; ebb[f, e] = $6; vls[f, e] = $7; cdg[f, e] = $8; unr[f, e] = $9
 		if (e == "cyclic" || e == "xy") ours[f] = e
 		next
 	}
 	{ chk[$1] = $2; chkmsg[$1] = $3; why[$1] = $4 }
 	function pct(a, b) { return b + 0 == 0 ? "" : sprintf(" (%+.1f%%)", 100 * (a - b) / b) }
 	function miss(f, c, why) { nm[f]++; cnt[c]++; what[f] = what[f] (what[f] == "" ? "" : "; ") why }
+	function tree_targets(f, o,    best, who, list, k) {
+		best = ""; who = ""
+		split("ftree updn minhop dfsssp", list, " ")
+		for (k = 1; k <= 4; k++)
+			if (has[f, list[k]] && a2a[f, list[k]] != "?" &&
+			    (best == "" || a2a[f, list[k]] + 0 < best + 0)) {
+				best = a2a[f, list[k]]; who = list[k]
+			}
+		if (best != "" && a2a[f, o] + 0 > best + 0)
+			miss(f, "a2a", "a2a " a2a[f, o] " vs " best " (" who ")" pct(a2a[f, o], best))
+		if (has[f, "dfsssp"] && sh[f, o] + 0 > sh[f, "dfsssp"] + 0)
+			miss(f, "shift", "shift " sh[f, o] " vs " sh[f, "dfsssp"] pct(sh[f, o], sh[f, "dfsssp"]))
+		if (has[f, "dfsssp"] && ebb[f, o] + 0 < ebb[f, "dfsssp"] + 0)
+			miss(f, "eBB", "eBB " ebb[f, o] " vs " ebb[f, "dfsssp"] pct(ebb[f, o], ebb[f, "dfsssp"]))
+	}
+	function mesh_targets(f, o) {
+		if (vls[f, o] + 0 > 2)
+			miss(f, "VLs", vls[f, o] " VLs")
+		if (has[f, "minhop"] && a2a[f, o] + 0 > a2a[f, "minhop"] + 0)
+			miss(f, "mesh", "a2a " a2a[f, o] " vs minhop " a2a[f, "minhop"] pct(a2a[f, o], a2a[f, "minhop"]))
+		if (has[f, "dfsssp"] && a2a[f, o] + 0 > 1.25 * a2a[f, "dfsssp"] + 1e-9)
+			miss(f, "mesh", "a2a " a2a[f, o] " vs 1.25 x dfsssp " 1.25 * a2a[f, "dfsssp"] pct(a2a[f, o], 1.25 * a2a[f, "dfsssp"]))
+	}
 	END {
-		split("fallback unreached a2a shift eBB CDG check", crit, " ")
+		split("fallback unreached a2a shift eBB VLs mesh CDG check", crit, " ")
 		for (i = 1; i <= n; i++) {
 			f = name[i]; o = ours[f]; fam = f
-			sub(/^r[0-9]+-/, "", fam); sub(/-(cut|sw)[0-9].*$/, "", fam)
+			sub(/^[rm][0-9]+-/, "", fam); sub(/-(cut|sw)[0-9].*$/, "", fam)
 			if (!(fam in famn)) famorder[++nf] = fam
 			famn[fam]++
 			if (o == "" || used[f, o] != o) {
@@ -589,20 +647,13 @@ summary()
 				if (apart) { napart++; note[f] = unr[f, o] " pairs unreachable for every engine: cut apart" }
 				else if (unr[f, o] + 0 > 0)
 					miss(f, "unreached", unr[f, o] " pairs unreached (others: " (minu == "" ? "-" : minu) ")")
-				best = ""; who = ""
-				split("ftree updn minhop dfsssp", list, " ")
-				for (k = 1; k <= 4; k++)
-					if (has[f, list[k]] && a2a[f, list[k]] != "?" &&
-					    (best == "" || a2a[f, list[k]] + 0 < best + 0)) {
-						best = a2a[f, list[k]]; who = list[k]
-					}
-				if (best != "" && a2a[f, o] + 0 > best + 0)
-					miss(f, "a2a", "a2a " a2a[f, o] " vs " best " (" who ")" pct(a2a[f, o], best))
-				if (has[f, "dfsssp"] && sh[f, o] + 0 > sh[f, "dfsssp"] + 0)
-					miss(f, "shift", "shift " sh[f, o] " vs " sh[f, "dfsssp"] pct(sh[f, o], sh[f, "dfsssp"]))
-				if (has[f, "dfsssp"] && ebb[f, o] + 0 < ebb[f, "dfsssp"] + 0)
-					miss(f, "eBB", "eBB " ebb[f, o] " vs " ebb[f, "dfsssp"] pct(ebb[f, o], ebb[f, "dfsssp"]))
-				if (cdg[f, o] != "no") miss(f, "CDG", "CDG cycle: " cdg[f, o])
+				if (o == "xy")
+					mesh_targets(f, o)
+				else
+					tree_targets(f, o)
+				# "-": on several VLs (the SL layers of xy), not one graph
+				if (cdg[f, o] != "no" && !(o == "xy" && cdg[f, o] == "-"))
+					miss(f, "CDG", "CDG cycle: " cdg[f, o])
 				if (apart && chk[f] == "3" && chkmsg[f] ~ /has no LID/)
 					note[f] = note[f] "; check not run (" chkmsg[f] ")"
 				else if (apart && chkmsg[f] ~ /[^0-9]0 loops, 0 non-minimal/ &&
@@ -624,12 +675,14 @@ summary()
 		print "|---|---:|"
 		label["fallback"] = "fallback: ours declined, or no tables"
 		label["unreached"] = "unreached: end-port pairs whose route does not arrive"
-		label["a2a"] = "a2a above the best of ftree, updn, minhop, dfsssp"
-		label["shift"] = "worst shift above dfsssp'"'"'s"
-		label["eBB"] = "eBB below dfsssp'"'"'s"
+		label["a2a"] = "tree: a2a above the best of ftree, updn, minhop, dfsssp"
+		label["shift"] = "tree: worst shift above dfsssp'"'"'s"
+		label["eBB"] = "tree: eBB below dfsssp'"'"'s"
+		label["VLs"] = "mesh: more than 2 VLs"
+		label["mesh"] = "mesh: a2a above minhop'"'"'s or 1.25 x dfsssp'"'"'s"
 		label["CDG"] = "CDG cycle (credit loop)"
 		label["check"] = "`ibunion check`: loops, non-minimal, off the rule"
-		for (k = 1; k <= 7; k++) printf "| %s | %d |\n", label[crit[k]], cnt[crit[k]]
+		for (k = 1; k <= 9; k++) printf "| %s | %d |\n", label[crit[k]], cnt[crit[k]]
 		print ""
 		print "| family | fabrics | met |"
 		print "|---|---:|---:|"
