@@ -219,11 +219,6 @@ struct turn_check {
 	struct ibu_cdg_ports cdg;
 };
 
-static int is_sw(const struct router *r, int n)
-{
-	return n >= 0 && ibu_node_is_switch(&r->f->nodes[n]);
-}
-
 /* Switches with an end port (cdg_ports.c's starts); levels_ok. */
 static void check_scan(const struct router *r, struct turn_check *tc)
 {
@@ -232,12 +227,12 @@ static void check_scan(const struct router *r, struct turn_check *tc)
 
 	tc->levels_ok = 1;
 	for (v = 0; v < r->f->num_nodes; v++) {
-		if (!is_sw(r, v))
+		if (!ibu_is_sw(r->f, v))
 			continue;
 		d = 0;
 		for (p = 1; p <= r->f->nodes[v].num_ports; p++) {
 			w = r->f->nodes[v].ports[p].peer_node;
-			if (w >= 0 && !is_sw(r, w))
+			if (w >= 0 && !ibu_is_sw(r->f, w))
 				d = 1;
 			else if (w >= 0 && (lv[v] < 1 || lv[w] < 1 ||
 					    abs(lv[w] - lv[v]) != 1))
@@ -293,7 +288,7 @@ static int hop(const struct router *r, int v, uint32_t lid)
 	port = row[lid];
 	if (port < 1 || port > n->num_ports)
 		return -1;
-	return is_sw(r, n->ports[port].peer_node) ?
+	return ibu_is_sw(r->f, n->ports[port].peer_node) ?
 		n->ports[port].peer_node : -1;
 }
 
@@ -350,7 +345,7 @@ static void closure(const struct router *r, struct turn_check *tc, int *n,
 		nd = &r->f->nodes[v];
 		for (p = 1; p <= nd->num_ports; p++) {
 			w = nd->ports[p].peer_node;
-			if (is_sw(r, w) && lv[w] == lv[v] + dir &&
+			if (ibu_is_sw(r->f, w) && lv[w] == lv[v] + dir &&
 			    tc->seen[w] != stamp) {
 				tc->seen[w] = stamp;
 				tc->queue[(*n)++] = w;
