@@ -1682,13 +1682,13 @@ static long worst_shift(struct bal *b)
 /* The current offset's rows the pass changed swapped with the undo log's
  * (back: in the log's reverse order, a row logged twice gets its first
  * port; forth: in order, its last). */
-static void swap_rows(struct bal *b, int back)
+static void swap_rows_from(struct bal *b, size_t u0, int back)
 {
-	size_t k, n = b->nundo;
+	size_t k, n = b->nundo - u0;
 	uint8_t *row, t;
 
 	for (k = 0; k < n; k++) {
-		struct undo *u = &b->undo[back ? n - 1 - k : k];
+		struct undo *u = &b->undo[u0 + (back ? n - 1 - k : k)];
 
 		if (u->o != b->o)
 			continue;
@@ -1697,6 +1697,11 @@ static void swap_rows(struct bal *b, int back)
 		*row = u->port;
 		u->port = t;
 	}
+}
+
+static void swap_rows(struct bal *b, int back)
+{
+	swap_rows_from(b, 0, back);
 }
 
 /* 1 when the current offset's worst shift with the pass's rows is no
@@ -1930,6 +1935,119 @@ static void spread_undo(struct bal *b, size_t u0)
 }
 
 /*
+ * The spread pass's shift loads kept per permutation (kload[k nslots +
+ * cell]: host S to S + k), so that a leaf's new trees are measured by
+ * walking only the pairs to the destinations they changed, not all N^2:
+ * every cell is at most the pass's base before a leaf (a leaf that lifts
+ * one above it is put back), so the worst shift rises above base exactly
+ * when a cell the leaf's new paths add to does.
+ */
+struct kshift {
+	uint32_t *kload;
+	unsigned char *moved;	/* [host]: its LID's rows changed */
+};
+
+/* Adds (add 1) or takes off the walk of host S to D in kload; 1 when a
+ * cell it adds to goes above base. */
+static int kwalk(struct bal *b, struct kshift *ks, long S, long D, int add,
+		 long base)
+{
+	const struct router *r = b->r;
+	long N = r->g->num_hosts;
+	uint32_t lid = host_lid(b, (int)D), *kl;
+	int n = r->g->host[S].leaf, p, hops, up = 0;
+
+	kl = ks->kload + (size_t)((D - S + N) % N) * b->nslots;
+	for (hops = 0; lid && hops < SHIFT_HOPS && n != r->g->host[D].leaf;
+	     hops++) {
+		p = r->lft->row[n] ? r->lft->row[n][lid] : 0;
+		if (!p || p == IBU_NO_PATH)
+			break;
+		p += r->pbase[n];
+		if (add)
+			up |= ++kl[p] > base;
+		else
+			kl[p]--;
+		n = b->speer[p];
+		if (n < 0)
+			break;
+	}
+	return up;
+}
+
+/* Every pair to a moved host of leaf li walked in or out (add); 1 when
+ * a cell goes above base. */
+static int kwalk_leaf(struct bal *b, struct kshift *ks, int li, int add,
+		      long base)
+{
+	long N = b->r->g->num_hosts, S;
+	int j, D, up = 0;
+
+	for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++) {
+		D = b->by_leaf[j];
+		if (!ks->moved[D])
+			continue;
+		for (S = 0; S < N; S++)
+			if (S != D)
+				up |= kwalk(b, ks, S, D, add, base);
+	}
+	return up;
+}
+
+/* The hosts of leaf li whose LIDs the log from u0 on changed. */
+static void mark_moved(struct bal *b, struct kshift *ks, int li, size_t u0)
+{
+	size_t k;
+	int j, D;
+
+	for (j = b->leaf_start[li]; j < b->leaf_start[li + 1]; j++) {
+		D = b->by_leaf[j];
+		ks->moved[D] = 0;
+		for (k = u0; k < b->nundo && !ks->moved[D]; k++)
+			ks->moved[D] = b->undo[k].lid == host_lid(b, D);
+	}
+}
+
+/* kload of the tables as they stand (NULL where it does not fit in
+ * memory: every leaf is then measured by worst_shift). */
+static uint32_t *kload_fill(struct bal *b)
+{
+	long N = b->r->g->num_hosts, S, D;
+	struct kshift ks;
+
+	ks.kload = calloc((size_t)N * b->nslots + 1, sizeof(uint32_t));
+	if (!ks.kload)
+		return NULL;
+	for (D = 0; D < N; D++)
+		for (S = 0; S < N; S++)
+			if (S != D)
+				kwalk(b, &ks, S, D, 1, 0);
+	return ks.kload;
+}
+
+/* 1 when leaf li's new trees (the log from u0 on) lift the worst shift
+ * above base, with ks->kload moved to the tables as the caller keeps
+ * them (it puts the trees back when 1). */
+static int leaf_raises(struct bal *b, struct kshift *ks, int li, size_t u0,
+		       long base)
+{
+	int up;
+
+	mark_moved(b, ks, li, u0);
+	swap_rows_from(b, u0, 1);
+	kwalk_leaf(b, ks, li, 0, base);
+	swap_rows_from(b, u0, 0);
+	up = kwalk_leaf(b, ks, li, 1, base);
+	if (up) {		/* back to the old paths' loads */
+		kwalk_leaf(b, ks, li, 0, base);
+		swap_rows_from(b, u0, 1);
+		kwalk_leaf(b, ks, li, 1, base);
+		swap_rows_from(b, u0, 0);
+	}
+	return up;
+}
+
+/*
  * The base LIDs chosen once more for the spread (spread_lid), leaf by
  * leaf: the damaged ones, then every one (a leaf that lost cables still
  * sends and receives the rule's LIDs on those left), up to SPREAD_ROUNDS
@@ -1944,8 +2062,9 @@ static void spread_undo(struct bal *b, size_t u0)
 static void spread_pass(struct bal *b)
 {
 	long N = b->r->g->num_hosts, cap, base;
-	int round, li, each;
+	int round, li, each, up;
 	size_t u0, start;
+	struct kshift ks = { NULL, NULL };
 
 	if (b->o0 || !b->shifts)
 		return;
@@ -1958,13 +2077,17 @@ static void spread_pass(struct bal *b)
 	memcpy(b->load0, b->load, sizeof(uint32_t) * b->nslots);
 	cap = (long)busiest(b);
 	base = worst_shift(b);
+	if (each && (ks.moved = malloc((size_t)N)) != NULL)
+		ks.kload = kload_fill(b);
 	for (round = 0; round < SPREAD_ROUNDS; round++) {
 		start = b->nundo;
 		for (li = 0; li < b->nleaves; li++) {
 			spread_leaf(b, li, cap, round > 0);
 			if (!each || b->nundo == u0)
 				continue;
-			if (worst_shift(b) > base) {
+			up = ks.kload ? leaf_raises(b, &ks, li, u0, base) :
+			     worst_shift(b) > base;
+			if (up) {
 				spread_undo(b, u0);
 			} else {
 				memcpy(b->load0, b->load,
@@ -1978,6 +2101,8 @@ static void spread_pass(struct bal *b)
 	}
 	if (!each && b->nundo && worst_shift(b) > base)
 		spread_undo(b, 0);
+	free(ks.kload);
+	free(ks.moved);
 	b->nundo = 0;
 	b->rerouted[0] = 0;
 	b->second = 0;
