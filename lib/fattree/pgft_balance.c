@@ -1298,27 +1298,34 @@ static int keep_rule(struct bal *b, int li)
 	return n + (k->n ? keep_batch(b) : 0);
 }
 
-/* The least load on i's ways toward t (LONG_MAX: none); in slot and
- * cable order, which a minimum does not depend on. */
-static long least_way(const struct bal *b, int i)
+/* 1 when i has a way toward t and every one is loaded at least thr: as
+ * its least loaded way's load >= thr, but left at the first way below
+ * thr that leads toward t (most ways are: thr is near the busiest). */
+static int ways_at_least(const struct bal *b, int i, long thr)
 {
 	const uint32_t *lc = &b->lc[b->slot[i]];
-	long m = LONG_MAX;
-	int k, n;
+	int k, n, any = 0;
 
 	if (b->child[i] >= 0) {
 		const int *gp = &b->r->gports[b->cstart[i]];
 
 		for (k = 0, n = b->clen[i]; k < n; k++)
-			m = lc[gp[k]] < m ? lc[gp[k]] : m;
-		return m;
+			if (lc[gp[k]] < thr)
+				return 0;
+		return n > 0;
 	}
 	const int *up = b->up[i];
 
-	for (k = 0, n = b->r->U[b->lev[i]]; k < n; k++)
-		if (lc[up[k]] < m && next_of(b, i, k) >= 0)
-			m = lc[up[k]];
-	return m;
+	for (k = 0, n = b->r->U[b->lev[i]]; k < n; k++) {
+		if (lc[up[k]] >= thr && any)
+			continue;
+		if (next_of(b, i, k) < 0)
+			continue;
+		if (lc[up[k]] < thr)
+			return 0;
+		any = 1;
+	}
+	return any;
 }
 
 /* 1 when tf is at most the busiest link of any tree toward t: every
@@ -1326,16 +1333,11 @@ static long least_way(const struct bal *b, int i)
  * as much as its least loaded way plus them. */
 static int within_least_busiest(struct bal *b, long tf)
 {
-	long m;
 	int i;
 
-	for (i = 1; i < b->norder; i++) {
-		if (!b->nh[i])
-			continue;
-		m = least_way(b, i);
-		if (m != LONG_MAX && m + b->nh[i] >= tf)
+	for (i = 1; i < b->norder; i++)
+		if (b->nh[i] && ways_at_least(b, i, tf - b->nh[i]))
 			return 1;
-	}
 	return tf <= 0;
 }
 
