@@ -222,18 +222,14 @@ static int keep_unicast(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
 			const struct ibu_lft *lft, struct ibu_err *e)
 {
 	size_t own = ((size_t)map->max_lid + 1) * sizeof(*map->owner);
-	int n, rc;
+	int rc;
 
 	drop_unicast(c);
 	if (c->g.num_faults <= 0)
 		return IBU_OK;
-	rc = ibu_lft_init(&c->ulft, f, lft->max_lid, e);
+	rc = ibu_lft_copy(&c->ulft, f, lft, e);
 	if (rc)
 		return rc;
-	for (n = 0; n < f->num_nodes; n++)
-		if (c->ulft.row[n])
-			memcpy(c->ulft.row[n], lft->row[n],
-			       (size_t)lft->max_lid + 1);
 	c->umap.owner = malloc(own);
 	if (!c->umap.owner) {
 		drop_unicast(c);
