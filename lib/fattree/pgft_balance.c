@@ -189,6 +189,9 @@ struct bal {
 	struct batch bt;
 	/* the rule's in-tree of one LID (keep_flows) */
 	unsigned char *allok;	/* [i]: every up-slot leads toward t */
+	/* the first pass's (prepare_leaf(), not load_index()): */
+	int *closi, nclosi;	/* the closure's indexes (child >= 0) */
+	int *nok, nnok;		/* the other indexes but 0 whose allok is 0 */
 	int *hop;		/* [i]: hops to t (in the leaf's index) */
 	int hb[2 * IBU_PGFT_MAX_H + 2];	/* first index of each hop count */
 	int *srcs, nsrc;	/* indexes with hosts, farthest first */
@@ -361,8 +364,8 @@ static void index_closure(struct bal *b)
 	const struct router *r = b->r;
 	int k, i, c;
 
-	for (k = 0; k < r->nclos; k++) {
-		i = b->idx_of[r->clos_q[k]];
+	for (k = 0, b->nclosi = r->nclos; k < r->nclos; k++) {
+		i = b->closi[k] = b->idx_of[r->clos_q[k]];
 		c = r->clos_c[k];
 		b->cstart[i] = r->gstart[c];
 		b->clen[i] = r->glen[c];
@@ -402,6 +405,8 @@ static void order_by_hops(struct bal *b, int t, const int *hopn)
 			b->up[k] = b->swi[s].up;
 			b->nh[k] = s == t ? 0 : b->swi[s].nhost;
 			b->allok[k] = ways_ok(b, s, l);	/* read off the closure */
+			if (!b->allok[k] && s != t)
+				b->nok[b->nnok++] = k;
 			if (s != t)	/* index_closure() sets the closure's */
 				b->child[k] = -1;
 			b->norder++;
@@ -430,7 +435,7 @@ static void prepare_leaf(struct bal *b, int t)
 		b->idx_of[b->node[i]] = -1;
 	use_index(b, &b->own);
 	b->t = t;
-	b->norder = b->ncut_above = b->cut_leaves = b->ncut = 0;
+	b->norder = b->ncut_above = b->cut_leaves = b->ncut = b->nnok = 0;
 	check_groups(b);
 	order_by_hops(b, t, hopn);
 	index_closure(b);
@@ -445,10 +450,8 @@ static void keep_index(struct bal *b, int li)
 {
 	struct kept_index *c = &b->kept[li];
 	size_t n = (size_t)b->norder, bytes;
-	int i, k = 0, *m;
+	int i, k = b->nclosi, *m;
 
-	for (i = 1; i < b->norder; i++)
-		k += b->child[i] >= 0;
 	bytes = (n + 4 * (size_t)k) * sizeof(int) + n;
 	if (c->node || b->kept_bytes + (long)bytes > INDEX_BYTES)
 		return;
@@ -462,14 +465,14 @@ static void keep_index(struct bal *b, int li)
 	c->node = memcpy(m, b->node, n * sizeof(int));
 	c->clos = m + n;
 	c->hop = (unsigned char *)(m + n + 4 * (size_t)k);
-	for (i = 0, k = 0; i < b->norder; i++) {
+	for (i = 0; i < b->norder; i++)
 		c->hop[i] = (unsigned char)b->hop[i];
-		if (i && b->child[i] >= 0) {
-			c->clos[k++] = i;
-			c->clos[k++] = b->child[i];
-			c->clos[k++] = b->cstart[i];
-			c->clos[k++] = b->clen[i];
-		}
+	for (k = 0, m = c->clos; k < b->nclosi; k++, m += 4) {
+		i = b->closi[k];	/* in the closure's order */
+		m[0] = i;
+		m[1] = b->child[i];
+		m[2] = b->cstart[i];
+		m[3] = b->clen[i];
 	}
 }
 
@@ -929,8 +932,13 @@ static int keep_batch(struct bal *b)
 	int i, j, n = 0;
 
 	memset(k->re, 0, sizeof(k->re));
-	for (i = 1; i < b->norder; i++)
-		keep_rows(b, i);
+	/* the indexes keep_rows() writes at: the closure's, and above it
+	 * those with a lost way (any order: each writes its own rows) */
+	for (i = 0; i < b->nclosi; i++)
+		keep_rows(b, b->closi[i]);
+	for (i = 0; i < b->nnok; i++)
+		if (b->child[b->nok[i]] < 0)
+			keep_rows(b, b->nok[i]);
 	for (j = 0; j < k->n; j++) {
 		b->lc = k->lc[j];
 		for (i = 1; i <= b->r->g->P.h; i++) {
@@ -2276,6 +2284,8 @@ static size_t lay_out(struct bal *b, char *m)
 	b->next = carve(m, &off, n * I);
 	b->w = carve(m, &off, n * L);
 	b->allok = carve(m, &off, n);
+	b->closi = carve(m, &off, n * I);
+	b->nok = carve(m, &off, n * I);
 	b->srcs = carve(m, &off, n * I);
 	b->rcv = carve(m, &off, n * I);
 	b->tport = carve(m, &off, n * I);
