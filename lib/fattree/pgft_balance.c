@@ -192,6 +192,8 @@ struct bal {
 	/* the first pass's (prepare_leaf(), not load_index()): */
 	int *closi, nclosi;	/* the closure's indexes (child >= 0) */
 	int *nok, nnok;		/* the other indexes but 0 whose allok is 0 */
+	int ud_leaf;		/* the leaf r->ud holds the hops to, -1 */
+	int udn[2 * IBU_PGFT_MAX_H + 2];	/* its switches by hops */
 	int *hop;		/* [i]: hops to t (in the leaf's index) */
 	int hb[2 * IBU_PGFT_MAX_H + 2];	/* first index of each hop count */
 	int *srcs, nsrc;	/* indexes with hosts, farthest first */
@@ -427,17 +429,21 @@ static void use_index(struct bal *b, const struct leaf_index *c)
 static void prepare_leaf(struct bal *b, int t)
 {
 	struct router *r = b->r;
-	int i, hopn[2 * IBU_PGFT_MAX_H + 2] = { 0 };
+	int i;
 
 	ibu__pgft_leaf_closure(r, t);
-	ibu__pgft_updown_dist(r, t, hopn);
+	if (!ibu__pgft_updown_sibling(r, t, b->ud_leaf)) {
+		memset(b->udn, 0, sizeof(b->udn));
+		ibu__pgft_updown_dist(r, t, b->udn);
+	}
+	b->ud_leaf = t;
 	for (i = 0; i < b->norder; i++)
 		b->idx_of[b->node[i]] = -1;
 	use_index(b, &b->own);
 	b->t = t;
 	b->norder = b->ncut_above = b->cut_leaves = b->ncut = b->nnok = 0;
 	check_groups(b);
-	order_by_hops(b, t, hopn);
+	order_by_hops(b, t, b->udn);
 	index_closure(b);
 	b->t_cut = 0;
 	for (i = 0; i < r->U[1]; i++)
@@ -2343,6 +2349,7 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 	b.r = r;
 	b.plain = plain;
 	b.plain_leaf = -1;
+	b.ud_leaf = -1;
 	b.U1 = r->g->P.h > 1 ? r->U[1] : 0;
 	for (i = 0; i < r->f->num_nodes; i++)
 		b.nslots += (size_t)r->f->nodes[i].num_ports + 1;
