@@ -193,6 +193,8 @@ struct bal {
 	int *closi, nclosi;	/* the closure's indexes (child >= 0) */
 	int *nok, nnok;		/* the other indexes but 0 whose allok is 0 */
 	int ud_leaf;		/* the leaf r->ud holds the hops to, -1 */
+	int prep_leaf;		/* the leaf own holds prepare_leaf()'s index
+				 * of, -1 */
 	int udn[2 * IBU_PGFT_MAX_H + 2];	/* its switches by hops */
 	int *hop;		/* [i]: hops to t (in the leaf's index) */
 	int hb[2 * IBU_PGFT_MAX_H + 2];	/* first index of each hop count */
@@ -426,24 +428,59 @@ static void use_index(struct bal *b, const struct leaf_index *c)
 	b->hop = c->hop;
 }
 
+/* Leaf t's index from its sibling prev's (just prepared; ud now t's):
+ * the same switches at the same hops but the two leaves, which trade
+ * places (the order within a hop count matters to nothing), and the
+ * groups' gok the same (their parents' hops are). 0: the hops differ. */
+static int swap_sibling(struct bal *b, int t, int prev)
+{
+	int i = b->idx_of[t], k, n;
+
+	if (i <= 0 || b->hop[i] != b->r->ud[prev])
+		return 0;
+	b->node[0] = t;
+	b->node[i] = prev;
+	b->idx_of[t] = 0;
+	b->idx_of[prev] = i;
+	b->slot[0] = b->swi[t].pbase;
+	b->slot[i] = b->swi[prev].pbase;
+	b->up[0] = b->swi[t].up;
+	b->up[i] = b->swi[prev].up;
+	b->nh[i] = b->swi[prev].nhost;	/* nh[0]: 0 */
+	b->allok[0] = ways_ok(b, t, 1);
+	b->allok[i] = ways_ok(b, prev, 1);
+	b->child[i] = -1;	/* t's closure is prev's */
+	for (k = n = 0; k < b->nnok; k++)
+		if (b->nok[k] != i)
+			b->nok[n++] = b->nok[k];
+	b->nnok = n;
+	if (!b->allok[i])
+		b->nok[b->nnok++] = i;
+	return 1;
+}
+
 static void prepare_leaf(struct bal *b, int t)
 {
 	struct router *r = b->r;
-	int i;
+	int i, prev = b->ud_leaf, sib;
 
 	ibu__pgft_leaf_closure(r, t);
-	if (!ibu__pgft_updown_sibling(r, t, b->ud_leaf)) {
+	sib = ibu__pgft_updown_sibling(r, t, prev);
+	if (!sib) {
 		memset(b->udn, 0, sizeof(b->udn));
 		ibu__pgft_updown_dist(r, t, b->udn);
 	}
 	b->ud_leaf = t;
-	for (i = 0; i < b->norder; i++)
-		b->idx_of[b->node[i]] = -1;
-	use_index(b, &b->own);
-	b->t = t;
-	b->norder = b->ncut_above = b->cut_leaves = b->ncut = b->nnok = 0;
-	check_groups(b);
-	order_by_hops(b, t, b->udn);
+	if (!sib || b->prep_leaf != prev || !swap_sibling(b, t, prev)) {
+		for (i = 0; i < b->norder; i++)
+			b->idx_of[b->node[i]] = -1;
+		use_index(b, &b->own);
+		b->norder = b->ncut_above = b->cut_leaves = b->ncut = 0;
+		b->nnok = 0;
+		check_groups(b);
+		order_by_hops(b, t, b->udn);
+	}
+	b->t = b->prep_leaf = t;
 	index_closure(b);
 	b->t_cut = 0;
 	for (i = 0; i < r->U[1]; i++)
@@ -497,6 +534,7 @@ static int load_index(struct bal *b, int li)
 	for (i = 0; i < b->norder; i++)
 		b->idx_of[b->node[i]] = -1;
 	b->t = t;
+	b->prep_leaf = -1;	/* node is the kept one now */
 	b->norder = c->norder;
 	b->t_cut = c->t_cut;
 	b->ncut_above = b->cut_leaves = b->ncut = 0;
@@ -2349,7 +2387,7 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 	b.r = r;
 	b.plain = plain;
 	b.plain_leaf = -1;
-	b.ud_leaf = -1;
+	b.ud_leaf = b.prep_leaf = -1;
 	b.U1 = r->g->P.h > 1 ? r->U[1] : 0;
 	for (i = 0; i < r->f->num_nodes; i++)
 		b.nslots += (size_t)r->f->nodes[i].num_ports + 1;
