@@ -83,6 +83,8 @@ struct leaf_index {
  * arrays, so fewer fresh pages to fault in at every routing. */
 struct kept_index {
 	int norder, t_cut, nclos;
+	long prep, sib_prep;	/* prepare_leaf()'s count of it, of the
+				 * index swap_sibling() took it from (0) */
 	int *node;
 	int *clos;		/* [4 k]: index, child, cstart, clen */
 	unsigned char *hop;	/* in the block node starts */
@@ -195,6 +197,10 @@ struct bal {
 	int ud_leaf;		/* the leaf r->ud holds the hops to, -1 */
 	int prep_leaf;		/* the leaf own holds prepare_leaf()'s index
 				 * of, -1 */
+	long nprep, sib_prep;	/* prepare_leaf()'s count, that of the index
+				 * the last swap_sibling() took (0: none) */
+	int load_li;		/* the leaf rank own holds load_index()'s
+				 * index of, -1 */
 	int udn[2 * IBU_PGFT_MAX_H + 2];	/* its switches by hops */
 	int *hop;		/* [i]: hops to t (in the leaf's index) */
 	int hb[2 * IBU_PGFT_MAX_H + 2];	/* first index of each hop count */
@@ -471,7 +477,11 @@ static void prepare_leaf(struct bal *b, int t)
 		ibu__pgft_updown_dist(r, t, b->udn);
 	}
 	b->ud_leaf = t;
-	if (!sib || b->prep_leaf != prev || !swap_sibling(b, t, prev)) {
+	b->sib_prep = sib && b->prep_leaf == prev ? b->nprep : 0;
+	b->nprep++;
+	b->load_li = -1;
+	if (!b->sib_prep || !swap_sibling(b, t, prev)) {
+		b->sib_prep = 0;
 		for (i = 0; i < b->norder; i++)
 			b->idx_of[b->node[i]] = -1;
 		use_index(b, &b->own);
@@ -502,6 +512,8 @@ static void keep_index(struct bal *b, int li)
 	if (!m)
 		return;
 	b->kept_bytes += (long)bytes;
+	c->prep = b->nprep;
+	c->sib_prep = b->sib_prep;
 	c->norder = b->norder;
 	c->t_cut = b->t_cut;
 	c->nclos = k;
@@ -519,6 +531,42 @@ static void keep_index(struct bal *b, int li)
 	}
 }
 
+/* Leaf li's kept index when own holds li - 1's and li's was swapped from
+ * it (swap_sibling()): the two leaves' places and the closure's ways
+ * only. 0: not so. */
+static int load_sibling(struct bal *b, int li)
+{
+	const struct kept_index *c = &b->kept[li];
+	int i, t = b->leaves[li], prev;
+	const int *cl;
+
+	if (!li || b->load_li != li - 1 || !c->sib_prep ||
+	    c->sib_prep != b->kept[li - 1].prep)
+		return 0;
+	prev = b->leaves[li - 1];
+	i = b->idx_of[t];
+	if (i <= 0 || i >= c->norder || c->node[i] != prev || c->node[0] != t)
+		return 0;
+	b->t = t;
+	b->load_li = li;
+	b->t_cut = c->t_cut;
+	b->node = c->node;	/* read in place, never written */
+	b->idx_of[t] = 0;
+	b->idx_of[prev] = i;
+	b->slot[0] = b->swi[t].pbase;
+	b->slot[i] = b->swi[prev].pbase;
+	b->up[0] = b->swi[t].up;
+	b->up[i] = b->swi[prev].up;
+	b->nh[i] = b->swi[prev].nhost;	/* nh[0]: 0; hop, lev the same */
+	b->child[i] = -1;	/* t's closure is prev's */
+	for (i = 0, cl = c->clos; i < c->nclos; i++, cl += 4) {
+		b->child[cl[0]] = cl[1];
+		b->cstart[cl[0]] = cl[2];
+		b->clen[cl[0]] = cl[3];
+	}
+	return 1;
+}
+
 /* Leaf li's index from keep_index(): 1, or 0 when it was not kept (the
  * switches cut above t are not restored: only the first pass reads
  * them). The levels, the ports of the slots and the hosts come from
@@ -531,10 +579,13 @@ static int load_index(struct bal *b, int li)
 
 	if (!c->node)
 		return 0;
+	if (load_sibling(b, li))
+		return 1;
 	for (i = 0; i < b->norder; i++)
 		b->idx_of[b->node[i]] = -1;
 	b->t = t;
 	b->prep_leaf = -1;	/* node is the kept one now */
+	b->load_li = li;
 	b->norder = c->norder;
 	b->t_cut = c->t_cut;
 	b->ncut_above = b->cut_leaves = b->ncut = 0;
@@ -2387,7 +2438,7 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 	b.r = r;
 	b.plain = plain;
 	b.plain_leaf = -1;
-	b.ud_leaf = b.prep_leaf = -1;
+	b.ud_leaf = b.prep_leaf = b.load_li = -1;
 	b.U1 = r->g->P.h > 1 ? r->U[1] : 0;
 	for (i = 0; i < r->f->num_nodes; i++)
 		b.nslots += (size_t)r->f->nodes[i].num_ports + 1;
