@@ -28,10 +28,12 @@
  * host order, ways in slot and port order.
  *
  * Cost: the switches that reach t are indexed once per leaf (a group of
- * switches with the same parents checked once). A LID the rule keeps
- * costs its ways down t's closure (route_all() wrote its ways up, row by
- * row) and a walk of only the switches
- * its flows cross above level 1: its level-1 sources' flows depend only
+ * switches with the same parents checked once); a leaf with the last
+ * one's parents (a sibling) has its closure, so its hops and its index
+ * are the last one's with the two leaves trading places. A LID the rule
+ * keeps costs its ways down t's closure (route_all() wrote its ways up,
+ * row by row) and a walk of only the switches its flows cross above
+ * level 1: its level-1 sources' flows depend only
  * on its level-1 rule slot, so they come from a per-fabric table, and
  * their loads from per-slot counts of the kept LIDs, once per chunk.
  */
@@ -545,7 +547,8 @@ static int load_sibling(struct bal *b, int li)
 		return 0;
 	prev = b->leaves[li - 1];
 	i = b->idx_of[t];
-	if (i <= 0 || i >= c->norder || c->node[i] != prev || c->node[0] != t)
+	if (i <= 0 || c->norder != b->norder || i >= c->norder ||
+	    c->node[i] != prev || c->node[0] != t)
 		return 0;
 	b->t = t;
 	b->load_li = li;

@@ -104,6 +104,9 @@ struct router {
  * hopn[d] += how many at d hops, d <= 2 IBU_PGFT_MAX_H). */
 void ibu__pgft_leaf_closure(struct router *r, int t);
 void ibu__pgft_updown_dist(struct router *r, int t, int *hopn);
+/* The same for t when ud holds prev's and prev is a level-1 sibling of t
+ * (the same up-peers): only t's and prev's hops change, hopn as prev's;
+ * 0 (nothing done) when they are not such a pair. */
 int ibu__pgft_updown_sibling(struct router *r, int t, int prev);
 /* Plain hops from switch t into d (switches' entries); s's port to a
  * neighbour at hops want, the lid-th of them (IBU_NO_PATH: none). */
