@@ -155,9 +155,10 @@ int ibu_cmd_route(int argc, char **argv)
 		return IBU_EXIT_ERROR;
 	}
 	rc = dump ? IBU_OK : load_lids(&f, ops, topo, lmc, exact, &e);
-	ops->topo_free(topo);
-	if (!rc)
-		rc = ibu_engine_run(ops, &f, &eo, &res, &e);
+	if (rc)
+		ops->topo_free(topo);
+	else	/* recognised once: on a damaged mesh that plans the detours */
+		rc = ibu_engine_run_recognised(ops, &f, &eo, topo, &res, &e);
 	if (rc) {
 		ibu_opt_report("route", &e);
 		ibu_fabric_free(&f);
