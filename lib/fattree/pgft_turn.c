@@ -600,6 +600,8 @@ static void deferred_reset(struct router *r, uint8_t *col,
 	r->nturnx = nturnx;
 }
 
+static int turn_balance(struct router *r, struct ibu_err *e);
+
 /*
  * The deferred LIDs in arrival order; where some leave entries unrouted
  * (the turns chosen before theirs close a cycle with every one of theirs:
@@ -652,5 +654,388 @@ out:
 	free(eager);
 	free(ord);
 	free(turnx);
-	return nfail < 0 ? nfail : IBU_OK;
+	return nfail < 0 ? nfail : turn_balance(r, e);
+}
+
+/*
+ * After the turns: the all-to-all over base LIDs (what SA hands out) with
+ * the turned flows in it. The balance placed every other LID before the
+ * turns existed, so a turn switch's cables carry the turned flows on top
+ * of a share the balance thought even (IBFT(4,3) with two pods left one
+ * middle switch each, in different halves of the tops: every turn at one
+ * leaf, 32 messages on its busiest cable where 30 fit). So while a
+ * busiest switch-to-switch cable carries flows of a LID that is not
+ * turned, those of one switch's entry move to another port of it that
+ * reaches the LID as fast, the same direction and up*|down* on
+ * (minimal up*|down* routes stay so, and the turn check's premise with
+ * them), kept when no cable rises to the old busiest and the channel
+ * dependency graph stays acyclic; moves made at a load the cables cannot
+ * all leave are undone. Only where end ports' routes turn, on trees of up
+ * to TB_PORTS end ports.
+ */
+#define TB_PORTS 512
+#define TB_HOPS (4 * IBU_PGFT_MAX_H + 4)
+
+struct tbal {
+	struct router *r;
+	int N, nd, nhs;
+	uint32_t *dl;		/* [dest] an end port's base LID, ascending */
+	unsigned char *fixed;	/* [dest] deferred (turned): kept */
+	unsigned char *tried;	/* [dest * N + node] a move closed a cycle */
+	int *hs;		/* switches with end ports, */
+	int *nsrc;		/* [node] and how many */
+	int *T;			/* [dest * N + node] messages its entry sends */
+	uint32_t *load;		/* [pbase + port] switch to switch */
+	uint32_t *ulog;		/* moves: node << 16 | port, and the LID */
+	int nlog, caplog;
+	int cdg_on;
+	struct ibu_cdg_ports cdg;
+};
+
+/* The switch-to-switch cables (slots) and switches from s toward lid,
+ * nodes[0] = s; how many cables, -1 when it ends nowhere. */
+static int tb_walk(const struct router *r, int s, uint32_t lid, int *slots,
+		   int *nodes)
+{
+	int n = 0, port;
+
+	for (nodes[0] = s;; nodes[n] = s) {
+		port = r->lft->row[s][lid];
+		if (port == 0)
+			return n;
+		if (port == IBU_NO_PATH || port > r->f->nodes[s].num_ports)
+			return -1;
+		if (!ibu_is_sw(r->f, r->f->nodes[s].ports[port].peer_node))
+			return r->f->nodes[s].ports[port].peer_node >= 0 ? n : -1;
+		if (n == TB_HOPS)
+			return -1;
+		slots[n++] = r->pbase[s] + port;
+		s = r->f->nodes[s].ports[port].peer_node;
+	}
+}
+
+/* The cable s's entry for lid leaves on (a slot), -1: to no switch. */
+static int tb_out(const struct router *r, int s, uint32_t lid)
+{
+	int port = r->lft->row[s][lid];
+
+	if (port < 1 || port > r->f->nodes[s].num_ports ||
+	    !ibu_is_sw(r->f, r->f->nodes[s].ports[port].peer_node))
+		return -1;
+	return r->pbase[s] + port;
+}
+
+/* Dest i's messages per switch entry, added to (sign 1) or taken from
+ * (-1) the cables' loads; T refilled when adding. */
+static void tb_dest(struct tbal *tb, int i, int sign)
+{
+	int *T = tb->T + (size_t)i * (size_t)tb->N;
+	int slots[TB_HOPS + 1], nodes[TB_HOPS + 2], j, k, n, s, c;
+
+	if (sign > 0) {
+		memset(T, 0, sizeof(int) * (size_t)tb->N);
+		for (j = 0; j < tb->nhs; j++) {
+			s = tb->hs[j];
+			n = tb_walk(tb->r, s, tb->dl[i], slots, nodes);
+			for (k = 0; k <= n; k++)
+				T[nodes[k]] += tb->nsrc[s];
+		}
+	}
+	for (s = 0; s < tb->N; s++)
+		if (T[s] && (c = tb_out(tb->r, s, tb->dl[i])) >= 0)
+			tb->load[c] += (uint32_t)(sign * T[s]);
+}
+
+/* Climbs, then only descends (levels of nodes[0..n]). */
+static int tb_updown(const struct router *r, const int *nodes, int n)
+{
+	int k, down = 0;
+
+	for (k = 0; k < n; k++) {
+		if (r->g->level[nodes[k + 1]] < r->g->level[nodes[k]])
+			down = 1;
+		else if (down)
+			return 0;
+	}
+	return 1;
+}
+
+static int tb_has(const int *slots, int n, int c)
+{
+	while (n-- > 0)
+		if (slots[n] == c)
+			return 1;
+	return 0;
+}
+
+/* Dest i's messages at s sent on port p instead: the busiest cable they
+ * would newly cross (with them), -1 unless as short, the same direction
+ * and up*|down* on, off cable hot, and below M everywhere. */
+static long tb_try(const struct tbal *tb, int i, int s, int p, int hot,
+		   uint32_t M)
+{
+	const struct router *r = tb->r;
+	int s0[TB_HOPS + 1], n0s[TB_HOPS + 2], s1[TB_HOPS + 2];
+	int n1s[TB_HOPS + 3], n0, n1, k, v, lv;
+	uint32_t F = (uint32_t)tb->T[(size_t)i * (size_t)tb->N + (size_t)s];
+	long worst = 0;
+
+	v = r->f->nodes[s].ports[p].peer_node;
+	n0 = tb_walk(r, s, tb->dl[i], s0, n0s);
+	if (n0 < 1 || !ibu_is_sw(r->f, v))
+		return -1;
+	n1 = tb_walk(r, v, tb->dl[i], s1 + 1, n1s + 1);
+	lv = r->g->level[s];
+	if (n1 + 1 != n0 || (r->g->level[v] > lv) != (r->g->level[n0s[1]] > lv))
+		return -1;
+	s1[0] = r->pbase[s] + p;
+	n1s[0] = s;
+	if (!tb_updown(r, n1s, n0) || tb_has(s1, n0, hot))
+		return -1;
+	for (k = 0; k < n0; k++) {
+		uint32_t l = tb->load[s1[k]] + (tb_has(s0, n0, s1[k]) ? 0 : F);
+
+		if (l >= M)
+			return -1;
+		if ((long)l > worst)
+			worst = l;
+	}
+	return worst;
+}
+
+struct tb_move {
+	int i, s, p;
+	long worst;
+};
+
+/* The move off cable hot (of switch u) that leaves the least on the
+ * cables it takes; m->i -1: none. */
+static void tb_pick(const struct tbal *tb, int u, int hot, uint32_t M,
+		    struct tb_move *m)
+{
+	const struct router *r = tb->r;
+	int slots[TB_HOPS + 1], nodes[TB_HOPS + 2], i, s, j, n, p;
+	const int *T;
+	long w;
+
+	m->i = -1;
+	m->worst = 0;
+	for (i = 0; i < tb->nd; i++) {
+		T = tb->T + (size_t)i * (size_t)tb->N;
+		if (!T[u] || tb_out(r, u, tb->dl[i]) != hot)
+			continue;
+		for (s = 0; s < tb->N; s++) {
+			if (!T[s] || !ibu_is_sw(r->f, s) ||
+			    tb->tried[(size_t)i * (size_t)tb->N + (size_t)s])
+				continue;
+			n = tb_walk(r, s, tb->dl[i], slots, nodes);
+			if (!tb_has(slots, n, hot))
+				continue;
+			for (j = r->nbbase[s]; j < r->nbbase[s] + r->nnb[s]; j++) {
+				p = r->nbp[j];
+				if (p == r->lft->row[s][tb->dl[i]])
+					continue;
+				w = tb_try(tb, i, s, p, hot, M);
+				if (w >= 0 && (m->i < 0 || w < m->worst))
+					*m = (struct tb_move){ i, s, p, w };
+			}
+		}
+	}
+}
+
+/* The busiest switch-to-switch cable: its load, *u its switch, *hot its
+ * slot (the first by node and port). */
+static uint32_t tb_max(const struct tbal *tb, int *u, int *hot)
+{
+	const struct router *r = tb->r;
+	uint32_t M = 0;
+	int s, p, c;
+
+	*u = *hot = -1;
+	for (s = 0; s < tb->N; s++)
+		for (p = 1; ibu_is_sw(r->f, s) && p <= r->f->nodes[s].num_ports;
+		     p++) {
+			c = r->pbase[s] + p;
+			if (tb->load[c] > M) {
+				M = tb->load[c];
+				*u = s;
+				*hot = c;
+			}
+		}
+	return M;
+}
+
+/* Entry of dest i at s to port p, the loads with it; logged. */
+static void tb_set(struct tbal *tb, int i, int s, int p)
+{
+	tb_dest(tb, i, -1);
+	tb->ulog[2 * tb->nlog] = (uint32_t)s << 16 |
+				 tb->r->lft->row[s][tb->dl[i]];
+	tb->ulog[2 * tb->nlog++ + 1] = tb->dl[i];
+	tb->r->lft->row[s][tb->dl[i]] = (uint8_t)p;
+	tb_dest(tb, i, 1);
+}
+
+/* The moves logged after the first keep back to the entries before. */
+static void tb_undo(struct tbal *tb, int keep)
+{
+	while (tb->nlog > keep) {
+		tb->nlog--;
+		tb->r->lft->row[tb->ulog[2 * tb->nlog] >> 16]
+			[tb->ulog[2 * tb->nlog + 1]] =
+			(uint8_t)(tb->ulog[2 * tb->nlog] & 0xff);
+	}
+}
+
+/* The graph of every route as the tables hold them, before the first
+ * move; 1: cyclic already (no move then), 0, < 0 an error. */
+static int tb_graph(struct tbal *tb, struct ibu_err *e)
+{
+	int rc, len;
+
+	rc = ibu_cdg_ports_init(&tb->cdg, tb->r->f, e);
+	if (rc)
+		return rc;
+	tb->cdg_on = 1;
+	rc = ibu_cdg_ports_add_unicast(&tb->cdg, tb->r->lft, tb->r->map, e);
+	return rc ? rc : ibu_cdg_ports_find_cycle(&tb->cdg, NULL, &len, e);
+}
+
+/* Does dest i's route, as the table now holds it, close a credit loop
+ * (the old routes' dependencies stay in the graph: a stricter test)?
+ * 1 yes, 0 no, < 0 an error. */
+static int tb_cycle(struct tbal *tb, int i, struct ibu_err *e)
+{
+	int rc, len;
+
+	ibu_cdg_ports_mark(&tb->cdg);
+	rc = ibu_cdg_ports_add_lid(&tb->cdg, tb->r->lft, tb->dl[i], e);
+	if (!rc)
+		rc = ibu_cdg_ports_find_new_cycle(&tb->cdg, NULL, &len, e);
+	if (rc > 0)
+		ibu_cdg_ports_rollback(&tb->cdg);
+	else if (!rc)
+		ibu_cdg_ports_commit(&tb->cdg);
+	return rc;
+}
+
+/* While every busiest cable can shed a LID's messages (tb_pick), the
+ * load each shed leaves; what cannot reach a lower busiest is undone. */
+static int tb_loop(struct tbal *tb, struct ibu_err *e)
+{
+	struct tb_move m;
+	uint32_t M, best = UINT32_MAX;
+	int u, hot, keep = 0, rc = 0, it;
+
+	for (it = 0; it < tb->caplog; it++) {
+		M = tb_max(tb, &u, &hot);
+		if (M < best) {
+			best = M;
+			keep = tb->nlog;
+		}
+		if (hot < 0)
+			break;
+		tb_pick(tb, u, hot, M, &m);
+		if (m.i < 0 || (!tb->cdg_on && (rc = tb_graph(tb, e))))
+			break;
+		tb_set(tb, m.i, m.s, m.p);
+		rc = tb_cycle(tb, m.i, e);
+		if (rc < 0)
+			return rc;
+		if (rc) {	/* back; that entry not again */
+			tb_dest(tb, m.i, -1);
+			tb_undo(tb, tb->nlog - 1);
+			tb_dest(tb, m.i, 1);
+			tb->tried[(size_t)m.i * (size_t)tb->N + (size_t)m.s] = 1;
+		}
+	}
+	tb_undo(tb, keep);
+	return rc < 0 ? rc : IBU_OK;
+}
+
+static int tb_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The end ports' base LIDs (dl, ascending), the switches they hang on
+ * (hs, nsrc), the turned ones (fixed); tb->nd -1 beyond TB_PORTS. */
+static void tb_ends(struct tbal *tb)
+{
+	const struct router *r = tb->r;
+	const struct ibu_lid_owner *o;
+	uint32_t lid, *at;
+	int peer, i;
+
+	for (lid = 1; lid <= r->map->max_lid; lid++) {
+		o = ibu_lidmap_get(r->map, lid);
+		if (!o || o->offset || ibu_is_sw(r->f, o->node))
+			continue;
+		if (tb->nd == TB_PORTS) {
+			tb->nd = -1;
+			return;
+		}
+		tb->dl[tb->nd++] = lid;
+		peer = r->f->nodes[o->node].ports[o->port].peer_node;
+		if (!ibu_is_sw(r->f, peer))
+			continue;
+		if (!tb->nsrc[peer]++)
+			tb->hs[tb->nhs++] = peer;
+	}
+	for (i = 0; i < r->ndefer; i++) {
+		at = bsearch(&r->defer[i].lid, tb->dl, (size_t)tb->nd,
+			     sizeof(*tb->dl), tb_cmp);
+		if (at)
+			tb->fixed[at - tb->dl] = 1;
+	}
+}
+
+static void tb_free(struct tbal *tb)
+{
+	if (tb->cdg_on)
+		ibu_cdg_ports_free(&tb->cdg);
+	free(tb->dl);
+	free(tb->fixed);
+	free(tb->tried);
+	free(tb->hs);
+	free(tb->nsrc);
+	free(tb->T);
+	free(tb->load);
+	free(tb->ulog);
+}
+
+/* The pass above; on damaged trees whose end ports' routes turn. */
+static int turn_balance(struct router *r, struct ibu_err *e)
+{
+	struct tbal tb = { .r = r, .N = r->f->num_nodes };
+	size_t N = (size_t)tb.N + 1, D = TB_PORTS, np = 1;
+	int i, rc = IBU_OK;
+
+	if (!r->ndefer || r->g->num_faults <= 0)
+		return IBU_OK;
+	for (i = 0; i < tb.N; i++)
+		np += (size_t)r->f->nodes[i].num_ports + 1;
+	tb.caplog = 8 * (TB_PORTS + tb.N);
+	tb.dl = malloc(D * sizeof(*tb.dl));
+	tb.fixed = calloc(D, 1);
+	tb.tried = calloc(D * N, 1);
+	tb.hs = malloc(N * sizeof(int));
+	tb.nsrc = calloc(N, sizeof(int));
+	tb.T = calloc(D * N, sizeof(int));
+	tb.load = calloc(np, sizeof(*tb.load));
+	tb.ulog = malloc(2 * (size_t)tb.caplog * sizeof(*tb.ulog));
+	if (!tb.dl || !tb.fixed || !tb.tried || !tb.hs || !tb.nsrc ||
+	    !tb.T || !tb.load || !tb.ulog)
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	if (!rc)
+		tb_ends(&tb);
+	if (!rc && tb.nd > 1) {
+		for (i = 0; i < tb.nd; i++)
+			tb_dest(&tb, i, 1);
+		rc = tb_loop(&tb, e);
+	}
+	tb_free(&tb);
+	return rc;
 }
