@@ -295,11 +295,13 @@ END_TEST
  * Damaged IBFT(4,3)s of the random league whose hosts reach some others
  * only by a down-up turn, placed after the balance: the cables of the
  * turn switch carried the turned flows on top of an even share. With
- * the busiest cables shedding flows of other LIDs afterwards: two pods
- * left one middle switch each, under different halves of the tops (r05):
- * every turn at one leaf, in both directions (two leaves would close a
- * credit loop on one VL), 60 flows over its two down-cables, 30 (was 32;
- * dfsssp 28 on 2 VLs); four cut cables (r09): 28 (was 30; dfsssp 28).
+ * the busiest cables shedding flows afterwards: two pods left one middle
+ * switch each, under different halves of the tops (r05): every turn at
+ * one leaf, in both directions (turns at two leaves of a pod close a
+ * credit loop on one VL through the routes between those leaves), its
+ * two hosts' 28 incoming flows and the 32 turned ones over its two
+ * down-cables: 30 (was 32; dfsssp 28 on 2 VLs); four cut cables (r09):
+ * 28 (was 30; dfsssp 28).
  */
 START_TEST(turned_flows_shed)
 {
