@@ -672,9 +672,9 @@ out:
  * check's premise holds. A move is kept when no cable it adds to reaches
  * the old busiest and the channel dependency graph of every route stays
  * acyclic; moves made at a busiest no move lowers are undone, and so are
- * those that lift the worst shift permutation. Only where end ports'
- * routes turn on a damaged tree, of up to TB_PORTS end ports (the pass
- * measures every pair).
+ * those that lift the worst shift permutation or cost the bisection
+ * bandwidth more than 1%. Only where end ports' routes turn on a damaged
+ * tree, of up to TB_PORTS end ports (the pass measures every pair).
  */
 #define TB_PORTS 512
 #define TB_HOPS (4 * IBU_PGFT_MAX_H + 4)
@@ -688,7 +688,7 @@ struct tbal {
 	int *nsrc;		/* [node] and how many */
 	int *T;			/* [dest * N + node] messages its entry sends */
 	uint32_t *load;		/* [pbase + port] switch to switch */
-	uint32_t *ulog;		/* moves: node << 16 | port, and the LID */
+	uint32_t *ulog;		/* moves: node, LID, old | new port << 8 */
 	int nlog, caplog;
 	int *lvl, nlvl;		/* log lengths where the busiest dropped */
 	uint32_t *sload;	/* [pbase + port] one shift's, */
@@ -874,22 +874,36 @@ static uint32_t tb_max(const struct tbal *tb, int *u, int *hot)
 /* Entry of dest i at s to port p, the loads with it; logged. */
 static void tb_set(struct tbal *tb, int i, int s, int p)
 {
+	uint32_t *u = tb->ulog + 3 * tb->nlog++;
+
 	tb_dest(tb, i, -1);
-	tb->ulog[2 * tb->nlog] = (uint32_t)s << 16 |
-				 tb->r->lft->row[s][tb->dl[i]];
-	tb->ulog[2 * tb->nlog++ + 1] = tb->dl[i];
+	u[0] = (uint32_t)s;
+	u[1] = tb->dl[i];
+	u[2] = tb->r->lft->row[s][tb->dl[i]] | (uint32_t)p << 8;
 	tb->r->lft->row[s][tb->dl[i]] = (uint8_t)p;
 	tb_dest(tb, i, 1);
 }
 
-/* The moves logged after the first keep back to the entries before. */
+/* The moves logged after the first keep back to the entries before (the
+ * loads are not followed). */
 static void tb_undo(struct tbal *tb, int keep)
 {
+	const uint32_t *u;
+
 	while (tb->nlog > keep) {
-		tb->nlog--;
-		tb->r->lft->row[tb->ulog[2 * tb->nlog] >> 16]
-			[tb->ulog[2 * tb->nlog + 1]] =
-			(uint8_t)(tb->ulog[2 * tb->nlog] & 0xff);
+		u = tb->ulog + 3 * --tb->nlog;
+		tb->r->lft->row[u[0]][u[1]] = (uint8_t)(u[2] & 0xff);
+	}
+}
+
+/* The moves undone up to the first n made again. */
+static void tb_redo(struct tbal *tb, int n)
+{
+	const uint32_t *u;
+
+	for (; tb->nlog < n; tb->nlog++) {
+		u = tb->ulog + 3 * tb->nlog;
+		tb->r->lft->row[u[0]][u[1]] = (uint8_t)(u[2] >> 8);
 	}
 }
 
@@ -931,14 +945,14 @@ static uint32_t tb_shift(struct tbal *tb)
 {
 	const struct router *r = tb->r;
 	const struct ibu_pgft_host *h = r->g->host;
-	int N = r->g->num_hosts, k, S, D, n, nt, c;
+	int N = r->g->num_hosts, k, S, D, n, nt, c, hops;
 	uint32_t worst = 0, lid;
 
 	for (k = 1; k < N; k++) {
 		for (S = 0, nt = 0; S < N; S++) {
 			D = (S + k) % N;
 			lid = r->f->nodes[h[D].node].ports[h[D].port].lid;
-			for (n = h[S].leaf; lid && nt < tb->np &&
+			for (n = h[S].leaf, hops = 0; lid && hops++ < TB_HOPS &&
 			     (c = tb_out(r, n, lid)) >= 0;
 			     n = r->f->nodes[n].ports[c - r->pbase[n]].peer_node) {
 				if (!tb->sload[c]++)
@@ -963,7 +977,7 @@ static double tb_bisect(struct tbal *tb, const int *perm, int add)
 {
 	const struct router *r = tb->r;
 	const struct ibu_pgft_host *h = r->g->host;
-	int half = r->g->num_hosts / 2, i, S, D, n, c;
+	int half = r->g->num_hosts / 2, i, S, D, n, c, hops;
 	uint32_t lid, m;
 	double sum = 0;
 
@@ -972,7 +986,8 @@ static double tb_bisect(struct tbal *tb, const int *perm, int add)
 		D = perm[i < half ? i + half : i - half];
 		lid = r->f->nodes[h[D].node].ports[h[D].port].lid;
 		m = 1;
-		for (n = h[S].leaf; lid && (c = tb_out(r, n, lid)) >= 0;
+		for (n = h[S].leaf, hops = 0; lid && hops++ < TB_HOPS &&
+		     (c = tb_out(r, n, lid)) >= 0;
 		     n = r->f->nodes[n].ports[c - r->pbase[n]].peer_node) {
 			if (add && !tb->sload[c]++)
 				tb->touch[tb->ntouch++] = c;
@@ -1034,8 +1049,8 @@ static void tb_keep(struct tbal *tb, uint32_t w0, double b0)
 static int tb_loop(struct tbal *tb, struct ibu_err *e)
 {
 	struct tb_move m;
-	uint32_t M, best = UINT32_MAX, w0 = tb_shift(tb);
-	double b0 = tb_ebb(tb);
+	uint32_t M, best = UINT32_MAX, w0;
+	double b0;
 	int u, hot, keep = 0, rc = 0, it;
 
 	for (it = 0; it < tb->caplog; it++) {
@@ -1063,8 +1078,13 @@ static int tb_loop(struct tbal *tb, struct ibu_err *e)
 		}
 	}
 	tb_undo(tb, keep);
-	if (rc >= 0)
+	if (rc >= 0 && (keep = tb->nlog)) {	/* the guards' measure before */
+		tb_undo(tb, 0);
+		w0 = tb_shift(tb);
+		b0 = tb_ebb(tb);
+		tb_redo(tb, keep);
 		tb_keep(tb, w0, b0);
+	}
 	return rc < 0 ? rc : IBU_OK;
 }
 
@@ -1140,7 +1160,7 @@ static int turn_balance(struct router *r, struct ibu_err *e)
 	tb.nsrc = calloc(N, sizeof(int));
 	tb.T = calloc(D * N, sizeof(int));
 	tb.load = calloc(np, sizeof(*tb.load));
-	tb.ulog = malloc(2 * (size_t)tb.caplog * sizeof(*tb.ulog));
+	tb.ulog = malloc(3 * (size_t)tb.caplog * sizeof(*tb.ulog));
 	tb.lvl = malloc((size_t)tb.caplog * sizeof(int));
 	tb.sload = calloc(np, sizeof(*tb.sload));
 	tb.touch = malloc(np * sizeof(int));
