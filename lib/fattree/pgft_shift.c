@@ -66,12 +66,13 @@ struct shp {
 	long *lhosts;		/* [node]: hosts on it */
 	int *lstart, *lhost;	/* hosts of leaf rank j: lhost[lstart[j]..] */
 	int *mv;		/* leaves whose path crosses the switch */
+	int mvD, mvn, nmv;	/* whose they are (mvD -1: none) */
 	uint32_t *sl;		/* [cell]: one bisection's load, left 0 */
 	int *perm;		/* [host]: a bisection's pairing */
 	int oldc[WALK_HOPS], newc[WALK_HOPS], nold, nnew;
 	long tries, moved;
 	int guard;		/* only changes that add no square load */
-	struct undo_rec { int node; uint32_t lid; uint8_t port; } *log;
+	struct undo_rec { int node, D; uint8_t port; } *log;
 	int nlog;		/* changes kept, for an unguarded round's undo */
 	struct ibu_err *e;
 	int rc;			/* an error stops the pass */
@@ -127,19 +128,25 @@ static void kwalk(struct shp *sp, long S, long D, int d)
 /* W, the cells at it per shift, the shifts at it (after any W drop). */
 static void count_worst(struct shp *sp)
 {
+	uint32_t *kl, m;
 	size_t c;
 	long k;
-	uint32_t *kl;
+	int n;
 
 	sp->W = 0;
-	for (c = 0; c < (size_t)sp->N * sp->nslots; c++)
-		sp->W = sp->kload[c] > sp->W ? sp->kload[c] : sp->W;
-	sp->nsh = 0;
-	for (k = 1; k < sp->N; k++) {
+	for (k = 1; k < sp->N; k++) {	/* nw0: each shift's busiest */
 		kl = sp->kload + (size_t)k * sp->nslots;
-		sp->nw[k] = 0;
-		for (c = 0; c < sp->nslots; c++)
-			sp->nw[k] += kl[c] >= sp->W;
+		for (c = 0, m = 0, n = 0; c < sp->nslots; c++)
+			if (kl[c] >= m) {
+				n = kl[c] > m ? 1 : n + 1;
+				m = kl[c];
+			}
+		sp->nw[k] = n;
+		sp->nw0[k] = (int)m;
+		sp->W = m > sp->W ? m : sp->W;
+	}
+	for (k = 1, sp->nsh = 0; k < sp->N; k++) {
+		sp->nw[k] = sp->nw0[k] == sp->W ? sp->nw[k] : 0;
 		sp->nsh += sp->nw[k] > 0;
 	}
 }
@@ -320,7 +327,12 @@ static int try_way(struct shp *sp, int D, int n, int p, int keep, long *cost)
 	long d, sold, cells;
 
 	sp->tries += !keep;
-	m = movers(sp, D, n);
+	if (sp->mvD != D || sp->mvn != n) {	/* the tables changed since */
+		sp->nmv = movers(sp, D, n);
+		sp->mvD = D;
+		sp->mvn = n;
+	}
+	m = sp->nmv;
 	sp->nold = walk_cells(sp, n, t, sp->lid[D], sp->oldc, WALK_HOPS);
 	*ent = (uint8_t)p;
 	sp->nnew = walk_cells(sp, n, t, sp->lid[D], sp->newc, WALK_HOPS);
@@ -348,7 +360,8 @@ static int try_way(struct shp *sp, int D, int n, int p, int keep, long *cost)
 		sp->rc = ok < 0 ? ok : 0;
 		return ok > 0;
 	}
-	sp->log[sp->nlog++] = (struct undo_rec){ n, sp->lid[D], old };
+	sp->log[sp->nlog++] = (struct undo_rec){ n, D, old };
+	sp->mvD = -1;
 	sp->nsh += d;
 	sp->moved++;
 	if (!sp->nsh)
@@ -534,18 +547,33 @@ static double ebb(struct shp *sp)
 	return bw / ((double)EBB_SAMPLES * (double)(sp->N & ~1L));
 }
 
-/* The changes kept since log entry u0 put back. */
+/* The changes kept since log entry u0 put back, last first, each
+ * walking back only the flows it moved. */
 static void undo(struct shp *sp, int u0)
 {
+	const struct router *r = sp->r;
+	struct undo_rec *u;
+	uint8_t *ent;
+	int m, t;
+
+	sp->mvD = -1;
 	if (sp->nlog == u0)
 		return;
 	sp->moved -= sp->nlog - u0;
 	while (sp->nlog > u0) {
-		struct undo_rec *u = &sp->log[--sp->nlog];
-
-		sp->r->lft->row[u->node][u->lid] = u->port;
+		u = &sp->log[--sp->nlog];
+		t = r->g->host[u->D].leaf;
+		ent = &r->lft->row[u->node][sp->lid[u->D]];
+		m = movers(sp, u->D, u->node);
+		sp->nnew = walk_cells(sp, u->node, t, sp->lid[u->D], sp->newc,
+				      WALK_HOPS);
+		*ent = u->port;
+		sp->nold = walk_cells(sp, u->node, t, sp->lid[u->D], sp->oldc,
+				      WALK_HOPS);
+		move(sp, u->D, m, -1, sp->newc, sp->nnew);
+		move(sp, u->D, m, 1, sp->oldc, sp->nold);
 	}
-	measure(sp);
+	count_worst(sp);
 }
 
 /* 1 when the eBB estimate is no lower than *bw (then the new one). */
@@ -640,6 +668,7 @@ int ibu__pgft_lower_shift(struct router *r, struct ibu_err *e)
 	sp.r = r;
 	sp.N = r->g->num_hosts;
 	sp.t = -1;
+	sp.mvD = -1;
 	sp.e = e;
 	if (sp.N < 3 || sp.N > SHIFT_HOSTS || !r->g->num_faults)
 		return IBU_OK;
