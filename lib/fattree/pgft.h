@@ -203,6 +203,8 @@ struct ibu_pgft_route_stats {
 				 * to a switch LID or a host above the
 				 * leaves: one down-up turn, at the switch
 				 * chosen for that LID */
+	long spread_work;	/* the balance's spread pass: switches of
+				 * the LIDs' trees it chose again (its cost) */
 };
 /* The same into tables the caller allocated (ibu_lft_init: every entry
  * IBU_NO_PATH, up to at least map's highest LID), e.g. the engine

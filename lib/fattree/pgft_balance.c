@@ -2194,6 +2194,7 @@ static void spread_pass(struct bal *b)
 			break;
 	if (!each && b->nundo && worst_shift(b) > base)
 		spread_undo(b, 0);
+	b->r->st.spread_work += b->work;
 	free(ks.kload);
 	free(act);
 	b->nundo = 0;
