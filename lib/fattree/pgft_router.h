@@ -186,5 +186,9 @@ int ibu__pgft_rotation(const struct router *r, const long *x, uint32_t pid,
 /* Every compute host's LIDs on a PGFT with faults (pgft_balance.c);
  * plain: scratch of a node each. */
 int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e);
+/* After the turns, the all-to-all's busiest cables shed where one entry at
+ * a time can (pgft_shed.c); damaged trees whose routes turn, up to 512
+ * end ports. */
+int ibu__pgft_shed_turned(struct router *r, struct ibu_err *e);
 
 #endif
