@@ -369,6 +369,12 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 			 ", %ld entries re-routed (%ld LIDs whose rule crossed a fault, spread over the surviving ways; %ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path; %ld turned once, at one switch per LID)",
 			 c->st.rerouted + c->st.outside, c->st.balanced,
 			 c->st.outside, c->st.unrouted, c->st.turned);
+	o = strlen(buf);
+	if (c->routed && c->st.shift_tries && o < len)
+		snprintf(buf + o, len - o,
+			 "; worst shift %ld -> %ld (%ld entries moved, %ld tried)",
+			 c->st.shift_from, c->st.shift_to, c->st.shift_moved,
+			 c->st.shift_tries);
 }
 
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,

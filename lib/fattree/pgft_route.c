@@ -570,7 +570,8 @@ static int route_all(struct router *r, struct ibu_err *e)
 	route_hosts(r);
 	if (r->g->num_faults > 0)
 		rc = ibu__pgft_balance(r, r->plain, e);
-	return rc ? rc : ibu__pgft_route_deferred(r, e);
+	rc = rc ? rc : ibu__pgft_route_deferred(r, e);
+	return rc || !r->g->num_faults ? rc : ibu__pgft_lower_shift(r, e);
 }
 
 int ibu_pgft_route_stats(const struct ibu_fabric *f, const struct ibu_pgft *g,

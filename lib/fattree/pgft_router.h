@@ -190,5 +190,8 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e);
  * a time can (pgft_shed.c); damaged trees whose routes turn, up to 512
  * end ports. */
 int ibu__pgft_shed_turned(struct router *r, struct ibu_err *e);
+/* The worst shift of a damaged PGFT's base LIDs lowered where one entry
+ * at a time can (pgft_shift.c); up to 512 hosts. */
+int ibu__pgft_lower_shift(struct router *r, struct ibu_err *e);
 
 #endif
