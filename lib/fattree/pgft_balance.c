@@ -57,8 +57,16 @@
  * 3 rounds, 75 with 5; the damaged LIDs alone 69 with 2, 71 with 3). */
 #define SPREAD_ROUNDS 5
 /* Walks of the shift permutations the spread pass may spend measuring
- * after each leaf (nleaves hosts squared); more: measured once. */
+ * after each leaf (nleaves hosts squared) where the per-permutation
+ * loads do not fit in memory; more: measured once. */
 #define SPREAD_WALKS (1L << 22)
+/* The spread pass's work (the switches of the indexes of the LIDs it
+ * chooses again) before a round after the second visits only the leaves
+ * whose LIDs moved in the round before: a full round costs hosts x
+ * switches (IBFT(12,3) with 2 cuts: 78 k, five of them 1.8 x the rest
+ * of the routing); the random league's trees spend at most 47 k on all
+ * five rounds and keep them. */
+#define SPREAD_WORK (1L << 17)
 /* Walks (hosts squared) of the shift permutations measured around the
  * rule's LIDs' pass; more hosts (over 512): not measured (twice 1024
  * hosts' would cost about 300 M instructions). */
@@ -221,6 +229,12 @@ struct bal {
 	unsigned char *gok;	/* [group]: toward t, all slots lead on */
 	long *kcnt;		/* [(o - o0) U1 + k]: kept LIDs with slot k */
 	int *ksub;		/* [rank noffc U1 + ...]: of them, not sent */
+	/* the spread pass's ways of leaf t's switches, unrotated (way()
+	 * turned once per switch, not per way and LID) */
+	int *wstart;		/* [i]: i's first in wport/wnext */
+	int *wport, *wnext;	/* its port, the index it leads to (-1) */
+	long work;		/* the spread pass's: switches of the LIDs'
+				 * indexes chosen again */
 	char *block;		/* every array above but kept[] and undo */
 };
 
@@ -1527,15 +1541,21 @@ static long tree_max(struct bal *b)
 	return m;
 }
 
-/* The ways of the tree that are not the rule's. */
-static long deviations(struct bal *b)
+/* The ways of port[] that are not the rule's. */
+static long ways_off_rule(const struct bal *b, const int *port)
 {
 	long n = 0;
 	int i;
 
 	for (i = 1; i < b->norder; i++)
-		n += b->rport[i] != b->port[i];
+		n += b->rport[i] != port[i];
 	return n;
+}
+
+/* The ways of the tree that are not the rule's. */
+static long deviations(struct bal *b)
+{
+	return ways_off_rule(b, b->port);
 }
 
 /* Logs the rows of lid the tree in port/next changes: 1, or 0 when the
@@ -1934,30 +1954,58 @@ static long others_cost(struct bal *b)
 	return c;
 }
 
+/* The ways of leaf t's switches for least_sum_tree(), way()'s slot k
+ * at wstart[i] + k: read from the leaf's index once, not per LID. */
+static void index_ways(struct bal *b)
+{
+	int i, k, n, w = 0;
+
+	for (i = 1; i < b->norder; i++) {
+		b->wstart[i] = w;
+		for (k = 0, n = num_ways(b, i); k < n; k++, w++) {
+			if (b->child[i] >= 0) {
+				b->wport[w] = b->r->gports[b->cstart[i] + k];
+				b->wnext[w] = b->child[i];
+			} else {
+				b->wport[w] = b->up[i][k];
+				b->wnext[w] = next_of(b, i, k);
+			}
+		}
+	}
+	b->wstart[b->norder] = w;
+}
+
 /* Every switch's way whose load sum onward (the other LIDs' load, the
  * LID's own flows off it) is least: a shortest-path tree, ties to the
- * way it has (keep), then the rule's order. */
+ * way it has (keep), then the rule's order (way()'s, from the LID's
+ * slot or cable on). */
 static void least_sum_tree(struct bal *b)
 {
+	const uint32_t *lc;
+	const int *wp, *wq;
 	long bs, s;
-	int i, j, n, port, q;
+	int i, j, n, k;
 
 	b->csum[0] = 0;
 	for (i = 1; i < b->norder; i++) {
+		lc = &b->lc[b->slot[i]];
 		b->port[i] = b->keep[i];
 		b->next[i] = b->keepnx[i];
 		bs = b->port[i] && b->next[i] >= 0 ?
-		     *load_of(b, i, b->port[i]) + b->csum[b->next[i]] :
-		     LONG_MAX;
-		for (j = 0, n = num_ways(b, i); j < n; j++) {
-			port = way(b, i, j, &q);
-			if (q < 0)
+		     lc[b->port[i]] + b->csum[b->next[i]] : LONG_MAX;
+		wp = &b->wport[b->wstart[i]];
+		wq = &b->wnext[b->wstart[i]];
+		n = b->wstart[i + 1] - b->wstart[i];
+		k = n ? (b->child[i] >= 0 ? b->kcable[b->lev[i]] :
+			 b->kslot[b->lev[i]]) % n : 0;
+		for (j = 0; j < n; j++, k = k + 1 == n ? 0 : k + 1) {
+			if (wq[k] < 0)
 				continue;
-			s = *load_of(b, i, port) + b->csum[q];
+			s = lc[wp[k]] + b->csum[wq[k]];
 			if (s < bs) {
 				bs = s;
-				b->port[i] = port;
-				b->next[i] = q;
+				b->port[i] = wp[k];
+				b->next[i] = wq[k];
 			}
 		}
 		b->csum[i] = bs == LONG_MAX ? LONG_MAX / 4 : bs;
@@ -1979,7 +2027,6 @@ static void spread_lid(struct bal *b, int D, uint32_t lid, long cap)
 	int i;
 
 	read_tree(b, lid);
-	dev = deviations(b);
 	tree_flows(b, -1);
 	old = others_cost(b);
 	memcpy(b->keep, b->port, sizeof(int) * (size_t)b->norder);
@@ -1992,10 +2039,12 @@ static void spread_lid(struct bal *b, int D, uint32_t lid, long cap)
 			b->next[i] = b->keepnx[i];
 		}
 	if (m <= cap && others_cost(b) < old && log_rows(b, lid)) {
+		rule_ways(b);	/* the rule's ways: only for the counts */
+		dev = ways_off_rule(b, b->keep);
 		b->r->st.rerouted -= dev;
 		b->r->st.balanced -= *damaged(b, D);
 		write_tree(b, lid);
-		b->rerouted[0] += deviations(b) - dev;
+		b->rerouted[0] += ways_off_rule(b, b->port) - dev;
 		add_flows(b);
 		return;
 	}
@@ -2018,11 +2067,14 @@ static void spread_leaf(struct bal *b, int li, long cap, int all)
 		lid = host_lid(b, D);
 		if (!lid || (!all && !*damaged(b, D)))
 			continue;
-		if (!prepared++ && !load_index(b, li))
-			prepare_leaf(b, b->leaves[li]);
+		if (!prepared++) {
+			if (!load_index(b, li))
+				prepare_leaf(b, b->leaves[li]);
+			index_ways(b);
+		}
 		start_lid(b, D);
-		rule_ways(b);
 		spread_lid(b, D, lid, cap);
+		b->work += b->norder;
 	}
 	b->o = 0;
 	b->lc = b->load;
@@ -2117,19 +2169,24 @@ static void mark_moved(struct bal *b, struct kshift *ks, int li, size_t u0)
 }
 
 /* kload of the tables as they stand (NULL where it does not fit in
- * memory: every leaf is then measured by worst_shift). */
-static uint32_t *kload_fill(struct bal *b)
+ * memory: every leaf is then measured by worst_shift), and in *worst
+ * their worst shift (its busiest cell: one walk of every pair, not two). */
+static uint32_t *kload_fill(struct bal *b, long *worst)
 {
 	long N = b->r->g->num_hosts, S, D;
+	size_t c, n = (size_t)N * b->nslots;
 	struct kshift ks;
 
-	ks.kload = calloc((size_t)N * b->nslots + 1, sizeof(uint32_t));
+	ks.kload = calloc(n + 1, sizeof(uint32_t));
 	if (!ks.kload)
 		return NULL;
 	for (D = 0; D < N; D++)
 		for (S = 0; S < N; S++)
 			if (S != D)
 				kwalk(b, &ks, S, D, 1, 0);
+	for (c = 0, *worst = 0; c < n; c++)
+		if (ks.kload[c] > *worst)
+			*worst = ks.kload[c];
 	return ks.kload;
 }
 
@@ -2156,61 +2213,98 @@ static int leaf_raises(struct bal *b, struct kshift *ks, int li, size_t u0,
 }
 
 /*
+ * One round of the spread pass (the damaged LIDs in round 0, then every
+ * base LID), leaf by leaf, each leaf's new trees checked (each) against
+ * the worst shift base; the leaves whose LIDs moved marked in act (bit
+ * 1: this round, bit 0: the round before). Past the work budget, a
+ * round after the second visits only the leaves whose LIDs moved in the
+ * round before (their trees are what changed the loads: the others'
+ * moves come from them). 0 when it moved nothing.
+ */
+static int spread_round(struct bal *b, struct kshift *ks,
+			unsigned char *act, int round, int each, long cap,
+			long base)
+{
+	int li, moved = 0, full;
+	size_t n0, u0 = b->nundo;
+
+	full = round < 2 || !act || b->work <= SPREAD_WORK;
+	for (li = 0; act && li < b->nleaves; li++)
+		act[li] >>= 1;
+	for (li = 0; li < b->nleaves; li++) {
+		if (!full && !(act[li] & 1))
+			continue;
+		n0 = b->nundo;
+		spread_leaf(b, li, cap, round > 0);
+		if (b->nundo == n0)
+			continue;
+		if (each && (ks->kload ? leaf_raises(b, ks, li, u0, base) :
+			     worst_shift(b) > base)) {
+			spread_undo(b, u0);
+			b->rerouted[0] = 0;
+			continue;
+		}
+		if (each) {	/* kept: the loads to go back to */
+			memcpy(b->load0, b->load,
+			       sizeof(uint32_t) * b->nslots);
+			u0 = b->nundo;
+			b->rerouted[0] = 0;
+		}
+		moved = 1;
+		if (act)
+			act[li] |= 2;
+	}
+	return moved;
+}
+
+/*
  * The base LIDs chosen once more for the spread (spread_lid), leaf by
  * leaf: the damaged ones, then every one (a leaf that lost cables still
  * sends and receives the rule's LIDs on those left), up to SPREAD_ROUNDS
  * rounds, until one changes nothing. A leaf's new trees are put back
- * where they raise the worst shift above the one before the pass
- * (measured after every leaf where nleaves N^2 walks are within
- * SPREAD_WALKS, else once for the whole pass): shifts are what the
- * digits keep, and one leaf's trees can lift them where another's did
- * not (two of the league's damaged PGFTs kept none of the pass checked
- * as a whole: 3 -> 4). Only where the shifts are measured (SHIFT_WALKS).
+ * where they raise the worst shift above the one before the pass,
+ * measured after every leaf on the shift loads kept per permutation
+ * (where they do not fit in memory: by worst_shift after every leaf
+ * where nleaves N^2 walks are within SPREAD_WALKS, else once for the
+ * whole pass): shifts are what the digits keep, and one leaf's trees can
+ * lift them where another's did not (two of the league's damaged PGFTs
+ * kept none of the pass checked as a whole: 3 -> 4). Only where the
+ * shifts are measured (SHIFT_WALKS).
  */
 static void spread_pass(struct bal *b)
 {
-	long N = b->r->g->num_hosts, cap, base;
-	int round, li, each, up;
-	size_t u0, start;
+	long N = b->r->g->num_hosts, cap, base = 0;
+	int round, each;
 	struct kshift ks = { NULL, NULL };
+	unsigned char *act;
 
 	if (b->o0 || !b->shifts)
 		return;
-	each = (long)b->nleaves * N * N <= SPREAD_WALKS;
 	b->o = 0;
 	b->lc = b->load;
-	b->nundo = u0 = 0;
+	b->nundo = 0;
 	b->second = 1;
 	b->rerouted[0] = 0;
+	b->work = 0;
 	memcpy(b->load0, b->load, sizeof(uint32_t) * b->nslots);
 	cap = (long)busiest(b);
-	base = worst_shift(b);
-	if (each && (ks.moved = malloc((size_t)N)) != NULL)
-		ks.kload = kload_fill(b);
-	for (round = 0; round < SPREAD_ROUNDS; round++) {
-		start = b->nundo;
-		for (li = 0; li < b->nleaves; li++) {
-			spread_leaf(b, li, cap, round > 0);
-			if (!each || b->nundo == u0)
-				continue;
-			up = ks.kload ? leaf_raises(b, &ks, li, u0, base) :
-			     worst_shift(b) > base;
-			if (up) {
-				spread_undo(b, u0);
-			} else {
-				memcpy(b->load0, b->load,
-				       sizeof(uint32_t) * b->nslots);
-				u0 = b->nundo;
-			}
-			b->rerouted[0] = 0;
-		}
-		if (round > 0 && b->nundo == start)
-			break;
+	act = calloc((size_t)b->nleaves + (size_t)N, 1);
+	if (act) {
+		ks.moved = act + b->nleaves;
+		ks.kload = kload_fill(b, &base);
 	}
+	if (!ks.kload)
+		base = worst_shift(b);
+	each = ks.kload || (long)b->nleaves * N * N <= SPREAD_WALKS;
+	for (round = 0; round < SPREAD_ROUNDS; round++)
+		if (!spread_round(b, &ks, act, round, each, cap, base) &&
+		    round > 0)
+			break;
 	if (!each && b->nundo && worst_shift(b) > base)
 		spread_undo(b, 0);
+	b->r->st.spread_work += b->work;
 	free(ks.kload);
-	free(ks.moved);
+	free(act);
 	b->nundo = 0;
 	b->rerouted[0] = 0;
 	b->second = 0;
@@ -2366,6 +2460,10 @@ static size_t lay_out(struct bal *b, char *m)
 	b->idx_of = carve(m, &off, n * I);
 	b->up = carve(m, &off, n * sizeof(*b->up));
 	b->slotq = carve(m, &off, (slots + 1) * I);
+	b->wstart = carve(m, &off, (n + 1) * I);
+	/* a switch's ways: its up-slots or its cables toward t */
+	b->wport = carve(m, &off, (b->nslots + slots + 1) * I);
+	b->wnext = carve(m, &off, (b->nslots + slots + 1) * I);
 	b->sbase = carve(m, &off, n * I);
 	b->swi = carve(m, &off, n * sizeof(*b->swi));
 	b->slot = carve(m, &off, n * I);

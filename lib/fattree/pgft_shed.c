@@ -161,8 +161,18 @@ struct tb_move {
 	long worst;
 };
 
+/* Cable (s, p) before cable (t, q) among equals: by GUID, then port, so
+ * that the tables do not depend on the order of the fabric's records
+ * (OpenSM's node order differs from ibnetdiscover's). */
+static int tb_first(const struct router *r, int s, int p, int t, int q)
+{
+	uint64_t a = r->f->nodes[s].guid, b = r->f->nodes[t].guid;
+
+	return a != b ? a < b : p < q;
+}
+
 /* The move off cable hot (of switch u) that leaves the least on the
- * cables it takes; m->i -1: none. */
+ * cables it takes (ties: the lower LID, then tb_first); m->i -1: none. */
 static void tb_pick(const struct tbal *tb, int u, int hot, uint32_t M,
 		    struct tb_move *m)
 {
@@ -171,8 +181,7 @@ static void tb_pick(const struct tbal *tb, int u, int hot, uint32_t M,
 	const int *T;
 	long w;
 
-	m->i = -1;
-	m->worst = 0;
+	*m = (struct tb_move){ .i = -1 };
 	for (i = 0; i < tb->nd; i++) {
 		T = tb->T + (size_t)i * (size_t)tb->N;
 		if (!T[u] || tb_out(r, u, tb->dl[i]) != hot)
@@ -189,7 +198,9 @@ static void tb_pick(const struct tbal *tb, int u, int hot, uint32_t M,
 				if (p == r->lft->row[s][tb->dl[i]])
 					continue;
 				w = tb_try(tb, i, s, p, hot, M);
-				if (w >= 0 && (m->i < 0 || w < m->worst))
+				if (w >= 0 && (m->i < 0 || w < m->worst ||
+					       (w == m->worst && i == m->i &&
+						tb_first(r, s, p, m->s, m->p))))
 					*m = (struct tb_move){ i, s, p, w };
 			}
 		}
@@ -197,7 +208,7 @@ static void tb_pick(const struct tbal *tb, int u, int hot, uint32_t M,
 }
 
 /* The busiest switch-to-switch cable: its load, *u its switch, *hot its
- * slot (the first by node and port). */
+ * slot (the first by tb_first). */
 static uint32_t tb_max(const struct tbal *tb, int *u, int *hot)
 {
 	const struct router *r = tb->r;
@@ -209,7 +220,8 @@ static uint32_t tb_max(const struct tbal *tb, int *u, int *hot)
 		for (p = 1; ibu_is_sw(r->f, s) && p <= r->f->nodes[s].num_ports;
 		     p++) {
 			c = r->pbase[s] + p;
-			if (tb->load[c] > M) {
+			if (tb->load[c] > M || (tb->load[c] == M && M &&
+						tb_first(r, s, p, *u, *hot - r->pbase[*u]))) {
 				M = tb->load[c];
 				*u = s;
 				*hot = c;
