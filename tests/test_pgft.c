@@ -880,12 +880,35 @@ START_TEST(ibft_labels_none)
 }
 END_TEST
 
+/* The default fault limit: a tenth of the switch-to-switch cables, a
+ * small tree up to a third of them (at most 7). */
+START_TEST(default_fault_limit)
+{
+	static const struct {
+		const char *m, *w, *p;
+		int limit;
+	} t[] = {
+		{ "4,6", "1,1", "1,2", 4 },	/* 12 cables: 4 */
+		{ "4,6", "1,2", "1,2", 7 },	/* 24: a third is 8, at most 7 */
+		{ "8,12", "1,4", "1,2", 9 },	/* 96: a tenth */
+		{ "2,3", "1,1", "1,1", 1 },	/* 3: one */
+	};
+	struct ibu_pgft_params P;
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_pgft_params_parse(t[_i].m, t[_i].w, t[_i].p, &P,
+					       &e), 0);
+	ck_assert_int_eq(ibu_pgft_default_max_faults(&P), t[_i].limit);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, params_parse_and_text);
+	tcase_add_loop_test(tc, default_fault_limit, 0, 4);
 	tcase_add_loop_test(tc, params_refused, 0, 8);
 	tcase_add_loop_test(tc, recognise_generated, 0, 6);
 	tcase_add_test(tc, recognise_refused);

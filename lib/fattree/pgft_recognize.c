@@ -977,11 +977,12 @@ int ibu_pgft_default_max_faults(const struct ibu_pgft_params *P)
 	}
 	/* a tenth of the cables; a small tree keeps its engine through a
 	 * few lost cables and switches (4 cables and 2 switches count at
-	 * most 7), up to a quarter of its cables: a 3x3 mesh is a 2-level
-	 * tree that lost 8 of 20 */
+	 * most 7), up to a third of its cables (PGFT(2; 4,6; 1,1; 1,2) has
+	 * 12: 4 cut routed as well as dfsssp does), not more: a 3x3 mesh is
+	 * a 2-level tree that lost 8 of 20 */
 	lim = cables / 10;
 	if (lim < 7)
-		lim = cables / 4 < 7 ? cables / 4 : 7;
+		lim = cables / 3 < 7 ? cables / 3 : 7;
 	return lim < 1 ? 1 : lim > 1000000 ? 1000000 : (int)lim;
 }
 
