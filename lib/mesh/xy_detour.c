@@ -661,7 +661,8 @@ static int mark_top(const struct ibu_mesh *t, unsigned char *prio)
  * pair into the lowest layer it fits.
  */
 static int best_layers(struct ibu_mesh *t, int max_layers,
-		       const unsigned char *xyl, int lb, struct ibu_err *e)
+		       const unsigned char *xyl, int lb, unsigned char *memo,
+		       struct ibu_err *e)
 {
 	static const int order[] = { 0, 1, -1 };
 	struct ibu_mesh_damage *g = t->dmg;
@@ -682,12 +683,20 @@ static int best_layers(struct ibu_mesh *t, int max_layers,
 	for (i = 0; i < 6 && !(bl >= 0 && bl <= lb); i += !retry) {
 		struct ibu_err e2 = { 0 };
 
-		if (order[i % 3] >= max_layers)
+		if (order[i % 3] >= max_layers ||
+		    (order[i % 3] < 0 && !retry && memo[i / 3]))
 			continue;
 		if (!retry)
 			memset(prio, 0, n);
 		rc = layer_all(t, max_layers, order[i % 3], i / 3,
 			       retry ? prio : NULL, xyl, &e2);
+		/* in at most 2 layers, the multicast flooding placed last
+		 * fails from every root once it fails from one: the unicast
+		 * pairs do not depend on the root, and place_mcast_last()
+		 * tries every root */
+		if (order[i % 3] < 0 && !retry && rc == IBU_ETOPO &&
+		    max_layers <= 2)
+			memo[i / 3] = 1;
 		/* beyond 2 layers: the detour pairs of the top layer go
 		 * first next time, a few times over (LASH-like greedy
 		 * packing depends on the order) */
@@ -845,6 +854,7 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 	signed char *mup = malloc(S);
 	int i, r, best = -1, bl = 0, bm = 0, rc = IBU_OK, lb = 1;
 	int cand = S <= ROOT_CANDIDATES_UPTO ? ROOT_CANDIDATES : 2;
+	unsigned char memo[2] = { 0, 0 };	/* see best_layers() */
 	long bd = 0;
 
 	if (cand > (int)S)
@@ -868,7 +878,7 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 		    (r = mcast_root(t, nth)) < 0)
 			continue;
 		mcast_tree(t, r, cols, queue);
-		if (best_layers(t, max_layers, xyl, lb, &e2)) {
+		if (best_layers(t, max_layers, xyl, lb, memo, &e2)) {
 			if (e2.code == IBU_ENOMEM)
 				rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 			else if (best < 0)
