@@ -54,6 +54,17 @@ START_TEST(lft_rows)
 	b.row[sw][12] = 1;
 	ck_assert_int_eq(ibu_lft_count_diff(&a, &b), 2);
 	ibu_lft_free(&b);
+	/* a copy: the same entries, rows of its own */
+	ck_assert_int_eq(ibu_lft_copy(&b, &f, &a, &e), 0);
+	ck_assert_uint_eq(b.max_lid, 10);
+	ck_assert_ptr_null(b.row[1]);
+	ck_assert_ptr_ne(b.row[sw], a.row[sw]);
+	ck_assert_int_eq(ibu_lft_get(&b, sw, 4), 2);
+	ck_assert_int_eq(ibu_lft_get(&b, sw, 10), IBU_NO_PATH);
+	ck_assert_int_eq(ibu_lft_count_diff(&a, &b), 0);
+	b.row[sw][4] = 3;
+	ck_assert_int_eq(ibu_lft_get(&a, sw, 4), 2);
+	ibu_lft_free(&b);
 	ck_assert_int_eq(ibu_lft_init(&b, &f, 0xC000, &e), IBU_ELID);
 	ibu_lft_free(&a);
 	ibu_fabric_free(&f);

@@ -397,6 +397,7 @@ struct check_run {
 /* The dump, applied to the fabric (whose LIDs it then carries). */
 static int read_tables(struct check_run *c, struct ibu_err *e)
 {
+	struct ibu_dump_scope left;
 	int rc;
 
 	ibu_tool_progress_init(&c->pr, "check");
@@ -408,6 +409,10 @@ static int read_tables(struct check_run *c, struct ibu_err *e)
 			    sizeof(*c->sw_node));
 	if (!c->sw_node)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	rc = ibu_dump_scope(&c->d, &c->f, &left, e);
+	if (rc)
+		return rc;
+	ibu_opt_scope_note(stdout, "check", c->a.lfts, &left);
 	rc = ibu_dump_apply(&c->d, &c->f, &c->lft, c->sw_node, e);
 	if (rc)
 		return rc;

@@ -304,6 +304,7 @@ static void ctx_free(struct load_ctx *c)
 
 static int ctx_read(struct load_ctx *c, struct ibu_err *e)
 {
+	struct ibu_dump_scope left;
 	int rc;
 
 	rc = ibu_fabric_open(c->a.fabric, &c->f, NULL, e);
@@ -313,9 +314,10 @@ static int ctx_read(struct load_ctx *c, struct ibu_err *e)
 	rc = ibu_fabric_index(&c->f, e);
 	if (rc)
 		return rc;
-	rc = ibu_dump_read_lfts(c->a.lfts, &c->f, &c->lft, e);
+	rc = ibu_dump_read_lfts_scoped(c->a.lfts, &c->f, &c->lft, &left, e);
 	if (rc)
 		return rc;
+	ibu_opt_scope_note(stderr, "load", c->a.lfts, &left);
 	c->have_lft = 1;
 	if (ibu_osm_state_apply("load", &c->f, &c->a.eo))
 		return ibu_err_set(e, IBU_EINVAL, "OpenSM's state cannot be read");

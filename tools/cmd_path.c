@@ -245,13 +245,15 @@ static int resolve_port(const struct path_ctx *c, const char *what,
 /* LIDs from a dump, else the fabric's own. */
 static int load_lids(struct ibu_fabric *f, const char *dump, struct ibu_err *e)
 {
+	struct ibu_dump_scope left;
 	struct ibu_lft scratch;
 	int rc;
 
 	if (dump) {
-		rc = ibu_dump_read_lfts(dump, f, &scratch, e);
+		rc = ibu_dump_read_lfts_scoped(dump, f, &scratch, &left, e);
 		if (!rc)
 			ibu_lft_free(&scratch);
+		ibu_opt_scope_note(stderr, "path", dump, &left);
 		return rc;
 	}
 	if (!ibu_fabric_max_lid(f))

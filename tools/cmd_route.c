@@ -38,20 +38,28 @@ void ibu_cmd_route_usage(FILE *out)
 	ibu_engine_opts_usage(out);
 }
 
-/* LIDs from a dump, else the fabric's own, else the engine's numbering. */
-static int load_lids(struct ibu_fabric *f, const struct ibu_engine_ops *ops,
-		     const void *topo, const char *dump, long lmc,
-		     int paper_exact, struct ibu_err *e)
+/* The LIDs of a dump, read before the engine recognises the fabric: the
+ * dump also tells which part of it OpenSM saw (ibu_dump_scope()). */
+static int dump_lids(struct ibu_fabric *f, const char *dump,
+		     struct ibu_err *e)
 {
+	struct ibu_dump_scope left;
 	struct ibu_lft scratch;
-	int used, rc;
+	int rc = ibu_dump_read_lfts_scoped(dump, f, &scratch, &left, e);
 
-	if (dump) {
-		rc = ibu_dump_read_lfts(dump, f, &scratch, e);
-		if (!rc)
-			ibu_lft_free(&scratch);
-		return rc;
-	}
+	if (!rc)
+		ibu_lft_free(&scratch);
+	ibu_opt_scope_note(stderr, "route", dump, &left);
+	return rc;
+}
+
+/* Without a dump: the fabric's own LIDs, else the engine's numbering. */
+static int load_lids(struct ibu_fabric *f, const struct ibu_engine_ops *ops,
+		     const void *topo, long lmc, int paper_exact,
+		     struct ibu_err *e)
+{
+	int used;
+
 	if (lmc < 0 && ibu_fabric_max_lid(f) > 0)
 		return IBU_OK;
 	if (!ops->assign_lids)
@@ -135,16 +143,22 @@ int ibu_cmd_route(int argc, char **argv)
 		ibu_opt_report("route", &e);
 		return IBU_EXIT_ERROR;
 	}
+	if (dump && dump_lids(&f, dump, &e)) {
+		ibu_opt_report("route", &e);
+		ibu_fabric_free(&f);
+		return IBU_EXIT_ERROR;
+	}
 	ops = ibu_osm_state_apply("route", &f, &eo) ? NULL :
 	      ibu_engine_pick("route", &f, engine, &eo, &topo);
 	if (!ops) {
 		ibu_fabric_free(&f);
 		return IBU_EXIT_ERROR;
 	}
-	rc = load_lids(&f, ops, topo, dump, lmc, exact, &e);
-	ops->topo_free(topo);
-	if (!rc)
-		rc = ibu_engine_run(ops, &f, &eo, &res, &e);
+	rc = dump ? IBU_OK : load_lids(&f, ops, topo, lmc, exact, &e);
+	if (rc)
+		ops->topo_free(topo);
+	else	/* recognised once: on a damaged mesh that plans the detours */
+		rc = ibu_engine_run_recognised(ops, &f, &eo, topo, &res, &e);
 	if (rc) {
 		ibu_opt_report("route", &e);
 		ibu_fabric_free(&f);

@@ -303,6 +303,7 @@ static int run(const struct trace_run *a)
 {
 	struct ibu_fabric f;
 	struct ibu_lft lft;
+	struct ibu_dump_scope left;
 	struct endpoint src, dst;
 	struct trace_log log = { 0 };
 	struct ibu_err e = { 0 };
@@ -334,7 +335,9 @@ static int run(const struct trace_run *a)
 	if (!log.hop)
 		rc = ibu_err_set(&e, IBU_ENOMEM, "out of memory");
 	if (!rc)
-		rc = ibu_dump_read_lfts(a->lfts, &f, &lft, &e);
+		rc = ibu_dump_read_lfts_scoped(a->lfts, &f, &lft, &left, &e);
+	if (!rc)
+		ibu_opt_scope_note(stderr, "trace", a->lfts, &left);
 	if (!rc)
 		rc = ibu_fabric_index(&f, &e);
 	if (!rc)

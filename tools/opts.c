@@ -88,6 +88,16 @@ void ibu_opt_report(const char *cmd, const struct ibu_err *e)
 		e->msg[0] ? e->msg : ibu_strerror(e->code));
 }
 
+void ibu_opt_scope_note(FILE *out, const char *cmd, const char *dump,
+			const struct ibu_dump_scope *left)
+{
+	if (!left->switches && !left->ends)
+		return;
+	fprintf(out, "-W- ibunion %s: %d switch%s and %d end node%s not connected to any switch %s has a table for (cut off from OpenSM's subnet): left out\n",
+		cmd, left->switches, left->switches == 1 ? "" : "es",
+		left->ends, left->ends == 1 ? "" : "s", dump);
+}
+
 /*
  * Temporary names of the output files being written, removed by the
  * SIGINT/SIGTERM handler before the signal takes its default course: an

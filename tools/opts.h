@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "atomicfile.h"
+#include "dump_scope.h"
 #include "err.h"
 
 /* Strict numbers: the whole text is one decimal integer or 0x hex
@@ -17,6 +18,11 @@ int ibu_opt_u64(const char *cmd, const char *what, const char *text,
 		uint64_t *out);
 /* "ibunion <cmd>: <message>" for a lib error. */
 void ibu_opt_report(const char *cmd, const struct ibu_err *e);
+/* "-W- ibunion <cmd>: ..." on out when reading dump left part of the
+ * fabric out (ibu_dump_scope(): cut off from OpenSM's subnet); nothing
+ * otherwise. */
+void ibu_opt_scope_note(FILE *out, const char *cmd, const char *dump,
+			const struct ibu_dump_scope *left);
 /* Output files go through lib/core/atomicfile: path ("-" or NULL = stdout) is
  * written under a temporary name and renamed by ibu_opt_out_close(). Both
  * print "ibunion <cmd>: <why>" on failure and return -1 (exit 3). */

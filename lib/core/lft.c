@@ -18,8 +18,9 @@ static int lft_begin(struct ibu_lft *l, const struct ibu_fabric *f,
 	return IBU_OK;
 }
 
-int ibu_lft_init(struct ibu_lft *l, const struct ibu_fabric *f,
-		 uint32_t max_lid, struct ibu_err *e)
+/* A row for every switch of f in one block, entries unset. */
+static int lft_alloc(struct ibu_lft *l, const struct ibu_fabric *f,
+		     uint32_t max_lid, size_t *bytes, struct ibu_err *e)
 {
 	size_t width = (size_t)max_lid + 1, switches = 0;
 	uint8_t *next;
@@ -29,19 +30,50 @@ int ibu_lft_init(struct ibu_lft *l, const struct ibu_fabric *f,
 		return rc;
 	for (i = 0; i < f->num_nodes; i++)
 		switches += ibu_node_is_switch(&f->nodes[i]);
-	/* one block for all rows: one allocation, one memset */
+	/* one block for all rows: one allocation */
 	l->block = malloc(switches ? switches * width : 1);
 	if (!l->block) {
 		ibu_lft_free(l);
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	}
-	memset(l->block, IBU_NO_PATH, switches * width);
+	*bytes = switches * width;
 	next = l->block;
 	for (i = 0; i < f->num_nodes; i++) {
 		if (!ibu_node_is_switch(&f->nodes[i]))
 			continue;
 		l->row[i] = next;
 		next += width;
+	}
+	return IBU_OK;
+}
+
+int ibu_lft_init(struct ibu_lft *l, const struct ibu_fabric *f,
+		 uint32_t max_lid, struct ibu_err *e)
+{
+	size_t bytes;
+	int rc = lft_alloc(l, f, max_lid, &bytes, e);
+
+	if (!rc)
+		memset(l->block, IBU_NO_PATH, bytes);
+	return rc;
+}
+
+int ibu_lft_copy(struct ibu_lft *l, const struct ibu_fabric *f,
+		 const struct ibu_lft *src, struct ibu_err *e)
+{
+	size_t width = (size_t)src->max_lid + 1, bytes;
+	int i, rc = lft_alloc(l, f, src->max_lid, &bytes, e);
+
+	if (rc)
+		return rc;
+	/* each row written once (was set to IBU_NO_PATH, then copied) */
+	for (i = 0; i < f->num_nodes; i++) {
+		if (!l->row[i])
+			continue;
+		if (i < src->num_nodes && src->row[i])
+			memcpy(l->row[i], src->row[i], width);
+		else
+			memset(l->row[i], IBU_NO_PATH, width);
 	}
 	return IBU_OK;
 }

@@ -16,6 +16,10 @@ struct ibu_lft {
 /* Allocates a row for every switch of f, all entries IBU_NO_PATH. */
 int ibu_lft_init(struct ibu_lft *l, const struct ibu_fabric *f,
 		 uint32_t max_lid, struct ibu_err *e);
+/* A copy of src (its max_lid) with a row for every switch of f, in one
+ * block: every entry written once (rows src lacks: IBU_NO_PATH). */
+int ibu_lft_copy(struct ibu_lft *l, const struct ibu_fabric *f,
+		 const struct ibu_lft *src, struct ibu_err *e);
 /*
  * The same over rows the caller owns (OpenSM's own new_lft): rows[i] of
  * switch i holds cap[i] bytes, at least max_lid + 1; entries 0..max_lid

@@ -217,16 +217,18 @@ static int run_failed(struct ibu_engine_result *r, int rc, struct ibu_err *e)
 	return rc;
 }
 
-int ibu_engine_run_into(const struct ibu_engine_ops *ops,
-			const struct ibu_fabric *f,
-			const struct ibu_engine_opts *o, uint8_t *const *rows,
-			const uint32_t *cap, struct ibu_engine_result *r,
-			struct ibu_err *e)
+/* Every stage; topo: recognise's result on f and o, already at hand (the
+ * stage is then skipped), or NULL. */
+static int run_stages(const struct ibu_engine_ops *ops,
+		      const struct ibu_fabric *f,
+		      const struct ibu_engine_opts *o, void *topo,
+		      uint8_t *const *rows, const uint32_t *cap,
+		      struct ibu_engine_result *r, struct ibu_err *e)
 {
 	struct ibu_engine_opts defaults;
 	enum ibu_engine_decline_kind why = IBU_DECLINE_NONE;
 	struct timespec t0;
-	int rc;
+	int rc = IBU_OK;
 
 	if (!o) {
 		ibu_engine_opts_default(&defaults);
@@ -235,8 +237,10 @@ int ibu_engine_run_into(const struct ibu_engine_ops *ops,
 	memset(r, 0, sizeof(*r));
 	r->ops = ops;
 	r->stage = IBU_STAGE_RECOGNISE;
+	r->topo = topo;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = ops->recognise(f, o, &r->topo, &why, e);
+	if (!topo)
+		rc = ops->recognise(f, o, &r->topo, &why, e);
 	ibu_engine_decline_set(&r->decline, rc, why, e);
 	if (rc)
 		return run_failed(r, rc, e);
@@ -250,6 +254,23 @@ int ibu_engine_run_into(const struct ibu_engine_ops *ops,
 		rc = route_stages(f, o, rows, cap, r, &t0, e);
 	}
 	return rc ? run_failed(r, rc, e) : IBU_OK;
+}
+
+int ibu_engine_run_into(const struct ibu_engine_ops *ops,
+			const struct ibu_fabric *f,
+			const struct ibu_engine_opts *o, uint8_t *const *rows,
+			const uint32_t *cap, struct ibu_engine_result *r,
+			struct ibu_err *e)
+{
+	return run_stages(ops, f, o, NULL, rows, cap, r, e);
+}
+
+int ibu_engine_run_recognised(const struct ibu_engine_ops *ops,
+			      const struct ibu_fabric *f,
+			      const struct ibu_engine_opts *o, void *topo,
+			      struct ibu_engine_result *r, struct ibu_err *e)
+{
+	return run_stages(ops, f, o, topo, NULL, NULL, r, e);
 }
 
 int ibu_engine_rerun_into(const struct ibu_fabric *f,

@@ -336,6 +336,16 @@ int ibu_engine_run_into(const struct ibu_engine_ops *ops,
 			const uint32_t *cap, struct ibu_engine_result *r,
 			struct ibu_err *e);
 /*
+ * ibu_engine_run() with topo, what ops->recognise() returned for f and o
+ * (ibu_engine_pick() in the tools): the stage is not run again (on a
+ * damaged mesh it plans the detours). r owns topo from here on, also on
+ * failure.
+ */
+int ibu_engine_run_recognised(const struct ibu_engine_ops *ops,
+			      const struct ibu_fabric *f,
+			      const struct ibu_engine_opts *o, void *topo,
+			      struct ibu_engine_result *r, struct ibu_err *e);
+/*
  * Routes again with the model of an earlier successful run r (topology
  * and LID plan kept: recognition and planning skipped) on a fabric that
  * ibu_fabric_same() finds equal to that run's and the same options: an

@@ -222,18 +222,14 @@ static int keep_unicast(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
 			const struct ibu_lft *lft, struct ibu_err *e)
 {
 	size_t own = ((size_t)map->max_lid + 1) * sizeof(*map->owner);
-	int n, rc;
+	int rc;
 
 	drop_unicast(c);
 	if (c->g.num_faults <= 0)
 		return IBU_OK;
-	rc = ibu_lft_init(&c->ulft, f, lft->max_lid, e);
+	rc = ibu_lft_copy(&c->ulft, f, lft, e);
 	if (rc)
 		return rc;
-	for (n = 0; n < f->num_nodes; n++)
-		if (c->ulft.row[n])
-			memcpy(c->ulft.row[n], lft->row[n],
-			       (size_t)lft->max_lid + 1);
 	c->umap.owner = malloc(own);
 	if (!c->umap.owner) {
 		drop_unicast(c);
@@ -369,6 +365,12 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 			 ", %ld entries re-routed (%ld LIDs whose rule crossed a fault, spread over the surviving ways; %ld for switch-own traffic only, %ld left unrouted at leaves: no up*/down* path; %ld turned once, at one switch per LID)",
 			 c->st.rerouted + c->st.outside, c->st.balanced,
 			 c->st.outside, c->st.unrouted, c->st.turned);
+	o = strlen(buf);
+	if (c->routed && c->st.shift_tries && o < len)
+		snprintf(buf + o, len - o,
+			 "; worst shift %ld -> %ld (%ld entries moved, %ld tried)",
+			 c->st.shift_from, c->st.shift_to, c->st.shift_moved,
+			 c->st.shift_tries);
 }
 
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,

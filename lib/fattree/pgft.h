@@ -203,6 +203,11 @@ struct ibu_pgft_route_stats {
 				 * to a switch LID or a host above the
 				 * leaves: one down-up turn, at the switch
 				 * chosen for that LID */
+	long spread_work;	/* the balance's spread pass: switches of
+				 * the LIDs' trees it chose again (its cost) */
+	long shift_from, shift_to;	/* the worst shift (base LIDs) before
+					 * and after lowering it (pgft_shift.c) */
+	long shift_moved, shift_tries;	/* entries it changed, changes tried */
 };
 /* The same into tables the caller allocated (ibu_lft_init: every entry
  * IBU_NO_PATH, up to at least map's highest LID), e.g. the engine

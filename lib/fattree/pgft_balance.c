@@ -28,10 +28,12 @@
  * host order, ways in slot and port order.
  *
  * Cost: the switches that reach t are indexed once per leaf (a group of
- * switches with the same parents checked once). A LID the rule keeps
- * costs its ways down t's closure (route_all() wrote its ways up, row by
- * row) and a walk of only the switches
- * its flows cross above level 1: its level-1 sources' flows depend only
+ * switches with the same parents checked once); a leaf with the last
+ * one's parents (a sibling) has its closure, so its hops and its index
+ * are the last one's with the two leaves trading places. A LID the rule
+ * keeps costs its ways down t's closure (route_all() wrote its ways up,
+ * row by row) and a walk of only the switches its flows cross above
+ * level 1: its level-1 sources' flows depend only
  * on its level-1 rule slot, so they come from a per-fabric table, and
  * their loads from per-slot counts of the kept LIDs, once per chunk.
  */
@@ -55,8 +57,16 @@
  * 3 rounds, 75 with 5; the damaged LIDs alone 69 with 2, 71 with 3). */
 #define SPREAD_ROUNDS 5
 /* Walks of the shift permutations the spread pass may spend measuring
- * after each leaf (nleaves hosts squared); more: measured once. */
+ * after each leaf (nleaves hosts squared) where the per-permutation
+ * loads do not fit in memory; more: measured once. */
 #define SPREAD_WALKS (1L << 22)
+/* The spread pass's work (the switches of the indexes of the LIDs it
+ * chooses again) before a round after the second visits only the leaves
+ * whose LIDs moved in the round before: a full round costs hosts x
+ * switches (IBFT(12,3) with 2 cuts: 78 k, five of them 1.8 x the rest
+ * of the routing); the random league's trees spend at most 47 k on all
+ * five rounds and keep them. */
+#define SPREAD_WORK (1L << 17)
 /* Walks (hosts squared) of the shift permutations measured around the
  * rule's LIDs' pass; more hosts (over 512): not measured (twice 1024
  * hosts' would cost about 300 M instructions). */
@@ -83,6 +93,8 @@ struct leaf_index {
  * arrays, so fewer fresh pages to fault in at every routing. */
 struct kept_index {
 	int norder, t_cut, nclos;
+	long prep, sib_prep;	/* prepare_leaf()'s count of it, of the
+				 * index swap_sibling() took it from (0) */
 	int *node;
 	int *clos;		/* [4 k]: index, child, cstart, clen */
 	unsigned char *hop;	/* in the block node starts */
@@ -189,6 +201,17 @@ struct bal {
 	struct batch bt;
 	/* the rule's in-tree of one LID (keep_flows) */
 	unsigned char *allok;	/* [i]: every up-slot leads toward t */
+	/* the first pass's (prepare_leaf(), not load_index()): */
+	int *closi, nclosi;	/* the closure's indexes (child >= 0) */
+	int *nok, nnok;		/* the other indexes but 0 whose allok is 0 */
+	int ud_leaf;		/* the leaf r->ud holds the hops to, -1 */
+	int prep_leaf;		/* the leaf own holds prepare_leaf()'s index
+				 * of, -1 */
+	long nprep, sib_prep;	/* prepare_leaf()'s count, that of the index
+				 * the last swap_sibling() took (0: none) */
+	int load_li;		/* the leaf rank own holds load_index()'s
+				 * index of, -1 */
+	int udn[2 * IBU_PGFT_MAX_H + 2];	/* its switches by hops */
 	int *hop;		/* [i]: hops to t (in the leaf's index) */
 	int hb[2 * IBU_PGFT_MAX_H + 2];	/* first index of each hop count */
 	int *srcs, nsrc;	/* indexes with hosts, farthest first */
@@ -206,6 +229,12 @@ struct bal {
 	unsigned char *gok;	/* [group]: toward t, all slots lead on */
 	long *kcnt;		/* [(o - o0) U1 + k]: kept LIDs with slot k */
 	int *ksub;		/* [rank noffc U1 + ...]: of them, not sent */
+	/* the spread pass's ways of leaf t's switches, unrotated (way()
+	 * turned once per switch, not per way and LID) */
+	int *wstart;		/* [i]: i's first in wport/wnext */
+	int *wport, *wnext;	/* its port, the index it leads to (-1) */
+	long work;		/* the spread pass's: switches of the LIDs'
+				 * indexes chosen again */
 	char *block;		/* every array above but kept[] and undo */
 };
 
@@ -361,8 +390,8 @@ static void index_closure(struct bal *b)
 	const struct router *r = b->r;
 	int k, i, c;
 
-	for (k = 0; k < r->nclos; k++) {
-		i = b->idx_of[r->clos_q[k]];
+	for (k = 0, b->nclosi = r->nclos; k < r->nclos; k++) {
+		i = b->closi[k] = b->idx_of[r->clos_q[k]];
 		c = r->clos_c[k];
 		b->cstart[i] = r->gstart[c];
 		b->clen[i] = r->glen[c];
@@ -402,6 +431,8 @@ static void order_by_hops(struct bal *b, int t, const int *hopn)
 			b->up[k] = b->swi[s].up;
 			b->nh[k] = s == t ? 0 : b->swi[s].nhost;
 			b->allok[k] = ways_ok(b, s, l);	/* read off the closure */
+			if (!b->allok[k] && s != t)
+				b->nok[b->nnok++] = k;
 			if (s != t)	/* index_closure() sets the closure's */
 				b->child[k] = -1;
 			b->norder++;
@@ -419,20 +450,63 @@ static void use_index(struct bal *b, const struct leaf_index *c)
 	b->hop = c->hop;
 }
 
+/* Leaf t's index from its sibling prev's (just prepared; ud now t's):
+ * the same switches at the same hops but the two leaves, which trade
+ * places (the order within a hop count matters to nothing), and the
+ * groups' gok the same (their parents' hops are). 0: the hops differ. */
+static int swap_sibling(struct bal *b, int t, int prev)
+{
+	int i = b->idx_of[t], k, n;
+
+	if (i <= 0 || b->hop[i] != b->r->ud[prev])
+		return 0;
+	b->node[0] = t;
+	b->node[i] = prev;
+	b->idx_of[t] = 0;
+	b->idx_of[prev] = i;
+	b->slot[0] = b->swi[t].pbase;
+	b->slot[i] = b->swi[prev].pbase;
+	b->up[0] = b->swi[t].up;
+	b->up[i] = b->swi[prev].up;
+	b->nh[i] = b->swi[prev].nhost;	/* nh[0]: 0 */
+	b->allok[0] = ways_ok(b, t, 1);
+	b->allok[i] = ways_ok(b, prev, 1);
+	b->child[i] = -1;	/* t's closure is prev's */
+	for (k = n = 0; k < b->nnok; k++)
+		if (b->nok[k] != i)
+			b->nok[n++] = b->nok[k];
+	b->nnok = n;
+	if (!b->allok[i])
+		b->nok[b->nnok++] = i;
+	return 1;
+}
+
 static void prepare_leaf(struct bal *b, int t)
 {
 	struct router *r = b->r;
-	int i, hopn[2 * IBU_PGFT_MAX_H + 2] = { 0 };
+	int i, prev = b->ud_leaf, sib;
 
 	ibu__pgft_leaf_closure(r, t);
-	ibu__pgft_updown_dist(r, t, hopn);
-	for (i = 0; i < b->norder; i++)
-		b->idx_of[b->node[i]] = -1;
-	use_index(b, &b->own);
-	b->t = t;
-	b->norder = b->ncut_above = b->cut_leaves = b->ncut = 0;
-	check_groups(b);
-	order_by_hops(b, t, hopn);
+	sib = ibu__pgft_updown_sibling(r, t, prev);
+	if (!sib) {
+		memset(b->udn, 0, sizeof(b->udn));
+		ibu__pgft_updown_dist(r, t, b->udn);
+	}
+	b->ud_leaf = t;
+	b->sib_prep = sib && b->prep_leaf == prev ? b->nprep : 0;
+	b->nprep++;
+	b->load_li = -1;
+	if (!b->sib_prep || !swap_sibling(b, t, prev)) {
+		b->sib_prep = 0;
+		for (i = 0; i < b->norder; i++)
+			b->idx_of[b->node[i]] = -1;
+		use_index(b, &b->own);
+		b->norder = b->ncut_above = b->cut_leaves = b->ncut = 0;
+		b->nnok = 0;
+		check_groups(b);
+		order_by_hops(b, t, b->udn);
+	}
+	b->t = b->prep_leaf = t;
 	index_closure(b);
 	b->t_cut = 0;
 	for (i = 0; i < r->U[1]; i++)
@@ -445,10 +519,8 @@ static void keep_index(struct bal *b, int li)
 {
 	struct kept_index *c = &b->kept[li];
 	size_t n = (size_t)b->norder, bytes;
-	int i, k = 0, *m;
+	int i, k = b->nclosi, *m;
 
-	for (i = 1; i < b->norder; i++)
-		k += b->child[i] >= 0;
 	bytes = (n + 4 * (size_t)k) * sizeof(int) + n;
 	if (c->node || b->kept_bytes + (long)bytes > INDEX_BYTES)
 		return;
@@ -456,21 +528,60 @@ static void keep_index(struct bal *b, int li)
 	if (!m)
 		return;
 	b->kept_bytes += (long)bytes;
+	c->prep = b->nprep;
+	c->sib_prep = b->sib_prep;
 	c->norder = b->norder;
 	c->t_cut = b->t_cut;
 	c->nclos = k;
 	c->node = memcpy(m, b->node, n * sizeof(int));
 	c->clos = m + n;
 	c->hop = (unsigned char *)(m + n + 4 * (size_t)k);
-	for (i = 0, k = 0; i < b->norder; i++) {
+	for (i = 0; i < b->norder; i++)
 		c->hop[i] = (unsigned char)b->hop[i];
-		if (i && b->child[i] >= 0) {
-			c->clos[k++] = i;
-			c->clos[k++] = b->child[i];
-			c->clos[k++] = b->cstart[i];
-			c->clos[k++] = b->clen[i];
-		}
+	for (k = 0, m = c->clos; k < b->nclosi; k++, m += 4) {
+		i = b->closi[k];	/* in the closure's order */
+		m[0] = i;
+		m[1] = b->child[i];
+		m[2] = b->cstart[i];
+		m[3] = b->clen[i];
 	}
+}
+
+/* Leaf li's kept index when own holds li - 1's and li's was swapped from
+ * it (swap_sibling()): the two leaves' places and the closure's ways
+ * only. 0: not so. */
+static int load_sibling(struct bal *b, int li)
+{
+	const struct kept_index *c = &b->kept[li];
+	int i, t = b->leaves[li], prev;
+	const int *cl;
+
+	if (!li || b->load_li != li - 1 || !c->sib_prep ||
+	    c->sib_prep != b->kept[li - 1].prep)
+		return 0;
+	prev = b->leaves[li - 1];
+	i = b->idx_of[t];
+	if (i <= 0 || c->norder != b->norder || i >= c->norder ||
+	    c->node[i] != prev || c->node[0] != t)
+		return 0;
+	b->t = t;
+	b->load_li = li;
+	b->t_cut = c->t_cut;
+	b->node = c->node;	/* read in place, never written */
+	b->idx_of[t] = 0;
+	b->idx_of[prev] = i;
+	b->slot[0] = b->swi[t].pbase;
+	b->slot[i] = b->swi[prev].pbase;
+	b->up[0] = b->swi[t].up;
+	b->up[i] = b->swi[prev].up;
+	b->nh[i] = b->swi[prev].nhost;	/* nh[0]: 0; hop, lev the same */
+	b->child[i] = -1;	/* t's closure is prev's */
+	for (i = 0, cl = c->clos; i < c->nclos; i++, cl += 4) {
+		b->child[cl[0]] = cl[1];
+		b->cstart[cl[0]] = cl[2];
+		b->clen[cl[0]] = cl[3];
+	}
+	return 1;
 }
 
 /* Leaf li's index from keep_index(): 1, or 0 when it was not kept (the
@@ -485,9 +596,13 @@ static int load_index(struct bal *b, int li)
 
 	if (!c->node)
 		return 0;
+	if (load_sibling(b, li))
+		return 1;
 	for (i = 0; i < b->norder; i++)
 		b->idx_of[b->node[i]] = -1;
 	b->t = t;
+	b->prep_leaf = -1;	/* node is the kept one now */
+	b->load_li = li;
 	b->norder = c->norder;
 	b->t_cut = c->t_cut;
 	b->ncut_above = b->cut_leaves = b->ncut = 0;
@@ -929,8 +1044,13 @@ static int keep_batch(struct bal *b)
 	int i, j, n = 0;
 
 	memset(k->re, 0, sizeof(k->re));
-	for (i = 1; i < b->norder; i++)
-		keep_rows(b, i);
+	/* the indexes keep_rows() writes at: the closure's, and above it
+	 * those with a lost way (any order: each writes its own rows) */
+	for (i = 0; i < b->nclosi; i++)
+		keep_rows(b, b->closi[i]);
+	for (i = 0; i < b->nnok; i++)
+		if (b->child[b->nok[i]] < 0)
+			keep_rows(b, b->nok[i]);
 	for (j = 0; j < k->n; j++) {
 		b->lc = k->lc[j];
 		for (i = 1; i <= b->r->g->P.h; i++) {
@@ -1298,27 +1418,34 @@ static int keep_rule(struct bal *b, int li)
 	return n + (k->n ? keep_batch(b) : 0);
 }
 
-/* The least load on i's ways toward t (LONG_MAX: none); in slot and
- * cable order, which a minimum does not depend on. */
-static long least_way(const struct bal *b, int i)
+/* 1 when i has a way toward t and every one is loaded at least thr: as
+ * its least loaded way's load >= thr, but left at the first way below
+ * thr that leads toward t (most ways are: thr is near the busiest). */
+static int ways_at_least(const struct bal *b, int i, long thr)
 {
 	const uint32_t *lc = &b->lc[b->slot[i]];
-	long m = LONG_MAX;
-	int k, n;
+	int k, n, any = 0;
 
 	if (b->child[i] >= 0) {
 		const int *gp = &b->r->gports[b->cstart[i]];
 
 		for (k = 0, n = b->clen[i]; k < n; k++)
-			m = lc[gp[k]] < m ? lc[gp[k]] : m;
-		return m;
+			if (lc[gp[k]] < thr)
+				return 0;
+		return n > 0;
 	}
 	const int *up = b->up[i];
 
-	for (k = 0, n = b->r->U[b->lev[i]]; k < n; k++)
-		if (lc[up[k]] < m && next_of(b, i, k) >= 0)
-			m = lc[up[k]];
-	return m;
+	for (k = 0, n = b->r->U[b->lev[i]]; k < n; k++) {
+		if (lc[up[k]] >= thr && any)
+			continue;
+		if (next_of(b, i, k) < 0)
+			continue;
+		if (lc[up[k]] < thr)
+			return 0;
+		any = 1;
+	}
+	return any;
 }
 
 /* 1 when tf is at most the busiest link of any tree toward t: every
@@ -1326,16 +1453,11 @@ static long least_way(const struct bal *b, int i)
  * as much as its least loaded way plus them. */
 static int within_least_busiest(struct bal *b, long tf)
 {
-	long m;
 	int i;
 
-	for (i = 1; i < b->norder; i++) {
-		if (!b->nh[i])
-			continue;
-		m = least_way(b, i);
-		if (m != LONG_MAX && m + b->nh[i] >= tf)
+	for (i = 1; i < b->norder; i++)
+		if (b->nh[i] && ways_at_least(b, i, tf - b->nh[i]))
 			return 1;
-	}
 	return tf <= 0;
 }
 
@@ -1419,15 +1541,21 @@ static long tree_max(struct bal *b)
 	return m;
 }
 
-/* The ways of the tree that are not the rule's. */
-static long deviations(struct bal *b)
+/* The ways of port[] that are not the rule's. */
+static long ways_off_rule(const struct bal *b, const int *port)
 {
 	long n = 0;
 	int i;
 
 	for (i = 1; i < b->norder; i++)
-		n += b->rport[i] != b->port[i];
+		n += b->rport[i] != port[i];
 	return n;
+}
+
+/* The ways of the tree that are not the rule's. */
+static long deviations(struct bal *b)
+{
+	return ways_off_rule(b, b->port);
 }
 
 /* Logs the rows of lid the tree in port/next changes: 1, or 0 when the
@@ -1826,30 +1954,58 @@ static long others_cost(struct bal *b)
 	return c;
 }
 
+/* The ways of leaf t's switches for least_sum_tree(), way()'s slot k
+ * at wstart[i] + k: read from the leaf's index once, not per LID. */
+static void index_ways(struct bal *b)
+{
+	int i, k, n, w = 0;
+
+	for (i = 1; i < b->norder; i++) {
+		b->wstart[i] = w;
+		for (k = 0, n = num_ways(b, i); k < n; k++, w++) {
+			if (b->child[i] >= 0) {
+				b->wport[w] = b->r->gports[b->cstart[i] + k];
+				b->wnext[w] = b->child[i];
+			} else {
+				b->wport[w] = b->up[i][k];
+				b->wnext[w] = next_of(b, i, k);
+			}
+		}
+	}
+	b->wstart[b->norder] = w;
+}
+
 /* Every switch's way whose load sum onward (the other LIDs' load, the
  * LID's own flows off it) is least: a shortest-path tree, ties to the
- * way it has (keep), then the rule's order. */
+ * way it has (keep), then the rule's order (way()'s, from the LID's
+ * slot or cable on). */
 static void least_sum_tree(struct bal *b)
 {
+	const uint32_t *lc;
+	const int *wp, *wq;
 	long bs, s;
-	int i, j, n, port, q;
+	int i, j, n, k;
 
 	b->csum[0] = 0;
 	for (i = 1; i < b->norder; i++) {
+		lc = &b->lc[b->slot[i]];
 		b->port[i] = b->keep[i];
 		b->next[i] = b->keepnx[i];
 		bs = b->port[i] && b->next[i] >= 0 ?
-		     *load_of(b, i, b->port[i]) + b->csum[b->next[i]] :
-		     LONG_MAX;
-		for (j = 0, n = num_ways(b, i); j < n; j++) {
-			port = way(b, i, j, &q);
-			if (q < 0)
+		     lc[b->port[i]] + b->csum[b->next[i]] : LONG_MAX;
+		wp = &b->wport[b->wstart[i]];
+		wq = &b->wnext[b->wstart[i]];
+		n = b->wstart[i + 1] - b->wstart[i];
+		k = n ? (b->child[i] >= 0 ? b->kcable[b->lev[i]] :
+			 b->kslot[b->lev[i]]) % n : 0;
+		for (j = 0; j < n; j++, k = k + 1 == n ? 0 : k + 1) {
+			if (wq[k] < 0)
 				continue;
-			s = *load_of(b, i, port) + b->csum[q];
+			s = lc[wp[k]] + b->csum[wq[k]];
 			if (s < bs) {
 				bs = s;
-				b->port[i] = port;
-				b->next[i] = q;
+				b->port[i] = wp[k];
+				b->next[i] = wq[k];
 			}
 		}
 		b->csum[i] = bs == LONG_MAX ? LONG_MAX / 4 : bs;
@@ -1871,7 +2027,6 @@ static void spread_lid(struct bal *b, int D, uint32_t lid, long cap)
 	int i;
 
 	read_tree(b, lid);
-	dev = deviations(b);
 	tree_flows(b, -1);
 	old = others_cost(b);
 	memcpy(b->keep, b->port, sizeof(int) * (size_t)b->norder);
@@ -1884,10 +2039,12 @@ static void spread_lid(struct bal *b, int D, uint32_t lid, long cap)
 			b->next[i] = b->keepnx[i];
 		}
 	if (m <= cap && others_cost(b) < old && log_rows(b, lid)) {
+		rule_ways(b);	/* the rule's ways: only for the counts */
+		dev = ways_off_rule(b, b->keep);
 		b->r->st.rerouted -= dev;
 		b->r->st.balanced -= *damaged(b, D);
 		write_tree(b, lid);
-		b->rerouted[0] += deviations(b) - dev;
+		b->rerouted[0] += ways_off_rule(b, b->port) - dev;
 		add_flows(b);
 		return;
 	}
@@ -1910,11 +2067,14 @@ static void spread_leaf(struct bal *b, int li, long cap, int all)
 		lid = host_lid(b, D);
 		if (!lid || (!all && !*damaged(b, D)))
 			continue;
-		if (!prepared++ && !load_index(b, li))
-			prepare_leaf(b, b->leaves[li]);
+		if (!prepared++) {
+			if (!load_index(b, li))
+				prepare_leaf(b, b->leaves[li]);
+			index_ways(b);
+		}
 		start_lid(b, D);
-		rule_ways(b);
 		spread_lid(b, D, lid, cap);
+		b->work += b->norder;
 	}
 	b->o = 0;
 	b->lc = b->load;
@@ -2009,19 +2169,24 @@ static void mark_moved(struct bal *b, struct kshift *ks, int li, size_t u0)
 }
 
 /* kload of the tables as they stand (NULL where it does not fit in
- * memory: every leaf is then measured by worst_shift). */
-static uint32_t *kload_fill(struct bal *b)
+ * memory: every leaf is then measured by worst_shift), and in *worst
+ * their worst shift (its busiest cell: one walk of every pair, not two). */
+static uint32_t *kload_fill(struct bal *b, long *worst)
 {
 	long N = b->r->g->num_hosts, S, D;
+	size_t c, n = (size_t)N * b->nslots;
 	struct kshift ks;
 
-	ks.kload = calloc((size_t)N * b->nslots + 1, sizeof(uint32_t));
+	ks.kload = calloc(n + 1, sizeof(uint32_t));
 	if (!ks.kload)
 		return NULL;
 	for (D = 0; D < N; D++)
 		for (S = 0; S < N; S++)
 			if (S != D)
 				kwalk(b, &ks, S, D, 1, 0);
+	for (c = 0, *worst = 0; c < n; c++)
+		if (ks.kload[c] > *worst)
+			*worst = ks.kload[c];
 	return ks.kload;
 }
 
@@ -2048,61 +2213,98 @@ static int leaf_raises(struct bal *b, struct kshift *ks, int li, size_t u0,
 }
 
 /*
+ * One round of the spread pass (the damaged LIDs in round 0, then every
+ * base LID), leaf by leaf, each leaf's new trees checked (each) against
+ * the worst shift base; the leaves whose LIDs moved marked in act (bit
+ * 1: this round, bit 0: the round before). Past the work budget, a
+ * round after the second visits only the leaves whose LIDs moved in the
+ * round before (their trees are what changed the loads: the others'
+ * moves come from them). 0 when it moved nothing.
+ */
+static int spread_round(struct bal *b, struct kshift *ks,
+			unsigned char *act, int round, int each, long cap,
+			long base)
+{
+	int li, moved = 0, full;
+	size_t n0, u0 = b->nundo;
+
+	full = round < 2 || !act || b->work <= SPREAD_WORK;
+	for (li = 0; act && li < b->nleaves; li++)
+		act[li] >>= 1;
+	for (li = 0; li < b->nleaves; li++) {
+		if (!full && !(act[li] & 1))
+			continue;
+		n0 = b->nundo;
+		spread_leaf(b, li, cap, round > 0);
+		if (b->nundo == n0)
+			continue;
+		if (each && (ks->kload ? leaf_raises(b, ks, li, u0, base) :
+			     worst_shift(b) > base)) {
+			spread_undo(b, u0);
+			b->rerouted[0] = 0;
+			continue;
+		}
+		if (each) {	/* kept: the loads to go back to */
+			memcpy(b->load0, b->load,
+			       sizeof(uint32_t) * b->nslots);
+			u0 = b->nundo;
+			b->rerouted[0] = 0;
+		}
+		moved = 1;
+		if (act)
+			act[li] |= 2;
+	}
+	return moved;
+}
+
+/*
  * The base LIDs chosen once more for the spread (spread_lid), leaf by
  * leaf: the damaged ones, then every one (a leaf that lost cables still
  * sends and receives the rule's LIDs on those left), up to SPREAD_ROUNDS
  * rounds, until one changes nothing. A leaf's new trees are put back
- * where they raise the worst shift above the one before the pass
- * (measured after every leaf where nleaves N^2 walks are within
- * SPREAD_WALKS, else once for the whole pass): shifts are what the
- * digits keep, and one leaf's trees can lift them where another's did
- * not (two of the league's damaged PGFTs kept none of the pass checked
- * as a whole: 3 -> 4). Only where the shifts are measured (SHIFT_WALKS).
+ * where they raise the worst shift above the one before the pass,
+ * measured after every leaf on the shift loads kept per permutation
+ * (where they do not fit in memory: by worst_shift after every leaf
+ * where nleaves N^2 walks are within SPREAD_WALKS, else once for the
+ * whole pass): shifts are what the digits keep, and one leaf's trees can
+ * lift them where another's did not (two of the league's damaged PGFTs
+ * kept none of the pass checked as a whole: 3 -> 4). Only where the
+ * shifts are measured (SHIFT_WALKS).
  */
 static void spread_pass(struct bal *b)
 {
-	long N = b->r->g->num_hosts, cap, base;
-	int round, li, each, up;
-	size_t u0, start;
+	long N = b->r->g->num_hosts, cap, base = 0;
+	int round, each;
 	struct kshift ks = { NULL, NULL };
+	unsigned char *act;
 
 	if (b->o0 || !b->shifts)
 		return;
-	each = (long)b->nleaves * N * N <= SPREAD_WALKS;
 	b->o = 0;
 	b->lc = b->load;
-	b->nundo = u0 = 0;
+	b->nundo = 0;
 	b->second = 1;
 	b->rerouted[0] = 0;
+	b->work = 0;
 	memcpy(b->load0, b->load, sizeof(uint32_t) * b->nslots);
 	cap = (long)busiest(b);
-	base = worst_shift(b);
-	if (each && (ks.moved = malloc((size_t)N)) != NULL)
-		ks.kload = kload_fill(b);
-	for (round = 0; round < SPREAD_ROUNDS; round++) {
-		start = b->nundo;
-		for (li = 0; li < b->nleaves; li++) {
-			spread_leaf(b, li, cap, round > 0);
-			if (!each || b->nundo == u0)
-				continue;
-			up = ks.kload ? leaf_raises(b, &ks, li, u0, base) :
-			     worst_shift(b) > base;
-			if (up) {
-				spread_undo(b, u0);
-			} else {
-				memcpy(b->load0, b->load,
-				       sizeof(uint32_t) * b->nslots);
-				u0 = b->nundo;
-			}
-			b->rerouted[0] = 0;
-		}
-		if (round > 0 && b->nundo == start)
-			break;
+	act = calloc((size_t)b->nleaves + (size_t)N, 1);
+	if (act) {
+		ks.moved = act + b->nleaves;
+		ks.kload = kload_fill(b, &base);
 	}
+	if (!ks.kload)
+		base = worst_shift(b);
+	each = ks.kload || (long)b->nleaves * N * N <= SPREAD_WALKS;
+	for (round = 0; round < SPREAD_ROUNDS; round++)
+		if (!spread_round(b, &ks, act, round, each, cap, base) &&
+		    round > 0)
+			break;
 	if (!each && b->nundo && worst_shift(b) > base)
 		spread_undo(b, 0);
+	b->r->st.spread_work += b->work;
 	free(ks.kload);
-	free(ks.moved);
+	free(act);
 	b->nundo = 0;
 	b->rerouted[0] = 0;
 	b->second = 0;
@@ -2258,6 +2460,10 @@ static size_t lay_out(struct bal *b, char *m)
 	b->idx_of = carve(m, &off, n * I);
 	b->up = carve(m, &off, n * sizeof(*b->up));
 	b->slotq = carve(m, &off, (slots + 1) * I);
+	b->wstart = carve(m, &off, (n + 1) * I);
+	/* a switch's ways: its up-slots or its cables toward t */
+	b->wport = carve(m, &off, (b->nslots + slots + 1) * I);
+	b->wnext = carve(m, &off, (b->nslots + slots + 1) * I);
 	b->sbase = carve(m, &off, n * I);
 	b->swi = carve(m, &off, n * sizeof(*b->swi));
 	b->slot = carve(m, &off, n * I);
@@ -2274,6 +2480,8 @@ static size_t lay_out(struct bal *b, char *m)
 	b->next = carve(m, &off, n * I);
 	b->w = carve(m, &off, n * L);
 	b->allok = carve(m, &off, n);
+	b->closi = carve(m, &off, n * I);
+	b->nok = carve(m, &off, n * I);
 	b->srcs = carve(m, &off, n * I);
 	b->rcv = carve(m, &off, n * I);
 	b->tport = carve(m, &off, n * I);
@@ -2331,6 +2539,7 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 	b.r = r;
 	b.plain = plain;
 	b.plain_leaf = -1;
+	b.ud_leaf = b.prep_leaf = b.load_li = -1;
 	b.U1 = r->g->P.h > 1 ? r->U[1] : 0;
 	for (i = 0; i < r->f->num_nodes; i++)
 		b.nslots += (size_t)r->f->nodes[i].num_ports + 1;

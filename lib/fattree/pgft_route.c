@@ -276,6 +276,47 @@ void ibu__pgft_updown_dist(struct router *r, int t, int *hopn)
 		}
 }
 
+/* Every up-peer of a is one of b's (in port order: a few, a scan each). */
+static int same_peers(const struct router *r, int a, int b)
+{
+	const int *pa = &r->upn[r->upbase[a]], *pb = &r->upn[r->upbase[b]];
+	int i, j, na = r->nup[a], nb = r->nup[b];
+
+	for (i = 0; i < na; i++) {
+		if (i < nb && pa[i] == pb[i])
+			continue;
+		for (j = 0; j < nb && pb[j] != pa[i]; j++)
+			;
+		if (j == nb)
+			return 0;
+	}
+	return 1;
+}
+
+/* As ibu__pgft_updown_dist() for leaf t (its closure just taken) when ud
+ * holds it for prev and both are level-1 switches with the same up-peers
+ * (siblings): their closures are one set, so every switch's hops are the
+ * same but t's (0) and prev's, both on level 1 where nothing reads them
+ * (one BFS less per sibling leaf). 1: done, ud and the closure's stamp
+ * set, hopn as for prev; 0: not such a pair. */
+int ibu__pgft_updown_sibling(struct router *r, int t, int prev)
+{
+	int j, n = r->nup[t], *ud = r->ud;
+
+	if (prev < 0 || prev == t || lvl(r, t) != 1 || lvl(r, prev) != 1 ||
+	    !n || !r->nup[prev] || !same_peers(r, t, prev) ||
+	    !same_peers(r, prev, t))
+		return 0;
+	ud[t] = 0;
+	ud[prev] = INT_MAX;
+	for (j = r->upbase[prev]; j < r->upbase[prev] + n; j++)
+		if (ud[r->upn[j]] != INT_MAX && ud[r->upn[j]] + 1 < ud[prev])
+			ud[prev] = ud[r->upn[j]] + 1;
+	r->queue[0] = t;	/* mark_above() left the closure after it */
+	count_above(r, r->nclos + 1);	/* the closure's stamp */
+	return 1;
+}
+
 /* The batch's hosts: the up-rule everywhere, then (no faults) the way
  * down over each leaf's closure; row by row, so the tables are written
  * in runs. */
@@ -570,7 +611,8 @@ static int route_all(struct router *r, struct ibu_err *e)
 	route_hosts(r);
 	if (r->g->num_faults > 0)
 		rc = ibu__pgft_balance(r, r->plain, e);
-	return rc ? rc : ibu__pgft_route_deferred(r, e);
+	rc = rc ? rc : ibu__pgft_route_deferred(r, e);
+	return rc || !r->g->num_faults ? rc : ibu__pgft_lower_shift(r, e);
 }
 
 int ibu_pgft_route_stats(const struct ibu_fabric *f, const struct ibu_pgft *g,

@@ -104,6 +104,10 @@ struct router {
  * hopn[d] += how many at d hops, d <= 2 IBU_PGFT_MAX_H). */
 void ibu__pgft_leaf_closure(struct router *r, int t);
 void ibu__pgft_updown_dist(struct router *r, int t, int *hopn);
+/* The same for t when ud holds prev's and prev is a level-1 sibling of t
+ * (the same up-peers): only t's and prev's hops change, hopn as prev's;
+ * 0 (nothing done) when they are not such a pair. */
+int ibu__pgft_updown_sibling(struct router *r, int t, int prev);
 /* Plain hops from switch t into d (switches' entries); s's port to a
  * neighbour at hops want, the lid-th of them (IBU_NO_PATH: none). */
 void ibu__pgft_plain_dist(struct router *r, int t, int *d);
@@ -186,5 +190,12 @@ int ibu__pgft_rotation(const struct router *r, const long *x, uint32_t pid,
 /* Every compute host's LIDs on a PGFT with faults (pgft_balance.c);
  * plain: scratch of a node each. */
 int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e);
+/* After the turns, the all-to-all's busiest cables shed where one entry at
+ * a time can (pgft_shed.c); damaged trees whose routes turn, up to 512
+ * end ports. */
+int ibu__pgft_shed_turned(struct router *r, struct ibu_err *e);
+/* The worst shift of a damaged PGFT's base LIDs lowered where one entry
+ * at a time can (pgft_shift.c); up to 512 hosts. */
+int ibu__pgft_lower_shift(struct router *r, struct ibu_err *e);
 
 #endif

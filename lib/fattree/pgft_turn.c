@@ -652,5 +652,5 @@ out:
 	free(eager);
 	free(ord);
 	free(turnx);
-	return nfail < 0 ? nfail : IBU_OK;
+	return nfail < 0 ? nfail : ibu__pgft_shed_turned(r, e);
 }

@@ -1,0 +1,702 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Lowering the worst shift on a damaged PGFT (docs/design.md, "Degraded
+ * trees", has the why and the figures).
+ *
+ * The balance passes (pgft_balance.c) refuse to raise the worst shift
+ * permutation (host S to S + k, every k, base LIDs, on the tables) but
+ * never lower it. This pass does: per shift k whose busiest link carries
+ * the worst W, a flow S -> S + k over that link is moved off it by
+ * changing the entry of D = S + k's base LID at one switch of S's path
+ * (up to the link) to another minimal up*|down* way there. An entry
+ * (switch n, LID of D) carries every source whose path to D crosses n:
+ * in shift k' just the one source D - k', so a change moves one flow in
+ * each of a few shifts, and is measured by walking only the flows it
+ * moves, on link loads kept per shift (as the spread pass's kload). A
+ * change qualifies when it lowers the count of shifts at W (or, where any
+ * change may, the count of their links at W), lifts no shift to W or
+ * above and no link of the all-to-all above its busiest; of a flow's
+ * changes, the one adding least square load to the all-to-all is kept.
+ * W is lowered a step at a time, a step kept only if W drops and an eBB
+ * estimate (random bisections, [Hoefler08]) stays within 0.1%: first with
+ * changes that add no square load, else with any.
+ *
+ * It runs after every other LID, the turned ones too (pgft_turn.c), so
+ * the loads are those of every pair; it changes only the compute hosts'
+ * base LIDs (what the SA hands out), never one routed by turns, and keeps
+ * a change only where it closes no credit loop with every route (the
+ * turns were chosen against the tables before it). Deterministic: shifts
+ * by k, sources by S, switches along the path, ways by port, a fixed
+ * seed. Bounded: at most SHIFT_TRIES changes tried, and only up to
+ * SHIFT_HOSTS hosts (where pgft_balance.c measures shifts).
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cdg_ports.h"
+#include "pgft_router.h"
+
+/* Hosts up to which shifts are measured and lowered. */
+#define SHIFT_HOSTS 512
+/* Changes tried at most (each walks a destination's source leaves once
+ * and the flows it moves): the random league's trees met as many targets
+ * with 1024 as with 4096; IBFT(12,3) with 2 cuts went 4 -> 2 with 2048,
+ * 4 -> 3 with 1024. */
+#define SHIFT_TRIES 2048
+/* Random bisections the pass's eBB estimate samples ([Hoefler08], as
+ * `ibunion load --pattern ebb` draws them, with a fixed seed). */
+#define EBB_SAMPLES 64
+/* A step of W is kept where the estimate stays above this share of the
+ * one before (the random league's trees: 1.0 kept 2 of the 9 fixes,
+ * 0.999 all but one, 0.995 took one tree's eBB below dfsssp's). */
+#define EBB_KEEP 0.999
+/* Hops a walk follows at most (as pgft_balance.c). */
+#define WALK_HOPS 12
+
+struct shp {
+	struct router *r;
+	long N;
+	size_t nslots;
+	uint32_t *kload;	/* [k nslots + cell]: shift k's load (k >= 1) */
+	uint32_t *a2a;		/* [cell]: the all-to-all, sum over k */
+	int *peer;		/* [cell]: the node the port leads to, -1 */
+	uint32_t *lid;		/* [D]: base LID */
+	unsigned char *fixed;	/* [D]: its LID routed by turns: left alone */
+	struct ibu_cdg_ports cdg;	/* every route's dependencies, once a
+					 * change is to be kept (have_cdg) */
+	int have_cdg;
+	int *nw;		/* [k]: cells of shift k at W */
+	int *nw0;		/* [k]: nw before the try */
+	long W, nsh;		/* the worst shift, shifts at it */
+	uint32_t cap;		/* the all-to-all's busiest */
+	int t;			/* leaf whose ud the router holds, -1 */
+	int *lleaf, nleaf;	/* leaves with hosts */
+	long *lhosts;		/* [node]: hosts on it */
+	int *lstart, *lhost;	/* hosts of leaf rank j: lhost[lstart[j]..] */
+	int *mv;		/* leaves whose path crosses the switch */
+	int mvD, mvn, nmv;	/* whose they are (mvD -1: none) */
+	uint32_t *sl;		/* [cell]: one bisection's load, left 0 */
+	int *perm;		/* [host]: a bisection's pairing */
+	int oldc[WALK_HOPS], newc[WALK_HOPS], nold, nnew;
+	long tries, moved;
+	int guard;		/* only changes that add no square load */
+	struct undo_rec { int node, D; uint8_t port; } *log;
+	int nlog;		/* changes kept, for an unguarded round's undo */
+	struct ibu_err *e;
+	int rc;			/* an error stops the pass */
+};
+
+static uint32_t host_base(const struct router *r, int D)
+{
+	const struct ibu_pgft_host *h = &r->g->host[D];
+	uint32_t lid = r->f->nodes[h->node].ports[h->port].lid;
+
+	return lid <= r->lft->max_lid ? lid : 0;
+}
+
+/* Cells of the walk from switch n toward leaf t for lid (at most hops);
+ * the count, -1 when it does not arrive. */
+static int walk_cells(const struct shp *sp, int n, int t, uint32_t lid,
+		      int *cells, int hops)
+{
+	const struct router *r = sp->r;
+	int k = 0, p;
+
+	while (n != t) {
+		if (k == hops || !r->lft->row[n])
+			return -1;
+		p = r->lft->row[n][lid];
+		if (!p || p == IBU_NO_PATH)
+			return -1;
+		cells[k] = r->pbase[n] + p;
+		n = sp->peer[cells[k++]];
+		if (n < 0)
+			return -1;
+	}
+	return k;
+}
+
+/* Shift (D - S) mod N's loads on the walk S -> D, up (d = 1) or down. */
+static void kwalk(struct shp *sp, long S, long D, int d)
+{
+	const struct ibu_pgft *g = sp->r->g;
+	int c[WALK_HOPS], n, j;
+	uint32_t *kl = sp->kload + (size_t)((D - S + sp->N) % sp->N) * sp->nslots;
+
+	if (!sp->lid[D])
+		return;
+	n = walk_cells(sp, g->host[S].leaf, g->host[D].leaf, sp->lid[D], c,
+		       WALK_HOPS);
+	for (j = 0; j < n; j++) {
+		kl[c[j]] += (uint32_t)d;
+		sp->a2a[c[j]] += (uint32_t)d;
+	}
+}
+
+/* W, the cells at it per shift, the shifts at it (after any W drop). */
+static void count_worst(struct shp *sp)
+{
+	uint32_t *kl, m;
+	size_t c;
+	long k;
+	int n;
+
+	sp->W = 0;
+	for (k = 1; k < sp->N; k++) {	/* nw0: each shift's busiest */
+		kl = sp->kload + (size_t)k * sp->nslots;
+		for (c = 0, m = 0, n = 0; c < sp->nslots; c++)
+			if (kl[c] >= m) {
+				n = kl[c] > m ? 1 : n + 1;
+				m = kl[c];
+			}
+		sp->nw[k] = n;
+		sp->nw0[k] = (int)m;
+		sp->W = m > sp->W ? m : sp->W;
+	}
+	for (k = 1, sp->nsh = 0; k < sp->N; k++) {
+		sp->nw[k] = sp->nw0[k] == sp->W ? sp->nw[k] : 0;
+		sp->nsh += sp->nw[k] > 0;
+	}
+}
+
+/* The router's ud and closure for leaf t (once per run of one leaf). */
+static void prepare(struct shp *sp, int t)
+{
+	int hopn[2 * IBU_PGFT_MAX_H + 2] = { 0 };
+
+	if (sp->t == t)
+		return;
+	ibu__pgft_leaf_closure(sp->r, t);
+	ibu__pgft_updown_dist(sp->r, t, hopn);
+	sp->t = t;
+}
+
+/* 1 when port p of switch n is a minimal up*|down* way toward the leaf
+ * prepared: one hop nearer, down from a switch above the leaf (ud =
+ * level - 1 there), up from any other. */
+static int is_way(const struct shp *sp, int n, int p)
+{
+	const struct router *r = sp->r;
+	int q = r->f->nodes[n].ports[p].peer_node, ln = r->g->level[n];
+
+	if (q < 0 || !ibu_is_sw(r->f, q) || r->ud[n] == INT_MAX ||
+	    r->ud[q] != r->ud[n] - 1)
+		return 0;
+	return r->ud[n] == ln - 1 ? r->g->level[q] < ln : r->g->level[q] > ln;
+}
+
+/* The source leaves whose walk to D crosses switch n (sp->mv); their
+ * count. */
+static int movers(struct shp *sp, int D, int n)
+{
+	const struct ibu_pgft *g = sp->r->g;
+	int c[WALK_HOPS], j, k, m = 0, s, t = g->host[D].leaf;
+
+	for (j = 0; j < sp->nleaf; j++) {
+		s = sp->lleaf[j];
+		if (s == t)
+			continue;
+		if (s == n) {
+			sp->mv[m++] = j;
+			continue;
+		}
+		k = walk_cells(sp, s, t, sp->lid[D], c, WALK_HOPS);
+		while (k-- > 0)
+			if (sp->peer[c[k]] == n)
+				break;
+		if (k >= 0)
+			sp->mv[m++] = j;
+	}
+	return m;
+}
+
+/* The moved leaves' flows to D taken off (d = -1: the cells in oldc) or
+ * put on (d = 1: newc) the shift loads, nw kept; 1 when a cell goes
+ * above W. The all-to-all by the flows' count. */
+static int move(struct shp *sp, int D, int m, int d, const int *cells,
+		int nc)
+{
+	uint32_t *kl, v;
+	long S, k;
+	int j, h, c, over = 0;
+
+	for (j = 0; j < m; j++)
+		for (h = sp->lstart[sp->mv[j]]; h < sp->lstart[sp->mv[j] + 1];
+		     h++) {
+			S = sp->lhost[h];
+			k = (D - S + sp->N) % sp->N;
+			kl = sp->kload + (size_t)k * sp->nslots;
+			for (c = 0; c < nc; c++) {
+				v = kl[cells[c]] += (uint32_t)d;
+				sp->a2a[cells[c]] += (uint32_t)d;
+				if (d > 0 && v == sp->W)
+					sp->nw[k]++;
+				else if (d < 0 && v + 1 == sp->W)
+					sp->nw[k]--;
+				over |= v > sp->W;
+			}
+		}
+	return over;
+}
+
+/* Shifts at W after the try against before (nw0), over the moved
+ * sources' shifts; *raised: one went from below W to it; *cells: the
+ * change in their links at W. */
+static long delta_shifts(struct shp *sp, int D, int m, int *raised,
+			 long *cells)
+{
+	long d = 0, k;
+	int j, h;
+
+	*raised = 0;
+	*cells = 0;
+	for (j = 0; j < m; j++)
+		for (h = sp->lstart[sp->mv[j]]; h < sp->lstart[sp->mv[j] + 1];
+		     h++) {
+			k = (D - sp->lhost[h] + sp->N) % sp->N;
+			d += (sp->nw[k] > 0) - (sp->nw0[k] > 0);
+			*cells += sp->nw[k] - sp->nw0[k];
+			*raised |= !sp->nw0[k] && sp->nw[k];
+		}
+	return d;
+}
+
+/* The moved sources' nw saved in nw0 (their shifts are all distinct). */
+static void save_nw(struct shp *sp, int D, int m)
+{
+	int j, h;
+	long k;
+
+	for (j = 0; j < m; j++)
+		for (h = sp->lstart[sp->mv[j]]; h < sp->lstart[sp->mv[j] + 1];
+		     h++) {
+			k = (D - sp->lhost[h] + sp->N) % sp->N;
+			sp->nw0[k] = sp->nw[k];
+		}
+}
+
+/* Sum of the all-to-all's load over the cells. */
+static long a2a_sum(const struct shp *sp, const int *cells, int n)
+{
+	long v = 0;
+
+	while (n-- > 0)
+		v += sp->a2a[cells[n]];
+	return v;
+}
+
+/*
+ * 1 when lid's routes as they stand close no credit loop with every other
+ * route (the dependencies of its old routes stay in the graph: a superset,
+ * so acyclic is safe); the graph is built at the first change to keep.
+ * Turns (pgft_turn.c) were chosen against the tables before this pass:
+ * a change may not close a cycle through one. < 0: an error.
+ */
+static int no_cycle(struct shp *sp, uint32_t lid, struct ibu_err *e)
+{
+	int rc, len;
+
+	if (!sp->have_cdg) {
+		rc = ibu_cdg_ports_init(&sp->cdg, sp->r->f, e);
+		if (rc)
+			return rc;
+		sp->have_cdg = 1;
+		rc = ibu_cdg_ports_add_unicast(&sp->cdg, sp->r->lft,
+					       sp->r->map, e);
+		if (!rc)
+			rc = ibu_cdg_ports_find_cycle(&sp->cdg, NULL, &len, e);
+		if (rc)		/* a cycle already: nothing is changed */
+			return rc < 0 ? rc : 0;
+	}
+	ibu_cdg_ports_mark(&sp->cdg);
+	rc = ibu_cdg_ports_add_lid(&sp->cdg, sp->r->lft, lid, e);
+	if (!rc)
+		rc = ibu_cdg_ports_find_new_cycle(&sp->cdg, NULL, &len, e);
+	if (rc)
+		ibu_cdg_ports_rollback(&sp->cdg);
+	else
+		ibu_cdg_ports_commit(&sp->cdg);
+	return rc < 0 ? rc : !rc;
+}
+
+/*
+ * Entry (n, lid of D) set to port p, measured: 1 when that lowers the
+ * shifts at W, lifts no shift to W or above and no all-to-all link above
+ * its busiest (*cost: the all-to-all load the moved flows now cross less
+ * the load they crossed, what the change adds to the sum of squared link
+ * loads over twice the flows moved). Put back unless keep, then kept only
+ * where it closes no credit loop (0: put back). < 0: an error.
+ */
+static int try_way(struct shp *sp, int D, int n, int p, int keep, long *cost)
+{
+	const struct router *r = sp->r;
+	uint8_t *ent = &r->lft->row[n][sp->lid[D]], old = *ent;
+	int t = r->g->host[D].leaf, m, over, raised, j, ok;
+	long d, sold, cells;
+
+	sp->tries += !keep;
+	if (sp->mvD != D || sp->mvn != n) {	/* the tables changed since */
+		sp->nmv = movers(sp, D, n);
+		sp->mvD = D;
+		sp->mvn = n;
+	}
+	m = sp->nmv;
+	sp->nold = walk_cells(sp, n, t, sp->lid[D], sp->oldc, WALK_HOPS);
+	*ent = (uint8_t)p;
+	sp->nnew = walk_cells(sp, n, t, sp->lid[D], sp->newc, WALK_HOPS);
+	*ent = old;
+	if (!m || sp->nold < 0 || sp->nnew != sp->nold)
+		return 0;
+	sold = a2a_sum(sp, sp->oldc, sp->nold);
+	save_nw(sp, D, m);
+	move(sp, D, m, -1, sp->oldc, sp->nold);
+	over = move(sp, D, m, 1, sp->newc, sp->nnew);
+	for (j = 0; j < sp->nnew && !over; j++)
+		over = sp->a2a[sp->newc[j]] > sp->cap;
+	d = delta_shifts(sp, D, m, &raised, &cells);
+	ok = !over && !raised && (d < 0 || (!d && cells < 0 && !sp->guard));
+	*cost = a2a_sum(sp, sp->newc, sp->nnew) - sold;
+	if (ok && keep) {
+		*ent = (uint8_t)p;
+		ok = no_cycle(sp, sp->lid[D], sp->e);
+		if (ok <= 0)
+			*ent = old;
+	}
+	if (ok <= 0 || !keep) {
+		move(sp, D, m, -1, sp->newc, sp->nnew);
+		move(sp, D, m, 1, sp->oldc, sp->nold);
+		sp->rc = ok < 0 ? ok : 0;
+		return ok > 0;
+	}
+	sp->log[sp->nlog++] = (struct undo_rec){ n, D, old };
+	sp->mvD = -1;
+	sp->nsh += d;
+	sp->moved++;
+	if (!sp->nsh)
+		count_worst(sp);
+	return 1;
+}
+
+/*
+ * The flow S -> D of shift k (its busiest link at W) moved off that link
+ * by a change at one switch of its path up to the link: of the changes
+ * that qualify, the one that adds least to the all-to-all's square load
+ * (eBB suffers least; ties: the first, nearest S, by port). 1 if kept.
+ */
+static int lower_flow(struct shp *sp, long S, long D, long k)
+{
+	const struct router *r = sp->r;
+	const struct ibu_pgft *g = r->g;
+	int c[WALK_HOPS], n, h, j, p, s, t = g->host[D].leaf, bs = -1, bp = 0;
+	const uint32_t *kl = sp->kload + (size_t)k * sp->nslots;
+	long cost, best = LONG_MAX;
+
+	n = walk_cells(sp, g->host[S].leaf, t, sp->lid[D], c, WALK_HOPS);
+	for (h = 0; h < n && kl[c[h]] < sp->W; h++)
+		;
+	if (h == n || n < 0)
+		return 0;
+	prepare(sp, t);
+	for (j = 0, s = g->host[S].leaf; j <= h; s = sp->peer[c[j++]])
+		for (p = 1; p <= r->f->nodes[s].num_ports; p++) {
+			if (sp->tries >= SHIFT_TRIES || sp->rc)
+				return 0;
+			if (p != r->lft->row[s][sp->lid[D]] && is_way(sp, s, p) &&
+			    try_way(sp, (int)D, s, p, 0, &cost) && cost < best) {
+				best = cost;
+				bs = s;
+				bp = p;
+			}
+		}
+	if (sp->guard && best > 0)
+		return 0;
+	return bs >= 0 && try_way(sp, (int)D, bs, bp, 1, &cost);
+}
+
+/* One round over the shifts at W, by k then S: 1 if a change was kept. */
+static int lower_round(struct shp *sp)
+{
+	long k, S, W = sp->W;
+	int any = 0;
+
+	for (k = 1; k < sp->N && sp->W == W && sp->tries < SHIFT_TRIES &&
+	     !sp->rc; k++)
+		for (S = 0; S < sp->N && sp->nw[k] > 0 && sp->W == W; S++)
+			if (sp->lid[(S + k) % sp->N] && !sp->fixed[(S + k) % sp->N] &&
+			    sp->r->g->host[S].leaf !=
+			    sp->r->g->host[(S + k) % sp->N].leaf)
+				any |= lower_flow(sp, S, (S + k) % sp->N, k);
+	return !sp->rc && (any || sp->W < W);
+}
+
+/* The leaves with hosts and their hosts in D order (lleaf, lstart,
+ * lhost); rank: scratch [node]. */
+static void index_hosts(struct shp *sp, int *rank)
+{
+	const struct ibu_pgft *g = sp->r->g;
+	int D, j, n = sp->r->f->num_nodes;
+
+	for (j = 0; j < n; j++)
+		rank[j] = -1;
+	sp->nleaf = 0;
+	for (D = 0; D < sp->N; D++)
+		if (rank[g->host[D].leaf] < 0) {
+			rank[g->host[D].leaf] = sp->nleaf;
+			sp->lleaf[sp->nleaf++] = g->host[D].leaf;
+		}
+	memset(sp->lstart, 0, sizeof(int) * (size_t)(sp->nleaf + 1));
+	for (D = 0; D < sp->N; D++)
+		sp->lstart[rank[g->host[D].leaf] + 1]++;
+	for (j = 0; j < sp->nleaf; j++)
+		sp->lstart[j + 1] += sp->lstart[j];
+	for (D = 0; D < sp->N; D++)	/* rank: the fill cursor now */
+		sp->lhost[sp->lstart[rank[g->host[D].leaf]]++] = D;
+	for (j = sp->nleaf; j > 0; j--)
+		sp->lstart[j] = sp->lstart[j - 1];
+	sp->lstart[0] = 0;
+}
+
+/* Ports' peers, base LIDs and the ones routed by turns, once. */
+static void fill(struct shp *sp)
+{
+	const struct router *r = sp->r;
+	const struct ibu_fabric *f = r->f;
+	long D;
+	int s, p, i;
+
+	for (s = 0; s < f->num_nodes; s++)
+		for (p = 0; p <= f->nodes[s].num_ports; p++)
+			sp->peer[r->pbase[s] + p] =
+				p ? f->nodes[s].ports[p].peer_node : -1;
+	for (D = 0; D < sp->N; D++)
+		sp->lid[D] = host_base(r, (int)D);
+	for (i = 0; i < r->ndefer; i++)
+		for (D = 0; D < sp->N; D++)
+			sp->fixed[D] |= sp->lid[D] == r->defer[i].lid;
+}
+
+/* The shifts' loads and the all-to-all by the tables as they stand (every
+ * pair, turned routes too), W and the shifts at it. */
+static void measure(struct shp *sp)
+{
+	long S, D;
+
+	memset(sp->kload, 0, (size_t)sp->N * sp->nslots * sizeof(uint32_t));
+	memset(sp->a2a, 0, sp->nslots * sizeof(uint32_t));
+	for (D = 0; D < sp->N; D++)
+		for (S = 0; S < sp->N; S++)
+			if (S != D)
+				kwalk(sp, S, D, 1);
+	count_worst(sp);
+}
+
+/* Rounds until one keeps nothing, W drops or the tries end; 1 if W
+ * dropped. */
+static int rounds(struct shp *sp)
+{
+	long W = sp->W;
+
+	while (sp->W == W && sp->tries < SHIFT_TRIES && !sp->rc &&
+	       lower_round(sp))
+		;
+	return sp->W < W;
+}
+
+/* One bisection's pairs walked onto sl (d = 1) or read (d = 0: the sum
+ * over its flows of 1 / the busiest link of the flow's path) or taken
+ * off (d = -1). */
+static double bisection(struct shp *sp, int d)
+{
+	const struct ibu_pgft *g = sp->r->g;
+	int c[WALK_HOPS], i, j, n, S, D;
+	uint32_t m;
+	double bw = 0;
+
+	for (i = 0; i + 1 < sp->N; i++) {
+		S = sp->perm[i ^ 1];
+		D = sp->perm[i];
+		if ((i ^ 1) >= sp->N)
+			continue;
+		n = walk_cells(sp, g->host[S].leaf, g->host[D].leaf, sp->lid[D],
+			       c, WALK_HOPS);
+		for (j = 0, m = 1; j < n; j++) {
+			sp->sl[c[j]] += (uint32_t)d;
+			m = sp->sl[c[j]] > m ? sp->sl[c[j]] : m;
+		}
+		bw += n >= 0 ? 1.0 / m : 0;
+	}
+	return bw;
+}
+
+/* The mean flow bandwidth over EBB_SAMPLES random bisections (a fixed
+ * seed, so before and after see the same pairs). */
+static double ebb(struct shp *sp)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	double bw = 0;
+	int s, i, j, tmp;
+
+	for (s = 0; s < EBB_SAMPLES; s++) {
+		for (i = 0; i < sp->N; i++)
+			sp->perm[i] = i;
+		for (i = (int)sp->N - 1; i > 0; i--) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			j = (int)(x % (uint64_t)(i + 1));
+			tmp = sp->perm[i];
+			sp->perm[i] = sp->perm[j];
+			sp->perm[j] = tmp;
+		}
+		bisection(sp, 1);
+		bw += bisection(sp, 0);
+		bisection(sp, -1);
+	}
+	return bw / ((double)EBB_SAMPLES * (double)(sp->N & ~1L));
+}
+
+/* The changes kept since log entry u0 put back, last first, each
+ * walking back only the flows it moved. */
+static void undo(struct shp *sp, int u0)
+{
+	const struct router *r = sp->r;
+	struct undo_rec *u;
+	uint8_t *ent;
+	int m, t;
+
+	sp->mvD = -1;
+	if (sp->nlog == u0)
+		return;
+	sp->moved -= sp->nlog - u0;
+	while (sp->nlog > u0) {
+		u = &sp->log[--sp->nlog];
+		t = r->g->host[u->D].leaf;
+		ent = &r->lft->row[u->node][sp->lid[u->D]];
+		m = movers(sp, u->D, u->node);
+		sp->nnew = walk_cells(sp, u->node, t, sp->lid[u->D], sp->newc,
+				      WALK_HOPS);
+		*ent = u->port;
+		sp->nold = walk_cells(sp, u->node, t, sp->lid[u->D], sp->oldc,
+				      WALK_HOPS);
+		move(sp, u->D, m, -1, sp->newc, sp->nnew);
+		move(sp, u->D, m, 1, sp->oldc, sp->nold);
+	}
+	count_worst(sp);
+}
+
+/* 1 when the eBB estimate is no lower than *bw (then the new one). */
+static int kept_ebb(struct shp *sp, double *bw)
+{
+	double now = ebb(sp);
+
+	if (now < *bw * EBB_KEEP)
+		return 0;
+	*bw = now;
+	return 1;
+}
+
+/*
+ * W lowered a step at a time, each step kept only if W drops (changes
+ * that only make fewer shifts reach W cost eBB for nothing): first with
+ * changes that add no square load to the all-to-all, else with any that
+ * qualify (the least square load first), links at W fewer counting too.
+ */
+static void lower(struct shp *sp)
+{
+	int u0;
+
+	double bw = ebb(sp);
+
+	while (sp->W > 1 && sp->tries < SHIFT_TRIES && !sp->rc) {
+		u0 = sp->nlog;
+		sp->guard = 1;
+		if (rounds(sp) && kept_ebb(sp, &bw))
+			continue;
+		undo(sp, u0);
+		sp->guard = 0;
+		if (rounds(sp) && kept_ebb(sp, &bw))
+			continue;
+		undo(sp, u0);
+		break;
+	}
+}
+
+static void shp_free(struct shp *sp)
+{
+	free(sp->kload);
+	free(sp->a2a);
+	free(sp->peer);
+	free(sp->lid);
+	free(sp->fixed);
+	if (sp->have_cdg)
+		ibu_cdg_ports_free(&sp->cdg);
+	free(sp->nw);
+	free(sp->nw0);
+	free(sp->lleaf);
+	free(sp->lstart);
+	free(sp->lhost);
+	free(sp->mv);
+	free(sp->log);
+	free(sp->sl);
+	free(sp->perm);
+}
+
+static int shp_alloc(struct shp *sp, struct ibu_err *e)
+{
+	size_t N = (size_t)sp->N, n = (size_t)sp->r->f->num_nodes + 1;
+
+	sp->kload = calloc(N * sp->nslots + 1, sizeof(uint32_t));
+	sp->a2a = calloc(sp->nslots + 1, sizeof(uint32_t));
+	sp->peer = malloc((sp->nslots + 1) * sizeof(int));
+	sp->lid = malloc(N * sizeof(uint32_t));
+	sp->fixed = calloc(N, 1);
+	sp->nw = calloc(N, sizeof(int));
+	sp->nw0 = calloc(N, sizeof(int));
+	sp->lleaf = malloc(n * sizeof(int));
+	sp->lstart = malloc((n + 1) * sizeof(int));
+	sp->lhost = malloc(N * sizeof(int));
+	sp->mv = malloc(n * sizeof(int));
+	sp->log = malloc((SHIFT_TRIES + 1) * sizeof(*sp->log));
+	sp->sl = calloc(sp->nslots + 1, sizeof(uint32_t));
+	sp->perm = malloc(N * sizeof(int));
+	if (!sp->kload || !sp->a2a || !sp->peer || !sp->lid || !sp->fixed || !sp->nw ||
+	    !sp->nw0 || !sp->lleaf || !sp->lstart || !sp->lhost || !sp->mv ||
+	    !sp->log || !sp->sl || !sp->perm)
+		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	return IBU_OK;
+}
+
+int ibu__pgft_lower_shift(struct router *r, struct ibu_err *e)
+{
+	struct shp sp;
+	size_t c;
+	int i, rc;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.r = r;
+	sp.N = r->g->num_hosts;
+	sp.t = -1;
+	sp.mvD = -1;
+	sp.e = e;
+	if (sp.N < 3 || sp.N > SHIFT_HOSTS || !r->g->num_faults)
+		return IBU_OK;
+	for (i = 0; i < r->f->num_nodes; i++)
+		sp.nslots += (size_t)r->f->nodes[i].num_ports + 1;
+	rc = shp_alloc(&sp, e);
+	if (!rc) {
+		index_hosts(&sp, sp.mv);
+		fill(&sp);
+		measure(&sp);
+		for (c = 0; c < sp.nslots; c++)
+			sp.cap = sp.a2a[c] > sp.cap ? sp.a2a[c] : sp.cap;
+		r->st.shift_from = sp.W;
+		lower(&sp);
+		r->st.shift_to = sp.W;
+		r->st.shift_moved = sp.moved;
+		r->st.shift_tries = sp.tries;
+		rc = sp.rc;
+	}
+	shp_free(&sp);
+	return rc;
+}
