@@ -450,6 +450,20 @@ static void use_index(struct bal *b, const struct leaf_index *c)
 	b->hop = c->hop;
 }
 
+/* Sibling leaves t and prev trade places 0 and i in the index: the
+ * per-place switch data (nh[0] stays 0: t is the destination leaf). */
+static void trade_places(struct bal *b, int t, int prev, int i)
+{
+	b->idx_of[t] = 0;
+	b->idx_of[prev] = i;
+	b->slot[0] = b->swi[t].pbase;
+	b->slot[i] = b->swi[prev].pbase;
+	b->up[0] = b->swi[t].up;
+	b->up[i] = b->swi[prev].up;
+	b->nh[i] = b->swi[prev].nhost;
+	b->child[i] = -1;	/* t's closure is prev's */
+}
+
 /* Leaf t's index from its sibling prev's (just prepared; ud now t's):
  * the same switches at the same hops but the two leaves, which trade
  * places (the order within a hop count matters to nothing), and the
@@ -462,16 +476,9 @@ static int swap_sibling(struct bal *b, int t, int prev)
 		return 0;
 	b->node[0] = t;
 	b->node[i] = prev;
-	b->idx_of[t] = 0;
-	b->idx_of[prev] = i;
-	b->slot[0] = b->swi[t].pbase;
-	b->slot[i] = b->swi[prev].pbase;
-	b->up[0] = b->swi[t].up;
-	b->up[i] = b->swi[prev].up;
-	b->nh[i] = b->swi[prev].nhost;	/* nh[0]: 0 */
+	trade_places(b, t, prev, i);
 	b->allok[0] = ways_ok(b, t, 1);
 	b->allok[i] = ways_ok(b, prev, 1);
-	b->child[i] = -1;	/* t's closure is prev's */
 	for (k = n = 0; k < b->nnok; k++)
 		if (b->nok[k] != i)
 			b->nok[n++] = b->nok[k];
@@ -568,14 +575,7 @@ static int load_sibling(struct bal *b, int li)
 	b->load_li = li;
 	b->t_cut = c->t_cut;
 	b->node = c->node;	/* read in place, never written */
-	b->idx_of[t] = 0;
-	b->idx_of[prev] = i;
-	b->slot[0] = b->swi[t].pbase;
-	b->slot[i] = b->swi[prev].pbase;
-	b->up[0] = b->swi[t].up;
-	b->up[i] = b->swi[prev].up;
-	b->nh[i] = b->swi[prev].nhost;	/* nh[0]: 0; hop, lev the same */
-	b->child[i] = -1;	/* t's closure is prev's */
+	trade_places(b, t, prev, i);	/* hop, lev the same */
 	for (i = 0, cl = c->clos; i < c->nclos; i++, cl += 4) {
 		b->child[cl[0]] = cl[1];
 		b->cstart[cl[0]] = cl[2];
