@@ -231,7 +231,7 @@ t_expect "spine-cut: order" "${VG[@]}" "$IBUNION" order "$g-spine-cut.net" \
 	-o "$SIM_DIR/spine-cut.order"
 refused pgft-many "$g-pgft-many.net"
 t_grep "pgft-many: more faults than the limit" \
-	'8 missing cables and switches, more than the limit of 6' \
+	'8 missing cables and switches, more than the limit of 7' \
 	"$SIM_DIR/pgft-many.err"
 # two cuts that leave two leaves no common top: load's offline trees are
 # built beside the engine's unicast, as the plugin's, so a group of every
