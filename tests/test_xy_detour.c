@@ -436,6 +436,28 @@ START_TEST(test_declined)
 }
 END_TEST
 
+/* a small mesh keeps xy through 4 cuts and a lost switch (up to 8 grid
+ * links of 4x4's 24: over a sixth), routed on at most 2 layers with
+ * multicast, no credit loop; a 3x3 does not (without its centre, a ring) */
+START_TEST(test_small_mesh_limit)
+{
+	struct dfix x;
+	int maxl = 0;
+
+	ck_assert_int_eq(ibu_mesh_default_max_faults(3, 3), 2);
+	ck_assert_int_eq(ibu_mesh_default_max_faults(4, 4), 8);
+	ck_assert_int_eq(ibu_mesh_default_max_faults(5, 4), 8);
+	ck_assert_int_eq(ibu_mesh_default_max_faults(6, 6), 10);
+	ck_assert_int_eq(dfix_up(&x, 4, 4, 2, 4, 1, 538958), 0);
+	ck_assert_int_gt(x.t.dmg->missing_links, 4);
+	dfix_down(&x);
+	run_case(4, 4, 2, 4, 1, 538958, &maxl);
+	run_case(4, 4, 2, 2, 1, 951304, &maxl);
+	ck_assert_int_le(maxl, 2);
+	ck_assert_int_ge(maxl, 1);
+}
+END_TEST
+
 /* the engine: routes a damaged mesh with qos (unknown or on), declines
  * without qos and when the VLs cannot hold the layers, names the faults */
 START_TEST(test_engine_damaged)
@@ -517,6 +539,7 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_declined);
+	tcase_add_test(tc, test_small_mesh_limit);
 	tcase_add_test(tc, test_engine_damaged);
 	tcase_add_test(tc, test_6x6_cuts);
 	tcase_add_test(tc, test_8x8_cuts);

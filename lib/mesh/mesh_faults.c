@@ -32,9 +32,15 @@ struct emb {
 	long steps;
 };
 
+/* One sixth of the links, but at least 8 on a mesh of 4 x 4 positions or
+ * more (a third of 4 x 4's 24): a small mesh keeps its engine through 4
+ * cut cables and a lost switch's 4 links.  Not on a 3 x 3 mesh: without
+ * its centre it is a ring. */
 int ibu_mesh_default_max_faults(int m, int n)
 {
-	return (2 * m * n - m - n) / 6;
+	int lim = (2 * m * n - m - n) / 6;
+
+	return m < 4 || n < 4 || lim >= 8 ? lim : 8;
 }
 
 static long box_links(int m, int n)
@@ -480,7 +486,7 @@ static int embed(const struct ibu_fabric *f, struct ibu_mesh *t,
 		if (b.best_links < 0)
 			rc = ibu_err_set(e, IBU_ETOPO, "the switch graph fits no grid with at most %s missing links%s",
 					 max_faults == IBU_MAX_FAULTS_DEFAULT ?
-					 "the default (one sixth)" : "max_faults",
+					 "the default limit" : "max_faults",
 					 b.steps > 4 * EMBED_BUDGET ? " (search budget spent)" : "");
 	}
 	if (!rc)
