@@ -543,6 +543,61 @@ START_TEST(run_recognised_same_tables)
 }
 END_TEST
 
+/* A lent topology (load and mcast keep theirs past the run) routes as
+ * ibu_engine_run() does, run after run on the same model; the result
+ * never frees it, also when a stage fails. */
+START_TEST(run_lent_keeps_topology)
+{
+	const char *names[2] = { "xy", "cyclic" };
+	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
+				   .remove_links = 3, .seed = 9 };
+	const struct ibu_engine_ops *ops = ibu_engine_find(names[_i]);
+	struct ibu_engine_result a, b;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	enum ibu_engine_decline_kind kind;
+	void *topo;
+	uint32_t lid;
+	int s, run, used;
+	char what[512];
+
+	ck_assert_int_eq(_i ? ibu_gen_fattree(&f, 8, 3, &go, &e) :
+			 ibu_gen_mesh(&f, 6, 6, 2, &go, &e), 0);
+	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &kind, &e), 0);
+	ck_assert_int_eq(ops->assign_lids(&f, topo, 0, 0, &used, &e), 0);
+	ck_assert_msg(ibu_engine_run(ops, &f, NULL, &a, &e) == 0, "%s", e.msg);
+	for (run = 0; run < 2; run++) {
+		ck_assert_msg(ibu_engine_run_lent(ops, &f, NULL, topo, &b, &e) == 0,
+			      "%s", e.msg);
+		ck_assert_ptr_eq(b.topo, topo);
+		ck_assert_uint_eq(a.map.max_lid, b.map.max_lid);
+		for (s = 0; s < f.num_nodes; s++)
+			for (lid = 0; a.lft.row[s] && lid <= a.map.max_lid; lid++)
+				ck_assert_uint_eq(a.lft.row[s][lid],
+						  b.lft.row[s][lid]);
+		ibu_engine_result_free(&b);
+	}
+	ibu_engine_result_free(&a);
+	/* two end ports claim one LID: the plan stage fails, the
+	 * topology stays the caller's */
+	for (s = 0, used = -1; s < f.num_nodes; s++)
+		if (!ibu_node_is_switch(&f.nodes[s]) && used < 0)
+			used = s;
+		else if (!ibu_node_is_switch(&f.nodes[s]))
+			f.nodes[s].ports[1].lid = f.nodes[used].ports[1].lid;
+	ck_assert_int_eq(ibu_engine_run_lent(ops, &f, NULL, topo, &b, &e),
+			 IBU_ELID);
+	ck_assert_int_eq(b.stage, IBU_STAGE_PLAN);
+	ck_assert_ptr_null(b.topo);
+	ops->describe(&f, topo, what, sizeof(what));
+	ck_assert(what[0]);
+	ops->topo_free(topo);
+	ck_assert_int_eq(ibu_engine_run_lent(ops, &f, NULL, NULL, &b, &e),
+			 IBU_EINVAL);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 START_TEST(stage_named_on_failure)
 {
 	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
@@ -750,6 +805,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, run_cyclic);
 	tcase_add_test(tc, run_cyclic_degraded);
 	tcase_add_loop_test(tc, run_recognised_same_tables, 0, 2);
+	tcase_add_loop_test(tc, run_lent_keeps_topology, 0, 2);
 	tcase_add_test(tc, stage_named_on_failure);
 	tcase_add_loop_test(tc, check_refuses_incomplete_tables, 0, 3);
 	tcase_add_test(tc, decline_kind_and_words);
