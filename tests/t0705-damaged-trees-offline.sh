@@ -6,16 +6,17 @@
 # the pod-less tree is the PGFT it is now, not a degraded IBFT), a PGFT
 # with parallel cables and hosts missing, a 2-D mesh with a cut cable
 # (xy's detours), PGFTs with cut cables and missing switches (2- and
-# 3-level, parallel cables, hosts on spines), and a PGFT with more faults
-# than max_faults allows (no engine takes it).  A tree the engine accepts: route,
-# lids, path (table, pairs, --from/--to; under valgrind when installed),
-# order,
+# 3-level, parallel cables, hosts on spines), a 2-level tree that lost
+# every spine (OpenSM sees one leaf with its hosts: PGFT(1; m; 1; 1)), and
+# a PGFT with more faults than max_faults allows (no engine takes it).  A
+# tree the engine accepts: route, lids, path (table, pairs, --from/--to;
+# under valgrind when installed), order,
 # check --cyclic/--updown/--dlids/--deadlock, load, mcast tree/check, diff
 # all succeed with outputs that agree with each other.  A fabric no engine
 # accepts: every subcommand exits 3 with a reason, never a crash.
 . "$(dirname "$0")/sim.sh"
 sim_setup
-plan 144
+plan 161
 
 : "${VALGRIND:=$(command -v valgrind)}"
 VG=()
@@ -142,6 +143,10 @@ g=$SIM_DIR/gen
 	-o "$g-full.net"
 # pod 5: its middle and leaf switches (sw1-5.*, sw2-5.*) and hosts hca-5.*
 drop_nodes '(sw[12]-5\.|hca-5\.)' <"$g-full.net" >"$g-pod.net"
+# every spine gone: the SM's leaf (sw1-2) and its hosts are the subnet
+"$IBUNION" gen fattree 6 2 --shuffle-ports --shuffle-records --seed 6 \
+	-o "$g-ft62.net"
+drop_nodes '(sw0-|sw1-[013-5]|hca-[013-5]\.)' <"$g-ft62.net" >"$g-one.net"
 "$IBUNION" gen mesh 4 4 --remove-links 1 --seed 2 -o "$g-mesh.net"
 "$IBUNION" gen pgft --m 6,4 --w 1,3 --p 1,2 --remove-hosts 3 --shuffle-ports \
 	--shuffle-records --seed 4 -o "$g-pgft.net"
@@ -165,6 +170,9 @@ tree pod "$g-pod.net"
 t_grep "pod: a PGFT, not a degraded IBFT" \
 	'cyclic: PGFT\(3; 3,3,5; 1,3,3; 1,1,1\): 39 switches, 45 end ports' \
 	"$SIM_DIR/pod.route"
+tree one "$g-one.net"
+t_grep "one: a single switch is the one-level PGFT of its hosts" \
+	'cyclic: PGFT\(1; 3; 1; 1\): 1 switches, 3 end ports' "$SIM_DIR/one.route"
 # (load --dlids cyclic knows IBFT only; path's DLIDs are checked above)
 DLIDS=base,pairs tree pgft "$g-pgft.net"
 # hosts on two spines: no up*/down* path between them (left unrouted)

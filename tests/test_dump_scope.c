@@ -52,30 +52,51 @@ static void read_dump(const char *text, struct ibu_dump *d)
 	ck_assert_msg(rc == 0, "%s", e.msg);
 }
 
-START_TEST(island_left_out)
-{
+/* A fabric (island: with the island) scoped by a dump (text, NULL: the
+ * fixture's dump). */
+struct scoped {
 	struct ibu_fabric f;
 	struct ibu_dump d;
 	struct ibu_dump_scope left;
+};
+
+static void scope_up(struct scoped *s, int island, const char *dump)
+{
+	struct ibu_err e = { 0 };
+
+	read_fabric(island, &s->f);
+	read_dump(dump, &s->d);
+	ck_assert_msg(ibu_dump_scope(&s->d, &s->f, &s->left, &e) == 0, "%s",
+		      e.msg);
+}
+
+static void scope_down(struct scoped *s)
+{
+	ibu_dump_free(&s->d);
+	ibu_fabric_free(&s->f);
+}
+
+START_TEST(island_left_out)
+{
+	struct scoped s;
 	struct ibu_lft l;
 	struct ibu_err e = { 0 };
 
-	read_fabric(1, &f);
-	read_dump(NULL, &d);
-	ck_assert_int_eq(f.num_nodes, 8);
-	ck_assert_int_eq(ibu_dump_scope(&d, &f, &left, &e), 0);
-	ck_assert_int_eq(left.switches, 1);
-	ck_assert_int_eq(left.ends, 1);
-	ck_assert_int_eq(f.num_nodes, 6);
-	ck_assert_int_eq(ibu_fabric_find_name(&f, "Switch3"), -1);
-	ck_assert_int_eq(ibu_fabric_find_name(&f, "Hca5"), -1);
-	ck_assert_int_ge(ibu_fabric_find_name(&f, "Hca4"), 0);
+	read_fabric(1, &s.f);
+	ck_assert_int_eq(s.f.num_nodes, 8);
+	ibu_fabric_free(&s.f);
+	scope_up(&s, 1, NULL);
+	ck_assert_int_eq(s.left.switches, 1);
+	ck_assert_int_eq(s.left.ends, 1);
+	ck_assert_int_eq(s.f.num_nodes, 6);
+	ck_assert_int_eq(ibu_fabric_find_name(&s.f, "Switch3"), -1);
+	ck_assert_int_eq(ibu_fabric_find_name(&s.f, "Hca5"), -1);
+	ck_assert_int_ge(ibu_fabric_find_name(&s.f, "Hca4"), 0);
 	/* what is left takes the dump: every end port has its LID */
-	ck_assert_int_eq(ibu_dump_apply(&d, &f, &l, NULL, &e), 0);
-	ck_assert_int_eq(f.nodes[ibu_fabric_find_name(&f, "Hca4")].ports[1].lid, 6);
+	ck_assert_int_eq(ibu_dump_apply(&s.d, &s.f, &l, NULL, &e), 0);
+	ck_assert_int_eq(s.f.nodes[ibu_fabric_find_name(&s.f, "Hca4")].ports[1].lid, 6);
 	ibu_lft_free(&l);
-	ibu_dump_free(&d);
-	ibu_fabric_free(&f);
+	scope_down(&s);
 }
 END_TEST
 
@@ -89,25 +110,16 @@ START_TEST(one_table_keeps_its_fabric)
 		"0x0001 000 : (Switch portguid 0x0000000000200000: 'Switch1')\n"
 		"0x0002 001 : (Channel Adapter portguid 0x0000000000100001: 'Hca1')\n"
 		"2 valid lids dumped \n";
-	struct ibu_fabric f;
-	struct ibu_dump d;
-	struct ibu_dump_scope left;
-	struct ibu_err e = { 0 };
+	struct scoped s;
 
-	read_fabric(0, &f);
-	read_dump(one, &d);
-	ck_assert_int_eq(ibu_dump_scope(&d, &f, &left, &e), 0);
-	ck_assert_int_eq(left.switches + left.ends, 0);
-	ck_assert_int_eq(f.num_nodes, 6);
-	ibu_dump_free(&d);
-	ibu_fabric_free(&f);
-	read_fabric(1, &f);
-	read_dump(one, &d);
-	ck_assert_int_eq(ibu_dump_scope(&d, &f, &left, &e), 0);
-	ck_assert_int_eq(left.switches, 1);
-	ck_assert_int_eq(f.num_nodes, 6);
-	ibu_dump_free(&d);
-	ibu_fabric_free(&f);
+	scope_up(&s, 0, one);
+	ck_assert_int_eq(s.left.switches + s.left.ends, 0);
+	ck_assert_int_eq(s.f.num_nodes, 6);
+	scope_down(&s);
+	scope_up(&s, 1, one);
+	ck_assert_int_eq(s.left.switches, 1);
+	ck_assert_int_eq(s.f.num_nodes, 6);
+	scope_down(&s);
 }
 END_TEST
 
@@ -118,22 +130,17 @@ START_TEST(foreign_dump_left_to_apply)
 		"Unicast lids [0x0-0x1] of switch Lid 1 guid 0x0000000000290000 (SwitchX):\n"
 		"0x0001 000 : (Switch portguid 0x0000000000290000: 'SwitchX')\n"
 		"1 valid lids dumped \n";
-	struct ibu_fabric f;
-	struct ibu_dump d;
-	struct ibu_dump_scope left;
+	struct scoped s;
 	struct ibu_lft l;
 	struct ibu_err e = { 0 };
 
-	read_fabric(1, &f);
-	read_dump(other, &d);
-	ck_assert_int_eq(ibu_dump_scope(&d, &f, &left, &e), 0);
-	ck_assert_int_eq(left.switches + left.ends, 0);
-	ck_assert_int_eq(f.num_nodes, 8);
-	ck_assert_int_eq(ibu_dump_apply(&d, &f, &l, NULL, &e), IBU_ENOTFOUND);
+	scope_up(&s, 1, other);
+	ck_assert_int_eq(s.left.switches + s.left.ends, 0);
+	ck_assert_int_eq(s.f.num_nodes, 8);
+	ck_assert_int_eq(ibu_dump_apply(&s.d, &s.f, &l, NULL, &e), IBU_ENOTFOUND);
 	ck_assert_msg(strstr(e.msg, "t.dump:1:"), "%s", e.msg);
 	ibu_lft_free(&l);
-	ibu_dump_free(&d);
-	ibu_fabric_free(&f);
+	scope_down(&s);
 }
 END_TEST
 

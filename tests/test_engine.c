@@ -495,50 +495,117 @@ START_TEST(run_cyclic_degraded)
 }
 END_TEST
 
+/* A damaged 6x6 mesh (i = 0; its recognition plans the detours) or
+ * IBFT(8,3) (i = 1), recognised into *topo, with LIDs, and routed by
+ * ibu_engine_run() into *a. */
+static const struct ibu_engine_ops *run_damaged(int i, struct ibu_fabric *f,
+						void **topo,
+						struct ibu_engine_result *a)
+{
+	const char *names[2] = { "xy", "cyclic" };
+	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
+				   .remove_links = 3, .seed = 7 };
+	const struct ibu_engine_ops *ops = ibu_engine_find(names[i]);
+	struct ibu_err e = { 0 };
+	enum ibu_engine_decline_kind kind;
+	int used;
+
+	ck_assert_int_eq(i ? ibu_gen_fattree(f, 8, 3, &go, &e) :
+			 ibu_gen_mesh(f, 6, 6, 2, &go, &e), 0);
+	ck_assert_int_eq(ops->recognise(f, NULL, topo, &kind, &e), 0);
+	ck_assert_int_eq(ops->assign_lids(f, *topo, 0, 0, &used, &e), 0);
+	ck_assert_msg(ibu_engine_run(ops, f, NULL, a, &e) == 0, "%s", e.msg);
+	return ops;
+}
+
+static void assert_same_tables(const struct ibu_fabric *f,
+			       const struct ibu_engine_result *a,
+			       const struct ibu_engine_result *b)
+{
+	uint32_t lid;
+	int s;
+
+	ck_assert_uint_eq(a->map.max_lid, b->map.max_lid);
+	for (s = 0; s < f->num_nodes; s++)
+		for (lid = 0; a->lft.row[s] && lid <= a->map.max_lid; lid++)
+			ck_assert_uint_eq(a->lft.row[s][lid], b->lft.row[s][lid]);
+}
+
+/* Every end port on the first one's LID: the plan stage fails. */
+static void one_lid_for_all(struct ibu_fabric *f)
+{
+	int s, first = -1;
+
+	for (s = 0; s < f->num_nodes; s++)
+		if (!ibu_node_is_switch(&f->nodes[s]) && first < 0)
+			first = s;
+		else if (!ibu_node_is_switch(&f->nodes[s]))
+			f->nodes[s].ports[1].lid = f->nodes[first].ports[1].lid;
+}
+
 /* A topology recognised beforehand (the tools' engine pick) routes as
  * ibu_engine_run() does: the same tables on a damaged mesh, whose
  * recognition plans the detours, and on a damaged fat tree; the result
  * owns the topology, also when a later stage fails. */
 START_TEST(run_recognised_same_tables)
 {
-	const char *names[2] = { "xy", "cyclic" };
-	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
-				   .remove_links = 3, .seed = 7 };
-	const struct ibu_engine_ops *ops = ibu_engine_find(names[_i]);
 	struct ibu_engine_result a, b;
 	struct ibu_fabric f;
 	struct ibu_err e = { 0 };
 	enum ibu_engine_decline_kind kind;
 	void *topo;
-	uint32_t lid;
-	int s, used;
+	const struct ibu_engine_ops *ops = run_damaged(_i, &f, &topo, &a);
 
-	ck_assert_int_eq(_i ? ibu_gen_fattree(&f, 8, 3, &go, &e) :
-			 ibu_gen_mesh(&f, 6, 6, 2, &go, &e), 0);
-	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &kind, &e), 0);
-	ck_assert_int_eq(ops->assign_lids(&f, topo, 0, 0, &used, &e), 0);
-	ck_assert_msg(ibu_engine_run(ops, &f, NULL, &a, &e) == 0, "%s", e.msg);
 	ck_assert_msg(ibu_engine_run_recognised(ops, &f, NULL, topo, &b, &e) == 0,
 		      "%s", e.msg);
 	ck_assert_ptr_eq(b.topo, topo);
-	ck_assert_uint_eq(a.map.max_lid, b.map.max_lid);
-	for (s = 0; s < f.num_nodes; s++)
-		for (lid = 0; a.lft.row[s] && lid <= a.map.max_lid; lid++)
-			ck_assert_uint_eq(a.lft.row[s][lid], b.lft.row[s][lid]);
+	assert_same_tables(&f, &a, &b);
 	ibu_engine_result_free(&a);
 	ibu_engine_result_free(&b);
 	/* two end ports claim one LID: the plan stage fails and the
 	 * topology goes with the result */
 	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &kind, &e), 0);
-	for (s = 0, used = -1; s < f.num_nodes; s++)
-		if (!ibu_node_is_switch(&f.nodes[s]) && used < 0)
-			used = s;
-		else if (!ibu_node_is_switch(&f.nodes[s]))
-			f.nodes[s].ports[1].lid = f.nodes[used].ports[1].lid;
+	one_lid_for_all(&f);
 	ck_assert_int_eq(ibu_engine_run_recognised(ops, &f, NULL, topo, &b, &e),
 			 IBU_ELID);
 	ck_assert_int_eq(b.stage, IBU_STAGE_PLAN);
 	ck_assert_ptr_null(b.topo);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+/* A lent topology (load and mcast keep theirs past the run) routes as
+ * ibu_engine_run() does, run after run on the same model; the result
+ * never frees it, also when a stage fails. */
+START_TEST(run_lent_keeps_topology)
+{
+	struct ibu_engine_result a, b;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	void *topo;
+	const struct ibu_engine_ops *ops = run_damaged(_i, &f, &topo, &a);
+	char what[512];
+	int run;
+
+	for (run = 0; run < 2; run++) {
+		ck_assert_msg(ibu_engine_run_lent(ops, &f, NULL, topo, &b, &e) == 0,
+			      "%s", e.msg);
+		ck_assert_ptr_eq(b.topo, topo);
+		assert_same_tables(&f, &a, &b);
+		ibu_engine_result_free(&b);
+	}
+	ibu_engine_result_free(&a);
+	one_lid_for_all(&f);
+	ck_assert_int_eq(ibu_engine_run_lent(ops, &f, NULL, topo, &b, &e),
+			 IBU_ELID);
+	ck_assert_int_eq(b.stage, IBU_STAGE_PLAN);
+	ck_assert_ptr_null(b.topo);
+	/* still the caller's: freed once, here */
+	ops->describe(&f, topo, what, sizeof(what));
+	ck_assert(what[0]);
+	ops->topo_free(topo);
+	ck_assert_int_eq(ibu_engine_run_lent(ops, &f, NULL, NULL, &b, &e),
+			 IBU_EINVAL);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -750,6 +817,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, run_cyclic);
 	tcase_add_test(tc, run_cyclic_degraded);
 	tcase_add_loop_test(tc, run_recognised_same_tables, 0, 2);
+	tcase_add_loop_test(tc, run_lent_keeps_topology, 0, 2);
 	tcase_add_test(tc, stage_named_on_failure);
 	tcase_add_loop_test(tc, check_refuses_incomplete_tables, 0, 3);
 	tcase_add_test(tc, decline_kind_and_words);

@@ -67,6 +67,7 @@ static const struct {
 	{ "4,2,3", "1,2,2", "1,2,2", 0, 0, 0 },	/* 3 levels, parallel */
 	{ "8,12", "1,4", "1,2", 36, 3, 5 },	/* spine hosts, hosts missing */
 	{ "2,2,2,4", "1,2,2,2", "1,1,1,1", 0, 0, 0 },	/* IBFT(4,4) */
+	{ "6", "1", "1", 10, 0, 0 },	/* one switch: a tree without tops */
 };
 
 /* Generated, shuffled PGFTs are found with their parameters; the host
@@ -910,7 +911,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, params_parse_and_text);
 	tcase_add_loop_test(tc, default_fault_limit, 0, 4);
 	tcase_add_loop_test(tc, params_refused, 0, 8);
-	tcase_add_loop_test(tc, recognise_generated, 0, 6);
+	tcase_add_loop_test(tc, recognise_generated, 0,
+			    (int)(sizeof(shapes) / sizeof(shapes[0])));
 	tcase_add_test(tc, recognise_refused);
 	tcase_add_loop_test(tc, recognise_degraded, 0,
 			    (int)(sizeof(damaged) / sizeof(damaged[0])));

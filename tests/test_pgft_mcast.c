@@ -146,6 +146,55 @@ START_TEST(no_tree_refused)
 }
 END_TEST
 
+/*
+ * A fat tree that lost every top is one switch with its hosts: each
+ * group's tree is that switch alone, with exactly its receivers' ports
+ * (send-only members left out), under every policy.
+ */
+START_TEST(one_switch_member_ports)
+{
+	static const enum ibu_mcast_policy pol[] = {
+		IBU_MCAST_COMPACT, IBU_MCAST_BALANCED, IBU_MCAST_SOURCE,
+		IBU_MCAST_LOWEST_GUID
+	};
+	struct ibu_pgft_mcast_load *load;
+	struct ibu_pgft_mcast_tree t;
+	struct ibu_err e = { 0 };
+	struct fix x;
+	int pi, step, i, want, sw;
+
+	fix_up(&x, "7", "1", "1", 0, 0, 4);
+	ck_assert_int_eq(x.g.P.h, 1);
+	ck_assert_int_eq(ibu_pgft_mcast_load_new(&x.f, &x.g, &load, &e), 0);
+	sw = x.f.nodes[x.mem[0].node].ports[x.mem[0].port].peer_node;
+	for (pi = 0; pi < 4; pi++)
+		for (step = 1; step <= 3; step++) {
+			struct ibu_mcast_member sub[512];
+			int n = 0;
+
+			for (i = pi % 2; i < x.n; i += step) {
+				sub[n] = x.mem[i];
+				sub[n++].send_only = i % 3 == 2;
+			}
+			ck_assert_msg(ibu_pgft_mcast_tree_build(&x.f, &x.g, NULL, sub, n,
+								pol[pi], load, 0xc000 + (uint32_t)step,
+								&t, &e) == 0, "%s", e.msg);
+			ck_assert_int_eq(t.apex, sw);
+			ck_assert_int_eq(t.num_switches, 1);
+			for (want = 0, i = 0; i < n; i++) {
+				int p = x.f.nodes[sub[i].node].ports[sub[i].port].peer_port;
+
+				ck_assert(ibu_pm_test(&t.ports[0], p) == !sub[i].send_only);
+				want += !sub[i].send_only;
+			}
+			ck_assert_int_eq(ibu_pm_count(&t.ports[0]), want);
+			ibu_pgft_mcast_tree_free(&t);
+		}
+	ibu_mcload_state_free(load);
+	fix_down(&x);
+}
+END_TEST
+
 /* Switches holding an entry of any of 12 groups (each tree checked)
  * built one after the other with one load state. */
 static int union_of_groups(struct fix *x, enum ibu_mcast_policy pol,
@@ -1653,6 +1702,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, tree_around_faults);
 	tcase_add_test(tc, no_tree_refused);
+	tcase_add_test(tc, one_switch_member_ports);
 	tcase_add_test(tc, apart_leaves_joined_by_a_junction);
 	tcase_add_test(tc, cut_off_members_at_another_apex);
 	tcase_add_test(tc, apex_policies);

@@ -28,7 +28,10 @@ static const struct {
 	{ "4,2,3", "1,2,2", "1,2,2", 0, 1, 23 },	/* parallel, 3 levels */
 	{ "4,4,4", "1,2,2", "1,1,1", 0, 4, 192 },	/* blocking 2:1 twice */
 	{ "6,4", "1,3", "1,1", 16, 2, 36 },	/* blocking 6:3, empty ports */
+	{ "6", "1", "1", 10, 1, 5 },	/* one switch, empty ports */
 };
+
+#define NUM_SHAPES ((int)(sizeof(shapes) / sizeof(shapes[0])))
 
 static void setup_shape(struct fixture *x, int i)
 {
@@ -455,9 +458,9 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, valid_minimal_updown_no_credit_loop, 0, 5);
-	tcase_add_loop_test(tc, loads_at_the_bounds, 0, 5);
-	tcase_add_loop_test(tc, one_climbing_chain_per_source, 0, 5);
+	tcase_add_loop_test(tc, valid_minimal_updown_no_credit_loop, 0, NUM_SHAPES);
+	tcase_add_loop_test(tc, loads_at_the_bounds, 0, NUM_SHAPES);
+	tcase_add_loop_test(tc, one_climbing_chain_per_source, 0, NUM_SHAPES);
 	tcase_add_loop_test(tc, chain_checked_where_the_lid_decides, 0, 2);
 	tcase_add_test(tc, failed_turns_first_reach_every_lid);
 	tcase_add_loop_test(tc, every_lid_reached_turns_confined, 0,

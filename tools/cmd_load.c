@@ -350,6 +350,17 @@ static int ctx_read(struct load_ctx *c, struct ibu_err *e)
 	return IBU_OK;
 }
 
+/* A run that failed may have left part of it in c->topo: the trees are
+ * then built on the model as recognised, without unicast. */
+static int recognise_again(struct load_ctx *c, struct ibu_err *e)
+{
+	enum ibu_engine_decline_kind why;
+
+	c->ops->topo_free(c->topo);
+	c->topo = NULL;
+	return c->ops->recognise(&c->f, &c->a.eo, &c->topo, &why, e);
+}
+
 /* The engine's trees of every group of mm into mft, the load carried
  * from group to group, beside the engine's own unicast (as the plugin
  * builds them: a damaged fat tree's trees may turn where it leaves room;
@@ -360,16 +371,18 @@ static int offline_trees(struct load_ctx *c, const struct ibu_mcmembers *mm,
 	const struct ibu_engine_ops *ops = c->ops;
 	struct ibu_engine_result res;
 	struct ibu_err ue = { 0 };
-	const void *topo = c->topo;
+	const void *topo;
 	void *state = NULL;
 	int rc, gi, i, p, routed = 0;
 
 	memset(&res, 0, sizeof(res));
-	if (ops->route)
-		routed = !ibu_engine_run(ops, &c->f, &c->a.eo, &res, &ue);
-	if (routed)
-		topo = res.topo;
-	rc = ops->mcast.state_new(&c->f, topo, &state, e);
+	if (ops->route)	/* on the model recognised once, in ctx_read */
+		routed = !ibu_engine_run_lent(ops, &c->f, &c->a.eo, c->topo,
+					      &res, &ue);
+	rc = ops->route && !routed ? recognise_again(c, e) : IBU_OK;
+	topo = c->topo;
+	if (!rc)
+		rc = ops->mcast.state_new(&c->f, topo, &state, e);
 	for (gi = 0; gi < mm->num_groups && !rc; gi++) {
 		const struct ibu_mcgroup *g = &mm->g[gi];
 		struct ibu_engine_tree tree;

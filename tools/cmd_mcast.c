@@ -284,11 +284,12 @@ static void warn_switch_members(const struct ibu_fabric *f,
 /*
  * The unicast routing the plugin has when it builds the trees (a damaged
  * fat tree's trees may turn where unicast leaves them room): LIDs from
- * the dump, else the fabric's, else the engine's numbering. 0 and *res
- * on success; else the trees are built without it (as before routing).
+ * the dump, else the fabric's, else the engine's numbering, on topo
+ * (lent to *res). 0 and *res on success; else the trees are built without
+ * it (as before routing).
  */
 static int route_first(struct ibu_fabric *f, const struct ibu_engine_ops *ops,
-		       const void *topo, const struct ibu_engine_opts *eo,
+		       void *topo, const struct ibu_engine_opts *eo,
 		       const char *dump, struct ibu_engine_result *res)
 {
 	struct ibu_err e = { 0 };
@@ -303,14 +304,27 @@ static int route_first(struct ibu_fabric *f, const struct ibu_engine_ops *ops,
 		rc = ops->assign_lids(f, topo, -1, 0, &used, &e);
 		assigned = !rc;
 	}
-	if (!rc)
-		rc = ibu_engine_run(ops, f, eo, res, &e);
+	if (!rc)	/* recognised once: topo stays ours */
+		rc = ibu_engine_run_lent(ops, f, eo, topo, res, &e);
 	if (assigned)	/* the tables written carry the fabric's own LIDs */
 		ibu_fabric_clear_lids(f);
 	if (rc)
 		fprintf(stderr, "-W- mcast: no unicast routing to build the trees beside (%s): a member the faults cut off from every apex is refused\n",
 			e.msg);
 	return rc;
+}
+
+/* *topo afresh from ops (the trees then built as before routing). */
+static int recognise_again(const struct ibu_fabric *f,
+			   const struct ibu_engine_ops *ops,
+			   const struct ibu_engine_opts *eo, void **topo,
+			   struct ibu_err *e)
+{
+	enum ibu_engine_decline_kind why;
+
+	ops->topo_free(*topo);
+	*topo = NULL;
+	return ops->recognise(f, eo, topo, &why, e);
 }
 
 /* The MFTs in dump_mfts format into path (temp name, renamed). */
@@ -361,9 +375,10 @@ static int tree_by_engine(struct ibu_fabric *f, const char *fabric,
 	ops->describe(f, topo, desc, sizeof(desc));
 	if (ops->route) {
 		routed = !route_first(f, ops, topo, eo, dump, &res);
-		if (routed) {
-			ops->topo_free(topo);
-			topo = res.topo;
+		/* a failed run may have left part of it in topo */
+		if (!routed && recognise_again(f, ops, eo, &topo, &e)) {
+			ibu_opt_report("mcast", &e);
+			goto out;
 		}
 	}
 	if (ibu_mcmembers_read(members, f, &mm, &e) ||
@@ -400,7 +415,7 @@ out:
 		ops->mcast.state_free(state);
 	if (routed)
 		ibu_engine_result_free(&res);
-	else if (topo && ops)
+	if (topo && ops)
 		ops->topo_free(topo);
 	ibu_mft_free(&mft);
 	ibu_mcmembers_free(&mm);

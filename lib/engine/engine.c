@@ -218,10 +218,10 @@ static int run_failed(struct ibu_engine_result *r, int rc, struct ibu_err *e)
 }
 
 /* Every stage; topo: recognise's result on f and o, already at hand (the
- * stage is then skipped), or NULL. */
+ * stage is then skipped), or NULL; lent: topo stays the caller's. */
 static int run_stages(const struct ibu_engine_ops *ops,
 		      const struct ibu_fabric *f,
-		      const struct ibu_engine_opts *o, void *topo,
+		      const struct ibu_engine_opts *o, void *topo, int lent,
 		      uint8_t *const *rows, const uint32_t *cap,
 		      struct ibu_engine_result *r, struct ibu_err *e)
 {
@@ -238,6 +238,7 @@ static int run_stages(const struct ibu_engine_ops *ops,
 	r->ops = ops;
 	r->stage = IBU_STAGE_RECOGNISE;
 	r->topo = topo;
+	r->topo_lent = lent;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!topo)
 		rc = ops->recognise(f, o, &r->topo, &why, e);
@@ -262,7 +263,7 @@ int ibu_engine_run_into(const struct ibu_engine_ops *ops,
 			const uint32_t *cap, struct ibu_engine_result *r,
 			struct ibu_err *e)
 {
-	return run_stages(ops, f, o, NULL, rows, cap, r, e);
+	return run_stages(ops, f, o, NULL, 0, rows, cap, r, e);
 }
 
 int ibu_engine_run_recognised(const struct ibu_engine_ops *ops,
@@ -270,7 +271,17 @@ int ibu_engine_run_recognised(const struct ibu_engine_ops *ops,
 			      const struct ibu_engine_opts *o, void *topo,
 			      struct ibu_engine_result *r, struct ibu_err *e)
 {
-	return run_stages(ops, f, o, topo, NULL, NULL, r, e);
+	return run_stages(ops, f, o, topo, 0, NULL, NULL, r, e);
+}
+
+int ibu_engine_run_lent(const struct ibu_engine_ops *ops,
+			const struct ibu_fabric *f,
+			const struct ibu_engine_opts *o, void *topo,
+			struct ibu_engine_result *r, struct ibu_err *e)
+{
+	if (!topo)
+		return ibu_err_set(e, IBU_EINVAL, "no recognised topology to lend");
+	return run_stages(ops, f, o, topo, 1, NULL, NULL, r, e);
 }
 
 int ibu_engine_rerun_into(const struct ibu_fabric *f,
@@ -299,7 +310,7 @@ void ibu_engine_result_free(struct ibu_engine_result *r)
 {
 	if (!r)
 		return;
-	if (r->topo && r->ops)
+	if (r->topo && r->ops && !r->topo_lent)
 		r->ops->topo_free(r->topo);
 	ibu_lidmap_free(&r->map);
 	ibu_lft_free(&r->lft);

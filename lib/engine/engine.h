@@ -309,6 +309,7 @@ struct ibu_engine_result {
 	enum ibu_engine_stage stage;	/* last stage entered (failing one) */
 	struct ibu_engine_decline decline;	/* why recognise said no */
 	void *topo;
+	int topo_lent;		/* topo the caller's: never freed here */
 	struct ibu_lidmap map;
 	struct ibu_lft lft;
 	double stage_ms[IBU_STAGE_CHECK + 1];	/* wall time of each stage */
@@ -345,6 +346,17 @@ int ibu_engine_run_recognised(const struct ibu_engine_ops *ops,
 			      const struct ibu_fabric *f,
 			      const struct ibu_engine_opts *o, void *topo,
 			      struct ibu_engine_result *r, struct ibu_err *e);
+/*
+ * The same, topo only lent: r uses it and never frees it (the caller frees
+ * it after ibu_engine_result_free(r)), for tools that keep the model past
+ * the run (load, mcast). Plan and route write into topo as in any run (the
+ * LID plan, the unicast kept for multicast turns); after a failure it may
+ * hold part of one.
+ */
+int ibu_engine_run_lent(const struct ibu_engine_ops *ops,
+			const struct ibu_fabric *f,
+			const struct ibu_engine_opts *o, void *topo,
+			struct ibu_engine_result *r, struct ibu_err *e);
 /*
  * Routes again with the model of an earlier successful run r (topology
  * and LID plan kept: recognition and planning skipped) on a fabric that

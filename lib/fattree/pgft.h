@@ -54,7 +54,8 @@ int ibu_pgft_up_ports(const struct ibu_pgft_params *P, int l);
  *     class that holds most end ports (hosts on spines of the other class
  *     are allowed: end ports above the leaves);
  *  3. levels: 1 + distance to the nearest leaf; every switch-to-switch
- *     cable joins levels l and l+1;
+ *     cable joins levels l and l+1 (h = 1: one switch and its hosts, a
+ *     tree whose tops are all gone);
  *  4. parameters: parallel cables grouped by peer; every level-l switch
  *     has the same number of parents (w_(l+1)) and cables to each
  *     (p_(l+1)), every level-l switch above the leaves the same number of

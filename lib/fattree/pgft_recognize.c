@@ -307,8 +307,8 @@ static int levels(struct rec *r, struct ibu_err *e)
 	h = r->roots ? levels_from_roots(r, e) : levels_from_leaves(r, e);
 	if (h < 0)
 		return IBU_ETOPO;
-	if (h < 2 || h > IBU_PGFT_MAX_H)
-		return NOT_PGFT(e, "%d switch levels (2..%d)", h, IBU_PGFT_MAX_H);
+	if (h < 1 || h > IBU_PGFT_MAX_H)
+		return NOT_PGFT(e, "%d switch levels (1..%d)", h, IBU_PGFT_MAX_H);
 	r->g->P.h = h;
 	for (n = 0; n < f->num_nodes; n++)
 		for (p = 1; ibu_is_sw(f, n) && p <= f->nodes[n].num_ports;
@@ -442,9 +442,12 @@ static int params(struct rec *r, struct ibu_err *e)
 			return NOT_PGFT(e, "'%s' (level %d) has %d up-cables, its peers up to %d: missing cables (max_faults 0)",
 					ibu_node_name(f, who[l]), l, least[l],
 					most[l]);
-	/* a lone leaf or a level with one child per switch is no tree of
-	 * sub-trees: another engine's fabric (two switches cabled twice) */
-	if (count[1] < 2)
+	/* a lone leaf under tops, or a level with one child per switch, is
+	 * no tree of sub-trees: another engine's fabric (two switches cabled
+	 * twice). A lone switch is: a tree that lost every top, PGFT(1; m;
+	 * 1; 1), every LID down the port it hangs on (no engine else takes
+	 * it, and falling back would only route it the same) */
+	if (count[1] < 2 && P->h > 1)
 		return NOT_PGFT(e, "%ld leaf switch: a fat tree has at least two",
 				count[1]);
 	for (l = 2; l < P->h; l++)

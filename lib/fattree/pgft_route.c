@@ -202,9 +202,6 @@ static void down_rows(struct router *r, int leaf, int first, int end,
 	for (i = first; i < end; i++)
 		base[i] = r->jobs[i].base;
 
-	for (i = first; i < end; i++)
-		fill(r, leaf, r->jobs[i].base, r->jobs[i].nlids,
-		     (uint8_t)r->jobs[i].port);
 	if (r->clos_leaf != leaf)
 		ibu__pgft_leaf_closure(r, leaf);
 	if (!r->U[h] && r->clos_tops < r->nlevel[h])	/* tops not above */
@@ -212,6 +209,10 @@ static void down_rows(struct router *r, int leaf, int first, int end,
 			for (i = first; i < end; i++)
 				fill(r, r->by_level[h][k], r->jobs[i].base,
 				     r->jobs[i].nlids, IBU_NO_PATH);
+	/* after the tops: on a one-switch tree the leaf is the top */
+	for (i = first; i < end; i++)
+		fill(r, leaf, r->jobs[i].base, r->jobs[i].nlids,
+		     (uint8_t)r->jobs[i].port);
 	for (k = 0; k < r->nclos; k++) {
 		int q = r->clos_q[k], c = r->clos_c[k], lq = lvl(r, q) - 1;
 		const int *grp = &r->gports[r->gstart[c]];
