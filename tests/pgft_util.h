@@ -3,10 +3,12 @@
 #ifndef IBU_TEST_PGFT_UTIL_H
 #define IBU_TEST_PGFT_UTIL_H
 
+#include <string.h>
 #include "unit.h"
 #include "pgft.h"
 #include "lft.h"
 #include "lidmap.h"
+#include "gen.h"
 
 struct fixture {
 	struct ibu_fabric f;
@@ -29,6 +31,54 @@ static inline void pgft_lids_and_route(struct fixture *x)
 	ck_assert_int_eq(ibu_lidmap_build(&x->f, &x->map, &e), 0);
 	ck_assert_msg(ibu_pgft_route(&x->f, &x->g, &x->map, used, &x->lft, &e) == 0,
 		      "%s", e.msg);
+}
+
+/* The random league's damage: `ibunion gen ... --shuffle-ports
+ * --shuffle-records --remove-links cut --remove-switches sw --seed seed`. */
+static inline struct ibu_gen_opts pgft_league_opts(int cut, int sw,
+						   uint64_t seed)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .remove_links = cut, .remove_switches = sw,
+				  .seed = seed };
+
+	return o;
+}
+
+/* A league IBFT(m,n) (pgft_league_opts) generated into x, zeroed first. */
+static inline void pgft_league_ibft(struct fixture *x, int m, int n, int cut,
+				    int sw, uint64_t seed)
+{
+	struct ibu_gen_opts o = pgft_league_opts(cut, sw, seed);
+	struct ibu_err e = { 0 };
+
+	memset(x, 0, sizeof(*x));
+	ck_assert_int_eq(ibu_gen_fattree(&x->f, m, n, &o, &e), 0);
+}
+
+/* x->f recognised as a PGFT, faults allowed. */
+static inline void pgft_recognize_faults(struct fixture *x)
+{
+	struct ibu_err e = { 0 };
+
+	ck_assert_msg(ibu_pgft_recognize_limit(&x->f, &x->g, NULL, 0, -1, &e) == 0,
+		      "%s", e.msg);
+}
+
+/* Recognised (faults allowed), LIDs at LMC 0 as `ibunion route --lmc 0`
+ * gives them, routed; the passes' figures in st. */
+static inline void pgft_route_lmc0(struct fixture *x,
+				   struct ibu_pgft_route_stats *st)
+{
+	struct ibu_err e = { 0 };
+
+	pgft_recognize_faults(x);
+	ck_assert_int_eq(ibu_pgft_assign_lids(&x->f, &x->g, 0, &e), 0);
+	x->lmc = 0;
+	ck_assert_int_eq(ibu_lidmap_build(&x->f, &x->map, &e), 0);
+	ck_assert_int_eq(ibu_lft_init(&x->lft, &x->f, x->map.max_lid, &e), 0);
+	ck_assert_msg(ibu_pgft_route_stats(&x->f, &x->g, &x->map, 0, &x->lft,
+					   st, &e) == 0, "%s", e.msg);
 }
 
 static inline void pgft_fixture_free(struct fixture *x)

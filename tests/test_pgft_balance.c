@@ -32,10 +32,7 @@ static void build(struct fixture *x, const char *m, const char *w,
 /* Recognise (faults allowed), LIDs at the scheme's LMC, route. */
 static void route(struct fixture *x)
 {
-	struct ibu_err e = { 0 };
-
-	ck_assert_msg(ibu_pgft_recognize_limit(&x->f, &x->g, NULL, 0, -1, &e) == 0,
-		      "%s", e.msg);
+	pgft_recognize_faults(x);
 	ck_assert_int_gt(x->g.num_faults, 0);
 	pgft_lids_and_route(x);
 }
@@ -273,14 +270,12 @@ static const struct {
  * gave 168, 216, 228 and 372). */
 START_TEST(random_damage_balanced)
 {
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1 };
+	struct ibu_gen_opts o = pgft_league_opts(damaged[_i].links,
+						 damaged[_i].switches, damaged[_i].seed);
 	struct fixture x;
 	long a2a, lost;
 
 	memset(&x, 0, sizeof(x));
-	o.remove_links = damaged[_i].links;
-	o.remove_switches = damaged[_i].switches;
-	o.seed = damaged[_i].seed;
 	build(&x, damaged[_i].m, damaged[_i].w, damaged[_i].p, &o);
 	route(&x);
 	assert_valid(&x);
@@ -310,15 +305,13 @@ START_TEST(turned_flows_shed)
 		uint64_t seed;
 		long limit;
 	} t[] = { { 1, 2, 639768, 30 }, { 4, 0, 60626, 28 } };
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1 };
+	struct ibu_gen_opts o = pgft_league_opts(t[_i].links,
+						 t[_i].switches, t[_i].seed);
 	struct ibu_err e = { 0 };
 	struct fixture x;
 	long lost;
 
 	memset(&x, 0, sizeof(x));
-	o.remove_links = t[_i].links;
-	o.remove_switches = t[_i].switches;
-	o.seed = t[_i].seed;
 	ck_assert_int_eq(ibu_gen_fattree(&x.f, 4, 3, &o, &e), 0);
 	route(&x);
 	assert_valid(&x);
@@ -381,13 +374,11 @@ START_TEST(rule_pass_keeps_shifts)
 		{ "8,12", "1,4", "1,2", 3, 1, 280005, 176, 3 },
 		{ "6,8", "1,3", "1,2", 4, 1, 956895, 66, 3 },
 	};
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1 };
+	struct ibu_gen_opts o = pgft_league_opts(c[_i].links,
+						 c[_i].switches, c[_i].seed);
 	struct fixture x;
 
 	memset(&x, 0, sizeof(x));
-	o.remove_links = c[_i].links;
-	o.remove_switches = c[_i].switches;
-	o.seed = c[_i].seed;
 	build(&x, c[_i].m, c[_i].w, c[_i].p, &o);
 	route(&x);
 	assert_valid(&x);
@@ -492,14 +483,12 @@ START_TEST(spread_raises_ebb)
 		{ "8,12", "1,4", "1,2", 3, 1, 839253, 0.678, 104, 3 },	/* 0.6812 */
 		{ "4,6", "1,2", "1,2", 3, 1, 89859, 0.686, 28, 2 },	/* 0.6885 */
 	};
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1 };
+	struct ibu_gen_opts o = pgft_league_opts(c[_i].links,
+						 c[_i].switches, c[_i].seed);
 	struct fixture x;
 	double e;
 
 	memset(&x, 0, sizeof(x));
-	o.remove_links = c[_i].links;
-	o.remove_switches = c[_i].switches;
-	o.seed = c[_i].seed;
 	build(&x, c[_i].m, c[_i].w, c[_i].p, &o);
 	route(&x);
 	assert_valid(&x);
@@ -662,7 +651,8 @@ START_TEST(record_order_free)
 		int links, switches;
 		uint64_t seed;
 	} t[] = { { 1, 2, 639768 }, { 4, 0, 60626 }, { 4, 0, 874530 } };
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1 };
+	struct ibu_gen_opts o = pgft_league_opts(t[_i].links,
+						 t[_i].switches, t[_i].seed);
 	struct ibu_err e = { 0 };
 	struct fixture x, y;
 	uint32_t lid;
@@ -670,9 +660,6 @@ START_TEST(record_order_free)
 
 	memset(&x, 0, sizeof(x));
 	memset(&y, 0, sizeof(y));
-	o.remove_links = t[_i].links;
-	o.remove_switches = t[_i].switches;
-	o.seed = t[_i].seed;
 	ck_assert_int_eq(ibu_gen_fattree(&x.f, 4, 3, &o, &e), 0);
 	route(&x);
 	reversed_copy(&x.f, &y.f);	/* with x's LIDs, as OpenSM gave them */

@@ -18,36 +18,6 @@
 #include "verify.h"
 #include "cdg.h"
 
-/* IBFT(m,n) as `ibunion gen fattree m n --shuffle-ports --shuffle-records
- * --remove-links cut --remove-switches sw --seed seed` (the league's). */
-static void build(struct fixture *x, int m, int n, int cut, int sw,
-		  uint64_t seed)
-{
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
-				  .remove_links = cut, .remove_switches = sw,
-				  .seed = seed };
-	struct ibu_err e = { 0 };
-
-	memset(x, 0, sizeof(*x));
-	ck_assert_int_eq(ibu_gen_fattree(&x->f, m, n, &o, &e), 0);
-}
-
-/* Recognised (faults allowed), LIDs at LMC 0 (`ibunion route --lmc 0`),
- * routed; the balance's figures in st. */
-static void route(struct fixture *x, struct ibu_pgft_route_stats *st)
-{
-	struct ibu_err e = { 0 };
-
-	ck_assert_msg(ibu_pgft_recognize_limit(&x->f, &x->g, NULL, 0, -1, &e) == 0,
-		      "%s", e.msg);
-	ck_assert_int_eq(ibu_pgft_assign_lids(&x->f, &x->g, 0, &e), 0);
-	x->lmc = 0;
-	ck_assert_int_eq(ibu_lidmap_build(&x->f, &x->map, &e), 0);
-	ck_assert_int_eq(ibu_lft_init(&x->lft, &x->f, x->map.max_lid, &e), 0);
-	ck_assert_msg(ibu_pgft_route_stats(&x->f, &x->g, &x->map, 0, &x->lft,
-					   st, &e) == 0, "%s", e.msg);
-}
-
 /* Link loads of host S to D added to load ([node (IBU_MAX_PORTS + 1) +
  * port]); 0 when the walk does not arrive. */
 static int walk(const struct fixture *x, int S, int D, long *load)
@@ -155,9 +125,9 @@ START_TEST(worst_shift_at_most_dfsssp)
 	struct fixture x;
 	long shift, a2a;
 
-	build(&x, missed[_i].m, missed[_i].n, missed[_i].cut, missed[_i].sw,
-	      missed[_i].seed);
-	route(&x, &st);
+	pgft_league_ibft(&x, missed[_i].m, missed[_i].n, missed[_i].cut,
+			 missed[_i].sw, missed[_i].seed);
+	pgft_route_lmc0(&x, &st);
 	loads(&x, &shift, &a2a);
 	ck_assert_int_le(shift, missed[_i].dfsssp);
 	ck_assert_int_eq(st.shift_from, missed[_i].shift_before);
@@ -177,10 +147,10 @@ START_TEST(deterministic)
 	int s;
 	uint32_t lid;
 
-	build(&x, 8, 3, 3, 2, 948995);
-	build(&y, 8, 3, 3, 2, 948995);
-	route(&x, &st);
-	route(&y, &st);
+	pgft_league_ibft(&x, 8, 3, 3, 2, 948995);
+	pgft_league_ibft(&y, 8, 3, 3, 2, 948995);
+	pgft_route_lmc0(&x, &st);
+	pgft_route_lmc0(&y, &st);
 	for (s = 0; s < x.f.num_nodes; s++)
 		if (ibu_node_is_switch(&x.f.nodes[s]))
 			for (lid = 1; lid <= x.map.max_lid; lid++)
@@ -200,7 +170,7 @@ START_TEST(intact_left_alone)
 
 	memset(&x, 0, sizeof(x));
 	ck_assert_int_eq(ibu_gen_fattree(&x.f, 8, 3, NULL, &e), 0);
-	route(&x, &st);
+	pgft_route_lmc0(&x, &st);
 	ck_assert_int_eq(st.shift_tries, 0);
 	ck_assert_int_eq(st.shift_moved, 0);
 	pgft_fixture_free(&x);
