@@ -177,6 +177,31 @@ START_TEST(intact_left_alone)
 }
 END_TEST
 
+/*
+ * The shedding after the turns and this pass check changes against one
+ * dependency graph of every route, walked once (each walked its own
+ * before: two), on the league trees above where the shedding checks LIDs
+ * and this pass then keeps changes (r17, r73).
+ */
+START_TEST(one_graph_for_both)
+{
+	static const struct {
+		int m, n, cut, sw;
+		uint64_t seed;
+	} c[] = { { 8, 3, 2, 1, 929328 }, { 8, 3, 3, 2, 948995 } };
+	struct ibu_pgft_route_stats st;
+	struct fixture x;
+
+	pgft_league_ibft(&x, c[_i].m, c[_i].n, c[_i].cut, c[_i].sw, c[_i].seed);
+	pgft_route_lmc0(&x, &st);
+	ck_assert_int_gt(st.shed_checked, 0);
+	ck_assert_int_gt(st.shift_moved, 0);
+	ck_assert_int_eq(st.cdg_builds, 1);
+	assert_valid(&x);
+	pgft_fixture_free(&x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft_shift");
@@ -187,6 +212,7 @@ static Suite *suite(void)
 			    (int)(sizeof(missed) / sizeof(missed[0])));
 	tcase_add_test(tc, deterministic);
 	tcase_add_test(tc, intact_left_alone);
+	tcase_add_loop_test(tc, one_graph_for_both, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -209,6 +209,10 @@ struct ibu_pgft_route_stats {
 	long shift_from, shift_to;	/* the worst shift (base LIDs) before
 					 * and after lowering it (pgft_shift.c) */
 	long shift_moved, shift_tries;	/* entries it changed, changes tried */
+	long shed_checked;	/* LIDs the shedding after the turns checked
+				 * for a credit loop (pgft_shed.c) */
+	long cdg_builds;	/* walks of every route into the dependency
+				 * graph those passes share (pgft_cdg.c) */
 };
 /* The same into tables the caller allocated (ibu_lft_init: every entry
  * IBU_NO_PATH, up to at least map's highest LID), e.g. the engine

@@ -566,6 +566,7 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 static void teardown(struct router *r)
 {
 	ibu__pgft_twins_free(r);
+	ibu__pgft_cdg_free(r);
 	free(r->jobs);
 	free(r->jbase);
 	free(r->jrd);

@@ -10,6 +10,7 @@
 #include "pgft.h"
 #include "lft.h"
 #include "lidmap.h"
+#include "cdg_ports.h"
 #include <limits.h>
 
 /* A compute host waiting in the batch. */
@@ -98,6 +99,11 @@ struct router {
 	struct pgft_twins *tw;	/* pgft_plain.c */
 	struct twin_tpl *rec;	/* the twin LID being recorded, NULL */
 	int *mem;		/* the block the int arrays above are in */
+	/* pgft_cdg.c: every route's channel dependencies, built by the first
+	 * pass after the turns that needs them, kept for the next */
+	struct ibu_cdg_ports cdg;
+	int cdg_on;		/* cdg built */
+	int cdg_cyclic;		/* it had a cycle when built */
 };
 
 /* Leaf t's up-closure (clos_*), every switch's up*|down* hops to it (ud;
@@ -197,5 +203,13 @@ int ibu__pgft_shed_turned(struct router *r, struct ibu_err *e);
 /* The worst shift of a damaged PGFT's base LIDs lowered where one entry
  * at a time can (pgft_shift.c); up to 512 hosts. */
 int ibu__pgft_lower_shift(struct router *r, struct ibu_err *e);
+/* The graph of every route as the tables hold them, built at the first
+ * call and kept (pgft_cdg.c); 1: it had a cycle when built, 0, < 0 an
+ * error. */
+int ibu__pgft_cdg_build(struct router *r, struct ibu_err *e);
+/* Does lid's routes as the tables now hold them close a credit loop with
+ * the graph (kept there if not)? 1 yes, 0 no, < 0 an error. */
+int ibu__pgft_cdg_cycle(struct router *r, uint32_t lid, struct ibu_err *e);
+void ibu__pgft_cdg_free(struct router *r);
 
 #endif

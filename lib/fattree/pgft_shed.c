@@ -41,8 +41,7 @@ struct tbal {
 	uint32_t *sload;	/* [pbase + port] one shift's, */
 	int *touch, np, ntouch;	/* its cables; slots */
 	int *perm;		/* [compute host] a bisection */
-	int cdg_on;
-	struct ibu_cdg_ports cdg;
+	int cdg_on;		/* the shared graph built */
 };
 
 /* The switch-to-switch cables (slots) and switches from s toward lid,
@@ -267,17 +266,12 @@ static void tb_redo(struct tbal *tb, int n)
 }
 
 /* The graph of every route as the tables hold them, before the first
- * move; 1: cyclic already (no move then), 0, < 0 an error. */
+ * move (shared with the passes after, pgft_cdg.c); 1: cyclic already (no
+ * move then), 0, < 0 an error. */
 static int tb_graph(struct tbal *tb, struct ibu_err *e)
 {
-	int rc, len;
-
-	rc = ibu_cdg_ports_init(&tb->cdg, tb->r->f, e);
-	if (rc)
-		return rc;
 	tb->cdg_on = 1;
-	rc = ibu_cdg_ports_add_unicast(&tb->cdg, tb->r->lft, tb->r->map, e);
-	return rc ? rc : ibu_cdg_ports_find_cycle(&tb->cdg, NULL, &len, e);
+	return ibu__pgft_cdg_build(tb->r, e);
 }
 
 /* Does dest i's route, as the table now holds it, close a credit loop
@@ -285,17 +279,8 @@ static int tb_graph(struct tbal *tb, struct ibu_err *e)
  * 1 yes, 0 no, < 0 an error. */
 static int tb_cycle(struct tbal *tb, int i, struct ibu_err *e)
 {
-	int rc, len;
-
-	ibu_cdg_ports_mark(&tb->cdg);
-	rc = ibu_cdg_ports_add_lid(&tb->cdg, tb->r->lft, tb->dl[i], e);
-	if (!rc)
-		rc = ibu_cdg_ports_find_new_cycle(&tb->cdg, NULL, &len, e);
-	if (rc > 0)
-		ibu_cdg_ports_rollback(&tb->cdg);
-	else if (!rc)
-		ibu_cdg_ports_commit(&tb->cdg);
-	return rc;
+	tb->r->st.shed_checked++;
+	return ibu__pgft_cdg_cycle(tb->r, tb->dl[i], e);
 }
 
 /* The worst shift permutation (compute host D to D + k, every k, base
@@ -483,8 +468,6 @@ static void tb_ends(struct tbal *tb)
 
 static void tb_free(struct tbal *tb)
 {
-	if (tb->cdg_on)
-		ibu_cdg_ports_free(&tb->cdg);
 	free(tb->dl);
 	free(tb->tried);
 	free(tb->hs);

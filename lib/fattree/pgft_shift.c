@@ -63,9 +63,8 @@ struct shp {
 	int *peer;		/* [cell]: the node the port leads to, -1 */
 	uint32_t *lid;		/* [D]: base LID */
 	unsigned char *fixed;	/* [D]: its LID routed by turns: left alone */
-	struct ibu_cdg_ports cdg;	/* every route's dependencies, once a
-					 * change is to be kept (have_cdg) */
-	int have_cdg;
+	int have_cdg;		/* the shared graph (pgft_cdg.c) built,
+				 * once a change is to be kept */
 	int *nw;		/* [k]: cells of shift k at W */
 	int *nw0;		/* [k]: nw before the try */
 	long W, nsh;		/* the worst shift, shifts at it */
@@ -289,34 +288,22 @@ static long a2a_sum(const struct shp *sp, const int *cells, int n)
 /*
  * 1 when lid's routes as they stand close no credit loop with every other
  * route (the dependencies of its old routes stay in the graph: a superset,
- * so acyclic is safe); the graph is built at the first change to keep.
+ * so acyclic is safe); the graph, shared with the shedding before
+ * (pgft_cdg.c), is built at the first change either keeps.
  * Turns (pgft_turn.c) were chosen against the tables before this pass:
  * a change may not close a cycle through one. < 0: an error.
  */
 static int no_cycle(struct shp *sp, uint32_t lid, struct ibu_err *e)
 {
-	int rc, len;
+	int rc;
 
 	if (!sp->have_cdg) {
-		rc = ibu_cdg_ports_init(&sp->cdg, sp->r->f, e);
-		if (rc)
-			return rc;
 		sp->have_cdg = 1;
-		rc = ibu_cdg_ports_add_unicast(&sp->cdg, sp->r->lft,
-					       sp->r->map, e);
-		if (!rc)
-			rc = ibu_cdg_ports_find_cycle(&sp->cdg, NULL, &len, e);
+		rc = ibu__pgft_cdg_build(sp->r, e);
 		if (rc)		/* a cycle already: nothing is changed */
 			return rc < 0 ? rc : 0;
 	}
-	ibu_cdg_ports_mark(&sp->cdg);
-	rc = ibu_cdg_ports_add_lid(&sp->cdg, sp->r->lft, lid, e);
-	if (!rc)
-		rc = ibu_cdg_ports_find_new_cycle(&sp->cdg, NULL, &len, e);
-	if (rc)
-		ibu_cdg_ports_rollback(&sp->cdg);
-	else
-		ibu_cdg_ports_commit(&sp->cdg);
+	rc = ibu__pgft_cdg_cycle(sp->r, lid, e);
 	return rc < 0 ? rc : !rc;
 }
 
@@ -629,8 +616,6 @@ static void shp_free(struct shp *sp)
 	free(sp->peer);
 	free(sp->lid);
 	free(sp->fixed);
-	if (sp->have_cdg)
-		ibu_cdg_ports_free(&sp->cdg);
 	free(sp->nw);
 	free(sp->nw0);
 	free(sp->lleaf);

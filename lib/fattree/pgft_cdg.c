@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * One channel dependency graph for the passes after the turns on a
+ * damaged PGFT (shedding, pgft_shed.c, then worst-shift lowering,
+ * pgft_shift.c): each checks a changed LID's routes against every other
+ * route before keeping it. The graph of every route is built once, by
+ * the first pass that changes an entry, and grown as changes are kept, so
+ * the next pass does not walk every route again. Dependencies of routes
+ * changed since stay in it: a superset, so acyclic stays safe (a stricter
+ * test than a graph built afresh after the shedding).
+ */
+#include "pgft_router.h"
+
+int ibu__pgft_cdg_build(struct router *r, struct ibu_err *e)
+{
+	int rc, len;
+
+	if (r->cdg_on)
+		return r->cdg_cyclic;
+	rc = ibu_cdg_ports_init(&r->cdg, r->f, e);
+	if (rc)
+		return rc;
+	r->cdg_on = 1;
+	r->st.cdg_builds++;
+	rc = ibu_cdg_ports_add_unicast(&r->cdg, r->lft, r->map, e);
+	if (!rc)
+		rc = ibu_cdg_ports_find_cycle(&r->cdg, NULL, &len, e);
+	if (rc > 0)
+		r->cdg_cyclic = 1;
+	return rc;
+}
+
+int ibu__pgft_cdg_cycle(struct router *r, uint32_t lid, struct ibu_err *e)
+{
+	int rc, len;
+
+	ibu_cdg_ports_mark(&r->cdg);
+	rc = ibu_cdg_ports_add_lid(&r->cdg, r->lft, lid, e);
+	if (!rc)
+		rc = ibu_cdg_ports_find_new_cycle(&r->cdg, NULL, &len, e);
+	if (rc)
+		ibu_cdg_ports_rollback(&r->cdg);
+	else
+		ibu_cdg_ports_commit(&r->cdg);
+	return rc;
+}
+
+void ibu__pgft_cdg_free(struct router *r)
+{
+	if (r->cdg_on)
+		ibu_cdg_ports_free(&r->cdg);
+	r->cdg_on = 0;
+}
