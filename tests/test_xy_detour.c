@@ -308,6 +308,33 @@ START_TEST(test_missing_switch)
 }
 END_TEST
 
+/* The smallest mesh with interior switches, 4x4 (24 links, a sixth is
+ * 4), keeps xy through a lost switch and 4 cuts (up to 8 missing links):
+ * recognised by default, routed on at most 2 layers, acyclic. */
+START_TEST(test_4x4_lost_switch)
+{
+	int seed, routed = 0, over_sixth = 0;
+
+	for (seed = 1; seed <= 8; seed++) {
+		struct dfix x;
+
+		if (dfix_up(&x, 4, 4, 2, 4, 1, (uint64_t)(seed * 101 + 7)))
+			continue;
+		assert_damage(&x, 1);
+		ck_assert_int_eq(x.t.m * x.t.n, 16);
+		ck_assert_int_gt(assert_routes(&x), 0);
+		add_groups(&x, 4, (uint64_t)seed);
+		assert_acyclic(&x);
+		ck_assert_int_le(x.t.dmg->num_layers, 2);
+		routed++;
+		over_sixth += x.t.dmg->missing_links > 24 / 6;
+		dfix_down(&x);
+	}
+	ck_assert_int_ge(routed, 4);
+	ck_assert_int_ge(over_sixth, 1);
+}
+END_TEST
+
 /* The bound on damage: up to 4 cut cables, or a missing switch with up
  * to 3 more cuts, route on at most 2 layers (VLs) with multicast; square
  * and not, 1-3 HCAs a switch, shuffled, several seeds each. */
@@ -517,6 +544,7 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_declined);
+	tcase_add_test(tc, test_4x4_lost_switch);
 	tcase_add_test(tc, test_engine_damaged);
 	tcase_add_test(tc, test_6x6_cuts);
 	tcase_add_test(tc, test_8x8_cuts);
