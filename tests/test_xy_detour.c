@@ -412,6 +412,11 @@ START_TEST(test_balanced_busiest)
 		 * minhop's all-to-all busiest link on the same mesh */
 		{ 10, 10, 1, 4, 1, 295988, 409 },	/* 464 */
 		{ 10, 10, 1, 4, 1, 124215, 450 },	/* 554 */
+		/* 10x10 with 3 cuts and a switch missing: the balanced
+		 * plan rebalanced stays higher than the XY-first plan
+		 * rebalanced, which is kept (the figure: the balanced
+		 * plan rebalanced alone) */
+		{ 10, 10, 1, 3, 1, 7, 254 },		/* 259 */
 	};
 	struct dfix x;
 	int i;

@@ -924,6 +924,108 @@ static void unreached_missing(const struct ibu_mesh *t)
 				t->dmg->dir[s * S + d] = -1;
 }
 
+/* A plan's arrays and figures, kept aside while another is tried. */
+struct kept_plan {
+	signed char *dir, *mup;
+	unsigned char *xy, *layer;
+	int mroot, mlayer, num_layers;
+	long detour_pairs;
+};
+
+/* Takes (put 0) the plan out of g into p, or puts (put 1) p back into g
+ * (g's own arrays freed). */
+static void plan_swap(struct ibu_mesh_damage *g, struct kept_plan *p, int put)
+{
+	struct kept_plan q = { g->dir, g->mup, g->xy, g->layer, g->mroot,
+			       g->mlayer, g->num_layers, g->detour_pairs };
+
+	if (put) {
+		free(g->dir);
+		free(g->mup);
+		free(g->xy);
+		free(g->layer);
+		q = *p;
+	} else {
+		*p = q;
+		q.dir = q.mup = NULL;
+		q.xy = q.layer = NULL;
+	}
+	g->dir = q.dir;
+	g->mup = q.mup;
+	g->xy = q.xy;
+	g->layer = q.layer;
+	g->mroot = q.mroot;
+	g->mlayer = q.mlayer;
+	g->num_layers = q.num_layers;
+	g->detour_pairs = q.detour_pairs;
+}
+
+/* The plan's all-to-all: busiest channel, sum of squared loads. */
+static int plan_score(const struct ibu_mesh *t, long *max, double *sq)
+{
+	size_t S = (size_t)t->num_switches;
+	int *dist = malloc(S * sizeof(int)), *queue = malloc(S * sizeof(int));
+	long *load = calloc(S * IBU_DIRS + 1, sizeof(long));
+	long *w = calloc(S + 1, sizeof(long));
+	int d, rc = dist && queue && load && w ? IBU_OK : IBU_ENOMEM;
+
+	*max = 0;
+	*sq = 0;
+	for (d = 0; !rc && d < (int)S; d++)
+		if (ibu_mesh_present(t, d))
+			ibu_xyd_add_flows(t, d, queue,
+					  ibu_xyd_distances(t, d, dist, queue),
+					  w, load, 1);
+	for (d = 0; !rc && d < IBU_DIRS * (int)S; d++) {
+		if (load[d] > *max)
+			*max = load[d];
+		*sq += (double)load[d] * (double)load[d];
+	}
+	free(dist);
+	free(queue);
+	free(load);
+	free(w);
+	return rc;
+}
+
+/*
+ * A balanced plan rebalanced can sit in a worse spot than the XY-first
+ * plan rebalanced in the same number of layers (the balanced trees fix
+ * their detours before the rebalance sees the whole load): the XY-first
+ * plan is tried too, and kept when its busiest channel (then sum of
+ * squared loads) is lower.  Its failing to fit leaves the plan as it was.
+ */
+static int xy_first_too(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
+{
+	struct kept_plan p;
+	long m0, m1, b;
+	double q0, q1;
+	int rc = plan_score(t, &m0, &q0);
+
+	if (rc)
+		return ibu_err_set(e, rc, "out of memory");
+	plan_swap(t->dmg, &p, 0);
+	rc = plan_trees(t, max_layers, 0, 1, &b, e);
+	if (!rc)
+		rc = ibu_xyd_improve_plan(t, e);
+	if (!rc)
+		rc = plan_score(t, &m1, &q1);
+	if (!rc && (m1 < m0 || (m1 == m0 && q1 < q0))) {
+		free(p.dir);		/* the XY-first plan stays */
+		free(p.mup);
+		free(p.xy);
+		free(p.layer);
+		return IBU_OK;
+	}
+	plan_swap(t->dmg, &p, 1);
+	if (rc == IBU_ENOMEM)
+		return ibu_err_set(e, rc, "out of memory");
+	if (rc == IBU_EINVAL)
+		return rc;
+	ibu_err_clear(e);
+	return IBU_OK;
+}
+
 /*
  * The balanced trees first (the detours and the XY traffic around them
  * spread by load); kept when they fit in at most two SL layers, else the
@@ -956,6 +1058,9 @@ int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 				max_layers, kind[i], 1, &b, &e2);
 		if (rc == IBU_OK)
 			rc = ibu_xyd_improve_plan(t, &e2);
+		if (rc == IBU_OK && kind[i])
+			rc = xy_first_too(t, max_layers < 2 ? max_layers : 2,
+					  &e2);
 		if (rc == IBU_OK || rc == IBU_ENOMEM || rc == IBU_EINVAL)
 			return rc ? ibu_err_set(e, rc, "%s", e2.msg) : IBU_OK;
 		if (!kind[i])
