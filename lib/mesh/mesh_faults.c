@@ -32,15 +32,19 @@ struct emb {
 	long steps;
 };
 
-/* One sixth of the links, but at least 8 on a mesh of 4 x 4 positions or
- * more (a third of 4 x 4's 24): a small mesh keeps its engine through 4
- * cut cables and a lost switch's 4 links.  Not on a 3 x 3 mesh: without
- * its centre it is a ring. */
+/* The default's floor on meshes of 4 x 4 and up: an interior switch lost
+ * (its 4 links) plus 4 cut cables, so a 4 x 4 (a sixth of 24 is 4) keeps
+ * xy through one lost switch.  Rings stay out: the 12-ring misses 12 of a
+ * 4 x 4's links, and 3 x 3 boxes (the 8-ring) keep a sixth. */
+#define MESH_MIN_DEFAULT_FAULTS 8
+
 int ibu_mesh_default_max_faults(int m, int n)
 {
-	int lim = (2 * m * n - m - n) / 6;
+	int d = (2 * m * n - m - n) / 6;
 
-	return m < 4 || n < 4 || lim >= 8 ? lim : 8;
+	if (m >= 4 && n >= 4 && d < MESH_MIN_DEFAULT_FAULTS)
+		d = MESH_MIN_DEFAULT_FAULTS;
+	return d;
 }
 
 static long box_links(int m, int n)
@@ -486,7 +490,7 @@ static int embed(const struct ibu_fabric *f, struct ibu_mesh *t,
 		if (b.best_links < 0)
 			rc = ibu_err_set(e, IBU_ETOPO, "the switch graph fits no grid with at most %s missing links%s",
 					 max_faults == IBU_MAX_FAULTS_DEFAULT ?
-					 "the default limit" : "max_faults",
+					 "the default (one sixth, at least 8 from 4 x 4 up)" : "max_faults",
 					 b.steps > 4 * EMBED_BUDGET ? " (search budget spent)" : "");
 	}
 	if (!rc)

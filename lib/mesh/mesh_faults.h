@@ -14,8 +14,8 @@
  * present grid neighbours. The limit counts missing grid links: a missing
  * switch takes its links with it, so a ring (a mesh with its interior
  * gone) and a torus (wrap links join no grid neighbours) stay declined.
- * Default limit: one sixth of the mesh's 2mn - m - n links, at least 8
- * from 4 x 4 up. Damaged meshes
+ * Default limit: one sixth of the mesh's 2mn - m - n links, at least 8 on
+ * meshes of 4 x 4 and up (a lost switch and 4 cuts). Damaged meshes
  * need at least 3 x 3 positions (smaller ones are rings/lines).
  *
  * A missing switch position has node -1 and no ports; a missing cable

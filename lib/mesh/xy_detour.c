@@ -5,19 +5,20 @@
 #include <string.h>
 #include "xy.h"
 #include "xy_detour.h"
+#include "xy_detour_int.h"
 
 /* neighbour of sw through a surviving cable toward d, -1 if none */
-static int hop(const struct ibu_mesh *t, int sw, int d)
+int ibu_xyd_hop(const struct ibu_mesh *t, int sw, int d)
 {
 	if (d < 0 || d >= IBU_DIRS || !t->sw[sw].port[d])
 		return -1;
 	return ibu_mesh_neighbour(t, sw, d);
 }
 
-static int xy_survives(const struct ibu_mesh *t, int s, int d)
+int ibu_xyd_xy_survives(const struct ibu_mesh *t, int s, int d)
 {
 	while (s != d) {
-		s = hop(t, s, ibu_xy_dir(t, s, d));
+		s = ibu_xyd_hop(t, s, ibu_xy_dir(t, s, d));
 		if (s < 0)
 			return 0;
 	}
@@ -25,7 +26,7 @@ static int xy_survives(const struct ibu_mesh *t, int s, int d)
 }
 
 /* BFS distances to d over the surviving graph (links are symmetric). */
-static int distances(const struct ibu_mesh *t, int d, int *dist, int *queue)
+int ibu_xyd_distances(const struct ibu_mesh *t, int d, int *dist, int *queue)
 {
 	int head = 0, tail = 0, s, k;
 
@@ -36,7 +37,7 @@ static int distances(const struct ibu_mesh *t, int d, int *dist, int *queue)
 	while (head < tail) {
 		s = queue[head++];
 		for (k = 0; k < IBU_DIRS; k++) {
-			int q = hop(t, s, k);
+			int q = ibu_xyd_hop(t, s, k);
 
 			if (q >= 0 && dist[q] < 0) {
 				dist[q] = dist[s] + 1;
@@ -52,8 +53,8 @@ static int distances(const struct ibu_mesh *t, int d, int *dist, int *queue)
  * along the tree from the farthest switches in) added to the channel
  * loads, so the next destinations' routes avoid what is already busy.
  */
-static void add_flows(const struct ibu_mesh *t, int d, const int *queue,
-		      int reached, long *w, long *load, int sign)
+void ibu_xyd_add_flows(const struct ibu_mesh *t, int d, const int *queue,
+		       int reached, long *w, long *load, int sign)
 {
 	const struct ibu_mesh_damage *g = t->dmg;
 	int S = t->num_switches, i, s, k;
@@ -71,11 +72,11 @@ static void add_flows(const struct ibu_mesh *t, int d, const int *queue,
 }
 
 /* Ties between directions, in this order. */
-static const int PREF[IBU_DIRS] = { IBU_DIR_E, IBU_DIR_W, IBU_DIR_N,
+const int ibu_xyd_pref[IBU_DIRS] = { IBU_DIR_E, IBU_DIR_W, IBU_DIR_N,
 				    IBU_DIR_S };
 
 /* d's column of next hops before its tree: none but d itself. */
-static void clear_tree(struct ibu_mesh_damage *g, int S, int d)
+void ibu_xyd_clear_tree(struct ibu_mesh_damage *g, int S, int d)
 {
 	int i;
 
@@ -84,21 +85,22 @@ static void clear_tree(struct ibu_mesh_damage *g, int S, int d)
 	g->dir[d * S + d] = IBU_DIR_LOCAL;
 }
 
-/* Next hops toward d, switches in BFS order (queue from distances()). */
+/* Next hops toward d, switches in BFS order (queue from
+ * ibu_xyd_distances()). */
 static void tree(struct ibu_mesh *t, int d, const int *dist,
 		 const int *queue, int reached, int *turns)
 {
 	struct ibu_mesh_damage *g = t->dmg;
 	int S = t->num_switches, i, j;
 
-	clear_tree(g, S, d);
+	ibu_xyd_clear_tree(g, S, d);
 	turns[d] = 0;
 	for (i = 1; i < reached; i++) {
 		int s = queue[i], best = -1, bt = 0;
 
-		g->xy[s * S + d] = (unsigned char)xy_survives(t, s, d);
+		g->xy[s * S + d] = (unsigned char)ibu_xyd_xy_survives(t, s, d);
 		for (j = 0; j < IBU_DIRS; j++) {
-			int k = PREF[j], q = hop(t, s, k), tr;
+			int k = ibu_xyd_pref[j], q = ibu_xyd_hop(t, s, k), tr;
 
 			if (q < 0 || dist[q] != dist[s] - 1)
 				continue;
@@ -129,17 +131,17 @@ static void tree_balanced(struct ibu_mesh *t, int d, const int *dist,
 	struct ibu_mesh_damage *g = t->dmg;
 	int S = t->num_switches, i, j;
 
-	clear_tree(g, S, d);
+	ibu_xyd_clear_tree(g, S, d);
 	cmax[d] = csum[d] = 0;
 	for (i = 1; i < reached; i++) {
 		int s = queue[i], best = -1, xd = ibu_xy_dir(t, s, d), q;
 		long bm = 0, bs = 0;
 
 		for (j = -1; j < IBU_DIRS; j++) {
-			int k = j < 0 ? xd : PREF[j];
+			int k = j < 0 ? xd : ibu_xyd_pref[j];
 			long l, m, sm;
 
-			q = hop(t, s, k);
+			q = ibu_xyd_hop(t, s, k);
 			if (q < 0 || dist[q] != dist[s] - 1)
 				continue;
 			l = load[s * IBU_DIRS + k];
@@ -153,7 +155,7 @@ static void tree_balanced(struct ibu_mesh *t, int d, const int *dist,
 		}
 		/* the XY way within slack% of the best keeps the route on XY
 		 * (fewer turns: fewer channel dependencies to layer) */
-		q = hop(t, s, xd);
+		q = ibu_xyd_hop(t, s, xd);
 		if (best != xd && q >= 0 && dist[q] == dist[s] - 1) {
 			long l = load[s * IBU_DIRS + xd];
 			long m = l > cmax[q] ? l : cmax[q];
@@ -173,26 +175,6 @@ static void tree_balanced(struct ibu_mesh *t, int d, const int *dist,
 	}
 }
 
-/* One layer's dependencies: succ[channel] bit k = channel -> (next, k);
- * channel = switch * 4 + direction. */
-struct layers {
-	int S, num;
-	unsigned char *succ;		/* [layer * 4S + channel] */
-	unsigned char *color;		/* DFS state */
-	unsigned *seen;			/* search visit stamps */
-	unsigned stamp;
-	int *stack;
-	const unsigned char *prio;	/* [s * S + d] 1: a detour pair that
-					 * ended high in an earlier try, placed
-					 * before the others; NULL: none */
-	int *nb;			/* [channel] the switch it enters, -1:
-					 * none (the mesh's geometry) */
-	int *ord;			/* [layer * 4S + channel] a topological
-					 * order of the layer's channels */
-	struct slot { int ord, ch; } *fw, *bw;	/* insert(): the channels
-					 * it reorders, 4S each */
-};
-
 static unsigned next_stamp(struct layers *L)
 {
 	if (++L->stamp == 0) {
@@ -207,7 +189,7 @@ static unsigned next_stamp(struct layers *L)
  * keep it while they add dependencies, so that most need no search.  The
  * layers are acyclic whenever this runs (IBU_EINVAL if not: a bug).
  */
-static int order_layer(struct layers *L, int l, struct ibu_err *e)
+int ibu_xyd_order_layer(struct layers *L, int l, struct ibu_err *e)
 {
 	int C = 4 * L->S, c, k, head = 0, tail = 0, *q = L->stack;
 	const unsigned char *succ = L->succ + (size_t)l * C;
@@ -383,8 +365,8 @@ static void add_pairs(const struct ibu_mesh *t, unsigned char *succ, int xy)
 /* The hops of (s, d) into layer l one dependency at a time; 0 when none
  * closes a cycle, else 1 with the layer as before (saved: the old bytes
  * of the channels touched; the route visits each channel at most once). */
-static int place_route(struct layers *L, const struct ibu_mesh *t, int l,
-		       int s, int d, int *ch, unsigned char *saved)
+int ibu_xyd_place_route(struct layers *L, const struct ibu_mesh *t, int l,
+			int s, int d, int *ch, unsigned char *saved)
 {
 	unsigned char *succ = L->succ + (size_t)l * 4 * L->S;
 	int S = t->num_switches, n = 0, prev = -1, i;
@@ -414,7 +396,7 @@ static int assign(struct ibu_mesh *t, struct layers *L, int max_layers,
 	int S = t->num_switches, l;
 
 	for (l = 0; l < max_layers; l++)
-		if (!place_route(L, t, l, s, d, ch, saved)) {
+		if (!ibu_xyd_place_route(L, t, l, s, d, ch, saved)) {
 			t->dmg->layer[s * S + d] = (unsigned char)l;
 			if (l + 1 > L->num)
 				L->num = l + 1;
@@ -428,7 +410,7 @@ static int assign(struct ibu_mesh *t, struct layers *L, int max_layers,
 
 /* Every dependency flooding the multicast spanning tree can make: in from
  * one tree neighbour, out to any other (a superset of every group's). */
-static void add_mcast_tree(const struct ibu_mesh *t, unsigned char *succ)
+void ibu_xyd_add_mcast_tree(const struct ibu_mesh *t, unsigned char *succ)
 {
 	const struct ibu_mesh_damage *g = t->dmg;
 	int s, a, b;
@@ -439,7 +421,7 @@ static void add_mcast_tree(const struct ibu_mesh *t, unsigned char *succ)
 		if (!g->mup || g->mup[s] < 0)
 			continue;
 		for (a = 0; a < IBU_DIRS; a++) {
-			int q = hop(t, s, a);
+			int q = ibu_xyd_hop(t, s, a);
 
 			if (q >= 0 && (g->mup[s] == a ||
 				       g->mup[q] == (a + 2) % IBU_DIRS))
@@ -467,7 +449,7 @@ static int assign_mcast(struct ibu_mesh *t, struct layers *L, int from,
 		unsigned char *succ = L->succ + (size_t)l * C;
 
 		memcpy(keep, succ, C);
-		add_mcast_tree(t, succ);
+		ibu_xyd_add_mcast_tree(t, succ);
 		if (!cyclic(L, succ)) {
 			t->dmg->mlayer = l;
 			if (l + 1 > L->num)
@@ -491,7 +473,7 @@ static int assign_pass(struct ibu_mesh *t, struct layers *L, int max_layers,
 	int S = t->num_switches, i, j, pass, rc = IBU_OK;
 
 	for (i = 0; i < max_layers && !rc; i++)
-		rc = order_layer(L, i, e);
+		rc = ibu_xyd_order_layer(L, i, e);
 	for (pass = xy || !L->prio; pass < 2 && !rc; pass++)
 		for (i = 0; i < S && !rc; i++)
 			for (j = 0; j < S && !rc; j++) {
@@ -558,7 +540,7 @@ static int place_mcast_last(struct ibu_mesh *t, struct layers *L,
 	return rc;
 }
 
-static void layers_free(struct layers *L)
+void ibu_xyd_layers_free(struct layers *L)
 {
 	free(L->succ);
 	free(L->color);
@@ -570,8 +552,8 @@ static void layers_free(struct layers *L)
 	free(L->bw);
 }
 
-static int layers_alloc(struct layers *L, const struct ibu_mesh *t,
-			int max_layers, struct ibu_err *e)
+int ibu_xyd_layers_alloc(struct layers *L, const struct ibu_mesh *t,
+			 int max_layers, struct ibu_err *e)
 {
 	size_t C = 4 * (size_t)L->S, c;
 
@@ -601,7 +583,7 @@ static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
 	int *ch = malloc((size_t)(S + 1) * sizeof(int));
 	unsigned char *saved = malloc((size_t)S + 1), *keep = malloc(4 * (size_t)S);
 
-	rc = layers_alloc(&L, t, max_layers, e);
+	rc = ibu_xyd_layers_alloc(&L, t, max_layers, e);
 	if (!rc && (!ch || !saved || !keep))
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	g->detour_pairs = 0;
@@ -627,7 +609,7 @@ static int layer_all(struct ibu_mesh *t, int max_layers, int mcast_at,
 	free(ch);
 	free(saved);
 	free(keep);
-	layers_free(&L);
+	ibu_xyd_layers_free(&L);
 	return rc;
 }
 
@@ -776,7 +758,7 @@ static void walk(const struct ibu_mesh *t, int s, int k, int *queue,
 {
 	int q;
 
-	while ((q = hop(t, s, k)) >= 0 && t->dmg->mup[q] < 0) {
+	while ((q = ibu_xyd_hop(t, s, k)) >= 0 && t->dmg->mup[q] < 0) {
 		attach(t->dmg, q, (k + 2) % IBU_DIRS, queue, tail);
 		s = q;
 	}
@@ -809,7 +791,7 @@ static void mcast_tree(struct ibu_mesh *t, int r, int cols_first,
 	}
 	for (head = 0; head < tail; head++)
 		for (k = 0; k < IBU_DIRS; k++) {
-			int q = hop(t, queue[head], k);
+			int q = ibu_xyd_hop(t, queue[head], k);
 
 			if (q >= 0 && g->mup[q] < 0)
 				attach(g, q, (k + 2) % IBU_DIRS, queue, &tail);
@@ -826,7 +808,7 @@ static int fewest_layers(const struct ibu_mesh *t, unsigned char *xyl,
 			 int *lb, struct ibu_err *e)
 {
 	struct layers L = { .S = t->num_switches };
-	int rc = layers_alloc(&L, t, 1, e);
+	int rc = ibu_xyd_layers_alloc(&L, t, 1, e);
 
 	add_pairs(t, xyl, 1);
 	if (!rc) {
@@ -834,7 +816,7 @@ static int fewest_layers(const struct ibu_mesh *t, unsigned char *xyl,
 		add_pairs(t, L.succ, 0);
 		*lb = cyclic(&L, L.succ) ? 2 : 1;
 	}
-	layers_free(&L);
+	ibu_xyd_layers_free(&L);
 	return rc;
 }
 
@@ -942,380 +924,106 @@ static void unreached_missing(const struct ibu_mesh *t)
 				t->dmg->dir[s * S + d] = -1;
 }
 
-/*
- * Layered trees: the balanced trees built and placed in the SL layers
- * together, destination by destination, switch by switch (nearest to the
- * destination first).  A switch takes the first of its shortest ways, in
- * the balanced order, whose whole route fits a layer with what is placed
- * so far; the balanced choice where it fits, another shortest way where
- * the balanced one would close a cycle in every layer.  So a mesh whose
- * balanced trees need a third layer keeps them wherever two suffice,
- * instead of falling back to XY-first trees everywhere.
- */
-
-/* The shortest ways at s toward d, best first: least busiest channel
- * onward, then least load sum (ties: XY, then E, W, N, S), the XY way
- * first when within slack% of the best (tree_balanced's choice first). */
-static int ranked_ways(const struct ibu_mesh *t, int s, int d, const int *dist,
-		       const long *load, const long *cmax, const long *csum,
-		       int slack, int *way)
-{
-	int xd = ibu_xy_dir(t, s, d), n = 0, j, i, k, q;
-	long m[IBU_DIRS], sm[IBU_DIRS], l;
-
-	for (j = -1; j < IBU_DIRS; j++) {
-		k = j < 0 ? xd : PREF[j];
-		q = hop(t, s, k);
-		if ((j >= 0 && k == xd) || q < 0 || dist[q] != dist[s] - 1)
-			continue;
-		l = load[s * IBU_DIRS + k];
-		for (i = n++; i > 0; i--) {	/* stable insertion */
-			long mi = l > cmax[q] ? l : cmax[q];
-
-			if (m[i - 1] < mi || (m[i - 1] == mi &&
-					      sm[i - 1] <= l + csum[q]))
-				break;
-			way[i] = way[i - 1];
-			m[i] = m[i - 1];
-			sm[i] = sm[i - 1];
-		}
-		way[i] = k;
-		m[i] = l > cmax[q] ? l : cmax[q];
-		sm[i] = l + csum[q];
-	}
-	for (i = 1; i < n && way[i] != xd; i++)
-		;
-	if (i < n && m[i] * 100 <= m[0] * (100 + slack)) {
-		for (; i > 0; i--)
-			way[i] = way[i - 1];
-		way[0] = xd;
-	}
-	return n;
-}
-
-/* The XY-first tree's ways at s toward d: the XY way alone where the XY
- * path survives, else the shortest ways by fewest turns to d (ties: E,
- * W, N, S); turns[] of the switches nearer d. */
-static int ranked_ways_xy(const struct ibu_mesh *t, int s, int d,
-			  const int *dist, const int *turns, int *way)
-{
-	const struct ibu_mesh_damage *g = t->dmg;
-	int S = t->num_switches, n = 0, i, j, k, q, tr[IBU_DIRS];
-
-	if (xy_survives(t, s, d)) {
-		way[0] = ibu_xy_dir(t, s, d);
-		return 1;
-	}
-	for (j = 0; j < IBU_DIRS; j++) {
-		k = PREF[j];
-		q = hop(t, s, k);
-		if (q < 0 || dist[q] != dist[s] - 1)
-			continue;
-		for (i = n++; i > 0 && tr[i - 1] > turns[q] +
-			     (q != d && g->dir[q * S + d] != k); i--) {
-			way[i] = way[i - 1];
-			tr[i] = tr[i - 1];
-		}
-		way[i] = k;
-		tr[i] = turns[q] + (q != d && g->dir[q * S + d] != k);
-	}
-	return n;
-}
-
-struct mixed {
-	struct layers L;
-	int nl;				/* layers allowed */
-	int slack;			/* -1: XY-first ways */
-	int *turns;			/* [switch] turns to d (XY first) */
-	int *ch;			/* place_route()'s scratch */
-	unsigned char *saved;
-	long fallbacks;			/* switches off their first way */
-	int by_x;			/* see fit_layer() */
-	int *cnt;			/* [layer][channel][dir] routes that
-					 * make the dependency, NULL: not kept */
+/* A plan's arrays and figures, kept aside while another is tried. */
+struct kept_plan {
+	signed char *dir, *mup;
+	unsigned char *xy, *layer;
+	int mroot, mlayer, num_layers;
+	long detour_pairs;
 };
 
-/* 1 when the route of (s, d) moves west and never east. */
-static int route_west(const struct ibu_mesh *t, int s, int d)
+/* Takes (put 0) the plan out of g into p, or puts (put 1) p back into g
+ * (g's own arrays freed). */
+static void plan_swap(struct ibu_mesh_damage *g, struct kept_plan *p, int put)
 {
-	int S = t->num_switches, k, w = 0;
+	struct kept_plan q = { g->dir, g->mup, g->xy, g->layer, g->mroot,
+			       g->mlayer, g->num_layers, g->detour_pairs };
 
-	for (; s != d; s = ibu_mesh_neighbour(t, s, k)) {
-		k = t->dmg->dir[s * S + d];
-		if (k == IBU_DIR_E)
-			return 0;
-		w |= k == IBU_DIR_W;
+	if (put) {
+		free(g->dir);
+		free(g->mup);
+		free(g->xy);
+		free(g->layer);
+		q = *p;
+	} else {
+		*p = q;
+		q.dir = q.mup = NULL;
+		q.xy = q.layer = NULL;
 	}
-	return w;
+	g->dir = q.dir;
+	g->mup = q.mup;
+	g->xy = q.xy;
+	g->layer = q.layer;
+	g->mroot = q.mroot;
+	g->mlayer = q.mlayer;
+	g->num_layers = q.num_layers;
+	g->detour_pairs = q.detour_pairs;
 }
 
-/* The layer (s, d)'s route is placed in, -1 when none fits: the lowest
- * first, or (by_x) for a route that moves west and never east the
- * highest first (as in a double-Y split, eastward and westward routes in
- * layers of their own). */
-static int fit_layer(const struct ibu_mesh *t, struct mixed *x, int s, int d)
+/* The plan's all-to-all: busiest channel, sum of squared loads. */
+static int plan_score(const struct ibu_mesh *t, long *max, double *sq)
 {
-	int i, l, first = x->by_x && route_west(t, s, d) ? x->nl - 1 : 0;
-
-	for (i = 0; i < x->nl; i++) {
-		l = i == 0 ? first : i == first ? 0 : i;
-		if (!place_route(&x->L, t, l, s, d, x->ch, x->saved))
-			return l;
-	}
-	return -1;
-}
-
-/* Counts the dependencies of (s, d)'s route in its layer in (delta 1) or
- * out (-1: a dependency no route keeps leaves the layer; the layer's
- * order stays valid). */
-static void route_deps(const struct ibu_mesh *t, struct mixed *x, int s,
-		       int d, int delta)
-{
-	int S = t->num_switches, l = t->dmg->layer[s * S + d], prev = -1, k;
-	size_t C = 4 * (size_t)S;
-	unsigned char *succ = x->L.succ + l * C;
-	int *cnt = x->cnt + l * C * IBU_DIRS;
-
-	for (; s != d; prev = s * 4 + k, s = ibu_mesh_neighbour(t, s, k)) {
-		k = t->dmg->dir[s * S + d];
-		if (prev < 0)
-			continue;
-		cnt[prev * IBU_DIRS + k] += delta;
-		if (cnt[prev * IBU_DIRS + k] > 0)
-			succ[prev] |= (unsigned char)(1u << k);
-		else
-			succ[prev] &= (unsigned char)~(1u << k);
-	}
-}
-
-/* d's tree and its pairs' layers, switch by switch (queue: BFS from d);
- * IBU_ETOPO when a switch has no shortest way that fits a layer. */
-static int tree_layered(struct ibu_mesh *t, struct mixed *x, int d,
-			const int *dist, const int *queue, int reached,
-			const long *load, long *cmax, long *csum,
-			struct ibu_err *e)
-{
-	struct ibu_mesh_damage *g = t->dmg;
-	int S = t->num_switches, i, c, n, l = 0, k = -1, q;
-	int way[IBU_DIRS];
-
-	clear_tree(g, S, d);
-	cmax[d] = csum[d] = 0;
-	x->turns[d] = 0;
-	for (i = 1; i < reached; i++) {
-		int s = queue[i];
-
-		n = x->slack < 0 ?
-		    ranked_ways_xy(t, s, d, dist, x->turns, way) :
-		    ranked_ways(t, s, d, dist, load, cmax, csum, x->slack,
-				way);
-		for (c = 0; c < n; c++) {
-			g->dir[s * S + d] = (signed char)(k = way[c]);
-			l = fit_layer(t, x, s, d);
-			if (l >= 0)
-				break;
-		}
-		if (c == n) {
-			while (x->cnt && --i > 0)	/* d's pairs out again */
-				route_deps(t, x, queue[i], d, -1);
-			return ibu_err_set(e, IBU_ETOPO,
-					   "the layered trees need more than %d SL layers (N(%d,%d) to N(%d,%d))",
-					   x->nl, t->sw[s].x, t->sw[s].y,
-					   t->sw[d].x, t->sw[d].y);
-		}
-		x->fallbacks += c > 0;
-		g->layer[s * S + d] = (unsigned char)l;
-		if (x->cnt)
-			route_deps(t, x, s, d, 1);
-		q = ibu_mesh_neighbour(t, s, k);
-		x->turns[s] = x->turns[q] + (q != d && g->dir[q * S + d] != k);
-		cmax[s] = load[s * IBU_DIRS + k] > cmax[q] ?
-			  load[s * IBU_DIRS + k] : cmax[q];
-		csum[s] = load[s * IBU_DIRS + k] + csum[q];
-		g->xy[s * S + d] = (unsigned char)(k == ibu_xy_dir(t, s, d) &&
-						   (q == d || g->xy[q * S + d]));
-	}
-	return IBU_OK;
-}
-
-/*
- * Rebalancing a plan inside its layers: destination by destination, the
- * tree is taken out (its flows and its pairs' dependencies) and built
- * again as tree_layered() does, over the flows of every other
- * destination; the new tree stays when the all-to-all's busiest channel
- * (then the sum of squared loads) is not higher, else the old one goes
- * back (it fitted before, so it fits again).  Like dfsssp's passes over
- * its weights, but every route stays a shortest path and the layers
- * stay free of cycles with the multicast flooding.
- */
-
-static void loads_score(const long *load, int n, long *max, double *sq)
-{
-	int i;
+	size_t S = (size_t)t->num_switches;
+	int *dist = malloc(S * sizeof(int)), *queue = malloc(S * sizeof(int));
+	long *load = calloc(S * IBU_DIRS + 1, sizeof(long));
+	long *w = calloc(S + 1, sizeof(long));
+	int d, rc = dist && queue && load && w ? IBU_OK : IBU_ENOMEM;
 
 	*max = 0;
 	*sq = 0;
-	for (i = 0; i < n; i++) {
-		if (load[i] > *max)
-			*max = load[i];
-		*sq += (double)load[i] * (double)load[i];
-	}
-}
-
-/* d's old tree back (columns in old: dir, layer, xy). */
-static int restore_dst(struct ibu_mesh *t, struct mixed *x, int d,
-		       const int *queue, int reached, const unsigned char *old,
-		       struct ibu_err *e)
-{
-	struct ibu_mesh_damage *g = t->dmg;
-	int S = t->num_switches, i, s;
-
-	for (i = 0; i < S; i++) {
-		g->dir[i * S + d] = (signed char)old[i];
-		g->layer[i * S + d] = old[S + i];
-		g->xy[i * S + d] = old[2 * S + i];
-	}
-	for (i = 1; i < reached; i++) {
-		s = queue[i];
-		if (place_route(&x->L, t, g->layer[s * S + d], s, d, x->ch,
-				x->saved))
-			return ibu_err_set(e, IBU_EINVAL,
-					   "internal: a route that fitted its layer closes a cycle");
-		route_deps(t, x, s, d, 1);
-	}
-	return IBU_OK;
-}
-
-/* One destination rebuilt; *better 1 when its new tree stays. */
-static int improve_dst(struct ibu_mesh *t, struct mixed *x, int d, int *dist,
-		       int *queue, long *load, long *w, unsigned char *old,
-		       int *better, struct ibu_err *e)
-{
-	struct ibu_mesh_damage *g = t->dmg;
-	int S = t->num_switches, reached = distances(t, d, dist, queue), i, rc;
-	long m0, m1;
-	double q0, q1;
-
-	loads_score(load, 4 * S, &m0, &q0);
-	for (i = 0; i < S; i++) {
-		old[i] = (unsigned char)g->dir[i * S + d];
-		old[S + i] = g->layer[i * S + d];
-		old[2 * S + i] = g->xy[i * S + d];
-	}
-	add_flows(t, d, queue, reached, w, load, -1);
-	for (i = 1; i < reached; i++)
-		route_deps(t, x, queue[i], d, -1);
-	rc = tree_layered(t, x, d, dist, queue, reached, load, w, w + S, e);
-	*better = 0;
-	if (!rc) {
-		add_flows(t, d, queue, reached, w, load, 1);
-		loads_score(load, 4 * S, &m1, &q1);
-		if (m1 < m0 || (m1 == m0 && q1 < q0)) {
-			*better = 1;
-			return IBU_OK;
-		}
-		add_flows(t, d, queue, reached, w, load, -1);
-		for (i = 1; i < reached; i++)
-			route_deps(t, x, queue[i], d, -1);
-	} else if (rc != IBU_ETOPO) {
-		return rc;
-	}
-	ibu_err_clear(e);
-	rc = restore_dst(t, x, d, queue, reached, old, e);
-	if (!rc)
-		add_flows(t, d, queue, reached, w, load, 1);
-	return rc;
-}
-
-/* The plan's dependencies counted into x's layers, the multicast
- * flooding's for good; each layer ordered. */
-static int count_plan(struct ibu_mesh *t, struct mixed *x, unsigned char *tmp,
-		      struct ibu_err *e)
-{
-	struct ibu_mesh_damage *g = t->dmg;
-	int S = t->num_switches, s, d, c, k, rc = IBU_OK;
-	size_t C = 4 * (size_t)S;
-
-	for (s = 0; s < S; s++)
-		for (d = 0; d < S; d++)
-			if (s != d && g->dir[s * S + d] >= 0 &&
-			    ibu_mesh_present(t, s))
-				route_deps(t, x, s, d, 1);
-	memset(tmp, 0, C);
-	add_mcast_tree(t, tmp);
-	for (c = 0; c < 4 * S; c++)
-		for (k = 0; k < IBU_DIRS; k++)
-			if (tmp[c] & (1u << k)) {
-				x->cnt[(g->mlayer * C + c) * IBU_DIRS + k]++;
-				x->L.succ[g->mlayer * C + c] |=
-					(unsigned char)(1u << k);
-			}
-	for (s = 0; !rc && s < x->nl; s++)
-		rc = order_layer(&x->L, s, e);
-	return rc;
-}
-
-#define IMPROVE_PASSES 3
-
-/* Every destination rebuilt, in passes until none improves. */
-static int improve_passes(struct ibu_mesh *t, struct mixed *x,
-			  struct ibu_err *e)
-{
-	size_t S = (size_t)t->num_switches, i;
-	int *dist = malloc(S * sizeof(int)), *queue = malloc(S * sizeof(int));
-	long *load = calloc(S * IBU_DIRS + 1, sizeof(long));
-	long *w = calloc(2 * S + 1, sizeof(long));
-	unsigned char *old = malloc(4 * S + 1);
-	int d, pass, better, improved = 1, rc = IBU_OK;
-
-	if (!dist || !queue || !load || !w || !old)
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	else
-		rc = count_plan(t, x, old, e);
 	for (d = 0; !rc && d < (int)S; d++)
 		if (ibu_mesh_present(t, d))
-			add_flows(t, d, queue, distances(t, d, dist, queue),
-				  w, load, 1);
-	for (pass = 0; !rc && improved && pass < IMPROVE_PASSES; pass++)
-		for (improved = 0, d = 0; !rc && d < (int)S; d++)
-			if (ibu_mesh_present(t, d)) {
-				rc = improve_dst(t, x, d, dist, queue, load, w,
-						 old, &better, e);
-				improved += better;
-			}
-	for (i = 0, t->dmg->detour_pairs = 0; !rc && i < S * S; i++)
-		t->dmg->detour_pairs += t->dmg->dir[i] >= 0 &&
-					i / S != i % S && !t->dmg->xy[i];
+			ibu_xyd_add_flows(t, d, queue,
+					  ibu_xyd_distances(t, d, dist, queue),
+					  w, load, 1);
+	for (d = 0; !rc && d < IBU_DIRS * (int)S; d++) {
+		if (load[d] > *max)
+			*max = load[d];
+		*sq += (double)load[d] * (double)load[d];
+	}
 	free(dist);
 	free(queue);
 	free(load);
 	free(w);
-	free(old);
 	return rc;
 }
 
-/* The plan rebalanced inside its own layers (see above). */
-static int improve_plan(struct ibu_mesh *t, struct ibu_err *e)
+/*
+ * A balanced plan rebalanced can sit in a worse spot than the XY-first
+ * plan rebalanced in the same number of layers (the balanced trees fix
+ * their detours before the rebalance sees the whole load): the XY-first
+ * plan is tried too, and kept when its busiest channel (then sum of
+ * squared loads) is lower.  Its failing to fit leaves the plan as it was.
+ */
+static int xy_first_too(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 {
-	int S = t->num_switches, rc;
-	struct mixed x = { .L = { .S = S, .num = 1 }, .slack = 0,
-			   .nl = t->dmg->num_layers };
+	struct kept_plan p;
+	long m0, m1, b;
+	double q0, q1;
+	int rc = plan_score(t, &m0, &q0);
 
-	x.ch = malloc((size_t)(S + 1) * sizeof(int));
-	x.turns = malloc((size_t)(S + 1) * sizeof(int));
-	x.saved = malloc((size_t)S + 1);
-	x.cnt = calloc((size_t)x.nl * 4 * S * IBU_DIRS, sizeof(int));
-	rc = layers_alloc(&x.L, t, x.nl, e);
-	if (!rc && (!x.ch || !x.saved || !x.turns || !x.cnt))
-		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	if (rc)
+		return ibu_err_set(e, rc, "out of memory");
+	plan_swap(t->dmg, &p, 0);
+	rc = plan_trees(t, max_layers, 0, 1, &b, e);
 	if (!rc)
-		rc = improve_passes(t, &x, e);
-	free(x.ch);
-	free(x.turns);
-	free(x.saved);
-	free(x.cnt);
-	layers_free(&x.L);
-	return rc;
+		rc = ibu_xyd_improve_plan(t, e);
+	if (!rc)
+		rc = plan_score(t, &m1, &q1);
+	if (!rc && (m1 < m0 || (m1 == m0 && q1 < q0))) {
+		free(p.dir);		/* the XY-first plan stays */
+		free(p.mup);
+		free(p.xy);
+		free(p.layer);
+		return IBU_OK;
+	}
+	plan_swap(t->dmg, &p, 1);
+	if (rc == IBU_ENOMEM)
+		return ibu_err_set(e, rc, "out of memory");
+	if (rc == IBU_EINVAL)
+		return rc;
+	ibu_err_clear(e);
+	return IBU_OK;
 }
 
 /*
@@ -1349,7 +1057,10 @@ int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 		rc = plan_trees(t, kind[i] ? (max_layers < 2 ? max_layers : 2) :
 				max_layers, kind[i], 1, &b, &e2);
 		if (rc == IBU_OK)
-			rc = improve_plan(t, &e2);
+			rc = ibu_xyd_improve_plan(t, &e2);
+		if (rc == IBU_OK && kind[i])
+			rc = xy_first_too(t, max_layers < 2 ? max_layers : 2,
+					  &e2);
 		if (rc == IBU_OK || rc == IBU_ENOMEM || rc == IBU_EINVAL)
 			return rc ? ibu_err_set(e, rc, "%s", e2.msg) : IBU_OK;
 		if (!kind[i])
@@ -1383,13 +1094,13 @@ static int plan_trees(struct ibu_mesh *t, int max_layers, int balanced,
 	for (d = 0; !rc && d < (int)S; d++) {
 		if (!ibu_mesh_present(t, d))
 			continue;
-		reached = distances(t, d, dist, queue);
+		reached = ibu_xyd_distances(t, d, dist, queue);
 		if (balanced)
 			tree_balanced(t, d, dist, queue, reached, load, w,
 				      w + S, balanced - 1);
 		else
 			tree(t, d, dist, queue, reached, turns);
-		add_flows(t, d, queue, reached, w, load, 1);
+		ibu_xyd_add_flows(t, d, queue, reached, w, load, 1);
 	}
 	*busiest = 0;
 	for (d = 0; load && d < 4 * (int)S; d++)
@@ -1522,7 +1233,7 @@ int ibu_xy_detour_why(const struct ibu_mesh *t, int src, int dst, char *buf,
 	while (s != dst) {
 		int k = ibu_xy_dir(t, s, dst), q = ibu_mesh_neighbour(t, s, k);
 
-		if (hop(t, s, k) < 0) {
+		if (ibu_xyd_hop(t, s, k) < 0) {
 			ibu_mesh_sw_label(t, s, c, sizeof(c));
 			ibu_mesh_sw_label(t, q, n, sizeof(n));
 			if (!ibu_mesh_present(t, q))
