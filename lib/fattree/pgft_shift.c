@@ -35,8 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdg_ports.h"
-#include "pgft_bisect.h"
-#include "pgft_router.h"
+#include "pgft_shift.h"
 
 /* Hosts up to which shifts are measured and lowered. */
 #define SHIFT_HOSTS 512
@@ -50,41 +49,6 @@
  * 1: 0.999 and 0.998 left IBFT(4,3) with 4 cuts one shift step above
  * dfsssp's; 0.997 misses no more than before the shared estimator). */
 #define EBB_KEEP 0.997
-/* Hops a walk follows at most (as pgft_balance.c). */
-#define WALK_HOPS 12
-
-struct shp {
-	struct router *r;
-	long N;
-	size_t nslots;
-	uint32_t *kload;	/* [k nslots + cell]: shift k's load (k >= 1) */
-	uint32_t *a2a;		/* [cell]: the all-to-all, sum over k */
-	int *peer;		/* [cell]: the node the port leads to, -1 */
-	uint32_t *lid;		/* [D]: base LID */
-	unsigned char *fixed;	/* [D]: its LID routed by turns: left alone */
-	struct ibu_cdg_ports cdg;	/* every route's dependencies, once a
-					 * change is to be kept (have_cdg) */
-	int have_cdg;
-	int *nw;		/* [k]: cells of shift k at W */
-	int *nw0;		/* [k]: nw before the try */
-	long W, nsh;		/* the worst shift, shifts at it */
-	uint32_t cap;		/* the all-to-all's busiest */
-	int t;			/* leaf whose ud the router holds, -1 */
-	int *lleaf, nleaf;	/* leaves with hosts */
-	long *lhosts;		/* [node]: hosts on it */
-	int *lstart, *lhost;	/* hosts of leaf rank j: lhost[lstart[j]..] */
-	int *mv;		/* leaves whose path crosses the switch */
-	int mvD, mvn, nmv;	/* whose they are (mvD -1: none) */
-	struct ibu__bisect bs;	/* the eBB estimate's sample */
-	int oldc[WALK_HOPS], newc[WALK_HOPS], nold, nnew;
-	long tries, moved;
-	int guard;		/* only changes that add no square load */
-	struct undo_rec { int node, D; uint8_t port; } *log;
-	int nlog;		/* changes kept, for an unguarded round's undo */
-	struct ibu_err *e;
-	int rc;			/* an error stops the pass */
-};
-
 static uint32_t host_base(const struct router *r, int D)
 {
 	const struct ibu_pgft_host *h = &r->g->host[D];
@@ -636,10 +600,45 @@ int ibu__pgft_lower_shift(struct router *r, struct ibu_err *e)
 		r->st.shift_from = sp.W;
 		lower(&sp);
 		r->st.shift_to = sp.W;
+		if (!sp.rc)
+			sp.rc = ibu__pgft_raise_ebb(&sp);
 		r->st.shift_moved = sp.moved;
 		r->st.shift_tries = sp.tries;
 		rc = sp.rc;
 	}
 	shp_free(&sp);
 	return rc;
+}
+
+/* The helpers above, for the eBB pass (pgft_ebb.c) on the same state. */
+int ibu__shp_walk(const struct shp *sp, int n, int t, uint32_t lid,
+		  int *cells, int hops)
+{
+	return walk_cells(sp, n, t, lid, cells, hops);
+}
+
+void ibu__shp_prepare(struct shp *sp, int t)
+{
+	prepare(sp, t);
+}
+
+int ibu__shp_is_way(const struct shp *sp, int n, int p)
+{
+	return is_way(sp, n, p);
+}
+
+int ibu__shp_movers(struct shp *sp, int D, int n)
+{
+	return movers(sp, D, n);
+}
+
+int ibu__shp_move(struct shp *sp, int D, int m, int d, const int *cells,
+		  int nc)
+{
+	return move(sp, D, m, d, cells, nc);
+}
+
+int ibu__shp_no_cycle(struct shp *sp, uint32_t lid)
+{
+	return no_cycle(sp, lid, sp->e);
 }
