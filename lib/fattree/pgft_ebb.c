@@ -13,8 +13,9 @@
  * Incremental: each bisection's link loads are kept; a move of (n, D)
  * changes in bisection b at most the one flow ending at D, when its
  * source's path crosses n, so only those bisections are measured again.
- * Never touches LIDs routed by turns. Deterministic (destinations by
- * host index, switches by index of the walk, ways by port), bounded:
+ * Never touches LIDs routed by turns. Deterministic whatever the node
+ * order (destinations by host index, switches along the source leaves'
+ * walks, ways by port), bounded:
  * up to SHIFT_HOSTS hosts (the shift pass's bound) and EBB_TRIES tries.
  */
 #include <stdlib.h>
@@ -22,15 +23,15 @@
 #include "pgft_shift.h"
 
 /* Bisections the search measures: with 100 the moves fit the sample and
- * the random league's trees lost eBB on a larger one (35 misses against
- * dfsssp's, 15 before the pass); with 1000, 11. */
+ * the random league's trees lost eBB on a larger one (below dfsssp's on
+ * 34 trees, 13 before the pass); with 1000, 8. */
 #define EBB_SAMPLES 1000
 /* Moves measured at most. */
 #define EBB_TRIES 1500
-/* Flows walked at most by the tries' measures (a bound on the cost,
- * whatever the tree: 512 hosts, 1000 bisections, 1500 tries stayed near
- * 7M on PGFT(3; 8,8,8; 1,4,4; 1,1,1) with 3 cuts). */
-#define EBB_WALKS 20000000L
+/* Flows walked at most by the tries' measures, a bound on the cost
+ * whatever the tree (20 M: about 0.28 s more on a 512-host PGFT, 10 M
+ * 0.15 s, the random league's misses the same). */
+#define EBB_WALKS 10000000L
 /* A move is kept where the estimate rises by more than this (rounding). */
 #define EBB_EPS 1e-9
 
@@ -43,6 +44,7 @@ struct ebp {
 	int *aff, naff;		/* bisections the try changes */
 	unsigned char *onmv;	/* [leaf rank]: its path crosses n */
 	int *rank;		/* [node]: leaf rank, -1 */
+	int *seen, *sw;		/* [node]: D + 1 once listed; the list */
 	uint32_t amax;		/* the all-to-all's busiest */
 	long walks;		/* flows walked by bsum */
 };
@@ -181,19 +183,40 @@ static int try_move(struct ebp *eb, int D, int n, int p)
 	return 1;
 }
 
+/* The switches on D's routes from the source leaves (by rank, then
+ * along the walk: an order the host order fixes, never node indices)
+ * into eb->sw; how many. */
+static int route_switches(struct ebp *eb, int D)
+{
+	struct shp *sp = eb->sp;
+	int c[WALK_HOPS], t = sp->r->g->host[D].leaf, j, h, k, n, ns = 0;
+
+	for (j = 0; j < sp->nleaf; j++) {
+		if (sp->lleaf[j] == t)
+			continue;
+		k = ibu__shp_walk(sp, sp->lleaf[j], t, sp->lid[D], c,
+				  WALK_HOPS);
+		for (h = 0, n = sp->lleaf[j]; h < k; n = sp->peer[c[h++]])
+			if (eb->seen[n] != D + 1) {
+				eb->seen[n] = D + 1;
+				eb->sw[ns++] = n;
+			}
+	}
+	return ns;
+}
+
 /* Every other minimal way of every switch on D's routes, once; kept
  * moves counted in *kept. */
 static int sweep_dest(struct ebp *eb, int D, long *kept)
 {
 	struct shp *sp = eb->sp;
 	const struct router *r = sp->r;
-	int n, p, cur, rc;
+	int i, n, p, cur, rc, ns;
 
 	ibu__shp_prepare(sp, r->g->host[D].leaf);
-	for (n = 0; n < r->f->num_nodes; n++) {
-		if (!ibu_is_sw(r->f, n) || !r->lft->row[n] ||
-		    n == r->g->host[D].leaf)
-			continue;
+	ns = route_switches(eb, D);
+	for (i = 0; i < ns; i++) {
+		n = eb->sw[i];
 		cur = r->lft->row[n][sp->lid[D]];
 		if (!cur || cur == IBU_NO_PATH || !ibu__shp_is_way(sp, n, cur))
 			continue;
@@ -237,8 +260,10 @@ static int ebp_alloc(struct ebp *eb, struct shp *sp, struct ibu__bisect *b)
 	eb->aff = malloc(((size_t)b->nb + 1) * sizeof(int));
 	eb->onmv = calloc((size_t)n + 1, 1);
 	eb->rank = malloc(((size_t)n + 1) * sizeof(int));
+	eb->seen = calloc((size_t)n + 1, sizeof(int));
+	eb->sw = malloc(((size_t)n + 1) * sizeof(int));
 	if (!eb->lb || !eb->sum || !eb->nsum || !eb->aff || !eb->onmv ||
-	    !eb->rank)
+	    !eb->rank || !eb->seen || !eb->sw)
 		return ibu_err_set(sp->e, IBU_ENOMEM, "out of memory");
 	for (j = 0; j < n; j++)
 		eb->rank[j] = -1;
@@ -255,6 +280,8 @@ static void ebp_free(struct ebp *eb)
 	free(eb->aff);
 	free(eb->onmv);
 	free(eb->rank);
+	free(eb->seen);
+	free(eb->sw);
 }
 
 int ibu__pgft_raise_ebb(struct shp *sp)
