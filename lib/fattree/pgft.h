@@ -213,6 +213,10 @@ struct ibu_pgft_route_stats {
 				 * for a credit loop (pgft_shed.c) */
 	long cdg_builds;	/* walks of every route into the dependency
 				 * graph those passes share (pgft_cdg.c) */
+	long ebb_moved, ebb_tries;	/* the eBB pass's (pgft_ebb.c), */
+	long ebb_walks;			/* and the flows its tries walked; */
+	double ebb_from, ebb_to;	/* its estimate before and after */
+	long ebb_a2a;			/* the all-to-all's busiest it kept */
 };
 /* The same into tables the caller allocated (ibu_lft_init: every entry
  * IBU_NO_PATH, up to at least map's highest LID), e.g. the engine

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdg_ports.h"
+#include "pgft_bisect.h"
 #include "pgft_router.h"
 
 #define TB_PORTS 512
@@ -40,7 +41,7 @@ struct tbal {
 	int *lvl, nlvl;		/* log lengths where the busiest dropped */
 	uint32_t *sload;	/* [pbase + port] one shift's, */
 	int *touch, np, ntouch;	/* its cables; slots */
-	int *perm;		/* [compute host] a bisection */
+	struct ibu__bisect bs;	/* the eBB guard's sample */
 	int cdg_on;		/* the shared graph built */
 };
 
@@ -311,69 +312,6 @@ static uint32_t tb_shift(struct tbal *tb)
 	return worst;
 }
 
-/* Random bisections the guard below measures, the same ones each time. */
-#define TB_BISECT 100
-
-/* One bisection's messages (halves of perm paired, both ways): add 1:
- * their loads into sload, 0: the sum of 1 / the busiest cable of each
- * (sload cleared after). */
-static double tb_bisect(struct tbal *tb, const int *perm, int add)
-{
-	const struct router *r = tb->r;
-	const struct ibu_pgft_host *h = r->g->host;
-	int half = r->g->num_hosts / 2, i, S, D, n, c, hops;
-	uint32_t lid, m;
-	double sum = 0;
-
-	for (i = 0; i < 2 * half; i++) {
-		S = perm[i];
-		D = perm[i < half ? i + half : i - half];
-		lid = r->f->nodes[h[D].node].ports[h[D].port].lid;
-		m = 1;
-		for (n = h[S].leaf, hops = 0; lid && hops++ < TB_HOPS &&
-		     (c = tb_out(r, n, lid)) >= 0;
-		     n = r->f->nodes[n].ports[c - r->pbase[n]].peer_node) {
-			if (add && !tb->sload[c]++)
-				tb->touch[tb->ntouch++] = c;
-			m = tb->sload[c] > m ? tb->sload[c] : m;
-		}
-		sum += 1.0 / m;
-	}
-	if (!add)
-		while (tb->ntouch > 0)
-			tb->sload[tb->touch[--tb->ntouch]] = 0;
-	return sum;
-}
-
-/* The effective bisection bandwidth over TB_BISECT random bisections
- * (a generator of its own, seeded alike each time: the tables alone
- * decide), as ibunion load's ebb measures it. */
-static double tb_ebb(struct tbal *tb)
-{
-	int N = tb->r->g->num_hosts, *perm = tb->perm, k, i, j, t;
-	uint64_t x = 0x9e3779b97f4a7c15ull;
-	double sum = 0;
-
-	if (N < 2)
-		return 0;
-	for (i = 0; i < N; i++)
-		perm[i] = i;
-	for (k = 0; k < TB_BISECT; k++) {
-		for (i = N - 1; i > 0; i--) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			j = (int)(x % (uint64_t)(i + 1));
-			t = perm[i];
-			perm[i] = perm[j];
-			perm[j] = t;
-		}
-		tb_bisect(tb, perm, 1);
-		sum += tb_bisect(tb, perm, 0);
-	}
-	return sum / TB_BISECT / (N / 2 * 2);
-}
-
 /* The moves, back to the last drop of the busiest where the worst shift
  * is no worse than w0 and the bisection bandwidth within 1% of b0 (the
  * balance kept the shifts: a lower all-to-all that lifted one cost the
@@ -384,7 +322,8 @@ static void tb_keep(struct tbal *tb, uint32_t w0, double b0)
 {
 	int k = tb->nlvl;
 
-	while (tb->nlog && (tb_shift(tb) > w0 || tb_ebb(tb) < b0 * 0.99))
+	while (tb->nlog && (tb_shift(tb) > w0 ||
+			    ibu__bisect_ebb(&tb->bs, tb->r) < b0 * 0.99))
 		tb_undo(tb, --k >= 0 ? tb->lvl[k] : 0);
 }
 
@@ -425,7 +364,7 @@ static int tb_loop(struct tbal *tb, struct ibu_err *e)
 	if (rc >= 0 && (keep = tb->nlog)) {	/* the guards' measure before */
 		tb_undo(tb, 0);
 		w0 = tb_shift(tb);
-		b0 = tb_ebb(tb);
+		b0 = ibu__bisect_ebb(&tb->bs, tb->r);
 		tb_redo(tb, keep);
 		tb_keep(tb, w0, b0);
 	}
@@ -478,7 +417,7 @@ static void tb_free(struct tbal *tb)
 	free(tb->lvl);
 	free(tb->sload);
 	free(tb->touch);
-	free(tb->perm);
+	ibu__bisect_free(&tb->bs);
 }
 
 /* The pass above; on damaged trees whose end ports' routes turn. */
@@ -507,10 +446,12 @@ int ibu__pgft_shed_turned(struct router *r, struct ibu_err *e)
 	tb.sload = calloc(np, sizeof(*tb.sload));
 	tb.touch = malloc(np * sizeof(int));
 	tb.np = (int)np;
-	tb.perm = malloc((size_t)(r->g->num_hosts + 1) * sizeof(int));
 	if (!tb.dl || !tb.tried || !tb.hs || !tb.nsrc || !tb.T || !tb.load ||
-	    !tb.ulog || !tb.lvl || !tb.sload || !tb.touch || !tb.perm)
+	    !tb.ulog || !tb.lvl || !tb.sload || !tb.touch)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	if (!rc)
+		rc = ibu__bisect_init(&tb.bs, r, IBU__BISECT_SAMPLES,
+				      IBU__BISECT_SEED, e);
 	if (!rc) {
 		tb_ends(&tb);
 		for (i = 0; i < tb.nd; i++)
