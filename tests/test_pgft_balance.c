@@ -557,9 +557,9 @@ static long changed(const struct fixture *x, const struct fixture *y)
 /*
  * A cut cable changes the entries it must: the LIDs whose rule climbed
  * through it are repaired at the leaf that lost it, every other switch
- * keeps the rule. IBFT(8,3) at LMC 4, one leaf uplink cut: 1,790 of
- * 171,440 entries change (re-deciding those LIDs on every source leaf
- * changed 6,010), and the all-to-all stays within 2 of the cut bound
+ * keeps the rule. IBFT(8,3) at LMC 4, one leaf uplink cut: 1,799 of
+ * 171,440 entries change, 9 of them the eBB pass's (re-deciding those
+ * LIDs on every source leaf changed 6,010), and the all-to-all stays within 2 of the cut bound
  * (166: the leaf's 4 hosts' flows over its 3 uplinks left). Before the
  * second choice offset the source leaves' digits toward the cut leaf's
  * hosts, it was 1,754 entries and 172.
@@ -581,7 +581,7 @@ START_TEST(one_cut_changes_what_it_must)
 	route(&y);
 	assert_valid(&y);
 	n = changed(&x, &y);
-	ck_assert_int_le(n, 1790);
+	ck_assert_int_le(n, 1799);
 	ck_assert_int_eq(leaf_bound(&y), 166);
 	ck_assert_int_le(all_to_all(&y), 166 + 2);
 	pgft_fixture_free(&x);
