@@ -9,7 +9,7 @@
  */
 #include <string.h>
 #include "unit.h"
-#include "pgft_util.h"
+#include "pgft_check.h"
 #include "gen.h"
 #include "pgft.h"
 #include "lft.h"
@@ -17,89 +17,6 @@
 #include "pgft_verify.h"
 #include "verify.h"
 #include "cdg.h"
-
-/* Link loads of host S to D added to load ([node (IBU_MAX_PORTS + 1) +
- * port]); 0 when the walk does not arrive. */
-static int walk(const struct fixture *x, int S, int D, long *load)
-{
-	const struct ibu_fabric *f = &x->f;
-	uint16_t lid = f->nodes[x->g.host[D].node].ports[x->g.host[D].port].lid;
-	int n = x->g.host[S].leaf, hops = 0, p;
-
-	while (hops++ < 16 && ibu_node_is_switch(&f->nodes[n])) {
-		p = ibu_lft_get(&x->lft, n, lid);
-		if (p == IBU_NO_PATH)
-			return 0;
-		load[n * (IBU_MAX_PORTS + 1) + p]++;
-		if (n == x->g.host[D].leaf)
-			return f->nodes[n].ports[p].peer_node == x->g.host[D].node;
-		n = f->nodes[n].ports[p].peer_node;
-	}
-	return 0;
-}
-
-static long busiest(const struct fixture *x, const long *load)
-{
-	long max = 0;
-	int i;
-
-	for (i = 0; i < x->f.num_nodes * (IBU_MAX_PORTS + 1); i++)
-		max = load[i] > max ? load[i] : max;
-	return max;
-}
-
-/* The worst shift (every k = 1..N-1) and the all-to-all's busiest link,
- * every walk arriving. */
-static void loads(const struct fixture *x, long *shift, long *a2a)
-{
-	size_t cells = (size_t)x->f.num_nodes * (IBU_MAX_PORTS + 1);
-	long *load = calloc(cells, sizeof(long)), *all = calloc(cells, sizeof(long));
-	int N = x->g.num_hosts, k, S;
-	size_t i;
-
-	ck_assert_ptr_nonnull(load);
-	ck_assert_ptr_nonnull(all);
-	*shift = 0;
-	for (k = 1; k < N; k++) {
-		memset(load, 0, cells * sizeof(long));
-		for (S = 0; S < N; S++)
-			ck_assert_int_eq(walk(x, S, (S + k) % N, load), 1);
-		if (busiest(x, load) > *shift)
-			*shift = busiest(x, load);
-		for (i = 0; i < cells; i++)
-			all[i] += load[i];
-	}
-	*a2a = busiest(x, all);
-	free(load);
-	free(all);
-}
-
-/* Every pair arrives, no loop, minimal among up*|down* paths (a pair
- * with none turns once), no credit loop on one VL. */
-static void assert_valid(struct fixture *x)
-{
-	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
-	struct ibu_verify_result r;
-	struct ibu_cdg cdg;
-	struct ibu_cdg_channel *cyc = NULL;
-	struct ibu_err e = { 0 };
-	int len = 0, *rank;
-
-	ck_assert_int_eq(ibu_pgft_ranks(&x->f, &x->g, &rank, &e), 0);
-	vo.rank = rank;
-	ck_assert_int_eq(ibu_verify_lft(&x->f, &x->lft, &vo, NULL, NULL, &r, &e), 0);
-	ck_assert_int_eq(r.unreachable, 0);
-	ck_assert_int_eq(r.loops, 0);
-	ck_assert_int_eq(r.nonminimal, 0);
-	ck_assert_int_eq(r.turns, 0);	/* needed_turns: pairs with none */
-	free(rank);
-	ck_assert_int_eq(ibu_cdg_init(&cdg, &x->f, NULL, &e), 0);
-	ck_assert_int_eq(ibu_cdg_add_unicast(&cdg, &x->lft, &x->map, &e), 0);
-	ck_assert_int_eq(ibu_cdg_find_cycle(&cdg, &cyc, &len, &e), 0);
-	ck_assert_int_eq(len, 0);
-	free(cyc);
-	ibu_cdg_free(&cdg);
-}
 
 /*
  * The league's misses: IBFT(m,n) with cuts and switches gone, the seed,
@@ -128,13 +45,13 @@ START_TEST(worst_shift_at_most_dfsssp)
 	pgft_league_ibft(&x, missed[_i].m, missed[_i].n, missed[_i].cut,
 			 missed[_i].sw, missed[_i].seed);
 	pgft_route_lmc0(&x, &st);
-	loads(&x, &shift, &a2a);
+	pgft_loads(&x, &shift, &a2a);
 	ck_assert_int_le(shift, missed[_i].dfsssp);
 	ck_assert_int_eq(st.shift_from, missed[_i].shift_before);
 	ck_assert_int_eq(st.shift_to, shift);
 	ck_assert_int_le(a2a, missed[_i].a2a);
 	ck_assert_int_gt(st.shift_moved, 0);
-	assert_valid(&x);
+	pgft_assert_valid_updown(&x);
 	pgft_fixture_free(&x);
 }
 END_TEST
@@ -197,7 +114,7 @@ START_TEST(one_graph_for_both)
 	ck_assert_int_gt(st.shed_checked, 0);
 	ck_assert_int_gt(st.shift_moved, 0);
 	ck_assert_int_eq(st.cdg_builds, 1);
-	assert_valid(&x);
+	pgft_assert_valid_updown(&x);
 	pgft_fixture_free(&x);
 }
 END_TEST
