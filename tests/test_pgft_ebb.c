@@ -3,7 +3,8 @@
  * Raising the eBB estimate on damaged fat trees (lib/fattree/pgft_ebb.c):
  * on trees of the random league the pass moves entries and its estimate
  * rises; the worst shift stays at the shift pass's, the all-to-all's
- * busiest link does not rise above what the pass started from; the
+ * busiest link does not rise above what the pass started from (also
+ * where a move is kept only with a second one); the
  * tables stay valid, minimal and credit-loop free.  (Two runs giving the
  * same tables and an intact tree left alone: test_pgft_shift.c, whose
  * pass this one follows.)
@@ -23,9 +24,10 @@
 static const struct {
 	int m, n, cut, sw;
 	uint64_t seed;
+	long pairs;			/* pair moves kept at least */
 } damaged[] = {
-	{ 4, 3, 4, 0, 874530 },		/* r80 */
-	{ 8, 3, 3, 2, 948995 },		/* r73 */
+	{ 4, 3, 4, 0, 874530, 0 },	/* r80 */
+	{ 8, 3, 3, 2, 948995, 1 },	/* r73 */
 };
 
 START_TEST(estimate_rises)
@@ -40,6 +42,9 @@ START_TEST(estimate_rises)
 	pgft_loads(&x, &shift, &a2a);
 	ck_assert_int_gt(st.ebb_tries, 0);
 	ck_assert_int_gt(st.ebb_moved, 0);
+	/* moves only a second one makes guard-clean are kept too */
+	ck_assert_int_ge(st.ebb_pairs, damaged[_i].pairs);
+	ck_assert_int_le(2 * st.ebb_pairs, st.ebb_moved);
 	ck_assert_msg(st.ebb_to > st.ebb_from, "eBB %f -> %f", st.ebb_from,
 		      st.ebb_to);
 	ck_assert_int_le(shift, st.shift_to);

@@ -373,8 +373,9 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 			 c->st.shift_tries);
 	o = strlen(buf);
 	if (c->routed && c->st.ebb_tries && o < len)
-		snprintf(buf + o, len - o, "; eBB pass %ld entries moved, %ld tried",
-			 c->st.ebb_moved, c->st.ebb_tries);
+		snprintf(buf + o, len - o,
+			 "; eBB pass %ld entries moved (%ld pairs), %ld tried",
+			 c->st.ebb_moved, c->st.ebb_pairs, c->st.ebb_tries);
 }
 
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,

@@ -214,6 +214,7 @@ struct ibu_pgft_route_stats {
 	long cdg_builds;	/* walks of every route into the dependency
 				 * graph those passes share (pgft_cdg.c) */
 	long ebb_moved, ebb_tries;	/* the eBB pass's (pgft_ebb.c), */
+	long ebb_pairs;			/* moves kept as a pair, */
 	long ebb_walks;			/* and the flows its tries walked; */
 	double ebb_from, ebb_to;	/* its estimate before and after */
 	long ebb_a2a;			/* the all-to-all's busiest it kept */

@@ -34,19 +34,34 @@
 #define EBB_WALKS 10000000L
 /* A move is kept where the estimate rises by more than this (rounding). */
 #define EBB_EPS 1e-9
+/* Second moves tried for a move that takes a cell above a guard. */
+#ifndef EBB_PAIRS
+#define EBB_PAIRS 16
+#endif
+
+/* One entry's move in flight: enough to measure it and put it back. */
+struct emove {
+	int D, n, m, nc;	/* entry (n, lid of D); m moved leaves */
+	uint8_t old;		/* its port before */
+	int *mv;		/* [m]: the moved source leaves' ranks */
+	int oldc[WALK_HOPS], newc[WALK_HOPS];
+	int *aff, naff;		/* the bisections it changes */
+	double *osum;		/* [i]: aff[i]'s sum before */
+	double gain;		/* the estimate's change (unscaled) */
+};
 
 struct ebp {
 	struct shp *sp;
 	struct ibu__bisect *b;
 	uint32_t *lb;		/* [k nslots + cell]: bisection k's loads */
 	double *sum;		/* [k]: its sum of 1 / busiest */
-	double *nsum;		/* [k]: the try's */
-	int *aff, naff;		/* bisections the try changes */
+	struct emove mo[2];	/* a move and its pair */
 	unsigned char *onmv;	/* [leaf rank]: its path crosses n */
 	int *rank;		/* [node]: leaf rank, -1 */
 	int *seen, *sw;		/* [node]: D + 1 once listed; the list */
 	uint32_t amax;		/* the all-to-all's busiest */
 	long walks;		/* flows walked by bsum */
+	long pairs;		/* moves kept with a second one */
 };
 
 /* Bisection k's sum over its flows, on its kept loads. */
@@ -98,89 +113,211 @@ static void fill_loads(struct ebp *eb)
 	}
 }
 
-/* The affected bisections' one flow each onto (d = 1) or off cells. */
-static void shift_flows(struct ebp *eb, const int *cells, int nc, int d)
-{
-	int i, j;
-	uint32_t *l;
-
-	for (i = 0; i < eb->naff; i++) {
-		l = eb->lb + (size_t)eb->aff[i] * eb->sp->nslots;
-		for (j = 0; j < nc; j++)
-			l[cells[j]] += (uint32_t)d;
-	}
-}
-
-/* The bisections whose flow ending at D starts on a leaf in mv. */
-static void affected(struct ebp *eb, int D, int m)
+/* The bisections whose flow ending at mo's destination starts on one of
+ * its moved leaves, into mo->aff. */
+static void affected(struct ebp *eb, struct emove *mo)
 {
 	struct shp *sp = eb->sp;
 	const int *to;
 	int j, k, S;
 
-	for (j = 0; j < m; j++)
-		eb->onmv[sp->mv[j]] = 1;
-	eb->naff = 0;
+	for (j = 0; j < mo->m; j++)
+		eb->onmv[mo->mv[j]] = 1;
+	mo->naff = 0;
 	for (k = 0; k < eb->b->nb; k++) {
 		to = eb->b->to + (size_t)k * (size_t)eb->b->N;
-		S = to[D];
+		S = to[mo->D];
 		if (S >= 0 && eb->onmv[eb->rank[sp->r->g->host[S].leaf]])
-			eb->aff[eb->naff++] = k;
+			mo->aff[mo->naff++] = k;
 	}
-	for (j = 0; j < m; j++)
-		eb->onmv[sp->mv[j]] = 0;
+	for (j = 0; j < mo->m; j++)
+		eb->onmv[mo->mv[j]] = 0;
+}
+
+/* mo's affected bisections' one flow each onto (d = 1) or off cells. */
+static void shift_flows(struct ebp *eb, const struct emove *mo,
+			const int *cells, int d)
+{
+	int i, j;
+	uint32_t *l;
+
+	for (i = 0; i < mo->naff; i++) {
+		l = eb->lb + (size_t)mo->aff[i] * eb->sp->nslots;
+		for (j = 0; j < mo->nc; j++)
+			l[cells[j]] += (uint32_t)d;
+	}
+}
+
+/*
+ * Entry (n, lid of D) to port p on the tables and on every bisection's
+ * loads and sums, the estimate's change in mo->gain: 1 done, 0 when it is
+ * no move (a walk that does not arrive or changes length: put back).
+ */
+static int move_on(struct ebp *eb, struct emove *mo, int D, int n, int p)
+{
+	struct shp *sp = eb->sp;
+	uint8_t *ent = &sp->r->lft->row[n][sp->lid[D]];
+	int t = sp->r->g->host[D].leaf, i, k, nold;
+
+	sp->tries++;
+	mo->D = D;
+	mo->n = n;
+	mo->old = *ent;
+	mo->m = ibu__shp_movers(sp, D, n);
+	memcpy(mo->mv, sp->mv, (size_t)mo->m * sizeof(int));
+	nold = ibu__shp_walk(sp, n, t, sp->lid[D], mo->oldc, WALK_HOPS);
+	*ent = (uint8_t)p;
+	mo->nc = ibu__shp_walk(sp, n, t, sp->lid[D], mo->newc, WALK_HOPS);
+	if (!mo->m || nold < 0 || mo->nc != nold) {
+		*ent = mo->old;
+		return 0;
+	}
+	affected(eb, mo);
+	shift_flows(eb, mo, mo->oldc, -1);
+	shift_flows(eb, mo, mo->newc, 1);
+	for (mo->gain = 0, i = 0; i < mo->naff; i++) {
+		k = mo->aff[i];
+		mo->osum[i] = eb->sum[k];
+		eb->sum[k] = bsum(eb, k);
+		mo->gain += eb->sum[k] - mo->osum[i];
+	}
+	return 1;
+}
+
+/* move_on undone (the last one on first). */
+static void move_off(struct ebp *eb, const struct emove *mo)
+{
+	int i;
+
+	for (i = 0; i < mo->naff; i++)
+		eb->sum[mo->aff[i]] = mo->osum[i];
+	shift_flows(eb, mo, mo->newc, -1);
+	shift_flows(eb, mo, mo->oldc, 1);
+	eb->sp->r->lft->row[mo->n][eb->sp->lid[mo->D]] = mo->old;
+}
+
+/* mo's flows moved on the shift and all-to-all loads (on) or back. */
+static void model(struct shp *sp, struct emove *mo, int on)
+{
+	int *keep = sp->mv;
+
+	sp->mv = mo->mv;
+	ibu__shp_move(sp, mo->D, mo->m, -1, on ? mo->oldc : mo->newc, mo->nc);
+	ibu__shp_move(sp, mo->D, mo->m, 1, on ? mo->newc : mo->oldc, mo->nc);
+	sp->mv = keep;
+}
+
+/* The first hop of mo's new walk whose cell is above a guard for the
+ * flows it moved: the all-to-all's busiest, or W in one of their shifts;
+ * -1 none. */
+static int over_hop(const struct ebp *eb, const struct emove *mo)
+{
+	const struct shp *sp = eb->sp;
+	int h, j, x;
+	long k;
+
+	for (h = 0; h < mo->nc; h++) {
+		if (sp->a2a[mo->newc[h]] > eb->amax)
+			return h;
+		for (j = 0; j < mo->m; j++)
+			for (x = sp->lstart[mo->mv[j]];
+			     x < sp->lstart[mo->mv[j] + 1]; x++) {
+				k = (mo->D - sp->lhost[x] + sp->N) % sp->N;
+				if (sp->kload[(size_t)k * sp->nslots +
+					      mo->newc[h]] > (uint32_t)sp->W)
+					return h;
+			}
+	}
+	return -1;
+}
+
+/* The second move of a pair: kept (1) with a where the two together
+ * raise the estimate, keep every guard and close no credit loop. */
+static int try_pair(struct ebp *eb, struct emove *a, int E, int n, int p)
+{
+	struct shp *sp = eb->sp;
+	struct emove *b = &eb->mo[1];
+	int ok;
+
+	if (!move_on(eb, b, E, n, p))
+		return 0;
+	ok = a->gain + b->gain > EBB_EPS;
+	if (ok) {
+		model(sp, b, 1);
+		ok = over_hop(eb, a) < 0 && over_hop(eb, b) < 0;
+		if (ok)
+			ok = ibu__shp_no_cycle(sp, sp->lid[a->D]);
+		if (ok > 0)
+			ok = ibu__shp_no_cycle(sp, sp->lid[E]);
+		if (ok <= 0)
+			model(sp, b, 0);
+	}
+	if (ok <= 0)
+		move_off(eb, b);
+	return ok;
+}
+
+/*
+ * a raises the estimate but takes the cell at hop h of its walk above a
+ * guard: the single moves meet a local optimum there, where the search
+ * without guards passes through such a state and leaves it a move later.
+ * So another destination's entry on that cell, at the same switch, is
+ * moved to another way with it (destinations by host index, ways by
+ * port, at most EBB_PAIRS tries): 1 the pair kept, 0 none, < 0 an error.
+ */
+static int repair(struct ebp *eb, struct emove *a, int h)
+{
+	struct shp *sp = eb->sp;
+	const struct router *r = sp->r;
+	int n = h ? sp->peer[a->newc[h - 1]] : a->n;
+	int port = a->newc[h] - r->pbase[n], E, p, left = EBB_PAIRS, rc = 0;
+
+	for (E = 0; !rc && E < sp->N && left > 0; E++) {
+		if (E == a->D || !sp->lid[E] || sp->fixed[E] ||
+		    r->lft->row[n][sp->lid[E]] != port)
+			continue;
+		ibu__shp_prepare(sp, r->g->host[E].leaf);
+		for (p = 1; !rc && p <= r->f->nodes[n].num_ports &&
+		     left > 0; p++)
+			if (p != port && ibu__shp_is_way(sp, n, p)) {
+				left--;
+				rc = try_pair(eb, a, E, n, p);
+			}
+	}
+	ibu__shp_prepare(sp, r->g->host[a->D].leaf);
+	return rc;
 }
 
 /*
  * Entry (n, lid of D) to port p, measured and kept when the estimate
- * rises and the guards hold: 1 kept, 0 put back, < 0 an error.
+ * rises and the guards hold, alone or paired (repair): the entries kept,
+ * 0 put back, < 0 an error.
  */
 static int try_move(struct ebp *eb, int D, int n, int p)
 {
 	struct shp *sp = eb->sp;
-	uint8_t *ent = &sp->r->lft->row[n][sp->lid[D]], old = *ent;
-	int t = sp->r->g->host[D].leaf, m, i, j, over, ok;
-	double gain = 0;
+	struct emove *a = &eb->mo[0];
+	int h, ok;
 
-	sp->tries++;
-	m = ibu__shp_movers(sp, D, n);
-	sp->nold = ibu__shp_walk(sp, n, t, sp->lid[D], sp->oldc, WALK_HOPS);
-	*ent = (uint8_t)p;
-	sp->nnew = ibu__shp_walk(sp, n, t, sp->lid[D], sp->newc, WALK_HOPS);
-	if (!m || sp->nold < 0 || sp->nnew != sp->nold) {
-		*ent = old;
+	if (!move_on(eb, a, D, n, p))
+		return 0;
+	if (a->gain <= EBB_EPS) {
+		move_off(eb, a);
 		return 0;
 	}
-	affected(eb, D, m);
-	shift_flows(eb, sp->oldc, sp->nold, -1);
-	shift_flows(eb, sp->newc, sp->nnew, 1);
-	for (i = 0; i < eb->naff; i++) {
-		eb->nsum[i] = bsum(eb, eb->aff[i]);
-		gain += eb->nsum[i] - eb->sum[eb->aff[i]];
-	}
-	ok = gain > EBB_EPS;
-	if (ok) {
-		ibu__shp_move(sp, D, m, -1, sp->oldc, sp->nold);
-		over = ibu__shp_move(sp, D, m, 1, sp->newc, sp->nnew);
-		for (j = 0; j < sp->nnew && !over; j++)
-			over = sp->a2a[sp->newc[j]] > eb->amax;
-		ok = over ? 0 : ibu__shp_no_cycle(sp, sp->lid[D]);
-		if (ok <= 0) {
-			ibu__shp_move(sp, D, m, -1, sp->newc, sp->nnew);
-			ibu__shp_move(sp, D, m, 1, sp->oldc, sp->nold);
-		}
-	}
+	model(sp, a, 1);
+	h = over_hop(eb, a);
+	ok = h < 0 ? ibu__shp_no_cycle(sp, sp->lid[D]) : repair(eb, a, h);
 	if (ok <= 0) {
-		*ent = old;
-		shift_flows(eb, sp->newc, sp->nnew, -1);
-		shift_flows(eb, sp->oldc, sp->nold, 1);
+		model(sp, a, 0);
+		move_off(eb, a);
 		return ok;
 	}
-	for (i = 0; i < eb->naff; i++)
-		eb->sum[eb->aff[i]] = eb->nsum[i];
+	ok = h < 0 ? 1 : 2;
+	eb->pairs += ok == 2;
 	sp->mvD = -1;
-	sp->moved++;
-	return 1;
+	sp->moved += ok;
+	return ok;
 }
 
 /* The switches on D's routes from the source leaves (by rank, then
@@ -256,13 +393,18 @@ static int ebp_alloc(struct ebp *eb, struct shp *sp, struct ibu__bisect *b)
 	eb->b = b;
 	eb->lb = calloc((size_t)b->nb * sp->nslots + 1, sizeof(uint32_t));
 	eb->sum = calloc((size_t)b->nb + 1, sizeof(double));
-	eb->nsum = calloc((size_t)b->nb + 1, sizeof(double));
-	eb->aff = malloc(((size_t)b->nb + 1) * sizeof(int));
+	for (j = 0; j < 2; j++) {
+		eb->mo[j].mv = malloc(((size_t)sp->nleaf + 1) * sizeof(int));
+		eb->mo[j].aff = malloc(((size_t)b->nb + 1) * sizeof(int));
+		eb->mo[j].osum = malloc(((size_t)b->nb + 1) * sizeof(double));
+		if (!eb->mo[j].mv || !eb->mo[j].aff || !eb->mo[j].osum)
+			return ibu_err_set(sp->e, IBU_ENOMEM, "out of memory");
+	}
 	eb->onmv = calloc((size_t)n + 1, 1);
 	eb->rank = malloc(((size_t)n + 1) * sizeof(int));
 	eb->seen = calloc((size_t)n + 1, sizeof(int));
 	eb->sw = malloc(((size_t)n + 1) * sizeof(int));
-	if (!eb->lb || !eb->sum || !eb->nsum || !eb->aff || !eb->onmv ||
+	if (!eb->lb || !eb->sum || !eb->onmv ||
 	    !eb->rank || !eb->seen || !eb->sw)
 		return ibu_err_set(sp->e, IBU_ENOMEM, "out of memory");
 	for (j = 0; j < n; j++)
@@ -274,10 +416,15 @@ static int ebp_alloc(struct ebp *eb, struct shp *sp, struct ibu__bisect *b)
 
 static void ebp_free(struct ebp *eb)
 {
+	int j;
+
 	free(eb->lb);
 	free(eb->sum);
-	free(eb->nsum);
-	free(eb->aff);
+	for (j = 0; j < 2; j++) {
+		free(eb->mo[j].mv);
+		free(eb->mo[j].aff);
+		free(eb->mo[j].osum);
+	}
 	free(eb->onmv);
 	free(eb->rank);
 	free(eb->seen);
@@ -311,6 +458,7 @@ int ibu__pgft_raise_ebb(struct shp *sp)
 			rc = sweep_dest(&eb, D, &kept);
 	sp->r->st.ebb_to = total(&eb);
 	sp->r->st.ebb_moved = kept;
+	sp->r->st.ebb_pairs = eb.pairs;
 	sp->r->st.ebb_tries = sp->tries;
 	sp->r->st.ebb_walks = eb.walks;
 	sp->tries = tries0;
