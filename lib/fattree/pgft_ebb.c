@@ -62,15 +62,39 @@ struct ebp {
 	uint32_t amax;		/* the all-to-all's busiest */
 	long walks;		/* flows walked by bsum */
 	long pairs;		/* moves kept with a second one */
+	int *pc, *plen;		/* [(j N + D) hops], [j N + D]: the walk
+				 * from source leaf rank j to D, its length */
+	int *hrank;		/* [S]: its leaf's rank */
 };
+
+/* The walk from source leaf rank j to D into the path cache. */
+static void cache_path(struct ebp *eb, int j, int D)
+{
+	const struct shp *sp = eb->sp;
+	size_t x = (size_t)j * (size_t)sp->N + (size_t)D;
+
+	eb->plen[x] = ibu__shp_walk(sp, sp->lleaf[j], sp->r->g->host[D].leaf,
+				    sp->lid[D], eb->pc + x * WALK_HOPS,
+				    WALK_HOPS);
+}
+
+/* mo's moved leaves' paths to its destination, after its entry changed. */
+static void recache(struct ebp *eb, const struct emove *mo)
+{
+	int j;
+
+	for (j = 0; j < mo->m; j++)
+		cache_path(eb, mo->mv[j], mo->D);
+}
 
 /* Bisection k's sum over its flows, on its kept loads. */
 static double bsum(struct ebp *eb, int k)
 {
-	const struct router *r = eb->sp->r;
 	const int *to = eb->b->to + (size_t)k * (size_t)eb->b->N;
 	const uint32_t *l = eb->lb + (size_t)k * eb->sp->nslots;
-	int c[WALK_HOPS], S, n, j;
+	const int *c;
+	int S, n, j;
+	size_t x;
 	uint32_t m;
 	double s = 0;
 
@@ -78,9 +102,9 @@ static double bsum(struct ebp *eb, int k)
 	for (S = 0; S < eb->b->N; S++) {
 		if (to[S] < 0)
 			continue;
-		n = ibu__shp_walk(eb->sp, r->g->host[S].leaf,
-				  r->g->host[to[S]].leaf, eb->sp->lid[to[S]],
-				  c, WALK_HOPS);
+		x = (size_t)eb->hrank[S] * (size_t)eb->sp->N + (size_t)to[S];
+		n = eb->plen[x];
+		c = eb->pc + x * WALK_HOPS;
 		for (j = 0, m = 1; j < n; j++)
 			m = l[c[j]] > m ? l[c[j]] : m;
 		s += n >= 0 ? 1.0 / m : 0;
@@ -88,25 +112,29 @@ static double bsum(struct ebp *eb, int k)
 	return s;
 }
 
-/* Every bisection's loads and sums as the tables stand. */
+/* The path cache, every bisection's loads and sums as the tables
+ * stand. */
 static void fill_loads(struct ebp *eb)
 {
 	struct shp *sp = eb->sp;
-	const struct router *r = sp->r;
-	int c[WALK_HOPS], k, S, n, j;
-	const int *to;
+	const int *to, *c;
+	int k, S, j, D;
+	size_t x;
 	uint32_t *l;
 
+	for (j = 0; j < sp->nleaf; j++)
+		for (D = 0; D < sp->N; D++)
+			cache_path(eb, j, D);
 	for (k = 0; k < eb->b->nb; k++) {
 		to = eb->b->to + (size_t)k * (size_t)eb->b->N;
 		l = eb->lb + (size_t)k * sp->nslots;
 		for (S = 0; S < eb->b->N; S++) {
 			if (to[S] < 0)
 				continue;
-			n = ibu__shp_walk(sp, r->g->host[S].leaf,
-					  r->g->host[to[S]].leaf,
-					  sp->lid[to[S]], c, WALK_HOPS);
-			for (j = 0; j < n; j++)
+			x = (size_t)eb->hrank[S] * (size_t)sp->N +
+			    (size_t)to[S];
+			c = eb->pc + x * WALK_HOPS;
+			for (j = 0; j < eb->plen[x]; j++)
 				l[c[j]]++;
 		}
 		eb->sum[k] = bsum(eb, k);
@@ -172,6 +200,7 @@ static int move_on(struct ebp *eb, struct emove *mo, int D, int n, int p)
 		*ent = mo->old;
 		return 0;
 	}
+	recache(eb, mo);
 	affected(eb, mo);
 	shift_flows(eb, mo, mo->oldc, -1);
 	shift_flows(eb, mo, mo->newc, 1);
@@ -194,6 +223,7 @@ static void move_off(struct ebp *eb, const struct emove *mo)
 	shift_flows(eb, mo, mo->newc, -1);
 	shift_flows(eb, mo, mo->oldc, 1);
 	eb->sp->r->lft->row[mo->n][eb->sp->lid[mo->D]] = mo->old;
+	recache(eb, mo);
 }
 
 /* mo's flows moved on the shift and all-to-all loads (on) or back. */
@@ -401,16 +431,24 @@ static int ebp_alloc(struct ebp *eb, struct shp *sp, struct ibu__bisect *b)
 			return ibu_err_set(sp->e, IBU_ENOMEM, "out of memory");
 	}
 	eb->onmv = calloc((size_t)n + 1, 1);
+	eb->plen = malloc(((size_t)sp->nleaf * (size_t)sp->N + 1) *
+			  sizeof(int));
+	eb->pc = malloc(((size_t)sp->nleaf * (size_t)sp->N + 1) *
+			WALK_HOPS * sizeof(int));
+	eb->hrank = malloc(((size_t)sp->N + 1) * sizeof(int));
 	eb->rank = malloc(((size_t)n + 1) * sizeof(int));
 	eb->seen = calloc((size_t)n + 1, sizeof(int));
 	eb->sw = malloc(((size_t)n + 1) * sizeof(int));
-	if (!eb->lb || !eb->sum || !eb->onmv ||
+	if (!eb->lb || !eb->sum || !eb->onmv || !eb->plen || !eb->pc ||
+	    !eb->hrank ||
 	    !eb->rank || !eb->seen || !eb->sw)
 		return ibu_err_set(sp->e, IBU_ENOMEM, "out of memory");
 	for (j = 0; j < n; j++)
 		eb->rank[j] = -1;
 	for (j = 0; j < sp->nleaf; j++)
 		eb->rank[sp->lleaf[j]] = j;
+	for (j = 0; j < sp->N; j++)
+		eb->hrank[j] = eb->rank[sp->r->g->host[j].leaf];
 	return IBU_OK;
 }
 
@@ -426,6 +464,9 @@ static void ebp_free(struct ebp *eb)
 		free(eb->mo[j].osum);
 	}
 	free(eb->onmv);
+	free(eb->plen);
+	free(eb->pc);
+	free(eb->hrank);
 	free(eb->rank);
 	free(eb->seen);
 	free(eb->sw);
