@@ -35,9 +35,7 @@
 /* A move is kept where the estimate rises by more than this (rounding). */
 #define EBB_EPS 1e-9
 /* Second moves tried for a move that takes a cell above a guard. */
-#ifndef EBB_PAIRS
 #define EBB_PAIRS 16
-#endif
 
 /* One entry's move in flight: enough to measure it and put it back. */
 struct emove {
