@@ -3,8 +3,9 @@
  * Routes with one down-up turn (lib/fattree/pgft_turn.c) where a damaged
  * PGFT leaves pairs no up*|down* path: every pair routed, a turn only
  * where no up*|down* path exists, minimal among the routes that exist,
- * no credit loop on one VL; and the turns gathered where the cables are
- * whole, not under a middle switch that lost a cable to a top.
+ * no credit loop on one VL; the turns gathered where the cables are
+ * whole, not under a middle switch that lost a cable to a top, and the
+ * shift pass spreading the turned routes over parallel cables.
  */
 #include <string.h>
 #include "unit.h"
@@ -65,7 +66,10 @@ static int turn_at(const struct fixture *x, int S, int D)
  * The turns' leaf: its middle switches keep every cable to the tops. By
  * nearest, then GUID, every turn went to a leaf of the pod whose middle
  * switch had lost a cable to a top: that cable carried 288 messages of
- * the all-to-all (the bound: 256) and 11 of the worst shift at LMC 0.
+ * the all-to-all (the bound: 256) and 11 of the worst shift at LMC 0;
+ * at a leaf of a whole pod 272 and 10, and 8 once the shift pass moves
+ * the turned routes' messages between parallel cables before the turn
+ * (pgft_shift.c, twin_cable).
  */
 START_TEST(turns_where_cables_are_whole)
 {
@@ -93,7 +97,7 @@ START_TEST(turns_where_cables_are_whole)
 	ck_assert_int_gt(nt, 0);
 	pgft_loads(&x, &shift, &a2a);
 	ck_assert_int_lt(a2a, 288);
-	ck_assert_int_le(shift, 10);
+	ck_assert_int_lt(shift, 10);
 	pgft_fixture_free(&x);
 }
 END_TEST
