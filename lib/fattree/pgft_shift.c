@@ -23,9 +23,11 @@
  *
  * It runs after every other LID, the turned ones too (pgft_turn.c), so
  * the loads are those of every pair; it changes only the compute hosts'
- * base LIDs (what the SA hands out), never one routed by turns, and keeps
- * a change only where it closes no credit loop with every route (the
- * turns were chosen against the tables before it). Deterministic: shifts
+ * base LIDs (what the SA hands out), one routed by turns only onto a
+ * cable parallel to its own before the turn (twin_cable) or a minimal
+ * up*|down* way after it, so it keeps its one turn where it was, and
+ * keeps a change only where it closes no credit loop with every route
+ * (the turns were chosen against the tables before it). Deterministic: shifts
  * by k, sources by S, switches along the path, ways by port, a fixed
  * seed. Bounded: at most SHIFT_TRIES changes tried, and only up to
  * SHIFT_HOSTS hosts (where pgft_balance.c measures shifts).
