@@ -9,8 +9,10 @@
  * ports' routes cross B switches the LID waits until every other is
  * routed, and takes the nearest X (hops, then GUID) that covers every B
  * switch with end ports and closes no cycle in cdg_ports.h's graph of all
- * routes. Only the switches' own packets crossing them: a plain shortest
- * path, which no end port's route meets. check --deadlock proves it.
+ * routes, turn switches already chosen first; a new one among the nearest
+ * by the all-to-all load of the turns still to choose (turn_rank). Only
+ * the switches' own packets crossing them: a plain shortest path, which
+ * no end port's route meets. check --deadlock proves it.
  */
 #include <limits.h>
 #include <stdlib.h>
