@@ -23,9 +23,11 @@
  *
  * It runs after every other LID, the turned ones too (pgft_turn.c), so
  * the loads are those of every pair; it changes only the compute hosts'
- * base LIDs (what the SA hands out), never one routed by turns, and keeps
- * a change only where it closes no credit loop with every route (the
- * turns were chosen against the tables before it). Deterministic: shifts
+ * base LIDs (what the SA hands out), one routed by turns only onto a
+ * cable parallel to its own before the turn (twin_cable) or a minimal
+ * up*|down* way after it, so it keeps its one turn where it was, and
+ * keeps a change only where it closes no credit loop with every route
+ * (the turns were chosen against the tables before it). Deterministic: shifts
  * by k, sources by S, switches along the path, ways by port, a fixed
  * seed. Bounded: at most SHIFT_TRIES changes tried, and only up to
  * SHIFT_HOSTS hosts (where pgft_balance.c measures shifts).
@@ -328,6 +330,20 @@ static int try_way(struct shp *sp, int D, int n, int p, int keep, long *cost)
 	return 1;
 }
 
+/* 1 when D's LID is routed by turns and port p of switch n is a cable
+ * parallel to the one its entry takes: a turned route's switches before
+ * the turn have no up*|down* way (is_way), but the same route over
+ * another of the parallel cables is as long and turns where it did. */
+static int twin_cable(const struct shp *sp, int n, int p, int D)
+{
+	const struct ibu_node *nd = &sp->r->f->nodes[n];
+	int q = sp->r->lft->row[n][sp->lid[D]];
+
+	return sp->fixed[D] && q >= 1 && q <= nd->num_ports &&
+	       nd->ports[q].peer_node == nd->ports[p].peer_node &&
+	       ibu_is_sw(sp->r->f, nd->ports[p].peer_node);
+}
+
 /*
  * The flow S -> D of shift k (its busiest link at W) moved off that link
  * by a change at one switch of its path up to the link: of the changes
@@ -352,7 +368,8 @@ static int lower_flow(struct shp *sp, long S, long D, long k)
 		for (p = 1; p <= r->f->nodes[s].num_ports; p++) {
 			if (sp->tries >= SHIFT_TRIES || sp->rc)
 				return 0;
-			if (p != r->lft->row[s][sp->lid[D]] && is_way(sp, s, p) &&
+			if (p != r->lft->row[s][sp->lid[D]] &&
+			    (is_way(sp, s, p) || twin_cable(sp, s, p, (int)D)) &&
 			    try_way(sp, (int)D, s, p, 0, &cost) && cost < best) {
 				best = cost;
 				bs = s;
@@ -373,7 +390,7 @@ static int lower_round(struct shp *sp)
 	for (k = 1; k < sp->N && sp->W == W && sp->tries < SHIFT_TRIES &&
 	     !sp->rc; k++)
 		for (S = 0; S < sp->N && sp->nw[k] > 0 && sp->W == W; S++)
-			if (sp->lid[(S + k) % sp->N] && !sp->fixed[(S + k) % sp->N] &&
+			if (sp->lid[(S + k) % sp->N] &&
 			    sp->r->g->host[S].leaf !=
 			    sp->r->g->host[(S + k) % sp->N].leaf)
 				any |= lower_flow(sp, S, (S + k) % sp->N, k);
