@@ -59,8 +59,8 @@ static uint32_t host_base(const struct router *r, int D)
 
 /* Cells of the walk from switch n toward leaf t for lid (at most hops);
  * the count, -1 when it does not arrive. */
-static int walk_cells(const struct shp *sp, int n, int t, uint32_t lid,
-		      int *cells, int hops)
+int ibu__shp_walk(const struct shp *sp, int n, int t, uint32_t lid,
+		  int *cells, int hops)
 {
 	const struct router *r = sp->r;
 	int k = 0, p;
@@ -88,8 +88,8 @@ static void kwalk(struct shp *sp, long S, long D, int d)
 
 	if (!sp->lid[D])
 		return;
-	n = walk_cells(sp, g->host[S].leaf, g->host[D].leaf, sp->lid[D], c,
-		       WALK_HOPS);
+	n = ibu__shp_walk(sp, g->host[S].leaf, g->host[D].leaf, sp->lid[D],
+			  c, WALK_HOPS);
 	for (j = 0; j < n; j++) {
 		kl[c[j]] += (uint32_t)d;
 		sp->a2a[c[j]] += (uint32_t)d;
@@ -123,7 +123,7 @@ static void count_worst(struct shp *sp)
 }
 
 /* The router's ud and closure for leaf t (once per run of one leaf). */
-static void prepare(struct shp *sp, int t)
+void ibu__shp_prepare(struct shp *sp, int t)
 {
 	int hopn[2 * IBU_PGFT_MAX_H + 2] = { 0 };
 
@@ -137,7 +137,7 @@ static void prepare(struct shp *sp, int t)
 /* 1 when port p of switch n is a minimal up*|down* way toward the leaf
  * prepared: one hop nearer, down from a switch above the leaf (ud =
  * level - 1 there), up from any other. */
-static int is_way(const struct shp *sp, int n, int p)
+int ibu__shp_is_way(const struct shp *sp, int n, int p)
 {
 	const struct router *r = sp->r;
 	int q = r->f->nodes[n].ports[p].peer_node, ln = r->g->level[n];
@@ -150,7 +150,7 @@ static int is_way(const struct shp *sp, int n, int p)
 
 /* The source leaves whose walk to D crosses switch n (sp->mv); their
  * count. */
-static int movers(struct shp *sp, int D, int n)
+int ibu__shp_movers(struct shp *sp, int D, int n)
 {
 	const struct ibu_pgft *g = sp->r->g;
 	int c[WALK_HOPS], j, k, m = 0, s, t = g->host[D].leaf;
@@ -163,7 +163,7 @@ static int movers(struct shp *sp, int D, int n)
 			sp->mv[m++] = j;
 			continue;
 		}
-		k = walk_cells(sp, s, t, sp->lid[D], c, WALK_HOPS);
+		k = ibu__shp_walk(sp, s, t, sp->lid[D], c, WALK_HOPS);
 		while (k-- > 0)
 			if (sp->peer[c[k]] == n)
 				break;
@@ -176,8 +176,8 @@ static int movers(struct shp *sp, int D, int n)
 /* The moved leaves' flows to D taken off (d = -1: the cells in oldc) or
  * put on (d = 1: newc) the shift loads, nw kept; 1 when a cell goes
  * above W. The all-to-all by the flows' count. */
-static int move(struct shp *sp, int D, int m, int d, const int *cells,
-		int nc)
+int ibu__shp_move(struct shp *sp, int D, int m, int d, const int *cells,
+		   int nc)
 {
 	uint32_t *kl, v;
 	long S, k;
@@ -256,17 +256,17 @@ static long a2a_sum(const struct shp *sp, const int *cells, int n)
  * Turns (pgft_turn.c) were chosen against the tables before this pass:
  * a change may not close a cycle through one. < 0: an error.
  */
-static int no_cycle(struct shp *sp, uint32_t lid, struct ibu_err *e)
+int ibu__shp_no_cycle(struct shp *sp, uint32_t lid)
 {
 	int rc;
 
 	if (!sp->have_cdg) {
 		sp->have_cdg = 1;
-		rc = ibu__pgft_cdg_build(sp->r, e);
+		rc = ibu__pgft_cdg_build(sp->r, sp->e);
 		if (rc)		/* a cycle already: nothing is changed */
 			return rc < 0 ? rc : 0;
 	}
-	rc = ibu__pgft_cdg_cycle(sp->r, lid, e);
+	rc = ibu__pgft_cdg_cycle(sp->r, lid, sp->e);
 	return rc < 0 ? rc : !rc;
 }
 
@@ -287,21 +287,21 @@ static int try_way(struct shp *sp, int D, int n, int p, int keep, long *cost)
 
 	sp->tries += !keep;
 	if (sp->mvD != D || sp->mvn != n) {	/* the tables changed since */
-		sp->nmv = movers(sp, D, n);
+		sp->nmv = ibu__shp_movers(sp, D, n);
 		sp->mvD = D;
 		sp->mvn = n;
 	}
 	m = sp->nmv;
-	sp->nold = walk_cells(sp, n, t, sp->lid[D], sp->oldc, WALK_HOPS);
+	sp->nold = ibu__shp_walk(sp, n, t, sp->lid[D], sp->oldc, WALK_HOPS);
 	*ent = (uint8_t)p;
-	sp->nnew = walk_cells(sp, n, t, sp->lid[D], sp->newc, WALK_HOPS);
+	sp->nnew = ibu__shp_walk(sp, n, t, sp->lid[D], sp->newc, WALK_HOPS);
 	*ent = old;
 	if (!m || sp->nold < 0 || sp->nnew != sp->nold)
 		return 0;
 	sold = a2a_sum(sp, sp->oldc, sp->nold);
 	save_nw(sp, D, m);
-	move(sp, D, m, -1, sp->oldc, sp->nold);
-	over = move(sp, D, m, 1, sp->newc, sp->nnew);
+	ibu__shp_move(sp, D, m, -1, sp->oldc, sp->nold);
+	over = ibu__shp_move(sp, D, m, 1, sp->newc, sp->nnew);
 	for (j = 0; j < sp->nnew && !over; j++)
 		over = sp->a2a[sp->newc[j]] > sp->cap;
 	d = delta_shifts(sp, D, m, &raised, &cells);
@@ -309,13 +309,13 @@ static int try_way(struct shp *sp, int D, int n, int p, int keep, long *cost)
 	*cost = a2a_sum(sp, sp->newc, sp->nnew) - sold;
 	if (ok && keep) {
 		*ent = (uint8_t)p;
-		ok = no_cycle(sp, sp->lid[D], sp->e);
+		ok = ibu__shp_no_cycle(sp, sp->lid[D]);
 		if (ok <= 0)
 			*ent = old;
 	}
 	if (ok <= 0 || !keep) {
-		move(sp, D, m, -1, sp->newc, sp->nnew);
-		move(sp, D, m, 1, sp->oldc, sp->nold);
+		ibu__shp_move(sp, D, m, -1, sp->newc, sp->nnew);
+		ibu__shp_move(sp, D, m, 1, sp->oldc, sp->nold);
 		sp->rc = ok < 0 ? ok : 0;
 		return ok > 0;
 	}
@@ -342,17 +342,18 @@ static int lower_flow(struct shp *sp, long S, long D, long k)
 	const uint32_t *kl = sp->kload + (size_t)k * sp->nslots;
 	long cost, best = LONG_MAX;
 
-	n = walk_cells(sp, g->host[S].leaf, t, sp->lid[D], c, WALK_HOPS);
+	n = ibu__shp_walk(sp, g->host[S].leaf, t, sp->lid[D], c, WALK_HOPS);
 	for (h = 0; h < n && kl[c[h]] < sp->W; h++)
 		;
 	if (h == n || n < 0)
 		return 0;
-	prepare(sp, t);
+	ibu__shp_prepare(sp, t);
 	for (j = 0, s = g->host[S].leaf; j <= h; s = sp->peer[c[j++]])
 		for (p = 1; p <= r->f->nodes[s].num_ports; p++) {
 			if (sp->tries >= SHIFT_TRIES || sp->rc)
 				return 0;
-			if (p != r->lft->row[s][sp->lid[D]] && is_way(sp, s, p) &&
+			if (p != r->lft->row[s][sp->lid[D]] &&
+			    ibu__shp_is_way(sp, s, p) &&
 			    try_way(sp, (int)D, s, p, 0, &cost) && cost < best) {
 				best = cost;
 				bs = s;
@@ -470,14 +471,14 @@ static void undo(struct shp *sp, int u0)
 		u = &sp->log[--sp->nlog];
 		t = r->g->host[u->D].leaf;
 		ent = &r->lft->row[u->node][sp->lid[u->D]];
-		m = movers(sp, u->D, u->node);
-		sp->nnew = walk_cells(sp, u->node, t, sp->lid[u->D], sp->newc,
-				      WALK_HOPS);
+		m = ibu__shp_movers(sp, u->D, u->node);
+		sp->nnew = ibu__shp_walk(sp, u->node, t, sp->lid[u->D],
+					 sp->newc, WALK_HOPS);
 		*ent = u->port;
-		sp->nold = walk_cells(sp, u->node, t, sp->lid[u->D], sp->oldc,
-				      WALK_HOPS);
-		move(sp, u->D, m, -1, sp->newc, sp->nnew);
-		move(sp, u->D, m, 1, sp->oldc, sp->nold);
+		sp->nold = ibu__shp_walk(sp, u->node, t, sp->lid[u->D],
+					 sp->oldc, WALK_HOPS);
+		ibu__shp_move(sp, u->D, m, -1, sp->newc, sp->nnew);
+		ibu__shp_move(sp, u->D, m, 1, sp->oldc, sp->nold);
 	}
 	count_worst(sp);
 }
@@ -594,37 +595,4 @@ int ibu__pgft_lower_shift(struct router *r, struct ibu_err *e)
 	}
 	shp_free(&sp);
 	return rc;
-}
-
-/* The helpers above, for the eBB pass (pgft_ebb.c) on the same state. */
-int ibu__shp_walk(const struct shp *sp, int n, int t, uint32_t lid,
-		  int *cells, int hops)
-{
-	return walk_cells(sp, n, t, lid, cells, hops);
-}
-
-void ibu__shp_prepare(struct shp *sp, int t)
-{
-	prepare(sp, t);
-}
-
-int ibu__shp_is_way(const struct shp *sp, int n, int p)
-{
-	return is_way(sp, n, p);
-}
-
-int ibu__shp_movers(struct shp *sp, int D, int n)
-{
-	return movers(sp, D, n);
-}
-
-int ibu__shp_move(struct shp *sp, int D, int m, int d, const int *cells,
-		  int nc)
-{
-	return move(sp, D, m, d, cells, nc);
-}
-
-int ibu__shp_no_cycle(struct shp *sp, uint32_t lid)
-{
-	return no_cycle(sp, lid, sp->e);
 }
