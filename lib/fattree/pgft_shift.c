@@ -530,30 +530,6 @@ static int consider(struct shp *sp, const struct swap *w, long *best,
 	return 1;
 }
 
-/* Swaps at w->n (D to w->p): each D2 (by index) whose entry there leads
- * where p does takes D's old port. 0: the budget is spent. */
-static int swaps_here(struct shp *sp, struct swap *w, long *best,
-		      struct swap *bw)
-{
-	const struct router *r = sp->r;
-	const uint8_t *row = r->lft->row[w->n];
-	int base = r->pbase[w->n], q;
-
-	w->n2 = w->n;
-	w->p2 = row[sp->lid[w->D]];
-	for (w->D2 = 0; w->D2 < sp->N; w->D2++) {
-		if (w->D2 == w->D || !sp->lid[w->D2] || sp->fixed[w->D2])
-			continue;
-		q = row[sp->lid[w->D2]];
-		if (!q || q == IBU_NO_PATH ||
-		    sp->peer[base + q] != sp->peer[base + w->p])
-			continue;
-		if (!consider(sp, w, best, bw))
-			return 0;
-	}
-	return 1;
-}
-
 /* The first link of D's walk through w->p that D's flows lift above the
  * all-to-all's busiest (a cell), -1 none. */
 static int hot_cell(struct shp *sp, const struct swap *w)
@@ -570,6 +546,48 @@ static int hot_cell(struct shp *sp, const struct swap *w)
 	move_set(sp, sp->mv, w->D, m, -1, sp->newc, sp->nnew);
 	move_set(sp, sp->mv, w->D, m, 1, sp->oldc, sp->nold);
 	return hot;
+}
+
+/* 1 when D2's walk from n crosses cell hot (or hot is -1). */
+static int crosses(const struct shp *sp, int D2, int n, int hot)
+{
+	int c[WALK_HOPS], k;
+
+	if (hot < 0)
+		return 1;
+	k = ibu__shp_walk(sp, n, sp->r->g->host[D2].leaf, sp->lid[D2], c,
+			  WALK_HOPS);
+	while (k-- > 0)
+		if (c[k] == hot)
+			return 1;
+	return 0;
+}
+
+/* Swaps at w->n (D to w->p): each D2 (by index) whose entry there leads
+ * where p does takes D's old port; where D's move lifts a link above the
+ * all-to-all's busiest, only the D2 whose walk crosses it (no other can
+ * qualify). 0: the budget is spent. */
+static int swaps_here(struct shp *sp, struct swap *w, long *best,
+		      struct swap *bw)
+{
+	const struct router *r = sp->r;
+	const uint8_t *row = r->lft->row[w->n];
+	int base = r->pbase[w->n], q, hot = hot_cell(sp, w);
+
+	w->n2 = w->n;
+	w->p2 = row[sp->lid[w->D]];
+	for (w->D2 = 0; w->D2 < sp->N; w->D2++) {
+		if (w->D2 == w->D || !sp->lid[w->D2] || sp->fixed[w->D2])
+			continue;
+		q = row[sp->lid[w->D2]];
+		if (!q || q == IBU_NO_PATH ||
+		    sp->peer[base + q] != sp->peer[base + w->p] ||
+		    !crosses(sp, w->D2, w->n, hot))
+			continue;
+		if (!consider(sp, w, best, bw))
+			return 0;
+	}
+	return 1;
 }
 
 /* Partners at the switches of walk c (its hot cell the q-th) up to the
@@ -636,9 +654,10 @@ static int partners(struct shp *sp, struct swap *w, long *best,
  * The flow to D over the link at W (its walk's cells c, the link the
  * h-th, from leaf s0) moved off by two changes, where no single one
  * qualifies: at each switch of its path up to the link, each other way
- * p of D's there, with the swaps there (swaps_here), then with the
- * partners elsewhere (partners); of the pairs that qualify, the one
- * adding least to the all-to-all's square load is kept. 1 if kept.
+ * p of D's there, with the swaps there (swaps_here), then, where none
+ * qualifies, with the partners elsewhere (partners); of the pairs that
+ * qualify, the one adding least to the all-to-all's square load is
+ * kept. 1 if kept.
  */
 static int lower_pair(struct shp *sp, int D, int s0, const int *c, int h)
 {
