@@ -548,24 +548,36 @@ static int hot_cell(struct shp *sp, const struct swap *w)
 	return hot;
 }
 
-/* 1 when D2's walk from n crosses cell hot (or hot is -1). */
-static int crosses(const struct shp *sp, int D2, int n, int hot)
+/* 1 when D2's walk from n through port p (0: as it stands) crosses cell
+ * hot (-1: 1). */
+static int crosses(const struct shp *sp, int D2, int n, int p, int hot)
 {
+	uint8_t *ent = &sp->r->lft->row[n][sp->lid[D2]], old = *ent;
 	int c[WALK_HOPS], k;
 
 	if (hot < 0)
 		return 1;
+	*ent = p ? (uint8_t)p : old;
 	k = ibu__shp_walk(sp, n, sp->r->g->host[D2].leaf, sp->lid[D2], c,
 			  WALK_HOPS);
+	*ent = old;
 	while (k-- > 0)
 		if (c[k] == hot)
 			return 1;
 	return 0;
 }
 
+/* 0 when the pair w cannot take load off cell hot (D2's walk does not
+ * cross it now, or still does through p2): no need to try it. */
+static int relieves(const struct shp *sp, const struct swap *w, int hot)
+{
+	return hot < 0 || (crosses(sp, w->D2, w->n2, 0, hot) &&
+			   !crosses(sp, w->D2, w->n2, w->p2, hot));
+}
+
 /* Swaps at w->n (D to w->p): each D2 (by index) whose entry there leads
  * where p does takes D's old port; where D's move lifts a link above the
- * all-to-all's busiest, only the D2 whose walk crosses it (no other can
+ * all-to-all's busiest, only those that take load off it (no other can
  * qualify). 0: the budget is spent. */
 static int swaps_here(struct shp *sp, struct swap *w, long *best,
 		      struct swap *bw)
@@ -582,7 +594,7 @@ static int swaps_here(struct shp *sp, struct swap *w, long *best,
 		q = row[sp->lid[w->D2]];
 		if (!q || q == IBU_NO_PATH ||
 		    sp->peer[base + q] != sp->peer[base + w->p] ||
-		    !crosses(sp, w->D2, w->n, hot))
+		    !relieves(sp, w, hot))
 			continue;
 		if (!consider(sp, w, best, bw))
 			return 0;
@@ -592,7 +604,8 @@ static int swaps_here(struct shp *sp, struct swap *w, long *best,
 
 /* Partners at the switches of walk c (its hot cell the q-th) up to the
  * hot link, each switch once per D2: each other port there going to the
- * level the walk goes to. 0: the budget is spent. */
+ * level the walk goes to, whose walk leaves the hot link (no other can
+ * qualify). 0: the budget is spent. */
 static int partners_on(struct shp *sp, struct swap *w, int s, const int *c,
 		       int q, long *best, struct swap *bw)
 {
@@ -608,7 +621,8 @@ static int partners_on(struct shp *sp, struct swap *w, int s, const int *c,
 		     w->p2++) {
 			pe = sp->peer[r->pbase[w->n2] + w->p2];
 			if (r->pbase[w->n2] + w->p2 == c[i] || pe < 0 ||
-			    !ibu_is_sw(r->f, pe) || r->g->level[pe] != lv)
+			    !ibu_is_sw(r->f, pe) || r->g->level[pe] != lv ||
+			    crosses(sp, w->D2, w->n2, w->p2, c[q]))
 				continue;
 			if (!consider(sp, w, best, bw))
 				return 0;
