@@ -209,6 +209,7 @@ struct ibu_pgft_route_stats {
 	long shift_from, shift_to;	/* the worst shift (base LIDs) before
 					 * and after lowering it (pgft_shift.c) */
 	long shift_moved, shift_tries;	/* entries it changed, changes tried */
+	long shift_pairs;	/* of those entries, changed two at once */
 	long shed_checked;	/* LIDs the shedding after the turns checked
 				 * for a credit loop (pgft_shed.c) */
 	long cdg_builds;	/* walks of every route into the dependency

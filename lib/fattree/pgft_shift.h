@@ -37,11 +37,20 @@ struct shp {
 	int *lstart, *lhost;	/* hosts of leaf rank j: lhost[lstart[j]..] */
 	int *mv;		/* leaves whose path crosses the switch */
 	int mvD, mvn, nmv;	/* whose they are (mvD -1: none) */
+	int *mv2;		/* the same for a swap's partner */
+	int *kmark, kstamp;	/* [k]: a swap's shifts listed once */
+	long *klist;
+	int nk;
+	int pc[WALK_HOPS], pn[WALK_HOPS], npc;	/* the partner's walks */
+	long ptries;		/* swaps tried */
+	long pwalks;		/* walks to find partners */
+	int *nmark, nstamp;	/* [node]: a partner's switches once */
+	int pairs;		/* swaps too, where no single change does */
 	struct ibu__bisect bs;	/* the eBB estimate's sample */
 	int oldc[WALK_HOPS], newc[WALK_HOPS], nold, nnew;
 	long tries, moved;
 	int guard;		/* only changes that add no square load */
-	struct undo_rec { int node, D; uint8_t port; } *log;
+	struct undo_rec { int node, D; uint8_t port, pair; } *log;
 	int nlog;		/* changes kept, for an unguarded round's undo */
 	struct ibu_err *e;
 	int rc;			/* an error stops the pass */
