@@ -963,7 +963,7 @@ static void tried_keep(struct tried *tr, int rc, const struct ibu_err *e2)
  * row first; the one giving the fewest layers wins (the first on ties). */
 #define ROOT_CANDIDATES 16
 /* ... on meshes of up to this many switches; larger ones try 2 (the plan
- * runs inside an OpenSM sweep: 16x16 with 8 cuts takes about 0.6 s) */
+ * runs inside an OpenSM sweep: 16x16 with 8 cuts takes about 0.5 s) */
 #define ROOT_CANDIDATES_UPTO 100
 
 static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
