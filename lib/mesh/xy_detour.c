@@ -197,7 +197,7 @@ int ibu_xyd_order_layer(struct layers *L, int l, struct ibu_err *e)
 
 	for (c = 0; c < C && !succ[c]; c++)
 		;
-	if (c == C) {	/* an empty layer (most of 15): Kahn's order */
+	if (c >= C) {	/* an empty layer (most of 15): Kahn's order */
 		for (c = 0; c < C; c++)
 			ord[c] = c;
 		return IBU_OK;
