@@ -2,7 +2,7 @@
 /* What the damaged-tree pass tests measure on routed tables: the worst
  * shift and the all-to-all's busiest link walked on the tables, and the
  * tables' validity (every pair, minimal among up*|down* paths, no credit
- * loop on one VL). */
+ * loop on one VL, optionally the generalised rule's entries). */
 #ifndef IBU_TEST_PGFT_CHECK_H
 #define IBU_TEST_PGFT_CHECK_H
 
@@ -70,11 +70,15 @@ static inline void pgft_loads(const struct fixture *x, long *shift, long *a2a)
 }
 
 /* Every pair arrives, no loop, minimal among up*|down* paths (a pair
- * with none turns once), no credit loop on one VL. */
-static inline void pgft_assert_valid_updown(struct fixture *x)
+ * with none turns once), no credit loop on one VL; with rule set, every
+ * entry for a compute host's LID also as the generalised rule computes
+ * it (the damaged-tree passes only choose among the rule's ways). */
+static inline void pgft_assert_valid(struct fixture *x, int rule)
 {
 	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
 	struct ibu_verify_result r;
+	struct ibu_pgft_rule pr = { .g = &x->g, .lmc = x->lmc };
+	struct ibu_verify_rule vr;
 	struct ibu_cdg cdg;
 	struct ibu_cdg_channel *cyc = NULL;
 	struct ibu_err e = { 0 };
@@ -82,11 +86,16 @@ static inline void pgft_assert_valid_updown(struct fixture *x)
 
 	ck_assert_int_eq(ibu_pgft_ranks(&x->f, &x->g, &rank, &e), 0);
 	vo.rank = rank;
+	if (rule) {
+		ibu_pgft_verify_rule(&vr, &pr);
+		vo.rule = &vr;
+	}
 	ck_assert_int_eq(ibu_verify_lft(&x->f, &x->lft, &vo, NULL, NULL, &r, &e), 0);
 	ck_assert_int_eq(r.unreachable, 0);
 	ck_assert_int_eq(r.loops, 0);
 	ck_assert_int_eq(r.nonminimal, 0);
 	ck_assert_int_eq(r.turns, 0);	/* needed_turns: pairs with none */
+	ck_assert_int_eq(r.rule_mismatches, 0);
 	free(rank);
 	ck_assert_int_eq(ibu_cdg_init(&cdg, &x->f, NULL, &e), 0);
 	ck_assert_int_eq(ibu_cdg_add_unicast(&cdg, &x->lft, &x->map, &e), 0);
@@ -94,6 +103,16 @@ static inline void pgft_assert_valid_updown(struct fixture *x)
 	ck_assert_int_eq(len, 0);
 	free(cyc);
 	ibu_cdg_free(&cdg);
+}
+
+static inline void pgft_assert_valid_updown(struct fixture *x)
+{
+	pgft_assert_valid(x, 0);
+}
+
+static inline void pgft_assert_valid_rule(struct fixture *x)
+{
+	pgft_assert_valid(x, 1);
 }
 
 #endif

@@ -10,14 +10,11 @@
  */
 #include <string.h>
 #include "unit.h"
-#include "pgft_util.h"
+#include "pgft_check.h"
 #include "gen.h"
 #include "pgft.h"
-#include "pgft_verify.h"
 #include "lft.h"
 #include "lidmap.h"
-#include "verify.h"
-#include "cdg.h"
 
 static void build(struct fixture *x, const char *m, const char *w,
 		  const char *p, const struct ibu_gen_opts *o)
@@ -37,82 +34,24 @@ static void route(struct fixture *x)
 	pgft_lids_and_route(x);
 }
 
-/* Every pair that has an up*|down* way arrives on one, minimal, no loop,
- * the generalised rule's check agrees, no credit loop. */
-static void assert_valid(struct fixture *x)
-{
-	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
-	struct ibu_verify_result r;
-	struct ibu_pgft_rule pr = { 0 };
-	struct ibu_verify_rule rule;
-	struct ibu_cdg cdg;
-	struct ibu_cdg_channel *cyc = NULL;
-	struct ibu_err e = { 0 };
-	int *rank, len = 0;
-
-	ck_assert_int_eq(ibu_pgft_ranks(&x->f, &x->g, &rank, &e), 0);
-	vo.rank = rank;
-	pr.g = &x->g;
-	pr.lmc = x->lmc;
-	ibu_pgft_verify_rule(&rule, &pr);
-	vo.rule = &rule;
-	ck_assert_int_eq(ibu_verify_lft(&x->f, &x->lft, &vo, NULL, NULL, &r, &e), 0);
-	ck_assert_int_eq(r.loops, 0);
-	ck_assert_int_eq(r.nonminimal, 0);
-	ck_assert_int_eq(r.turns, 0);
-	ck_assert_int_eq(r.rule_mismatches, 0);
-	ck_assert_int_eq(ibu_cdg_init(&cdg, &x->f, NULL, &e), 0);
-	ck_assert_int_eq(ibu_cdg_add_unicast(&cdg, &x->lft, &x->map, &e), 0);
-	ck_assert_int_eq(ibu_cdg_find_cycle(&cdg, &cyc, &len, &e), 0);
-	ck_assert_int_eq(len, 0);
-	free(cyc);
-	ibu_cdg_free(&cdg);
-	free(rank);
-}
-
 /* The busiest cable direction of the base-LID all-to-all among compute
- * hosts; pairs whose walk finds no entry are skipped and counted in
- * *lost (NULL: not counted). */
-static long all_to_all_lost(const struct fixture *x, long *lost)
-{
-	const struct ibu_fabric *f = &x->f;
-	long *load = calloc((size_t)f->num_nodes * (IBU_MAX_PORTS + 1),
-			    sizeof(long)), max = 0;
-	int N = x->g.num_hosts, S, D, i;
-
-	ck_assert_ptr_nonnull(load);
-	if (lost)
-		*lost = (long)N * (N - 1);
-	for (S = 0; S < N; S++)
-		for (D = 0; D < N; D++) {
-			uint16_t lid = f->nodes[x->g.host[D].node]
-					.ports[x->g.host[D].port].lid;
-			int n = x->g.host[S].leaf, hops = 0, p;
-
-			if (S == D)
-				continue;
-			while (hops++ < 16 && ibu_node_is_switch(&f->nodes[n])) {
-				p = ibu_lft_get(&x->lft, n, lid);
-				if (p == IBU_NO_PATH)
-					break;
-				if (lost && n == x->g.host[D].leaf &&
-				    f->nodes[n].ports[p].peer_node ==
-				    x->g.host[D].node)
-					(*lost)--;	/* arrived */
-				load[n * (IBU_MAX_PORTS + 1) + p]++;
-				n = f->nodes[n].ports[p].peer_node;
-			}
-		}
-	for (i = 0; i < f->num_nodes * (IBU_MAX_PORTS + 1); i++)
-		if (load[i] > max)
-			max = load[i];
-	free(load);
-	return max;
-}
-
+ * hosts, every walk arriving. */
 static long all_to_all(const struct fixture *x)
 {
-	return all_to_all_lost(x, NULL);
+	long shift, a2a;
+
+	pgft_loads(x, &shift, &a2a);
+	return a2a;
+}
+
+/* The worst shift permutation in host order (host D to D + k, every k):
+ * its busiest cable direction, base LIDs, every walk arriving. */
+static long worst_shift(const struct fixture *x)
+{
+	long shift, a2a;
+
+	pgft_loads(x, &shift, &a2a);
+	return shift;
 }
 
 /* The leaf cut bound: a leaf's h hosts send h (N - h) flows over its
@@ -190,7 +129,7 @@ START_TEST(one_lost_uplink_at_the_cut_bound)
 	build(&x, "18,8", "1,3", "1,1", &o);
 	cut_one_uplink(&x);
 	route(&x);
-	assert_valid(&x);
+	pgft_assert_valid_rule(&x);
 	ck_assert_int_eq(leaf_bound(&x), 1134);
 	ck_assert_int_le(all_to_all(&x), 1134 + 18);
 	pgft_fixture_free(&x);
@@ -215,7 +154,7 @@ START_TEST(two_bundles_at_the_cut_bound)
 	memset(&x, 0, sizeof(x));
 	build(&x, "4,4,3", "1,2,2", "1,2,1", &o);
 	route(&x);
-	assert_valid(&x);
+	pgft_assert_valid_rule(&x);
 	ck_assert_int_eq(x.g.num_hosts, 44);
 	ck_assert_int_eq(all_to_all(&x), 224);
 	pgft_fixture_free(&x);
@@ -273,15 +212,12 @@ START_TEST(random_damage_balanced)
 	struct ibu_gen_opts o = pgft_league_opts(damaged[_i].links,
 						 damaged[_i].switches, damaged[_i].seed);
 	struct fixture x;
-	long a2a, lost;
 
 	memset(&x, 0, sizeof(x));
 	build(&x, damaged[_i].m, damaged[_i].w, damaged[_i].p, &o);
 	route(&x);
-	assert_valid(&x);
-	a2a = all_to_all_lost(&x, &lost);
-	ck_assert_int_eq(lost, 0);
-	ck_assert_int_le(a2a, damaged[_i].limit);
+	pgft_assert_valid_rule(&x);
+	ck_assert_int_le(all_to_all(&x), damaged[_i].limit);
 	pgft_fixture_free(&x);
 }
 END_TEST
@@ -309,52 +245,15 @@ START_TEST(turned_flows_shed)
 						 t[_i].switches, t[_i].seed);
 	struct ibu_err e = { 0 };
 	struct fixture x;
-	long lost;
 
 	memset(&x, 0, sizeof(x));
 	ck_assert_int_eq(ibu_gen_fattree(&x.f, 4, 3, &o, &e), 0);
 	route(&x);
-	assert_valid(&x);
-	ck_assert_int_eq(all_to_all_lost(&x, &lost), t[_i].limit);
-	ck_assert_int_eq(lost, 0);
+	pgft_assert_valid_rule(&x);
+	ck_assert_int_eq(all_to_all(&x), t[_i].limit);
 	pgft_fixture_free(&x);
 }
 END_TEST
-
-/* The worst shift permutation in host order (host D to D + k, every k):
- * its busiest cable direction, base LIDs. */
-static long worst_shift(const struct fixture *x)
-{
-	const struct ibu_fabric *f = &x->f;
-	size_t cells = (size_t)f->num_nodes * (IBU_MAX_PORTS + 1);
-	long *load = malloc(cells * sizeof(long)), worst = 0;
-	int N = x->g.num_hosts, S, D, k, n, p, hops;
-	size_t i;
-
-	ck_assert_ptr_nonnull(load);
-	for (k = 1; k < N; k++) {
-		memset(load, 0, cells * sizeof(long));
-		for (S = 0; S < N; S++) {
-			uint16_t lid;
-
-			D = (S + k) % N;
-			lid = f->nodes[x->g.host[D].node].ports[x->g.host[D].port].lid;
-			n = x->g.host[S].leaf;
-			for (hops = 0; hops < 16 && ibu_node_is_switch(&f->nodes[n]);
-			     hops++) {
-				p = ibu_lft_get(&x->lft, n, lid);
-				if (p == IBU_NO_PATH)
-					break;
-				load[n * (IBU_MAX_PORTS + 1) + p]++;
-				n = f->nodes[n].ports[p].peer_node;
-			}
-		}
-		for (i = 0; i < cells; i++)
-			worst = load[i] > worst ? load[i] : worst;
-	}
-	free(load);
-	return worst;
-}
 
 /*
  * Choosing the rule's LIDs again lowers the all-to-all, but where it also
@@ -381,7 +280,7 @@ START_TEST(rule_pass_keeps_shifts)
 	memset(&x, 0, sizeof(x));
 	build(&x, c[_i].m, c[_i].w, c[_i].p, &o);
 	route(&x);
-	assert_valid(&x);
+	pgft_assert_valid_rule(&x);
 	ck_assert_int_le(worst_shift(&x), c[_i].shift);
 	ck_assert_int_le(all_to_all(&x), c[_i].a2a);
 	pgft_fixture_free(&x);
@@ -491,7 +390,7 @@ START_TEST(spread_raises_ebb)
 	memset(&x, 0, sizeof(x));
 	build(&x, c[_i].m, c[_i].w, c[_i].p, &o);
 	route(&x);
-	assert_valid(&x);
+	pgft_assert_valid_rule(&x);
 	e = ebb(&x, 2000);
 	ck_assert_double_ge(e, c[_i].ebb);
 	ck_assert_int_le(all_to_all(&x), c[_i].a2a);
@@ -532,7 +431,7 @@ START_TEST(spread_work_bounded)
 	S = x.f.num_nodes - N;
 	ck_assert_int_gt(st.spread_work, N * S);	/* two rounds ran */
 	ck_assert_int_le(st.spread_work, 3 * N * S);
-	assert_valid(&x);
+	pgft_assert_valid_rule(&x);
 	ck_assert_int_le(worst_shift(&x), 3);
 	ck_assert_double_ge(ebb(&x, 2000), 0.54);
 	pgft_fixture_free(&x);
@@ -579,7 +478,7 @@ START_TEST(one_cut_changes_what_it_must)
 	pgft_lids_and_route(&x);
 	cut_one_uplink(&y);
 	route(&y);
-	assert_valid(&y);
+	pgft_assert_valid_rule(&y);
 	n = changed(&x, &y);
 	ck_assert_int_le(n, 1799);
 	ck_assert_int_eq(leaf_bound(&y), 166);

@@ -471,19 +471,6 @@ int ibu_mesh_port_dir(const struct ibu_mesh *t, int node, int port)
 	return t->dir_of_port[t->port_base[node] + port];
 }
 
-int ibu_mesh_neighbour(const struct ibu_mesh *t, int sw, enum ibu_dir d)
-{
-	const struct ibu_mesh_switch *w = &t->sw[sw];
-
-	switch (d) {
-	case IBU_DIR_E: return w->x + 1 < t->m ? sw + t->n : -1;
-	case IBU_DIR_W: return w->x > 0 ? sw - t->n : -1;
-	case IBU_DIR_N: return w->y + 1 < t->n ? sw + 1 : -1;
-	case IBU_DIR_S: return w->y > 0 ? sw - 1 : -1;
-	default: return -1;
-	}
-}
-
 const char *ibu_dir_name(int d)
 {
 	static const char *const names[] = { "E", "N", "W", "S", "local" };

@@ -101,8 +101,21 @@ int ibu_mesh_ep(const struct ibu_mesh *t, int node, int port);
  * IBU_DIR_E..S for a mesh link, IBU_DIR_LOCAL for port 0 / an HCA port /
  * an uncabled port; -1 if node is not a mesh switch. */
 int ibu_mesh_port_dir(const struct ibu_mesh *t, int node, int port);
-/* Switch index of the neighbour of sw in direction d, -1 at the border. */
-int ibu_mesh_neighbour(const struct ibu_mesh *t, int sw, enum ibu_dir d);
+/* Switch index of the neighbour of sw in direction d, -1 at the border
+ * (inline: the damaged-mesh planner asks millions of times). */
+static inline int ibu_mesh_neighbour(const struct ibu_mesh *t, int sw,
+				     enum ibu_dir d)
+{
+	const struct ibu_mesh_switch *w = &t->sw[sw];
+
+	switch (d) {
+	case IBU_DIR_E: return w->x + 1 < t->m ? sw + t->n : -1;
+	case IBU_DIR_W: return w->x > 0 ? sw - t->n : -1;
+	case IBU_DIR_N: return w->y + 1 < t->n ? sw + 1 : -1;
+	case IBU_DIR_S: return w->y > 0 ? sw - 1 : -1;
+	default: return -1;
+	}
+}
 
 /* "E", "N", "W", "S", "local" */
 const char *ibu_dir_name(int d);

@@ -195,6 +195,13 @@ int ibu_xyd_order_layer(struct layers *L, int l, struct ibu_err *e)
 	const unsigned char *succ = L->succ + (size_t)l * C;
 	int *ord = L->ord + (size_t)l * C, *indeg = (int *)L->seen;
 
+	for (c = 0; c < C && !succ[c]; c++)
+		;
+	if (c >= C) {	/* an empty layer (most of 15): Kahn's order */
+		for (c = 0; c < C; c++)
+			ord[c] = c;
+		return IBU_OK;
+	}
 	memset(indeg, 0, (size_t)C * sizeof(int));
 	for (c = 0; c < C; c++)
 		for (k = 0; k < IBU_DIRS; k++)
@@ -219,53 +226,103 @@ int ibu_xyd_order_layer(struct layers *L, int l, struct ibu_err *e)
 	return IBU_OK;
 }
 
-/* Channels reached from c within ord <= ub (forward) or ord >= lb
- * (backward, through the dependencies into them), into out; 1 when
- * forward meets stop (the new dependency closes a cycle). */
-static int sweep(struct layers *L, const unsigned char *succ, const int *ord,
-		 int c, int bound, int forward, int stop, struct slot *out,
-		 int *n)
+/* Channels reached from c through channels ordered below bound, into
+ * out (*n of them); 1 as soon as one is stop (the new dependency closes
+ * a cycle).  The pointers are read once: the loop writes through char
+ * and int pointers the compiler must otherwise assume alias them. */
+static int sweep_forward(struct layers *L, const unsigned char *succ,
+			 const int *ord, int c, int bound, int stop,
+			 struct slot *out, int *n)
 {
-	unsigned st = L->stamp;
-	int top = 0, k;
+	const int *nb = L->nb;
+	unsigned *seen = L->seen, st = L->stamp;
+	int *stack = L->stack, top = 0, m = *n, k;
 
-	L->seen[c] = st;
-	L->stack[top++] = c;
+	seen[c] = st;
+	stack[top++] = c;
 	while (top > 0) {
-		int u = L->stack[--top], q = u / 4;
+		int u = stack[--top], base = nb[u] * 4;
+		unsigned bits = succ[u];
 
-		out[*n].ord = ord[u];
-		out[(*n)++].ch = u;
+		out[m].ord = ord[u];
+		out[m++].ch = u;
 		for (k = 0; k < IBU_DIRS; k++) {
-			int p, v;
+			int v = base + k;
 
-			if (forward) {		/* u -> (the switch u enters, k) */
-				if (!(succ[u] & (1u << k)))
-					continue;
-				p = L->nb[u];
-			} else {		/* (p, k) -> u, p behind q */
-				p = L->nb[q * 4 + (k + 2) % IBU_DIRS];
-				if (p < 0 || !(succ[p * 4 + k] & (1u << (u % 4))))
-					continue;
-			}
-			v = p * 4 + k;
-			if (forward && v == stop)
+			if (!(bits & (1u << k)))	/* u -> (the switch u enters, k) */
+				continue;
+			if (v == stop) {
+				*n = m;
 				return 1;
-			if (L->seen[v] != st &&
-			    (forward ? ord[v] < bound : ord[v] > bound)) {
-				L->seen[v] = st;
-				L->stack[top++] = v;
+			}
+			if (seen[v] != st && ord[v] < bound) {
+				seen[v] = st;
+				stack[top++] = v;
 			}
 		}
 	}
+	*n = m;
 	return 0;
 }
 
-static int cmp_slot(const void *a, const void *b)
+/* Channels from which c is reached through channels ordered above bound
+ * (the dependencies into them), into out (*n of them). */
+static void sweep_backward(struct layers *L, const unsigned char *succ,
+			   const int *ord, int c, int bound, struct slot *out,
+			   int *n)
 {
-	const struct slot *x = a, *y = b;
+	const int *nb = L->nb;
+	unsigned *seen = L->seen, st = L->stamp;
+	int *stack = L->stack, top = 0, m = *n, k;
 
-	return (x->ord > y->ord) - (x->ord < y->ord);
+	seen[c] = st;
+	stack[top++] = c;
+	while (top > 0) {
+		int u = stack[--top], q = u / 4;
+
+		out[m].ord = ord[u];
+		out[m++].ch = u;
+		for (k = 0; k < IBU_DIRS; k++) {
+			/* (p, k) -> u, p behind q */
+			int p = nb[q * 4 + (k + 2) % IBU_DIRS], v = p * 4 + k;
+
+			if (p < 0 || !(succ[v] & (1u << (u % 4))))
+				continue;
+			if (seen[v] != st && ord[v] > bound) {
+				seen[v] = st;
+				stack[top++] = v;
+			}
+		}
+	}
+	*n = m;
+}
+
+/* The slots by ord (all distinct, within lo..hi): most sets are a dozen
+ * channels, sorted in place; larger ones through tmp (hi - lo + 1
+ * entries), by ord. */
+static void sort_slots(struct slot *v, int n, int lo, int hi, int *tmp)
+{
+	int i, j;
+
+	if (n > 32) {
+		for (i = 0; i <= hi - lo; i++)
+			tmp[i] = -1;
+		for (i = 0; i < n; i++)
+			tmp[v[i].ord - lo] = v[i].ch;
+		for (i = 0, j = 0; i <= hi - lo; i++)
+			if (tmp[i] >= 0) {
+				v[j].ord = lo + i;
+				v[j++].ch = tmp[i];
+			}
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		struct slot x = v[i];
+
+		for (j = i; j > 0 && v[j - 1].ord > x.ord; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 }
 
 /*
@@ -286,12 +343,13 @@ static int insert(struct layers *L, int l, int x, int y)
 	if (x == y)
 		return 1;
 	next_stamp(L);
-	if (sweep(L, succ, ord, y, ord[x], 1, x, L->fw, &nf))
+	if (sweep_forward(L, succ, ord, y, ord[x], x, L->fw, &nf))
 		return 1;
 	next_stamp(L);
-	sweep(L, succ, ord, x, ord[y], 0, -1, L->bw, &nb);
-	qsort(L->fw, (size_t)nf, sizeof(*L->fw), cmp_slot);
-	qsort(L->bw, (size_t)nb, sizeof(*L->bw), cmp_slot);
+	sweep_backward(L, succ, ord, x, ord[y], L->bw, &nb);
+	/* both sets lie in ord[y]..ord[x] */
+	sort_slots(L->fw, nf, ord[y], ord[x], L->stack);
+	sort_slots(L->bw, nb, ord[y], ord[x], L->stack);
 	/* the positions both held, in order (a merge of the two sorted
 	 * lists): the backward set takes the first, the forward set the
 	 * rest */
@@ -364,17 +422,21 @@ static void add_pairs(const struct ibu_mesh *t, unsigned char *succ, int xy)
 
 /* The hops of (s, d) into layer l one dependency at a time; 0 when none
  * closes a cycle, else 1 with the layer as before (saved: the old bytes
- * of the channels touched; the route visits each channel at most once). */
+ * of the channels touched; the route visits each channel at most once).
+ * A dependency the layer has is skipped: the order already holds it. */
 int ibu_xyd_place_route(struct layers *L, const struct ibu_mesh *t, int l,
 			int s, int d, int *ch, unsigned char *saved)
 {
 	unsigned char *succ = L->succ + (size_t)l * 4 * L->S;
+	/* read once: the stores through succ may alias anything */
+	const signed char *dir = t->dmg->dir + d;
+	const int *nb = L->nb;
 	int S = t->num_switches, n = 0, prev = -1, i;
 
 	while (s != d) {
-		int k = t->dmg->dir[s * S + d];
+		int k = dir[s * S];
 
-		if (prev >= 0) {
+		if (prev >= 0 && !(succ[prev] & (1u << k))) {
 			ch[n] = prev;
 			saved[n++] = succ[prev];
 			if (insert(L, l, prev, s * 4 + k)) {
@@ -384,7 +446,7 @@ int ibu_xyd_place_route(struct layers *L, const struct ibu_mesh *t, int l,
 			}
 		}
 		prev = s * 4 + k;
-		s = L->nb[prev];
+		s = nb[prev];
 	}
 	return 0;
 }
@@ -408,25 +470,35 @@ static int assign(struct ibu_mesh *t, struct layers *L, int max_layers,
 			   t->sw[d].y);
 }
 
+/* s's neighbours in the multicast tree, a bit per direction (0 when s
+ * is not in it): the flooding's dependencies depend on these alone, not
+ * on the root nor the tree's orientation. */
+static unsigned char tree_nbs(const struct ibu_mesh *t, int s)
+{
+	const struct ibu_mesh_damage *g = t->dmg;
+	unsigned char nb = 0;
+	int a, q;
+
+	if (!g->mup || g->mup[s] < 0)
+		return 0;
+	for (a = 0; a < IBU_DIRS; a++) {
+		q = ibu_xyd_hop(t, s, a);
+		if (q >= 0 && (g->mup[s] == a ||
+			       g->mup[q] == (a + 2) % IBU_DIRS))
+			nb |= (unsigned char)(1u << a);
+	}
+	return nb;
+}
+
 /* Every dependency flooding the multicast spanning tree can make: in from
  * one tree neighbour, out to any other (a superset of every group's). */
 void ibu_xyd_add_mcast_tree(const struct ibu_mesh *t, unsigned char *succ)
 {
-	const struct ibu_mesh_damage *g = t->dmg;
 	int s, a, b;
 
 	for (s = 0; s < t->num_switches; s++) {
-		unsigned char nb = 0;
+		unsigned char nb = tree_nbs(t, s);
 
-		if (!g->mup || g->mup[s] < 0)
-			continue;
-		for (a = 0; a < IBU_DIRS; a++) {
-			int q = ibu_xyd_hop(t, s, a);
-
-			if (q >= 0 && (g->mup[s] == a ||
-				       g->mup[q] == (a + 2) % IBU_DIRS))
-				nb |= (unsigned char)(1u << a);
-		}
 		for (a = 0; a < IBU_DIRS; a++)
 			for (b = 0; b < IBU_DIRS; b++)
 				if (a != b && (nb & (1u << a)) &&
@@ -820,11 +892,78 @@ static int fewest_layers(const struct ibu_mesh *t, unsigned char *xyl,
 	return rc;
 }
 
+/*
+ * The trees best_root() has placed.  Two roots can span the same
+ * undirected tree (along an intact row, say), whose flooding makes the
+ * same dependencies; best_layers() depends on the tree only through them
+ * (and on its memo), so from the later root it would end exactly as from
+ * the first: as many layers, which cannot replace the first (a root wins
+ * with fewer), or the same error.  Only that error is kept.
+ */
+struct tried {
+	int n, cap, S;
+	unsigned char *key;	/* [cap][S + 2] tree_nbs() of every switch,
+				 * then best_layers()'s memo before */
+	struct ibu_err *err;	/* [cap] its error, code 0: it placed */
+};
+
+static int tried_init(struct tried *tr, int S, int cap)
+{
+	tr->n = 0;
+	tr->S = S;
+	tr->cap = cap;
+	tr->key = malloc((size_t)cap * (size_t)(S + 2) + 1);
+	tr->err = malloc((size_t)cap * sizeof(*tr->err) + 1);
+	return tr->key && tr->err ? IBU_OK : IBU_ENOMEM;
+}
+
+static void tried_free(struct tried *tr)
+{
+	free(tr->key);
+	free(tr->err);
+}
+
+/* The current tree with memo: 1 when tried before (its error in *e2),
+ * else 0 with its key in the next slot for tried_keep(). */
+static int tried_before(struct tried *tr, const struct ibu_mesh *t,
+			const unsigned char *memo, struct ibu_err *e2)
+{
+	size_t len = (size_t)tr->S + 2;
+	unsigned char *k;
+	int s, i;
+
+	if (tr->n >= tr->cap)
+		return 0;
+	k = tr->key + (size_t)tr->n * len;
+	for (s = 0; s < tr->S; s++)
+		k[s] = tree_nbs(t, s);
+	k[tr->S] = memo[0];
+	k[tr->S + 1] = memo[1];
+	for (i = 0; i < tr->n; i++)
+		if (!memcmp(tr->key + (size_t)i * len, k, len)) {
+			*e2 = tr->err[i];
+			return 1;
+		}
+	return 0;
+}
+
+/* Keeps the tree tried_before() keyed, with the error best_layers()
+ * ended with (code 0: it placed). */
+static void tried_keep(struct tried *tr, int rc, const struct ibu_err *e2)
+{
+	if (tr->n >= tr->cap)
+		return;
+	tr->err[tr->n] = *e2;
+	if (!rc)
+		tr->err[tr->n].code = 0;
+	tr->n++;
+}
+
 /* Multicast roots tried: the switches nearest the middle of the middle
  * row first; the one giving the fewest layers wins (the first on ties). */
 #define ROOT_CANDIDATES 16
 /* ... on meshes of up to this many switches; larger ones try 2 (the plan
- * runs inside an OpenSM sweep: 16x16 with 8 cuts takes about 0.6 s) */
+ * runs inside an OpenSM sweep: 16x16 with 8 cuts takes about 0.5 s) */
 #define ROOT_CANDIDATES_UPTO 100
 
 static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
@@ -834,14 +973,18 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 	size_t S = (size_t)t->num_switches;
 	unsigned char *layer = malloc(S * S), *xyl = calloc(4 * S, 1);
 	signed char *mup = malloc(S);
-	int i, r, best = -1, bl = 0, bm = 0, rc = IBU_OK, lb = 1;
+	int i, r, k, best = -1, bl = 0, bm = 0, rc = IBU_OK, lb = 1;
 	int cand = S <= ROOT_CANDIDATES_UPTO ? ROOT_CANDIDATES : 2;
 	unsigned char memo[2] = { 0, 0 };	/* see best_layers() */
+	struct tried tr;
 	long bd = 0;
 
 	if (cand > (int)S)
 		cand = (int)S;
-	if (!layer || !mup || !xyl)
+	/* at most 2S roots tried, cand on larger meshes (see below) */
+	if (tried_init(&tr, (int)S,
+		       S <= ROOT_CANDIDATES_UPTO ? 2 * (int)S : cand) ||
+	    !layer || !mup || !xyl)
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	else
 		rc = fewest_layers(t, xyl, &lb, e);
@@ -860,7 +1003,14 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 		    (r = mcast_root(t, nth)) < 0)
 			continue;
 		mcast_tree(t, r, cols, queue);
-		if (best_layers(t, max_layers, xyl, lb, memo, &e2)) {
+		if (tried_before(&tr, t, memo, &e2)) {
+			if (e2.code && best < 0)
+				*e = e2;
+			continue;
+		}
+		k = best_layers(t, max_layers, xyl, lb, memo, &e2);
+		tried_keep(&tr, k, &e2);
+		if (k) {
 			if (e2.code == IBU_ENOMEM)
 				rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 			else if (best < 0)
@@ -892,6 +1042,7 @@ static int best_root(struct ibu_mesh *t, int max_layers, int *queue,
 	free(layer);
 	free(mup);
 	free(xyl);
+	tried_free(&tr);
 	return rc;
 }
 

@@ -5,8 +5,10 @@
 # `ibunion mcast tree` on about 60 generated fat trees: IBFTs and PGFTs,
 # intact, with cut cables and missing switches, shuffled ports and
 # records, hosts on spines, at LMC 0, 2 and 4, offsets rotated and paper,
-# four apex policies.  For a change meant to keep every table (a speed-up,
-# a refactoring): build the reference from the commit before it, then
+# four apex policies; and on 8 meshes, intact and damaged (4x4 to
+# 12x12), at LMC 0 and 1 and with two VL plans.  For a change meant to
+# keep every table (a speed-up, a refactoring): build the reference from
+# the commit before it, then
 #
 #	tests/scripts/compare-builds.sh REF_IBUNION NEW_IBUNION [--quick]
 #
@@ -51,6 +53,14 @@ fabs+=(
 	"s3a|pgft --m 4,4,3 --w 1,2,2 --p 1,1,1 --hosts-on-spines 3 --shuffle-ports --seed 3"
 	"s3c|pgft --m 4,4,3 --w 1,2,2 --p 1,1,1 --hosts-on-spines 4 --remove-links 2 --seed 11"
 	"s2d|pgft --m 6,4 --w 1,3 --p 1,2 --hosts-on-spines 3 --remove-switches 1 --seed 6"
+	"m4_4|mesh 4 4 --hcas 2 --shuffle-ports"
+	"m4_4d|mesh 4 4 --hcas 2 --remove-links 4 --remove-switches 1 --seed 11"
+	"m5_7d|mesh 5 7 --hcas 2 --remove-links 3 --seed 17 --shuffle-ports --shuffle-records"
+	"m7_4d|mesh 7 4 --hcas 3 --remove-links 2 --remove-switches 1 --seed 5"
+	"m6_6d|mesh 6 6 --hcas 2 --remove-links 4 --remove-switches 1 --seed 3"
+	"m8_8d|mesh 8 8 --hcas 1 --remove-links 6 --seed 21 --shuffle-ports --shuffle-records"
+	"m10_10d|mesh 10 10 --hcas 2 --remove-links 4 --remove-switches 1 --seed 3"
+	"m12_12d|mesh 12 12 --hcas 1 --remove-links 6 --seed 9"
 )
 
 # same LABEL CMD...: runs CMD with each binary (output files a.* / b.*)
@@ -81,6 +91,7 @@ for spec in "${fabs[@]}"; do
 	ft24_3*) [ -n "$quick" ] && opts=("--lmc 0" "--lmc 0 --offsets paper") ;;
 	ft8_3c*|ft6_3d|p3g|p2d) opts+=("--lmc 4" "--lmc 4 --offsets paper") ;;
 	s*) opts+=("--lmc 0 -O max_faults=8") ;;
+	m*) opts=("--lmc 0" "--lmc 1" "--lmc 0 -O vl_plan=2-spread") ;;
 	esac
 	for opt in "${opts[@]}"; do
 		# shellcheck disable=SC2086
@@ -99,8 +110,12 @@ for spec in "${fabs[@]}"; do
 					       (g == 5 && i == 0) ? " send-only" : ""
 			} } }' "$w/f.net" >"$w/m.txt"
 	mopts=("")
-	case $name in s*) mopts+=("-O max_faults=8") ;; esac
-	for pol in compact balanced lowest-guid source; do
+	pols=(compact balanced lowest-guid source)
+	case $name in
+	s*) mopts+=("-O max_faults=8") ;;
+	m*) pols=(compact) ;;	# xy's trees have no apex to place
+	esac
+	for pol in "${pols[@]}"; do
 		for mo in "${mopts[@]}"; do
 			# shellcheck disable=SC2086
 			same "mcast $name ($gen) $pol $mo" mcast tree "$w/f.net" \
