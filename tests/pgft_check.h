@@ -115,4 +115,18 @@ static inline void pgft_assert_valid_rule(struct fixture *x)
 	pgft_assert_valid(x, 1);
 }
 
+/* x and y (the same fabric routed twice) hold the same tables. */
+static inline void pgft_assert_same_lfts(const struct fixture *x,
+					 const struct fixture *y)
+{
+	uint32_t lid;
+	int s;
+
+	for (s = 0; s < x->f.num_nodes; s++)
+		if (ibu_node_is_switch(&x->f.nodes[s]))
+			for (lid = 1; lid <= x->map.max_lid; lid++)
+				ck_assert_int_eq(ibu_lft_get(&x->lft, s, lid),
+						 ibu_lft_get(&y->lft, s, lid));
+}
+
 #endif

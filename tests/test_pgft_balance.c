@@ -494,8 +494,6 @@ START_TEST(deterministic)
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
 				  .remove_links = 3, .seed = 2 };
 	struct fixture x, y;
-	uint32_t lid;
-	int s;
 
 	memset(&x, 0, sizeof(x));
 	memset(&y, 0, sizeof(y));
@@ -503,10 +501,7 @@ START_TEST(deterministic)
 	build(&y, "8,12", "1,4", "1,2", &o);
 	route(&x);
 	route(&y);
-	for (s = 0; s < x.f.num_nodes; s++)
-		for (lid = 1; lid <= x.map.max_lid; lid++)
-			ck_assert_int_eq(ibu_lft_get(&x.lft, s, lid),
-					 ibu_lft_get(&y.lft, s, lid));
+	pgft_assert_same_lfts(&x, &y);
 	pgft_fixture_free(&x);
 	pgft_fixture_free(&y);
 }

@@ -84,8 +84,6 @@ START_TEST(pairs_where_no_single_change)
 	struct ibu_err e = { 0 };
 	struct fixture x, y;
 	long shift, a2a;
-	uint32_t lid;
-	int s;
 
 	memset(&x, 0, sizeof(x));
 	ck_assert_int_eq(ibu_gen_pgft(&x.f, &P, 0, 0, &o, &e), 0);
@@ -100,11 +98,7 @@ START_TEST(pairs_where_no_single_change)
 	memset(&y, 0, sizeof(y));	/* again: the same tables */
 	ck_assert_int_eq(ibu_gen_pgft(&y.f, &P, 0, 0, &o, &e), 0);
 	pgft_route_lmc0(&y, &st);
-	for (s = 0; s < x.f.num_nodes; s++)
-		if (ibu_node_is_switch(&x.f.nodes[s]))
-			for (lid = 1; lid <= x.map.max_lid; lid++)
-				ck_assert_int_eq(ibu_lft_get(&x.lft, s, lid),
-						 ibu_lft_get(&y.lft, s, lid));
+	pgft_assert_same_lfts(&x, &y);
 	pgft_fixture_free(&x);
 	pgft_fixture_free(&y);
 }
@@ -115,18 +109,12 @@ START_TEST(deterministic)
 {
 	struct ibu_pgft_route_stats st;
 	struct fixture x, y;
-	int s;
-	uint32_t lid;
 
 	pgft_league_ibft(&x, 8, 3, 3, 2, 948995);
 	pgft_league_ibft(&y, 8, 3, 3, 2, 948995);
 	pgft_route_lmc0(&x, &st);
 	pgft_route_lmc0(&y, &st);
-	for (s = 0; s < x.f.num_nodes; s++)
-		if (ibu_node_is_switch(&x.f.nodes[s]))
-			for (lid = 1; lid <= x.map.max_lid; lid++)
-				ck_assert_int_eq(ibu_lft_get(&x.lft, s, lid),
-						 ibu_lft_get(&y.lft, s, lid));
+	pgft_assert_same_lfts(&x, &y);
 	pgft_fixture_free(&x);
 	pgft_fixture_free(&y);
 }

@@ -315,28 +315,13 @@ END_TEST
  */
 START_TEST(test_balanced_busiest)
 {
-	static const struct {
-		int X, Y, hcas, cuts, sws;
-		uint64_t seed;
-		long limit;
-	} c[] = {
+	static const struct busiest_case c[] = {
 		{ 6, 6, 2, 2, 0, 3, 396 },	/* XY first: 468 */
 		{ 6, 6, 2, 3, 0, 7, 268 },	/* 336 */
 		{ 8, 8, 1, 4, 1, 11, 213 },	/* 279 */
 		{ 5, 9, 2, 2, 0, 27, 512 },	/* 720 */
 	};
-	struct dfix x;
-	int i;
-
-	for (i = 0; i < (int)(sizeof(c) / sizeof(c[0])); i++) {
-		if (dfix_up(&x, c[i].X, c[i].Y, c[i].hcas, c[i].cuts, c[i].sws,
-			    c[i].seed))
-			continue;
-		ck_assert_ptr_nonnull(x.t.dmg);
-		ck_assert_int_le(x.t.dmg->num_layers, 2);
-		ck_assert_int_le(busiest_channel(&x.t), c[i].limit);
-		dfix_down(&x);
-	}
+	assert_busiest_cases(c, (int)(sizeof(c) / sizeof(c[0])));
 }
 END_TEST
 

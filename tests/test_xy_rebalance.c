@@ -11,11 +11,7 @@
  */
 START_TEST(test_rebalanced_busiest)
 {
-	static const struct {
-		int X, Y, hcas, cuts, sws;
-		uint64_t seed;
-		long limit;
-	} c[] = {
+	static const struct busiest_case c[] = {
 		/* 10x10 with 4 cuts and a switch missing (random league
 		 * meshes): the balanced trees need a third layer, the plan
 		 * is rebalanced inside the XY-first plan's 2 layers; limit:
@@ -28,18 +24,7 @@ START_TEST(test_rebalanced_busiest)
 		 * plan rebalanced alone) */
 		{ 10, 10, 1, 3, 1, 7, 254 },		/* 259 */
 	};
-	struct dfix x;
-	int i;
-
-	for (i = 0; i < (int)(sizeof(c) / sizeof(c[0])); i++) {
-		if (dfix_up(&x, c[i].X, c[i].Y, c[i].hcas, c[i].cuts, c[i].sws,
-			    c[i].seed))
-			continue;
-		ck_assert_ptr_nonnull(x.t.dmg);
-		ck_assert_int_le(x.t.dmg->num_layers, 2);
-		ck_assert_int_le(busiest_channel(&x.t), c[i].limit);
-		dfix_down(&x);
-	}
+	assert_busiest_cases(c, (int)(sizeof(c) / sizeof(c[0])));
 }
 END_TEST
 

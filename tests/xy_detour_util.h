@@ -97,4 +97,28 @@ static inline long busiest_channel(const struct ibu_mesh *t)
 	return max;
 }
 
+/* A damaged mesh and the most its all-to-all's busiest channel may carry
+ * (within 2 SL layers). */
+struct busiest_case {
+	int X, Y, hcas, cuts, sws;
+	uint64_t seed;
+	long limit;
+};
+
+static inline void assert_busiest_cases(const struct busiest_case *c, int n)
+{
+	struct dfix x;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (dfix_up(&x, c[i].X, c[i].Y, c[i].hcas, c[i].cuts, c[i].sws,
+			    c[i].seed))
+			continue;
+		ck_assert_ptr_nonnull(x.t.dmg);
+		ck_assert_int_le(x.t.dmg->num_layers, 2);
+		ck_assert_int_le(busiest_channel(&x.t), c[i].limit);
+		dfix_down(&x);
+	}
+}
+
 #endif
