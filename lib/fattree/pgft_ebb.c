@@ -9,6 +9,9 @@
  * up*|down* way at n, and keeps the move only if the estimate rises, no
  * shift's link goes above the worst shift W, no all-to-all link above
  * the all-to-all's busiest, and the routes close no credit loop.
+ * Where that round ends at a local optimum, one more runs without the
+ * two load guards and is kept only if it ends with both holding
+ * (ebb_relax).
  *
  * Incremental: each bisection's link loads are kept; a move of (n, D)
  * changes in bisection b at most the one flow ending at D, when its
@@ -16,7 +19,8 @@
  * Never touches LIDs routed by turns. Deterministic whatever the node
  * order (destinations by host index, switches along the source leaves'
  * walks, ways by port), bounded:
- * up to SHIFT_HOSTS hosts (the shift pass's bound) and EBB_TRIES tries.
+ * up to SHIFT_HOSTS hosts (the shift pass's bound) and EBB_TRIES tries
+ * (EBB_RTRIES more in the unguarded round).
  */
 #include <stdlib.h>
 #include <string.h>
