@@ -216,6 +216,7 @@ struct ibu_pgft_route_stats {
 				 * graph those passes share (pgft_cdg.c) */
 	long ebb_moved, ebb_tries;	/* the eBB pass's (pgft_ebb.c), */
 	long ebb_pairs;			/* moves kept as a pair, */
+	long ebb_relaxed;		/* kept by the unguarded round, */
 	long ebb_walks;			/* and the flows its tries walked; */
 	double ebb_from, ebb_to;	/* its estimate before and after */
 	long ebb_a2a;			/* the all-to-all's busiest it kept */

@@ -9,6 +9,9 @@
  * up*|down* way at n, and keeps the move only if the estimate rises, no
  * shift's link goes above the worst shift W, no all-to-all link above
  * the all-to-all's busiest, and the routes close no credit loop.
+ * Where that round ends at a local optimum, one more runs without the
+ * two load guards and is kept only if it ends with both holding
+ * (ebb_relax).
  *
  * Incremental: each bisection's link loads are kept; a move of (n, D)
  * changes in bisection b at most the one flow ending at D, when its
@@ -16,7 +19,8 @@
  * Never touches LIDs routed by turns. Deterministic whatever the node
  * order (destinations by host index, switches along the source leaves'
  * walks, ways by port), bounded:
- * up to SHIFT_HOSTS hosts (the shift pass's bound) and EBB_TRIES tries.
+ * up to SHIFT_HOSTS hosts (the shift pass's bound) and EBB_TRIES tries
+ * (EBB_RTRIES more in the unguarded round).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +40,10 @@
 #define EBB_EPS 1e-9
 /* Second moves tried for a move that takes a cell above a guard. */
 #define EBB_PAIRS 16
+/* The unguarded round after the guarded one (ebb_relax): its tries and
+ * walks at most. */
+#define EBB_RTRIES 500
+#define EBB_RWALKS 3000000L
 
 /* One entry's move in flight: enough to measure it and put it back. */
 struct emove {
@@ -63,6 +71,11 @@ struct ebp {
 	int *pc, *plen;		/* [(j N + D) hops], [j N + D]: the walk
 				 * from source leaf rank j to D, its length */
 	int *hrank;		/* [S]: its leaf's rank */
+	long tmax, wmax;	/* the round's budget: tries, walks */
+	int relax;		/* the guards off: moves logged */
+	struct elog { int D, n; uint8_t old; } *log;
+	long nlog;		/* [EBB_RTRIES]: the round's kept moves */
+	long relaxed;		/* of those, kept at its end */
 };
 
 /* The walk from source leaf rank j to D into the path cache. */
@@ -244,6 +257,8 @@ static int over_hop(const struct ebp *eb, const struct emove *mo)
 	int h, j, x;
 	long k;
 
+	if (eb->relax)
+		return -1;
 	for (h = 0; h < mo->nc; h++) {
 		if (sp->a2a[mo->newc[h]] > eb->amax)
 			return h;
@@ -342,6 +357,11 @@ static int try_move(struct ebp *eb, int D, int n, int p)
 		return ok;
 	}
 	ok = h < 0 ? 1 : 2;
+	if (eb->relax) {
+		eb->log[eb->nlog].D = D;
+		eb->log[eb->nlog].n = n;
+		eb->log[eb->nlog++].old = a->old;
+	}
 	eb->pairs += ok == 2;
 	sp->mvD = -1;
 	sp->moved += ok;
@@ -386,7 +406,7 @@ static int sweep_dest(struct ebp *eb, int D, long *kept)
 		if (!cur || cur == IBU_NO_PATH || !ibu__shp_is_way(sp, n, cur))
 			continue;
 		for (p = 1; p <= r->f->nodes[n].num_ports; p++) {
-			if (sp->tries >= EBB_TRIES || eb->walks > EBB_WALKS)
+			if (sp->tries >= eb->tmax || eb->walks > eb->wmax)
 				return 0;
 			if (p == r->lft->row[n][sp->lid[D]] ||
 			    !ibu__shp_is_way(sp, n, p))
@@ -413,6 +433,78 @@ static double total(const struct ebp *eb)
 	return s / eb->b->nb / (eb->b->N / 2 * 2);
 }
 
+/* One sweep over the destinations (by host index) within the round's
+ * budget; kept moves counted in *kept. */
+static int ebb_round(struct ebp *eb, long *kept)
+{
+	struct shp *sp = eb->sp;
+	int D, rc = 0;
+
+	for (D = 0; !rc && D < sp->N && sp->tries < eb->tmax &&
+	     eb->walks <= eb->wmax; D++)
+		if (sp->lid[D] && !sp->fixed[D])
+			rc = sweep_dest(eb, D, kept);
+	return rc;
+}
+
+/* 1 when no cell is above a guard: the all-to-all's busiest, or W in a
+ * shift. */
+static int guards_hold(const struct ebp *eb)
+{
+	const struct shp *sp = eb->sp;
+	size_t c;
+	long k;
+
+	for (c = 0; c < sp->nslots; c++) {
+		if (sp->a2a[c] > eb->amax)
+			return 0;
+		for (k = 1; k < sp->N; k++)
+			if (sp->kload[(size_t)k * sp->nslots + c] >
+			    (uint32_t)sp->W)
+				return 0;
+	}
+	return 1;
+}
+
+/*
+ * The guarded round ends where every move that raises the estimate breaks
+ * a guard, while the search without them passes through such states and
+ * leaves them many moves later (on a small tree whose worst shift sits at
+ * its cut bound, one cell above a guard for most of the round). So a
+ * second round runs without the guards (still closing no credit loop,
+ * within a budget of its own) and is kept only where it ends with every
+ * guard holding; else its moves are put back, the last one first.
+ */
+static int ebb_relax(struct ebp *eb, long *kept)
+{
+	struct shp *sp = eb->sp;
+	struct emove *mo = &eb->mo[0];
+	long k0 = *kept, i;
+	int rc;
+
+	eb->relax = 1;
+	eb->nlog = 0;
+	eb->tmax = sp->tries + EBB_RTRIES;
+	eb->wmax = eb->walks + EBB_RWALKS;
+	rc = ebb_round(eb, kept);
+	eb->relax = 0;
+	if (rc)
+		return rc;
+	if (guards_hold(eb)) {
+		eb->relaxed = *kept - k0;
+		return 0;
+	}
+	for (i = eb->nlog - 1; i >= 0; i--) {
+		ibu__shp_prepare(sp, sp->r->g->host[eb->log[i].D].leaf);
+		if (move_on(eb, mo, eb->log[i].D, eb->log[i].n,
+			    eb->log[i].old))
+			model(sp, mo, 1);
+	}
+	sp->mvD = -1;
+	*kept = k0;
+	return 0;
+}
+
 static int ebp_alloc(struct ebp *eb, struct shp *sp, struct ibu__bisect *b)
 {
 	int n = sp->r->f->num_nodes, j;
@@ -437,8 +529,9 @@ static int ebp_alloc(struct ebp *eb, struct shp *sp, struct ibu__bisect *b)
 	eb->rank = malloc(((size_t)n + 1) * sizeof(int));
 	eb->seen = calloc((size_t)n + 1, sizeof(int));
 	eb->sw = malloc(((size_t)n + 1) * sizeof(int));
+	eb->log = malloc((EBB_RTRIES + 1) * sizeof(*eb->log));
 	if (!eb->lb || !eb->sum || !eb->onmv || !eb->plen || !eb->pc ||
-	    !eb->hrank ||
+	    !eb->hrank || !eb->log ||
 	    !eb->rank || !eb->seen || !eb->sw)
 		return ibu_err_set(sp->e, IBU_ENOMEM, "out of memory");
 	for (j = 0; j < n; j++)
@@ -468,6 +561,7 @@ static void ebp_free(struct ebp *eb)
 	free(eb->rank);
 	free(eb->seen);
 	free(eb->sw);
+	free(eb->log);
 }
 
 int ibu__pgft_raise_ebb(struct shp *sp)
@@ -476,7 +570,7 @@ int ibu__pgft_raise_ebb(struct shp *sp)
 	struct ebp eb;
 	long kept = 0, tries0 = sp->tries, moved0 = sp->moved;
 	size_t c;
-	int D, rc;
+	int rc;
 
 	memset(&eb, 0, sizeof(eb));
 	rc = ibu__bisect_init(&b, sp->r, EBB_SAMPLES,
@@ -491,13 +585,18 @@ int ibu__pgft_raise_ebb(struct shp *sp)
 		fill_loads(&eb);
 	sp->r->st.ebb_from = total(&eb);
 	sp->r->st.ebb_a2a = eb.amax;
-	for (D = 0; !rc && D < sp->N && sp->tries < EBB_TRIES &&
-	     eb.walks <= EBB_WALKS; D++)
-		if (sp->lid[D] && !sp->fixed[D])
-			rc = sweep_dest(&eb, D, &kept);
+	eb.tmax = EBB_TRIES;
+	eb.wmax = EBB_WALKS;
+	if (!rc)
+		rc = ebb_round(&eb, &kept);
+	/* the unguarded round only where the guarded one met a local optimum
+	 * within its budget (else it would be a larger budget) */
+	if (!rc && sp->tries < eb.tmax && eb.walks <= eb.wmax)
+		rc = ebb_relax(&eb, &kept);
 	sp->r->st.ebb_to = total(&eb);
 	sp->r->st.ebb_moved = kept;
 	sp->r->st.ebb_pairs = eb.pairs;
+	sp->r->st.ebb_relaxed = eb.relaxed;
 	sp->r->st.ebb_tries = sp->tries;
 	sp->r->st.ebb_walks = eb.walks;
 	sp->tries = tries0;
