@@ -357,7 +357,7 @@ static int try_move(struct ebp *eb, int D, int n, int p)
 		return ok;
 	}
 	ok = h < 0 ? 1 : 2;
-	if (eb->relax) {
+	if (eb->relax) {	/* single moves only: over_hop finds no cell */
 		eb->log[eb->nlog].D = D;
 		eb->log[eb->nlog].n = n;
 		eb->log[eb->nlog++].old = a->old;
@@ -479,7 +479,7 @@ static int ebb_relax(struct ebp *eb, long *kept)
 {
 	struct shp *sp = eb->sp;
 	struct emove *mo = &eb->mo[0];
-	long k0 = *kept, i;
+	long k0 = *kept, i, tries;
 	int rc;
 
 	eb->relax = 1;
@@ -494,12 +494,14 @@ static int ebb_relax(struct ebp *eb, long *kept)
 		eb->relaxed = *kept - k0;
 		return 0;
 	}
+	tries = sp->tries;	/* putting back is no try */
 	for (i = eb->nlog - 1; i >= 0; i--) {
 		ibu__shp_prepare(sp, sp->r->g->host[eb->log[i].D].leaf);
 		if (move_on(eb, mo, eb->log[i].D, eb->log[i].n,
 			    eb->log[i].old))
 			model(sp, mo, 1);
 	}
+	sp->tries = tries;
 	sp->mvD = -1;
 	*kept = k0;
 	return 0;
