@@ -421,7 +421,9 @@ one_fabric()
 		h != "" && /^\[[0-9]+\][ \t]*"/ { print h; exit } /^$/ { h = "" }' "$net")
 	export SIM_HOST
 	sim_setup >/dev/null
-	if ! sim_start_ibsim "$net" >/dev/null; then
+	# ibsim's defaults hold 256 switches: room for the fabrics bench.sh
+	# runs (a few MB of ibsim's memory whatever the fabric)
+	if ! sim_start_ibsim "$net" -N 16384 -S 2048 -P 131072 >/dev/null; then
 		sim_mark_failed
 		sim_teardown >/dev/null
 		echo "league: ibsim failed on $F" >&2
