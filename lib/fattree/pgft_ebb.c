@@ -19,7 +19,7 @@
  * Never touches LIDs routed by turns. Deterministic whatever the node
  * order (destinations by host index, switches along the source leaves'
  * walks, ways by port), bounded:
- * up to SHIFT_HOSTS hosts (the shift pass's bound) and EBB_TRIES tries
+ * where the shift pass runs (its SHIFT_CELLS) and EBB_TRIES tries
  * (EBB_RTRIES more in the unguarded round).
  */
 #include <stdlib.h>

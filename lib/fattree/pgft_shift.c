@@ -35,8 +35,8 @@
  * by k, sources by S, switches along the path, ways by port, a fixed
  * seed. Bounded: at most SHIFT_TRIES changes and PAIR_TRIES pairs tried
  * (pairs only while single changes are left), PAIR_WALKS walks to find
- * partners, and only up to SHIFT_HOSTS hosts (where pgft_balance.c
- * measures shifts).
+ * partners, and only where the per-shift loads fit SHIFT_CELLS (hosts
+ * times ports: every damaged tree up to IBFT(16,3), not IBFT(24,3)).
  */
 #include <limits.h>
 #include <stdint.h>
@@ -45,8 +45,14 @@
 #include "cdg_ports.h"
 #include "pgft_shift.h"
 
-/* Hosts up to which shifts are measured and lowered. */
-#define SHIFT_HOSTS 512
+/* Per-shift link loads (hosts x ports, 4 bytes each) up to which shifts
+ * are measured and lowered: 32 MB.  IBFT(16,3) with 3 faults (1016
+ * hosts, 5.4 k ports): worst shift 4 -> 3 in 0.38 s, not 0.10 s, and
+ * 81 MB; a 852-host PGFT(3; 12,12,6; 1,6,6; 1,1,1) with 4 faults 13 -> 9
+ * (dfsssp 10) in 0.20 s.  Past it (IBFT(24,3), 3456 hosts: 2.4 s and
+ * 500 MB for 4 -> 3) the degraded routing would cost 15 times the
+ * intact one. */
+#define SHIFT_CELLS (1L << 23)
 /* Changes tried at most (each walks a destination's source leaves once
  * and the flows it moves): the random league's trees met as many targets
  * with 1024 as with 4096; IBFT(12,3) with 2 cuts went 4 -> 2 with 2048,
@@ -972,10 +978,12 @@ int ibu__pgft_lower_shift(struct router *r, struct ibu_err *e)
 	sp.t = -1;
 	sp.mvD = -1;
 	sp.e = e;
-	if (sp.N < 3 || sp.N > SHIFT_HOSTS || !r->g->num_faults)
+	if (sp.N < 3 || !r->g->num_faults)
 		return IBU_OK;
 	for (i = 0; i < r->f->num_nodes; i++)
 		sp.nslots += (size_t)r->f->nodes[i].num_ports + 1;
+	if ((double)sp.N * (double)sp.nslots > (double)SHIFT_CELLS)
+		return IBU_OK;
 	rc = shp_alloc(&sp, e);
 	if (!rc) {
 		index_hosts(&sp, sp.mv);
