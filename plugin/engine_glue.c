@@ -520,7 +520,7 @@ static int engine_build_fwd_tables(void *context)
 {
 	struct ibu_plugin_engine *pe = context;
 	struct ibu_plugin_routing *r = &pe->routing;
-	char what[512];	/* a degraded tree's summary is long */
+	char what[1024];	/* a degraded tree's summary is long */
 
 	if (!r->res.topo) {
 		OSM_LOG(pe->plugin->log, OSM_LOG_ERROR,

@@ -43,6 +43,75 @@ static inline long pgft_busiest(const struct fixture *x, const long *load)
 	return max;
 }
 
+/* The busiest cell of the walk S -> D on load (the walk as
+ * pgft_walk_load follows it), adding d to each cell first. */
+static inline long pgft_walk_max(const struct fixture *x, int S, int D,
+				 long *load, long d)
+{
+	const struct ibu_fabric *f = &x->f;
+	uint16_t lid = f->nodes[x->g.host[D].node].ports[x->g.host[D].port].lid;
+	int n = x->g.host[S].leaf, hops = 0, p;
+	long max = 1;		/* the hosts' own links */
+	size_t c;
+
+	while (hops++ < 16 && ibu_node_is_switch(&f->nodes[n])) {
+		p = ibu_lft_get(&x->lft, n, lid);
+		if (p == IBU_NO_PATH)
+			break;
+		c = (size_t)n * (IBU_MAX_PORTS + 1) + (size_t)p;
+		load[c] += d;
+		max = load[c] > max ? load[c] : max;
+		if (n == x->g.host[D].leaf)
+			break;
+		n = f->nodes[n].ports[p].peer_node;
+	}
+	return max;
+}
+
+/* Effective bisection bandwidth: over k random bisections (a shuffle's
+ * first half paired with its second, both ways; seeded), each flow's
+ * 1 / the busiest channel of its path, the mean over flows. */
+static inline double pgft_ebb(const struct fixture *x, int k, uint64_t seed)
+{
+	size_t cells = (size_t)x->f.num_nodes * (IBU_MAX_PORTS + 1);
+	long *load = calloc(cells, sizeof(long));
+	int N = x->g.num_hosts, *perm = malloc((size_t)N * sizeof(int));
+	int *to = malloc((size_t)N * sizeof(int)), s, i, j, t;
+	double sum = 0;
+
+	ck_assert_ptr_nonnull(load);
+	ck_assert_ptr_nonnull(perm);
+	ck_assert_ptr_nonnull(to);
+	for (s = 0; s < k; s++) {
+		for (i = 0; i < N; i++)
+			perm[i] = i;
+		for (i = N - 1; i > 0; i--) {	/* xorshift64 */
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			j = (int)(seed % (uint64_t)(i + 1));
+			t = perm[i];
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		for (i = 0; i < N / 2; i++) {
+			to[perm[i]] = perm[N / 2 + i];
+			to[perm[N / 2 + i]] = perm[i];
+		}
+		for (i = 0; i < 2 * (N / 2); i++)
+			pgft_walk_max(x, perm[i], to[perm[i]], load, 1);
+		for (i = 0; i < 2 * (N / 2); i++)
+			sum += 1.0 / (double)pgft_walk_max(x, perm[i],
+							  to[perm[i]], load, 0);
+		for (i = 0; i < 2 * (N / 2); i++)
+			pgft_walk_max(x, perm[i], to[perm[i]], load, -1);
+	}
+	free(load);
+	free(perm);
+	free(to);
+	return sum / ((double)k * (double)(2 * (N / 2)));
+}
+
 /* The worst shift (every k = 1..N-1) and the all-to-all's busiest link,
  * every walk arriving. */
 static inline void pgft_loads(const struct fixture *x, long *shift, long *a2a)

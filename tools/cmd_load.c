@@ -687,7 +687,7 @@ out:
 /* ", cyclic: IBFT(8,3): ...; advised DLIDs with offsets=rotated" */
 static void print_engine(const struct load_ctx *c)
 {
-	char what[512], opts[256];
+	char what[1024], opts[256];
 	int j;
 
 	if (!c->ops)

@@ -103,7 +103,7 @@ int ibu_cmd_route(int argc, char **argv)
 	struct ibu_tool_progress pr;
 	struct ibu_fabric f;
 	struct ibu_err e = { 0 };
-	char what[512];	/* a degraded tree's summary is long */
+	char what[1024];	/* a degraded tree's summary is long */
 	char options[256];
 	void *topo;
 	long lmc = -1;

@@ -366,6 +366,11 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 			 c->st.rerouted + c->st.outside, c->st.balanced,
 			 c->st.outside, c->st.unrouted, c->st.turned);
 	o = strlen(buf);
+	if (c->routed && c->st.gather_moved && o < len)
+		snprintf(buf + o, len - o,
+			 "; %ld entries gathered on their LID's main spine",
+			 c->st.gather_moved);
+	o = strlen(buf);
 	if (c->routed && c->st.shift_tries && o < len)
 		snprintf(buf + o, len - o,
 			 "; worst shift %ld -> %ld (%ld entries moved, %ld tried)",

@@ -214,6 +214,8 @@ struct ibu_pgft_route_stats {
 				 * for a credit loop (pgft_shed.c) */
 	long cdg_builds;	/* walks of every route into the dependency
 				 * graph those passes share (pgft_cdg.c) */
+	long gather_moved;	/* entries moved to the spine most source
+				 * leaves use for their LID (pgft_gather.c) */
 	long ebb_moved, ebb_tries;	/* the eBB pass's (pgft_ebb.c), */
 	long ebb_pairs;			/* moves kept as a pair, */
 	long ebb_relaxed;		/* kept by the unguarded round, */

@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdg_ports.h"
+#include "pgft_gather.h"
 #include "pgft_shift.h"
 
 /* Per-shift link loads (hosts x ports, 4 bytes each) up to which shifts
@@ -991,6 +992,11 @@ int ibu__pgft_lower_shift(struct router *r, struct ibu_err *e)
 		measure(&sp);
 		for (c = 0; c < sp.nslots; c++)
 			sp.cap = sp.a2a[c] > sp.cap ? sp.a2a[c] : sp.cap;
+		rc = ibu__pgft_gather(&sp);
+		if (rc)
+			sp.rc = rc;
+		else if (r->st.gather_moved)
+			measure(&sp);
 		r->st.shift_from = sp.W;
 		lower(&sp);
 		r->st.shift_to = sp.W;
