@@ -12,7 +12,9 @@
  *  - the paper's equations on the labels of tests/ibft_view.h, written
  *    independently of the router
  *    (cyclic_up_digit, cyclic_paper_port, cyclic_offset,
- *    cyclic_turn_switch: lib/fattree/cyclic.h's rule, written out).
+ *    cyclic_turn_switch: lib/fattree/cyclic.h's rule, written out);
+ *  - an IBFT generated, labelled, given LIDs and routed in one call
+ *    (struct ibft_routed: ibft_route, ibft_route_mode, ibft_unroute).
  */
 #ifndef IBU_TEST_CYCLIC_UTIL_H
 #define IBU_TEST_CYCLIC_UTIL_H
@@ -23,6 +25,8 @@
 #include "ibft_view.h"
 #include "lidmap.h"
 #include "pgft_verify.h"
+#include "gen.h"
+#include "unit.h"
 
 struct lidplan {
 	int lmc_needed;		/* ceil(log2((m/2)^(n-1))), may exceed 7 */
@@ -213,6 +217,51 @@ static inline int cyclic_turn_switch(const struct ibft_view *t, int offset_digit
 		w[i++] = (uint8_t)cyclic_up_digit(t, offset_digits, mode, l,
 						  dst_pid, offset);
 	return ibft_view_find_switch(t, lca, w);
+}
+
+/* An IBFT(m,n) generated (o), its labels (t), the paper's LIDs at lmc
+ * (how), the LID plan and the tables of the rule mode, as the engine
+ * writes them. */
+struct ibft_routed {
+	struct ibu_fabric f;
+	struct ibft_view t;
+	struct lidplan p;
+	struct ibu_lft lft;
+	enum ibu_cyclic_offsets mode;
+};
+
+static inline void ibft_route_mode(struct ibft_routed *r, int m, int n,
+				   int lmc, enum lid_numbering how,
+				   const struct ibu_gen_opts *o,
+				   enum ibu_cyclic_offsets mode)
+{
+	struct ibu_err e = { 0 };
+
+	r->mode = mode;
+	ck_assert_int_eq(ibu_gen_fattree(&r->f, m, n, o, &e), 0);
+	ck_assert_msg(ibft_view_recognize(&r->f, &r->t, &e) == 0, "%s", e.msg);
+	ck_assert_msg(paper_lids(&r->f, lmc, how, &e) == 0,
+		      "%s", e.msg);
+	ck_assert_int_eq(lidplan_build(&r->f, &r->p, &e), 0);
+	ck_assert_int_eq(ibu_lft_init(&r->lft, &r->f, r->p.map.max_lid, &e), 0);
+	ck_assert_msg(cyclic_route(&r->f, &r->p, mode, &r->lft,
+				       &e) == 0, "%s", e.msg);
+}
+
+/* The paper's own rule (offsets=paper), as every worked example uses. */
+static inline void ibft_route(struct ibft_routed *r, int m, int n, int lmc,
+			      enum lid_numbering how,
+			      const struct ibu_gen_opts *o)
+{
+	ibft_route_mode(r, m, n, lmc, how, o, IBU_OFFSETS_PAPER);
+}
+
+static inline void ibft_unroute(struct ibft_routed *r)
+{
+	ibu_lft_free(&r->lft);
+	lidplan_free(&r->p);
+	ibft_view_free(&r->t);
+	ibu_fabric_free(&r->f);
 }
 
 #endif

@@ -3,6 +3,7 @@
 #ifndef IBU_TEST_PGFT_UTIL_H
 #define IBU_TEST_PGFT_UTIL_H
 
+#include <stdlib.h>
 #include <string.h>
 #include "unit.h"
 #include "pgft.h"
@@ -79,6 +80,69 @@ static inline void pgft_route_lmc0(struct fixture *x,
 	ck_assert_int_eq(ibu_lft_init(&x->lft, &x->f, x->map.max_lid, &e), 0);
 	ck_assert_msg(ibu_pgft_route_stats(&x->f, &x->g, &x->map, 0, &x->lft,
 					   st, &e) == 0, "%s", e.msg);
+}
+
+/*
+ * The same fabric as f with nodes in another order and every switch's
+ * physical ports permuted; GUIDs (node and port) are kept.
+ */
+static inline void permute_fabric(const struct ibu_fabric *f,
+				  struct ibu_fabric *g, uint64_t seed)
+{
+	int N = f->num_nodes, i, p, *order = malloc(N * sizeof(int));
+	int **perm = calloc(N, sizeof(int *)), *idx = malloc(N * sizeof(int));
+	uint64_t st = seed;
+	struct ibu_err e = { 0 };
+
+	ck_assert(order && perm && idx);
+	for (i = 0; i < N; i++)
+		order[i] = i;
+	for (i = N - 1; i > 0; i--) {
+		int j = (int)(ibu_gen_rand(&st) % (uint64_t)(i + 1)), x = order[i];
+
+		order[i] = order[j];
+		order[j] = x;
+	}
+	ck_assert_int_eq(ibu_fabric_init(g, "permuted"), 0);
+	for (i = 0; i < N; i++) {
+		const struct ibu_node *n = &f->nodes[order[i]];
+		int np = n->num_ports, k;
+
+		ck_assert_int_eq(ibu_fabric_add_node(g, n->type, n->name, n->guid,
+						     np, &idx[order[i]], &e), 0);
+		perm[order[i]] = malloc((np + 1) * sizeof(int));
+		ck_assert(perm[order[i]]);
+		for (p = 0; p <= np; p++)
+			perm[order[i]][p] = p;
+		for (p = np; ibu_node_is_switch(n) && p > 1; p--) {
+			k = 1 + (int)(ibu_gen_rand(&st) % (uint64_t)p);
+			int x = perm[order[i]][p];
+
+			perm[order[i]][p] = perm[order[i]][k];
+			perm[order[i]][k] = x;
+		}
+	}
+	for (i = 0; i < N; i++) {
+		const struct ibu_node *n = &f->nodes[i];
+
+		for (p = 1; p <= n->num_ports; p++) {
+			const struct ibu_port *pt = &n->ports[p];
+
+			g->nodes[idx[i]].ports[perm[i][p]].guid = pt->guid;
+			if (pt->peer_node < 0 || pt->peer_node < i ||
+			    (pt->peer_node == i && pt->peer_port < p))
+				continue;
+			ck_assert_int_eq(ibu_fabric_link(g, idx[i], perm[i][p],
+					 idx[pt->peer_node],
+					 perm[pt->peer_node][pt->peer_port],
+					 &e), 0);
+		}
+	}
+	for (i = 0; i < N; i++)
+		free(perm[i]);
+	free(perm);
+	free(order);
+	free(idx);
 }
 
 static inline void pgft_fixture_free(struct fixture *x)

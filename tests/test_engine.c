@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"
-#include "engine.h"
+#include "engines.h"
 #include "gen.h"
 #include "gen_mesh.h"
 #include "pgft.h"
@@ -194,21 +194,6 @@ START_TEST(run_into_caller_rows)
 }
 END_TEST
 
-/* f with the engine's own LIDs at lmc (the plugin's LIDs come from OpenSM) */
-static void with_lids(const struct ibu_engine_ops *ops, struct ibu_fabric *f,
-		      const struct ibu_engine_opts *o, int lmc)
-{
-	struct ibu_err e = { 0 };
-	enum ibu_engine_decline_kind kind;
-	void *topo;
-	int used;
-
-	ck_assert_msg(ops->recognise(f, o, &topo, &kind, &e) == 0, "%s", e.msg);
-	ck_assert_msg(ops->assign_lids(f, topo, lmc, 0, &used, &e) == 0, "%s",
-		      e.msg);
-	ops->topo_free(topo);
-}
-
 /*
  * An unchanged subnet re-swept: the model of the first run routes again
  * (recognition and plan skipped) to the very same tables, summary and
@@ -313,184 +298,6 @@ START_TEST(rerun_same_subnet)
 	ibu_fabric_free(&g);
 	ibu_engine_result_free(&r);
 	free(copy);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
-/* offsets=paper is the IBFT's Eq. 2: a PGFT says it keeps the rotated
- * rule (a warning note), with the same tables as without the option. */
-START_TEST(paper_offsets_on_pgft_noted)
-{
-	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
-	struct ibu_gen_opts go = { .seed = 2 };
-	struct ibu_pgft_params P = { .h = 2, .m = { 0, 4, 4 },
-				     .w = { 0, 1, 2 }, .p = { 0, 1, 2 } };
-	struct ibu_engine_opts o;
-	struct ibu_engine_result a, b;
-	struct ibu_engine_note note;
-	struct ibu_fabric f;
-	struct ibu_err e = { 0 };
-	int i, n;
-
-	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &go, &e), 0);
-	with_lids(ops, &f, NULL, 2);
-	ck_assert_msg(ibu_engine_run(ops, &f, NULL, &a, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(ops->num_notes(a.topo), 0);
-	ibu_engine_opts_default(&o);
-	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "offsets=paper", NULL), 0);
-	ck_assert_msg(ibu_engine_run(ops, &f, &o, &b, &e) == 0, "%s", e.msg);
-	n = ops->num_notes(b.topo);
-	ck_assert_int_eq(n, 1);
-	ops->note(&f, b.topo, n - 1, &note);
-	ck_assert_int_eq(note.severity, IBU_NOTE_SEV_WARNING);
-	ck_assert_msg(!strncmp(note.text, "offsets=paper not applied", 25), "%s",
-		      note.text);
-	for (i = 0; i < f.num_nodes; i++)
-		if (a.lft.row[i])
-			ck_assert_mem_eq(a.lft.row[i], b.lft.row[i],
-					 a.lft.max_lid + 1);
-	ibu_engine_result_free(&a);
-	ibu_engine_result_free(&b);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
-/* The summary and the last note of an engine run on f with o. */
-static void run_summary(const struct ibu_engine_ops *ops,
-			const struct ibu_fabric *f,
-			const struct ibu_engine_opts *o, char *sum, size_t len,
-			struct ibu_engine_note *last)
-{
-	struct ibu_engine_result r;
-	struct ibu_err e = { 0 };
-	int n;
-
-	ck_assert_msg(ibu_engine_run(ops, f, o, &r, &e) == 0, "%s", e.msg);
-	ops->describe(f, r.topo, sum, len);
-	n = ops->num_notes(r.topo);
-	ck_assert_int_ge(n, 1);
-	ops->note(f, r.topo, n - 1, last);
-	ibu_engine_result_free(&r);
-}
-
-/*
- * guid_routing_order_file on an IBFT: the hosts are numbered in the
- * admin's order by the generalised rule (the IBFT as the PGFT it is);
- * with offsets=paper the paper's labels stay and a note says the file
- * was not applied.
- */
-START_TEST(order_file_on_ibft)
-{
-	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
-	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
-				   .seed = 3 };
-	struct ibu_engine_opts o;
-	struct ibu_engine_note note;
-	struct ibu_fabric f;
-	struct ibu_err e = { 0 };
-	uint64_t guid[64];
-	char sum[512];
-	int i, n = 0;
-
-	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &go, &e), 0);
-	with_lids(ops, &f, NULL, 2);
-	for (i = f.num_nodes - 1; i >= 0 && n < 64; i--)
-		if (!ibu_node_is_switch(&f.nodes[i]))
-			guid[n++] = f.nodes[i].ports[1].guid;
-	ck_assert_int_eq(n, 16);
-	ibu_engine_opts_default(&o);
-	o.host_order = guid;
-	o.num_host_order = n;
-	run_summary(ops, &f, &o, sum, sizeof(sum), &note);
-	ck_assert_msg(!strncmp(sum, "PGFT(3; 2,2,4; 1,2,2; 1,1,1)", 28), "%s", sum);
-	ck_assert_msg(strstr(note.text, "guid_routing_order_file, 16 compute hosts listed"),
-		      "%s", note.text);
-	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "offsets=paper", NULL), 0);
-	run_summary(ops, &f, &o, sum, sizeof(sum), &note);
-	ck_assert_msg(!strncmp(sum, "IBFT(4,3)", 9), "%s", sum);
-	ck_assert_msg(strstr(note.text, "not applied: with offsets=paper"), "%s",
-		      note.text);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
-/* The notes of a degraded tree, worded by the engine: one warning per
- * fault, their count, then the entries left unrouted. */
-static void notes_of_degraded(const struct ibu_fabric *f,
-			      const struct ibu_engine_result *r, long unrouted)
-{
-	const struct ibu_engine_ops *ops = r->ops;
-	struct ibu_engine_note note;
-	char want[64];
-	int n = ops->num_notes(r->topo);
-
-	ck_assert_int_eq(n, 2 + (unrouted > 0));  /* 1 fault, the count */
-	ops->note(f, r->topo, 0, &note);
-	ck_assert_int_eq(note.kind, IBU_NOTE_FAULT);
-	ck_assert_int_eq(note.severity, IBU_NOTE_SEV_WARNING);
-	ck_assert_msg(!strncmp(note.text, "fault 1 of 1: missing cable ", 28),
-		      "%s", note.text);
-	ops->note(f, r->topo, 1, &note);
-	ck_assert_int_eq(note.kind, IBU_NOTE_FAULTS);
-	ck_assert_str_eq(note.text,
-			 "1 faults (missing links and switches) routed around");
-	if (!unrouted)
-		return;
-	ops->note(f, r->topo, 2, &note);
-	ck_assert_int_eq(note.kind, IBU_NOTE_UNROUTED);
-	snprintf(want, sizeof(want), "%ld (leaf switch, LID) entries", unrouted);
-	ck_assert_msg(!strncmp(note.text, want, strlen(want)), "%s", note.text);
-}
-
-/*
- * A degraded tree: where no up*|down* path is left (a leaf that lost its
- * parent toward some switches' LIDs) the engine routes with one down-up
- * turn, so every switch has an entry for every LID, the check stage lets
- * it pass, and the summary counts the turned entries.
- */
-START_TEST(run_cyclic_degraded)
-{
-	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
-	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
-				   .remove_links = 1, .seed = 3 };
-	struct ibu_engine_result r;
-	struct ibu_fabric f;
-	struct ibu_err e = { 0 };
-	char what[512];
-	void *topo;
-	enum ibu_engine_decline_kind kind;
-	uint32_t lid;
-	long unrouted = 0;
-	int i, p, used;
-
-	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &go, &e), 0);
-	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &kind, &e), 0);
-	ck_assert_int_eq(ops->assign_lids(&f, topo, 4, 0, &used, &e), 0);
-	ops->topo_free(topo);
-	ck_assert_msg(ibu_engine_run(ops, &f, NULL, &r, &e) == 0, "%s", e.msg);
-	for (i = 0; i < f.num_nodes; i++) {
-		int leaf = 0;
-
-		if (!ibu_node_is_switch(&f.nodes[i]))
-			continue;
-		for (p = 1; p <= f.nodes[i].num_ports; p++)
-			leaf |= f.nodes[i].ports[p].peer_node >= 0 &&
-				!ibu_node_is_switch(&f.nodes[f.nodes[i].ports[p].peer_node]);
-		for (lid = 1; lid <= r.map.max_lid; lid++)
-			if (ibu_lidmap_get(&r.map, lid) &&
-			    r.lft.row[i][lid] == IBU_NO_PATH) {
-				ck_assert_msg(leaf, "'%s' has no entry for LID %u",
-					      f.nodes[i].name, lid);
-				unrouted++;
-			}
-	}
-	ck_assert_int_eq(unrouted, 0);
-	ops->describe(&f, r.topo, what, sizeof(what));
-	ck_assert_msg(strstr(what, "degraded: 1 faults") &&
-		      strstr(what, ", 0 left unrouted at leaves") &&
-		      !strstr(what, "; 0 turned once"), "%s", what);
-	notes_of_degraded(&f, &r, unrouted);
-	ibu_engine_result_free(&r);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -712,9 +519,6 @@ START_TEST(decline_kind_and_words)
 }
 END_TEST
 
-/* The ops the tools use in place of the fat-tree calls: ranks, end-port
- * order and labels, advised DLIDs and the drawing layout agree with each
- * other on a shuffled tree. */
 /* The engine chooses the kind: a damaged mesh is xy's topology, so qos
  * off declines it as configuration, not as "not a mesh". */
 START_TEST(decline_kind_by_engine)
@@ -736,57 +540,6 @@ START_TEST(decline_kind_by_engine)
 	ck_assert_int_eq(ibu_engine_run(ibu_engine_find("xy"), &f, &eo, &r,
 					&e), 0);
 	ibu_engine_result_free(&r);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
-START_TEST(cyclic_tool_ops)
-{
-	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
-	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
-				   .seed = 5 };
-	struct ibu_engine_opts eo;
-	struct ibu_fabric f;
-	struct ibu_err e = { 0 };
-	char lab[64];
-	int seen[16] = { 0 }, n, p, row, used, leaves = 0, tops = 0;
-	double key;
-	void *topo;
-	enum ibu_engine_decline_kind kind;
-
-	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &go, &e), 0);
-	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &kind, &e), 0);
-	ck_assert_int_eq(ops->assign_lids(&f, topo, 2, 0, &used, &e), 0);
-	ibu_engine_opts_default(&eo);
-	for (n = 0; n < f.num_nodes; n++) {
-		ck_assert_int_eq(ops->report.layout(&f, topo, n, &row, &key), 0);
-		if (ibu_node_is_switch(&f.nodes[n])) {
-			ck_assert_int_eq(row, ops->report.rank(topo, n));
-			tops += row == 0;
-			leaves += row == 2;
-			continue;
-		}
-		ck_assert_int_eq(row, 3);	/* end ports below the leaves */
-		for (p = 1; p <= f.nodes[n].num_ports; p++) {
-			int i = ops->report.endport_index(topo, n, p);
-			long off;
-
-			if (i < 0)
-				continue;
-			ck_assert_int_lt(i, 16);
-			seen[i]++;
-			ck_assert_int_eq((int)key, i);
-			ops->report.endport_label(topo, n, p, lab, sizeof(lab));
-			ck_assert_msg(lab[0] == 'P' && lab[1] == '(', "%s", lab);
-			off = ops->advice.offset(&f, topo, &eo, n, p, n, p);
-			ck_assert(off >= 0 && off < 4);
-		}
-	}
-	ck_assert_int_eq(tops, 4);	/* IBFT(4,3): 4 + 8 + 8 switches */
-	ck_assert_int_eq(leaves, 8);
-	for (n = 0; n < 16; n++)
-		ck_assert_int_eq(seen[n], 1);
-	ops->topo_free(topo);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -815,19 +568,15 @@ static Suite *suite(void)
 	tcase_add_test(tc, registry);
 	tcase_add_test(tc, detect);
 	tcase_add_test(tc, run_cyclic);
-	tcase_add_test(tc, run_cyclic_degraded);
 	tcase_add_loop_test(tc, run_recognised_same_tables, 0, 2);
 	tcase_add_loop_test(tc, run_lent_keeps_topology, 0, 2);
 	tcase_add_test(tc, stage_named_on_failure);
 	tcase_add_loop_test(tc, check_refuses_incomplete_tables, 0, 3);
 	tcase_add_test(tc, decline_kind_and_words);
 	tcase_add_test(tc, decline_kind_by_engine);
-	tcase_add_test(tc, cyclic_tool_ops);
 	tcase_add_test(tc, tree_alloc);
 	tcase_add_test(tc, run_into_caller_rows);
 	tcase_add_loop_test(tc, rerun_same_subnet, 0, 5);
-	tcase_add_test(tc, paper_offsets_on_pgft_noted);
-	tcase_add_test(tc, order_file_on_ibft);
 	suite_add_tcase(s, tc);
 	return s;
 }

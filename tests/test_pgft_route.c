@@ -195,64 +195,6 @@ START_TEST(one_climbing_chain_per_source)
 }
 END_TEST
 
-/*
- * check's chain rule covers the up levels the LID decides, no more: at
- * an LMC below the scheme's the destination picks the up-ports (no chain
- * is promised, none is reported broken); at the scheme's LMC one chain
- * per source holds, and an up entry moved off it is found.
- */
-START_TEST(chain_checked_where_the_lid_decides)
-{
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .seed = 5 };
-	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
-	struct ibu_pgft_params P;
-	struct ibu_pgft_rule pr = { 0 };
-	struct ibu_verify_rule rule;
-	struct ibu_verify_result r;
-	struct ibu_fabric f;
-	struct ibu_pgft g;
-	struct ibu_lidmap map;
-	struct ibu_lft lft;
-	struct ibu_err e = { 0 };
-	int lmc = _i ? 3 : 1, n, p, k;
-	uint16_t lid;
-
-	ck_assert_int_eq(ibu_pgft_params_parse("8,12", "1,4", "1,2", &P, &e), 0);
-	ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
-	ck_assert_msg(ibu_pgft_recognize(&f, &g, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(ibu_pgft_needed_lmc(&g), 3);
-	ck_assert_int_eq(ibu_pgft_assign_lids(&f, &g, lmc, &e), 0);
-	ck_assert_int_eq(ibu_lidmap_build(&f, &map, &e), 0);
-	ck_assert_int_eq(ibu_pgft_route(&f, &g, &map, lmc, &lft, &e), 0);
-	pr.g = &g;
-	pr.lmc = lmc;
-	ibu_pgft_verify_rule(&rule, &pr);
-	vo.rule = &rule;
-	ck_assert_int_eq(ibu_verify_lft(&f, &lft, &vo, NULL, NULL, &r, &e), 0);
-	ck_assert_int_eq(r.path_levels, _i ? 1 : 0);
-	ck_assert_int_eq(r.path_violations, 0);
-	if (_i) {
-		/* host 0's leaf sends host 40's advised DLID up another port */
-		n = g.host[0].leaf;
-		lid = (uint16_t)(f.nodes[g.host[40].node].ports[g.host[40].port].lid +
-				 ibu_pgft_offset(&g, lmc, 0, 40));
-		p = ibu_lft_get(&lft, n, lid);
-		for (k = 1; k <= f.nodes[n].num_ports; k++)
-			if (k != p && f.nodes[n].ports[k].peer_node >= 0 &&
-			    ibu_node_is_switch(&f.nodes[f.nodes[n].ports[k].peer_node]))
-				break;
-		ck_assert_int_le(k, f.nodes[n].num_ports);
-		lft.row[n][lid] = (uint8_t)k;
-		ck_assert_int_eq(ibu_verify_lft(&f, &lft, &vo, NULL, NULL, &r, &e), 0);
-		ck_assert_int_ge(r.path_violations, 1);
-	}
-	ibu_lft_free(&lft);
-	ibu_lidmap_free(&map);
-	ibu_pgft_free(&g);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
 /* Fabrics where up*|down* leaves pairs out: hosts on tops, cut cables,
  * a switch gone. */
 static const struct {
@@ -461,7 +403,6 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, valid_minimal_updown_no_credit_loop, 0, NUM_SHAPES);
 	tcase_add_loop_test(tc, loads_at_the_bounds, 0, NUM_SHAPES);
 	tcase_add_loop_test(tc, one_climbing_chain_per_source, 0, NUM_SHAPES);
-	tcase_add_loop_test(tc, chain_checked_where_the_lid_decides, 0, 2);
 	tcase_add_test(tc, failed_turns_first_reach_every_lid);
 	tcase_add_loop_test(tc, every_lid_reached_turns_confined, 0,
 			    (int)(sizeof(turned) / sizeof(turned[0])));
