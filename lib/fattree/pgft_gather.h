@@ -11,8 +11,9 @@
 
 /* A source leaf's entry of a destination moved to the spine most source
  * leaves use for it, under the all-to-all's busiest (sp->cap) and the
- * up-cables' destination counts; sp->a2a follows, sp->kload does not
- * (measure again). 0, or < 0 an error (in sp->e). */
+ * up-cables' destination counts; kept only where the worst shift is no
+ * higher and the eBB estimate no lower, the shift loads measured again.
+ * 0, or < 0 an error (in sp->e). */
 int ibu__pgft_gather(struct shp *sp);
 
 #endif

@@ -827,7 +827,7 @@ static void fill(struct shp *sp)
 
 /* The shifts' loads and the all-to-all by the tables as they stand (every
  * pair, turned routes too), W and the shifts at it. */
-static void measure(struct shp *sp)
+void ibu__shp_measure(struct shp *sp)
 {
 	long S, D;
 
@@ -989,14 +989,10 @@ int ibu__pgft_lower_shift(struct router *r, struct ibu_err *e)
 	if (!rc) {
 		index_hosts(&sp, sp.mv);
 		fill(&sp);
-		measure(&sp);
+		ibu__shp_measure(&sp);
 		for (c = 0; c < sp.nslots; c++)
 			sp.cap = sp.a2a[c] > sp.cap ? sp.a2a[c] : sp.cap;
-		rc = ibu__pgft_gather(&sp);
-		if (rc)
-			sp.rc = rc;
-		else if (r->st.gather_moved)
-			measure(&sp);
+		sp.rc = ibu__pgft_gather(&sp);
 		r->st.shift_from = sp.W;
 		lower(&sp);
 		r->st.shift_to = sp.W;

@@ -60,6 +60,9 @@ struct shp {
  * the count, -1 when it does not arrive. */
 int ibu__shp_walk(const struct shp *sp, int n, int t, uint32_t lid,
 		  int *cells, int hops);
+/* The shifts' loads and the all-to-all by the tables as they stand, W
+ * and the shifts at it. */
+void ibu__shp_measure(struct shp *sp);
 /* The router's ud and closure for leaf t. */
 void ibu__shp_prepare(struct shp *sp, int t);
 /* 1 when port p of switch n is a minimal up*|down* way toward the leaf
