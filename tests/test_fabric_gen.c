@@ -194,6 +194,29 @@ START_TEST(prefix_and_arguments)
 }
 END_TEST
 
+/* hostile input: a fabric of one record (or none) has nothing that may
+ * go, since the first record stays: refused, not a division by zero. */
+START_TEST(nothing_to_remove)
+{
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	int idx;
+
+	ck_assert_int_eq(ibu_fabric_init(&f, "empty"), 0);
+	ck_assert_int_eq(ibu_gen_remove_links(&f, 1, 1, &e), IBU_EINVAL);
+	ck_assert_int_eq(ibu_gen_remove_nodes(&f, 1, 0, 1, &e), IBU_EINVAL);
+	ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_SWITCH, "one", 0x1, 4,
+					     &idx, &e), 0);
+	ck_assert_int_eq(ibu_gen_remove_nodes(&f, 1, 0, 1, &e), IBU_EINVAL);
+	ck_assert_msg(strstr(e.msg, "not that many nodes"), "%s", e.msg);
+	ck_assert_int_eq(ibu_gen_remove_nodes(&f, 0, 1, 1, &e), IBU_EINVAL);
+	ck_assert_int_eq(ibu_gen_remove_links(&f, 1, 1, &e), IBU_EINVAL);
+	ck_assert_int_eq(ibu_gen_remove_nodes(&f, 0, 0, 1, &e), 0);
+	ck_assert_int_eq(f.num_nodes, 1);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("fabric_gen");
@@ -204,6 +227,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, remove_nodes_counts);
 	tcase_add_test(tc, rand_and_shuffle);
 	tcase_add_test(tc, prefix_and_arguments);
+	tcase_add_test(tc, nothing_to_remove);
 	suite_add_tcase(s, tc);
 	return s;
 }
