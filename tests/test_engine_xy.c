@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The xy engine's table (lib/mesh/engine_xy.c): detection, the driver's
- * run, the report hooks and its options. */
+ * run, the report hooks, its options, and a damaged mesh (notes, trees,
+ * declines). */
 #include "mesh_util.h"
 #include "engines.h"
+#include "mesh_faults.h"
 #include "verify.h"
 #include "xy.h"
+#include "xy_mcast.h"
 
 START_TEST(test_engine)
 {
@@ -177,6 +180,80 @@ START_TEST(test_rule_hook)
 }
 END_TEST
 
+/* the engine: routes a damaged mesh with qos (unknown or on), declines
+ * without qos and when the VLs cannot hold the layers, names the faults */
+START_TEST(test_engine_damaged)
+{
+	const struct ibu_engine_ops *ops = ibu_engine_find("xy");
+	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
+				   .remove_links = 4, .seed = 7 };
+	struct ibu_engine_opts o;
+	struct ibu_engine_result r;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	const struct ibu_mesh *t;
+	struct ibu_engine_note nt;
+	void *topo;
+	enum ibu_engine_decline_kind kind;
+	int used, layers;
+
+	ck_assert_int_eq(ibu_gen_mesh(&f, 6, 6, 1, &go, &e), 0);
+	ibu_engine_opts_default(&o);
+	ck_assert_msg(ops->recognise(&f, &o, &topo, &kind, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(ops->assign_lids(&f, topo, 0, 0, &used, &e), 0);
+	ops->topo_free(topo);
+	o.qos = 1;
+	ck_assert_msg(ibu_engine_run(ops, &f, &o, &r, &e) == 0, "%s", e.msg);
+	t = r.topo;
+	ck_assert_ptr_nonnull(t->dmg);
+	/* a note per fault, then their count */
+	ck_assert_int_eq(ops->num_notes(r.topo), t->dmg->num_faults + 1);
+	ck_assert_int_ge(t->dmg->num_faults, 1);
+	ops->note(&f, r.topo, 0, &nt);
+	ck_assert_int_eq(nt.kind, IBU_NOTE_FAULT);
+	ck_assert_msg(strstr(nt.text, "missing cable N("), "%s", nt.text);
+	ops->note(&f, r.topo, t->dmg->num_faults, &nt);
+	ck_assert_int_eq(nt.kind, IBU_NOTE_FAULTS);
+	layers = t->dmg->num_layers;
+	{	/* trees of the damaged mesh count in the multicast load */
+		struct ibu_mcast_member m[3];
+		struct ibu_engine_tree tr;
+		void *st = NULL;
+		int k;
+
+		for (k = 0; k < 3; k++) {
+			m[k].node = t->ep[k * 5].node;
+			m[k].port = t->ep[k * 5].port;
+			m[k].send_only = 0;
+		}
+		ck_assert_int_eq(ops->mcast.state_new(&f, r.topo, &st, &e), 0);
+		ck_assert_int_eq(ops->mcast.tree(&f, r.topo, st, m, 3, &o, 0xc001,
+						 &tr, &e), 0);
+		ck_assert_ptr_nonnull(strstr(tr.info, "mcast_apex does not apply"));
+		ibu_engine_tree_free(&tr);
+		ck_assert_int_eq(ops->mcast.tree(&f, r.topo, st, m, 2, &o, 0xc002,
+						 &tr, &e), 0);
+		ibu_engine_tree_free(&tr);
+		ck_assert_int_eq(ibu_xy_mcast_load_count(st), 2);
+		ops->mcast.release(st, 0xc001);
+		ck_assert_int_eq(ibu_xy_mcast_load_count(st), 1);
+		ops->mcast.state_free(st);
+	}
+	ibu_engine_result_free(&r);
+	o.qos = 0;
+	ck_assert_int_eq(ibu_engine_run(ops, &f, &o, &r, &e), IBU_ETOPO);
+	ck_assert_msg(strstr(e.msg, "qos TRUE"), "%s", e.msg);
+	ck_assert_int_ge(layers, 2);	/* this damage needs a detour layer */
+	{
+		o.qos = 1;
+		o.max_vls = layers - 1;
+		ck_assert_int_eq(ibu_engine_run(ops, &f, &o, &r, &e), IBU_ETOPO);
+		ck_assert_msg(strstr(e.msg, "SL layers"), "%s", e.msg);
+	}
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("engine_xy");
@@ -186,6 +263,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_layout_and_order);
 	tcase_add_test(tc, test_options);
 	tcase_add_test(tc, test_rule_hook);
+	tcase_add_test(tc, test_engine_damaged);
 	suite_add_tcase(s, tc);
 	return s;
 }
