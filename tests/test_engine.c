@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* The engine interface: registry, detection, the driver's stages, the
+/* The engine interface: detection, the driver's stages, the
  * final table check, and the trees' allocation. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,40 +26,6 @@ static void fattree(struct ibu_fabric *f, int m, int n, int lmc)
 	ck_assert_int_eq(used, lmc);
 	ops->topo_free(topo);
 }
-
-START_TEST(registry)
-{
-	const struct ibu_engine_ops *const *l = ibu_engine_list();
-	int i;
-
-	ck_assert_ptr_nonnull(ibu_engine_find("cyclic"));
-	ck_assert_ptr_nonnull(ibu_engine_find("xy"));
-	ck_assert_ptr_null(ibu_engine_find("minhop"));
-	for (i = 0; l[i]; i++) {
-		/* what the plugin and the driver call unconditionally */
-		ck_assert_ptr_nonnull(l[i]->name);
-		ck_assert_ptr_nonnull(l[i]->topology);
-		ck_assert_ptr_nonnull(l[i]->recognise);
-		ck_assert_ptr_nonnull(l[i]->topo_free);
-		ck_assert_ptr_nonnull(l[i]->route);
-		ck_assert_ptr_nonnull(l[i]->describe);
-		/* multicast is all or nothing */
-		ck_assert_int_eq(!!l[i]->mcast.tree, !!l[i]->mcast.state_new);
-		ck_assert_int_eq(!!l[i]->mcast.tree, !!l[i]->mcast.release);
-		ck_assert_int_eq(!!l[i]->mcast.tree, !!l[i]->mcast.prune);
-		ck_assert_int_eq(!!l[i]->mcast.tree, !!l[i]->mcast.state_free);
-		/* what the tools pair up */
-		ck_assert_int_eq(!!l[i]->rule.check, !!l[i]->rule.state_free);
-		ck_assert_int_eq(!!l[i]->report.port_number,
-				 !!l[i]->report.port_numbering);
-		ck_assert_int_eq(!!l[i]->vl.path_sl, !!l[i]->vl.sl2vl);
-		/* DLID advice: an offset and what ibunion path prints with it */
-		ck_assert_int_eq(!!l[i]->advice.offset, !!l[i]->advice.info);
-		ck_assert_int_eq(l[i]->num_options > 0, l[i]->options != NULL);
-	}
-	ck_assert_int_ge(i, 2);
-}
-END_TEST
 
 START_TEST(detect)
 {
@@ -565,7 +531,6 @@ static Suite *suite(void)
 	Suite *s = suite_create("engine");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, registry);
 	tcase_add_test(tc, detect);
 	tcase_add_test(tc, run_cyclic);
 	tcase_add_loop_test(tc, run_recognised_same_tables, 0, 2);

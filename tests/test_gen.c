@@ -145,22 +145,6 @@ START_TEST(shuffle_deterministic)
 }
 END_TEST
 
-START_TEST(remove_links)
-{
-	struct ibu_gen_opts o = { .remove_links = 3, .seed = 9 };
-	struct ibu_fabric f;
-	struct ibu_err e = { 0 };
-	int i, p, open = 0;
-
-	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &o, &e), 0);
-	for (i = 0; i < f.num_nodes; i++)
-		for (p = 1; p <= f.nodes[i].num_ports; p++)
-			open += f.nodes[i].ports[p].peer_node < 0;
-	ck_assert_int_eq(open, 6);	/* both ends of 3 links */
-	ibu_fabric_free(&f);
-}
-END_TEST
-
 START_TEST(bad_sizes)
 {
 	struct ibu_fabric f;
@@ -214,7 +198,6 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, counts, 0, 5);
 	tcase_add_loop_test(tc, ibft_is_the_pgft, 0, 6);
 	tcase_add_test(tc, shuffle_deterministic);
-	tcase_add_test(tc, remove_links);
 	tcase_add_test(tc, bad_sizes);
 	tcase_add_test(tc, prefix_reads_back_or_is_refused);
 	suite_add_tcase(s, tc);

@@ -1,505 +1,120 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* MFT model + dump_mfts reader/writer (lib/core/mft.c, lib/io/mft_dump.c), member files (mcmembers). */
-#include <stdio.h>
-#include <stdlib.h>
+/* The MFT model (lib/core/mft.c): port masks and the MLID-sorted groups.
+ * Its text form is test_mft_dump's. */
 #include <string.h>
-#include <unistd.h>
 #include "unit.h"
-#include "gen.h"
-#include "mcmembers.h"
-#include "mft_dump.h"
-#include "netfile.h"
+#include "mft.h"
 
-static void load_net(const char *name, struct ibu_fabric *f)
+START_TEST(port_masks)
 {
-	char path[1024];
-	struct ibu_err e = { 0 };
-	int rc;
-
-	snprintf(path, sizeof(path), "%s/%s", FIXTURES_DIR, name);
-	rc = ibu_netfile_read(path, f, &e);
-	ck_assert_msg(rc == 0, "%s", e.msg);
-	ck_assert_int_eq(ibu_fabric_index(f, &e), 0);
-}
-
-static int read_text(const char *text, const struct ibu_fabric *f,
-		     struct ibu_mft *t, struct ibu_err *e)
-{
-	FILE *in = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	ck_assert_ptr_nonnull(in);
-	rc = ibu_mft_read_stream(in, "mem.mfts", f, t, e);
-	fclose(in);
-	return rc;
-}
-
-START_TEST(real_empty_dump)
-{
-	struct ibu_fabric f;
-	struct ibu_mft t;
-	struct ibu_err e = { 0 };
-	char path[1024];
-	int n, sw = 0;
-
-	load_net("ft43.net", &f);
-	snprintf(path, sizeof(path), "%s/ft43-empty.mfts", FIXTURES_DIR);
-	ck_assert_int_eq(ibu_mft_read(path, &f, &t, &e), 0);
-	ck_assert_int_eq(t.num_groups, 0);
-	for (n = 0; n < f.num_nodes; n++)
-		if (ibu_node_is_switch(&f.nodes[n])) {
-			ck_assert_int_eq(t.dumped[n], 1);
-			sw++;
-		}
-	ck_assert_int_eq(sw, 20);
-	ibu_mft_free(&t);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
-static const char grid[] =
-	"ibwarn: [1] sim_connect: attached as client 1 at node \"Hca1\"\n"
-	"Multicast mlids [0xc000-0xc3ff] of switch DR path slid 0; dlid 0; 0,3 guid 0x0000000000200001 (Switch2):\n"
-	"     Ports: 0 1 2 3 4 5 6 7 8 \n"
-	" MLid\n"
-	"0xc001        x x x \n"
-	"0xc002      x       x\n"
-	"2 valid mlids dumped \n"
-	"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n"
-	" MLid       Port Mask\n"
-	"0xc001      000a\n"
-	"1 valid mlids dumped \n"
-	"\n*** WARNING ***: this command has been replaced by dump_fts -M\n";
-
-START_TEST(grid_and_brief_forms)
-{
-	struct ibu_fabric f;
-	struct ibu_mft t;
-	struct ibu_err e = { 0 };
-	const struct ibu_portmask *m;
-	int s1, s2;
-
-	load_net("2sw2path4hca.net", &f);
-	s1 = ibu_fabric_find_guid(&f, 0x200000);
-	s2 = ibu_fabric_find_guid(&f, 0x200001);
-	ck_assert_int_ge(s1, 0);
-	ck_assert_int_ge(s2, 0);
-	ck_assert_msg(read_text(grid, &f, &t, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(t.num_groups, 2);
-	m = ibu_mft_get(&t, 0xc001, s2);
-	ck_assert_int_eq(ibu_pm_count(m), 3);
-	ck_assert(ibu_pm_test(m, 1) && ibu_pm_test(m, 2) && ibu_pm_test(m, 3));
-	m = ibu_mft_get(&t, 0xc002, s2);
-	ck_assert_int_eq(ibu_pm_count(m), 2);
-	ck_assert(ibu_pm_test(m, 0) && ibu_pm_test(m, 4));
-	m = ibu_mft_get(&t, 0xc001, s1);
-	ck_assert_int_eq(ibu_pm_count(m), 2);
-	ck_assert(ibu_pm_test(m, 1) && ibu_pm_test(m, 3));
-	ck_assert(ibu_pm_empty(ibu_mft_get(&t, 0xc002, s1)));
-	ck_assert_ptr_null(ibu_mft_get(&t, 0xc003, s1));
-	ibu_mft_clear_mlid(&t, 0xc001);
-	ck_assert_int_eq(t.num_groups, 1);
-	ck_assert_int_eq(ibu_mft_find(&t, 0xc002), 0);
-	ibu_mft_free(&t);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
-/* A second table of one switch would be OR-ed into the first: refused with
- * file:line, as a second LFT table is; the sniffer on text. */
-START_TEST(repeated_table)
-{
-	static const char twice[] =
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n"
-		" MLid       Port Mask\n"
-		"0xc001      000a\n"
-		"1 valid mlids dumped \n"
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x200000 (Switch1):\n"
-		" MLid       Port Mask\n"
-		"0 valid mlids dumped \n";
-	struct ibu_fabric f;
-	struct ibu_mft t;
-	struct ibu_err e = { 0 };
-
-	load_net("2sw2path4hca.net", &f);
-	ck_assert_int_eq(read_text(twice, &f, &t, &e), IBU_EPARSE);
-	ck_assert_str_eq(e.msg, "mem.mfts:5: second table of switch 0x0000000000200000 (first at line 1)");
-	ibu_fabric_free(&f);
-	ck_assert_int_eq(ibu_mft_sniff_text(grid, sizeof(grid) - 1), 1);
-	ck_assert_int_eq(ibu_mft_sniff_text("\r\n  Unicast lids [0x0-0x8]", 26), 0);
-	ck_assert_int_eq(ibu_mft_sniff_text("", 0), 0);
-}
-END_TEST
-
-START_TEST(bad_dumps)
-{
-	static const char *const bad[] = {
-		/* unknown switch */
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x00000000002000ff (X):\n",
-		/* port 9 on an 8-port switch */
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
-		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n"
-		"0xc001                        x\n",
-		/* misaligned mark */
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
-		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n"
-		"0xc001         x\n",
-		/* unicast MLID */
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
-		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n"
-		"0xbfff        x\n",
-		/* an LFT dump */
-		"Unicast lids [0x0-0x6] of switch Lid 1 guid 0x0000000000200000 (S):\n",
-		/* a CA in the header */
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000100000 (H):\n",
-		/* hostile input: empty or garbage input (a failed dump_mfts) */
-		"",
-		"\n\n",
-		"garbage\n",
-		"ibwarn: [1] sim_connect: failed\n",
-		/* truncated: a table without its trailer */
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
-		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n"
-		"0xc001        x\n",
-		/* trailer count disagrees with the rows */
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
-		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n"
-		"0xc001        x\n2 valid mlids dumped \n",
-		/* garbage inside a table */
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
-		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\nrandom words\n"
-		"0 valid mlids dumped \n",
-		/* garbage after the last table (parenthesised: one string) */
-		("Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
-		 "     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n0 valid mlids dumped \nrandom words\n"),
-	};
-	struct ibu_fabric f;
-	struct ibu_mft t;
-	struct ibu_err e;
+	struct ibu_portmask m;
+	static const int ports[] = { 0, 1, 63, 64, 127, 128, 200, 255 };
 	size_t i;
 
-	load_net("2sw2path4hca.net", &f);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		memset(&e, 0, sizeof(e));
-		ck_assert_msg(read_text(bad[i], &f, &t, &e) < 0, "case %zu", i);
-		ck_assert_msg(strstr(e.msg, "mem.mfts:") != NULL, "case %zu: %s",
-			      i, e.msg);
+	memset(&m, 0, sizeof(m));
+	ck_assert(ibu_pm_empty(&m));
+	for (i = 0; i < sizeof(ports) / sizeof(ports[0]); i++) {
+		ibu_pm_set(&m, ports[i]);
+		ck_assert(ibu_pm_test(&m, ports[i]));
+		ck_assert_int_eq(ibu_pm_count(&m), (int)i + 1);
 	}
-	ibu_fabric_free(&f);
+	ck_assert(!ibu_pm_test(&m, 2));
+	ck_assert(!ibu_pm_test(&m, -1));
+	ck_assert(!ibu_pm_test(&m, 256));
+	ibu_pm_clear(&m, 64);
+	ck_assert(!ibu_pm_test(&m, 64));
+	ck_assert(ibu_pm_test(&m, 63));
+	ck_assert_int_eq(ibu_pm_count(&m), 7);
+	for (i = 0; i < sizeof(ports) / sizeof(ports[0]); i++)
+		ibu_pm_clear(&m, ports[i]);
+	ck_assert(ibu_pm_empty(&m));
 }
 END_TEST
 
-/* hostile input: an embedded NUL is a parse error naming its line */
-START_TEST(nul_byte)
+/* Groups come into being on their first entry, stay sorted by MLID
+ * whatever the insertion order, and go as a whole. */
+START_TEST(groups_sorted)
 {
-	static const char text[] =
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 1 guid 0x0000000000200000 (S):\n"
-		"     Ports: 0 1 2 3 4 5 6 7 8 \n MLid\n"
-		"0xc001        x\0 x\n1 valid mlids dumped \n";
-	FILE *in = fmemopen((void *)text, sizeof(text) - 1, "r");
-	struct ibu_fabric f;
+	static const uint16_t mlids[] = { 0xc010, 0xc001, 0xfffe, 0xc008,
+					  0xc000, 0xc009 };
 	struct ibu_mft t;
 	struct ibu_err e = { 0 };
+	size_t i;
+	int k;
 
-	load_net("2sw2path4hca.net", &f);
-	ck_assert_ptr_nonnull(in);
-	ck_assert_int_eq(ibu_mft_read_stream(in, "mem.mfts", &f, &t, &e), IBU_EPARSE);
-	fclose(in);
-	ck_assert_msg(strstr(e.msg, "mem.mfts:4: NUL byte"), "%s", e.msg);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
-/* Writer and reader agree, on switches with more than 9 ports too. */
-START_TEST(round_trip)
-{
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .extra_ports = 7, .seed = 3 };
-	struct ibu_fabric f;
-	struct ibu_mft a, b;
-	struct ibu_err e = { 0 };
-	uint64_t r = 42;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out;
-	int i, n;
-
-	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 2, &o, &e), 0);
-	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
-	ck_assert_int_eq(ibu_mft_init(&a, f.num_nodes, &e), 0);
-	for (i = 0; i < 500; i++) {
-		int node = (int)(ibu_gen_rand(&r) % (uint64_t)f.num_nodes);
-		uint16_t mlid = (uint16_t)(0xc000 + ibu_gen_rand(&r) % 0x500);
-
-		if (!ibu_node_is_switch(&f.nodes[node]))
-			continue;
-		ck_assert_int_eq(ibu_mft_set(&a, mlid, node,
-				 (int)(ibu_gen_rand(&r) % (uint64_t)(f.nodes[node].num_ports + 1)),
-				 &e), 0);
+	ck_assert_int_eq(ibu_mft_init(&t, 5, &e), 0);
+	ck_assert_int_eq(ibu_mft_find(&t, 0xc001), -1);
+	ck_assert_ptr_null(ibu_mft_get(&t, 0xc001, 0));
+	for (i = 0; i < sizeof(mlids) / sizeof(mlids[0]); i++)
+		ck_assert_int_eq(ibu_mft_set(&t, mlids[i], (int)i % 5,
+					     (int)i + 1, &e), 0);
+	ck_assert_int_eq(t.num_groups, 6);
+	for (k = 1; k < t.num_groups; k++)
+		ck_assert_uint_lt(t.g[k - 1].mlid, t.g[k].mlid);
+	for (i = 0; i < sizeof(mlids) / sizeof(mlids[0]); i++) {
+		k = ibu_mft_find(&t, mlids[i]);
+		ck_assert_int_ge(k, 0);
+		ck_assert_uint_eq(t.g[k].mlid, mlids[i]);
+		ck_assert(ibu_pm_test(ibu_mft_get(&t, mlids[i], (int)i % 5),
+				      (int)i + 1));
+		ck_assert_int_eq(ibu_pm_count(ibu_mft_get(&t, mlids[i], (int)i % 5)), 1);
+		ck_assert(ibu_pm_empty(ibu_mft_get(&t, mlids[i], ((int)i + 1) % 5)));
+		ck_assert(!ibu_mft_group_empty(&t, k));
 	}
-	ck_assert_int_gt(a.num_groups, 10);
-	out = open_memstream(&buf, &len);
-	ck_assert_ptr_nonnull(out);
-	ck_assert_int_eq(ibu_mft_write(out, &f, &a, &e), 0);
-	fclose(out);
-	ck_assert_ptr_nonnull(strstr(buf, "            0                   1"));
-	ck_assert_msg(read_text(buf, &f, &b, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(b.num_groups, a.num_groups);
-	for (i = 0; i < a.num_groups; i++) {
-		ck_assert_int_eq(a.g[i].mlid, b.g[i].mlid);
-		for (n = 0; n < f.num_nodes; n++)
-			ck_assert(!memcmp(&a.g[i].mask[n], &b.g[i].mask[n],
-					  sizeof(struct ibu_portmask)));
-	}
-	free(buf);
-	ibu_mft_free(&a);
-	ibu_mft_free(&b);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
-START_TEST(member_files)
-{
-	static const char text[] =
-		"# joins\n"
-		"0xc001 0x0000000000100001 full   # Hca1 by port GUID\n"
-		"0xc001 Hca2 send-only\n"
-		"0xc001 Hca2\n"
-		"49154 Switch1 send-only\n"
-		"0xc002 Hca3 port=1\n";
-	static const char *const bad[] = {
-		"0xc001\n", "0xbfff Hca1\n", "0xc001 NoSuchNode\n",
-		"0xc001 Hca1 port=3\n", "0xc001 Hca1 maybe\n",
-		"0xc001 Switch1 port=3\n",
-		/* hostile input: no records; a number that is not one */
-		"", "# nothing but a comment\n", "0xc001 Hca1 port=\n",
-		"+0xc001 Hca1\n",
-	};
-	struct ibu_fabric f;
-	struct ibu_mcmembers mm, back;
-	const struct ibu_mcgroup *g;
-	struct ibu_err e = { 0 };
-	char *buf = NULL;
-	size_t len = 0, i;
-	FILE *io;
-
-	load_net("2sw2path4hca.net", &f);
-	io = fmemopen((void *)text, strlen(text), "r");
-	ck_assert_msg(ibu_mcmembers_read_stream(io, "m", &f, &mm, &e) == 0, "%s", e.msg);
-	fclose(io);
-	ck_assert_int_eq(mm.num_groups, 2);
-	g = ibu_mcmembers_find(&mm, 0xc001);
-	ck_assert_int_eq(g->num, 2);
-	ck_assert_int_eq(g->m[0].node, ibu_fabric_find_name(&f, "Hca1"));
-	ck_assert_int_eq(g->m[0].port, 1);
-	ck_assert_int_eq(g->m[1].send_only, 0);	/* full wins */
-	g = ibu_mcmembers_find(&mm, 0xc002);
-	ck_assert_int_eq(g->num, 2);
-	ck_assert_int_eq(g->m[0].port, 0);	/* the switch */
-	ck_assert_int_eq(g->m[0].send_only, 1);
-	ck_assert_ptr_null(ibu_mcmembers_find(&mm, 0xc003));
-
-	io = open_memstream(&buf, &len);
-	ck_assert_int_eq(ibu_mcmembers_write(io, &f, &mm, &e), 0);
-	fclose(io);
-	io = fmemopen(buf, len, "r");
-	ck_assert_msg(ibu_mcmembers_read_stream(io, "back", &f, &back, &e) == 0, "%s", e.msg);
-	fclose(io);
-	ck_assert_int_eq(back.num_groups, 2);
-	for (i = 0; i < 2; i++) {
-		ck_assert_int_eq(back.g[i].num, mm.g[i].num);
-		ck_assert(!memcmp(back.g[i].m, mm.g[i].m,
-				  mm.g[i].num * sizeof(*mm.g[i].m)));
-	}
-	free(buf);
-	ibu_mcmembers_free(&back);
-	ibu_mcmembers_free(&mm);
-
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		io = fmemopen((void *)bad[i], strlen(bad[i]), "r");
-		ck_assert_msg(ibu_mcmembers_read_stream(io, "bad", &f, &mm, &e) < 0,
-			      "case %zu", i);
-		ck_assert_msg(!strncmp(e.msg, "bad:1:", 6), "case %zu: %s", i, e.msg);
-		fclose(io);
-	}
-	ibu_fabric_free(&f);
-}
-END_TEST
-
-/* One block of `saquery -m --smkey KEY` output for a port GUID. */
-static void sa_block(FILE *out, unsigned mlid, uint64_t guid, unsigned state)
-{
-	fprintf(out, "MCMemberRecord member dump:\n"
-		"\t\tMGID....................ff12:601b:ffff::1\n"
-		"\t\tMlid....................0x%X\n"
-		"\t\tPortGid.................fe80:0:0:0:%x:%x:%x:%x\n"
-		"\t\tScopeState..............0x%X\n"
-		"\t\tProxyJoin...............0x0\n"
-		"\t\tNodeDescription.........<unknown>\n", mlid,
-		(unsigned)(guid >> 48 & 0xffff), (unsigned)(guid >> 32 & 0xffff),
-		(unsigned)(guid >> 16 & 0xffff), (unsigned)(guid & 0xffff), state);
-}
-
-static int read_members(const char *text, const struct ibu_fabric *f,
-		     struct ibu_mcmembers *mm, struct ibu_err *e)
-{
-	FILE *io = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	ck_assert_ptr_nonnull(io);
-	rc = ibu_mcmembers_read_stream(io, "sa", f, mm, e);
-	fclose(io);
-	return rc;
-}
-
-/* saquery -m output is a members file (join state from
- * ScopeState: full and non-member receive, send-only does not). */
-START_TEST(saquery_members)
-{
-	static const char *const bad[] = {
-		/* without --smkey OpenSM hides the PortGID */
-		"MCMemberRecord member dump:\n\t\tMlid....................0xC001\n"
-		"\t\tPortGid.................::\n\t\tScopeState..............0x0\n",
-		"MCMemberRecord member dump:\n\t\tMlid....................0xC001\n",
-		"MCMemberRecord member dump:\n\t\tMlid....................0xBFFF\n",
-		"MCMemberRecord member dump:\n\t\tPortGid.................fe80::zz\n",
-		"MCMemberRecord member dump:\n\t\tMlid....................0xC001\n"
-		"\t\tPortGid.................fe80::dead:beef\n",
-		/* saquery -m MLID: PortGid lines only */
-		"\t\tPortGid.................fe80::10:1 (hca-0.0.0)\n",
-		"MCMemberRecord group dump:\n",
-	};
-	struct ibu_fabric f;
-	struct ibu_mcmembers mm;
-	const struct ibu_mcgroup *g;
-	struct ibu_err e = { 0 };
-	int h1, h2, h3, h4;
-	char *buf = NULL;
-	size_t len = 0, i;
-	FILE *io;
-
-	load_net("2sw2path4hca.net", &f);
-	h1 = ibu_fabric_find_name(&f, "Hca1");
-	h2 = ibu_fabric_find_name(&f, "Hca2");
-	h3 = ibu_fabric_find_name(&f, "Hca3");
-	h4 = ibu_fabric_find_name(&f, "Hca4");
-	io = open_memstream(&buf, &len);
-	sa_block(io, 0xC001, f.nodes[h3].ports[1].guid, 0x4);	/* send-only */
-	sa_block(io, 0xC001, f.nodes[h1].ports[1].guid, 0x1);	/* full */
-	sa_block(io, 0xC002, f.nodes[h2].ports[1].guid, 0x2);	/* non-member */
-	sa_block(io, 0xC002, f.nodes[h4].ports[1].guid, 0x8);	/* send-only full */
-	fclose(io);
-	ck_assert_msg(read_members(buf, &f, &mm, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(mm.num_groups, 2);
-	g = ibu_mcmembers_find(&mm, 0xc001);
-	ck_assert_int_eq(g->num, 2);
-	for (i = 0; i < 2; i++) {
-		ck_assert_int_eq(g->m[i].port, 1);
-		ck_assert_int_eq(g->m[i].send_only, g->m[i].node == h3);
-	}
-	g = ibu_mcmembers_find(&mm, 0xc002);
-	ck_assert_int_eq(g->num, 2);
-	for (i = 0; i < 2; i++)
-		ck_assert_int_eq(g->m[i].send_only, g->m[i].node == h4);
-	ibu_mcmembers_free(&mm);
-	free(buf);
-
-	/* saquery MCMR --smkey KEY: mlid and JoinState fields */
-	io = open_memstream(&buf, &len);
-	fprintf(io, "MCMember Record dump:\n"
-		"\t\tMGID....................ff12:601b:ffff::1\n"
-		"\t\tPortGid.................fe80::%x:%x\n"
-		"\t\tqkey....................0x0\n"
-		"\t\tmlid....................0xc003\n"
-		"\t\tJoinState...............0x4\n",
-		(unsigned)(f.nodes[h2].ports[1].guid >> 16 & 0xffff),
-		(unsigned)(f.nodes[h2].ports[1].guid & 0xffff));
-	fclose(io);
-	ck_assert_msg(read_members(buf, &f, &mm, &e) == 0, "%s", e.msg);
-	g = ibu_mcmembers_find(&mm, 0xc003);
-	ck_assert_int_eq(g->num, 1);
-	ck_assert_int_eq(g->m[0].node, h2);
-	ck_assert_int_eq(g->m[0].send_only, 1);
-	ibu_mcmembers_free(&mm);
-	free(buf);
-	buf = NULL;
-	len = 0;
-
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ck_assert_msg(read_members(bad[i], &f, &mm, &e) < 0, "case %zu", i);
-		ck_assert_msg(!strncmp(e.msg, "sa:", 3), "case %zu: %s", i, e.msg);
-	}
-	ck_assert_msg(read_members(bad[0], &f, &mm, &e) < 0, "PortGid ::");
-	ck_assert_msg(strstr(e.msg, "--smkey"), "%s", e.msg);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
-/* `ibunion diff` of two MFT dumps without a fabric: the dump's
- * headers give the switches, and sniffing tells an MFT dump from others. */
-START_TEST(switches_from_headers)
-{
-	static const char text[] =
-		"ibwarn: noise first\n"
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 7 guid 0x0000000000000b0b (leaf one):\n"
-		"     Ports: 0 1 2 3 4 \n MLid\n0xc001        x x   \n1 valid mlids dumped \n"
-		"Multicast mlids [0xc000-0xc3ff] of switch Lid 8 guid 0x0000000000000a0a (top):\n"
-		"     Ports: 0 1 2 3 4 \n MLid\n0 valid mlids dumped \n";
-	char path[] = "/tmp/test_mft.XXXXXX", lft[] = "/tmp/test_mft.XXXXXX";
-	struct ibu_fabric f;
-	struct ibu_mft t;
-	struct ibu_err e = { 0 };
-	FILE *out;
-	int fd, n;
-
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	out = fdopen(fd, "w");
-	ck_assert_ptr_nonnull(out);
-	fputs(text, out);
-	ck_assert_int_eq(fclose(out), 0);
-	fd = mkstemp(lft);
-	ck_assert_int_ge(fd, 0);
-	out = fdopen(fd, "w");
-	fputs("Unicast lids [0x0-0x8] of switch Lid 7 guid 0x0000000000000b0b (x):\n", out);
-	ck_assert_int_eq(fclose(out), 0);
-
-	ck_assert_int_eq(ibu_mft_sniff(path, &e), 1);
-	ck_assert_int_eq(ibu_mft_sniff(lft, &e), 0);
-	ck_assert_int_lt(ibu_mft_sniff("/nonexistent/dump", &e), 0);
-	ck_assert_int_eq(ibu_fabric_init(&f, "headers"), 0);
-	ck_assert_msg(ibu_mft_add_switches(path, &f, &e) == 0, "%s", e.msg);
-	ck_assert_msg(ibu_mft_add_switches(path, &f, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(f.num_nodes, 2);	/* once each */
-	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
-	n = ibu_fabric_find_guid(&f, 0xb0b);
-	ck_assert_int_ge(n, 0);
-	ck_assert_str_eq(f.nodes[n].name, "leaf one");
-	ck_assert(ibu_node_is_switch(&f.nodes[n]));
-	ck_assert_msg(ibu_mft_read(path, &f, &t, &e) == 0, "%s", e.msg);
-	ck_assert(ibu_pm_test(ibu_mft_get(&t, 0xc001, n), 1));
-	ck_assert(ibu_pm_test(ibu_mft_get(&t, 0xc001, n), 2));
-	ck_assert_int_eq(ibu_pm_count(ibu_mft_get(&t, 0xc001, n)), 2);
+	ck_assert_ptr_null(ibu_mft_get(&t, 0xc001, 5));
+	ck_assert_ptr_null(ibu_mft_get(&t, 0xc001, -1));
+	/* a second port of the same switch, the same group */
+	ck_assert_int_eq(ibu_mft_set(&t, 0xc001, 1, 7, &e), 0);
+	ck_assert_int_eq(t.num_groups, 6);
+	ck_assert_int_eq(ibu_pm_count(ibu_mft_get(&t, 0xc001, 1)), 2);
+	/* an empty group is found but forwards nothing */
+	ck_assert_ptr_nonnull(ibu_mft_group(&t, 0xc003, &e));
+	k = ibu_mft_find(&t, 0xc003);
+	ck_assert_int_eq(k, 2);
+	ck_assert(ibu_mft_group_empty(&t, k));
+	ck_assert(ibu_mft_group_empty(&t, -1));
+	ck_assert(ibu_mft_group_empty(&t, t.num_groups));
+	ibu_mft_clear_mlid(&t, 0xc008);
+	ibu_mft_clear_mlid(&t, 0xc004);	/* absent: nothing happens */
+	ck_assert_int_eq(t.num_groups, 6);
+	ck_assert_int_eq(ibu_mft_find(&t, 0xc008), -1);
+	ck_assert_int_ge(ibu_mft_find(&t, 0xc009), 0);
+	for (k = 1; k < t.num_groups; k++)
+		ck_assert_uint_lt(t.g[k - 1].mlid, t.g[k].mlid);
 	ibu_mft_free(&t);
-	ibu_fabric_free(&f);
-	unlink(path);
-	unlink(lft);
+}
+END_TEST
+
+/* Unicast LIDs, nodes and ports outside the table are refused and add no
+ * group. */
+START_TEST(refused)
+{
+	struct ibu_mft t;
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_mft_init(&t, -1, &e), IBU_EINVAL);
+	ck_assert_int_eq(ibu_mft_init(&t, 3, &e), 0);
+	ck_assert_int_eq(ibu_mft_set(&t, 0xbfff, 0, 1, &e), IBU_EINVAL);
+	ck_assert_int_eq(ibu_mft_set(&t, 0xffff, 0, 1, &e), IBU_EINVAL);
+	ck_assert_int_eq(ibu_mft_set(&t, 0xc001, 3, 1, &e), IBU_EINVAL);
+	ck_assert_int_eq(ibu_mft_set(&t, 0xc001, -1, 1, &e), IBU_EINVAL);
+	ck_assert_int_eq(ibu_mft_set(&t, 0xc001, 0, -1, &e), IBU_EINVAL);
+	ck_assert_int_eq(ibu_mft_set(&t, 0xc001, 0, IBU_MAX_PORTS + 1, &e),
+			 IBU_EINVAL);
+	ck_assert_ptr_null(ibu_mft_group(&t, 0x10, &e));
+	ck_assert_int_eq(t.num_groups, 0);
+	ibu_mft_free(&t);
 }
 END_TEST
 
 static Suite *suite(void)
 {
 	Suite *s = suite_create("mft");
-	TCase *tc = tcase_create("files");
+	TCase *tc = tcase_create("model");
 
-	tcase_add_test(tc, real_empty_dump);
-	tcase_add_test(tc, grid_and_brief_forms);
-	tcase_add_test(tc, bad_dumps);
-	tcase_add_test(tc, repeated_table);
-	tcase_add_test(tc, round_trip);
-	tcase_add_test(tc, member_files);
-	tcase_add_test(tc, saquery_members);
-	tcase_add_test(tc, switches_from_headers);
-	tcase_add_test(tc, nul_byte);
+	tcase_add_test(tc, port_masks);
+	tcase_add_test(tc, groups_sorted);
+	tcase_add_test(tc, refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -996,7 +996,6 @@ START_TEST(errors)
 	struct ibu_pgft_mcast_tree tree;
 	struct ibu_pgft_mcast_load *load;
 	struct ibu_err e = { 0 };
-	enum ibu_mcast_policy p;
 	struct ft x, y;
 	int top;
 
@@ -1025,15 +1024,6 @@ START_TEST(errors)
 			       &e), IBU_EINVAL);
 	ibu_mcload_state_free(load);
 	ft_free(&y);
-	ck_assert_int_eq(ibu_mcast_policy_parse("source", &p), 0);
-	ck_assert_int_eq(p, IBU_MCAST_SOURCE);
-	ck_assert_int_eq(ibu_mcast_policy_parse("lowest-guid", &p), 0);
-	ck_assert_int_eq(p, IBU_MCAST_LOWEST_GUID);
-	ck_assert_int_eq(ibu_mcast_policy_parse("compact", &p), 0);
-	ck_assert_int_eq(p, IBU_MCAST_COMPACT);
-	ck_assert_str_eq(ibu_mcast_policy_name(IBU_MCAST_COMPACT), "compact");
-	ck_assert_int_eq(ibu_mcast_policy_parse("spine", &p), IBU_EINVAL);
-	ck_assert_str_eq(ibu_mcast_policy_name(IBU_MCAST_BALANCED), "balanced");
 	ft_free(&x);
 }
 END_TEST

@@ -239,15 +239,6 @@ START_TEST(problems_keep_defaults)
 }
 END_TEST
 
-START_TEST(names)
-{
-	ck_assert_str_eq(ibu_mcast_policy_name(IBU_MCAST_SOURCE), "source");
-	ck_assert_str_eq(ibu_mcast_policy_name(IBU_MCAST_LOWEST_GUID),
-			 "lowest-guid");
-	ck_assert_str_eq(ibu_mcast_policy_name((enum ibu_mcast_policy)42), "?");
-}
-END_TEST
-
 static Suite *suite(void)
 {
 	Suite *s = suite_create("plugin_options");
@@ -261,7 +252,6 @@ static Suite *suite(void)
 	tcase_add_test(tc, offsets);
 	tcase_add_test(tc, max_faults);
 	tcase_add_test(tc, problems_keep_defaults);
-	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -288,43 +288,6 @@ START_TEST(flow_bw_bounds_and_bisections)
 }
 END_TEST
 
-/* Four switches in a line, one HCA each: each switch alone is cut off by
- * at most 2 cables (the HCA's own cable bounds all-to-all at 3), the two
- * halves by the middle cable: 2 x 2 flows each way over it, bound 4. */
-START_TEST(bound_of_a_line)
-{
-	struct ibu_fabric f;
-	struct ibu_endports ep;
-	struct ibu_cuts c;
-	struct ibu_err e = { 0 };
-	int i, idx, to[4] = { 3, 2, 1, 0 };
-
-	ck_assert_int_eq(ibu_fabric_init(&f, "line"), 0);
-	for (i = 0; i < 8; i++) {
-		char name[8];
-
-		snprintf(name, sizeof(name), "%c%d", i < 4 ? 'S' : 'H', i % 4);
-		ck_assert_int_eq(ibu_fabric_add_node(&f, i < 4 ? IBU_NODE_SWITCH :
-						     IBU_NODE_CA, name, 0x200 + i,
-						     i < 4 ? 3 : 1, &idx, &e), 0);
-	}
-	for (i = 0; i < 3; i++)
-		ck_assert_int_eq(ibu_fabric_link(&f, i, 2, i + 1, 3, &e), 0);
-	for (i = 0; i < 4; i++) {
-		ck_assert_int_eq(ibu_fabric_link(&f, 4 + i, 1, i, 1, &e), 0);
-		f.nodes[4 + i].ports[1].guid = 0x10 + i;	/* H0 first */
-	}
-	ck_assert_int_eq(ibu_endports_build(&f, NULL, NULL, &ep, &e), 0);
-	ck_assert_int_eq(ibu_cuts_build(&f, &ep, &c, &e), 0);
-	ck_assert(ibu_cuts_bound(&c, 4, NULL) == 4.0);
-	/* the reversal sends both left hosts across the middle cable */
-	ck_assert(ibu_cuts_bound(&c, 4, to) == 2.0);
-	ibu_cuts_free(&c);
-	ibu_endports_free(&ep);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
 START_TEST(shifts_and_random)
 {
 	struct net x;
@@ -656,7 +619,6 @@ static Suite *suite(void)
 	tcase_add_test(tc, all_to_all_dlids);
 	tcase_add_test(tc, shifts_and_random);
 	tcase_add_test(tc, flow_bw_bounds_and_bisections);
-	tcase_add_test(tc, bound_of_a_line);
 	tcase_add_test(tc, multicast_cases);
 	tcase_add_test(tc, fat_tree_paper_tables);
 	tcase_add_test(tc, fat_tree_rotated_tables);

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #include "mesh_util.h"
-#include "engines.h"
 #include "lidmap.h"
 #include "verify.h"
 #include "xy.h"
@@ -209,105 +208,6 @@ START_TEST(test_verify)
 }
 END_TEST
 
-START_TEST(test_engine)
-{
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1, .seed = 11 };
-	struct ibu_engine_opts eo;
-	struct ibu_engine_result r;
-	struct ibu_fabric f;
-	struct ibu_mesh t;
-	struct ibu_err e = { 0 };
-	const struct ibu_engine_ops *ops;
-	void *topo;
-	char buf[200];
-
-	ibu_engine_opts_default(&eo);
-	ck_assert_ptr_eq(ibu_engine_find("xy"), &ibu_engine_xy);
-	ck_assert_int_eq(ibu_gen_mesh(&f, 5, 3, 2, &o, &e), 0);
-	ck_assert_int_eq(ibu_mesh_recognize(&f, &t, &e), 0);
-	ck_assert_int_eq(ibu_xy_assign_lids(&f, &t, 0, 0, &e), 0);
-	ibu_mesh_free(&t);
-	ops = ibu_engine_detect(&f, &eo, &topo, &e);
-	ck_assert_ptr_eq(ops, &ibu_engine_xy);
-	ops->describe(&f, topo, buf, sizeof(buf));
-	ck_assert_msg(strstr(buf, "mesh: 15 switches, 30 end ports (2 per switch)"), "%s", buf);
-	ops->topo_free(topo);
-	ck_assert_msg(ibu_engine_run(&ibu_engine_xy, &f, &eo, &r, &e) == 0, "%s", e.msg);
-	ck_assert_uint_eq(r.lft.max_lid, 45);
-	ibu_engine_result_free(&r);
-	/* OpenSM-like LIDs: any numbering works */
-	{
-		int i, lid = 100;
-
-		for (i = 0; i < f.num_nodes; i++) {
-			int p = ibu_node_is_switch(&f.nodes[i]) ? 0 : 1;
-
-			f.nodes[i].ports[p].lid = (uint16_t)(lid += 3);
-		}
-	}
-	ck_assert_int_eq(ibu_engine_run(&ibu_engine_xy, &f, &eo, &r, &e), 0);
-	ibu_engine_result_free(&r);
-	ibu_fabric_free(&f);
-	/* a fat tree is not for xy */
-	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, NULL, &e), 0);
-	ck_assert_int_eq(ibu_engine_run(&ibu_engine_xy, &f, &eo, &r, &e), IBU_ETOPO);
-	ck_assert_int_eq(r.stage, IBU_STAGE_RECOGNISE);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
-/* The drawing and the host order: a row of switches per y (the largest on
- * top), each followed by its end ports' row; end ports numbered in
- * position order (x-major switches, then port GUID), whatever the records'
- * order. */
-START_TEST(test_layout_and_order)
-{
-	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1, .seed = 5 };
-	struct ibu_engine_opts eo;
-	struct ibu_fabric f;
-	struct ibu_err e = { 0 };
-	const struct ibu_engine_ops *ops;
-	void *topo;
-	int n, p, row, seen[12] = { 0 }, i, last = -1;
-	double key;
-
-	ibu_engine_opts_default(&eo);
-	ck_assert_int_eq(ibu_gen_mesh(&f, 3, 2, 2, &o, &e), 0);
-	ops = ibu_engine_detect(&f, &eo, &topo, &e);
-	ck_assert_ptr_eq(ops, &ibu_engine_xy);
-	for (n = 0; n < f.num_nodes; n++) {
-		const struct ibu_mesh *t = topo;
-		int s = ibu_mesh_sw(t, n);
-
-		ck_assert_int_eq(ops->report.layout(&f, topo, n, &row, &key), 0);
-		if (s >= 0) {
-			ck_assert_int_eq(row, 2 * (1 - t->sw[s].y));
-			ck_assert_int_eq((int)key, t->sw[s].x);
-			ck_assert_int_eq(ops->report.endport_index(topo, n, 1), -1);
-			continue;
-		}
-		ck_assert_int_eq(row % 2, 1);	/* below its switch */
-		i = ops->report.endport_index(topo, n, 1);
-		ck_assert(i >= 0 && i < 12);
-		seen[i]++;
-		s = t->ep[i].sw;
-		ck_assert_int_eq(row, 2 * (1 - t->sw[s].y) + 1);
-		ck_assert_int_eq((int)key, t->sw[s].x);
-		for (p = 2; p <= f.nodes[n].num_ports; p++)
-			ck_assert_int_eq(ops->report.endport_index(topo, n, p), -1);
-	}
-	for (i = 0; i < 12; i++) {
-		const struct ibu_mesh *t = topo;
-
-		ck_assert_int_eq(seen[i], 1);
-		ck_assert_int_ge(t->ep[i].sw, last);	/* x-major */
-		last = t->ep[i].sw;
-	}
-	ops->topo_free(topo);
-	ibu_fabric_free(&f);
-}
-END_TEST
-
 static Suite *suite(void)
 {
 	Suite *s = suite_create("xy");
@@ -317,8 +217,6 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_row_stride);
 	tcase_add_test(tc, test_walk_lmc_hcas);
 	tcase_add_test(tc, test_verify);
-	tcase_add_test(tc, test_engine);
-	tcase_add_test(tc, test_layout_and_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

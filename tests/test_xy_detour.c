@@ -5,7 +5,6 @@
 #include "xy_detour_util.h"
 #include "cdg.h"
 #include "mcflood.h"
-#include "engine.h"
 
 static int switches_of(const struct ibu_fabric *f)
 {
@@ -325,80 +324,6 @@ START_TEST(test_balanced_busiest)
 }
 END_TEST
 
-/* the engine: routes a damaged mesh with qos (unknown or on), declines
- * without qos and when the VLs cannot hold the layers, names the faults */
-START_TEST(test_engine_damaged)
-{
-	const struct ibu_engine_ops *ops = ibu_engine_find("xy");
-	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
-				   .remove_links = 4, .seed = 7 };
-	struct ibu_engine_opts o;
-	struct ibu_engine_result r;
-	struct ibu_fabric f;
-	struct ibu_err e = { 0 };
-	const struct ibu_mesh *t;
-	struct ibu_engine_note nt;
-	void *topo;
-	enum ibu_engine_decline_kind kind;
-	int used, layers;
-
-	ck_assert_int_eq(ibu_gen_mesh(&f, 6, 6, 1, &go, &e), 0);
-	ibu_engine_opts_default(&o);
-	ck_assert_msg(ops->recognise(&f, &o, &topo, &kind, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(ops->assign_lids(&f, topo, 0, 0, &used, &e), 0);
-	ops->topo_free(topo);
-	o.qos = 1;
-	ck_assert_msg(ibu_engine_run(ops, &f, &o, &r, &e) == 0, "%s", e.msg);
-	t = r.topo;
-	ck_assert_ptr_nonnull(t->dmg);
-	/* a note per fault, then their count */
-	ck_assert_int_eq(ops->num_notes(r.topo), t->dmg->num_faults + 1);
-	ck_assert_int_ge(t->dmg->num_faults, 1);
-	ops->note(&f, r.topo, 0, &nt);
-	ck_assert_int_eq(nt.kind, IBU_NOTE_FAULT);
-	ck_assert_msg(strstr(nt.text, "missing cable N("), "%s", nt.text);
-	ops->note(&f, r.topo, t->dmg->num_faults, &nt);
-	ck_assert_int_eq(nt.kind, IBU_NOTE_FAULTS);
-	layers = t->dmg->num_layers;
-	{	/* trees of the damaged mesh count in the multicast load */
-		struct ibu_mcast_member m[3];
-		struct ibu_engine_tree tr;
-		void *st = NULL;
-		int k;
-
-		for (k = 0; k < 3; k++) {
-			m[k].node = t->ep[k * 5].node;
-			m[k].port = t->ep[k * 5].port;
-			m[k].send_only = 0;
-		}
-		ck_assert_int_eq(ops->mcast.state_new(&f, r.topo, &st, &e), 0);
-		ck_assert_int_eq(ops->mcast.tree(&f, r.topo, st, m, 3, &o, 0xc001,
-						 &tr, &e), 0);
-		ck_assert_ptr_nonnull(strstr(tr.info, "mcast_apex does not apply"));
-		ibu_engine_tree_free(&tr);
-		ck_assert_int_eq(ops->mcast.tree(&f, r.topo, st, m, 2, &o, 0xc002,
-						 &tr, &e), 0);
-		ibu_engine_tree_free(&tr);
-		ck_assert_int_eq(ibu_xy_mcast_load_count(st), 2);
-		ops->mcast.release(st, 0xc001);
-		ck_assert_int_eq(ibu_xy_mcast_load_count(st), 1);
-		ops->mcast.state_free(st);
-	}
-	ibu_engine_result_free(&r);
-	o.qos = 0;
-	ck_assert_int_eq(ibu_engine_run(ops, &f, &o, &r, &e), IBU_ETOPO);
-	ck_assert_msg(strstr(e.msg, "qos TRUE"), "%s", e.msg);
-	ck_assert_int_ge(layers, 2);	/* this damage needs a detour layer */
-	{
-		o.qos = 1;
-		o.max_vls = layers - 1;
-		ck_assert_int_eq(ibu_engine_run(ops, &f, &o, &r, &e), IBU_ETOPO);
-		ck_assert_msg(strstr(e.msg, "SL layers"), "%s", e.msg);
-	}
-	ibu_fabric_free(&f);
-}
-END_TEST
-
 static Suite *suite(void)
 {
 	Suite *s = suite_create("xy_detour");
@@ -406,7 +331,6 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_4x4_lost_switch);
-	tcase_add_test(tc, test_engine_damaged);
 	tcase_add_test(tc, test_6x6_cuts);
 	tcase_add_test(tc, test_8x8_cuts);
 	tcase_add_test(tc, test_missing_switch);

@@ -37,7 +37,10 @@ int ibu_gen_remove_nodes(struct ibu_fabric *f, int nsw, int nhosts,
 
 	if (!drop)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
-	while ((nsw > 0 || nhosts > 0) && tries++ < 1000000) {
+	/* the first record always stays: with no other, nothing can go
+	 * (and the draw below would divide by zero) */
+	while ((nsw > 0 || nhosts > 0) && f->num_nodes > 1 &&
+	       tries++ < 1000000) {
 		int a = 1 + (int)(ibu_gen_rand(&st) % (uint64_t)(f->num_nodes - 1));
 		int sw = ibu_node_is_switch(&f->nodes[a]);
 
@@ -64,13 +67,15 @@ int ibu_gen_remove_links(struct ibu_fabric *f, int count, uint64_t seed,
 	uint64_t st = seed ^ 0xdeadull;
 	int removed = 0, tries = 0;
 
-	while (removed < count && tries < 1000000) {
+	while (removed < count && f->num_nodes > 0 && tries < 1000000) {
 		int a = (int)(ibu_gen_rand(&st) % (uint64_t)f->num_nodes);
 		struct ibu_node *n = &f->nodes[a];
-		int p = 1 + (int)(ibu_gen_rand(&st) % (uint64_t)n->num_ports);
-		int b, q;
+		int p, b, q;
 
 		tries++;
+		if (n->num_ports < 1)
+			continue;	/* no port to draw */
+		p = 1 + (int)(ibu_gen_rand(&st) % (uint64_t)n->num_ports);
 		if (!ibu_node_is_switch(n) || n->ports[p].peer_node < 0)
 			continue;
 		b = n->ports[p].peer_node;

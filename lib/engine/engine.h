@@ -145,7 +145,8 @@ struct ibu_engine_gen {
  * operations it fills in as it needs them. An empty group (left out of
  * the table) is a capability the engine lacks and its callers skip; the
  * operations of rule, mcast and vl come together or not at all, those of
- * report one by one (tests/test_engine.c holds every engine to that).
+ * report one by one (tests/test_engine_registry.c holds every engine to
+ * that).
  */
 
 /* Labels and layout for logs and reports (ibunion route/path/load/trace). */
