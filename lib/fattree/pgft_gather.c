@@ -204,12 +204,13 @@ static void gather_free(struct gather *ga)
 	free(ga->snap);
 }
 
-/* The leaves' entries of every base LID saved (put back: back = 1). */
-static void snapshot(struct gather *ga, int back)
+/* The leaves' entries of every base LID saved (swap = 0), or exchanged
+ * with the saved ones (swap = 1: twice gives the tables back). */
+static void snapshot(struct gather *ga, int swap)
 {
 	struct shp *sp = ga->sp;
 	const struct router *r = sp->r;
-	uint8_t *v;
+	uint8_t *v, *ent, t;
 	int D, j;
 
 	for (D = 0; D < sp->N; D++)
@@ -217,11 +218,37 @@ static void snapshot(struct gather *ga, int back)
 			v = &ga->snap[(size_t)D * sp->nleaf + j];
 			if (!sp->lid[D] || !r->lft->row[sp->lleaf[j]])
 				continue;
-			if (back)
-				r->lft->row[sp->lleaf[j]][sp->lid[D]] = *v;
-			else
-				*v = r->lft->row[sp->lleaf[j]][sp->lid[D]];
+			ent = &r->lft->row[sp->lleaf[j]][sp->lid[D]];
+			t = *ent;
+			if (swap)
+				*ent = *v;
+			*v = t;
 		}
+}
+
+/* 1 when the moves keep the worst shift and the eBB estimate (those
+ * before the pass: W, and the saved tables'), the shift loads measured
+ * on the tables kept. */
+static int worth_it(struct gather *ga, long W)
+{
+	struct shp *sp = ga->sp;
+	double after, before;
+	int keep;
+
+	ibu__shp_measure(sp);
+	keep = sp->W <= W;
+	if (keep) {
+		after = ibu__bisect_ebb(&sp->bs, sp->r);
+		snapshot(ga, 1);
+		before = ibu__bisect_ebb(&sp->bs, sp->r);
+		snapshot(ga, 1);
+		keep = after >= before;
+	}
+	if (!keep) {
+		snapshot(ga, 1);
+		ibu__shp_measure(sp);
+	}
+	return keep;
 }
 
 /* Rounds of moves until one moves nothing; the moves, < 0 an error. */
@@ -249,12 +276,10 @@ static long gather_rounds(struct gather *ga)
 
 int ibu__pgft_gather(struct shp *sp)
 {
-	const struct router *r = sp->r;
 	struct gather ga;
-	long W = sp->W, moved;
-	double before;
+	long moved;
 
-	if (r->g->P.h != 2)
+	if (sp->r->g->P.h != 2)
 		return 0;
 	memset(&ga, 0, sizeof(ga));
 	if (gather_alloc(&ga, sp)) {
@@ -262,17 +287,12 @@ int ibu__pgft_gather(struct shp *sp)
 		return ibu_err_set(sp->e, IBU_ENOMEM, "out of memory");
 	}
 	snapshot(&ga, 0);
-	before = ibu__bisect_ebb(&sp->bs, r);
 	tally(&ga);
 	moved = gather_rounds(&ga);
-	if (moved > 0) {
-		ibu__shp_measure(sp);
-		if (sp->W > W || ibu__bisect_ebb(&sp->bs, r) < before) {
-			snapshot(&ga, 1);
-			ibu__shp_measure(sp);
-			moved = 0;
-		}
-	}
+	if (moved < 0)		/* the tables as they were */
+		snapshot(&ga, 1);
+	else if (moved > 0 && !worth_it(&ga, sp->W))
+		moved = 0;
 	sp->r->st.gather_moved = moved > 0 ? moved : 0;
 	gather_free(&ga);
 	return moved < 0 ? (int)moved : 0;
