@@ -36,7 +36,7 @@ t_expect "the switches hold exactly what ibunion route computes" \
 	"$IBUNION" diff --fabric "$net" "$SIM_DIR/dmg.expected" "$SIM_DIR/dmg.lfts"
 t_expect "check --xy: every LID reachable, minimal, XY where the XY path survives" \
 	"$IBUNION" check "$net" "$SIM_DIR/dmg.lfts" --xy
-diag "xy: $(grep -E 'switch pairs take a detour' "$SIM_DIR/cmd-$tap__count.out")"
+diag "xy: $(grep -E 'switch pairs have a fault on their XY path' "$SIM_DIR/cmd-$tap__count.out")"
 t_xy_groups "$net" dmg 9
 t_expect "check --deadlock --sl2vl: unicast + groups, every member sending: no credit loop on any VL" \
 	"$IBUNION" check "$net" "$SIM_DIR/dmg.lfts" --deadlock --vl-plan 1 \

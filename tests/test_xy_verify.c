@@ -195,7 +195,7 @@ START_TEST(damaged_detours)
 		(24 - t->dmg->missing_switches);
 	broken = broken_xy_pairs(&f, t);
 	ck_assert_int_gt(broken, 0);
-	snprintf(want, sizeof(want), "I xy: %ld of %ld switch pairs take a detour",
+	snprintf(want, sizeof(want), "I xy: %ld of %ld switch pairs have a fault on their XY path",
 		 broken, pairs);
 	ck_assert_msg(strstr(l.buf, want), "want '%s' in\n%s", want, l.buf);
 	ck_assert_int_eq(count_lines(&l, "I xy: detour: "),

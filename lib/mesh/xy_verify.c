@@ -35,7 +35,8 @@ static void mismatch(void *arg, const struct ibu_xy_mismatch *mm)
 /* Detour pairs shown one per line (then only counted). */
 #define DETOUR_LINES 20
 
-/* Which switch pairs take a detour, and why (the fault on their XY path). */
+/* Which switch pairs have a fault on their XY path, and which (the plan
+ * moves more off XY to balance: the engine's summary counts those too). */
 static void report_detours(struct ibu_verify_report *rp,
 			   const struct ibu_mesh *t)
 {
@@ -55,7 +56,7 @@ static void report_detours(struct ibu_verify_report *rp,
 				ibu_verify_info(rp, "xy: detour: %s: shortest surviving path, layer %d",
 						why, ibu_xy_detour_layer(t, s, d));
 		}
-	ibu_verify_info(rp, "xy: %ld of %ld switch pairs take a detour (%s), %d SL layers",
+	ibu_verify_info(rp, "xy: %ld of %ld switch pairs have a fault on their XY path (%s), %d SL layers",
 			n, pairs, n > DETOUR_LINES ? "the first 20 listed" : "all listed",
 			t->dmg->num_layers);
 }
