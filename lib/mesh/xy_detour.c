@@ -1178,11 +1178,12 @@ static int xy_first_too(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 }
 
 /*
- * The plan kept needs more than two layers (or fits none): trees built
- * and placed together in two (ibu_xyd_layered_plan()), the multicast
- * flooding of a tree from each root in turn (row-first and column-first)
- * placed first, in layer 0 then 1, with the XY-first ways, then the
- * balanced ones; the first that fits is rebalanced and replaces the plan.
+ * The plan kept needs more than two layers: trees built and placed
+ * together in two (ibu_xyd_layered_plan()), the multicast flooding of a
+ * tree from each root in turn (row-first and column-first; the 16 middle
+ * roots on meshes above 100 switches) placed first, in layer 0 then 1,
+ * with the XY-first ways, then the balanced ones; the first that fits is
+ * rebalanced and replaces the plan.
  * None fitting leaves the plan as it was.
  */
 static int two_layers_too(struct ibu_mesh *t, struct ibu_err *e)
@@ -1190,6 +1191,9 @@ static int two_layers_too(struct ibu_mesh *t, struct ibu_err *e)
 	static const int slack[] = { -1, 0 };
 	struct ibu_mesh_damage *g = t->dmg;
 	int S = t->num_switches, i, ml, nth, r, rc;
+	/* every root on small meshes, the middle ones on larger (a try
+	 * that fails ends early, but larger meshes have more) */
+	int roots = S <= ROOT_CANDIDATES_UPTO ? S : ROOT_CANDIDATES;
 	int *queue = malloc(((size_t)S + 1) * sizeof(int));
 	struct ibu_err e2 = { 0 };
 	struct kept_plan p;
@@ -1198,7 +1202,8 @@ static int two_layers_too(struct ibu_mesh *t, struct ibu_err *e)
 	rc = plan_arrays(g, (size_t)S) || !queue ? IBU_ENOMEM : IBU_ETOPO;
 	for (i = 0; rc == IBU_ETOPO && i < 2; i++)
 		for (ml = 0; rc == IBU_ETOPO && ml < 2; ml++)
-			for (nth = 0; rc == IBU_ETOPO && nth < 2 * S; nth++) {
+			for (nth = 0; rc == IBU_ETOPO && nth < 2 * roots;
+			     nth++) {
 				r = mcast_root(t, nth / 2);
 				if (r < 0)
 					continue;
