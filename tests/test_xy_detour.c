@@ -305,6 +305,27 @@ START_TEST(test_two_layers_bound)
 END_TEST
 
 /*
+ * A 10x10 mesh without a switch and 4 cables whose fixed trees, packed
+ * greedily, fit 2 SL layers without the multicast flooding but 3 with it,
+ * from every root: the trees built and placed together around the
+ * flooding fit 2.  Minimal, acyclic with multicast groups flooded.
+ */
+START_TEST(test_third_layer_avoided)
+{
+	struct dfix x;
+
+	ck_assert_int_eq(dfix_up(&x, 10, 10, 1, 4, 1, 989305), 0);
+	assert_damage(&x, 1);
+	ck_assert_int_eq(x.t.dmg->missing_switches, 1);
+	ck_assert_int_gt(assert_routes(&x), 0);
+	add_groups(&x, 6, 989305);
+	assert_acyclic(&x);
+	ck_assert_int_le(x.t.dmg->num_layers, 2);
+	dfix_down(&x);
+}
+END_TEST
+
+/*
  * The detours and the XY traffic around them spread by load (within 2 SL
  * layers): the all-to-all's busiest channel on damaged meshes, at most
  * what the balanced plan reached when this was written; the XY-first plan
@@ -335,6 +356,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_8x8_cuts);
 	tcase_add_test(tc, test_missing_switch);
 	tcase_add_test(tc, test_two_layers_bound);
+	tcase_add_test(tc, test_third_layer_avoided);
 	tcase_add_test(tc, test_balanced_busiest);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1178,6 +1178,59 @@ static int xy_first_too(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 }
 
 /*
+ * The plan kept needs more than two layers: trees built and placed
+ * together in two (ibu_xyd_layered_plan()), the multicast flooding of a
+ * tree from each root in turn (row-first and column-first; the 16 middle
+ * roots on meshes above 100 switches) placed first, in layer 0 then 1,
+ * with the XY-first ways, then the balanced ones; the first that fits is
+ * rebalanced and replaces the plan.
+ * None fitting leaves the plan as it was.
+ */
+static int two_layers_too(struct ibu_mesh *t, struct ibu_err *e)
+{
+	static const int slack[] = { -1, 0 };
+	struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, i, ml, nth, r, rc;
+	/* every root on small meshes, the middle ones on larger (a try
+	 * that fails ends early, but larger meshes have more) */
+	int roots = S <= ROOT_CANDIDATES_UPTO ? S : ROOT_CANDIDATES;
+	int *queue = malloc(((size_t)S + 1) * sizeof(int));
+	struct ibu_err e2 = { 0 };
+	struct kept_plan p;
+
+	plan_swap(g, &p, 0);
+	rc = plan_arrays(g, (size_t)S) || !queue ? IBU_ENOMEM : IBU_ETOPO;
+	for (i = 0; rc == IBU_ETOPO && i < 2; i++)
+		for (ml = 0; rc == IBU_ETOPO && ml < 2; ml++)
+			for (nth = 0; rc == IBU_ETOPO && nth < 2 * roots;
+			     nth++) {
+				r = mcast_root(t, nth / 2);
+				if (r < 0)
+					continue;
+				mcast_tree(t, r, nth % 2, queue);
+				rc = ibu_xyd_layered_plan(t, 2, ml, slack[i],
+							  &e2);
+			}
+	free(queue);
+	if (!rc) {
+		unreached_missing(t);
+		rc = ibu_xyd_improve_plan(t, &e2);
+	}
+	if (!rc) {
+		free(p.dir);		/* the two-layer plan stays */
+		free(p.mup);
+		free(p.xy);
+		free(p.layer);
+		return IBU_OK;
+	}
+	plan_swap(g, &p, 1);
+	if (rc == IBU_ENOMEM || rc == IBU_EINVAL)
+		return ibu_err_set(e, rc, "%s", rc == IBU_ENOMEM ?
+				   "out of memory" : e2.msg);
+	return IBU_OK;
+}
+
+/*
  * The balanced trees first (the detours and the XY traffic around them
  * spread by load); kept when they fit in at most two SL layers, else the
  * XY-first trees.  The kinds' trees alone give their busiest channels;
@@ -1212,6 +1265,8 @@ int ibu_xy_detour_plan(struct ibu_mesh *t, int max_layers, struct ibu_err *e)
 		if (rc == IBU_OK && kind[i])
 			rc = xy_first_too(t, max_layers < 2 ? max_layers : 2,
 					  &e2);
+		if (rc == IBU_OK && t->dmg->num_layers > 2)
+			rc = two_layers_too(t, &e2);
 		if (rc == IBU_OK || rc == IBU_ENOMEM || rc == IBU_EINVAL)
 			return rc ? ibu_err_set(e, rc, "%s", e2.msg) : IBU_OK;
 		if (!kind[i])

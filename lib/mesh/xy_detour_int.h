@@ -60,5 +60,9 @@ void ibu_xyd_layers_free(struct layers *L);
 
 /* The plan rebalanced inside its own layers (xy_rebalance.c). */
 int ibu_xyd_improve_plan(struct ibu_mesh *t, struct ibu_err *e);
+/* Trees built and placed together in nl layers around the current
+ * multicast tree's flooding in layer ml (xy_rebalance.c). */
+int ibu_xyd_layered_plan(struct ibu_mesh *t, int nl, int ml, int slack,
+			 struct ibu_err *e);
 
 #endif

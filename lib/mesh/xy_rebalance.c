@@ -382,3 +382,66 @@ int ibu_xyd_improve_plan(struct ibu_mesh *t, struct ibu_err *e)
 	ibu_xyd_layers_free(&x.L);
 	return rc;
 }
+
+/* d's next hops and layers built (tree_layered()), its flows added. */
+static int layered_dst(struct ibu_mesh *t, struct mixed *x, int d, int *dist,
+		       int *queue, long *load, long *w, struct ibu_err *e)
+{
+	int reached = ibu_xyd_distances(t, d, dist, queue), S = t->num_switches;
+	int rc = tree_layered(t, x, d, dist, queue, reached, load, w, w + S, e);
+
+	if (!rc)
+		ibu_xyd_add_flows(t, d, queue, reached, w, load, 1);
+	return rc;
+}
+
+/*
+ * A plan whose trees are built and placed together (tree_layered(),
+ * slack as there, -1: the XY-first ways), around the flooding of the
+ * current multicast tree placed first in layer ml: where packing fixed
+ * trees needs a third layer, each switch takes a shortest way that still
+ * fits.  IBU_ETOPO when one finds none.  The plan arrays must exist.
+ */
+int ibu_xyd_layered_plan(struct ibu_mesh *t, int nl, int ml, int slack,
+			 struct ibu_err *e)
+{
+	struct ibu_mesh_damage *g = t->dmg;
+	int S = t->num_switches, d, i, rc;
+	size_t n = (size_t)S * (size_t)S;
+	struct mixed x = { .L = { .S = S, .num = 1 }, .slack = slack,
+			   .nl = nl };
+	int *dist = malloc((size_t)(S + 1) * sizeof(int));
+	int *queue = malloc((size_t)(S + 1) * sizeof(int));
+	long *load = calloc(4 * (size_t)S + 1, sizeof(long));
+	long *w = calloc(2 * (size_t)S + 1, sizeof(long));
+
+	x.ch = malloc((size_t)(S + 1) * sizeof(int));
+	x.turns = malloc((size_t)(S + 1) * sizeof(int));
+	x.saved = malloc((size_t)S + 1);
+	rc = ibu_xyd_layers_alloc(&x.L, t, nl, e);
+	if (!rc && (!x.ch || !x.saved || !x.turns || !dist || !queue ||
+		    !load || !w))
+		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
+	if (!rc)
+		ibu_xyd_add_mcast_tree(t, x.L.succ + (size_t)ml * 4 * S);
+	for (i = 0; !rc && i < nl; i++)
+		rc = ibu_xyd_order_layer(&x.L, i, e);
+	memset(g->layer, 0, n);
+	for (d = 0; !rc && d < S; d++)
+		if (ibu_mesh_present(t, d))
+			rc = layered_dst(t, &x, d, dist, queue, load, w, e);
+	g->mlayer = ml;
+	g->num_layers = ml + 1;
+	for (i = 0; !rc && i < (int)n; i++)
+		if (g->layer[i] + 1 > g->num_layers)
+			g->num_layers = g->layer[i] + 1;
+	free(x.ch);
+	free(x.turns);
+	free(x.saved);
+	free(dist);
+	free(queue);
+	free(load);
+	free(w);
+	ibu_xyd_layers_free(&x.L);
+	return rc;
+}
