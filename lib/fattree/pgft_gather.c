@@ -58,6 +58,23 @@ static int down_cell(const struct gather *ga, int s, int D)
 	return c;
 }
 
+/* The cell of leaf L's entry for D when it leads to a top switch, else
+ * -1 (no entry, unrouted, or a turned way). */
+static int up_cell(const struct gather *ga, int L, int D)
+{
+	const struct shp *sp = ga->sp;
+	const struct router *r = sp->r;
+	int p, c;
+
+	if (!r->lft->row[L])
+		return -1;
+	p = r->lft->row[L][sp->lid[D]];
+	if (!p || p == IBU_NO_PATH || p > r->f->nodes[L].num_ports)
+		return -1;
+	c = r->pbase[L] + p;
+	return sp->peer[c] >= 0 && ga->top[sp->peer[c]] >= 0 ? c : -1;
+}
+
 /* Counts as the tables stand: sources per spine per destination, and
  * destinations per leaf up-cable. */
 static void tally(struct gather *ga)
@@ -71,10 +88,8 @@ static void tally(struct gather *ga)
 			continue;
 		for (j = 0; j < sp->nleaf; j++) {
 			L = sp->lleaf[j];
-			if (L == r->g->host[D].leaf || !r->lft->row[L])
-				continue;
-			c = r->pbase[L] + r->lft->row[L][sp->lid[D]];
-			if (sp->peer[c] >= 0 && ga->top[sp->peer[c]] >= 0) {
+			c = L == r->g->host[D].leaf ? -1 : up_cell(ga, L, D);
+			if (c >= 0) {
 				ga->cnt[(size_t)D * ga->ntop +
 					ga->top[sp->peer[c]]]++;
 				ga->ndst[c]++;
@@ -90,10 +105,9 @@ static int better_way(const struct gather *ga, int L, int D, int hosts,
 	const struct shp *sp = ga->sp;
 	const struct router *r = sp->r;
 	const int *cnt = ga->cnt + (size_t)D * ga->ntop;
-	int p1 = r->lft->row[L][sp->lid[D]], c1 = r->pbase[L] + p1;
-	int best = 0, bc = 0, i, p, c, s, d;
+	int c1 = up_cell(ga, L, D), best = 0, bc = 0, i, p, c, s, d;
 
-	if (sp->peer[c1] < 0 || ga->top[sp->peer[c1]] < 0)
+	if (c1 < 0)
 		return 0;
 	bc = cnt[ga->top[sp->peer[c1]]];
 	for (i = 0; i < r->nup[L]; i++) {
