@@ -9,6 +9,20 @@
 #include "mcmembers.h"
 #include "net_util.h"
 
+/* Members read from text, the messages naming it name. */
+static int read_members(const char *text, const char *name,
+			const struct ibu_fabric *f, struct ibu_mcmembers *mm,
+			struct ibu_err *e)
+{
+	FILE *io = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	ck_assert_ptr_nonnull(io);
+	rc = ibu_mcmembers_read_stream(io, name, f, mm, e);
+	fclose(io);
+	return rc;
+}
+
 START_TEST(member_files)
 {
 	static const char text[] =
@@ -35,9 +49,7 @@ START_TEST(member_files)
 	FILE *io;
 
 	load_net("2sw2path4hca.net", &f);
-	io = fmemopen((void *)text, strlen(text), "r");
-	ck_assert_msg(ibu_mcmembers_read_stream(io, "m", &f, &mm, &e) == 0, "%s", e.msg);
-	fclose(io);
+	ck_assert_msg(read_members(text, "m", &f, &mm, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(mm.num_groups, 2);
 	g = ibu_mcmembers_find(&mm, 0xc001);
 	ck_assert_int_eq(g->num, 2);
@@ -53,9 +65,7 @@ START_TEST(member_files)
 	io = open_memstream(&buf, &len);
 	ck_assert_int_eq(ibu_mcmembers_write(io, &f, &mm, &e), 0);
 	fclose(io);
-	io = fmemopen(buf, len, "r");
-	ck_assert_msg(ibu_mcmembers_read_stream(io, "back", &f, &back, &e) == 0, "%s", e.msg);
-	fclose(io);
+	ck_assert_msg(read_members(buf, "back", &f, &back, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(back.num_groups, 2);
 	for (i = 0; i < 2; i++) {
 		ck_assert_int_eq(back.g[i].num, mm.g[i].num);
@@ -67,11 +77,9 @@ START_TEST(member_files)
 	ibu_mcmembers_free(&mm);
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		io = fmemopen((void *)bad[i], strlen(bad[i]), "r");
-		ck_assert_msg(ibu_mcmembers_read_stream(io, "bad", &f, &mm, &e) < 0,
+		ck_assert_msg(read_members(bad[i], "bad", &f, &mm, &e) < 0,
 			      "case %zu", i);
 		ck_assert_msg(!strncmp(e.msg, "bad:1:", 6), "case %zu: %s", i, e.msg);
-		fclose(io);
 	}
 	ibu_fabric_free(&f);
 }
@@ -89,18 +97,6 @@ static void sa_block(FILE *out, unsigned mlid, uint64_t guid, unsigned state)
 		"\t\tNodeDescription.........<unknown>\n", mlid,
 		(unsigned)(guid >> 48 & 0xffff), (unsigned)(guid >> 32 & 0xffff),
 		(unsigned)(guid >> 16 & 0xffff), (unsigned)(guid & 0xffff), state);
-}
-
-static int read_members(const char *text, const struct ibu_fabric *f,
-		     struct ibu_mcmembers *mm, struct ibu_err *e)
-{
-	FILE *io = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	ck_assert_ptr_nonnull(io);
-	rc = ibu_mcmembers_read_stream(io, "sa", f, mm, e);
-	fclose(io);
-	return rc;
 }
 
 /* saquery -m output is a members file (join state from
@@ -140,7 +136,7 @@ START_TEST(saquery_members)
 	sa_block(io, 0xC002, f.nodes[h2].ports[1].guid, 0x2);	/* non-member */
 	sa_block(io, 0xC002, f.nodes[h4].ports[1].guid, 0x8);	/* send-only full */
 	fclose(io);
-	ck_assert_msg(read_members(buf, &f, &mm, &e) == 0, "%s", e.msg);
+	ck_assert_msg(read_members(buf, "sa", &f, &mm, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(mm.num_groups, 2);
 	g = ibu_mcmembers_find(&mm, 0xc001);
 	ck_assert_int_eq(g->num, 2);
@@ -166,7 +162,7 @@ START_TEST(saquery_members)
 		(unsigned)(f.nodes[h2].ports[1].guid >> 16 & 0xffff),
 		(unsigned)(f.nodes[h2].ports[1].guid & 0xffff));
 	fclose(io);
-	ck_assert_msg(read_members(buf, &f, &mm, &e) == 0, "%s", e.msg);
+	ck_assert_msg(read_members(buf, "sa", &f, &mm, &e) == 0, "%s", e.msg);
 	g = ibu_mcmembers_find(&mm, 0xc003);
 	ck_assert_int_eq(g->num, 1);
 	ck_assert_int_eq(g->m[0].node, h2);
@@ -177,10 +173,10 @@ START_TEST(saquery_members)
 	len = 0;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ck_assert_msg(read_members(bad[i], &f, &mm, &e) < 0, "case %zu", i);
+		ck_assert_msg(read_members(bad[i], "sa", &f, &mm, &e) < 0, "case %zu", i);
 		ck_assert_msg(!strncmp(e.msg, "sa:", 3), "case %zu: %s", i, e.msg);
 	}
-	ck_assert_msg(read_members(bad[0], &f, &mm, &e) < 0, "PortGid ::");
+	ck_assert_msg(read_members(bad[0], "sa", &f, &mm, &e) < 0, "PortGid ::");
 	ck_assert_msg(strstr(e.msg, "--smkey"), "%s", e.msg);
 	ibu_fabric_free(&f);
 }
