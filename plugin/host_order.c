@@ -76,8 +76,7 @@ void ibu_plugin_write_host_order(struct ibu_plugin_engine *pe)
 		rc = ibu_err_set(&e, IBU_ENOMEM, "out of memory");
 	} else {
 		/* the dump directory may be writable by others: no link followed */
-		rc = ibu_atomicfile_open_flags(&af, path, IBU_ATOMICFILE_STRICT,
-					       &e);
+		rc = ibu_atomicfile_open_flags(&af, path, IBU_PLUGIN_DUMP_FLAGS, &e);
 		for (i = 0; !rc && i < n; i++) {
 			const struct ibu_port *pt =
 				&f->nodes[r[i].node].ports[r[i].port];

@@ -40,6 +40,7 @@
 #include <opensm/osm_opensm.h>
 #include <opensm/osm_version.h>
 
+#include "atomicfile.h"
 #include "fabric.h"
 #include "engine.h"
 #include "guid_order.h"
@@ -130,6 +131,13 @@ osm_switch_t *ibu_osm_switch(const struct ibu_plugin_engine *pe, int idx);
 int ibu_engine_setup(struct osm_routing_engine *re, osm_opensm_t *osm);
 /* Frees an engine's routing state and marks it invalid. */
 void ibu_plugin_routing_clear(struct ibu_plugin_engine *pe);
+
+/* How the plugin writes its files into OpenSM's dump directory, which
+ * others may be able to write to: always a new file renamed over the
+ * name (a planted link or FIFO is replaced, never opened), and no fsync()
+ * (an OpenSM sweep must not wait on the disk; a reader never sees a
+ * partial file all the same). */
+#define IBU_PLUGIN_DUMP_FLAGS (IBU_ATOMICFILE_STRICT | IBU_ATOMICFILE_NOSYNC)
 
 /* ---- host_order.c: ibunion-host-order.dump after each routing ---- */
 void ibu_plugin_write_host_order(struct ibu_plugin_engine *pe);

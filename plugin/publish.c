@@ -31,7 +31,9 @@
 
 typedef int (*write_fn)(struct ibu_plugin_engine *pe, FILE *fp, void *arg);
 
-/* dir/name through an atomic file; logs why it failed. */
+/* dir/name through an atomic file; logs why it failed. The dump
+ * directory may be writable by others: whatever stands at the name (a
+ * link, a FIFO that would block the sweep) is replaced, never opened. */
 static void publish_file(struct ibu_plugin_engine *pe, osm_opensm_t *osm,
 			 const char *name, write_fn fn, void *arg)
 {
@@ -44,7 +46,7 @@ static void publish_file(struct ibu_plugin_engine *pe, osm_opensm_t *osm,
 	if (!dir || !*dir)
 		return;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	rc = ibu_atomicfile_open(&af, path, &e);
+	rc = ibu_atomicfile_open_flags(&af, path, IBU_PLUGIN_DUMP_FLAGS, &e);
 	if (!rc) {
 		if (fn(pe, af.fp, arg) < 0 || ferror(af.fp)) {
 			ibu_atomicfile_abort(&af);

@@ -13,7 +13,7 @@
 sim_setup
 cd "$SIM_DIR" || bail_out "cannot cd to $SIM_DIR"
 umask 022
-plan 32
+plan 33
 
 # t_fails CODE ERE DESC CMD...: CMD exits CODE and its stderr matches ERE.
 t_fails()
@@ -156,13 +156,17 @@ t_equal "a valid fabric with such a name: the dump holds it escaped" \
 
 # ---- the plugin inside opensm: a planted ibunion-host-order.dump link
 if ! (sim_require) >/dev/null 2>&1; then
-	for d in ibsim "SUBNET UP" "link target untouched" "dump replaced the link"; do
+	for d in ibsim "SUBNET UP" "link target untouched" "dump replaced the link" \
+		"FIFO link replaced"; do
 		skip_test "plugin: $d" "no opensm/ibsim"
 	done
 	done_testing
 fi
 echo precious >osm-victim
 ln -s osm-victim "$SIM_DIR/ibunion-host-order.dump"
+# a link to a FIFO: opening it for writing would block the sweep
+mkfifo osm-fifo
+ln -s "$PWD/osm-fifo" "$SIM_DIR/ibunion-unrouted.dump"
 t_expect "ibsim runs pgft.net" sim_start_ibsim "$SIM_DIR/pgft.net"
 sim_write_conf routing_engine cyclic,minhop lmc 2
 sim_start_opensm
@@ -172,5 +176,7 @@ sim_wait_for "the host order dump" 30 "$OPENSM_PID" \
 t_equal "the planted link's target is untouched" "$(cat osm-victim)" precious
 t_equal "the dump replaced the link: 48 hosts, no temp file" \
 	"$(grep -c '^0x' "$SIM_DIR/ibunion-host-order.dump"):$(no_tmp "$SIM_DIR" && echo clean)" "48:clean"
+t_equal "the FIFO link was replaced by the unrouted dump, the FIFO left alone" \
+	"$(test -f "$SIM_DIR/ibunion-unrouted.dump" -a ! -L "$SIM_DIR/ibunion-unrouted.dump" && echo file):$(test -p osm-fifo && echo fifo)" "file:fifo"
 sim_stop_opensm
 done_testing

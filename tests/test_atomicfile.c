@@ -153,6 +153,17 @@ static void write_file(const char *path, const char *text, mode_t mode)
 	ck_assert_int_eq(chmod(path, mode), 0);
 }
 
+/* Every fsync() of the library, counted (linked with --wrap=fsync). */
+int __real_fsync(int fd);
+int __wrap_fsync(int fd);
+static int fsyncs;
+
+int __wrap_fsync(int fd)
+{
+	fsyncs++;
+	return __real_fsync(fd);
+}
+
 static void write_via(const char *path, int flags, const char *text)
 {
 	struct ibu_atomicfile af;
@@ -191,6 +202,39 @@ START_TEST(symlink_replaced_target_untouched)
 	ck_assert(S_ISREG(st.st_mode));
 	slurp(path, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "precious\n");
+	unlink(link);
+	unlink(path);
+	cleanup(path);
+}
+END_TEST
+
+/* The plugin's mode (strict, no fsync: an OpenSM sweep must not wait on
+ * the disk): still a rename over a planted link, the content whole, and
+ * no fsync(); without the flag, the file and its directory are synced. */
+START_TEST(nosync_renames_without_fsync)
+{
+	char path[300], link[300], buf[64];
+	struct stat st;
+
+	make_dir();
+	snprintf(path, sizeof(path), "%s/victim", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	write_file(path, "precious\n", 0600);
+	ck_assert_int_eq(symlink("victim", link), 0);
+	fsyncs = 0;
+	write_via(link, IBU_ATOMICFILE_STRICT | IBU_ATOMICFILE_NOSYNC,
+		  "dump\n");
+	ck_assert_int_eq(fsyncs, 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	slurp(link, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "dump\n");
+	slurp(path, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "precious\n");
+	write_via(link, IBU_ATOMICFILE_STRICT, "synced\n");
+	ck_assert_int_eq(fsyncs, 2);
+	slurp(link, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "synced\n");
 	unlink(link);
 	unlink(path);
 	cleanup(path);
@@ -286,6 +330,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, missing_directory);
 	tcase_add_test(tc, symlink_replaced_target_untouched);
 	tcase_add_test(tc, symlink_follow_when_asked);
+	tcase_add_test(tc, nosync_renames_without_fsync);
 	tcase_add_test(tc, no_setuid_carried);
 	tcase_add_test(tc, device_link_and_strict_fifo);
 	tcase_add_test(tc, directory_refused);

@@ -185,6 +185,7 @@ int ibu_atomicfile_open_flags(struct ibu_atomicfile *af, const char *path,
 
 	memset(af, 0, sizeof(*af));
 	af->dirfd = -1;
+	af->nosync = !!(flags & IBU_ATOMICFILE_NOSYNC);
 	if (!path || !strcmp(path, "-")) {
 		af->fp = stdout;
 		af->is_stdout = 1;
@@ -216,7 +217,8 @@ int ibu_atomicfile_open(struct ibu_atomicfile *af, const char *path,
 	return ibu_atomicfile_open_flags(af, path, 0, e);
 }
 
-/* fflush, fsync (a temporary file), fclose, rename: the first errno. */
+/* fflush, fsync (a temporary file, unless nosync), fclose, rename: the
+ * first errno. */
 static int finish(struct ibu_atomicfile *af)
 {
 	int err = 0;
@@ -224,7 +226,7 @@ static int finish(struct ibu_atomicfile *af)
 	errno = 0;
 	if (fflush(af->fp) != 0 || ferror(af->fp))
 		err = errno ? errno : EIO;
-	if (!err && af->tmp && fsync(fileno(af->fp)) != 0)
+	if (!err && af->tmp && !af->nosync && fsync(fileno(af->fp)) != 0)
 		err = errno;
 	if (fclose(af->fp) != 0 && !err)
 		err = errno ? errno : EIO;
@@ -233,7 +235,7 @@ static int finish(struct ibu_atomicfile *af)
 	    renameat(af->dirfd, af->tmp_base, af->dirfd, af->base) != 0)
 		err = errno;
 	/* the rename itself is durable once the directory is */
-	if (!err && af->tmp && fsync(af->dirfd)) {
+	if (!err && af->tmp && !af->nosync && fsync(af->dirfd)) {
 		/* not fatal: the file is in place */
 	}
 	return err;

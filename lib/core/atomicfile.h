@@ -16,7 +16,10 @@
  * fflush()/fclose() results still checked. Block devices, directories and
  * sockets are refused. With IBU_ATOMICFILE_STRICT nothing is written
  * directly: whatever the name is, it is replaced by a rename (the plugin's
- * dump files in a directory others may write to).
+ * dump files in a directory others may write to). IBU_ATOMICFILE_NOSYNC
+ * skips the fsync()s: the rename still comes after a checked fclose(), so a
+ * reader never sees a partial file, but after a power cut the name may
+ * hold the old content (OpenSM's sweep must not wait on the disk).
  *
  * The new file gets the creation mode the umask allows (0666 & ~umask); an
  * existing regular file it replaces can only take bits away (a 0600 file
@@ -37,6 +40,7 @@
 enum {
 	IBU_ATOMICFILE_FOLLOW = 1,	/* a symlink's target is replaced */
 	IBU_ATOMICFILE_STRICT = 2,	/* always a rename, nothing followed */
+	IBU_ATOMICFILE_NOSYNC = 4,	/* no fsync() of file or directory */
 };
 
 struct ibu_atomicfile {
@@ -47,6 +51,7 @@ struct ibu_atomicfile {
 	char *base;		/* what the temporary file is renamed to, in dirfd */
 	int dirfd;		/* the directory both live in, -1 none */
 	int is_stdout;
+	int nosync;		/* IBU_ATOMICFILE_NOSYNC */
 };
 
 /* Opens the output; IBU_EIO ("path: cannot create ...: strerror") on failure. */
