@@ -117,6 +117,39 @@ START_TEST(valid_on_damaged_pgfts)
 }
 END_TEST
 
+/*
+ * PGFT(3; 4,4,4; 1,2,2; 1,1,1), as the league generates it with 4 cut
+ * cables and a switch gone (seed 69414): one pod's middle switches reach
+ * only one half of the tops, another's only the other half, and in the
+ * second a leaf lost the cable to the middle switch with the tops, its
+ * other one lost every parent. That leaf's hosts reach the first pod's
+ * only with two down-up turns, and no turn switch serves every leaf of
+ * its pod: every leaf of the pod lost the first pod's hosts (448 pairs
+ * unreached). Now the turn switch serves the leaves it reaches and that
+ * leaf goes through a sibling's turn: every pair arrives, no credit
+ * loop on one VL.
+ */
+START_TEST(second_turn_through_a_sibling)
+{
+	struct ibu_pgft_params P = { .h = 3, .m = { 0, 4, 4, 4 },
+				     .w = { 0, 1, 2, 2 }, .p = { 0, 1, 1, 1 } };
+	struct ibu_gen_opts o = pgft_league_opts(4, 1, 69414);
+	struct ibu_pgft_route_stats st;
+	struct ibu_err e = { 0 };
+	struct fixture x;
+	long shift, a2a;
+
+	memset(&x, 0, sizeof(x));
+	ck_assert_int_eq(ibu_gen_pgft(&x.f, &P, 0, 0, &o, &e), 0);
+	pgft_route_lmc0(&x, &st);
+	pgft_assert_valid_updown(&x);
+	pgft_loads(&x, &shift, &a2a);	/* every pair arrives */
+	ck_assert_int_gt(st.twice, 0);
+	ck_assert_int_le(st.twice, st.turned);
+	pgft_fixture_free(&x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft_turn");
@@ -125,6 +158,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, turns_where_cables_are_whole);
 	tcase_add_loop_test(tc, valid_on_damaged_pgfts, 0, 6);
+	tcase_add_test(tc, second_turn_through_a_sibling);
 	suite_add_tcase(s, tc);
 	return s;
 }

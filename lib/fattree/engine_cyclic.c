@@ -366,6 +366,10 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 			 c->st.rerouted + c->st.outside, c->st.balanced,
 			 c->st.outside, c->st.unrouted, c->st.turned);
 	o = strlen(buf);
+	if (c->routed && c->st.twice && o > 0 && o < len)	/* in the ( ) */
+		o += (size_t)snprintf(buf + o - 1, len - o + 1,
+				      ", %ld of them twice: leaves no turn switch reaches, through a sibling's turn)",
+				      c->st.twice) - 1;
 	if (c->routed && c->st.gather_moved && o < len)
 		snprintf(buf + o, len - o,
 			 "; %ld entries gathered on their LID's main spine",

@@ -204,6 +204,9 @@ struct ibu_pgft_route_stats {
 				 * to a switch LID or a host above the
 				 * leaves: one down-up turn, at the switch
 				 * chosen for that LID */
+	long twice;		/* of those, leaf entries no turn switch
+				 * reached: a second turn, through a
+				 * sibling's (pgft_turn.c second_turns) */
 	long spread_work;	/* the balance's spread pass: switches of
 				 * the LIDs' trees it chose again (its cost) */
 	long shift_from, shift_to;	/* the worst shift (base LIDs) before

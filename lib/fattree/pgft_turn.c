@@ -15,6 +15,7 @@
  * no end port's route meets. check --deadlock proves it.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cdg_ports.h"
@@ -226,6 +227,9 @@ struct turn_check {
 	const int *ord;		/* the pass's order of the deferred LIDs, */
 	int pos;		/* the one being chosen */
 	uint8_t *col;		/* route_b's scratch */
+	unsigned char tried[TURN_TRIES];	/* choose_partial's */
+	uint8_t *keep;		/* [B switch]: via_sibling's saved rows */
+	char *used;		/* [B switch]: a sibling tried */
 	int by_load;		/* a new turn switch by load (turn_rank) */
 	struct turn_load ld;
 	unsigned char *flag;	/* [node] TC_* */
@@ -276,8 +280,10 @@ static int check_init(struct router *r, struct turn_check *tc,
 	tc->queue = malloc(N * sizeof(int));
 	tc->starts = malloc(N * sizeof(int));
 	tc->seen = calloc(N, sizeof(*tc->seen));
+	tc->keep = malloc(N);
+	tc->used = malloc(N);
 	if (!tc->flag || !tc->trial || !tc->queue ||
-	    !tc->starts || !tc->seen)
+	    !tc->starts || !tc->seen || !tc->keep || !tc->used)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	check_scan(r, tc);
 	return IBU_OK;
@@ -292,6 +298,8 @@ static void check_free(struct turn_check *tc)
 	free(tc->queue);
 	free(tc->starts);
 	free(tc->seen);
+	free(tc->keep);
+	free(tc->used);
 	free(tc->ld.load);
 	free(tc->ld.add);
 	free(tc->ld.touch);
@@ -747,9 +755,59 @@ static int turn_rank(struct router *r, struct turn_check *tc, uint32_t lid,
 	return IBU_OK;
 }
 
+/* No turn switch covers every B switch with end ports and closes no
+ * cycle: the one that covers the most end ports (then in turnc's order)
+ * and closes none, so that only the end ports no turn switch reaches
+ * stay without an entry (PGFT(3; 4,4,4; 1,2,2; 1,1,1) whose pods reach
+ * disjoint halves of the tops, and a leaf of one that lost the parent
+ * toward its half: every other leaf of its pod lost the other pod's
+ * hosts with it, 448 pairs unreached instead of 32). 1 when one was
+ * kept, 0 none, < 0 an error. */
+static int choose_partial(struct router *r, uint32_t lid, int nb, int nc,
+			  struct turn_check *tc, struct ibu_err *e)
+{
+	int i, k, rc, far, ends, total = 0, best, bends;
+	unsigned char *tried = tc->tried;
+
+	for (i = 0; i < nb; i++)
+		total += r->hosted[r->turnb[i]];
+	memset(tried, 0, (size_t)nc);
+	for (k = 0; k < nc; k++) {	/* fewest ends left out first */
+		best = -1;
+		bends = total;
+		for (i = 0; i < nc; i++) {
+			if (tried[i])
+				continue;
+			toward(r, r->turnc[i], lid, nb, &far, &ends);
+			clear_b(r, lid, nb, 0);
+			if (ends < bends) {
+				best = i;
+				bends = ends;
+			}
+		}
+		if (best < 0)
+			return 0;
+		tried[best] = 1;
+		toward(r, r->turnc[best], lid, nb, &far, &ends);
+		rc = check_trial(r, tc, lid, nb, r->turnc[best], e);
+		if (rc < 0)
+			return rc;
+		if (!rc) {
+			check_commit(tc);
+			if (!r->turnx[r->turnc[best]])
+				r->turnx[r->turnc[best]] = ++r->nturnx;
+			return 1;
+		}
+		check_rollback(tc);
+		clear_b(r, lid, nb, 0);
+	}
+	return 0;
+}
+
 /* The nearest turn switch covering every B switch with end ports that
- * closes no cycle (check_trial); none: the best covering one for the
- * switches' own packets, end ports no entry (WRN 5A52). */
+ * closes no cycle (check_trial); none: the one covering the most that
+ * closes none (choose_partial); none either: the best covering one for
+ * the switches' own packets, end ports no entry (WRN 5A52). */
 static int choose(struct router *r, uint32_t lid, int nb,
 		  struct turn_check *tc, struct ibu_err *e)
 {
@@ -781,10 +839,202 @@ static int choose(struct router *r, uint32_t lid, int nb,
 			bfar = far;
 		}
 	}
+	rc = choose_partial(r, lid, nb, nc, tc, e);
+	if (rc)
+		return rc < 0 ? rc : IBU_OK;
 	if (best >= 0)
 		toward(r, best, lid, nb, &far, &ends);
 	clear_b(r, lid, nb, 1);
 	return IBU_OK;
+}
+
+/* lid's routes as the tables now hold them: 0 when they close no cycle
+ * with every route, 1 when they do, < 0 an error (check_trial without a
+ * turn switch to route toward: the B switches' entries are kept). */
+static int check_now(struct router *r, struct turn_check *tc, uint32_t lid,
+		     int nb, struct ibu_err *e)
+{
+	int rc, len, i;
+
+	if (!tc->exact && tc->levels_ok) {
+		walk_turns(r, tc, lid);
+		if (!tc->ntrial || proved(r, tc))
+			return 0;
+	}
+	if (!tc->exact) {	/* build_exact clears them: kept */
+		for (i = 0; i < nb; i++)
+			tc->col[i] = r->lft->row[r->turnb[i]][lid];
+		rc = build_exact(r, tc, lid, nb, e);
+		for (i = 0; i < nb; i++)
+			r->lft->row[r->turnb[i]][lid] = tc->col[i];
+		if (rc)
+			return rc;
+	}
+	ibu_cdg_ports_mark(&tc->cdg);
+	rc = ibu_cdg_ports_add_lid(&tc->cdg, r->lft, lid, e);
+	if (!rc)
+		rc = ibu_cdg_ports_find_new_cycle(&tc->cdg, NULL, &len, e);
+	return rc;
+}
+
+/* B switch b's neighbour through port p: how many cables b's route to
+ * lid would cross through it, -1 when it would arrive nowhere (no entry
+ * there, a loop back to b). */
+static int via_len(struct router *r, int b, int p, uint32_t lid)
+{
+	int slots[TL_HOPS], v = r->f->nodes[b].ports[p].peer_node, n;
+
+	if (r->lft->row[v][lid] == IBU_NO_PATH)
+		return -1;
+	r->lft->row[b][lid] = (uint8_t)p;
+	n = tl_walk(r, b, lid, slots);
+	r->lft->row[b][lid] = IBU_NO_PATH;
+	return n;
+}
+
+/* The B switches' entries for lid back to those saved in keep, but for
+ * b's and those of switches without end ports on b's way (route_updown
+ * toward a sibling wrote every B switch with a way to it). 0 when b's
+ * way reaches y over such switches only, -1 otherwise (all restored). */
+static int keep_way(struct router *r, struct turn_check *tc, uint32_t lid,
+		    int nb, int b, int y)
+{
+	int i, s = b, hops = 0, port;
+
+	tc->stamp++;
+	while (s != y && hops++ < TL_HOPS) {
+		if (s != b && r->hosted[s])
+			break;
+		tc->seen[s] = tc->stamp;
+		port = r->lft->row[s][lid];
+		if (port < 1 || port > r->f->nodes[s].num_ports)
+			break;
+		s = r->f->nodes[s].ports[port].peer_node;
+		if (s < 0 || !ibu_is_sw(r->f, s))
+			break;
+	}
+	for (i = 0; i < nb; i++)
+		if (s != y || tc->seen[r->turnb[i]] != tc->stamp)
+			r->lft->row[r->turnb[i]][lid] = tc->keep[i];
+	return s == y ? 0 : -1;
+}
+
+/* b (a B switch with end ports left out) up*|down* to the nearest B
+ * switch with end ports that has its turn (then by GUID), which it
+ * follows from there: a second turn, kept where it closes no cycle.
+ * 1 when one was kept, 0 none, < 0 an error. */
+static int via_sibling(struct router *r, struct turn_check *tc,
+		       uint32_t lid, int nb, int b, struct ibu_err *e)
+{
+	int i, y, best, bd, rc;
+	uint64_t bg = 0;
+
+	for (i = 0; i < nb; i++) {
+		tc->keep[i] = r->lft->row[r->turnb[i]][lid];
+		tc->used[i] = 0;
+	}
+	for (;;) {
+		best = -1;
+		bd = INT_MAX;
+		for (i = 0; i < nb; i++) {
+			y = r->turnb[i];
+			if (tc->used[i] || y == b || !r->hosted[y] ||
+			    tc->keep[i] == IBU_NO_PATH)
+				continue;
+			ibu__pgft_route_updown(r, y, 0, lid, 1);
+			if (r->dist[b] >= 0 && (r->dist[b] < bd ||
+			    (r->dist[b] == bd && r->f->nodes[y].guid < bg))) {
+				best = i;
+				bd = r->dist[b];
+				bg = r->f->nodes[y].guid;
+			}
+			keep_way(r, tc, lid, nb, b, -1);
+		}
+		if (best < 0)
+			return 0;
+		tc->used[best] = 1;
+		ibu__pgft_route_updown(r, r->turnb[best], 0, lid, 1);
+		if (keep_way(r, tc, lid, nb, b, r->turnb[best]))
+			continue;
+		rc = check_now(r, tc, lid, nb, e);
+		if (rc < 0)
+			return rc;
+		if (!rc) {
+			check_commit(tc);
+			return 1;
+		}
+		check_rollback(tc);
+		keep_way(r, tc, lid, nb, b, -1);
+	}
+}
+
+/*
+ * The B switches with end ports no turn switch reached (choose_partial
+ * left them out): a second turn, through the neighbour whose route
+ * (its turn, or finish_b's plain path, now crossed by end ports' packets
+ * and so in the graph) arrives in the fewest cables, then by GUID, that
+ * closes no cycle. A leaf whose only parent lost every parent reaches
+ * the other pods through a sibling leaf's turn (PGFT(3; 4,4,4; 1,2,2;
+ * 1,1,1) with 4 cuts and a switch gone: 128 pairs unreached -> 0).
+ * Returns how many took one, < 0 an error.
+ */
+static int second_turns(struct router *r, struct turn_check *tc,
+			uint32_t lid, int nb, struct ibu_err *e)
+{
+	const struct ibu_node *n;
+	int i, j, b, p, len, rc, bp, blen, got = 0;
+	unsigned char *tried = tc->tried;
+
+	for (i = 0; i < nb; i++) {
+		b = r->turnb[i];
+		if (!r->hosted[b] || r->lft->row[b][lid] != IBU_NO_PATH)
+			continue;
+		rc = via_sibling(r, tc, lid, nb, b, e);
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			got++;
+			continue;
+		}
+		n = &r->f->nodes[b];
+		memset(tried, 0, sizeof(tc->tried));
+		for (;;) {
+			bp = -1;
+			blen = TL_HOPS + 1;
+			for (j = r->nbbase[b]; j < r->nbbase[b] + r->nnb[b] &&
+			     j - r->nbbase[b] < TURN_TRIES; j++) {
+				p = r->nbp[j];
+				if (tried[j - r->nbbase[b]])
+					continue;
+				len = via_len(r, b, p, lid);
+				if (len >= 0 && (len < blen || (len == blen &&
+				    r->f->nodes[n->ports[p].peer_node].guid <
+				    r->f->nodes[n->ports[bp].peer_node].guid))) {
+					bp = p;
+					blen = len;
+				}
+				if (len < 0)
+					tried[j - r->nbbase[b]] = 1;
+			}
+			if (bp < 0)
+				break;
+			for (j = r->nbbase[b]; r->nbp[j] != bp; j++)
+				;
+			tried[j - r->nbbase[b]] = 1;
+			r->lft->row[b][lid] = (uint8_t)bp;
+			rc = check_now(r, tc, lid, nb, e);
+			if (rc < 0)
+				return rc;
+			if (!rc) {
+				check_commit(tc);
+				got++;
+				break;
+			}
+			check_rollback(tc);
+			r->lft->row[b][lid] = IBU_NO_PATH;
+		}
+	}
+	return got;
 }
 
 /* Once per LID: the array is sized for every LID. */
@@ -921,6 +1171,37 @@ static int deferred_orders(struct router *r, struct deferred_ctx *c,
 	return again;
 }
 
+/* Once the order is kept: the LIDs whose end ports some B switch still
+ * has no entry for, a second turn (second_turns) against the graph of
+ * every route (the turns committed are not flagged in a fresh check: the
+ * graph answers). A last resort: in a pass, a second turn of an early
+ * LID took the single turn of a later one (IBFT(4,3), one cut and two
+ * switches gone: all-to-all 30 -> 34, worst shift 4 -> 6). */
+static int second_pass(struct router *r, struct deferred_ctx *c,
+		       struct ibu_err *e)
+{
+	struct turn_check tc;
+	int i, nb, rc;
+
+	rc = check_init(r, &tc, c->eager, e);
+	tc.col = c->col;
+	tc.levels_ok = 0;
+	for (i = 0; i < r->ndefer && !rc; i++) {
+		if (!c->failed[i])
+			continue;
+		nb = route_b(r, &r->defer[i], c->col);
+		rc = second_turns(r, &tc, r->defer[i].lid, nb, e);
+		if (rc > 0) {
+			r->st.unrouted -= rc;
+			r->st.turned += rc;
+			r->st.twice += rc;
+			rc = 0;
+		}
+	}
+	check_free(&tc);
+	return rc;
+}
+
 /*
  * The deferred LIDs with new turn switches chosen by load (turn_rank);
  * where some are left unrouted so, as before (nearest, then GUID), kept
@@ -958,6 +1239,8 @@ int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 	}
 	nfail = plain;
 out:
+	if (nfail > 0)
+		nfail = second_pass(r, &c, e);
 	free(c.col);
 	free(c.eager);
 	free(c.ord);
