@@ -375,6 +375,44 @@ START_TEST(recognise_childless_under_few_tops)
 }
 END_TEST
 
+/* Both tops of one half gone (`gen fattree 4 3 --remove-links 3
+ * --remove-switches 2 --seed 792016`): half the middle switches have no
+ * parent, as many as childless() counts for the tops' worth of childless
+ * middles it moves under the tops; moved, no tree fits. Tried where they
+ * were too, it is an IBFT(4,3) with the 2 tops missing (the plugin fell
+ * back to minhop). */
+START_TEST(recognise_half_the_tops_gone)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 792016, .remove_links = 3,
+				  .remove_switches = 2 };
+	struct ibu_fabric f;
+	struct ibu_pgft g;
+	struct ibu_err e = { 0 };
+	char got[96];
+	int i, mid, tops = 0;
+
+	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &o, &e), 0);
+	ck_assert_int_lt(ibu_fabric_find_name(&f, "sw0-1.0"), 0);
+	ck_assert_int_lt(ibu_fabric_find_name(&f, "sw0-1.1"), 0);
+	mid = ibu_fabric_find_name(&f, "sw1-0.1");
+	ck_assert_int_ge(mid, 0);
+	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0,
+					       IBU_MAX_FAULTS_DEFAULT, &e) == 0,
+		      "%s", e.msg);
+	ibu_pgft_params_text(&g.P, got, sizeof(got));
+	ck_assert_str_eq(got, "PGFT(3; 2,2,4; 1,2,2; 1,1,1)");
+	ck_assert_int_eq(g.level[mid], 2);
+	for (i = 0; i < g.num_fault_recs; i++)
+		if (g.faults[i].kind == IBU_PGFT_MISSING_SWITCHES &&
+		    g.faults[i].level == 3)
+			tops += g.faults[i].count;
+	ck_assert_int_eq(tops, 2);
+	ibu_pgft_free(&g);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 /* A middle switch that lost both parents is ranked by a child that kept
  * another parent: its first child here lost that one (`gen pgft --m
  * 4,4,4 --w 1,2,2 --p 1,1,1 --remove-links 4 --remove-switches 1 --seed
@@ -783,6 +821,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, recognise_childless_middle);
 	tcase_add_test(tc, recognise_every_top_short);
 	tcase_add_test(tc, recognise_childless_under_few_tops);
+	tcase_add_test(tc, recognise_half_the_tops_gone);
 	tcase_add_test(tc, recognise_parentless_by_any_child);
 	tcase_add_test(tc, recognise_with_roots);
 	tcase_add_test(tc, host_lookup_and_summary);

@@ -33,8 +33,9 @@ struct rec {
 	struct ibu_err misfit;	/* sizes(): the shape refused before m was
 				 * taken from the sub-trees (code 0: was not) */
 	int childless;		/* 1: childless() moves its switches down
-				 * even where most tops have a parent; 0:
-				 * not, and sets it to -1 where it did not */
+				 * even where most tops have a parent; 2:
+				 * never; 0: as the count says, and sets it
+				 * to -1 where it did not, -2 where it did */
 };
 
 /* an end port: a non-switch port cabled to a switch */
@@ -257,7 +258,7 @@ static int childless(struct rec *r, int h)
 {
 	int n, a, b, below = 0, with_parent = 0;
 
-	if (h < 3)
+	if (h < 3 || r->childless == 2)
 		return h;
 	for (n = 0; n < r->f->num_nodes; n++)
 		if (on_level(r, n, h - 1)) {
@@ -268,6 +269,8 @@ static int childless(struct rec *r, int h)
 		r->childless = -1;
 		return h;
 	}
+	if (!r->childless)
+		r->childless = -2;
 	for (n = 0; n < r->f->num_nodes; n++)
 		if (on_level(r, n, h))
 			r->g->level[n] = h - 2;
@@ -1040,10 +1043,13 @@ int ibu_pgft_recognize_limit(const struct ibu_fabric *f, struct ibu_pgft *g,
 	rc = recognize(f, g, roots, num_roots, max_faults, &try, e);
 	if (rc != IBU_ETOPO || try >= 0)
 		return rc;
-	/* the top switches childless() kept: under the tops instead, the
-	 * first error if that is no tree either */
+	/* the top switches childless() kept: under the tops instead; those
+	 * it moved under them: where they were (IBFT(4,3) that lost both
+	 * tops of one half: half the middle switches have no parent, as
+	 * many as a top's worth of childless ones); the first error if
+	 * that is no tree either */
 	first = *e;
-	try = 1;
+	try = try == -1 ? 1 : 2;
 	rc = recognize(f, g, roots, num_roots, max_faults, &try, e);
 	if (rc == IBU_ETOPO)
 		*e = first;
