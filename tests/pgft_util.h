@@ -57,6 +57,19 @@ static inline void pgft_league_ibft(struct fixture *x, int m, int n, int cut,
 	ck_assert_int_eq(ibu_gen_fattree(&x->f, m, n, &o, &e), 0);
 }
 
+/* A league PGFT with parameters P (pgft_league_opts) generated into x,
+ * zeroed first. */
+static inline void pgft_league_pgft(struct fixture *x,
+				    const struct ibu_pgft_params *P, int cut,
+				    int sw, uint64_t seed)
+{
+	struct ibu_gen_opts o = pgft_league_opts(cut, sw, seed);
+	struct ibu_err e = { 0 };
+
+	memset(x, 0, sizeof(*x));
+	ck_assert_int_eq(ibu_gen_pgft(&x->f, P, 0, 0, &o, &e), 0);
+}
+
 /* x->f recognised as a PGFT, faults allowed. */
 static inline void pgft_recognize_faults(struct fixture *x)
 {

@@ -174,17 +174,24 @@ static void write_via(const char *path, int flags, const char *text)
 	ck_assert_int_eq(ibu_atomicfile_commit(&af, &e), 0);
 }
 
+/* A fresh dir with "victim" (0600, "precious\n") and "link" to it; path
+ * and link: 300 bytes each. */
+static void plant_link(char *path, char *link)
+{
+	make_dir();
+	snprintf(path, 300, "%s/victim", dir);
+	snprintf(link, 300, "%s/link", dir);
+	write_file(path, "precious\n", 0600);
+	ck_assert_int_eq(symlink("victim", link), 0);
+}
+
 /* A planted link is replaced by the file; what it points to is untouched. */
 START_TEST(symlink_replaced_target_untouched)
 {
 	char path[300], link[300], buf[64];
 	struct stat st;
 
-	make_dir();
-	snprintf(path, sizeof(path), "%s/victim", dir);
-	snprintf(link, sizeof(link), "%s/link", dir);
-	write_file(path, "precious\n", 0600);
-	ck_assert_int_eq(symlink("victim", link), 0);
+	plant_link(path, link);
 	write_via(link, 0, "via link\n");
 	ck_assert_int_eq(lstat(link, &st), 0);
 	ck_assert(S_ISREG(st.st_mode));
@@ -216,11 +223,7 @@ START_TEST(nosync_renames_without_fsync)
 	char path[300], link[300], buf[64];
 	struct stat st;
 
-	make_dir();
-	snprintf(path, sizeof(path), "%s/victim", dir);
-	snprintf(link, sizeof(link), "%s/link", dir);
-	write_file(path, "precious\n", 0600);
-	ck_assert_int_eq(symlink("victim", link), 0);
+	plant_link(path, link);
 	fsyncs = 0;
 	write_via(link, IBU_ATOMICFILE_STRICT | IBU_ATOMICFILE_NOSYNC,
 		  "dump\n");

@@ -73,14 +73,11 @@ START_TEST(small_tree_larger_sample)
 {
 	struct ibu_pgft_params P = { .h = 2, .m = { 0, 18, 8 },
 				     .w = { 0, 1, 3 }, .p = { 0, 1, 1 } };
-	struct ibu_gen_opts o = pgft_league_opts(4, 2, 556784);
 	struct ibu_pgft_route_stats st;
-	struct ibu_err e = { 0 };
 	struct fixture x;
 	double bw;
 
-	memset(&x, 0, sizeof(x));
-	ck_assert_int_eq(ibu_gen_pgft(&x.f, &P, 0, 0, &o, &e), 0);
+	pgft_league_pgft(&x, &P, 4, 2, 556784);
 	pgft_route_lmc0(&x, &st);
 	bw = pgft_ebb(&x, 4000, 0x9e3779b97f4a7c15ull);
 	ck_assert_msg(bw > 0.2787, "eBB %f", bw);

@@ -344,6 +344,28 @@ START_TEST(recognise_every_top_short)
 }
 END_TEST
 
+/* IBFT(4,3) generated with o into f, recognised into g (faults allowed)
+ * as PGFT(3; 2,2,4; 1,2,2; 1,1,1); returns the node named mid (level
+ * 2). */
+static int recognise_ibft43(const struct ibu_gen_opts *o, const char *mid,
+			    struct ibu_fabric *f, struct ibu_pgft *g)
+{
+	struct ibu_err e = { 0 };
+	char got[96];
+	int n;
+
+	ck_assert_int_eq(ibu_gen_fattree(f, 4, 3, o, &e), 0);
+	n = ibu_fabric_find_name(f, mid);
+	ck_assert_int_ge(n, 0);
+	ck_assert_msg(ibu_pgft_recognize_limit(f, g, NULL, 0,
+					       IBU_MAX_FAULTS_DEFAULT, &e) == 0,
+		      "%s", e.msg);
+	ibu_pgft_params_text(&g->P, got, sizeof(got));
+	ck_assert_str_eq(got, "PGFT(3; 2,2,4; 1,2,2; 1,1,1)");
+	ck_assert_int_eq(g->level[n], 2);
+	return n;
+}
+
 /* A middle switch that lost both its leaves (`ibunion gen fattree 4 3
  * --remove-links 2 --remove-switches 2 --seed 1 --shuffle-ports
  * --shuffle-records`: a top is gone too) is counted one level above the
@@ -356,19 +378,8 @@ START_TEST(recognise_childless_under_few_tops)
 				  .remove_switches = 2 };
 	struct ibu_fabric f;
 	struct ibu_pgft g;
-	struct ibu_err e = { 0 };
-	char got[96];
-	int mid;
 
-	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &o, &e), 0);
-	mid = ibu_fabric_find_name(&f, "sw1-1.1");
-	ck_assert_int_ge(mid, 0);
-	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0,
-					       IBU_MAX_FAULTS_DEFAULT, &e) == 0,
-		      "%s", e.msg);
-	ibu_pgft_params_text(&g.P, got, sizeof(got));
-	ck_assert_str_eq(got, "PGFT(3; 2,2,4; 1,2,2; 1,1,1)");
-	ck_assert_int_eq(g.level[mid], 2);
+	recognise_ibft43(&o, "sw1-1.1", &f, &g);
 	ck_assert_int_eq(g.num_faults, 4);
 	ibu_pgft_free(&g);
 	ibu_fabric_free(&f);
@@ -388,21 +399,11 @@ START_TEST(recognise_half_the_tops_gone)
 				  .remove_switches = 2 };
 	struct ibu_fabric f;
 	struct ibu_pgft g;
-	struct ibu_err e = { 0 };
-	char got[96];
-	int i, mid, tops = 0;
+	int i, tops = 0;
 
-	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &o, &e), 0);
+	recognise_ibft43(&o, "sw1-0.1", &f, &g);
 	ck_assert_int_lt(ibu_fabric_find_name(&f, "sw0-1.0"), 0);
 	ck_assert_int_lt(ibu_fabric_find_name(&f, "sw0-1.1"), 0);
-	mid = ibu_fabric_find_name(&f, "sw1-0.1");
-	ck_assert_int_ge(mid, 0);
-	ck_assert_msg(ibu_pgft_recognize_limit(&f, &g, NULL, 0,
-					       IBU_MAX_FAULTS_DEFAULT, &e) == 0,
-		      "%s", e.msg);
-	ibu_pgft_params_text(&g.P, got, sizeof(got));
-	ck_assert_str_eq(got, "PGFT(3; 2,2,4; 1,2,2; 1,1,1)");
-	ck_assert_int_eq(g.level[mid], 2);
 	for (i = 0; i < g.num_fault_recs; i++)
 		if (g.faults[i].kind == IBU_PGFT_MISSING_SWITCHES &&
 		    g.faults[i].level == 3)

@@ -116,14 +116,11 @@ START_TEST(past_512_hosts)
 {
 	struct ibu_pgft_params P = { .h = 3, .m = { 0, 12, 12, 6 },
 				     .w = { 0, 1, 6, 6 }, .p = { 0, 1, 1, 1 } };
-	struct ibu_gen_opts o = pgft_league_opts(3, 1, 4);
 	struct ibu_pgft_route_stats st;
-	struct ibu_err e = { 0 };
 	struct fixture x;
 	long shift, a2a;
 
-	memset(&x, 0, sizeof(x));
-	ck_assert_int_eq(ibu_gen_pgft(&x.f, &P, 0, 0, &o, &e), 0);
+	pgft_league_pgft(&x, &P, 3, 1, 4);
 	pgft_route_lmc0(&x, &st);
 	pgft_loads(&x, &shift, &a2a);
 	ck_assert_int_eq(st.shift_from, 13);

@@ -23,11 +23,8 @@ static void cut_apart(struct fixture *x, int cut, uint64_t seed)
 {
 	struct ibu_pgft_params P = { .h = 3, .m = { 0, 4, 4, 4 },
 				     .w = { 0, 1, 2, 2 }, .p = { 0, 1, 2, 2 } };
-	struct ibu_gen_opts o = pgft_league_opts(cut, 2, seed);
-	struct ibu_err e = { 0 };
 
-	memset(x, 0, sizeof(*x));
-	ck_assert_int_eq(ibu_gen_pgft(&x->f, &P, 0, 0, &o, &e), 0);
+	pgft_league_pgft(x, &P, cut, 2, seed);
 }
 
 /* Cables from switch s to switches one level up. */
@@ -133,14 +130,11 @@ START_TEST(second_turn_through_a_sibling)
 {
 	struct ibu_pgft_params P = { .h = 3, .m = { 0, 4, 4, 4 },
 				     .w = { 0, 1, 2, 2 }, .p = { 0, 1, 1, 1 } };
-	struct ibu_gen_opts o = pgft_league_opts(4, 1, 69414);
 	struct ibu_pgft_route_stats st;
-	struct ibu_err e = { 0 };
 	struct fixture x;
 	long shift, a2a;
 
-	memset(&x, 0, sizeof(x));
-	ck_assert_int_eq(ibu_gen_pgft(&x.f, &P, 0, 0, &o, &e), 0);
+	pgft_league_pgft(&x, &P, 4, 1, 69414);
 	pgft_route_lmc0(&x, &st);
 	pgft_assert_valid_updown(&x);
 	pgft_loads(&x, &shift, &a2a);	/* every pair arrives */

@@ -755,6 +755,26 @@ static int turn_rank(struct router *r, struct turn_check *tc, uint32_t lid,
 	return IBU_OK;
 }
 
+/* x as lid's turn switch (toward() wrote its B entries): kept, 1, when
+ * its routes close no cycle with every route, else rolled back, 0; < 0
+ * an error. */
+static int try_turn(struct router *r, struct turn_check *tc, uint32_t lid,
+		    int nb, int x, struct ibu_err *e)
+{
+	int rc = check_trial(r, tc, lid, nb, x, e);
+
+	if (rc < 0)
+		return rc;
+	if (rc) {
+		check_rollback(tc);
+		return 0;
+	}
+	check_commit(tc);
+	if (!r->turnx[x])
+		r->turnx[x] = ++r->nturnx;
+	return 1;
+}
+
 /* No turn switch covers every B switch with end ports and closes no
  * cycle: the one that covers the most end ports (then in turnc's order)
  * and closes none, so that only the end ports no turn switch reaches
@@ -789,16 +809,9 @@ static int choose_partial(struct router *r, uint32_t lid, int nb, int nc,
 			return 0;
 		tried[best] = 1;
 		toward(r, r->turnc[best], lid, nb, &far, &ends);
-		rc = check_trial(r, tc, lid, nb, r->turnc[best], e);
-		if (rc < 0)
+		rc = try_turn(r, tc, lid, nb, r->turnc[best], e);
+		if (rc)
 			return rc;
-		if (!rc) {
-			check_commit(tc);
-			if (!r->turnx[r->turnc[best]])
-				r->turnx[r->turnc[best]] = ++r->nturnx;
-			return 1;
-		}
-		check_rollback(tc);
 		clear_b(r, lid, nb, 0);
 	}
 	return 0;
@@ -820,18 +833,8 @@ static int choose(struct router *r, uint32_t lid, int nb,
 		    (rc = turn_rank(r, tc, lid, nb, i, nc, e)))
 			return rc;
 		cov = toward(r, r->turnc[i], lid, nb, &far, &ends);
-		if (!ends) {
-			rc = check_trial(r, tc, lid, nb, r->turnc[i], e);
-			if (rc < 0)
-				return rc;
-			if (!rc) {
-				check_commit(tc);
-				if (!r->turnx[r->turnc[i]])
-					r->turnx[r->turnc[i]] = ++r->nturnx;
-				return IBU_OK;
-			}
-			check_rollback(tc);
-		}
+		if (!ends && (rc = try_turn(r, tc, lid, nb, r->turnc[i], e)))
+			return rc < 0 ? rc : IBU_OK;
 		clear_b(r, lid, nb, 0);
 		if (cov > bcov || (cov == bcov && cov && far < bfar)) {
 			best = r->turnc[i];
