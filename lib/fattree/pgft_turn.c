@@ -15,7 +15,6 @@
  * no end port's route meets. check --deadlock proves it.
  */
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cdg_ports.h"
