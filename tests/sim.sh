@@ -274,6 +274,15 @@ sim_require()
 	[ -x "$IBUNION" ] || bail_out "$IBUNION not built (top_builddir=$top_builddir)"
 }
 
+# sim_cabled_hca NET: the first HCA of an ibsim net file with a cable (a
+# removed switch's HCAs stay in the file without one): where the SM and
+# the clients can run (SIM_HOST)
+sim_cabled_hca()
+{
+	awk '/^(Hca|Ca)/ { h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h); next }
+	h != "" && /^\[[0-9]+\][ \t]*"/ { print h; exit } /^$/ { h = "" }' "$1"
+}
+
 # sim_setup: trash dir, unique simulator socket, teardown on exit.
 sim_setup()
 {

@@ -21,8 +21,7 @@ net=${TMPDIR:-/tmp}/t0722.$$.net
 	--shuffle-ports --shuffle-records -o "$net" || exit 1
 # the SM and the clients on an HCA with a cable (a removed leaf's HCAs
 # stay in the file without one)
-SIM_HOST=$(awk '/^(Hca|Ca)/ { h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h); next }
-	h != "" && /^\[[0-9]+\][ \t]*"/ { print h; exit } /^$/ { h = "" }' "$net")
+SIM_HOST=$(sim_cabled_hca "$net")
 export SIM_HOST
 sim_setup
 mv "$net" "$SIM_DIR/ibft43.net"

@@ -19,8 +19,7 @@ net=${TMPDIR:-/tmp}/t0726.$$.net
 	--remove-switches 1 --seed 69414 --shuffle-ports --shuffle-records \
 	-o "$net" || exit 1
 # the SM and the clients on an HCA with a cable
-SIM_HOST=$(awk '/^(Hca|Ca)/ { h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h); next }
-	h != "" && /^\[[0-9]+\][ \t]*"/ { print h; exit } /^$/ { h = "" }' "$net")
+SIM_HOST=$(sim_cabled_hca "$net")
 export SIM_HOST
 sim_setup
 mv "$net" "$SIM_DIR/pgft.net"
