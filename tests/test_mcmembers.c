@@ -198,8 +198,6 @@ START_TEST(merge_order_and_line)
 	struct ibu_fabric f;
 	struct ibu_err e = { 0 };
 	const struct ibu_mcgroup *g;
-	FILE *out;
-	int fd;
 
 	ibu_mcmembers_init(&mm);
 	ck_assert_int_eq(ibu_mcmembers_add(&mm, 0xc005, &a, &e), 0);
@@ -223,12 +221,7 @@ START_TEST(merge_order_and_line)
 	ibu_mcmembers_free(&mm);
 
 	load_net("2sw2path4hca.net", &f);
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	out = fdopen(fd, "w");
-	ck_assert_ptr_nonnull(out);
-	fputs(text, out);
-	ck_assert_int_eq(fclose(out), 0);
+	unit_write_temp(path, text);
 	ck_assert_int_lt(ibu_mcmembers_read(path, &f, &mm, &e), 0);
 	snprintf(want, sizeof(want), "%s:4:", path);
 	ck_assert_msg(!strncmp(e.msg, want, strlen(want)), "%s", e.msg);

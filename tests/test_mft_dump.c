@@ -260,20 +260,10 @@ START_TEST(switches_from_headers)
 	struct ibu_fabric f;
 	struct ibu_mft t;
 	struct ibu_err e = { 0 };
-	FILE *out;
-	int fd, n;
+	int n;
 
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	out = fdopen(fd, "w");
-	ck_assert_ptr_nonnull(out);
-	fputs(text, out);
-	ck_assert_int_eq(fclose(out), 0);
-	fd = mkstemp(lft);
-	ck_assert_int_ge(fd, 0);
-	out = fdopen(fd, "w");
-	fputs("Unicast lids [0x0-0x8] of switch Lid 7 guid 0x0000000000000b0b (x):\n", out);
-	ck_assert_int_eq(fclose(out), 0);
+	unit_write_temp(path, text);
+	unit_write_temp(lft, "Unicast lids [0x0-0x8] of switch Lid 7 guid 0x0000000000000b0b (x):\n");
 
 	ck_assert_int_eq(ibu_mft_sniff(path, &e), 1);
 	ck_assert_int_eq(ibu_mft_sniff(lft, &e), 0);
@@ -316,18 +306,11 @@ START_TEST(bad_line_named)
 	struct ibu_fabric f;
 	struct ibu_mft t;
 	struct ibu_err e = { 0 };
-	FILE *out;
-	int fd;
 
 	load_net("2sw2path4hca.net", &f);
 	ck_assert_int_eq(read_text(text, &f, &t, &e), IBU_EPARSE);
 	ck_assert_msg(!strncmp(e.msg, "mem.mfts:9:", 11), "%s", e.msg);
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	out = fdopen(fd, "w");
-	ck_assert_ptr_nonnull(out);
-	fputs(text, out);
-	ck_assert_int_eq(fclose(out), 0);
+	unit_write_temp(path, text);
 	memset(&e, 0, sizeof(e));
 	ck_assert_int_eq(ibu_mft_read(path, &f, &t, &e), IBU_EPARSE);
 	snprintf(want, sizeof(want), "%s:9:", path);

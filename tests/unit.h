@@ -5,6 +5,7 @@
 #define IBU_UNIT_H
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define IBU_UNIT_MAIN                                                   \
@@ -17,5 +18,19 @@
 		srunner_free(sr);                                       \
 		return failed ? EXIT_FAILURE : EXIT_SUCCESS;            \
 	}
+
+/* text into a new file named after the mkstemp() template tmpl (its
+ * XXXXXX replaced); the test unlinks it. */
+static inline void unit_write_temp(char *tmpl, const char *text)
+{
+	int fd = mkstemp(tmpl);
+	FILE *out;
+
+	ck_assert_int_ge(fd, 0);
+	out = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_ge(fputs(text, out), 0);
+	ck_assert_int_eq(fclose(out), 0);
+}
 
 #endif
