@@ -879,6 +879,24 @@ static int check_now(struct router *r, struct turn_check *tc, uint32_t lid,
 	return rc;
 }
 
+/* lid's routes as the tables now hold them kept, 1, when they close no
+ * cycle with every route, else rolled back, 0 (the entries are the
+ * caller's to undo); < 0 an error. */
+static int keep_now(struct router *r, struct turn_check *tc, uint32_t lid,
+		    int nb, struct ibu_err *e)
+{
+	int rc = check_now(r, tc, lid, nb, e);
+
+	if (rc < 0)
+		return rc;
+	if (rc) {
+		check_rollback(tc);
+		return 0;
+	}
+	check_commit(tc);
+	return 1;
+}
+
 /* B switch b's neighbour through port p: how many cables b's route to
  * lid would cross through it, -1 when it would arrive nowhere (no entry
  * there, a loop back to b). */
@@ -958,14 +976,9 @@ static int via_sibling(struct router *r, struct turn_check *tc,
 		ibu__pgft_route_updown(r, r->turnb[best], 0, lid, 1);
 		if (keep_way(r, tc, lid, nb, b, r->turnb[best]))
 			continue;
-		rc = check_now(r, tc, lid, nb, e);
-		if (rc < 0)
+		rc = keep_now(r, tc, lid, nb, e);
+		if (rc)
 			return rc;
-		if (!rc) {
-			check_commit(tc);
-			return 1;
-		}
-		check_rollback(tc);
 		keep_way(r, tc, lid, nb, b, -1);
 	}
 }
@@ -1024,15 +1037,13 @@ static int second_turns(struct router *r, struct turn_check *tc,
 				;
 			tried[j - r->nbbase[b]] = 1;
 			r->lft->row[b][lid] = (uint8_t)bp;
-			rc = check_now(r, tc, lid, nb, e);
+			rc = keep_now(r, tc, lid, nb, e);
 			if (rc < 0)
 				return rc;
-			if (!rc) {
-				check_commit(tc);
+			if (rc) {
 				got++;
 				break;
 			}
-			check_rollback(tc);
 			r->lft->row[b][lid] = IBU_NO_PATH;
 		}
 	}
