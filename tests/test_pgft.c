@@ -38,6 +38,33 @@ START_TEST(params_parse_and_text)
 }
 END_TEST
 
+/* The lowest level whose sub-tree's hosts do not divide over its
+ * up-cables. */
+static const struct {
+	const char *m, *w, *p;
+	int level;
+} uneven[] = {
+	{ "8,12", "1,4", "1,2", 0 },	/* 8 hosts, 8 up-cables */
+	{ "8,12", "1,3", "1,2", 1 },	/* 8 on 6: a top gone */
+	{ "4,8", "1,3", "1,1", 1 },	/* IBFT(8,2) without a top */
+	{ "18,8", "1,3", "1,1", 0 },	/* blocking 18:3 */
+	{ "4,4,8", "1,4,4", "1,1,1", 0 },	/* IBFT(8,3) */
+	{ "4,4,3", "1,2,2", "1,2,1", 0 },	/* pods: 16 on 2 x 2 */
+	{ "4,4,2", "1,2,3", "1,1,1", 2 },	/* pods: 16 on 2 x 3 */
+	{ "4,4,4", "1,3,2", "1,1,1", 1 },
+};
+
+START_TEST(uneven_level)
+{
+	struct ibu_pgft_params P;
+	struct ibu_err e = { 0 };
+
+	ck_assert_int_eq(ibu_pgft_params_parse(uneven[_i].m, uneven[_i].w,
+					       uneven[_i].p, &P, &e), 0);
+	ck_assert_int_eq(ibu_pgft_uneven_level(&P), uneven[_i].level);
+}
+END_TEST
+
 START_TEST(params_refused)
 {
 	static const char *bad[][3] = {
@@ -374,6 +401,8 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, params_parse_and_text);
 	tcase_add_loop_test(tc, params_refused, 0, 8);
+	tcase_add_loop_test(tc, uneven_level, 0,
+			    (int)(sizeof(uneven) / sizeof(uneven[0])));
 	tcase_add_loop_test(tc, ibft_labels, 0,
 			    (int)(sizeof(ibfts) / sizeof(ibfts[0])));
 	tcase_add_test(tc, ibft_labels_paper);

@@ -29,6 +29,12 @@ static const struct {
 	{ "4,4,4", "1,2,2", "1,1,1", 0, 4, 192 },	/* blocking 2:1 twice */
 	{ "6,4", "1,3", "1,1", 16, 2, 36 },	/* blocking 6:3, empty ports */
 	{ "6", "1", "1", 10, 1, 5 },	/* one switch, empty ports */
+	/* uneven: a leaf's hosts do not divide over its up-cables, its last
+	 * hosts' up-slots rotated by the source leaf (the rule alone: 176
+	 * and 2; 56 and 2) */
+	{ "8,12", "1,3", "1,2", 0, 3, 120 },	/* PGFT(2; 8,12; 1,4; 1,2)
+						 * without a top */
+	{ "4,8", "1,3", "1,1", 0, 3, 40 },	/* IBFT(8,2) without a top */
 };
 
 #define NUM_SHAPES ((int)(sizeof(shapes) / sizeof(shapes[0])))

@@ -354,6 +354,14 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 		 c->ibft && !c->g.num_faults ? "paper " : "", c->lmc_needed,
 		 c->offset_levels < c->g.P.h - 1 ?
 		 "; up-digits beyond the offset from the destination" : "");
+	if (ibu_pgft_rotated(&c->g)) {
+		int U = ibu_pgft_up_ports(&c->g.P, 1), m = c->g.P.m[1];
+
+		o = strlen(buf);
+		snprintf(buf + o, len > o ? len - o : 0,
+			 "; uneven: %d hosts a leaf on %d up-cables, the last %d's up-slots rotated by the source leaf",
+			 m, U, m % U);
+	}
 	if (!c->g.num_faults)
 		return;
 	o = strlen(buf);

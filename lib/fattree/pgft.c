@@ -94,6 +94,23 @@ int ibu_pgft_up_ports(const struct ibu_pgft_params *P, int l)
 	return l >= 0 && l < P->h ? P->w[l + 1] * P->p[l + 1] : 0;
 }
 
+int ibu_pgft_uneven_level(const struct ibu_pgft_params *P)
+{
+	long hosts = 1, group = 1, up;
+	int l;
+
+	for (l = 1; l < P->h; l++) {
+		hosts *= P->m[l];
+		group *= l > 1 ? P->w[l] : 1;	/* level-l switches in one */
+		up = group * ibu_pgft_up_ports(P, l);
+		if (up <= 0 || hosts % up)
+			return l;
+		if (hosts > (1L << 40) || group > (1L << 20))
+			return 0;	/* no fabric: nothing to balance */
+	}
+	return 0;
+}
+
 int ibu_pgft_is_ibft(const struct ibu_pgft_params *P, int *m, int *n)
 {
 	int k = P->m[1], l;

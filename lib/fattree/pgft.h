@@ -43,6 +43,13 @@ long ibu_pgft_level_size(const struct ibu_pgft_params *P, int l, long limit);
 /* Cabled ports of a level-l switch: m_l p_l down, w_(l+1) p_(l+1) up. */
 int ibu_pgft_down_ports(const struct ibu_pgft_params *P, int l);
 int ibu_pgft_up_ports(const struct ibu_pgft_params *P, int l);
+/* The lowest level l (1..h-1) whose sub-tree's hosts, m_1 .. m_l, do not
+ * divide over the sub-tree's up-cables, w_2 .. w_l x w_(l+1) p_(l+1);
+ * 0 when every level's do. There the closed-form rule, which sends every
+ * source's flows toward one host down one cable, cannot reach the cut
+ * bound (PGFT(2; 8,12; 1,3; 1,2): 8 hosts on 6 cables, 2 on some, all-
+ * to-all 176 against a bound of 118 and updn's 168). */
+int ibu_pgft_uneven_level(const struct ibu_pgft_params *P);
 
 /*
  * Recognition from the link graph alone (never names, GUID order of the
@@ -109,6 +116,8 @@ struct ibu_pgft {
 				 * (l = 1: its leaf; equal ids = one sub-tree) */
 	int *host_base;		/* [node]: first slot of host_of_port */
 	int *host_of_port;	/* (node, port) -> D, -1 spine host, -2 none */
+	int *leaf_rank;		/* [node]: a leaf's rank in host order, -1 */
+	int *leaf_first;	/* [node]: a leaf's first host (D) */
 	int num_faults;		/* missing switches + missing cables */
 	int max_faults;		/* the limit recognition applied */
 	int num_fault_recs;
@@ -137,6 +146,21 @@ int ibu_pgft_default_max_faults(const struct ibu_pgft_params *P);
 void ibu_pgft_fault_text(const struct ibu_fabric *f, const struct ibu_pgft *g,
 			 int i, char *buf, size_t len);
 void ibu_pgft_free(struct ibu_pgft *g);
+/* What the rule adds to leaf's up-slot digit toward host D. On an intact
+ * tree whose leaves' hosts do not divide over their up-cables (uneven
+ * level 1, m_1 = q U_1 + e, 0 < e): for each leaf's last e hosts, p_2 x
+ * the source leaf's rank in host order, one parent column more per leaf,
+ * so their flows arrive over every parent instead of on the cables the
+ * first hosts' already load; else 0, the generalised rule as it was.
+ * PGFT(2; 8,12; 1,3; 1,2): all-to-all 176 -> 120 (updn 168), eBB the
+ * same, the worst shift 2 -> 3 (dfsssp 3); rotating every host's flows
+ * instead loses a tenth of the eBB: one destination's flows no longer
+ * come down one cable. */
+long ibu_pgft_rule_rotation(const struct ibu_pgft *g, int leaf, long D);
+/* 1 where ibu_pgft_rule_rotation rotates: an intact 2-level tree with an
+ * uneven level 1 (on three levels the rotated leaves' flows took other
+ * middle switches: PGFT(3; 4,4,4; 1,3,2; 1,1,1) all-to-all 144 -> 184). */
+int ibu_pgft_rotated(const struct ibu_pgft *g);
 /* D of the end port at (node, port): >= 0 compute host, -1 host above the
  * leaves, -2 not an end port of the tree. */
 int ibu_pgft_host(const struct ibu_pgft *g, int node, int port);
@@ -317,6 +341,9 @@ struct ibu__okey {
 	int D;
 };
 int ibu__cmp_okey(const void *a, const void *b);
+/* leaf_rank from the host order (recognition, and again after
+ * ibu_pgft_apply_order renumbered the hosts); IBU_ENOMEM. */
+int ibu__pgft_rank_leaves(struct ibu_pgft *g);
 /* (group, key, i), compared in that order: ranks inside groups
  * (labelling), a sub-tree's least file position (host order). */
 struct ibu__gkey {

@@ -107,7 +107,7 @@ static int renumber(struct ibu_pgft *g, const struct ibu__okey *k)
 	free(g->host_sub);
 	g->host = host;
 	g->host_sub = sub;
-	return IBU_OK;
+	return ibu__pgft_rank_leaves(g);
 }
 
 /* Listed hosts whose place among the listed ones is not the file's (0:

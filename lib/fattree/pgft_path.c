@@ -52,6 +52,9 @@ unsigned ibu_pgft_offset_rule(const struct ibu_pgft *g, int lmc,
 		long U = ibu_pgft_up_ports(&g->P, l);
 		long rd = paper && !paper->rotated ? 0 : xd[l];	/* Eq. 2 */
 
+		if (l == 1)
+			rd += ibu_pgft_rule_rotation(g, g->host[S].leaf, D);
+
 		o += (((xs[l] - rd) % U + U) % U) * R;
 		R *= U;
 	}
@@ -74,7 +77,8 @@ int ibu_pgft_turn_rule(const struct ibu_fabric *f, const struct ibu_pgft *g,
 	rule_digits(g, paper, D, xd);
 	for (l = 1; l < L; l++) {
 		long U = ibu_pgft_up_ports(&g->P, l);
-		long i = l <= levels ? xs[l] % U : xd[l] % U;
+		long i = l <= levels ? xs[l] % U : l > 1 ? xd[l] % U :
+			 (xd[l] + ibu_pgft_rule_rotation(g, s, D)) % U;
 		const int *up = paper ? paper->up[s] : g->up[s];
 		long k;
 

@@ -935,6 +935,8 @@ static int hosts(struct rec *r, struct ibu_err *e)
 		free(sub[l]);
 	free(hs);
 	free(k);
+	if (!rc && ibu__pgft_rank_leaves(g))
+		rc = NOMEM(e);
 	return rc;
 }
 
@@ -953,6 +955,7 @@ void ibu_pgft_free(struct ibu_pgft *g)
 	free(g->spine_host);
 	free(g->host_base);
 	free(g->host_of_port);
+	free(g->leaf_rank);
 	free(g->faults);
 	memset(g, 0, sizeof(*g));
 }
@@ -1075,6 +1078,43 @@ void ibu_pgft_fault_text(const struct ibu_fabric *f, const struct ibu_pgft *g,
 		snprintf(buf, len, "missing cable%s '%s' (level %d) - parent '%s': %d of %d",
 			 x->count > 1 ? "s" : "", ibu_node_name(f, x->lower), x->level,
 			 ibu_node_name(f, x->upper), x->have, x->want);
+}
+
+int ibu_pgft_rotated(const struct ibu_pgft *g)
+{
+	return !g->num_faults && g->leaf_rank && g->P.h == 2 &&
+	       ibu_pgft_uneven_level(&g->P) == 1;
+}
+
+long ibu_pgft_rule_rotation(const struct ibu_pgft *g, int leaf, long D)
+{
+	long U = ibu_pgft_up_ports(&g->P, 1);
+
+	if (!ibu_pgft_rotated(g) || leaf < 0 || leaf >= g->num_nodes ||
+	    g->leaf_rank[leaf] < 0 || D < 0 || D >= g->num_hosts ||
+	    D - g->leaf_first[g->host[D].leaf] < g->P.m[1] / U * U)
+		return 0;
+	return (long)g->P.p[2] * g->leaf_rank[leaf];
+}
+
+int ibu__pgft_rank_leaves(struct ibu_pgft *g)
+{
+	size_t N = (size_t)(g->num_nodes ? g->num_nodes : 1);
+	int n, D, k = 0, t;
+
+	if (!g->leaf_rank && !(g->leaf_rank = malloc(2 * N * sizeof(int))))
+		return IBU_ENOMEM;
+	g->leaf_first = g->leaf_rank + N;
+	for (n = 0; n < g->num_nodes; n++)
+		g->leaf_rank[n] = -1;
+	for (D = 0; D < g->num_hosts; D++) {
+		t = g->host[D].leaf;
+		if (g->leaf_rank[t] < 0) {
+			g->leaf_rank[t] = k++;
+			g->leaf_first[t] = D;
+		}
+	}
+	return IBU_OK;
 }
 
 int ibu_pgft_host(const struct ibu_pgft *g, int node, int port)

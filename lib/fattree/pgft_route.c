@@ -131,6 +131,25 @@ static int cmp_job_leaf(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/* Leaf s's row over the batch, each host's up-slot rotated by
+ * ibu_pgft_rule_rotation. */
+static void rotated_rule_row(struct router *r, int s, int U, const int *up)
+{
+	int j, o, k;
+
+	for (j = 0; j < r->njobs; j++) {
+		const struct host_job *jb = &r->jobs[j];
+		int q = (int)(ibu_pgft_rule_rotation(r->g, s, jb->x[1]) % U);
+
+		for (o = 0; o < jb->nlids &&
+		     jb->base + (uint32_t)o <= r->lft->max_lid; o++) {
+			k = (jb->rd + q + (1 <= r->levels ?
+				(int)((o / r->R[1]) % U) : 0)) % U;
+			r->lft->row[s][jb->base + (uint32_t)o] = (uint8_t)up[k];
+		}
+	}
+}
+
 /* Row s of a level-l switch over the batch: up-port (d_l(o) + r_l(D))
  * mod U_l (U = 0: a top, no entry). single: every job one LID, rd[j] its
  * r_l(D). */
@@ -141,6 +160,11 @@ static void up_rule_row(struct router *r, int s, int l, int single,
 	uint8_t *row = r->lft->row[s];
 	int U = r->U[l], j, o;
 
+	if (l == 1 && U && !r->paper && ibu_pgft_rotated(r->g) &&
+	    r->g->leaf_rank[s] > 0) {
+		rotated_rule_row(r, s, U, up);	/* an uneven tree's leaf */
+		return;
+	}
 	if (single) {	/* n local: the byte stores may alias r */
 		int n = r->njobs;
 
