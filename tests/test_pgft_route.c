@@ -156,6 +156,34 @@ START_TEST(loads_at_the_bounds)
 }
 END_TEST
 
+/* uneven=rule (ibu_pgft.uneven_rule): D-mod-K for every host of an
+ * uneven tree's leaves, as before the rotation: all-to-all 176, every
+ * shift at most 2. */
+START_TEST(uneven_rule_keeps_d_mod_k)
+{
+	struct fixture x;
+	struct ibu_err e = { 0 };
+	long worst = 0, b;
+	int k, i = NUM_SHAPES - 2;
+
+	ck_assert_str_eq(shapes[i].w, "1,3");	/* PGFT(2; 8,12; 1,3; 1,2) */
+	setup_shape(&x, i);
+	ck_assert_int_eq(ibu_pgft_rotated(&x.g), 1);
+	x.g.uneven_rule = 1;
+	ck_assert_int_eq(ibu_pgft_rotated(&x.g), 0);
+	ibu_lft_free(&x.lft);
+	ck_assert_msg(ibu_pgft_route(&x.f, &x.g, &x.map, x.lmc, &x.lft, &e) == 0,
+		      "%s", e.msg);
+	for (k = 1; k < x.g.num_hosts; k++) {
+		b = busiest(&x, k);
+		worst = b > worst ? b : worst;
+	}
+	ck_assert_int_eq(worst, 2);
+	ck_assert_int_eq(busiest(&x, 0), 176);
+	teardown_shape(&x);
+}
+END_TEST
+
 /* On the advised DLIDs every climb of a source leaves each switch by one
  * port, whatever the destination. */
 START_TEST(one_climbing_chain_per_source)
@@ -408,6 +436,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, valid_minimal_updown_no_credit_loop, 0, NUM_SHAPES);
 	tcase_add_loop_test(tc, loads_at_the_bounds, 0, NUM_SHAPES);
+	tcase_add_test(tc, uneven_rule_keeps_d_mod_k);
 	tcase_add_loop_test(tc, one_climbing_chain_per_source, 0, NUM_SHAPES);
 	tcase_add_test(tc, failed_turns_first_reach_every_lid);
 	tcase_add_loop_test(tc, every_lid_reached_turns_confined, 0,

@@ -34,6 +34,26 @@ static void format_offsets(int value, char *buf, size_t len)
 		 ibu_cyclic_offsets_name((enum ibu_cyclic_offsets)value));
 }
 
+/* uneven=: 0 rotate, 1 rule */
+static const char *const uneven_names[] = { "rotate", "rule" };
+
+static int parse_uneven(const char *text, int *value)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (!strcmp(text, uneven_names[i])) {
+			*value = i;
+			return IBU_OK;
+		}
+	return IBU_EINVAL;
+}
+
+static void format_uneven(int value, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", uneven_names[value == 1]);
+}
+
 static const struct ibu_engine_option options[] = {
 	IBU_ENGINE_OPTION_MAX_FAULTS,
 	{ .key = "offsets", .values = "rotated|paper",
@@ -41,10 +61,18 @@ static const struct ibu_engine_option options[] = {
 	  .help = "how LID offsets become up-ports: rotated (offset 0 "
 		  "spreads base LIDs as D-mod-k) or paper (Eq. 2 exactly)",
 	  .parse = parse_offsets, .format = format_offsets },
+	{ .key = "uneven", .values = "rotate|rule", .def = 0,
+	  .help = "an intact 2-level fat tree whose leaves' hosts do not "
+		  "divide over their up-cables (often one that lost a "
+		  "spine): rotate spreads each leaf's last hosts over every "
+		  "spine (all-to-all near the bound, worst shift one "
+		  "higher), rule keeps D-mod-k for them",
+	  .parse = parse_uneven, .format = format_uneven },
 };
 
 #define OPT_MAX_FAULTS (&options[0])
 #define OPT_OFFSETS (&options[1])
+#define OPT_UNEVEN (&options[2])
 
 int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 			      const uint64_t *roots, int num_roots,
@@ -167,6 +195,8 @@ static int recognise(const struct ibu_fabric *f,
 		ibu_err_set(e, rc, "not an IBFT(m,n): %s", pe.msg);
 	else if (rc)
 		ibu_err_set(e, rc, "%s", pe.msg);
+	if (!rc)
+		c->g.uneven_rule = ibu_engine_opt(o, OPT_UNEVEN) == 1;
 	if (!rc && o && o->host_order)
 		rc = apply_order(f, c, o, e);
 	/* no IBFT, PGFT or degraded IBFT within max_faults: all are the

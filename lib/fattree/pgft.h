@@ -118,6 +118,8 @@ struct ibu_pgft {
 	int *host_of_port;	/* (node, port) -> D, -1 spine host, -2 none */
 	int *leaf_rank;		/* [node]: a leaf's rank in host order, -1 */
 	int *leaf_first;	/* [node]: a leaf's first host (D) */
+	int uneven_rule;	/* 1: uneven leaves keep D-mod-K (the
+				 * engine option uneven=rule) */
 	int num_faults;		/* missing switches + missing cables */
 	int max_faults;		/* the limit recognition applied */
 	int num_fault_recs;
@@ -158,7 +160,7 @@ void ibu_pgft_free(struct ibu_pgft *g);
  * come down one cable. */
 long ibu_pgft_rule_rotation(const struct ibu_pgft *g, int leaf, long D);
 /* 1 where ibu_pgft_rule_rotation rotates: an intact 2-level tree with an
- * uneven level 1 (on three levels the rotated leaves' flows took other
+ * uneven level 1, unless uneven_rule (on three levels the rotated leaves' flows took other
  * middle switches: PGFT(3; 4,4,4; 1,3,2; 1,1,1) all-to-all 144 -> 184). */
 int ibu_pgft_rotated(const struct ibu_pgft *g);
 /* D of the end port at (node, port): >= 0 compute host, -1 host above the

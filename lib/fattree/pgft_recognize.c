@@ -1082,7 +1082,8 @@ void ibu_pgft_fault_text(const struct ibu_fabric *f, const struct ibu_pgft *g,
 
 int ibu_pgft_rotated(const struct ibu_pgft *g)
 {
-	return !g->num_faults && g->leaf_rank && g->P.h == 2 &&
+	return !g->num_faults && !g->uneven_rule && g->leaf_rank &&
+	       g->P.h == 2 &&
 	       ibu_pgft_uneven_level(&g->P) == 1;
 }
 
