@@ -160,8 +160,9 @@ void ibu_pgft_free(struct ibu_pgft *g);
  * come down one cable. */
 long ibu_pgft_rule_rotation(const struct ibu_pgft *g, int leaf, long D);
 /* 1 where ibu_pgft_rule_rotation rotates: an intact 2-level tree with an
- * uneven level 1, unless uneven_rule (on three levels the rotated leaves' flows took other
- * middle switches: PGFT(3; 4,4,4; 1,3,2; 1,1,1) all-to-all 144 -> 184). */
+ * uneven level 1, unless uneven_rule (on three levels the rotated
+ * leaves' flows took other middle switches: PGFT(3; 4,4,4; 1,3,2;
+ * 1,1,1) all-to-all 144 -> 184). */
 int ibu_pgft_rotated(const struct ibu_pgft *g);
 /* D of the end port at (node, port): >= 0 compute host, -1 host above the
  * leaves, -2 not an end port of the tree. */

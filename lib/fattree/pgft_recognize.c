@@ -1091,8 +1091,9 @@ long ibu_pgft_rule_rotation(const struct ibu_pgft *g, int leaf, long D)
 {
 	long U = ibu_pgft_up_ports(&g->P, 1);
 
-	if (!ibu_pgft_rotated(g) || leaf < 0 || leaf >= g->num_nodes ||
-	    g->leaf_rank[leaf] < 0 || D < 0 || D >= g->num_hosts ||
+	if (!ibu_pgft_rotated(g) || U < 1 || leaf < 0 ||
+	    leaf >= g->num_nodes || g->leaf_rank[leaf] < 0 || D < 0 ||
+	    D >= g->num_hosts ||
 	    D - g->leaf_first[g->host[D].leaf] < g->P.m[1] / U * U)
 		return 0;
 	return (long)g->P.p[2] * g->leaf_rank[leaf];
