@@ -185,30 +185,38 @@ static void plant_link(char *path, char *link)
 	ck_assert_int_eq(symlink("victim", link), 0);
 }
 
+/* link is now a regular file holding text; path, what it pointed to,
+ * still holds "precious\n". */
+static void assert_replaced(const char *link, const char *path,
+			    const char *text)
+{
+	struct stat st;
+	char buf[64];
+
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	slurp(link, buf, sizeof(buf));
+	ck_assert_str_eq(buf, text);
+	slurp(path, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "precious\n");
+}
+
 /* A planted link is replaced by the file; what it points to is untouched. */
 START_TEST(symlink_replaced_target_untouched)
 {
-	char path[300], link[300], buf[64];
+	char path[300], link[300];
 	struct stat st;
 
 	plant_link(path, link);
 	write_via(link, 0, "via link\n");
-	ck_assert_int_eq(lstat(link, &st), 0);
-	ck_assert(S_ISREG(st.st_mode));
-	slurp(link, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "via link\n");
-	slurp(path, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "precious\n");
+	assert_replaced(link, path, "via link\n");
 	ck_assert_int_eq(stat(path, &st), 0);
 	ck_assert_uint_eq(st.st_mode & 07777, 0600);
 	/* the plugin's strict mode: the same */
 	unlink(link);
 	ck_assert_int_eq(symlink("victim", link), 0);
 	write_via(link, IBU_ATOMICFILE_STRICT, "strict\n");
-	ck_assert_int_eq(lstat(link, &st), 0);
-	ck_assert(S_ISREG(st.st_mode));
-	slurp(path, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "precious\n");
+	assert_replaced(link, path, "strict\n");
 	unlink(link);
 	unlink(path);
 	cleanup(path);
@@ -221,19 +229,13 @@ END_TEST
 START_TEST(nosync_renames_without_fsync)
 {
 	char path[300], link[300], buf[64];
-	struct stat st;
 
 	plant_link(path, link);
 	fsyncs = 0;
 	write_via(link, IBU_ATOMICFILE_STRICT | IBU_ATOMICFILE_NOSYNC,
 		  "dump\n");
 	ck_assert_int_eq(fsyncs, 0);
-	ck_assert_int_eq(lstat(link, &st), 0);
-	ck_assert(S_ISREG(st.st_mode));
-	slurp(link, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "dump\n");
-	slurp(path, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "precious\n");
+	assert_replaced(link, path, "dump\n");
 	write_via(link, IBU_ATOMICFILE_STRICT, "synced\n");
 	ck_assert_int_eq(fsyncs, 2);
 	slurp(link, buf, sizeof(buf));

@@ -754,14 +754,11 @@ static int turn_rank(struct router *r, struct turn_check *tc, uint32_t lid,
 	return IBU_OK;
 }
 
-/* x as lid's turn switch (toward() wrote its B entries): kept, 1, when
- * its routes close no cycle with every route, else rolled back, 0; < 0
- * an error. */
-static int try_turn(struct router *r, struct turn_check *tc, uint32_t lid,
-		    int nb, int x, struct ibu_err *e)
+/* A trial's cycle check rc settled: committed, 1, where it closes no
+ * cycle (rc 0), rolled back, 0, where it does; rc < 0 (an error) as it
+ * is. */
+static int settle(struct turn_check *tc, int rc)
 {
-	int rc = check_trial(r, tc, lid, nb, x, e);
-
 	if (rc < 0)
 		return rc;
 	if (rc) {
@@ -769,9 +766,20 @@ static int try_turn(struct router *r, struct turn_check *tc, uint32_t lid,
 		return 0;
 	}
 	check_commit(tc);
-	if (!r->turnx[x])
-		r->turnx[x] = ++r->nturnx;
 	return 1;
+}
+
+/* x as lid's turn switch (toward() wrote its B entries): kept, 1, when
+ * its routes close no cycle with every route, else rolled back, 0; < 0
+ * an error. */
+static int try_turn(struct router *r, struct turn_check *tc, uint32_t lid,
+		    int nb, int x, struct ibu_err *e)
+{
+	int rc = settle(tc, check_trial(r, tc, lid, nb, x, e));
+
+	if (rc > 0 && !r->turnx[x])
+		r->turnx[x] = ++r->nturnx;
+	return rc;
 }
 
 /* No turn switch covers every B switch with end ports and closes no
@@ -885,16 +893,7 @@ static int check_now(struct router *r, struct turn_check *tc, uint32_t lid,
 static int keep_now(struct router *r, struct turn_check *tc, uint32_t lid,
 		    int nb, struct ibu_err *e)
 {
-	int rc = check_now(r, tc, lid, nb, e);
-
-	if (rc < 0)
-		return rc;
-	if (rc) {
-		check_rollback(tc);
-		return 0;
-	}
-	check_commit(tc);
-	return 1;
+	return settle(tc, check_now(r, tc, lid, nb, e));
 }
 
 /* B switch b's neighbour through port p: how many cables b's route to
