@@ -138,16 +138,39 @@ static inline void pgft_loads(const struct fixture *x, long *shift, long *a2a)
 	free(all);
 }
 
+/* turns=own-vl's plan on x's tables: SL 1 for a route with a valley
+ * (from the source's switch), SL s on VL s. */
+static inline int pgft_valley_sl(void *arg, int node, int port, uint32_t dlid)
+{
+	const struct fixture *x = arg;
+	int s = x->f.nodes[node].ports[port].peer_node;
+
+	return ibu_lft_route_has_valley(&x->f, &x->lft, s, dlid, x->g.level);
+}
+
+static inline int pgft_sl_is_vl(void *arg, int node, int in, int out, int sl)
+{
+	(void)arg;
+	(void)node;
+	(void)in;
+	(void)out;
+	return sl;
+}
+
 /* Every pair arrives, no loop, minimal among up*|down* paths (a pair
- * with none turns once), no credit loop on one VL; with rule set, every
- * entry for a compute host's LID also as the generalised rule computes
- * it (the damaged-tree passes only choose among the rule's ways). */
-static inline void pgft_assert_valid(struct fixture *x, int rule)
+ * with none turns once), no credit loop on one VL (layered: on the two
+ * of turns=own-vl); with rule set, every entry for a compute host's LID
+ * also as the generalised rule computes it (the damaged-tree passes only
+ * choose among the rule's ways). */
+static inline void pgft_assert_valid_on(struct fixture *x, int rule,
+					int layered)
 {
 	struct ibu_verify_opts vo = { .max_errors = -1, .quiet = 1 };
 	struct ibu_verify_result r;
 	struct ibu_pgft_rule pr = { .g = &x->g, .lmc = x->lmc };
 	struct ibu_verify_rule vr;
+	struct ibu_cdg_vl vl = { .num_vls = 2, .path_sl = pgft_valley_sl,
+				 .vl = pgft_sl_is_vl, .ctx = x };
 	struct ibu_cdg cdg;
 	struct ibu_cdg_channel *cyc = NULL;
 	struct ibu_err e = { 0 };
@@ -166,12 +189,17 @@ static inline void pgft_assert_valid(struct fixture *x, int rule)
 	ck_assert_int_eq(r.turns, 0);	/* needed_turns: pairs with none */
 	ck_assert_int_eq(r.rule_mismatches, 0);
 	free(rank);
-	ck_assert_int_eq(ibu_cdg_init(&cdg, &x->f, NULL, &e), 0);
+	ck_assert_int_eq(ibu_cdg_init(&cdg, &x->f, layered ? &vl : NULL, &e), 0);
 	ck_assert_int_eq(ibu_cdg_add_unicast(&cdg, &x->lft, &x->map, &e), 0);
 	ck_assert_int_eq(ibu_cdg_find_cycle(&cdg, &cyc, &len, &e), 0);
 	ck_assert_int_eq(len, 0);
 	free(cyc);
 	ibu_cdg_free(&cdg);
+}
+
+static inline void pgft_assert_valid(struct fixture *x, int rule)
+{
+	pgft_assert_valid_on(x, rule, 0);
 }
 
 static inline void pgft_assert_valid_updown(struct fixture *x)

@@ -80,19 +80,28 @@ static inline void pgft_recognize_faults(struct fixture *x)
 }
 
 /* Recognised (faults allowed), LIDs at LMC 0 as `ibunion route --lmc 0`
- * gives them, routed; the passes' figures in st. */
-static inline void pgft_route_lmc0(struct fixture *x,
-				   struct ibu_pgft_route_stats *st)
+ * gives them, routed (own_vl: turns=own-vl with qos, g.turn_layer); the
+ * passes' figures in st. */
+static inline void pgft_route_lmc0_turns(struct fixture *x,
+					 struct ibu_pgft_route_stats *st,
+					 int own_vl)
 {
 	struct ibu_err e = { 0 };
 
 	pgft_recognize_faults(x);
+	x->g.turn_layer = own_vl;
 	ck_assert_int_eq(ibu_pgft_assign_lids(&x->f, &x->g, 0, &e), 0);
 	x->lmc = 0;
 	ck_assert_int_eq(ibu_lidmap_build(&x->f, &x->map, &e), 0);
 	ck_assert_int_eq(ibu_lft_init(&x->lft, &x->f, x->map.max_lid, &e), 0);
 	ck_assert_msg(ibu_pgft_route_stats(&x->f, &x->g, &x->map, 0, &x->lft,
 					   st, &e) == 0, "%s", e.msg);
+}
+
+static inline void pgft_route_lmc0(struct fixture *x,
+				   struct ibu_pgft_route_stats *st)
+{
+	pgft_route_lmc0_turns(x, st, 0);
 }
 
 /*

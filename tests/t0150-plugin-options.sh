@@ -19,7 +19,7 @@ sim_write_conf routing_engine cyclic,minhop lmc 2 \
 sim_start_opensm
 t_expect "good options: SUBNET UP" sim_wait_subnet_up
 t_grep "good options: taken, as the registration line shows" \
-	"routing engine 'cyclic' registered \(mcast_apex=source verbose=1 lid_matrices=none reuse_model=yes vl_plan=1 max_faults=default offsets=rotated uneven=rotate\)" "$log"
+	"routing engine 'cyclic' registered \(mcast_apex=source verbose=1 lid_matrices=none reuse_model=yes vl_plan=1 max_faults=default offsets=rotated uneven=rotate turns=own-vl\)" "$log"
 t_no_grep "good options: no option complaint" "5A2[0-9]" "$log"
 t_grep "good options: cyclic tables configured" \
 	"cyclic tables configured on all switches" "$log"
@@ -37,7 +37,7 @@ t_grep "misspelt key: did you mean the nearest key" \
 	"WRN 5A20: .*'ofsets=paper' ignored; did you mean 'offsets'" "$log"
 t_grep "word without '=' logged (ERR 5A22)" "ERR 5A22: .*'junk'" "$log"
 t_grep "defaults kept" \
-	"routing engine 'cyclic' registered \(mcast_apex=compact verbose=0 lid_matrices=none reuse_model=yes vl_plan=1 max_faults=default offsets=rotated uneven=rotate\)" "$log"
+	"routing engine 'cyclic' registered \(mcast_apex=compact verbose=0 lid_matrices=none reuse_model=yes vl_plan=1 max_faults=default offsets=rotated uneven=rotate turns=own-vl\)" "$log"
 t_grep "bad options: cyclic tables configured all the same" \
 	"cyclic tables configured on all switches" "$log"
 done_testing

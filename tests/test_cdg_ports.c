@@ -367,6 +367,66 @@ START_TEST(ring_credit_loop)
 END_TEST
 
 /*
+ * The ring with levels 1, 2, 1, 2 and every route clockwise: a route
+ * that enters a level-1 switch from a level-2 one and climbs again has a
+ * valley. Of the twelve routes, the two of two hops without one (s0 to
+ * c2, s2 to c0) and those of one hop make layer 0, acyclic; the rest,
+ * layer 1, hold the loop; the two layers together are add_lid's graph.
+ */
+START_TEST(layers_split_by_valley)
+{
+	static const int level[4] = { 1, 2, 1, 2 }, flat[4] = { 1, 1, 1, 1 };
+	struct ibu_err e = { 0 };
+	struct ibu_cdg_ports all, l0, l1;
+	struct ibu_fabric f;
+	struct ibu_lft lft;
+	int s, d, p, q, len;
+
+	ring(&f, &lft);
+	for (d = 0; d < 4; d++)
+		for (s = 0; s < 4; s++)
+			lft.row[s][d + 1] = s == d ? 3 : 1;
+	ck_assert_int_eq(ibu_lft_route_has_valley(&f, &lft, 1, 1, level), 1);
+	ck_assert_int_eq(ibu_lft_route_has_valley(&f, &lft, 2, 1, level), 0);
+	ck_assert_int_eq(ibu_lft_route_has_valley(&f, &lft, 0, 3, level), 0);
+	ck_assert_int_eq(ibu_lft_route_has_valley(&f, &lft, 0, 4, level), 1);
+	ck_assert_int_eq(ibu_lft_route_has_valley(&f, &lft, 3, 4, level), 0);
+	ck_assert_int_eq(ibu_cdg_ports_init(&all, &f, &e), 0);
+	ck_assert_int_eq(ibu_cdg_ports_init(&l0, &f, &e), 0);
+	ck_assert_int_eq(ibu_cdg_ports_init(&l1, &f, &e), 0);
+	for (d = 1; d <= 4; d++) {
+		ck_assert_int_eq(ibu_cdg_ports_add_lid(&all, &lft, (uint32_t)d, &e), 0);
+		ck_assert_int_eq(ibu_cdg_ports_add_lid_layer(&l0, &lft, (uint32_t)d,
+							     level, 0, &e), 0);
+		ck_assert_int_eq(ibu_cdg_ports_add_lid_layer(&l1, &lft, (uint32_t)d,
+							     level, 1, &e), 0);
+	}
+	ck_assert_int_eq(l0.deps, 2);
+	ck_assert(ibu_cdg_ports_has(&l0, 0, 1, 1));	/* s0 -> s1 -> s2 */
+	ck_assert(ibu_cdg_ports_has(&l0, 2, 1, 1));	/* s2 -> s3 -> s0 */
+	for (s = 0; s < 4; s++)
+		for (p = 1; p <= 3; p++)
+			for (q = 0; q <= 3; q++)
+				ck_assert_int_eq(ibu_cdg_ports_has(&all, s, p, q),
+						 ibu_cdg_ports_has(&l0, s, p, q) |
+						 ibu_cdg_ports_has(&l1, s, p, q));
+	ck_assert_int_eq(ibu_cdg_ports_find_cycle(&l0, NULL, &len, &e), 0);
+	ck_assert_int_eq(ibu_cdg_ports_find_cycle(&l1, NULL, &len, &e), 1);
+	ck_assert_int_eq(len, 4);
+	/* switches of one level make no valley; a route that loops (s0
+	 * sends c0's packets on round the ring) counts as one */
+	ck_assert_int_eq(ibu_lft_route_has_valley(&f, &lft, 1, 1, flat), 0);
+	lft.row[0][1] = 1;
+	ck_assert_int_eq(ibu_lft_route_has_valley(&f, &lft, 1, 1, flat), 1);
+	ibu_cdg_ports_free(&all);
+	ibu_cdg_ports_free(&l0);
+	ibu_cdg_ports_free(&l1);
+	ibu_lft_free(&lft);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
+/*
  * add_unicast (switch by switch, LIDs in chunks) against add_lid (LID by
  * LID): the same masks on random tables with forwarding loops, detours
  * and missing entries, LIDs past several chunks, some of them owned by
@@ -663,6 +723,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, random_tables_agree);
 	tcase_add_test(tc, trials_agree_and_rollback_restores);
 	tcase_add_test(tc, ring_credit_loop);
+	tcase_add_test(tc, layers_split_by_valley);
 	tcase_add_test(tc, routed_tree_same_deps);
 	tcase_add_test(tc, unicast_same_as_per_lid);
 	tcase_add_test(tc, lazy_same_answers);

@@ -144,6 +144,74 @@ START_TEST(second_turn_through_a_sibling)
 }
 END_TEST
 
+/*
+ * IBFT(4,3) as the league generates it with 4 cut cables and a switch
+ * gone (seed 138028): 60 pairs have no up*|down* path. On one VL their
+ * turns must close no cycle with every other route, so they gather at
+ * few switches; with turns=own-vl they ride VL 1 and are checked among
+ * themselves, and spread: eBB 0.526 -> 0.542 (2000 bisections), the
+ * worst shift (3) and the all-to-all (24) stay. Valid on the two VLs (SL
+ * 1 exactly for the routes with a valley), while on one VL the same
+ * tables hold a credit loop.
+ */
+START_TEST(own_vl_turns_spread)
+{
+	struct ibu_pgft_route_stats st, sl;
+	struct ibu_cdg_channel *cyc = NULL;
+	struct ibu_err e = { 0 };
+	struct ibu_cdg cdg;
+	struct fixture x, y;
+	long shift, a2a, lshift, la2a;
+	int len;
+
+	pgft_league_ibft(&x, 4, 3, 4, 1, 138028);
+	pgft_route_lmc0_turns(&x, &st, 0);
+	pgft_league_ibft(&y, 4, 3, 4, 1, 138028);
+	pgft_route_lmc0_turns(&y, &sl, 1);
+	ck_assert_int_eq(st.layered, 0);
+	ck_assert_int_eq(sl.layered, 1);
+	ck_assert_int_gt(sl.layered_lids, 0);
+	ck_assert_int_gt(sl.turned, 0);
+	pgft_assert_valid_updown(&x);
+	pgft_assert_valid_on(&y, 0, 1);
+	ck_assert_int_eq(ibu_cdg_init(&cdg, &y.f, NULL, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_unicast(&cdg, &y.lft, &y.map, &e), 0);
+	ck_assert_int_eq(ibu_cdg_find_cycle(&cdg, &cyc, &len, &e), 1);
+	free(cyc);
+	ibu_cdg_free(&cdg);
+	pgft_loads(&x, &shift, &a2a);
+	pgft_loads(&y, &lshift, &la2a);
+	ck_assert_int_le(lshift, shift);
+	ck_assert_int_le(la2a, a2a);
+	ck_assert(pgft_ebb(&y, 2000, 1) > pgft_ebb(&x, 2000, 1) + 0.01);
+	pgft_fixture_free(&x);
+	pgft_fixture_free(&y);
+}
+END_TEST
+
+/* turns=own-vl where no route needs a turn (PGFT(2; 4,4; 1,2; 1,2), one
+ * of two parallel cables cut): nothing changes, every route on SL 0
+ * (st.layered 0). */
+START_TEST(own_vl_without_turns)
+{
+	struct ibu_pgft_params P = { .h = 2, .m = { 0, 4, 4 },
+				     .w = { 0, 1, 2 }, .p = { 0, 1, 2 } };
+	struct ibu_pgft_route_stats st, sl;
+	struct fixture x, y;
+
+	pgft_league_pgft(&x, &P, 1, 0, 7);
+	pgft_route_lmc0_turns(&x, &st, 0);
+	pgft_league_pgft(&y, &P, 1, 0, 7);
+	pgft_route_lmc0_turns(&y, &sl, 1);
+	ck_assert_int_gt(sl.balanced, 0);
+	ck_assert_int_eq(sl.layered, 0);
+	ck_assert_int_eq(sl.layered_lids, 0);
+	pgft_assert_same_lfts(&x, &y);
+	pgft_fixture_free(&x);
+	pgft_fixture_free(&y);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft_turn");
@@ -153,6 +221,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, turns_where_cables_are_whole);
 	tcase_add_loop_test(tc, valid_on_damaged_pgfts, 0, 6);
 	tcase_add_test(tc, second_turn_through_a_sibling);
+	tcase_add_test(tc, own_vl_turns_spread);
+	tcase_add_test(tc, own_vl_without_turns);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -57,7 +57,7 @@ START_TEST(defaults)
 	ck_assert_int_eq(opt(&o, "offsets"), IBU_OFFSETS_ROTATED);
 	ibu_plugin_opts_format(&o, buf, sizeof(buf));
 	ck_assert_int_eq(o.lid_matrices, 0);
-	ck_assert_str_eq(buf, "mcast_apex=compact verbose=0 lid_matrices=none reuse_model=yes vl_plan=1 max_faults=default offsets=rotated uneven=rotate");
+	ck_assert_str_eq(buf, "mcast_apex=compact verbose=0 lid_matrices=none reuse_model=yes vl_plan=1 max_faults=default offsets=rotated uneven=rotate turns=own-vl");
 	/* no option line at all */
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, NULL, record, NULL), 0);
 	ck_assert_int_eq(ibu_plugin_opts_parse(&o, "  \t", record, NULL), 0);

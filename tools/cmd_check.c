@@ -484,16 +484,20 @@ static int engine_rule(struct check_run *c, struct ibu_err *e)
 }
 
 /*
- * Without --vl-plan or --sl2vl, tables that follow the rule of an engine
- * with a VL plan are judged on the SLs that engine's PathRecords hand out
- * (a damaged mesh's detours ride their own SL layer): on SL 0 alone they
- * would show a credit loop no SA client meets. --engine none judges SL 0.
+ * Without --vl-plan, tables that follow the rule of an engine with a VL
+ * plan in use are judged on the SLs that engine's PathRecords hand out (a
+ * damaged mesh's detours ride their own SL layer, a damaged fat tree's
+ * turned routes SL 1): on SL 0 alone they would show a credit loop no SA
+ * client meets. With --sl2vl the SLs the plugin published come first
+ * (OSM_TMP_DIR). --engine none judges SL 0.
  */
 static int rule_sls(const struct check_run *c)
 {
-	return !c->a.sl2vl && c->ops && c->ops->vl.path_sl &&
+	return (!c->a.sl2vl || ibu_osm_state_path_sl(0, 0) < 0) &&
+	       c->ops && c->ops->vl.path_sl &&
 	       c->ops->vl.sl2vl && c->have_r && c->r.rule &&
-	       !c->r.rule_mismatches && !c->r.path_violations;
+	       !c->r.rule_mismatches && !c->r.path_violations &&
+	       (!c->ops->vl.in_use || c->ops->vl.in_use(c->topo));
 }
 
 /* The table checks, then --mcast and --deadlock: the worst exit code. */

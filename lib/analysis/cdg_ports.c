@@ -347,6 +347,56 @@ int ibu_cdg_ports_add_lid(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 	return add_block(g, lft, lid, 1, e);
 }
 
+/* Start s's route to lid as channels into ch[] (at most
+ * IBU_LFT_MAX_HOPS + 1); *valley as ibu_lft_route_has_valley(). */
+static int route_channels(const struct ibu_cdg_ports *g,
+			  const struct ibu_lft *lft, int s, uint32_t lid,
+			  const int *level, int *ch, int *valley)
+{
+	int n = 0, c, u = -1, v = s, w;
+
+	*valley = 0;
+	for (c = chan_to(g, lft, s, lid); c >= 0; c = chan_to(g, lft, v, lid)) {
+		if (n > IBU_LFT_MAX_HOPS) {
+			*valley = 1;	/* it loops */
+			break;
+		}
+		ch[n++] = c;
+		w = g->node_of[g->next[c]];
+		if (u >= 0 && level[u] > level[v] && level[w] > level[v])
+			*valley = 1;
+		u = v;
+		v = w;
+	}
+	return n;
+}
+
+int ibu_cdg_ports_add_lid_layer(struct ibu_cdg_ports *g,
+				const struct ibu_lft *lft, uint32_t lid,
+				const int *level, int layer,
+				struct ibu_err *e)
+{
+	int ch[IBU_LFT_MAX_HOPS + 2], i, k, n, valley, rc;
+
+	if (lft->num_nodes < g->f->num_nodes)
+		return ibu_err_set(e, IBU_EINVAL, "LFT of another fabric");
+	if (lid > lft->max_lid)
+		return IBU_OK;
+	for (i = 0; i < g->num_starts; i++) {
+		n = route_channels(g, lft, g->starts[i], lid, level, ch,
+				   &valley);
+		if (valley != !!layer)
+			continue;
+		for (k = 1; k < n; k++) {
+			rc = set_dep(g, ch[k - 1], ch[k] - g->next[ch[k - 1]],
+				     e);
+			if (rc)
+				return rc;
+		}
+	}
+	return IBU_OK;
+}
+
 /*
  * add_unicast walks switch by switch rather than LID by LID: per switch a
  * bitmap of the LIDs whose end-port routes enter it (reach) and of those

@@ -87,6 +87,20 @@ int ibu_cdg_ports_add_unicast_lazy(struct ibu_cdg_ports *g,
 int ibu_cdg_ports_add_lid(struct ibu_cdg_ports *g, const struct ibu_lft *lft,
 			  uint32_t lid, struct ibu_err *e);
 
+/*
+ * The same for one LID, only the routes of one layer: layer 1 those with
+ * a valley (a switch entered from a higher level[] and left to a higher
+ * one: a down-up turn), layer 0 those without. Routers that put the
+ * routes with a valley on a VL of their own check each VL's graph apart:
+ * level[node] numbers switches from the leaves (1) up. Each end port's
+ * route is walked whole (O(switches x hops)); a route that loops is taken
+ * as one with a valley, up to 64 hops.
+ */
+int ibu_cdg_ports_add_lid_layer(struct ibu_cdg_ports *g,
+				const struct ibu_lft *lft, uint32_t lid,
+				const int *level, int layer,
+				struct ibu_err *e);
+
 /* dst: a copy of src's dependencies (init'ed here; free it); not of a
  * lazy graph (IBU_EINVAL: its channels not taken yet would be lost). */
 int ibu_cdg_ports_copy(struct ibu_cdg_ports *dst,

@@ -112,6 +112,36 @@ void ibu_lft_free(struct ibu_lft *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* The switch s sends lid to, -1 when none (no entry, an end port). */
+static int next_switch(const struct ibu_fabric *f, const struct ibu_lft *l,
+		       int s, uint32_t lid)
+{
+	int port = ibu_lft_get(l, s, lid), peer;
+
+	if (port < 1 || port > f->nodes[s].num_ports)
+		return -1;
+	peer = f->nodes[s].ports[port].peer_node;
+	return peer >= 0 && ibu_node_is_switch(&f->nodes[peer]) ? peer : -1;
+}
+
+int ibu_lft_route_has_valley(const struct ibu_fabric *f,
+			     const struct ibu_lft *l, int s, uint32_t lid,
+			     const int *level)
+{
+	int u = -1, v = s, w, hops;
+
+	for (hops = 0; hops <= IBU_LFT_MAX_HOPS; hops++) {
+		w = next_switch(f, l, v, lid);
+		if (w < 0)
+			return 0;
+		if (u >= 0 && level[u] > level[v] && level[w] > level[v])
+			return 1;
+		u = v;
+		v = w;
+	}
+	return 1;
+}
+
 long ibu_lft_count_diff(const struct ibu_lft *a, const struct ibu_lft *b)
 {
 	uint32_t max = a->max_lid > b->max_lid ? a->max_lid : b->max_lid;

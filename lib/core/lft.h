@@ -39,6 +39,17 @@ static inline uint8_t ibu_lft_get(const struct ibu_lft *l, int node,
 	return l->row[node][lid];
 }
 
+/*
+ * 1 when the route from switch s to lid has a valley: a switch it enters
+ * from a higher level[] and leaves to a higher one (a down-up turn;
+ * level[] numbers switches from the leaves, 1, up), or loops (more than
+ * IBU_LFT_MAX_HOPS switch-to-switch hops); 0 otherwise, also when it
+ * arrives nowhere.
+ */
+#define IBU_LFT_MAX_HOPS 64
+int ibu_lft_route_has_valley(const struct ibu_fabric *f,
+			     const struct ibu_lft *l, int s, uint32_t lid,
+			     const int *level);
 /* Entries that differ between two LFTs of the same fabric (LIDs 1..max). */
 long ibu_lft_count_diff(const struct ibu_lft *a, const struct ibu_lft *b);
 

@@ -241,6 +241,9 @@ struct ibu_engine_vl {
 	int (*sl2vl)(const struct ibu_fabric *f, const void *topo,
 		     const struct ibu_engine_opts *o, int node, int in_port,
 		     int out_port, uint8_t vl_of_sl[16]);
+	/* optional: 0 when this routing has no plan (path_sl -1, sl2vl
+	 * an error: the QoS SLs and SL2VL stay); NULL: always one */
+	int (*in_use)(const void *topo);
 };
 
 struct ibu_engine_ops {

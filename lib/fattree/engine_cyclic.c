@@ -54,6 +54,26 @@ static void format_uneven(int value, char *buf, size_t len)
 	snprintf(buf, len, "%s", uneven_names[value == 1]);
 }
 
+/* turns=: 0 own-vl, 1 shared */
+static const char *const turns_names[] = { "own-vl", "shared" };
+
+static int parse_turns(const char *text, int *value)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (!strcmp(text, turns_names[i])) {
+			*value = i;
+			return IBU_OK;
+		}
+	return IBU_EINVAL;
+}
+
+static void format_turns(int value, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", turns_names[value == 1]);
+}
+
 static const struct ibu_engine_option options[] = {
 	IBU_ENGINE_OPTION_MAX_FAULTS,
 	{ .key = "offsets", .values = "rotated|paper",
@@ -68,11 +88,18 @@ static const struct ibu_engine_option options[] = {
 		  "spine (all-to-all near the bound, worst shift one "
 		  "higher), rule keeps D-mod-k for them",
 	  .parse = parse_uneven, .format = format_uneven },
+	{ .key = "turns", .values = "own-vl|shared", .def = 0,
+	  .help = "on a damaged tree, the routes that must turn down-up: "
+		  "own-vl puts them on SL 1 / VL 1 (with qos TRUE and two "
+		  "data VLs; their turns then need not avoid the other "
+		  "routes), shared keeps every route on VL 0",
+	  .parse = parse_turns, .format = format_turns, .needs_qos = 1 },
 };
 
 #define OPT_MAX_FAULTS (&options[0])
 #define OPT_OFFSETS (&options[1])
 #define OPT_UNEVEN (&options[2])
+#define OPT_TURNS (&options[3])
 
 int ibu_cyclic_pgft_recognise(const struct ibu_fabric *f,
 			      const uint64_t *roots, int num_roots,
@@ -195,8 +222,13 @@ static int recognise(const struct ibu_fabric *f,
 		ibu_err_set(e, rc, "not an IBFT(m,n): %s", pe.msg);
 	else if (rc)
 		ibu_err_set(e, rc, "%s", pe.msg);
-	if (!rc)
+	if (!rc) {
 		c->g.uneven_rule = ibu_engine_opt(o, OPT_UNEVEN) == 1;
+		/* SL 1 needs SL2VL tables (qos) and a second data VL */
+		c->g.turn_layer = ibu_engine_opt(o, OPT_TURNS) == 0 && o &&
+				  o->qos == 1 &&
+				  (o->max_vls == 0 || o->max_vls >= 2);
+	}
 	if (!rc && o && o->host_order)
 		rc = apply_order(f, c, o, e);
 	/* no IBFT, PGFT or degraded IBFT within max_faults: all are the
@@ -282,8 +314,16 @@ static int unicast_cdg(const struct ibu_fabric *f, struct ibu_cyclic_pgft *c,
 	if (!c->ucdg)
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	rc = ibu_cdg_ports_init(c->ucdg, f, e);
-	if (!rc)
+	if (!rc && c->st.layered) {	/* multicast rides VL 0 */
+		uint32_t lid;
+
+		for (lid = 1; lid <= c->umap.max_lid && !rc; lid++)
+			if (ibu_lidmap_get(&c->umap, lid))
+				rc = ibu_cdg_ports_add_lid_layer(c->ucdg,
+					&c->ulft, lid, c->g.level, 0, e);
+	} else if (!rc) {
 		rc = ibu_cdg_ports_add_unicast(c->ucdg, &c->ulft, &c->umap, e);
+	}
 	if (rc) {	/* a failed init leaves it freed and zeroed */
 		ibu_cdg_ports_free(c->ucdg);
 		free(c->ucdg);
@@ -412,6 +452,11 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 		snprintf(buf + o, len - o,
 			 "; %ld entries gathered on their LID's main spine",
 			 c->st.gather_moved);
+	o = strlen(buf);
+	if (c->routed && c->st.layered && o < len)
+		snprintf(buf + o, len - o,
+			 "; turned routes on SL 1 / VL 1 (%ld LIDs)",
+			 c->st.layered_lids);
 	o = strlen(buf);
 	if (c->routed && c->st.shift_tries && o < len)
 		snprintf(buf + o, len - o,
@@ -802,6 +847,29 @@ static void check_free(void *state)
 	free(st);
 }
 
+/* What a check needs of the routing beside the rule: where the routes
+ * with a down-up turn ride SL 1 (path_sl, sl2vl), the engine's own
+ * routing of f's LIDs, which tables that follow the rule repeat. */
+static int route_for_sls(const struct ibu_fabric *f,
+			 struct ibu_cyclic_pgft *c,
+			 const struct ibu_engine_opts *o, struct ibu_err *e)
+{
+	struct ibu_lidmap map = { 0 };
+	struct ibu_lft lft = { 0 };
+	int rc;
+
+	if (c->routed || !c->g.turn_layer || !c->g.num_faults)
+		return IBU_OK;
+	rc = ibu_lidmap_build(f, &map, e);
+	if (!rc)
+		rc = ibu_lft_init(&lft, f, map.max_lid, e);
+	if (!rc)
+		rc = route(f, c, &map, o, &lft, e);
+	ibu_lft_free(&lft);
+	ibu_lidmap_free(&map);
+	return rc;
+}
+
 static int check_rule(const struct ibu_fabric *f, void *topo,
 		      const struct ibu_engine_opts *o,
 		      const struct ibu_engine_check_in *in,
@@ -812,8 +880,9 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 	struct check_state *st;
 	int rc = ensure_planned(f, topo, e);
 
-	(void)o;
 	*state = NULL;
+	if (!rc)
+		rc = route_for_sls(f, topo, o, e);
 	if (rc)
 		return rc;
 	st = calloc(1, sizeof(*st));
@@ -834,6 +903,61 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 	describe_planned(c, info, len);
 	*state = st;
 	return IBU_OK;
+}
+
+/*
+ * turns=own-vl on a damaged tree routed so (st.layered): a route with a
+ * down-up turn (a valley: entered from above, left upward) rides SL 1,
+ * every other SL 0, multicast too; SL s -> VL s. VL 0 then holds only
+ * up*|down* routes and the multicast trees checked against them, VL 1
+ * the turned routes, checked among themselves (pgft_turn.c). Otherwise
+ * (-1, IBU_EINVAL) OpenSM's QoS SLs and SL2VL stay.
+ */
+static int path_sl(const struct ibu_fabric *f, const void *topo,
+		   const struct ibu_lidmap *map,
+		   const struct ibu_engine_opts *o, uint16_t slid,
+		   uint16_t dlid)
+{
+	const struct ibu_cyclic_pgft *c = topo;
+	const struct ibu_lid_owner *so;
+	int s;
+
+	(void)o;
+	if (!c || !c->routed || !c->st.layered || !c->umap.owner)
+		return -1;
+	so = ibu_lidmap_get(map, slid);
+	if (dlid >= 0xC000 || !so || !ibu_lidmap_get(map, dlid))
+		return 0;
+	s = ibu_node_is_switch(&f->nodes[so->node]) ? so->node :
+	    f->nodes[so->node].ports[so->port].peer_node;
+	if (s < 0 || !ibu_node_is_switch(&f->nodes[s]))
+		return 0;
+	return ibu_lft_route_has_valley(f, &c->ulft, s, dlid, c->g.level);
+}
+
+static int sl2vl(const struct ibu_fabric *f, const void *topo,
+		 const struct ibu_engine_opts *o, int node, int in_port,
+		 int out_port, uint8_t vl_of_sl[16])
+{
+	const struct ibu_cyclic_pgft *c = topo;
+
+	(void)f;
+	(void)o;
+	(void)node;
+	(void)in_port;
+	(void)out_port;
+	if (!c || !c->routed || !c->st.layered)
+		return IBU_EINVAL;
+	memset(vl_of_sl, 0, 16);
+	vl_of_sl[1] = 1;
+	return IBU_OK;
+}
+
+static int vl_in_use(const void *topo)
+{
+	const struct ibu_cyclic_pgft *c = topo;
+
+	return c && c->routed && c->st.layered;
 }
 
 const struct ibu_engine_ops ibu_engine_cyclic = {
@@ -877,6 +1001,11 @@ const struct ibu_engine_ops ibu_engine_cyclic = {
 		.release = ibu_mcload_state_release,
 		.prune = ibu_mcload_state_prune,
 		.tree = mcast_tree,
+	},
+	.vl = {
+		.path_sl = path_sl,
+		.sl2vl = sl2vl,
+		.in_use = vl_in_use,
 	},
 	.gen = ibu_cyclic_gen,
 	.num_gen = IBU_CYCLIC_NUM_GEN,

@@ -120,6 +120,10 @@ struct ibu_pgft {
 	int *leaf_first;	/* [node]: a leaf's first host (D) */
 	int uneven_rule;	/* 1: uneven leaves keep D-mod-K (the
 				 * engine option uneven=rule) */
+	int turn_layer;		/* 1: routes that turn down-up may ride
+				 * SL/VL 1 (turns=own-vl, qos TRUE, two
+				 * data VLs): checked for credit loops
+				 * among themselves only */
 	int num_faults;		/* missing switches + missing cables */
 	int max_faults;		/* the limit recognition applied */
 	int num_fault_recs;
@@ -252,6 +256,10 @@ struct ibu_pgft_route_stats {
 	long ebb_walks;			/* and the flows its tries walked; */
 	double ebb_from, ebb_to;	/* its estimate before and after */
 	long ebb_a2a;			/* the all-to-all's busiest it kept */
+	int layered;		/* the routes with a down-up turn ride SL/VL
+				 * 1 (g->turn_layer, every cable between
+				 * adjacent levels): path_sl 1 for them */
+	long layered_lids;	/* LIDs some end port reaches so */
 };
 /* The same into tables the caller allocated (ibu_lft_init: every entry
  * IBU_NO_PATH, up to at least map's highest LID), e.g. the engine

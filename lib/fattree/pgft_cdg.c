@@ -7,7 +7,9 @@
  * the first pass that changes an entry, and grown as changes are kept, so
  * the next pass does not walk every route again. Dependencies of routes
  * changed since stay in it: a superset, so acyclic stays safe (a stricter
- * test than a graph built afresh after the shedding).
+ * test than a graph built afresh after the shedding). With st.layered
+ * the graph is VL 1's: the routes with a down-up turn, those of the
+ * deferred LIDs (the others go up*|down*: VL 0, acyclic).
  */
 #include "pgft_router.h"
 
@@ -22,7 +24,15 @@ int ibu__pgft_cdg_build(struct router *r, struct ibu_err *e)
 		return rc;
 	r->cdg_on = 1;
 	r->st.cdg_builds++;
-	rc = ibu_cdg_ports_add_unicast(&r->cdg, r->lft, r->map, e);
+	if (r->st.layered) {	/* only the deferred LIDs turn */
+		int i;
+
+		for (i = 0, rc = IBU_OK; i < r->ndefer && !rc; i++)
+			rc = ibu__pgft_cdg_add_lid(r, &r->cdg,
+						   r->defer[i].lid, e);
+	} else {
+		rc = ibu_cdg_ports_add_unicast(&r->cdg, r->lft, r->map, e);
+	}
 	if (!rc)
 		rc = ibu_cdg_ports_find_cycle(&r->cdg, NULL, &len, e);
 	if (rc > 0)
@@ -35,7 +45,7 @@ int ibu__pgft_cdg_cycle(struct router *r, uint32_t lid, struct ibu_err *e)
 	int rc, len;
 
 	ibu_cdg_ports_mark(&r->cdg);
-	rc = ibu_cdg_ports_add_lid(&r->cdg, r->lft, lid, e);
+	rc = ibu__pgft_cdg_add_lid(r, &r->cdg, lid, e);
 	if (!rc)
 		rc = ibu_cdg_ports_find_new_cycle(&r->cdg, NULL, &len, e);
 	if (rc)
@@ -43,6 +53,33 @@ int ibu__pgft_cdg_cycle(struct router *r, uint32_t lid, struct ibu_err *e)
 	else
 		ibu_cdg_ports_commit(&r->cdg);
 	return rc;
+}
+
+int ibu__pgft_cdg_add_lid(const struct router *r, struct ibu_cdg_ports *g,
+			  uint32_t lid, struct ibu_err *e)
+{
+	if (r->st.layered)
+		return ibu_cdg_ports_add_lid_layer(g, r->lft, lid, r->g->level,
+						   1, e);
+	return ibu_cdg_ports_add_lid(g, r->lft, lid, e);
+}
+
+void ibu__pgft_count_layered(struct router *r)
+{
+	int i, s;
+
+	r->st.layered_lids = 0;
+	for (i = 0; i < r->ndefer && r->st.layered; i++)
+		for (s = 0; s < r->f->num_nodes; s++)
+			if (r->hosted[s] &&
+			    ibu_lft_route_has_valley(r->f, r->lft, s,
+						     r->defer[i].lid,
+						     r->g->level)) {
+				r->st.layered_lids++;
+				break;
+			}
+	if (!r->st.layered_lids)
+		r->st.layered = 0;
 }
 
 void ibu__pgft_cdg_free(struct router *r)

@@ -560,6 +560,24 @@ static int alloc_arrays(struct router *r)
 	return IBU_OK;
 }
 
+/* Does every switch-to-switch cable join adjacent levels? Then every
+ * route without a down-up turn goes up*|down*. */
+static int adjacent_levels(const struct router *r)
+{
+	const int *lv = r->g->level;
+	int v, p, w;
+
+	for (v = 0; v < r->f->num_nodes; v++)
+		for (p = 1; ibu_is_sw(r->f, v) &&
+		     p <= r->f->nodes[v].num_ports; p++) {
+			w = r->f->nodes[v].ports[p].peer_node;
+			if (w >= 0 && ibu_is_sw(r->f, w) &&
+			    (lv[v] < 1 || lv[w] < 1 || abs(lv[w] - lv[v]) != 1))
+				return 0;
+		}
+	return 1;
+}
+
 static int setup(struct router *r, int lmc, struct ibu_err *e)
 {
 	const struct ibu_pgft *g = r->g;
@@ -584,6 +602,8 @@ static int setup(struct router *r, int lmc, struct ibu_err *e)
 		if (g->level[s] >= 1)
 			r->by_level[g->level[s]][r->nlevel[g->level[s]]++] = s;
 	index_ports(r);
+	r->levels_ok = adjacent_levels(r);
+	r->st.layered = g->turn_layer && g->num_faults > 0 && r->levels_ok;
 	return ibu__pgft_twins_init(r, e);
 }
 
@@ -638,7 +658,10 @@ static int route_all(struct router *r, struct ibu_err *e)
 	if (r->g->num_faults > 0)
 		rc = ibu__pgft_balance(r, r->plain, e);
 	rc = rc ? rc : ibu__pgft_route_deferred(r, e);
-	return rc || !r->g->num_faults ? rc : ibu__pgft_lower_shift(r, e);
+	rc = rc || !r->g->num_faults ? rc : ibu__pgft_lower_shift(r, e);
+	if (!rc)
+		ibu__pgft_count_layered(r);
+	return rc;
 }
 
 int ibu_pgft_route_stats(const struct ibu_fabric *f, const struct ibu_pgft *g,

@@ -103,6 +103,8 @@ struct router {
 	 * pass after the turns that needs them, kept for the next */
 	struct ibu_cdg_ports cdg;
 	int cdg_on;		/* cdg built */
+	int levels_ok;		/* every switch-to-switch cable joins
+				 * adjacent levels */
 	int cdg_cyclic;		/* it had a cycle when built */
 };
 
@@ -207,6 +209,14 @@ int ibu__pgft_lower_shift(struct router *r, struct ibu_err *e);
  * call and kept (pgft_cdg.c); 1: it had a cycle when built, 0, < 0 an
  * error. */
 int ibu__pgft_cdg_build(struct router *r, struct ibu_err *e);
+/* lid's routes from every end port into g: all of them, or with
+ * st.layered only those with a down-up turn (on VL 1: the routes without
+ * one go up*|down* on VL 0, acyclic whatever they are). */
+int ibu__pgft_cdg_add_lid(const struct router *r, struct ibu_cdg_ports *g,
+			  uint32_t lid, struct ibu_err *e);
+/* st.layered: how many deferred LIDs some end port reaches over a turn;
+ * none: st.layered 0 (every route on SL 0). */
+void ibu__pgft_count_layered(struct router *r);
 /* Does lid's routes as the tables now hold them close a credit loop with
  * the graph (kept there if not)? 1 yes, 0 no, < 0 an error. */
 int ibu__pgft_cdg_cycle(struct router *r, uint32_t lid, struct ibu_err *e);

@@ -104,6 +104,14 @@ static int candidates(struct router *r)
 			x.node = s;
 			keep_best(c, &n, &x);
 		}
+	/* on a VL of their own, turns need not gather (they close no
+	 * cycle with the up*|down* routes): nearest first, so they spread;
+	 * the set still holds the turn switches chosen, which cover B
+	 * switches the nearest may not */
+	for (i = 0; r->st.layered && i < n; i++)
+		c[i].used = 0;
+	if (r->st.layered)
+		qsort(c, (size_t)n, sizeof(*c), cmp_cand);
 	for (i = 0; i < n; i++)
 		r->turnc[i] = c[i].node;
 	return n;
@@ -240,28 +248,15 @@ struct turn_check {
 	struct ibu_cdg_ports cdg;
 };
 
-/* Switches with an end port (cdg_ports.c's starts); levels_ok. */
+/* Switches with an end port (cdg_ports.c's starts). */
 static void check_scan(const struct router *r, struct turn_check *tc)
 {
-	const int *lv = r->g->level;
-	int v, p, w, d;
+	int v;
 
-	tc->levels_ok = 1;
-	for (v = 0; v < r->f->num_nodes; v++) {
-		if (!ibu_is_sw(r->f, v))
-			continue;
-		d = 0;
-		for (p = 1; p <= r->f->nodes[v].num_ports; p++) {
-			w = r->f->nodes[v].ports[p].peer_node;
-			if (w >= 0 && !ibu_is_sw(r->f, w))
-				d = 1;
-			else if (w >= 0 && (lv[v] < 1 || lv[w] < 1 ||
-					    abs(lv[w] - lv[v]) != 1))
-				tc->levels_ok = 0;
-		}
-		if (d)
+	tc->levels_ok = r->levels_ok;
+	for (v = 0; v < r->f->num_nodes; v++)
+		if (ibu_is_sw(r->f, v) && r->hosted[v])
 			tc->starts[tc->nstarts++] = v;
-	}
 }
 
 static int check_init(struct router *r, struct turn_check *tc,
@@ -425,8 +420,16 @@ static int build_exact(struct router *r, struct turn_check *tc,
 	if (rc)
 		return rc;
 	tc->exact = 1;
-	rc = ibu_cdg_ports_add_unicast_lazy(&tc->cdg, r->lft, r->map,
-					    tc->eager, r->ndefer, e);
+	if (r->st.layered) {	/* VL 1: the deferred LIDs' turned routes */
+		int i;
+
+		for (i = 0; i < r->ndefer && !rc; i++)
+			rc = ibu__pgft_cdg_add_lid(r, &tc->cdg, tc->eager[i],
+						   e);
+	} else {
+		rc = ibu_cdg_ports_add_unicast_lazy(&tc->cdg, r->lft, r->map,
+						    tc->eager, r->ndefer, e);
+	}
 	/* once over the whole graph: each trial then searches only from
 	 * its new dependencies (a cycle already there fails every trial) */
 	if (!rc && (rc = ibu_cdg_ports_find_cycle(&tc->cdg, NULL, &len, e)) > 0)
@@ -481,7 +484,7 @@ static int check_trial(struct router *r, struct turn_check *tc,
 		toward(r, x, lid, nb, &far, &ends);
 	}
 	ibu_cdg_ports_mark(&tc->cdg);
-	rc = ibu_cdg_ports_add_lid(&tc->cdg, r->lft, lid, e);
+	rc = ibu__pgft_cdg_add_lid(r, &tc->cdg, lid, e);
 	if (!rc)
 		rc = ibu_cdg_ports_find_new_cycle(&tc->cdg, NULL, &len, e);
 	return rc;
@@ -881,7 +884,7 @@ static int check_now(struct router *r, struct turn_check *tc, uint32_t lid,
 			return rc;
 	}
 	ibu_cdg_ports_mark(&tc->cdg);
-	rc = ibu_cdg_ports_add_lid(&tc->cdg, r->lft, lid, e);
+	rc = ibu__pgft_cdg_add_lid(r, &tc->cdg, lid, e);
 	if (!rc)
 		rc = ibu_cdg_ports_find_new_cycle(&tc->cdg, NULL, &len, e);
 	return rc;

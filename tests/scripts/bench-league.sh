@@ -69,12 +69,14 @@
 #              load of the busiest link on the flow's path
 #   VLs        virtual lanes the engine uses: 1 for the engines that route
 #              on SL 0; dfsssp's "Virtual Lanes needed", lash's layers,
-#              nue's nue_max_num_vls (default 1), xy's SL layers
+#              nue's nue_max_num_vls (default 1), xy's SL layers,
+#              cyclic's 2 where a damaged tree's turned routes ride VL 1
 #   CDG        on 1 VL: whether the channel dependency graph of the tables
 #              read back has a cycle (`ibunion check --deadlock`: "yes" =
 #              a credit loop can deadlock the fabric; "sw LIDs": only
 #              with the switches' own LIDs as destinations, the end
-#              ports' routes alone have none); "-" on several VLs
+#              ports' routes alone have none); cyclic on 2 VLs: the same
+#              on the SLs its PathRecords give; "-" on several VLs
 #   unreach    end-port pairs whose walk through the tables does not arrive
 #   route ms   OpenSM's routing phase, "building routing with" to "tables
 #              configured on all switches" (log flag 0x04)
@@ -291,6 +293,10 @@ out=${keep:-$work}
 mkdir -p "$out" || exit 1
 rows=$out/league.tsv
 : >"$rows" || exit 1
+# what every opensm below is told that the checks must know too (a
+# damaged tree's turned routes ride SL 1 only with qos TRUE)
+osmconf=$out/opensm-qos.conf
+echo "qos TRUE" >"$osmconf" || exit 1
 : >"$out/specs" && : >"$out/checks" || exit 1
 
 # ------------------------------------------------------------ one engine
@@ -312,6 +318,7 @@ vls_of()
 		[ -n "$n" ] || n=$(sed -n 's/.*lash_core: Lanes in layer \([0-9]*\):.*/\1/p' "$2" |
 			sort -un | wc -l) ;;
 	xy) n=$(grep -Eo '[0-9]+ SL layers' "$2" | tail -n 1 | cut -d' ' -f1) ;;
+	cyclic) grep -q 'turned routes on SL 1 / VL 1' "$2" && n=2 ;;
 	*) n=1 ;;
 	esac
 	[ -n "$n" ] && [ "$n" != 0 ] || n=1
@@ -357,11 +364,14 @@ route_one()
 	echo "${used:-?} $ms $(vls_of "${used:-$eng}" "$dir/$tag.osm.log")"
 }
 
-# deadlock NET LFTS: "no" (no cycle), "yes", or "?" (the check failed)
+# deadlock NET LFTS [ENGINE [CHECK OPTION..]]: "no" (no cycle), "yes", or
+# "?" (the check failed); ENGINE none (the default): every route on SL 0,
+# else on the SLs of ENGINE's plan where the tables follow its rule
 deadlock()
 {
-	local o
-	o=$("$IBUNION" check --engine none "$1" "$2" --deadlock 2>&1)
+	local o net=$1 lfts=$2 eng=${3:-none}
+	shift $(($# < 3 ? $# : 3))
+	o=$("$IBUNION" check --engine "$eng" "$net" "$lfts" --deadlock "$@" 2>&1)
 	if grep -q 'no cycle' <<<"$o"; then
 		echo no
 	elif grep -qE 'credit loop|cycle' <<<"$o"; then
@@ -475,6 +485,9 @@ one_fabric()
 		unr=$(cell "$out/$F/load.table" all-to-all unrouted "$eng")
 		if [ "$vls" = 1 ]; then
 			loop=$(cdg "$net" "$out/$F/$eng.lfts")
+		elif [ "$eng" = cyclic ]; then	# on the SLs its PathRecords give
+			loop=$(deadlock "$net" "$out/$F/$eng.lfts" cyclic \
+				--config "$osmconf")
 		else
 			loop=-
 		fi
@@ -573,7 +586,8 @@ check_ours()
 	lfts=$out/$name/$([ "$kind" = mesh ] && echo xy || echo cyclic).lfts
 	for kv in ${plugin_opts//,/ }; do copts+=(-O "$kv"); done
 	if [ -s "$lfts" ]; then
-		o=$("$IBUNION" check -q "${copts[@]}" "$out/$name/$name.net" "$lfts" 2>&1)
+		o=$("$IBUNION" check -q --config "$osmconf" "${copts[@]}" \
+			"$out/$name/$name.net" "$lfts" 2>&1)
 		rc=$?
 		printf '%s\n' "$o" >"$out/$name/check.txt"
 	fi
@@ -746,11 +760,13 @@ done
 	echo "- eBB: effective bisection bandwidth, [Hoefler08]'s ORCS model, $samples random"
 	echo "  bisections, the same for every engine (1.0 = every flow at full link speed)"
 	echo "- VLs: virtual lanes the routing uses (dfsssp's \"Virtual Lanes needed\","
-	echo "  lash's layers, xy's SL layers, nue_max_num_vls; 1 for SL-0 engines)"
+	echo "  lash's layers, xy's SL layers, nue_max_num_vls, cyclic's 2 where a damaged"
+	echo "  tree's turned routes ride VL 1; 1 for SL-0 engines)"
 	echo "- CDG cycle: on one VL, a cycle in the channel dependency graph of the"
 	echo "  tables (\`ibunion check --deadlock\`): yes = a credit loop can deadlock;"
 	echo "  sw LIDs = only with the switches' own LIDs as destinations (routed apart"
-	echo "  by nue and others), none among the end ports' routes"
+	echo "  by nue and others), none among the end ports' routes; cyclic on 2 VLs:"
+	echo "  the same on the SLs its PathRecords give"
 	echo "- unreach: end-port pairs whose route does not arrive"
 	echo "- route ms: OpenSM's routing phase (\"building routing with\" to \"tables"
 	echo "  configured on all switches\") on a shared machine: compare within a table"
