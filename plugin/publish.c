@@ -119,6 +119,8 @@ static int write_path_sl(struct ibu_plugin_engine *pe, FILE *fp, void *arg)
 	(void)arg;
 	fprintf(fp, "# SLs %s gives paths (SA PathRecords, SMSL); pairs not listed use SL 0\n"
 		"# 0xSLID 0xDLID SL\n", pe->ops->name);
+	if (pe->ops->vl.in_use && !pe->ops->vl.in_use(r->res.topo))
+		return 0;	/* no plan this routing: every pair SL 0 */
 	for (s = 1; s <= map->max_lid; s++) {
 		if (!ibu_lidmap_get(map, s))
 			continue;

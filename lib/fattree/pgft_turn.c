@@ -63,6 +63,17 @@ static int cmp_cand(const void *a, const void *b)
 	return (x->guid > y->guid) - (x->guid < y->guid);
 }
 
+/* Turns on a VL of their own: nearest first, then turn switches already
+ * chosen (then GUID). */
+static int cmp_cand_near(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->d != y->d)
+		return x->d < y->d ? -1 : 1;
+	return cmp_cand(a, b);
+}
+
 /* x into the first *n (at most TURN_TRIES) of c, kept in cmp_cand order:
  * only those are ever tried, so the rest need no sort. */
 static void keep_best(struct cand *c, int *n, const struct cand *x)
@@ -105,13 +116,13 @@ static int candidates(struct router *r)
 			keep_best(c, &n, &x);
 		}
 	/* on a VL of their own, turns need not gather (they close no
-	 * cycle with the up*|down* routes): nearest first, so they spread;
-	 * the set still holds the turn switches chosen, which cover B
-	 * switches the nearest may not */
-	for (i = 0; r->st.layered && i < n; i++)
-		c[i].used = 0;
+	 * cycle with the up*|down* routes): nearest first, so they spread,
+	 * among the nearest a turn switch already chosen first (spread
+	 * further, PGFT(2; 18,8; 1,3; 1,1) with 4 cuts lost its worst shift
+	 * 18 -> 27); the set still holds the turn switches chosen, which
+	 * cover B switches the nearest may not */
 	if (r->st.layered)
-		qsort(c, (size_t)n, sizeof(*c), cmp_cand);
+		qsort(c, (size_t)n, sizeof(*c), cmp_cand_near);
 	for (i = 0; i < n; i++)
 		r->turnc[i] = c[i].node;
 	return n;
