@@ -198,6 +198,75 @@ START_TEST(run_cyclic_degraded)
 }
 END_TEST
 
+/*
+ * The VL plan through the engine's ops: IBFT(4,3) with 4 cut cables and a
+ * switch gone (seed 138028) routed with qos TRUE: in use, SL 1 for exactly
+ * the pairs whose route in the tables turns down-up (some of them),
+ * multicast DLIDs SL 0, SL 1 -> VL 1 and the rest VL 0 at every port;
+ * the same fabric with qos FALSE or turns=shared: no plan (path_sl -1,
+ * sl2vl refused: OpenSM keeps its QoS SLs and SL2VL tables).
+ */
+START_TEST(own_vl_plan_ops)
+{
+	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
+	struct ibu_gen_opts go = { .shuffle_ports = 1, .shuffle_records = 1,
+				   .remove_links = 4, .remove_switches = 1,
+				   .seed = 138028 };
+	const struct ibu_cyclic_pgft *c;
+	struct ibu_engine_result r;
+	struct ibu_engine_opts eo;
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	enum ibu_engine_decline_kind kind;
+	uint8_t vl[16];
+	uint32_t s, d;
+	void *topo;
+	int used, sl, ones = 0, k, mode;
+
+	ck_assert_int_eq(ibu_gen_fattree(&f, 4, 3, &go, &e), 0);
+	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &kind, &e), 0);
+	ck_assert_int_eq(ops->assign_lids(&f, topo, 0, 0, &used, &e), 0);
+	ops->topo_free(topo);
+	for (mode = 0; mode < 3; mode++) {
+		ibu_engine_opts_default(&eo);
+		eo.qos = mode != 1;
+		eo.max_vls = 4;
+		if (mode == 2)
+			ck_assert_int_eq(ibu_engine_opts_parse_word(&eo, "turns=shared", NULL), 0);
+		ck_assert_msg(ibu_engine_run(ops, &f, &eo, &r, &e) == 0, "%s", e.msg);
+		c = r.topo;
+		ck_assert_int_eq(ops->vl.in_use(r.topo), mode == 0);
+		if (mode) {
+			ck_assert_int_eq(ops->vl.path_sl(&f, r.topo, &r.map, &eo, 1, 2), -1);
+			ck_assert_int_eq(ops->vl.sl2vl(&f, r.topo, &eo, 0, 1, 2, vl), IBU_EINVAL);
+			ibu_engine_result_free(&r);
+			continue;
+		}
+		for (s = 1; s <= r.map.max_lid; s++)
+			for (d = 1; d <= r.map.max_lid; d++) {
+				const struct ibu_lid_owner *o = ibu_lidmap_get(&r.map, s);
+				int sw;
+
+				if (!o || !ibu_lidmap_get(&r.map, d))
+					continue;
+				sw = ibu_node_is_switch(&f.nodes[o->node]) ? o->node :
+				     f.nodes[o->node].ports[o->port].peer_node;
+				sl = ops->vl.path_sl(&f, r.topo, &r.map, &eo,
+						     (uint16_t)s, (uint16_t)d);
+				ck_assert_int_eq(sl, ibu_lft_route_has_valley(&f, &r.lft, sw, d, c->g.level));
+				ones += sl;
+			}
+		ck_assert_int_gt(ones, 0);
+		ck_assert_int_eq(ops->vl.path_sl(&f, r.topo, &r.map, &eo, 1, 0xC001), 0);
+		ck_assert_int_eq(ops->vl.sl2vl(&f, r.topo, &eo, 0, 1, 2, vl), 0);
+		for (k = 0; k < 16; k++)
+			ck_assert_int_eq(vl[k], k == 1);
+		ibu_engine_result_free(&r);
+	}
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 /* The ops the tools use in place of the fat-tree calls: ranks, end-port
  * order and labels, advised DLIDs and the drawing layout agree with each
  * other on a shuffled tree. */
@@ -426,6 +495,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, paper_offsets_on_pgft_noted);
 	tcase_add_test(tc, order_file_on_ibft);
 	tcase_add_test(tc, run_cyclic_degraded);
+	tcase_add_test(tc, own_vl_plan_ops);
 	tcase_add_test(tc, cyclic_tool_ops);
 	suite_add_tcase(s, tc);
 	return s;

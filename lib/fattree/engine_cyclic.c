@@ -34,19 +34,26 @@ static void format_offsets(int value, char *buf, size_t len)
 		 ibu_cyclic_offsets_name((enum ibu_cyclic_offsets)value));
 }
 
+/* A two-word option's value: the index of text in names[2]. */
+static int parse_pair(const char *const names[2], const char *text,
+		      int *value)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (!strcmp(text, names[i])) {
+			*value = i;
+			return IBU_OK;
+		}
+	return IBU_EINVAL;
+}
+
 /* uneven=: 0 rotate, 1 rule */
 static const char *const uneven_names[] = { "rotate", "rule" };
 
 static int parse_uneven(const char *text, int *value)
 {
-	int i;
-
-	for (i = 0; i < 2; i++)
-		if (!strcmp(text, uneven_names[i])) {
-			*value = i;
-			return IBU_OK;
-		}
-	return IBU_EINVAL;
+	return parse_pair(uneven_names, text, value);
 }
 
 static void format_uneven(int value, char *buf, size_t len)
@@ -59,14 +66,7 @@ static const char *const turns_names[] = { "own-vl", "shared" };
 
 static int parse_turns(const char *text, int *value)
 {
-	int i;
-
-	for (i = 0; i < 2; i++)
-		if (!strcmp(text, turns_names[i])) {
-			*value = i;
-			return IBU_OK;
-		}
-	return IBU_EINVAL;
+	return parse_pair(turns_names, text, value);
 }
 
 static void format_turns(int value, char *buf, size_t len)
@@ -913,6 +913,13 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
  * the turned routes, checked among themselves (pgft_turn.c). Otherwise
  * (-1, IBU_EINVAL) OpenSM's QoS SLs and SL2VL stay.
  */
+static int vl_in_use(const void *topo)
+{
+	const struct ibu_cyclic_pgft *c = topo;
+
+	return c && c->routed && c->st.layered;
+}
+
 static int path_sl(const struct ibu_fabric *f, const void *topo,
 		   const struct ibu_lidmap *map,
 		   const struct ibu_engine_opts *o, uint16_t slid,
@@ -923,7 +930,7 @@ static int path_sl(const struct ibu_fabric *f, const void *topo,
 	int s;
 
 	(void)o;
-	if (!c || !c->routed || !c->st.layered || !c->umap.owner)
+	if (!vl_in_use(c) || !c->umap.owner)
 		return -1;
 	so = ibu_lidmap_get(map, slid);
 	if (dlid >= 0xC000 || !so || !ibu_lidmap_get(map, dlid))
@@ -939,25 +946,16 @@ static int sl2vl(const struct ibu_fabric *f, const void *topo,
 		 const struct ibu_engine_opts *o, int node, int in_port,
 		 int out_port, uint8_t vl_of_sl[16])
 {
-	const struct ibu_cyclic_pgft *c = topo;
-
 	(void)f;
 	(void)o;
 	(void)node;
 	(void)in_port;
 	(void)out_port;
-	if (!c || !c->routed || !c->st.layered)
+	if (!vl_in_use(topo))
 		return IBU_EINVAL;
 	memset(vl_of_sl, 0, 16);
 	vl_of_sl[1] = 1;
 	return IBU_OK;
-}
-
-static int vl_in_use(const void *topo)
-{
-	const struct ibu_cyclic_pgft *c = topo;
-
-	return c && c->routed && c->st.layered;
 }
 
 const struct ibu_engine_ops ibu_engine_cyclic = {
