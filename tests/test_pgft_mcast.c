@@ -1509,7 +1509,8 @@ struct apart {
 /* `ibunion gen pgft --m 4,4,4 --w 1,2,2 --p 1,1,1 --remove-links links
  * --seed seed --shuffle-ports [--shuffle-records]` routed by the engine,
  * every host a member. */
-static void apart_up(struct apart *a, int links, int seed, int records)
+static void apart_up_qos(struct apart *a, int links, int seed, int records,
+			 int qos)
 {
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .seed = (uint64_t)seed,
 				  .remove_links = links,
@@ -1522,6 +1523,8 @@ static void apart_up(struct apart *a, int links, int seed, int records)
 	int i, q, used;
 
 	ibu_engine_opts_default(&eo);
+	eo.qos = qos;		/* turns=own-vl: turned routes on VL 1 */
+	eo.max_vls = 4;
 	ck_assert_int_eq(ibu_pgft_params_parse("4,4,4", "1,2,2", "1,1,1", &P, &e), 0);
 	ck_assert_int_eq(ibu_gen_pgft(&a->f, &P, 0, 0, &o, &e), 0);
 	a->ops = ibu_engine_find("cyclic");
@@ -1542,6 +1545,11 @@ static void apart_up(struct apart *a, int links, int seed, int records)
 				a->mem[a->n++].send_only = 0;
 			}
 	ck_assert_int_eq(a->n, 64);
+}
+
+static void apart_up(struct apart *a, int links, int seed, int records)
+{
+	apart_up_qos(a, links, seed, records, 0);
 }
 
 static void apart_down(struct apart *a)
@@ -1604,6 +1612,78 @@ static void assert_exact_acyclic(struct apart *a, const struct ibu_mft *mft,
 	free(cyc);
 	ibu_cdg_free(&g);
 }
+
+/* turns=own-vl's SLs on a's tables: 1 for a unicast route with a valley,
+ * 0 otherwise and for multicast; SL s on VL s. */
+static int apart_sl(void *arg, int node, int port, uint32_t dlid)
+{
+	const struct apart *a = arg;
+	const struct ibu_cyclic_pgft *c = a->res.topo;
+
+	if (dlid >= 0xC000)
+		return 0;
+	return ibu_lft_route_has_valley(&a->f, &a->res.lft,
+					a->f.nodes[node].ports[port].peer_node,
+					dlid, c->g.level);
+}
+
+static int apart_vl(void *arg, int node, int in, int out, int sl)
+{
+	(void)arg;
+	(void)node;
+	(void)in;
+	(void)out;
+	return sl;
+}
+
+/*
+ * The same with qos TRUE: the hosts of the two leaves reach each other
+ * over routes with a turn, on SL 1 / VL 1; the group's junction is
+ * checked against VL 0's routes (every route without a valley) and the
+ * tree is exact, every VL acyclic with unicast on its SLs and the tree on
+ * SL 0, while on one VL the same tables close a cycle.
+ */
+START_TEST(junction_beside_vl0_routes)
+{
+	struct apart a;
+	struct ibu_cyclic_pgft *c;
+	struct ibu_mcmembers mm;
+	struct ibu_mft mft;
+	struct ibu_mcf_stats st;
+	struct ibu_cdg_vl vl = { .num_vls = 2, .path_sl = apart_sl,
+				 .vl = apart_vl };
+	struct ibu_cdg g;
+	struct ibu_cdg_channel *cyc = NULL;
+	struct ibu_err e = { 0 };
+	int len = 0;
+
+	apart_up_qos(&a, 2, 1, 0, 1);
+	c = a.res.topo;
+	ck_assert_int_eq(c->st.layered, 1);
+	ck_assert_int_gt(c->st.layered_lids, 0);
+	ibu_mcmembers_init(&mm);
+	ck_assert_int_eq(ibu_mft_init(&mft, a.f.num_nodes, &e), 0);
+	apart_tree(&a, a.mem, a.n, 0xc001, &mft, &mm);
+	ck_assert_ptr_nonnull(c->ucdg);
+	ck_assert_int_eq(ibu_mcf_run(&a.f, &mft, &mm, NULL, NULL, &st, NULL, &e), 0);
+	ck_assert_int_eq(ibu_mcf_problems(&st), 0);
+	vl.ctx = &a;
+	ck_assert_int_eq(ibu_cdg_init(&g, &a.f, &vl, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_unicast(&g, &a.res.lft, &a.res.map, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_mcast(&g, &mft, &mm, &e), 0);
+	ck_assert_int_eq(ibu_cdg_find_cycle(&g, &cyc, &len, &e), 0);
+	free(cyc);
+	ibu_cdg_free(&g);
+	ck_assert_int_eq(ibu_cdg_init(&g, &a.f, NULL, &e), 0);
+	ck_assert_int_eq(ibu_cdg_add_unicast(&g, &a.res.lft, &a.res.map, &e), 0);
+	ck_assert_int_eq(ibu_cdg_find_cycle(&g, &cyc, &len, &e), 1);
+	free(cyc);
+	ibu_cdg_free(&g);
+	ibu_mft_free(&mft);
+	ibu_mcmembers_free(&mm);
+	apart_down(&a);
+}
+END_TEST
 
 /*
  * Two leaves whose surviving parents share no top: the group of every
@@ -1695,6 +1775,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, one_switch_member_ports);
 	tcase_add_test(tc, apart_leaves_joined_by_a_junction);
 	tcase_add_test(tc, cut_off_members_at_another_apex);
+	tcase_add_test(tc, junction_beside_vl0_routes);
 	tcase_add_test(tc, apex_policies);
 	tcase_add_test(tc, pgft_apex_at_lowest_common_level);
 	suite_add_tcase(s, tc);
