@@ -310,7 +310,7 @@ secs()
 # vls_of ENGINE LOG: the virtual lanes the engine's routing uses
 vls_of()
 {
-	local n
+	local n=
 	case $1 in
 	dfsssp) n=$(sed -n 's/.*Virtual Lanes needed: \([0-9]*\).*/\1/p' "$2" | tail -n 1) ;;
 	lash)	# the last "Lanes needed", else the layers it listed
