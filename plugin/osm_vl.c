@@ -30,7 +30,8 @@ static void engine_update_sl2vl(void *context, osm_physp_t *port,
 			   in_port, out_port, vl))
 		return;		/* not ours to decide: QoS config stays */
 	for (sl = 0; sl < 16; sl++)
-		ib_slvl_table_set(t, (uint8_t)sl, vl[sl]);
+		if (vl[sl] != IBU_VL_KEEP)
+			ib_slvl_table_set(t, (uint8_t)sl, vl[sl]);
 }
 
 static uint8_t engine_path_sl(void *context, uint8_t hint, ib_net16_t slid,

@@ -10,8 +10,9 @@
 #   - the plugin published the SLs its PathRecords give
 #     (ibunion-path-sl.dump, the pairs on SL 1), and SA PathRecords carry
 #     them: SL 1 for a listed pair, SL 0 for one not listed;
-#   - the LFTs, the groups' MFTs and the SL2VL tables OpenSM programmed
-#     (opensm-sl2vl.dump) have no credit loop on 2 VLs, every member
+#   - the SL2VL tables OpenSM programmed (opensm-sl2vl.dump) map SL 0 to
+#     VL 0 and SL 1 to VL 1 everywhere (the other SLs keep QoS's VLs); with
+#     them the LFTs and the groups' MFTs have no credit loop, every member
 #     sending; on one VL the same LFTs have one (what the second VL buys);
 #   - `check --live --deadlock` with no option agrees;
 #   - with turns=shared every route is on SL 0 and free of credit loops on
@@ -31,7 +32,7 @@ net=$SIM_DIR/ibft.net
 log=$SIM_DIR/osm.log
 conf=$SIM_DIR/qos.conf
 echo "qos TRUE" >"$conf"
-plan 26
+plan 27
 
 t_expect "ibsim runs the damaged IBFT(4,3)" sim_start_ibsim "$net"
 sim_write_conf routing_engine cyclic,minhop lmc 0 qos TRUE log_flags 0x47
@@ -82,11 +83,15 @@ t_equal "SA: the PathRecord $slid -> $d0 (not listed) carries SL 0" \
 hcas=$(mc_hcas "$net" | mc_pick 5 6)
 t_expect "group 0x41: six hosts join" mc_join_all 0x41 $hcas
 mc_dump_check vl-mc "$net"
-t_expect "check --deadlock --sl2vl: unicast + group, every member sending: no credit loop on 2 VLs" \
+t_expect "check --deadlock --sl2vl: unicast + group, every member sending: no credit loop" \
 	"$IBUNION" check "$net" "$SIM_DIR/vl.lfts" --config "$conf" --deadlock \
 	--sl2vl "$SIM_DIR/opensm-sl2vl.dump" --mcast "$SIM_DIR/vl-mc.mfts" \
 	--members "$MC_MEMBERS"
-t_grep "... on 2 VLs" "deadlock: .*; 2 VLs" "$SIM_DIR/cmd-$tap__count.out"
+t_grep "... each route on the SL of the plan, the switches' SL2VL" \
+	"deadlock: .*SL2VL from .*, SLs of the plan" "$SIM_DIR/cmd-$tap__count.out"
+t_expect "the switches' SL2VL: SL 0 -> VL 0, SL 1 -> VL 1 at every port pair" \
+	awk '/^[0-9]+ +[0-9]+ +:/ { n++; if ($4 != 0 || $5 != 1) bad++ }
+		END { exit !(n > 0 && !bad) }' "$SIM_DIR/opensm-sl2vl.dump"
 "$IBUNION" check --engine none "$net" "$SIM_DIR/vl.lfts" --deadlock \
 	>"$SIM_DIR/one-vl.txt" 2>&1
 t_grep "on one VL (every route SL 0) the same tables hold a credit loop" \

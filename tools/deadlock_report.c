@@ -53,7 +53,8 @@ static int plan_vl(void *arg, int node, int in, int out, int sl)
 	const struct ibu_deadlock_opts *o = c->o;
 	uint8_t v[16];
 
-	if (o->vl_engine->vl.sl2vl(c->f, o->topo, o->eo, node, in, out, v))
+	if (o->vl_engine->vl.sl2vl(c->f, o->topo, o->eo, node, in, out, v) ||
+	    v[sl & 15] == IBU_VL_KEEP)	/* QoS's VL: unknown here */
 		return -1;
 	return v[sl & 15];
 }

@@ -232,6 +232,10 @@ struct ibu_engine_mcast {
 		    struct ibu_engine_tree *tree, struct ibu_err *e);
 };
 
+/* sl2vl's vl_of_sl[s] for an SL the plan hands out to no path: the VL
+ * OpenSM's QoS configuration gives it stays (no SL2VL MAD for it). */
+#define IBU_VL_KEEP 0xFF
+
 /* A VL plan: SL of a path, VL of an SL through a port pair. */
 struct ibu_engine_vl {
 	int (*path_sl)(const struct ibu_fabric *f, const void *topo,

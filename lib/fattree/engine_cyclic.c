@@ -910,8 +910,9 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
  * down-up turn (a valley: entered from above, left upward) rides SL 1,
  * every other SL 0, multicast too; SL s -> VL s. VL 0 then holds only
  * up*|down* routes and the multicast trees checked against them, VL 1
- * the turned routes, checked among themselves (pgft_turn.c). Otherwise
- * (-1, IBU_EINVAL) OpenSM's QoS SLs and SL2VL stay.
+ * the turned routes, checked among themselves (pgft_turn.c); the other
+ * SLs keep QoS's VLs (no path gets them). Otherwise (-1, IBU_EINVAL)
+ * OpenSM's QoS SLs and SL2VL stay.
  */
 static int vl_in_use(const void *topo)
 {
@@ -953,7 +954,10 @@ static int sl2vl(const struct ibu_fabric *f, const void *topo,
 	(void)out_port;
 	if (!vl_in_use(topo))
 		return IBU_EINVAL;
-	memset(vl_of_sl, 0, 16);
+	/* SLs 0 and 1 only: QoS's default SL2VL maps them so already,
+	 * and the first fault then resends no table */
+	memset(vl_of_sl, IBU_VL_KEEP, 16);
+	vl_of_sl[0] = 0;
 	vl_of_sl[1] = 1;
 	return IBU_OK;
 }

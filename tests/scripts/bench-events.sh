@@ -12,6 +12,8 @@
 #	               [--engines 'E1 E2'] [-o RESULTS.tsv]
 #
 #	--storm    the join storm only;  --faults  the cable cut only
+#	--qos      every configuration with `qos TRUE` (cyclic's turned
+#	           routes then ride VL 1 on the damaged tree)
 #	--engines  the configurations (default 'cyclic,minhop ftree'): each a
 #	           routing_engine value, ':OPTIONS' adds event_plugin_options
 #	           (e.g. cyclic,minhop:mcast_apex=lowest-guid)
@@ -74,6 +76,7 @@ reps=1
 large=
 results=
 parts="faults storm"
+qos=FALSE
 engine_list="cyclic,minhop ftree"
 cmdline="tests/scripts/bench.sh --events $*"
 
@@ -83,6 +86,7 @@ while [ $# -gt 0 ]; do
 	--large) large=1; shift ;;
 	--storm) parts=storm; shift ;;
 	--faults) parts=faults; shift ;;
+	--qos) qos=TRUE; shift ;;
 	--engines) engine_list=${2-}; shift 2 || { echo "bench: --engines needs a list" >&2; exit 2; } ;;
 	-o) results=${2-}; shift 2 || { echo "bench: -o needs a file" >&2; exit 2; } ;;
 	*) echo "bench --events: unknown argument '$1'" >&2; exit 2 ;;
@@ -267,7 +271,7 @@ run_fault()
 	fi
 	# shellcheck disable=SC2046 # fault_conf prints key-value words
 	sim_write_conf $(fault_conf "$engine") lmc 0 log_flags 0x07 \
-		force_heavy_sweep TRUE
+		force_heavy_sweep TRUE qos "$qos"
 	sim_start_opensm
 	if ! sim_wait_subnet_up 900 >"$SIM_DIR/wait.out" ||
 		! sim_resweep_quiet || ! sim_dump_lfts "$SIM_DIR/before.lfts"; then
