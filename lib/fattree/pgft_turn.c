@@ -23,6 +23,12 @@
 /* Candidate turn switches tried per LID: bounds the cycle searches where
  * none keeps the graph acyclic. */
 #define TURN_TRIES 64
+/* Hosts up to which a new turn switch is ranked by load and turns on VL
+ * 1 spread (as the passes after that measure loads, pgft_shed.c,
+ * pgft_shift.c): each ranking walks every source switch's route to each
+ * deferred LID, and the loads every LID's (IBFT(24,3) with one cut
+ * cable: 372 M -> 574 M instructions routed offline). */
+#define TL_PORTS 512
 
 /* The B switches' entries for lid toward X: how many reach it, *far the
  * most hops of one, *ends how many with end ports do not. */
@@ -120,8 +126,11 @@ static int candidates(struct router *r)
 	 * among the nearest a turn switch already chosen first (spread
 	 * further, PGFT(2; 18,8; 1,3; 1,1) with 4 cuts lost its worst shift
 	 * 18 -> 27); the set still holds the turn switches chosen, which
-	 * cover B switches the nearest may not */
-	if (r->st.layered)
+	 * cover B switches the nearest may not. Up to TL_PORTS hosts, as
+	 * the passes that measure loads: the nearest often cover fewer B
+	 * switches, and each costs a search (IBFT(24,3) with one cut:
+	 * routing +15%, for loads nothing measures there) */
+	if (r->st.layered && r->g->num_hosts <= TL_PORTS)
 		qsort(c, (size_t)n, sizeof(*c), cmp_cand_near);
 	for (i = 0; i < n; i++)
 		r->turnc[i] = c[i].node;
@@ -527,13 +536,9 @@ static int route_b(struct router *r, const struct turn_job *j, uint8_t *col)
 }
 
 #define TL_HOPS (4 * IBU_PGFT_MAX_H + 4)
-/* Deferred base LIDs a new turn switch is ranked by, and hosts up to
- * which it is (as the passes after that measure loads, pgft_shed.c,
- * pgft_shift.c): each ranking walks every source switch's route to each
- * LID, and the loads every LID's (IBFT(24,3) with one cut cable: 372 M
- * -> 574 M instructions routed offline). */
+/* Deferred base LIDs a new turn switch is ranked by (TL_PORTS: hosts up
+ * to which it is, above). */
 #define TL_LIDS 256
-#define TL_PORTS 512
 
 /* An end port's base LID: the all-to-all's destinations. */
 static int tl_base(const struct router *r, uint32_t lid)
