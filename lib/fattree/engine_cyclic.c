@@ -890,7 +890,9 @@ static int check_rule(const struct ibu_fabric *f, void *topo,
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory");
 	st->prule = (struct ibu_pgft_rule){ .g = &c->g, .lmc = c->lmc,
 		.paper = c->paper, .labels = c->ibft,
-		.climb_sources = in ? in->climb_sources : 0 };
+		.climb_sources = in ? in->climb_sources : 0,
+		/* route_for_sls routed f's LIDs: the same tables */
+		.expected = c->routed && c->ulft.row ? &c->ulft : NULL };
 	if (in && in->dlids) {
 		rc = ibu_dlid_pairs_read(in->dlids, &st->pairs, e);
 		if (rc) {

@@ -32,6 +32,9 @@ struct ibu_pgft_rule {
 						 * switches SW<w,l>; NULL */
 	int climb_sources;	/* sources whose climbs are checked: 0 all,
 				 * else an evenly spread sample */
+	const struct ibu_lft *expected;	/* the rule's tables for these
+					 * LIDs when routed already; NULL:
+					 * routed here */
 };
 
 void ibu_pgft_verify_rule(struct ibu_verify_rule *rule,
