@@ -1241,12 +1241,31 @@ static int second_pass(struct router *r, struct deferred_ctx *c,
  * 2 seeds of 40: as many LIDs failed either way, and by load the worst
  * shift rose 3 -> 4 and 4 -> 6).
  */
+/* VL 1 is worth its SLs only where an end port's route toward another
+ * end port turns: where only routes toward switches' own LIDs do (most
+ * damaged trees with turns), every route stays on SL 0 and OpenSM's QoS
+ * SLs stay, the turns chosen as on one VL. */
+static void layer_for_hosts(struct router *r)
+{
+	const struct ibu_lid_owner *o;
+	int i;
+
+	for (i = 0; i < r->ndefer && r->st.layered; i++) {
+		o = ibu_lidmap_get(r->map, r->defer[i].lid);
+		if (o && !ibu_is_sw(r->f, o->node))
+			return;
+	}
+	r->st.layered = 0;
+}
+
 int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 {
 	size_t N = (size_t)r->f->num_nodes + 1, D = (size_t)r->ndefer;
-	struct deferred_ctx c = { .st = r->st, .nturnx = r->nturnx };
+	struct deferred_ctx c;
 	int nfail, plain;
 
+	layer_for_hosts(r);
+	c = (struct deferred_ctx){ .st = r->st, .nturnx = r->nturnx };
 	if (!r->ndefer)
 		return IBU_OK;
 	c.col = malloc(N + D);
