@@ -212,6 +212,28 @@ START_TEST(own_vl_without_turns)
 }
 END_TEST
 
+/* IBFT(8,2) with a cut cable: a leaf's hosts reach the spine it lost
+ * only by a turn, toward that switch's own LID, and no host's route
+ * toward another host turns: no VL 1 (every route SL 0, QoS's SLs kept),
+ * the tables those of one VL. */
+START_TEST(own_vl_not_for_switch_lids)
+{
+	struct ibu_pgft_route_stats st, sl;
+	struct fixture x, y;
+
+	pgft_league_ibft(&x, 8, 2, 1, 0, 7);
+	pgft_route_lmc0_turns(&x, &st, 0);
+	pgft_league_ibft(&y, 8, 2, 1, 0, 7);
+	pgft_route_lmc0_turns(&y, &sl, 1);
+	ck_assert_int_gt(sl.turned, 0);
+	ck_assert_int_eq(sl.layered, 0);
+	pgft_assert_same_lfts(&x, &y);
+	pgft_assert_valid_updown(&y);
+	pgft_fixture_free(&x);
+	pgft_fixture_free(&y);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft_turn");
@@ -223,6 +245,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, second_turn_through_a_sibling);
 	tcase_add_test(tc, own_vl_turns_spread);
 	tcase_add_test(tc, own_vl_without_turns);
+	tcase_add_test(tc, own_vl_not_for_switch_lids);
 	suite_add_tcase(s, tc);
 	return s;
 }
