@@ -144,6 +144,19 @@ START_TEST(second_turn_through_a_sibling)
 }
 END_TEST
 
+/* A league IBFT(m,n) routed on one VL into x (st) and with turns on VL 1
+ * (turns=own-vl, qos TRUE) into y (sl). */
+static void ibft_both_ways(struct fixture *x, struct fixture *y,
+			   struct ibu_pgft_route_stats *st,
+			   struct ibu_pgft_route_stats *sl, int m, int n,
+			   int cut, int sw, uint64_t seed)
+{
+	pgft_league_ibft(x, m, n, cut, sw, seed);
+	pgft_route_lmc0_turns(x, st, 0);
+	pgft_league_ibft(y, m, n, cut, sw, seed);
+	pgft_route_lmc0_turns(y, sl, 1);
+}
+
 /*
  * IBFT(4,3) as the league generates it with 4 cut cables and a switch
  * gone (seed 138028): 60 pairs have no up*|down* path. On one VL their
@@ -164,10 +177,7 @@ START_TEST(own_vl_turns_spread)
 	long shift, a2a, lshift, la2a;
 	int len;
 
-	pgft_league_ibft(&x, 4, 3, 4, 1, 138028);
-	pgft_route_lmc0_turns(&x, &st, 0);
-	pgft_league_ibft(&y, 4, 3, 4, 1, 138028);
-	pgft_route_lmc0_turns(&y, &sl, 1);
+	ibft_both_ways(&x, &y, &st, &sl, 4, 3, 4, 1, 138028);
 	ck_assert_int_eq(st.layered, 0);
 	ck_assert_int_eq(sl.layered, 1);
 	ck_assert_int_gt(sl.layered_lids, 0);
@@ -221,10 +231,7 @@ START_TEST(own_vl_not_for_switch_lids)
 	struct ibu_pgft_route_stats st, sl;
 	struct fixture x, y;
 
-	pgft_league_ibft(&x, 8, 2, 1, 0, 7);
-	pgft_route_lmc0_turns(&x, &st, 0);
-	pgft_league_ibft(&y, 8, 2, 1, 0, 7);
-	pgft_route_lmc0_turns(&y, &sl, 1);
+	ibft_both_ways(&x, &y, &st, &sl, 8, 2, 1, 0, 7);
 	ck_assert_int_gt(sl.turned, 0);
 	ck_assert_int_eq(sl.layered, 0);
 	pgft_assert_same_lfts(&x, &y);
