@@ -22,8 +22,15 @@ START_TEST(every_option_listed_once)
 		ck_assert_ptr_nonnull(opt->key);
 		ck_assert_ptr_nonnull(opt->values);
 		ck_assert_ptr_nonnull(opt->help);
-		ck_assert_ptr_nonnull(opt->parse);
-		ck_assert_ptr_nonnull(opt->format);
+		char def[64];
+		int back = -99;
+
+		/* both callbacks or none (a word list); either way the
+		 * default formats and parses back */
+		ck_assert_int_eq(!opt->parse, !opt->format);
+		ibu_engine_option_format(opt, opt->def, def, sizeof(def));
+		ck_assert_int_eq(ibu_engine_option_parse(opt, def, &back), IBU_OK);
+		ck_assert_int_eq(back, opt->def);
 		ck_assert_ptr_eq(ibu_engine_option_find(opt->key), opt);
 		for (j = 0; j < i; j++)
 			ck_assert_str_ne(ibu_engine_option_at(j, NULL)->key,
@@ -90,6 +97,36 @@ START_TEST(parse_words)
 						    NULL), IBU_OK);
 	ibu_engine_opt_format(&o, mf, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "max_faults=default");
+}
+END_TEST
+
+/* An option without callbacks takes the words of its values, the
+ * value the word's index: every word, only whole words. */
+START_TEST(word_list_options)
+{
+	const struct ibu_engine_option *t = ibu_engine_option_find("turns");
+	struct ibu_engine_opts o;
+	char buf[64];
+	int v = -1;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_null(t->parse);
+	ck_assert_str_eq(t->values, "own-vl|shared");
+	ibu_engine_opts_default(&o);
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "turns=shared", NULL), IBU_OK);
+	ck_assert_int_eq(ibu_engine_opt(&o, t), 1);
+	ibu_engine_opt_format(&o, t, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "turns=shared");
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "turns=own-vl", NULL), IBU_OK);
+	ibu_engine_opt_format(&o, t, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "turns=own-vl");
+	ck_assert_int_eq(ibu_engine_option_parse(t, "own", &v), IBU_EINVAL);
+	ck_assert_int_eq(ibu_engine_option_parse(t, "own-vl|shared", &v), IBU_EINVAL);
+	ck_assert_int_eq(ibu_engine_option_parse(t, "", &v), IBU_EINVAL);
+	ck_assert_int_eq(ibu_engine_option_parse(t, "sharedx", &v), IBU_EINVAL);
+	ck_assert_int_eq(v, -1);
+	ck_assert_int_eq(ibu_engine_opts_parse_word(&o, "uneven=rule", NULL), IBU_OK);
+	ck_assert_int_eq(ibu_engine_opt(&o, ibu_engine_option_find("uneven")), 1);
 }
 END_TEST
 
@@ -186,6 +223,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, every_option_listed_once);
 	tcase_add_test(tc, parse_words);
+	tcase_add_test(tc, word_list_options);
 	tcase_add_test(tc, mcast_apex_field);
 	tcase_add_test(tc, shared_key_one_value);
 	tcase_add_test(tc, set_is_bounded);

@@ -24,7 +24,7 @@ static void man_option(const struct ibu_engine_option *opt)
 {
 	char def[64], owners[128];
 
-	opt->format(opt->def, def, sizeof(def));
+	ibu_engine_option_format(opt, opt->def, def, sizeof(def));
 	ibu_engine_option_owners(opt, owners, sizeof(owners));
 	printf(".TP\n.BI %s= \"%s\"\n%s (%s; default %s)%s\n", opt->key,
 	       opt->values, opt->help, owners, def,

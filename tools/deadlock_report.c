@@ -92,7 +92,7 @@ static void plan_name(const struct ibu_deadlock_opts *o, char *buf,
 			int n = snprintf(buf, len, ", plan ");
 
 			if (n > 0 && (size_t)n < len)
-				ops->options[i].format(
+				ibu_engine_option_format(&ops->options[i],
 					ibu_engine_opt(o->eo, &ops->options[i]),
 					buf + n, len - (size_t)n);
 			return;

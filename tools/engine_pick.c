@@ -222,7 +222,7 @@ void ibu_engine_opts_usage(FILE *out)
 
 	fprintf(out, "engine options (-O KEY=VALUE, as event_plugin_options):\n");
 	for (i = 0; (opt = ibu_engine_option_at(i, NULL)); i++) {
-		opt->format(opt->def, def, sizeof(def));
+		ibu_engine_option_format(opt, opt->def, def, sizeof(def));
 		ibu_engine_option_owners(opt, owners, sizeof(owners));
 		fprintf(out, "  %s=%s  (%s; default %s)\n      %s\n", opt->key,
 			opt->values, owners, def, opt->help);

@@ -152,7 +152,7 @@ int ibu_engine_opts_parse_word(struct ibu_engine_opts *o, const char *word,
 		return IBU_ENOTFOUND;
 	if (expected)
 		*expected = opt->values;
-	if (opt->parse(eq + 1, &value))
+	if (ibu_engine_option_parse(opt, eq + 1, &value))
 		return IBU_EINVAL;
 	return ibu_engine_opt_put(o, opt, value);
 }
@@ -163,8 +163,45 @@ void ibu_engine_opt_format(const struct ibu_engine_opts *o,
 {
 	char val[64];
 
-	opt->format(ibu_engine_opt(o, opt), val, sizeof(val));
+	ibu_engine_option_format(opt, ibu_engine_opt(o, opt), val,
+				 sizeof(val));
 	snprintf(buf, len, "%s=%s", opt->key, val);
+}
+
+int ibu_engine_option_parse(const struct ibu_engine_option *opt,
+			    const char *text, int *value)
+{
+	const char *w = opt->values, *bar;
+	size_t n = strlen(text);
+	int i;
+
+	if (opt->parse)
+		return opt->parse(text, value);
+	for (i = 0; w; i++, w = bar ? bar + 1 : NULL) {
+		bar = strchr(w, '|');
+		if ((bar ? (size_t)(bar - w) : strlen(w)) == n &&
+		    !strncmp(w, text, n)) {
+			*value = i;
+			return IBU_OK;
+		}
+	}
+	return IBU_EINVAL;
+}
+
+void ibu_engine_option_format(const struct ibu_engine_option *opt,
+			      int value, char *buf, size_t len)
+{
+	const char *w = opt->values, *bar;
+	int i;
+
+	if (opt->format) {
+		opt->format(value, buf, len);
+		return;
+	}
+	for (i = 0; i < value && (bar = strchr(w, '|')); i++)
+		w = bar + 1;
+	bar = strchr(w, '|');
+	snprintf(buf, len, "%.*s", bar ? (int)(bar - w) : (int)strlen(w), w);
 }
 
 int ibu_engine_opt_parse_count(const char *text, int *value)

@@ -26,7 +26,9 @@ struct ibu_engine_option {
 	const char *values;		/* what it accepts: "rotated|paper" */
 	int def;			/* the default value */
 	const char *help;		/* one sentence: what it changes */
-	/* text -> value: IBU_OK or IBU_EINVAL (value untouched) */
+	/* text -> value: IBU_OK or IBU_EINVAL (value untouched); NULL
+	 * with format NULL: values lists words ("own-vl|shared"), the
+	 * value is a word's index (ibu_engine_option_parse) */
 	int (*parse)(const char *text, int *value);
 	/* value -> text ("rotated", "default") */
 	void (*format)(int value, char *buf, size_t len);
@@ -145,6 +147,12 @@ void ibu_engine_opt_format(const struct ibu_engine_opts *o,
 			   size_t len);
 
 /* Helpers for option tables: a count 0..1000000 where -1 is "default". */
+/* opt's parse and format, or the index of a word of opt->values where
+ * the option has none. */
+int ibu_engine_option_parse(const struct ibu_engine_option *opt,
+			    const char *text, int *value);
+void ibu_engine_option_format(const struct ibu_engine_option *opt,
+			      int value, char *buf, size_t len);
 int ibu_engine_opt_parse_count(const char *text, int *value);
 void ibu_engine_opt_format_count(int value, char *buf, size_t len);
 

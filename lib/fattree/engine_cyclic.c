@@ -34,46 +34,7 @@ static void format_offsets(int value, char *buf, size_t len)
 		 ibu_cyclic_offsets_name((enum ibu_cyclic_offsets)value));
 }
 
-/* A two-word option's value: the index of text in names[2]. */
-static int parse_pair(const char *const names[2], const char *text,
-		      int *value)
-{
-	int i;
-
-	for (i = 0; i < 2; i++)
-		if (!strcmp(text, names[i])) {
-			*value = i;
-			return IBU_OK;
-		}
-	return IBU_EINVAL;
-}
-
-/* uneven=: 0 rotate, 1 rule */
-static const char *const uneven_names[] = { "rotate", "rule" };
-
-static int parse_uneven(const char *text, int *value)
-{
-	return parse_pair(uneven_names, text, value);
-}
-
-static void format_uneven(int value, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", uneven_names[value == 1]);
-}
-
-/* turns=: 0 own-vl, 1 shared */
-static const char *const turns_names[] = { "own-vl", "shared" };
-
-static int parse_turns(const char *text, int *value)
-{
-	return parse_pair(turns_names, text, value);
-}
-
-static void format_turns(int value, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", turns_names[value == 1]);
-}
-
+/* uneven= and turns= are word lists (values): no parse, format */
 static const struct ibu_engine_option options[] = {
 	IBU_ENGINE_OPTION_MAX_FAULTS,
 	{ .key = "offsets", .values = "rotated|paper",
@@ -86,14 +47,13 @@ static const struct ibu_engine_option options[] = {
 		  "divide over their up-cables (often one that lost a "
 		  "spine): rotate spreads each leaf's last hosts over every "
 		  "spine (all-to-all near the bound, worst shift one "
-		  "higher), rule keeps D-mod-k for them",
-	  .parse = parse_uneven, .format = format_uneven },
+		  "higher), rule keeps D-mod-k for them" },
 	{ .key = "turns", .values = "own-vl|shared", .def = 0,
 	  .help = "on a damaged tree, the routes that must turn down-up: "
 		  "own-vl puts them on SL 1 / VL 1 (with qos TRUE and two "
 		  "data VLs; their turns then need not avoid the other "
 		  "routes), shared keeps every route on VL 0",
-	  .parse = parse_turns, .format = format_turns, .needs_qos = 1 },
+	  .needs_qos = 1 },
 };
 
 #define OPT_MAX_FAULTS (&options[0])
