@@ -363,7 +363,7 @@ static int route_channels(const struct ibu_cdg_ports *g,
 		}
 		ch[n++] = c;
 		w = g->node_of[g->next[c]];
-		if (u >= 0 && level[u] > level[v] && level[w] > level[v])
+		if (u >= 0 && ibu_valley(level, u, v, w))
 			*valley = 1;
 		u = v;
 		v = w;

@@ -134,7 +134,7 @@ int ibu_lft_route_has_valley(const struct ibu_fabric *f,
 		w = next_switch(f, l, v, lid);
 		if (w < 0)
 			return 0;
-		if (u >= 0 && level[u] > level[v] && level[w] > level[v])
+		if (u >= 0 && ibu_valley(level, u, v, w))
 			return 1;
 		u = v;
 		v = w;

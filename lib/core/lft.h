@@ -47,6 +47,11 @@ static inline uint8_t ibu_lft_get(const struct ibu_lft *l, int node,
  * arrives nowhere.
  */
 #define IBU_LFT_MAX_HOPS 64
+/* Does a route entering v from u and leaving it to w turn down-up at v? */
+static inline int ibu_valley(const int *level, int u, int v, int w)
+{
+	return level[u] > level[v] && level[w] > level[v];
+}
 int ibu_lft_route_has_valley(const struct ibu_fabric *f,
 			     const struct ibu_lft *l, int s, uint32_t lid,
 			     const int *level);

@@ -24,15 +24,10 @@ int ibu__pgft_cdg_build(struct router *r, struct ibu_err *e)
 		return rc;
 	r->cdg_on = 1;
 	r->st.cdg_builds++;
-	if (r->st.layered) {	/* only the deferred LIDs turn */
-		int i;
-
-		for (i = 0, rc = IBU_OK; i < r->ndefer && !rc; i++)
-			rc = ibu__pgft_cdg_add_lid(r, &r->cdg,
-						   r->defer[i].lid, e);
-	} else {
+	if (r->st.layered)
+		rc = ibu__pgft_cdg_add_deferred(r, &r->cdg, e);
+	else
 		rc = ibu_cdg_ports_add_unicast(&r->cdg, r->lft, r->map, e);
-	}
 	if (!rc)
 		rc = ibu_cdg_ports_find_cycle(&r->cdg, NULL, &len, e);
 	if (rc > 0)
@@ -62,6 +57,16 @@ int ibu__pgft_cdg_add_lid(const struct router *r, struct ibu_cdg_ports *g,
 		return ibu_cdg_ports_add_lid_layer(g, r->lft, lid, r->g->level,
 						   1, e);
 	return ibu_cdg_ports_add_lid(g, r->lft, lid, e);
+}
+
+int ibu__pgft_cdg_add_deferred(const struct router *r,
+			       struct ibu_cdg_ports *g, struct ibu_err *e)
+{
+	int i, rc = IBU_OK;
+
+	for (i = 0; i < r->ndefer && !rc; i++)
+		rc = ibu__pgft_cdg_add_lid(r, g, r->defer[i].lid, e);
+	return rc;
 }
 
 void ibu__pgft_count_layered(struct router *r)

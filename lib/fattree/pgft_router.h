@@ -214,6 +214,10 @@ int ibu__pgft_cdg_build(struct router *r, struct ibu_err *e);
  * one go up*|down* on VL 0, acyclic whatever they are). */
 int ibu__pgft_cdg_add_lid(const struct router *r, struct ibu_cdg_ports *g,
 			  uint32_t lid, struct ibu_err *e);
+/* VL 1's graph: every deferred LID's routes with a turn (only those
+ * turn; ibu__pgft_cdg_add_lid with st.layered). */
+int ibu__pgft_cdg_add_deferred(const struct router *r,
+			       struct ibu_cdg_ports *g, struct ibu_err *e);
 /* st.layered: how many deferred LIDs some end port reaches over a turn;
  * none: st.layered 0 (every route on SL 0). */
 void ibu__pgft_count_layered(struct router *r);

@@ -365,7 +365,7 @@ static void walk_turns(const struct router *r, struct turn_check *tc,
 			w = hop(r, v, lid);
 			if (w < 0)
 				break;
-			if (lv[p] > lv[v] && lv[w] > lv[v]) {
+			if (ibu_valley(lv, p, v, w)) {
 				flag_trial(tc, w, TC_HEAD);
 				flag_trial(tc, p, TC_TAIL);
 			}
@@ -440,16 +440,11 @@ static int build_exact(struct router *r, struct turn_check *tc,
 	if (rc)
 		return rc;
 	tc->exact = 1;
-	if (r->st.layered) {	/* VL 1: the deferred LIDs' turned routes */
-		int i;
-
-		for (i = 0; i < r->ndefer && !rc; i++)
-			rc = ibu__pgft_cdg_add_lid(r, &tc->cdg, tc->eager[i],
-						   e);
-	} else {
+	if (r->st.layered)	/* VL 1: the deferred LIDs' turned routes */
+		rc = ibu__pgft_cdg_add_deferred(r, &tc->cdg, e);
+	else
 		rc = ibu_cdg_ports_add_unicast_lazy(&tc->cdg, r->lft, r->map,
 						    tc->eager, r->ndefer, e);
-	}
 	/* once over the whole graph: each trial then searches only from
 	 * its new dependencies (a cycle already there fails every trial) */
 	if (!rc && (rc = ibu_cdg_ports_find_cycle(&tc->cdg, NULL, &len, e)) > 0)
