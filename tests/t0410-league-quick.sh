@@ -16,7 +16,7 @@
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 18
+plan 20
 
 league=$top_srcdir/tests/scripts/bench-league.sh
 md=$SIM_DIR/league.md
@@ -29,15 +29,15 @@ diag_file "$md" 40
 
 # field ENGINE N: column N of the engine's TSV line (1 fabric, 2 engine,
 # 3 used, 4 a2a, 5 shift, 6 eBB, 7 VLs, 8 CDG, 9 unreach, 10 route ms,
-# 11 a2a bound, 12 host order)
+# 11 a2a bound, 12 host order, 13 damaged)
 field()
 {
 	awk -F'\t' -v e="$1" -v n="$2" '$2 == e { print $n; exit }' "$tsv"
 }
 
-t_equal "TSV: one line per engine, 12 fields each, on ibft43" \
-	"$(awk -F'\t' '{ print $1, $2, NF }' "$tsv" | paste -sd' ')" \
-	"ibft43 cyclic 12 ibft43 minhop 12"
+t_equal "TSV: one line per engine, 13 fields each, on ibft43, intact" \
+	"$(awk -F'\t' '{ print $1, $2, NF, $13 }' "$tsv" | paste -sd' ')" \
+	"ibft43 cyclic 13 no ibft43 minhop 13 no"
 t_equal "both engines routed themselves (no fallback)" \
 	"$(field cyclic 3) $(field minhop 3)" "cyclic minhop"
 t_equal "the all-to-all bound is N-1 = 15; hosts in cyclic's order" \
@@ -70,10 +70,16 @@ t_expect "--random 3 --list: 3 specs, the same from the same seed, others from a
 	'BEGIN { exit !(a == b && a != c && split(a, l, "\n") == 3 && l[1] ~ /^--fabric .r01-.*-cut[1-4].*\|tree\|/) }'
 t_expect_code 2 "--fabric with a bad spec is refused" bash "$league" --fabric 'no spec' --list
 sum=$SIM_DIR/fabric.md
-t_expect "bench-league.sh --fabric 'ibft43-cut1|tree|..|fattree 4 3 --remove-links 1' runs" \
+# a name that says nothing of the cut: the graph tells the league
+t_expect "bench-league.sh --fabric 'plain43|tree|..|fattree 4 3 --remove-links 1' runs" \
 	env BUILD_DIR="$top_builddir" LEAGUE_NO_BUILD=1 TMPDIR="$SIM_DIR" \
-	bash "$league" --fabric 'ibft43-cut1|tree|IBFT(4,3), 1 cable cut|fattree 4 3 --remove-links 1 --seed 2' \
-	--engines 'cyclic minhop' --samples 10 -o "$sum"
+	bash "$league" --fabric 'plain43|tree|IBFT(4,3), 1 cable cut|fattree 4 3 --remove-links 1 --seed 2' \
+	--engines 'cyclic minhop' --samples 10 -o "$sum" --tsv "$SIM_DIR/fabric.tsv"
+t_equal "a damaged tree named plainly: TSV says damaged" \
+	"$(awk -F'\t' '{ print $2, $13 }' "$SIM_DIR/fabric.tsv" | paste -sd' ')" \
+	"cyclic yes minhop yes"
+t_grep "targets: judged as damaged (against the best other), not the bound" \
+	'^\| plain43 \| cyclic \| [0-9]+ \([0-9.]+\) \| best [0-9]+ \(minhop\) \|' "$sum"
 diag_file "$sum" 60
 t_equal "summary: 1 fabric; ours no fallback, no unreached pair, no CDG cycle, check clean" \
 	"$(grep -c '^1 fabrics, [01] met every target' "$sum"):$(grep -E '^\| (fallback|unreached|CDG|`ibunion check`)' "$sum" | awk -F'|' '{ print $3 + 0 }' | paste -sd,)" \

@@ -80,6 +80,9 @@
 #   unreach    end-port pairs whose walk through the tables does not arrive
 #   route ms   OpenSM's routing phase, "building routing with" to "tables
 #              configured on all switches" (log flag 0x04)
+# The TSV adds the all-to-all bound, the host order and whether the tree
+# is damaged: what `ibunion route` finds in its graph (a "degraded:"
+# summary), never the fabric's name; it picks the targets below.
 # Then one line per fabric: ours against the targets (see targets()).
 # With --random or --fabric also `ibunion check` of ours (every end port
 # reaches every LID, no loop, the engine's rule: minimal up*/down*), and
@@ -411,7 +414,7 @@ cell()
 one_fabric()
 {
 	local name kind what gen engines tags=() tag eng res used ms vls net order
-	local bound a2a wshift ebb unr loop sw hosts ours horder
+	local bound a2a wshift ebb unr loop sw hosts ours horder damaged=-
 	IFS='|' read -r name kind what gen <<<"$1"
 	F=$name
 	mkdir -p "$out/$F" || return 1
@@ -462,6 +465,11 @@ one_fabric()
 	sw=$(sed -n 's/^-I- [^:]*: \([0-9]*\) switches, \([0-9]*\) end ports.*/\1/p' "$out/$F/load.txt" | head -n 1)
 	hosts=$(sed -n 's/^-I- [^:]*: \([0-9]*\) switches, \([0-9]*\) end ports.*/\2/p' "$out/$F/load.txt" | head -n 1)
 	bound=$(awk '$1 == "all-to-all" && $3 == "bound" { print $4; exit }' "$out/$F/load.table")
+	# intact or damaged: from the graph (the targets differ)
+	if [ "$kind" = tree ]; then
+		damaged=no
+		"$IBUNION" route "$net" -o /dev/null 2>&1 | grep -q 'degraded: ' && damaged=yes
+	fi
 	{
 		echo
 		echo "### $what"
@@ -495,16 +503,16 @@ one_fabric()
 		[ "$used" = "$eng" ] || tag="$eng*$used"
 		printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$tag" "${a2a:-?}" \
 			"${wshift:-?}" "${ebb:-?}" "$vls" "$loop" "${unr:-?}" "$ms" >>"$out/tables.md"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$F" "$eng" "$used" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$F" "$eng" "$used" \
 			"${a2a:-?}" "${wshift:-?}" "${ebb:-?}" "$vls" "$loop" "${unr:-?}" "$ms" \
-			"$bound" "${order:-?}" >>"$rows"
+			"$bound" "${order:-?}" "$damaged" >>"$rows"
 	done <"$out/$F/engines"
 	return 0
 }
 
 # targets TSV: ours against the others, one line per fabric (Markdown).
-# Intact fat trees (no "-cut" or "-sw" in the name): all-to-all at the
-# bound.  Damaged fat trees: all-to-all no higher than the best of ftree
+# Intact fat trees (the TSV's 13th column; older TSVs without it: no
+# "-cut" or "-sw" in the name): all-to-all at the bound.  Damaged fat trees: all-to-all no higher than the best of ftree
 # (its configuration, fallback included), updn, minhop and dfsssp; the
 # worst shift no higher than dfsssp's; eBB at least dfsssp's.  Meshes: at
 # most 2 VLs, all-to-all no higher than minhop's and within 1.25 x
@@ -517,6 +525,7 @@ targets()
 		f = $1; if (!(f in seen)) { seen[f] = 1; order[++n] = f }
 		e = $2; a2a[f, e] = $4; sh[f, e] = $5; ebb[f, e] = $6; vls[f, e] = $7
 		used[f, e] = $3; bound[f] = $11
+		dmg[f] = NF >= 13 && $13 != "-" ? ($13 == "yes") : (f ~ /-(cut|sw)/)
 		if (e == "cyclic" || e == "xy") ours[f] = e
 	}
 	END {
@@ -537,7 +546,7 @@ targets()
 			if (o == "") continue
 			met = 1; vs = ""; shv = "-"; ebv = "-"
 			if (used[f, o] != o) met = 0
-			if (o == "cyclic" && f !~ /-(cut|sw)/) {
+			if (o == "cyclic" && !dmg[f]) {
 				vs = "the bound"
 				met = met && a2a[f, o] + 0 <= bound[f] + 1e-9
 				if ((f, "dfsssp") in sh) {
