@@ -8,9 +8,13 @@
 # manager); configurations interleaved inside each repetition.  Not part
 # of make check.
 #
-#	tests/scripts/bench.sh --events [-n REPS] [--large] [--storm | --faults]
-#	               [--engines 'E1 E2'] [-o RESULTS.tsv]
+#	tests/scripts/bench.sh --events [-n REPS] [--large] [--small]
+#	               [--storm | --faults] [--engines 'E1 E2'] [-o RESULTS.tsv]
 #
+#	--small    the cable cut also on IBFT(8,3) and IBFT(16,3): sizes where
+#	           cyclic's shift and eBB passes run (they stop above
+#	           IBFT(16,3)'s hosts x ports), so its degraded callback costs
+#	           a multiple of the fault-free one there
 #	--storm    the join storm only;  --faults  the cable cut only
 #	--qos      every configuration with `qos TRUE` (cyclic's turned
 #	           routes then ride VL 1 on the damaged tree)
@@ -22,7 +26,8 @@
 #	20, "10 100 500")
 #
 # Cable cut: ibsim (console) + opensm (force_heavy_sweep; the plugin with
-# reuse_model=no) on a shuffled IBFT(24,3) [, IBFT(32,3) with --large],
+# reuse_model=no) on a shuffled IBFT(24,3) [, IBFT(32,3) with --large;
+# IBFT(8,3) and IBFT(16,3) with --small],
 # SUBNET UP, dump_lfts, a SIGHUP re-sweep with nothing changed (the warm
 # fault-free callback), then one leaf-to-middle cable is cut through
 # ibsim's console (the cable is found from the graph: the first switch
@@ -74,6 +79,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$top/_build}
 reps=1
 large=
+small=
 results=
 parts="faults storm"
 qos=FALSE
@@ -84,6 +90,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-n) reps=${2-}; shift 2 || { echo "bench: -n needs a value" >&2; exit 2; } ;;
 	--large) large=1; shift ;;
+	--small) small=1; shift ;;
 	--storm) parts=storm; shift ;;
 	--faults) parts=faults; shift ;;
 	--qos) qos=TRUE; shift ;;
@@ -112,7 +119,10 @@ trap 'rm -rf "$work"' EXIT
 [ -n "$results" ] || results=$work/results.tsv
 : >"$results" || exit 1
 
-fabrics=("ibft243|fattree 24 3|-N 8192 -S 1024 -P 65536")
+fabrics=()
+[ -n "$small" ] && fabrics+=("ibft83|fattree 8 3|-N 8192 -S 1024 -P 65536"
+	"ibft163|fattree 16 3|-N 8192 -S 1024 -P 65536")
+fabrics+=("ibft243|fattree 24 3|-N 8192 -S 1024 -P 65536")
 [ -n "$large" ] && fabrics+=("ibft323|fattree 32 3|-N 16384 -S 2048 -P 65536")
 read -r -a engines <<<"$engine_list"
 

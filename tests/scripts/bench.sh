@@ -9,7 +9,7 @@
 #
 #	tests/scripts/bench.sh [-n REPS] [--large] [--mesh] [--pgft] [--no-sim]
 #	               [--no-offline] [-o RESULTS.tsv]
-#	tests/scripts/bench.sh --events [-n REPS] [--large] [--storm | --faults]
+#	tests/scripts/bench.sh --events [-n REPS] [--large] [--small] [--storm | --faults]
 #	               [--engines 'E1 E2'] [-o RESULTS.tsv]
 #
 #	--events      a fabric's events instead (tests/scripts/bench-events.sh): a
