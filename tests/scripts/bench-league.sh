@@ -465,10 +465,13 @@ one_fabric()
 	sw=$(sed -n 's/^-I- [^:]*: \([0-9]*\) switches, \([0-9]*\) end ports.*/\1/p' "$out/$F/load.txt" | head -n 1)
 	hosts=$(sed -n 's/^-I- [^:]*: \([0-9]*\) switches, \([0-9]*\) end ports.*/\2/p' "$out/$F/load.txt" | head -n 1)
 	bound=$(awk '$1 == "all-to-all" && $3 == "bound" { print $4; exit }' "$out/$F/load.table")
-	# intact or damaged: from the graph (the targets differ)
+	# intact or damaged: from the graph OpenSM routed (the first tables
+	# read back say which part of the net file that was; the targets
+	# differ)
 	if [ "$kind" = tree ]; then
 		damaged=no
-		"$IBUNION" route "$net" -o /dev/null 2>&1 | grep -q 'degraded: ' && damaged=yes
+		"$IBUNION" route "$net" --lids-from "${tags[0]}" -o /dev/null 2>&1 |
+			grep -q 'degraded: ' && damaged=yes
 	fi
 	{
 		echo
@@ -619,6 +622,7 @@ summary()
 	FILENAME == ARGV[2] {
 		f = $1; e = $2; has[f, e] = 1; used[f, e] = $3; a2a[f, e] = $4
 		sh[f, e] = $5; ebb[f, e] = $6; vls[f, e] = $7; cdg[f, e] = $8; unr[f, e] = $9
+		bound[f] = $11; dmg[f] = NF >= 13 && $13 != "-" ? ($13 == "yes") : 1
 		if (e == "cyclic" || e == "xy") ours[f] = e
 		next
 	}
@@ -639,6 +643,16 @@ summary()
 			miss(f, "shift", "shift " sh[f, o] " vs " sh[f, "dfsssp"] pct(sh[f, o], sh[f, "dfsssp"]))
 		if (has[f, "dfsssp"] && ebb[f, o] + 0 < ebb[f, "dfsssp"] + 0)
 			miss(f, "eBB", "eBB " ebb[f, o] " vs " ebb[f, "dfsssp"] pct(ebb[f, o], ebb[f, "dfsssp"]))
+	}
+	# the faults left a whole tree (a leaf gone with its hosts): the
+	# intact target, all-to-all at the bound
+	function intact_targets(f, o) {
+		if (a2a[f, o] + 0 > bound[f] + 1e-9)
+			miss(f, "a2a", "a2a " a2a[f, o] " vs the bound " bound[f] " (intact after the faults)")
+		note[f] = note[f] (note[f] == "" ? "" : "; ") "intact after the faults: a2a " a2a[f, o] \
+			" at the bound " bound[f] (has[f, "dfsssp"] ? ", shift " sh[f, o] " vs " sh[f, "dfsssp"] \
+			", eBB " ebb[f, o] " vs " ebb[f, "dfsssp"] " (dfsssp)" : "")
+		nintact++
 	}
 	function mesh_targets(f, o) {
 		if (vls[f, o] + 0 > 2)
@@ -674,6 +688,8 @@ summary()
 					miss(f, "unreached", unr[f, o] " pairs unreached (others: " (minu == "" ? "-" : minu) ")")
 				if (o == "xy")
 					mesh_targets(f, o)
+				else if (!dmg[f])
+					intact_targets(f, o)
 				else
 					tree_targets(f, o)
 				# "-": on several VLs (the SL layers of xy), not one graph
@@ -695,6 +711,8 @@ summary()
 		print "can miss several; a declined fabric counts under fallback only):"
 		if (napart)
 			printf "\n%d of them are cut apart: some end ports unreachable for every engine\n(judged on the other criteria; listed below).\n", napart
+		if (nintact)
+			printf "\n%d of them are whole trees after the faults (`ibunion route` finds no\nfault: a leaf went with its hosts): judged as intact, all-to-all at the\nbound (listed below).\n", nintact
 		print ""
 		print "| criterion | missed |"
 		print "|---|---:|"
@@ -712,7 +730,7 @@ summary()
 		print "| family | fabrics | met |"
 		print "|---|---:|---:|"
 		for (k = 1; k <= nf; k++) printf "| %s | %d | %d |\n", famorder[k], famn[famorder[k]], famok[famorder[k]]
-		if (met == n && !napart) exit
+		if (met == n && !napart && !nintact) exit
 		print ""
 		print "Misses (and fabrics cut apart):"
 		print ""
