@@ -16,7 +16,7 @@
 . "$(dirname "$0")/sim.sh"
 sim_require
 sim_setup
-plan 20
+plan 22
 
 league=$top_srcdir/tests/scripts/bench-league.sh
 md=$SIM_DIR/league.md
@@ -84,6 +84,17 @@ diag_file "$sum" 60
 t_equal "summary: 1 fabric; ours no fallback, no unreached pair, no CDG cycle, check clean" \
 	"$(grep -c '^1 fabrics, [01] met every target' "$sum"):$(grep -E '^\| (fallback|unreached|CDG|`ibunion check`)' "$sum" | awk -F'|' '{ print $3 + 0 }' | paste -sd,)" \
 	"1:0,0,0,0"
+# the faults take a leaf with its hosts and leave a whole PGFT(2; 4,4;
+# 1,2; 1,2): judged as intact (all-to-all at the bound), listed as such
+whole=$SIM_DIR/whole.md
+t_expect "bench-league.sh --fabric on a tree the faults leave whole runs" \
+	env BUILD_DIR="$top_builddir" LEAGUE_NO_BUILD=1 TMPDIR="$SIM_DIR" \
+	bash "$league" --fabric 'w-cut1-sw2|tree|PGFT(2; 4,6; 1,2; 1,2), 1 cable cut, 2 switches missing|pgft --m 4,6 --w 1,2 --p 1,2 --remove-links 1 --remove-switches 2 --seed 835881' \
+	--engines 'cyclic minhop' --samples 10 -o "$whole" --tsv "$SIM_DIR/whole.tsv"
+diag_file "$whole" 40
+t_equal "whole after the faults: TSV says not damaged; summary judges it intact, met" \
+	"$(awk -F'\t' '$2 == "cyclic" { print $13 }' "$SIM_DIR/whole.tsv"):$(grep -c '^1 fabrics, 1 met every target' "$whole"):$(grep -c '^1 of them are whole trees after the faults' "$whole"):$(grep -c '^| w-cut1-sw2 | (intact after the faults: a2a [0-9]* at the bound [0-9]*' "$whole")" \
+	"no:1:1:1"
 t_expect "--random 1 --random-mesh 2 --list: the same tree as --random 1, then 2 meshes" \
 	awk -v a="$(bash "$league" --random 1 --random-mesh 2 --seed 7 --list)" -v t="$(bash "$league" --random 1 --seed 7 --list)" \
 	'BEGIN { n = split(a, l, "\n"); exit !(n == 3 && l[1] == t && l[2] ~ /^--fabric .m01-mesh.*-cut[1-4].*\|mesh\|.*\|mesh [0-9]+ [0-9]+ --hcas/ && l[3] ~ /^--fabric .m02-/) }'
