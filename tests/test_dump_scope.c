@@ -144,6 +144,40 @@ START_TEST(foreign_dump_left_to_apply)
 }
 END_TEST
 
+/* dump_lfts stops one LID short of a LinearFDBTop that is a multiple of
+ * 64: the LID its headers end at is named, only there. */
+START_TEST(short_top_named)
+{
+	static const char head[] =
+		"Unicast lids [0x0-0x%x] of switch Lid 1 guid 0x0000000000200000 (Switch1):\n"
+		"0x0001 000 : (Switch portguid 0x0000000000200000: 'Switch1')\n"
+		"0x0002 001 : (Channel Adapter portguid 0x0000000000100001: 'Hca1')\n"
+		"%s"
+		"%d valid lids dumped \n";
+	static const struct { unsigned top; const char *last; int n; unsigned want; } c[] = {
+		{ 0x40, "", 2, 0x40 },	/* entries stop short of 64 */
+		{ 0x80, "", 2, 0x80 },
+		{ 0x40, "0x0040 001 : (Channel Adapter portguid 0x0000000000100002: 'Hca2')\n", 3, 0 },
+		{ 0x3f, "", 2, 0 },	/* not a multiple of 64 */
+		{ 0x2, "", 2, 0 },
+	};
+	char text[1024];
+	struct scoped s;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(text, sizeof(text), head, c[i].top, c[i].last, c[i].n);
+		scope_up(&s, 0, text);
+		ck_assert_msg(s.left.short_top == c[i].want, "case %zu: 0x%x",
+			      i, s.left.short_top);
+		scope_down(&s);
+	}
+	scope_up(&s, 0, NULL);	/* the fixture's dump reaches its tops */
+	ck_assert_uint_eq(s.left.short_top, 0);
+	scope_down(&s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("dump_scope");
@@ -152,6 +186,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, island_left_out);
 	tcase_add_test(tc, one_table_keeps_its_fabric);
 	tcase_add_test(tc, foreign_dump_left_to_apply);
+	tcase_add_test(tc, short_top_named);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,7 +6,8 @@
  * busiest link does not rise above what the pass started from (also
  * where a move is kept only with a second one, or by the round without
  * the guards, kept only where it ends with every guard holding); the
- * tables stay valid, minimal and credit-loop free.  (Two runs giving the
+ * tables stay valid, minimal and credit-loop free; a LID routed by turns
+ * moves too, its turn kept.  (Two runs giving the
  * same tables and an intact tree left alone: test_pgft_shift.c, whose
  * pass this one follows.)
  */
@@ -87,6 +88,31 @@ START_TEST(small_tree_larger_sample)
 }
 END_TEST
 
+/*
+ * A LID routed by turns moves as in the shift pass: onto a cable parallel
+ * to its own before the turn, or another minimal up*|down* way after it.
+ * IBFT(4,3) of the random league with 3 cuts and 2 switches gone (seed
+ * 29's r24), own-vl: entries of turned LIDs move and the estimate rises;
+ * the tables stay valid (minimal, every turned route with its one valley)
+ * and free of credit loops on the plan's two VLs.
+ */
+START_TEST(turned_lids_moved)
+{
+	struct ibu_pgft_route_stats st;
+	struct fixture x;
+
+	pgft_league_ibft(&x, 4, 3, 3, 2, 739876);
+	pgft_route_lmc0_turns(&x, &st, 1);
+	ck_assert_int_gt(st.layered, 0);
+	ck_assert_int_gt(st.ebb_turned, 0);
+	ck_assert_int_le(st.ebb_turned, st.ebb_moved);
+	ck_assert_msg(st.ebb_to > st.ebb_from, "eBB %f -> %f", st.ebb_from,
+		      st.ebb_to);
+	pgft_assert_valid_on(&x, 0, 1);
+	pgft_fixture_free(&x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft_ebb");
@@ -96,6 +122,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, estimate_rises, 0,
 			    (int)(sizeof(damaged) / sizeof(damaged[0])));
 	tcase_add_test(tc, small_tree_larger_sample);
+	tcase_add_test(tc, turned_lids_moved);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -92,6 +92,9 @@ void ibu_opt_report(const char *cmd, const struct ibu_err *e)
 void ibu_opt_scope_note(FILE *out, const char *cmd, const char *dump,
 			const struct ibu_dump_scope *left)
 {
+	if (left->short_top)
+		fprintf(out, "-W- ibunion %s: every table of %s stops one LID short of its range [0x0-0x%x]: dump_lfts leaves out the LID at a LinearFDBTop that is a multiple of 64, so LID 0x%x's owner and every route to it are missing here (read the switches with `ibunion check --live`, or dump them with ibroute)\n",
+			cmd, dump, left->short_top, left->short_top);
 	if (!left->switches && !left->ends)
 		return;
 	fprintf(out, "-W- ibunion %s: %d switch%s and %d end node%s not connected to any switch %s has a table for (cut off from OpenSM's subnet): left out\n",

@@ -426,8 +426,9 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 	o = strlen(buf);
 	if (c->routed && c->st.ebb_tries && o < len)
 		snprintf(buf + o, len - o,
-			 "; eBB pass %ld entries moved (%ld pairs), %ld tried",
-			 c->st.ebb_moved, c->st.ebb_pairs, c->st.ebb_tries);
+			 "; eBB pass %ld entries moved (%ld pairs, %ld of turned LIDs), %ld tried",
+			 c->st.ebb_moved, c->st.ebb_pairs, c->st.ebb_turned,
+			 c->st.ebb_tries);
 }
 
 static void describe(const struct ibu_fabric *f, const void *topo, char *buf,

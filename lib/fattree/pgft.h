@@ -252,6 +252,7 @@ struct ibu_pgft_route_stats {
 				 * leaves use for their LID (pgft_gather.c) */
 	long ebb_moved, ebb_tries;	/* the eBB pass's (pgft_ebb.c), */
 	long ebb_pairs;			/* moves kept as a pair, */
+	long ebb_turned;		/* of a LID routed by turns, */
 	long ebb_relaxed;		/* kept by the unguarded round, */
 	long ebb_walks;			/* and the flows its tries walked; */
 	double ebb_from, ebb_to;	/* its estimate before and after */

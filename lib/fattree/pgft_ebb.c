@@ -16,7 +16,10 @@
  * Incremental: each bisection's link loads are kept; a move of (n, D)
  * changes in bisection b at most the one flow ending at D, when its
  * source's path crosses n, so only those bisections are measured again.
- * Never touches LIDs routed by turns. Deterministic whatever the node
+ * A LID routed by turns moves as in the shift pass: onto a cable
+ * parallel to its own before the turn (ibu__shp_twin_cable: as long a
+ * route, the turn where it was) or a minimal up*|down* way after it.
+ * Deterministic whatever the node
  * order (destinations by host index, switches along the source leaves'
  * walks, ways by port), bounded:
  * where the shift pass runs (its SHIFT_CELLS) and EBB_TRIES tries
@@ -78,6 +81,7 @@ struct ebp {
 	uint32_t amax;		/* the all-to-all's busiest */
 	long walks;		/* flows walked by bsum */
 	long pairs;		/* moves kept with a second one */
+	long turned;		/* moves kept of LIDs routed by turns */
 	int *pc, *plen;		/* [(j N + D) hops], [j N + D]: the walk
 				 * from source leaf rank j to D, its length */
 	int *hrank;		/* [S]: its leaf's rank */
@@ -373,6 +377,7 @@ static int try_move(struct ebp *eb, int D, int n, int p)
 		eb->log[eb->nlog++].old = a->old;
 	}
 	eb->pairs += ok == 2;
+	eb->turned += sp->fixed[D];
 	sp->mvD = -1;
 	sp->moved += ok;
 	return ok;
@@ -406,20 +411,24 @@ static int sweep_dest(struct ebp *eb, int D, long *kept)
 {
 	struct shp *sp = eb->sp;
 	const struct router *r = sp->r;
-	int i, n, p, cur, rc, ns;
+	int i, n, p, cur, rc, ns, way;
 
 	ibu__shp_prepare(sp, r->g->host[D].leaf);
 	ns = route_switches(eb, D);
 	for (i = 0; i < ns; i++) {
 		n = eb->sw[i];
 		cur = r->lft->row[n][sp->lid[D]];
-		if (!cur || cur == IBU_NO_PATH || !ibu__shp_is_way(sp, n, cur))
+		if (!cur || cur == IBU_NO_PATH)
+			continue;
+		way = ibu__shp_is_way(sp, n, cur);
+		if (!way && !sp->fixed[D])
 			continue;
 		for (p = 1; p <= r->f->nodes[n].num_ports; p++) {
 			if (sp->tries >= eb->tmax || eb->walks > eb->wmax)
 				return 0;
 			if (p == r->lft->row[n][sp->lid[D]] ||
-			    !ibu__shp_is_way(sp, n, p))
+			    !(way ? ibu__shp_is_way(sp, n, p) :
+				    ibu__shp_twin_cable(sp, n, p, D)))
 				continue;
 			rc = try_move(eb, D, n, p);
 			if (rc < 0)
@@ -452,7 +461,7 @@ static int ebb_round(struct ebp *eb, long *kept)
 
 	for (D = 0; !rc && D < sp->N && sp->tries < eb->tmax &&
 	     eb->walks <= eb->wmax; D++)
-		if (sp->lid[D] && !sp->fixed[D])
+		if (sp->lid[D])
 			rc = sweep_dest(eb, D, kept);
 	return rc;
 }
@@ -489,7 +498,7 @@ static int ebb_relax(struct ebp *eb, long *kept)
 {
 	struct shp *sp = eb->sp;
 	struct emove *mo = &eb->mo[0];
-	long k0 = *kept, i, tries;
+	long k0 = *kept, t0 = eb->turned, i, tries;
 	int rc;
 
 	eb->relax = 1;
@@ -514,6 +523,7 @@ static int ebb_relax(struct ebp *eb, long *kept)
 	sp->tries = tries;
 	sp->mvD = -1;
 	*kept = k0;
+	eb->turned = t0;
 	return 0;
 }
 
@@ -611,6 +621,7 @@ int ibu__pgft_raise_ebb(struct shp *sp)
 	sp->r->st.ebb_to = total(&eb);
 	sp->r->st.ebb_moved = kept;
 	sp->r->st.ebb_pairs = eb.pairs;
+	sp->r->st.ebb_turned = eb.turned;
 	sp->r->st.ebb_relaxed = eb.relaxed;
 	sp->r->st.ebb_tries = sp->tries;
 	sp->r->st.ebb_walks = eb.walks;

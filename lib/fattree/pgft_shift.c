@@ -376,7 +376,7 @@ static int try_way(struct shp *sp, int D, int n, int p, int keep, long *cost)
  * parallel to the one its entry takes: a turned route's switches before
  * the turn have no up*|down* way (is_way), but the same route over
  * another of the parallel cables is as long and turns where it did. */
-static int twin_cable(const struct shp *sp, int n, int p, int D)
+int ibu__shp_twin_cable(const struct shp *sp, int n, int p, int D)
 {
 	const struct ibu_node *nd = &sp->r->f->nodes[n];
 	int q = sp->r->lft->row[n][sp->lid[D]];
@@ -748,7 +748,7 @@ static int lower_flow(struct shp *sp, long S, long D, long k)
 				return 0;
 			if (p != r->lft->row[s][sp->lid[D]] &&
 			    (ibu__shp_is_way(sp, s, p) ||
-			     twin_cable(sp, s, p, (int)D)) &&
+			     ibu__shp_twin_cable(sp, s, p, (int)D)) &&
 			    try_way(sp, (int)D, s, p, 0, &cost) && cost < best) {
 				best = cost;
 				bs = s;

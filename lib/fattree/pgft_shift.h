@@ -68,6 +68,9 @@ void ibu__shp_prepare(struct shp *sp, int t);
 /* 1 when port p of switch n is a minimal up*|down* way toward the leaf
  * prepared. */
 int ibu__shp_is_way(const struct shp *sp, int n, int p);
+/* 1 when D's LID is routed by turns and port p of switch n is a cable
+ * parallel to the one its entry takes (as long a route, the same turn). */
+int ibu__shp_twin_cable(const struct shp *sp, int n, int p, int D);
 /* The source leaves whose walk to D crosses switch n (sp->mv); their
  * count. */
 int ibu__shp_movers(struct shp *sp, int D, int n);

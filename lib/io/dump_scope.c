@@ -34,6 +34,24 @@ static void reach(const struct ibu_fabric *f, uint8_t *keep, int *q, int n)
 	}
 }
 
+/* The LID dump_lfts left out of every table (see struct ibu_dump_scope),
+ * 0 none. */
+static uint32_t short_top(const struct ibu_dump *d)
+{
+	uint32_t top = 0;
+	int i;
+
+	for (i = 0; i < d->num_switches; i++) {
+		const struct ibu_dump_switch *sw = &d->sw[i];
+
+		if (sw->top < 64 || sw->top % 64 || sw->max_lid >= sw->top ||
+		    (top && sw->top != top))
+			return 0;
+		top = sw->top;
+	}
+	return top > d->max_lid ? top : 0;
+}
+
 int ibu_dump_scope(const struct ibu_dump *d, struct ibu_fabric *f,
 		   struct ibu_dump_scope *left, struct ibu_err *e)
 {
@@ -43,6 +61,7 @@ int ibu_dump_scope(const struct ibu_dump *d, struct ibu_fabric *f,
 	int i, n = 0, rc = IBU_OK;
 
 	memset(left, 0, sizeof(*left));
+	left->short_top = short_top(d);
 	if (!keep || !q) {
 		rc = ibu_err_set(e, IBU_ENOMEM, "out of memory");
 		goto out;

@@ -18,6 +18,11 @@
 /* What ibu_dump_scope() left out. */
 struct ibu_dump_scope {
 	int switches, ends;	/* switches, end nodes (CAs, routers) removed */
+	uint32_t short_top;	/* the LID every table's header range ends at,
+				 * a multiple of 64, that no entry reaches:
+				 * dump_lfts stops one LID short of such a
+				 * LinearFDBTop, so its owner is not in the
+				 * dump (0: the tables reach their tops) */
 };
 
 /*

@@ -267,7 +267,7 @@ run_fault()
 {
 	local fabric=$1 engine=$2 args=$3 rep=$4 net=$work/$1.net sw port
 	local mark t_hup start end up used route cb0 cb hup blocks ours rss log
-	local cpu0 cpu valid=-
+	local cpu0 cpu valid=- keep
 
 	read -r sw port <<<"$(leaf_cable "$net")"
 	[ -n "$port" ] || { echo "bench: no leaf cable in $fabric" >&2; return 1; }
@@ -284,7 +284,7 @@ run_fault()
 		force_heavy_sweep TRUE qos "$qos"
 	sim_start_opensm
 	if ! sim_wait_subnet_up 900 >"$SIM_DIR/wait.out" ||
-		! sim_resweep_quiet || ! sim_dump_lfts "$SIM_DIR/before.lfts"; then
+		! sim_resweep_quiet || ! sim_dump_lfts_whole "$SIM_DIR/before.lfts"; then
 		sim_mark_failed
 		echo "bench: $fabric $engine: no SUBNET UP, files in $SIM_DIR" >&2
 		sim_teardown >/dev/null
@@ -305,7 +305,7 @@ run_fault()
 	mark=$(sim_log_mark)
 	sim_ibsim_cmd "Unlink \"$sw\"[$port]" >/dev/null || { sim_teardown >/dev/null; return 1; }
 	t_hup=$(now_secs)
-	if ! sim_resweep >/dev/null || ! sim_dump_lfts "$SIM_DIR/after.lfts"; then
+	if ! sim_resweep >/dev/null || ! sim_dump_lfts_whole "$SIM_DIR/after.lfts"; then
 		sim_mark_failed
 		echo "bench: $fabric $engine: no re-sweep, files in $SIM_DIR" >&2
 		sim_teardown >/dev/null
@@ -316,7 +316,10 @@ run_fault()
 	sim_log_since "$mark" >"$log"
 	start=$(grep -m1 "building routing with" "$log" | secs_of_log_line)
 	end=$(grep -m1 "tables configured on all switches" "$log" | secs_of_log_line)
-	up=$(grep -m1 "SUBNET UP" "$log" | secs_of_log_line)
+	# the re-sweep's SUBNET UP (the warm one's line may land after the
+	# mark, and then before the cut)
+	up=$(awk '/building routing with/ { b = 1 } b && /SUBNET UP/ { print; exit }' "$log" |
+		secs_of_log_line)
 	used=$(sed -n 's/.*-> osm_ucast_mgr_process: \([^ ]*\) tables configured.*/\1/p' "$log" | head -n 1)
 	cb=$(sed -n 's/.*, routed in \([0-9.]*\) ms.*/\1/p' "$log" | head -n 1)
 	ours=$(sed -n 's/.*own memory \([0-9.]*\) MiB.*/\1/p' "$log" | head -n 1)
@@ -327,6 +330,13 @@ run_fault()
 		cut_net "$net" "$sw" "$port" >"$SIM_DIR/cut.net"
 		if "$IBUNION" check -q --updown "$SIM_DIR/cut.net" "$SIM_DIR/after.lfts" \
 			>"$SIM_DIR/check.out" 2>&1; then valid=yes; else valid=no; fi
+		if [ "$valid" = no ]; then	# what the check found, kept
+			keep=${results%.tsv}.invalid-$fabric-$rep
+			mkdir -p "$keep" && cp "$SIM_DIR/check.out" "$SIM_DIR/cut.net" \
+				"$SIM_DIR/after.lfts" "$SIM_DIR/osm.log" "$keep/" 2>/dev/null
+			echo "bench: $fabric $engine rep $rep: check --updown failed" \
+				"(files in $keep): $(grep -m1 -E '^-[EW]- ' "$SIM_DIR/check.out")" >&2
+		fi
 	fi
 	route=$(awk -v a="$start" -v b="$end" 'BEGIN { d = b - a; if (d < 0) d += 86400; printf "%.2f", d * 1000 }')
 	hup=$(awk -v a="$t_hup" -v b="$up" 'BEGIN { d = b - a; if (d < 0) d += 86400; printf "%.3f", d }')

@@ -339,21 +339,12 @@ route_one()
 		qos TRUE log_flags 0x07 "${opts[@]}"
 	sim_start_opensm
 	if ! sim_wait_subnet_up 900 >"$SIM_DIR/wait.out" ||
-	   ! sim_dump_lfts "$dir/$tag.lfts" >/dev/null; then
+	   ! sim_dump_lfts_whole "$dir/$tag.lfts" >/dev/null; then
 		sim_stop_opensm >/dev/null
 		mv "$SIM_DIR/osm.log" "$dir/$tag.osm.log" 2>/dev/null
 		rm -f "$dir/$tag.lfts"
 		echo "league: $F $eng: no SUBNET UP or no dump (log: $dir/$tag.osm.log)" >&2
 		return 1
-	fi
-	# dump_lfts stops one LID short of a LinearFDBTop that is a multiple
-	# of 64 (docs/benchmarks.md): read such tables with ibunion's live
-	# reader instead, which reads every entry up to the top (what the
-	# check finds is judged later: its exit status does not matter here)
-	if [ $(($(sed -n '1s/.*\[0x0-0x\([0-9a-fA-F]*\)\].*/0x\1/p' "$dir/$tag.lfts") % 64)) = 0 ]; then
-		sim_client "$IBUNION" check --live --engine none -q --live-save "$dir/$tag.live" \
-			>/dev/null 2>&1
-		[ -s "$dir/$tag.live/lfts.dump" ] && mv "$dir/$tag.live/lfts.dump" "$dir/$tag.lfts"
 	fi
 	sim_stop_opensm >/dev/null
 	# the next opensm must not find this run's SUBNET UP
