@@ -113,6 +113,30 @@ START_TEST(turned_lids_moved)
 }
 END_TEST
 
+/*
+ * One cut on IBFT(8,3): the estimate barely moves, so the guarded round
+ * stops at a stall (EBB_STALL over EBB_WINDOW tries) instead of sweeping
+ * every destination, and the unguarded round is not tried; the tables
+ * stay valid.
+ */
+START_TEST(stall_stops_early)
+{
+	struct ibu_pgft_route_stats st;
+	struct fixture x;
+
+	pgft_league_ibft(&x, 8, 3, 1, 0, 3);
+	pgft_route_lmc0(&x, &st);
+	ck_assert_int_gt(st.ebb_tries, 0);
+	ck_assert_msg(st.ebb_tries <= 3 * 256, "%ld tries", st.ebb_tries);
+	ck_assert_int_eq(st.ebb_relaxed, 0);
+	ck_assert(st.ebb_to >= st.ebb_from);
+	ck_assert_msg(st.ebb_to < st.ebb_from * 1.0006, "eBB %f -> %f",
+		      st.ebb_from, st.ebb_to);
+	pgft_assert_valid_updown(&x);
+	pgft_fixture_free(&x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft_ebb");
@@ -123,6 +147,7 @@ static Suite *suite(void)
 			    (int)(sizeof(damaged) / sizeof(damaged[0])));
 	tcase_add_test(tc, small_tree_larger_sample);
 	tcase_add_test(tc, turned_lids_moved);
+	tcase_add_test(tc, stall_stops_early);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -49,6 +49,17 @@
  * whatever the tree (20 M: about 0.28 s more on a 512-host PGFT, 10 M
  * 0.15 s, the random league's misses the same). */
 #define EBB_WALKS 10000000L
+/* The guarded round stops where its estimate rose by less than
+ * EBB_STALL (relative) over the last EBB_WINDOW tries (and the unguarded
+ * one is not tried): on trees with one cut the pass spent most of the
+ * routing (IBFT(8,3): 0.2 s of 0.2 s) to move a few entries for no
+ * gain. On the 808 kept trees of the random leagues of seeds 1-37, offline
+ * with their live LIDs: 27% less routing time in all, eBB lower on 87
+ * trees (by 0.07% on average, 0.40% at most), higher on 34, no target
+ * met or missed that was not before; IBFT(8,3) with a cut 0.20 -> 0.04 s,
+ * IBFT(16,3) 0.25 -> 0.15 s. */
+#define EBB_WINDOW 256
+#define EBB_STALL 2e-4
 /* A move is kept where the estimate rises by more than this (rounding). */
 #define EBB_EPS 1e-9
 /* Second moves tried for a move that takes a cell above a guard. */
@@ -86,6 +97,9 @@ struct ebp {
 				 * from source leaf rank j to D, its length */
 	int *hrank;		/* [S]: its leaf's rank */
 	long tmax, wmax;	/* the round's budget: tries, walks */
+	long wtry;		/* tries when the stall window began */
+	double wsum;		/* the estimate then */
+	int stalled;		/* the guarded round gave up (spent()) */
 	int relax;		/* the guards off: moves logged */
 	struct elog { int D, n; uint8_t old; } *log;
 	long nlog;		/* [EBB_RTRIES]: the round's kept moves */
@@ -383,6 +397,27 @@ static int try_move(struct ebp *eb, int D, int n, int p)
 	return ok;
 }
 
+static double total(const struct ebp *eb);
+
+/* 1 when the round's budget is spent: its tries or walks, or, in the
+ * guarded round, a stall (the estimate rose by less than EBB_STALL over
+ * the last EBB_WINDOW tries). */
+static int spent(struct ebp *eb)
+{
+	const struct shp *sp = eb->sp;
+	double now;
+
+	if (sp->tries >= eb->tmax || eb->walks > eb->wmax || eb->stalled)
+		return 1;
+	if (eb->relax || sp->tries < eb->wtry + EBB_WINDOW)
+		return 0;
+	now = total(eb);
+	eb->stalled = now < eb->wsum * (1 + EBB_STALL);
+	eb->wtry = sp->tries;
+	eb->wsum = now;
+	return eb->stalled;
+}
+
 /* The switches on D's routes from the source leaves (by rank, then
  * along the walk: an order the host order fixes, never node indices)
  * into eb->sw; how many. */
@@ -424,7 +459,7 @@ static int sweep_dest(struct ebp *eb, int D, long *kept)
 		if (!way && !sp->fixed[D])
 			continue;
 		for (p = 1; p <= r->f->nodes[n].num_ports; p++) {
-			if (sp->tries >= eb->tmax || eb->walks > eb->wmax)
+			if (spent(eb))
 				return 0;
 			if (p == r->lft->row[n][sp->lid[D]] ||
 			    !(way ? ibu__shp_is_way(sp, n, p) :
@@ -459,8 +494,7 @@ static int ebb_round(struct ebp *eb, long *kept)
 	struct shp *sp = eb->sp;
 	int D, rc = 0;
 
-	for (D = 0; !rc && D < sp->N && sp->tries < eb->tmax &&
-	     eb->walks <= eb->wmax; D++)
+	for (D = 0; !rc && D < sp->N && !spent(eb); D++)
 		if (sp->lid[D])
 			rc = sweep_dest(eb, D, kept);
 	return rc;
@@ -610,13 +644,14 @@ int ibu__pgft_raise_ebb(struct shp *sp)
 		fill_loads(&eb);
 	sp->r->st.ebb_from = total(&eb);
 	sp->r->st.ebb_a2a = eb.amax;
+	eb.wsum = sp->r->st.ebb_from;
 	eb.tmax = EBB_TRIES * k / EBB_SAMPLES;
 	eb.wmax = EBB_WALKS / EBB_SAMPLES * k;
 	if (!rc)
 		rc = ebb_round(&eb, &kept);
 	/* the unguarded round only where the guarded one met a local optimum
 	 * within its budget (else it would be a larger budget) */
-	if (!rc && sp->tries < eb.tmax && eb.walks <= eb.wmax)
+	if (!rc && sp->tries < eb.tmax && eb.walks <= eb.wmax && !eb.stalled)
 		rc = ebb_relax(&eb, &kept);
 	sp->r->st.ebb_to = total(&eb);
 	sp->r->st.ebb_moved = kept;
