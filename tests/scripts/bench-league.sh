@@ -458,11 +458,13 @@ one_fabric()
 	bound=$(awk '$1 == "all-to-all" && $3 == "bound" { print $4; exit }' "$out/$F/load.table")
 	# intact or damaged: from the graph OpenSM routed (the first tables
 	# read back say which part of the net file that was; the targets
-	# differ)
+	# differ; the whole output read: grep -q would quit at the match and
+	# route's next line die of SIGPIPE, failing the pipe under pipefail)
 	if [ "$kind" = tree ]; then
-		damaged=no
-		"$IBUNION" route "$net" --lids-from "${tags[0]}" -o /dev/null 2>&1 |
-			grep -q 'degraded: ' && damaged=yes
+		case $("$IBUNION" route "$net" --lids-from "${tags[0]}" -o /dev/null 2>&1) in
+		*'degraded: '*) damaged=yes ;;
+		*) damaged=no ;;
+		esac
 	fi
 	{
 		echo
