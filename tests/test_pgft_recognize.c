@@ -96,6 +96,26 @@ START_TEST(recognise_refused)
 }
 END_TEST
 
+/* Faults that cut a leaf off leave switches in two parts (a net file of
+ * the whole cluster; OpenSM sees one): refused, and the message counts
+ * the part it reached and says which one OpenSM routes. Seed 37's r34. */
+START_TEST(recognise_two_parts)
+{
+	struct ibu_pgft_params P = { .h = 3, .m = { 0, 4, 4, 4 },
+				     .w = { 0, 1, 2, 2 }, .p = { 0, 1, 1, 1 } };
+	struct fixture x;
+	struct ibu_err e = { 0 };
+
+	pgft_league_pgft(&x, &P, 1, 2, 680648);
+	ck_assert_int_eq(ibu_pgft_recognize_limit(&x.f, &x.g, NULL, 0, -1, &e),
+			 IBU_ETOPO);
+	ck_assert_msg(strstr(e.msg, "more than one connected fabric (25 of the 26 connected to '") &&
+		      strstr(e.msg, "OpenSM routes only the part its own port is on"),
+		      "%s", e.msg);
+	ibu_fabric_free(&x.f);
+}
+END_TEST
+
 static const struct {
 	const char *m, *w, *p;
 	int links, switches;
@@ -814,6 +834,7 @@ static Suite *suite(void)
 			    (int)(sizeof(shapes) / sizeof(shapes[0])));
 	tcase_add_loop_test(tc, recognise_whatever_order, 0, 4);
 	tcase_add_test(tc, recognise_refused);
+	tcase_add_test(tc, recognise_two_parts);
 	tcase_add_loop_test(tc, recognise_cross_pod_cable, 0, 3);
 	tcase_add_loop_test(tc, recognise_degraded, 0,
 			    (int)(sizeof(damaged) / sizeof(damaged[0])));

@@ -138,7 +138,9 @@ static int colour(struct rec *r, struct ibu_err *e)
 						ibu_node_name(f, q));
 		}
 	if (seen != r->g->num_switches)
-		return NOT_PGFT(e, "the switches form more than one connected fabric");
+		return NOT_PGFT(e, "the switches form more than one connected fabric (%d of the %d connected to '%s'; OpenSM routes only the part its own port is on, and a dump of the tables it set tells which)",
+				seen, r->g->num_switches,
+				ibu_node_name(f, start));
 	return IBU_OK;
 }
 

@@ -59,7 +59,9 @@ net=$out/ibft83.net
 
 # tag | routing_engine | lmc | event_plugin_options
 configs=()
-if "$IBUNION" route --help 2>&1 | grep -q -- --offsets; then
+# (the help read whole: grep -q quitting early could fail the pipe under
+# pipefail)
+if [[ $("$IBUNION" route --help 2>&1) == *--offsets* ]]; then
 	configs+=("cyclic-rotated|cyclic,minhop|4|offsets=rotated"
 		  "cyclic-paper|cyclic,minhop|4|offsets=paper")
 else
