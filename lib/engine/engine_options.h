@@ -146,13 +146,14 @@ void ibu_engine_opt_format(const struct ibu_engine_opts *o,
 			   const struct ibu_engine_option *opt, char *buf,
 			   size_t len);
 
-/* Helpers for option tables: a count 0..1000000 where -1 is "default". */
 /* opt's parse and format, or the index of a word of opt->values where
  * the option has none. */
 int ibu_engine_option_parse(const struct ibu_engine_option *opt,
 			    const char *text, int *value);
 void ibu_engine_option_format(const struct ibu_engine_option *opt,
 			      int value, char *buf, size_t len);
+
+/* Helpers for option tables: a count 0..1000000 where -1 is "default". */
 int ibu_engine_opt_parse_count(const char *text, int *value);
 void ibu_engine_opt_format_count(int value, char *buf, size_t len);
 

@@ -92,7 +92,7 @@ struct ebp {
 	uint32_t amax;		/* the all-to-all's busiest */
 	long walks;		/* flows walked by bsum */
 	long pairs;		/* moves kept with a second one */
-	long turned;		/* moves kept of LIDs routed by turns */
+	long turned;		/* entries moved of LIDs routed by turns */
 	int *pc, *plen;		/* [(j N + D) hops], [j N + D]: the walk
 				 * from source leaf rank j to D, its length */
 	int *hrank;		/* [S]: its leaf's rank */
@@ -397,7 +397,18 @@ static int try_move(struct ebp *eb, int D, int n, int p)
 	return ok;
 }
 
-static double total(const struct ebp *eb);
+/* The estimate: the mean flow bandwidth over the kept sums. */
+static double total(const struct ebp *eb)
+{
+	double s = 0;
+	int k;
+
+	if (!eb->sum || eb->b->N < 2)
+		return 0;
+	for (k = 0; k < eb->b->nb; k++)
+		s += eb->sum[k];
+	return s / eb->b->nb / (eb->b->N / 2 * 2);
+}
 
 /* 1 when the round's budget is spent: its tries or walks, or, in the
  * guarded round, a stall (the estimate rose by less than EBB_STALL over
@@ -472,19 +483,6 @@ static int sweep_dest(struct ebp *eb, int D, long *kept)
 		}
 	}
 	return 0;
-}
-
-/* The estimate: the mean flow bandwidth over the kept sums. */
-static double total(const struct ebp *eb)
-{
-	double s = 0;
-	int k;
-
-	if (!eb->sum || eb->b->N < 2)
-		return 0;
-	for (k = 0; k < eb->b->nb; k++)
-		s += eb->sum[k];
-	return s / eb->b->nb / (eb->b->N / 2 * 2);
 }
 
 /* One sweep over the destinations (by host index) within the round's

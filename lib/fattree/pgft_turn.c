@@ -1228,14 +1228,6 @@ static int second_pass(struct router *r, struct deferred_ctx *c,
 	return rc;
 }
 
-/*
- * The deferred LIDs with new turn switches chosen by load (turn_rank);
- * where some are left unrouted so, as before (nearest, then GUID), kept
- * unless more fail: the load may pick a first turn switch the later
- * LIDs' turns cannot join (IBFT(4,3) with 3 cuts and 2 switches gone,
- * 2 seeds of 40: as many LIDs failed either way, and by load the worst
- * shift rose 3 -> 4 and 4 -> 6).
- */
 /* VL 1 is worth its SLs only where an end port's route toward another
  * end port turns: where only routes toward switches' own LIDs do (most
  * damaged trees with turns), every route stays on SL 0 and OpenSM's QoS
@@ -1253,6 +1245,14 @@ static void layer_for_hosts(struct router *r)
 	r->st.layered = 0;
 }
 
+/*
+ * The deferred LIDs with new turn switches chosen by load (turn_rank);
+ * where some are left unrouted so, as before (nearest, then GUID), kept
+ * unless more fail: the load may pick a first turn switch the later
+ * LIDs' turns cannot join (IBFT(4,3) with 3 cuts and 2 switches gone,
+ * 2 seeds of 40: as many LIDs failed either way, and by load the worst
+ * shift rose 3 -> 4 and 4 -> 6).
+ */
 int ibu__pgft_route_deferred(struct router *r, struct ibu_err *e)
 {
 	size_t N = (size_t)r->f->num_nodes + 1, D = (size_t)r->ndefer;
