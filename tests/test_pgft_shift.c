@@ -108,9 +108,9 @@ END_TEST
  * Past 512 hosts: PGFT(3; 12,12,6; 1,6,6; 1,1,1) with 3 cuts and a switch
  * gone (852 hosts, `ibunion gen pgft --m 12,12,6 --w 1,6,6 --p 1,1,1
  * --remove-links 3 --remove-switches 1 --seed 4 --shuffle-ports
- * --shuffle-records`): the rule's worst shift 13, dfsssp's 10 (live,
- * tests/scripts/bench-league.sh); the pass lowers it below, all-to-all
- * kept.
+ * --shuffle-records`): the balance's worst shift 14, dfsssp's 10 (live,
+ * tests/scripts/bench-league.sh); the pass lowers it below (to 9),
+ * all-to-all kept.
  */
 START_TEST(past_512_hosts)
 {
@@ -123,7 +123,7 @@ START_TEST(past_512_hosts)
 	pgft_league_pgft(&x, &P, 3, 1, 4);
 	pgft_route_lmc0(&x, &st);
 	pgft_loads(&x, &shift, &a2a);
-	ck_assert_int_eq(st.shift_from, 13);
+	ck_assert_int_eq(st.shift_from, 14);
 	ck_assert_int_eq(st.shift_to, shift);
 	ck_assert_int_lt(shift, 10);
 	ck_assert_int_le(a2a, 2928);	/* the rule's, at its bound */

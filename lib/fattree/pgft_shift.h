@@ -23,8 +23,9 @@ struct shp {
 	uint32_t *a2a;		/* [cell]: the all-to-all, sum over k */
 	int *peer;		/* [cell]: the node the port leads to, -1 */
 	uint32_t *lid;		/* [D]: base LID */
-	unsigned char *fixed;	/* [D]: its LID routed by turns (the eBB
-				 * pass leaves it alone) */
+	unsigned char *fixed;	/* [D]: its LID routed by turns (moved
+				 * only onto a twin cable before the
+				 * turn or a minimal way after it) */
 	int have_cdg;		/* the shared graph (pgft_cdg.c) built,
 				 * once a change is to be kept */
 	int *nw;		/* [k]: cells of shift k at W */
