@@ -24,16 +24,19 @@
  * dfsssp's worst shift (live, tests/scripts/bench-league.sh). Not r05
  * (IBFT(4,3), a cut, 2 switches gone): pgft_turn.c's shedding takes its
  * all-to-all 32 -> 30 first, and no change lowers its shift 5 then
- * without raising that.
+ * without raising that. No longer r80 (IBFT(4,3), 4 cuts, seed 874530):
+ * since a cut's repairs are placed first and by digit (pgft_balance.c,
+ * on 900 league trees 844 met every target, 836 before) the pass finds
+ * no change that lowers its worst shift 4 to dfsssp's 3 with the
+ * all-to-all at its bound 28; r17 and r73 start at 4 (were 5).
  */
 static const struct {
 	int m, n, cut, sw;
 	uint64_t seed;
 	long shift_before, a2a, dfsssp;
 } missed[] = {
-	{ 4, 3, 4, 0, 874530, 4, 28, 3 },	/* r80 */
-	{ 8, 3, 2, 1, 929328, 5, 172, 4 },	/* r17 */
-	{ 8, 3, 3, 2, 948995, 5, 168, 4 },	/* r73 */
+	{ 8, 3, 2, 1, 929328, 4, 172, 4 },	/* r17 */
+	{ 8, 3, 3, 2, 948995, 4, 168, 4 },	/* r73 */
 };
 
 START_TEST(worst_shift_at_most_dfsssp)
@@ -70,7 +73,7 @@ static const struct {
 	long shift_before, a2a;
 } paired[] = {
 	{ 2, 4, 1, 453964, 10, 256 },	/* seed 7's r13 */
-	{ 2, 1, 1, 158419, 8, 192 },	/* seed 7's r88 */
+	{ 2, 1, 1, 158419, 7, 192 },	/* seed 7's r88 */
 };
 
 START_TEST(pairs_where_no_single_change)
