@@ -2,10 +2,12 @@
 /* Cut bounds of the busiest link (lib/analysis/cuts.c), on small fabrics
  * whose cuts are counted by hand. */
 #include <stdio.h>
+#include <stdlib.h>
 #include "unit.h"
 #include "fabric.h"
 #include "traffic.h"
 #include "cuts.h"
+#include "gen.h"
 
 /* Four switches in a line, one HCA each: each switch alone is cut off by
  * at most 2 cables (the HCA's own cable bounds all-to-all at 3), the two
@@ -152,6 +154,77 @@ START_TEST(no_switch)
 }
 END_TEST
 
+/* A bound read with the cuts in build order, every one. */
+static double bound_every_cut(struct ibu_cuts *c, int n, const int *to)
+{
+	int *order = c->order;
+	double b;
+
+	c->order = NULL;
+	b = ibu_cuts_bound(c, n, to);
+	c->order = order;
+	return b;
+}
+
+/*
+ * The cuts read highest ceiling first stop early on a permutation, with
+ * the bound they would give read in full: a damaged IBFT(8,3) (3 cuts, a
+ * switch gone, ports shuffled), 40 random permutations (some end ports
+ * sending nothing), every shift, a destination shared (every cut read).
+ */
+START_TEST(sorted_reading_same_bound)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .remove_links = 3,
+				  .remove_switches = 1, .seed = 17 };
+	struct ibu_fabric f;
+	struct ibu_endports ep;
+	struct ibu_cuts c;
+	struct ibu_err e = { 0 };
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	int *to, n, i, j, k, t, r;
+
+	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &o, &e), 0);
+	ck_assert_int_eq(ibu_endports_build(&f, NULL, NULL, &ep, &e), 0);
+	ck_assert_int_eq(ibu_cuts_build(&f, &ep, &c, &e), 0);
+	ck_assert_ptr_nonnull(c.order);
+	ck_assert_int_gt(c.num, 100);
+	n = ep.num;
+	to = malloc((size_t)n * sizeof(*to));
+	ck_assert_ptr_nonnull(to);
+	for (r = 0; r < 40; r++) {
+		for (i = 0; i < n; i++)
+			to[i] = i;
+		for (i = n - 1; i > 0; i--) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			j = (int)((x >> 33) % (uint64_t)(i + 1));
+			t = to[i];
+			to[i] = to[j];
+			to[j] = t;
+		}
+		for (i = 0; i < n; i += 1 + r % 7)
+			if (r % 3 == 0)
+				to[i] = -1;
+		ck_assert(ibu_cuts_bound(&c, n, to) ==
+			  bound_every_cut(&c, n, to));
+	}
+	for (k = 1; k < n; k++) {
+		for (i = 0; i < n; i++)
+			to[i] = (i + k) % n;
+		ck_assert(ibu_cuts_bound(&c, n, to) ==
+			  bound_every_cut(&c, n, to));
+	}
+	for (i = 0; i < n; i++)
+		to[i] = i ? 0 : 1;
+	ck_assert(ibu_cuts_bound(&c, n, to) == bound_every_cut(&c, n, to));
+	/* port 0's leaf takes n - 4 messages over its 3 or 4 up-cables */
+	ck_assert(ibu_cuts_bound(&c, n, to) >= (n - 4) / 4.0);
+	free(to);
+	ibu_cuts_free(&c);
+	ibu_endports_free(&ep);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("cuts");
@@ -160,6 +233,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, bound_of_a_line);
 	tcase_add_test(tc, two_level_missing_up_cable);
 	tcase_add_test(tc, no_switch);
+	tcase_add_test(tc, sorted_reading_same_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -316,6 +316,49 @@ static void work_free(struct cut_work *w)
 	free(w->ep_sw);
 }
 
+/* The most flows a cut can carry out or in per cable when every end port
+ * sends and receives at most one message. */
+static double ceiling(const struct ibu_cuts *c, int k)
+{
+	int size = c->size[k], rest = c->num_ep - c->size[k];
+
+	return (double)(size < rest ? size : rest) / c->cables[k];
+}
+
+struct ranked {
+	double ceil;
+	int k;
+};
+
+static int by_ceiling(const void *x, const void *y)
+{
+	const struct ranked *a = x, *b = y;
+
+	if (a->ceil != b->ceil)
+		return a->ceil < b->ceil ? 1 : -1;
+	return (a->k > b->k) - (a->k < b->k);
+}
+
+/* c->order, by ceiling() highest first, ties by build order. */
+static void sort_cuts(struct ibu_cuts *c)
+{
+	struct ranked *r = malloc((size_t)(c->num ? c->num : 1) * sizeof(*r));
+	int k;
+
+	c->order = r ? malloc((size_t)(c->num ? c->num : 1) * sizeof(int))
+		     : NULL;
+	if (!c->order) {	/* the bound reads every cut in build order */
+		free(r);
+		return;
+	}
+	for (k = 0; k < c->num; k++)
+		r[k] = (struct ranked){ ceiling(c, k), k };
+	qsort(r, (size_t)c->num, sizeof(*r), by_ceiling);
+	for (k = 0; k < c->num; k++)
+		c->order[k] = r[k].k;
+	free(r);
+}
+
 int ibu_cuts_build(const struct ibu_fabric *f, const struct ibu_endports *ep,
 		   struct ibu_cuts *c, struct ibu_err *e)
 {
@@ -344,6 +387,7 @@ int ibu_cuts_build(const struct ibu_fabric *f, const struct ibu_endports *ep,
 		ibu_cuts_free(c);
 		return ibu_err_set(e, IBU_ENOMEM, "out of memory (cuts)");
 	}
+	sort_cuts(c);
 	return IBU_OK;
 }
 
@@ -354,6 +398,7 @@ void ibu_cuts_free(struct ibu_cuts *c)
 	free(c->in);
 	free(c->size);
 	free(c->cables);
+	free(c->order);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -385,10 +430,27 @@ static double cut_bound(const struct ibu_cuts *c, int k, int n, const int *to)
 	return (double)(out > in ? out : in) / c->cables[k];
 }
 
+/* 1 when no two senders of to share a destination (0 also where the
+ * check cannot allocate: then every cut is read). */
+static int one_each(const int *to, int n)
+{
+	unsigned char *got = calloc((size_t)(n ? n : 1), 1);
+	int i, ok = got != NULL;
+
+	for (i = 0; ok && i < n; i++) {
+		if (!sends(to, i, n))
+			continue;
+		ok = !got[to[i]];
+		got[to[i]] = 1;
+	}
+	free(got);
+	return ok;
+}
+
 double ibu_cuts_bound(const struct ibu_cuts *c, int num_ep, const int *to)
 {
 	double best = 0, b;
-	int i, k;
+	int i, k, j, sorted;
 
 	if (!to) {
 		best = num_ep > 1 ? num_ep - 1 : 0;
@@ -399,7 +461,11 @@ double ibu_cuts_bound(const struct ibu_cuts *c, int num_ep, const int *to)
 	}
 	if (!c || c->num_ep != num_ep)
 		return best;
-	for (k = 0; k < c->num; k++) {
+	sorted = to && c->order && one_each(to, num_ep);
+	for (j = 0; j < c->num; j++) {
+		k = sorted ? c->order[j] : j;
+		if (sorted && ceiling(c, k) <= best)
+			break;
 		b = cut_bound(c, k, num_ep, to);
 		if (b > best)
 			best = b;

@@ -32,6 +32,8 @@ struct ibu_cuts {
 	uint64_t *in;		/* [cut * words ..] end ports inside */
 	int *size;		/* [cut] end ports inside */
 	int *cables;		/* [cut] cables between the cut and the rest */
+	int *order;		/* the cuts by ceiling(), highest first (NULL:
+				 * in build order) */
 };
 
 /* The cuts of f, end ports indexed as ep orders them (distinct member
@@ -44,7 +46,13 @@ void ibu_cuts_free(struct ibu_cuts *c);
  * The largest lower bound of the busiest link, in messages, over the end
  * ports' own cables and every cut, for one message from every end port i
  * to to[i] (to[i] == i or < 0: i sends nothing), or, when to is NULL, for
- * all-to-all. c may be NULL (end ports' cables only).
+ * all-to-all. c may be NULL (end ports' cables only). Where no two
+ * senders share a destination (a permutation, a bisection's pairs), no
+ * cut carries more than min(inside, outside) / cables flows out or in,
+ * so the cuts are read highest such ceiling first and the reading stops
+ * where it cannot beat the best found (the same bound; a shift pattern
+ * on a damaged IBFT(24,3), 3455 permutations of 3456 end ports, read
+ * every cut of its 720 switches for each).
  */
 double ibu_cuts_bound(const struct ibu_cuts *c, int num_ep, const int *to);
 
