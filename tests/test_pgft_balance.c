@@ -429,8 +429,9 @@ static long changed(const struct fixture *x, const struct fixture *y)
  * through it are repaired at the leaf that lost it, every other switch
  * keeps the rule. IBFT(8,3) at LMC 4, one leaf uplink cut: 1,799 of
  * 171,440 entries change, 9 of them the eBB pass's (re-deciding those
- * LIDs on every source leaf changed 6,010), and the all-to-all stays within 2 of the cut bound
- * (166: the leaf's 4 hosts' flows over its 3 uplinks left). Before the
+ * LIDs on every source leaf changed 6,010), and the all-to-all stays
+ * within 2 of the cut bound (166: the leaf's 4 hosts' flows over its 3
+ * uplinks left). Before the
  * second choice offset the source leaves' digits toward the cut leaf's
  * hosts, it was 1,754 entries and 172.
  */

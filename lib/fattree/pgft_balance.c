@@ -19,16 +19,16 @@
  * destinations over its surviving ways by digit (Dmodc's way), and the
  * repairs within a cap near the cut bound are placed before every other
  * damaged LID (repair_first). Then the damaged LIDs crossing their
- * offset's busiest link are chosen again against all the others, kept only where
- * the offset's busiest link ends lower; then, the same way, every LID
- * crossing it, a LID the rule keeps leaving its rule's way only where
- * that way would reach the busiest (the ways left to a leaf that lost
- * cables carry the rule's LIDs too), kept only where the offset's busiest
- * link ends lower and its worst shift no higher. Last (spread pass, eBB),
- * each base LID's tree taken again as the shortest-path tree on the other
- * LIDs' loads where that lowers the sum, no link goes above the busiest
- * and no leaf's trees raise the worst shift. Deterministic: leaves in
- * host order, ways in slot and port order.
+ * offset's busiest link are chosen again against all the others, kept
+ * only where the offset's busiest link ends lower; then, the same way,
+ * every LID crossing it, a LID the rule keeps leaving its rule's way only
+ * where that way would reach the busiest (the ways left to a leaf that
+ * lost cables carry the rule's LIDs too), kept only where the offset's
+ * busiest link ends lower and its worst shift no higher. Last (spread
+ * pass, eBB), each base LID's tree taken again as the shortest-path tree
+ * on the other LIDs' loads where that lowers the sum, no link goes above
+ * the busiest and no leaf's trees raise the worst shift. Deterministic:
+ * leaves in host order, ways in slot and port order.
  *
  * Cost: the switches that reach t are indexed once per leaf (a group of
  * switches with the same parents checked once); a leaf with the last
@@ -1319,9 +1319,10 @@ static int repair_way(struct bal *b, int i, int *next)
 
 /*
  * The rule's tree, each switch that D's flows cross and whose rule way is
- * lost taking one that survives (repair_way): 1, or 0 when one has none or more than REPAIR_MAX switches lost theirs.
- * Its flows in w, and in max its busiest link with them on the load (as
- * tree_flows(b, 1) would find).
+ * lost taking one that survives (repair_way): 1, or 0 when one has none
+ * or more than REPAIR_MAX switches lost theirs. Its flows in w, and in
+ * max its busiest link with them on the load (as tree_flows(b, 1) would
+ * find).
  */
 static int repair(struct bal *b, long *max)
 {
