@@ -181,7 +181,7 @@ START_TEST(sorted_reading_same_bound)
 	struct ibu_cuts c;
 	struct ibu_err e = { 0 };
 	uint64_t x = 0x9e3779b97f4a7c15ull;
-	int *to, n, i, j, k, t, r;
+	int *to, n, i, k, r;
 
 	ck_assert_int_eq(ibu_gen_fattree(&f, 8, 3, &o, &e), 0);
 	ck_assert_int_eq(ibu_endports_build(&f, NULL, NULL, &ep, &e), 0);
@@ -194,13 +194,7 @@ START_TEST(sorted_reading_same_bound)
 	for (r = 0; r < 40; r++) {
 		for (i = 0; i < n; i++)
 			to[i] = i;
-		for (i = n - 1; i > 0; i--) {
-			x = x * 6364136223846793005ull + 1442695040888963407ull;
-			j = (int)((x >> 33) % (uint64_t)(i + 1));
-			t = to[i];
-			to[i] = to[j];
-			to[j] = t;
-		}
+		ibu_gen_shuffle(to, n, &x);
 		for (i = 0; i < n; i += 1 + r % 7)
 			if (r % 3 == 0)
 				to[i] = -1;
