@@ -1520,7 +1520,6 @@ static void balance_damaged(struct bal *b, int li, int first)
 		}
 }
 
-
 /* --- a damaged LID again, against every other LID's flows --- */
 
 /* The tree written for lid, read back into port/next. */
@@ -2330,12 +2329,6 @@ static void rebalance(struct bal *b)
 }
 
 /*
- * Per chunk of offsets, each offset an all-to-all of its own (base LIDs
- * are what SA hands out: their balance must not depend on the other
- * offsets): every LID the rule keeps first, then the damaged ones against
- * their flows.
- */
-/*
  * The cap of the repairs made first, per offset: the busiest link of the
  * LIDs the rule keeps or the leaves' bound, whichever is higher, plus one
  * LID's flows from a leaf.  A damaged LID chosen greedily before the
@@ -2367,6 +2360,12 @@ static void repair_first(struct bal *b)
 		balance_damaged(b, li, 1);
 }
 
+/*
+ * Per chunk of offsets, each offset an all-to-all of its own (base LIDs
+ * are what SA hands out: their balance must not depend on the other
+ * offsets): every LID the rule keeps first, then the damaged ones against
+ * their flows.
+ */
 static void balance(struct bal *b)
 {
 	int li;
