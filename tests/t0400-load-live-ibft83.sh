@@ -14,7 +14,7 @@
 . "$(dirname "$0")/mcast.sh"
 sim_require
 sim_setup
-plan 32
+plan 33
 
 net=$SIM_DIR/ibft83.net
 t_expect "ibunion gen fattree 8 3 --shuffle-ports" \
@@ -81,6 +81,13 @@ t_equal "one column per dump, the figures of each dump alone; eBB in (0, 1]" \
 	"$(awk '$1 == "pattern" { print $4, $5 } $3 == "busiest" && $1 != "ebb:20" { print $1, $4, $5 }
 		$1 == "ebb:20" && $3 == "flow-bw" { print ($4 > 0 && $4 <= 1 && $5 > 0 && $5 <= 1) }' "$SIM_DIR/both.load" | paste -sd';')" \
 	"ftree cyclic;all-to-all $(col "$SIM_DIR/ftree.load" all-to-all base 4) $(col "$SIM_DIR/cyclic.load" all-to-all base 4);shift $(col "$SIM_DIR/ftree.load" shift base 4) $(col "$SIM_DIR/cyclic.load" shift base 4);1"
+t_equal "eBB is an estimate: each column's 95% half-width above 0, the second's bw-diff its flow-bw less the first's (to the rounding), diff-ci95 only for it" \
+	"$(awk '$1 == "ebb:20" && $3 == "flow-bw" { a = $4; b = $5 }
+		$1 == "ebb:20" && $3 == "bw-ci95" { c = $4 > 0 && $5 > 0 }
+		$1 == "ebb:20" && $3 == "bw-diff" { d = $4 == "-" && ($5 - (b - a)) ^ 2 < 1.21e-8 }
+		$1 == "ebb:20" && $3 == "diff-ci95" { h = $4 == "-" && $5 > 0 }
+		END { print c d h }' "$SIM_DIR/both.load")" \
+	111
 # an optimal load is green: every cable's colour has more green than red
 # (two lower-case hex digits compare as strings)
 t_equal "all-to-all at the bound: no cable drawn yellow, orange or red" \

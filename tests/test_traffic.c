@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Traffic patterns, DLID choice and their link load (lib/analysis/traffic.c). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "unit.h"
@@ -273,6 +274,26 @@ START_TEST(flow_bw_bounds_and_bisections)
 	run(&in, "random:3", &ll, &r);
 	ck_assert_int_eq(r.permutations, 3);
 	ck_assert(r.worst_k >= 1 && r.worst_k <= 3);
+	/* each sample's flow-bw kept: their mean is the pattern's (every
+	 * sample N messages), beyond sample_cap none is written */
+	{
+		double sbw[4] = { -1, -1, -1, -1 }, mean, ci;
+		int i;
+
+		in.sample_bw = sbw;
+		in.sample_cap = 3;
+		run(&in, "ebb:5", &ll, &r);
+		ck_assert(sbw[3] == -1);
+		ibu_traffic_ci95(sbw, NULL, 3, &mean, &ci);
+		for (i = 0; i < 3; i++)
+			ck_assert(sbw[i] > 0.49 && sbw[i] <= 1.0);
+		in.sample_cap = 4;
+		run(&in, "ebb:4", &ll, &r);
+		ibu_traffic_ci95(sbw, NULL, 4, &mean, &ci);
+		ck_assert(mean > r.flow_bw - 1e-12 && mean < r.flow_bw + 1e-12);
+		in.sample_bw = NULL;
+		in.sample_cap = 0;
+	}
 
 	/* one cable left: the cut bound is 4 a cable, above the HCA's 3 */
 	ibu_cuts_free(&c);
@@ -573,6 +594,30 @@ END_TEST
  * destinations whose last digit picks it, a level-1 up-link 4 sources x 3,
  * fewer than the 15 every HCA link carries.
  */
+/* The interval of a mean and of a paired difference, by hand: x = 1, 2,
+ * 3, 4 has mean 2.5 and sample variance 5/3, so the half-width is 1.96
+ * sqrt(5/3 / 4); x - x is 0 with none; one sample has none. */
+START_TEST(ci95_by_hand)
+{
+	static const double x[4] = { 1, 2, 3, 4 }, y[4] = { 0, 2, 2, 4 };
+	double mean, ci;
+
+	ibu_traffic_ci95(x, NULL, 4, &mean, &ci);
+	ck_assert(fabs(mean - 2.5) < 1e-12);
+	ck_assert(fabs(ci - 1.96 * sqrt(5.0 / 3 / 4)) < 1e-12);
+	ibu_traffic_ci95(x, x, 4, &mean, &ci);
+	ck_assert(mean == 0 && ci == 0);
+	/* x - y = 1, 0, 1, 0: mean 0.5, variance 1/3 */
+	ibu_traffic_ci95(x, y, 4, &mean, &ci);
+	ck_assert(fabs(mean - 0.5) < 1e-12);
+	ck_assert(fabs(ci - 1.96 * sqrt(1.0 / 3 / 4)) < 1e-12);
+	ibu_traffic_ci95(x, NULL, 1, &mean, &ci);
+	ck_assert(mean == 1 && ci == 0);
+	ibu_traffic_ci95(x, NULL, 0, &mean, &ci);
+	ck_assert(mean == 0 && ci == 0);
+}
+END_TEST
+
 START_TEST(fat_tree_rotated_tables)
 {
 	struct ft x;
@@ -622,6 +667,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, multicast_cases);
 	tcase_add_test(tc, fat_tree_paper_tables);
 	tcase_add_test(tc, fat_tree_rotated_tables);
+	tcase_add_test(tc, ci95_by_hand);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -49,7 +49,10 @@ void ibu_cmd_load_usage(FILE *out)
 		"  on the message's path ([Hoefler08]'s ORCS model, in link bandwidths).\n"
 		"  Several LFTDUMPs (tables of one fabric from several engines or\n"
 		"  runs): one table, a row per pattern, DLID choice and figure, a\n"
-		"  column per dump (named after its file).\n"
+		"  column per dump (named after its file). random:K and ebb:K are\n"
+		"  estimates: their flow-bw's 95%% half-width (bw-ci95) and, on the\n"
+		"  same samples, each dump's flow-bw less the first dump's (bw-diff)\n"
+		"  with its 95%% half-width (diff-ci95).\n"
 		"patterns (end ports in the recognising engine's order, as ibunion order\n"
 		"prints it: cyclic's host order, xy's position order; else port GUID order):\n"
 		"  all-to-all          every end port to every other one\n"
@@ -489,8 +492,18 @@ static void print_row(const struct ibu_pattern *p, enum ibu_dlid_mode m,
 	       r->flow_bw);
 }
 
+/* A sampled pattern's flow-bw as the estimate it is: the half-width of
+ * its 95% interval and, for a dump after the first, its paired difference
+ * from the first dump's on the same samples (ibu_traffic_ci95). n = 0:
+ * not sampled. */
+struct bw_spread {
+	int n, paired;
+	double ci95, diff, diff_ci95;
+};
+
 static void print_samples(const struct ibu_pattern *p, const char *dl,
-			  const struct ibu_traffic_result *r)
+			  const struct ibu_traffic_result *r,
+			  const struct bw_spread *sp)
 {
 	if ((p->kind == IBU_PAT_SHIFT || p->kind == IBU_PAT_RAIL_SHIFT) &&
 	    !p->k)
@@ -498,15 +511,17 @@ static void print_samples(const struct ibu_pattern *p, const char *dl,
 		       dl, r->permutations, r->worst_k);
 	else if ((p->kind == IBU_PAT_RANDOM || p->kind == IBU_PAT_BISECT) &&
 		 r->permutations > 1)
-		printf("-I- %s %s: worst of %d samples is #%d; flow-bw over all of them%s\n",
+		printf("-I- %s %s: worst of %d samples is #%d; flow-bw over all of them%s: %.4f +/- %.4f (95%% interval)\n",
 		       p->name, dl, r->permutations, r->worst_k,
 		       p->kind == IBU_PAT_BISECT ?
-		       " (effective bisection bandwidth)" : "");
+		       " (effective bisection bandwidth)" : "", r->flow_bw,
+		       sp->ci95);
 }
 
 static void print_detail(const struct load_ctx *c, const struct ibu_pattern *p,
 			 enum ibu_dlid_mode m,
-			 const struct ibu_traffic_result *r)
+			 const struct ibu_traffic_result *r,
+			 const struct bw_spread *sp)
 {
 	char name[400], v[32];
 	const char *dl = ibu_pattern_is_mcast(p) ? "mcast" : ibu_dlid_mode_name(m);
@@ -529,7 +544,7 @@ static void print_detail(const struct load_ctx *c, const struct ibu_pattern *p,
 	       p->name, dl, r->bound, ibu_pattern_is_mcast(p) ||
 	       p->kind == IBU_PAT_MCAST_UCAST || p->kind == IBU_PAT_GROUPS_UCAST ?
 	       "the busiest end-port cable" : "end-port cables and cuts of the graph");
-	print_samples(p, dl, r);
+	print_samples(p, dl, r, sp);
 	if (r->unrouted)
 		printf("-E- %s %s: %ld walks did not arrive, first: %s\n",
 		       p->name, dl, r->unrouted, r->first_unrouted);
@@ -538,7 +553,8 @@ static void print_detail(const struct load_ctx *c, const struct ibu_pattern *p,
 /* --json: one element of "rows" (schema: ibunion(1), JSON OUTPUT). */
 static void json_row(FILE *out, int first, const char *dump,
 		     const struct ibu_pattern *p, enum ibu_dlid_mode m,
-		     const struct ibu_traffic_result *r)
+		     const struct ibu_traffic_result *r,
+		     const struct bw_spread *sp)
 {
 	double u = r->unit ? (double)r->unit : 1.0;
 
@@ -552,10 +568,16 @@ static void json_row(FILE *out, int first, const char *dump,
 	ibu_json_str(out, p->name);
 	fprintf(out, ",\"dlids\":");
 	ibu_json_str(out, ibu_pattern_is_mcast(p) ? NULL : ibu_dlid_mode_name(m));
-	fprintf(out, ",\"messages\":%ld,\"busiest\":%.6g,\"busiest_sw\":%.6g,\"traversals\":%.6g,\"time_us\":%.3f,\"unrouted\":%ld,\"flow_bw\":%.6g,\"bound\":%.6g}",
+	fprintf(out, ",\"messages\":%ld,\"busiest\":%.6g,\"busiest_sw\":%.6g,\"traversals\":%.6g,\"time_us\":%.3f,\"unrouted\":%ld,\"flow_bw\":%.6g,\"bound\":%.6g",
 		r->messages, (double)r->st.max_any / u, (double)r->st.max_sw / u,
 		(double)r->st.total / u, r->time_ns / 1000.0, r->unrouted,
 		r->flow_bw, r->bound);
+	if (sp->n)
+		fprintf(out, ",\"flow_bw_ci95\":%.6g", sp->ci95);
+	if (sp->paired)
+		fprintf(out, ",\"flow_bw_diff\":%.6g,\"flow_bw_diff_ci95\":%.6g",
+			sp->diff, sp->diff_ci95);
+	fputc('}', out);
 }
 
 /* ------------------------------------------------------------ compare */
@@ -607,51 +629,17 @@ static void fig_cell(char *buf, size_t len, int fig,
 	}
 }
 
-/* res[d * rows + row]: one row per pattern and DLID choice, in the order
- * they were run; one line per figure, one column per dump. */
-static void print_compare(const struct load_args *a,
-			  const struct ibu_traffic_result *res, int rows,
-			  const int *pat, const int *dl)
-{
-	char names[MAX_DUMPS][64], cell[48];
-	int width[MAX_DUMPS], d, row, fig;
-
-	printf("%-16s %-6s %-10s", "pattern", "dlids", "figure");
-	for (d = 0; d < a->num_dumps; d++) {
-		dump_name(a->dumps[d], names[d], sizeof(names[d]));
-		width[d] = (int)strlen(names[d]) < 9 ? 9 : (int)strlen(names[d]);
-		printf(" %*s", width[d], names[d]);
-	}
-	printf("\n");
-	for (row = 0; row < rows; row++) {
-		const struct ibu_pattern *p = &a->pat[pat[row]];
-
-		for (fig = 0; fig < NUM_FIGS; fig++) {
-			printf("%-16s %-6s %-10s", p->name,
-			       ibu_pattern_is_mcast(p) ? "-" :
-			       ibu_dlid_mode_name(a->dlids[dl[row]]),
-			       fig_names[fig]);
-			for (d = 0; d < a->num_dumps; d++) {
-				fig_cell(cell, sizeof(cell), fig,
-					 &res[d * rows + row]);
-				printf(" %*s", width[d], cell);
-			}
-			printf("\n");
-		}
-	}
-}
-
-/* ------------------------------------------------------------ main */
-
 /* ------------------------------------------------------------ main */
 
 static int run_one(struct load_ctx *c, const struct ibu_pattern *p,
 		   enum ibu_dlid_mode m, struct ibu_linkload *ll,
-		   struct ibu_traffic_result *r, struct ibu_err *e)
+		   struct ibu_traffic_result *r, double *sbw, int cap,
+		   struct ibu_err *e)
 {
 	struct ibu_traffic_in in = {
 		.f = &c->f, .lft = &c->lft, .ep = &c->ep, .dlids = m,
 		.seed = c->a.seed, .size = c->a.size, .cuts = &c->cuts,
+		.sample_bw = sbw, .sample_cap = cap,
 	};
 	struct ibu_mcmembers cmm;
 	struct ibu_mflows csnd = { 0 };
@@ -729,8 +717,111 @@ struct load_out {
 	int rows;			/* pattern and DLID choices */
 	struct ibu_traffic_result *res;	/* [dump * rows + row] */
 	int *pat, *dl;			/* [row] */
+	double *samp;			/* [(dump * rows + row) * kmax]: each
+					 * sample's flow-bw (random:K, ebb:K) */
+	int kmax;
 	int unrouted, drew;
 };
+
+/* Dump d's samples of row row, NULL where none are kept. */
+static double *samples_of(const struct load_out *o, int d, int row)
+{
+	return o->samp ? o->samp + ((size_t)d * (size_t)o->rows +
+				    (size_t)row) * (size_t)o->kmax : NULL;
+}
+
+/* Dump d's spread on row row (r: its result). */
+static void spread_of(const struct load_out *o, int d, int row,
+		      const struct ibu_pattern *p,
+		      const struct ibu_traffic_result *r,
+		      struct bw_spread *sp)
+{
+	double mean;
+
+	memset(sp, 0, sizeof(*sp));
+	if (!o->samp || r->permutations < 2 || r->permutations > o->kmax ||
+	    (p->kind != IBU_PAT_RANDOM && p->kind != IBU_PAT_BISECT))
+		return;
+	sp->n = r->permutations;
+	ibu_traffic_ci95(samples_of(o, d, row), NULL, sp->n, &mean,
+			 &sp->ci95);
+	if (d > 0) {
+		sp->paired = 1;
+		ibu_traffic_ci95(samples_of(o, d, row), samples_of(o, 0, row),
+				 sp->n, &sp->diff, &sp->diff_ci95);
+	}
+}
+
+/* The spread lines of a sampled row: the 95% half-width of each dump's
+ * flow-bw (bw-ci95), each later dump's flow-bw minus the first's on the
+ * same samples (bw-diff) and that difference's half-width (diff-ci95);
+ * "-" where it does not apply. */
+static void print_spread(const struct load_args *a, const struct load_out *o,
+			 int row, const int *width)
+{
+	static const char *const names[3] = { "bw-ci95", "bw-diff",
+					       "diff-ci95" };
+	const struct ibu_pattern *p = &a->pat[o->pat[row]];
+	struct bw_spread sp;
+	char cell[48];
+	int d, k;
+
+	spread_of(o, 0, row, p, &o->res[row], &sp);
+	if (!sp.n)
+		return;
+	for (k = 0; k < 3; k++) {
+		printf("%-16s %-6s %-10s", p->name,
+		       ibu_dlid_mode_name(a->dlids[o->dl[row]]), names[k]);
+		for (d = 0; d < a->num_dumps; d++) {
+			spread_of(o, d, row, p, &o->res[d * o->rows + row],
+				  &sp);
+			if (k == 0)
+				snprintf(cell, sizeof(cell), "%.5f", sp.ci95);
+			else if (!sp.paired)
+				snprintf(cell, sizeof(cell), "-");
+			else if (k == 1)
+				snprintf(cell, sizeof(cell), "%+.5f", sp.diff);
+			else
+				snprintf(cell, sizeof(cell), "%.5f",
+					 sp.diff_ci95);
+			printf(" %*s", width[d], cell);
+		}
+		printf("\n");
+	}
+}
+
+/* res[d * rows + row]: one row per pattern and DLID choice, in the order
+ * they were run; one line per figure, one column per dump. */
+static void print_compare(const struct load_args *a, const struct load_out *o)
+{
+	char names[MAX_DUMPS][64], cell[48];
+	int width[MAX_DUMPS], d, row, fig;
+
+	printf("%-16s %-6s %-10s", "pattern", "dlids", "figure");
+	for (d = 0; d < a->num_dumps; d++) {
+		dump_name(a->dumps[d], names[d], sizeof(names[d]));
+		width[d] = (int)strlen(names[d]) < 9 ? 9 : (int)strlen(names[d]);
+		printf(" %*s", width[d], names[d]);
+	}
+	printf("\n");
+	for (row = 0; row < o->rows; row++) {
+		const struct ibu_pattern *p = &a->pat[o->pat[row]];
+
+		for (fig = 0; fig < NUM_FIGS; fig++) {
+			printf("%-16s %-6s %-10s", p->name,
+			       ibu_pattern_is_mcast(p) ? "-" :
+			       ibu_dlid_mode_name(a->dlids[o->dl[row]]),
+			       fig_names[fig]);
+			for (d = 0; d < a->num_dumps; d++) {
+				fig_cell(cell, sizeof(cell), fig,
+					 &o->res[d * o->rows + row]);
+				printf(" %*s", width[d], cell);
+			}
+			printf("\n");
+		}
+		print_spread(a, o, row, width);
+	}
+}
 
 static int count_rows(const struct load_args *a)
 {
@@ -765,13 +856,16 @@ static int run_dump(struct load_ctx *c, int d, struct ibu_linkload *ll,
 
 		for (j = 0; j < c->a.num_dlids; j++) {
 			struct ibu_traffic_result r;
+			struct bw_spread sp;
 
 			if (ibu_pattern_is_mcast(p) && j > 0)
 				break;	/* DLIDs do not apply */
-			if (run_one(c, p, c->a.dlids[j], ll, &r, e)) {
+			if (run_one(c, p, c->a.dlids[j], ll, &r,
+				    samples_of(o, d, row), o->kmax, e)) {
 				ibu_err_prefix(e, "pattern %s", p->name);
 				return e->code ? e->code : IBU_EINVAL;
 			}
+			spread_of(o, d, row, p, &r, &sp);
 			if (compare) {
 				o->res[d * o->rows + row] = r;
 				o->pat[row] = i;
@@ -779,13 +873,14 @@ static int run_dump(struct load_ctx *c, int d, struct ibu_linkload *ll,
 			} else {
 				print_row(p, c->a.dlids[j], &r);
 				if (!c->a.quiet)
-					print_detail(c, p, c->a.dlids[j], &r);
+					print_detail(c, p, c->a.dlids[j], &r,
+						     &sp);
 			}
 			row++;
 			if (o->jrows)
 				json_row(o->jrows, !o->jcount++,
 					 compare ? c->a.lfts : NULL, p,
-					 c->a.dlids[j], &r);
+					 c->a.dlids[j], &r, &sp);
 			o->unrouted |= r.unrouted > 0;
 			if (c->a.svg && !o->drew) {
 				if (draw_svg(c, p, c->a.dlids[j], ll, &r, e))
@@ -831,10 +926,29 @@ static int one_dump(struct load_ctx *c, int d, struct load_out *o,
 	return rc;
 }
 
+/* The largest K of the patterns that draw K samples (random:K, ebb:K). */
+static int max_samples(const struct load_args *a)
+{
+	int i, k = 0;
+
+	for (i = 0; i < a->num_pat; i++)
+		if ((a->pat[i].kind == IBU_PAT_RANDOM ||
+		     a->pat[i].kind == IBU_PAT_BISECT) && a->pat[i].k > k)
+			k = a->pat[i].k;
+	return k;
+}
+
 static int out_init(struct load_out *o, const struct load_args *a)
 {
 	memset(o, 0, sizeof(*o));
 	o->rows = count_rows(a);
+	o->kmax = max_samples(a);
+	if (o->kmax > 1) {
+		o->samp = calloc((size_t)o->rows * (size_t)a->num_dumps *
+				 (size_t)o->kmax + 1, sizeof(*o->samp));
+		if (!o->samp)
+			return IBU_ENOMEM;
+	}
 	if (a->num_dumps < 2)
 		return IBU_OK;
 	o->res = calloc((size_t)o->rows * a->num_dumps + 1, sizeof(*o->res));
@@ -845,6 +959,7 @@ static int out_init(struct load_out *o, const struct load_args *a)
 
 static void out_free(struct load_out *o)
 {
+	free(o->samp);
 	free(o->res);
 	free(o->pat);
 	free(o->dl);
@@ -865,7 +980,7 @@ static int run_all(struct load_ctx *c, struct load_out *o, FILE *jrows,
 			return rc;
 	}
 	if (c->a.num_dumps > 1)
-		print_compare(&c->a, o->res, o->rows, o->pat, o->dl);
+		print_compare(&c->a, o);
 	if (o->drew && !c->a.quiet)
 		printf("-I- wrote %s\n", c->a.svg);
 	return IBU_OK;

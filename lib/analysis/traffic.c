@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Traffic patterns, DLID choice, and their link load on a fabric's tables. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -802,6 +803,9 @@ static int run_samples(struct run *ru, struct pass_args *a, int count,
 		rc = evaluate(ru, a, &cur);
 		if (rc)
 			break;
+		if (ru->in->sample_bw && j < ru->in->sample_cap)
+			ru->in->sample_bw[j] = cur.messages ?
+				cur.flow_bw / (double)cur.messages : 0;
 		cur.worst_k = a->p->kind == IBU_PAT_SHIFT ||
 			      a->p->kind == IBU_PAT_RAIL_SHIFT ?
 			      (a->p->k ? a->p->k : j + 1) : j + 1;
@@ -897,4 +901,26 @@ int ibu_traffic_run(const struct ibu_traffic_in *in,
 	free(to);
 	rail_ctx_free(&rails);
 	return rc;
+}
+
+void ibu_traffic_ci95(const double *x, const double *ref, int n,
+		      double *mean, double *ci95)
+{
+	double s = 0, ss = 0, d;
+	int i;
+
+	*mean = 0;
+	*ci95 = 0;
+	if (n < 1)
+		return;
+	for (i = 0; i < n; i++)
+		s += x[i] - (ref ? ref[i] : 0);
+	*mean = s / n;
+	if (n < 2)
+		return;
+	for (i = 0; i < n; i++) {
+		d = x[i] - (ref ? ref[i] : 0) - *mean;
+		ss += d * d;
+	}
+	*ci95 = 1.96 * sqrt(ss / (n - 1) / n);
 }

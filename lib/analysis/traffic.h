@@ -192,6 +192,10 @@ struct ibu_traffic_in {
 	long size;			/* bytes per message */
 	const struct ibu_cuts *cuts;	/* for the bound; NULL: end ports'
 					 * cables only */
+	double *sample_bw;		/* random:K, ebb:K: each sample's
+					 * flow-bw, in sample order, up to
+					 * sample_cap of them; NULL: none */
+	int sample_cap;
 };
 
 struct ibu_traffic_result {
@@ -225,5 +229,16 @@ struct ibu_traffic_result {
 int ibu_traffic_run(const struct ibu_traffic_in *in,
 		    const struct ibu_pattern *p, struct ibu_linkload *ll,
 		    struct ibu_traffic_result *r, struct ibu_err *e);
+
+/*
+ * The mean of n samples x (of x - ref where ref is not NULL: two tables
+ * measured on the same samples, a paired difference) into *mean, and the
+ * half-width of its 95% confidence interval (1.96 standard errors, the
+ * normal approximation; 0 below 2 samples) into *ci95. A flow-bw from K
+ * random samples is an estimate: two dumps' figures differing by less
+ * than the paired difference's half-width are not told apart by K.
+ */
+void ibu_traffic_ci95(const double *x, const double *ref, int n,
+		      double *mean, double *ci95);
 
 #endif
