@@ -154,14 +154,23 @@ void ibu_pgft_fault_text(const struct ibu_fabric *f, const struct ibu_pgft *g,
 void ibu_pgft_free(struct ibu_pgft *g);
 /* What the rule adds to leaf's up-slot digit toward host D. On an intact
  * tree whose leaves' hosts do not divide over their up-cables (uneven
- * level 1, m_1 = q U_1 + e, 0 < e): for each leaf's last e hosts, p_2 x
- * the source leaf's rank in host order, one parent column more per leaf,
- * so their flows arrive over every parent instead of on the cables the
- * first hosts' already load; else 0, the generalised rule as it was.
- * PGFT(2; 8,12; 1,3; 1,2): all-to-all 176 -> 120 (updn 168), eBB the
- * same, the worst shift 2 -> 3 (dfsssp 3); rotating every host's flows
+ * level 1, m_1 = q U_1 + e, 0 < e): each leaf's last e hosts go up to
+ * the parent column T mod W_2 (the cable the rule's own), where T is
+ * D's leaf's rank less the source leaf's, less 1, mod the L leaves, plus
+ * D's place among the last hosts: from any leaf the other leaves take
+ * 0..L-2 once each, and so do the leaves sending into any leaf, so their
+ * flows arrive over every parent, as many from each as L - 1 allows,
+ * instead of on the cables the first hosts' already load; else 0, the
+ * generalised rule as it was.  PGFT(2; 8,12; 1,3; 1,2): all-to-all 176
+ * -> 120 (updn 168), eBB the same, the worst shift 2 -> 3 (dfsssp 3).
+ * A column of p_2 x the source leaf's rank alone (before) leaves a leaf's
+ * senders unevenly over the parents where L - 1 is not a multiple of
+ * W_2 at that leaf's rank: PGFT(2; 4,7; 1,3; 1,1) 36 against its bound
+ * 32, now 32; PGFT(2; 12,16; 1,5; 1,1) 444 -> 432, PGFT(2; 10,9; 1,4;
+ * 1,2) 110 -> 100, both at the bound.  Rotating every host's flows
  * instead loses a tenth of the eBB: one destination's flows no longer
- * come down one cable. */
+ * come down one cable; the cable by T too (not the rule's) 0.2-0.4% of
+ * it on trees with parallel cables. */
 long ibu_pgft_rule_rotation(const struct ibu_pgft *g, int leaf, long D);
 /* 1 where ibu_pgft_rule_rotation rotates: an intact 2-level tree with an
  * uneven level 1, unless uneven_rule (on three levels the rotated

@@ -1091,14 +1091,24 @@ int ibu_pgft_rotated(const struct ibu_pgft *g)
 
 long ibu_pgft_rule_rotation(const struct ibu_pgft *g, int leaf, long D)
 {
-	long U = ibu_pgft_up_ports(&g->P, 1);
+	long U = ibu_pgft_up_ports(&g->P, 1), L, T, W, k;
 
 	if (!ibu_pgft_rotated(g) || U < 1 || leaf < 0 ||
 	    leaf >= g->num_nodes || g->leaf_rank[leaf] < 0 || D < 0 ||
 	    D >= g->num_hosts ||
 	    D - g->leaf_first[g->host[D].leaf] < g->P.m[1] / U * U)
 		return 0;
-	return (long)g->P.p[2] * g->leaf_rank[leaf];
+	/* T: D's leaf's rank less the source leaf's, less 1, mod the
+	 * leaves (from any leaf the others take 0..L-2 once, and into any
+	 * leaf the others come with 0..L-2 once), plus D's place among
+	 * its leaf's last hosts; its parent column T mod W, the cable the
+	 * rule's own (D mod p_2) */
+	L = g->leaf_rank[g->host[g->num_hosts - 1].leaf] + 1;
+	T = ((long)g->leaf_rank[g->host[D].leaf] - g->leaf_rank[leaf] - 1 +
+	     L) % L + D - g->leaf_first[g->host[D].leaf] - g->P.m[1] / U * U;
+	W = U / g->P.p[2];
+	k = T % W * g->P.p[2] + D % g->P.p[2];
+	return ((k - D) % U + U) % U;
 }
 
 int ibu__pgft_rank_leaves(struct ibu_pgft *g)

@@ -161,7 +161,7 @@ static void up_rule_row(struct router *r, int s, int l, int single,
 	int U = r->U[l], j, o;
 
 	if (l == 1 && U && !r->paper && ibu_pgft_rotated(r->g) &&
-	    r->g->leaf_rank[s] > 0) {
+	    r->g->leaf_rank[s] >= 0) {
 		rotated_rule_row(r, s, U, up);	/* an uneven tree's leaf */
 		return;
 	}
