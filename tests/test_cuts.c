@@ -8,6 +8,7 @@
 #include "traffic.h"
 #include "cuts.h"
 #include "gen.h"
+#include "pgft.h"
 
 /* Four switches in a line, one HCA each: each switch alone is cut off by
  * at most 2 cables (the HCA's own cable bounds all-to-all at 3), the two
@@ -154,6 +155,49 @@ START_TEST(no_switch)
 }
 END_TEST
 
+/*
+ * One DLID a destination: PGFT(2; 4,8; 1,3; 1,1), IBFT(8,2) without a
+ * top, 8 leaves of 4 hosts on 3 up-cables. A leaf's 4 hosts send their
+ * messages to each of the 28 others out of one port, so one of its 3
+ * up-ports carries ceil(28 / 3) = 10 destinations, 40 messages; the
+ * cuts count 4 x 28 / 3 = 37.3. With a spine back (4 up-cables) 28
+ * destinations divide: 28, under every host cable's 31.
+ */
+START_TEST(one_dlid_whole_destinations)
+{
+	static const char *const w[2] = { "1,3", "1,4" };
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .seed = 3 };
+	struct ibu_pgft_params P;
+	struct ibu_fabric f;
+	struct ibu_endports ep;
+	struct ibu_cuts c;
+	struct ibu_err e = { 0 };
+	double cut;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(ibu_pgft_params_parse("4,8", w[i], "1,1", &P,
+						       &e), 0);
+		ck_assert_int_eq(ibu_gen_pgft(&f, &P, 0, 0, &o, &e), 0);
+		ck_assert_int_eq(ibu_endports_build(&f, NULL, NULL, &ep, &e), 0);
+		ck_assert_int_eq(ep.num, 32);
+		ck_assert_int_eq(ibu_cuts_build(&f, &ep, &c, &e), 0);
+		cut = ibu_cuts_bound(&c, ep.num, NULL);
+		if (!i) {
+			ck_assert(cut > 37.33 && cut < 37.34);
+			ck_assert(ibu_cuts_a2a_one_dlid(&c) == 40.0);
+		} else {
+			ck_assert(cut == 31.0);
+			ck_assert(ibu_cuts_a2a_one_dlid(&c) == 28.0);
+		}
+		ibu_cuts_free(&c);
+		ibu_endports_free(&ep);
+		ibu_fabric_free(&f);
+	}
+	ck_assert(ibu_cuts_a2a_one_dlid(NULL) == 0);
+}
+END_TEST
+
 /* A bound read with the cuts in build order, every one. */
 static double bound_every_cut(struct ibu_cuts *c, int n, const int *to)
 {
@@ -228,6 +272,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, two_level_missing_up_cable);
 	tcase_add_test(tc, no_switch);
 	tcase_add_test(tc, sorted_reading_same_bound);
+	tcase_add_test(tc, one_dlid_whole_destinations);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -257,6 +257,22 @@ START_TEST(flow_bw_bounds_and_bisections)
 	ck_assert(r.flow_bw > (4.0 / 3 + 8.0 / 4) / 12 - 1e-9 &&
 		  r.flow_bw < (4.0 / 3 + 8.0 / 4) / 12 + 1e-9);
 	ck_assert(r.bound == 3.0);
+	/* one DLID a destination (base) takes the cuts' whole-destination
+	 * figure where it is higher; pairs split a destination: not */
+	c.a2a_one_dlid = 7;
+	run(&in, "all-to-all", &ll, &r);
+	ck_assert(r.bound == 7.0);
+	run(&in, "shift:1", &ll, &r);
+	{
+		int sh1[4] = { 1, 2, 3, 0 };
+
+		ck_assert(r.bound == ibu_cuts_bound(&c, 4, sh1));
+	}
+	in.dlids = IBU_DLIDS_PAIRS;
+	run(&in, "all-to-all", &ll, &r);
+	ck_assert(r.bound == 3.0);
+	in.dlids = IBU_DLIDS_BASE;
+	c.a2a_one_dlid = 0;
 	/* pairs: the halves across share nothing but the HCA links */
 	in.dlids = IBU_DLIDS_PAIRS;
 	run(&in, "all-to-all", &ll, &r);
@@ -303,6 +319,14 @@ START_TEST(flow_bw_bounds_and_bisections)
 	ck_assert_int_eq(c.cables[0], 1);
 	ck_assert(ibu_cuts_bound(&c, 4, NULL) == 4.0);
 	ck_assert(ibu_cuts_bound(NULL, 4, NULL) == 3.0);
+	/* a permutation's bound is the cuts' (2 hosts over the one cable),
+	 * not its end ports' busiest cable, with the one-DLID figure set */
+	in.cuts = &c;
+	c.a2a_one_dlid = 6;
+	run(&in, "shift:2", &ll, &r);
+	ck_assert(r.bound == 2.0);
+	run(&in, "all-to-all", &ll, &r);
+	ck_assert(r.bound == 6.0);
 	ibu_cuts_free(&c);
 	ibu_linkload_free(&ll);
 	net_free(&x);

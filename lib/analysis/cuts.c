@@ -359,6 +359,40 @@ static void sort_cuts(struct ibu_cuts *c)
 	free(r);
 }
 
+/* ibu_cuts_a2a_one_dlid's figure: per switch, its end ports h and its
+ * cables to switches u (h[] counts into the cut_work's scratch). */
+static double one_dlid_bound(const struct cut_work *w, int num_ep, int *h)
+{
+	const struct ibu_fabric *f = w->f;
+	double best = 0, b;
+	int i, n, p, u, peer;
+
+	for (n = 0; n < f->num_nodes; n++)
+		h[n] = 0;
+	for (i = 0; i < num_ep; i++)
+		if (w->ep_sw[i] >= 0 && w->ep_sw[i] < f->num_nodes)
+			h[w->ep_sw[i]]++;
+	for (n = 0; n < f->num_nodes; n++) {
+		if (!h[n] || !ibu_node_is_switch(&f->nodes[n]))
+			continue;
+		for (u = 0, p = 1; p <= f->nodes[n].num_ports; p++) {
+			peer = f->nodes[n].ports[p].peer_node;
+			u += peer >= 0 && peer != n &&
+			     ibu_node_is_switch(&f->nodes[peer]);
+		}
+		if (!u)
+			continue;
+		b = (double)h[n] * (double)((num_ep - h[n] + u - 1) / u);
+		best = b > best ? b : best;
+	}
+	return best;
+}
+
+double ibu_cuts_a2a_one_dlid(const struct ibu_cuts *c)
+{
+	return c ? c->a2a_one_dlid : 0;
+}
+
 int ibu_cuts_build(const struct ibu_fabric *f, const struct ibu_endports *ep,
 		   struct ibu_cuts *c, struct ibu_err *e)
 {
@@ -375,6 +409,7 @@ int ibu_cuts_build(const struct ibu_fabric *f, const struct ibu_endports *ep,
 			rc = IBU_ENOMEM;
 	}
 	if (!rc) {
+		c->a2a_one_dlid = one_dlid_bound(&w, ep->num, q);
 		num = rank_switches(&w, q);
 		below_sets(&w, q, num);
 		rc = rank_cuts(&w, q, num, c);

@@ -34,6 +34,7 @@ struct ibu_cuts {
 	int *cables;		/* [cut] cables between the cut and the rest */
 	int *order;		/* the cuts by ceiling(), highest first (NULL:
 				 * in build order) */
+	double a2a_one_dlid;	/* ibu_cuts_a2a_one_dlid */
 };
 
 /* The cuts of f, end ports indexed as ep orders them (distinct member
@@ -55,5 +56,18 @@ void ibu_cuts_free(struct ibu_cuts *c);
  * every cut of its 720 switches for each).
  */
 double ibu_cuts_bound(const struct ibu_cuts *c, int num_ep, const int *to);
+
+/*
+ * A lower bound of the all-to-all's busiest link, in messages, for
+ * tables on one DLID per destination (base LIDs, as the SA hands them
+ * out): a switch with h of the end ports and u cables to other switches
+ * forwards its end ports' h messages to one outside destination out of
+ * one port, so some port carries h x ceil((N - h) / u) of them. The cuts
+ * count flows; this counts them in whole destinations, which is what a
+ * leaf whose hosts do not divide over its up-cables cannot beat
+ * (PGFT(2; 4,8; 1,3; 1,1): 4 x ceil(28 / 3) = 40, the cuts 37.3). 0
+ * where c is NULL.
+ */
+double ibu_cuts_a2a_one_dlid(const struct ibu_cuts *c);
 
 #endif

@@ -810,7 +810,9 @@ done
 	echo
 	echo "- a2a: all-to-all, busiest directed link (messages); the bound is the"
 	echo "  largest over the end-port cables and cuts of the graph (sub-trees,"
-	echo "  a mesh's bisections) of flows / cables, valid for any tables"
+	echo "  a mesh's bisections) of flows / cables, and of whole destinations"
+	echo "  (a switch's h end ports send to each outside destination out of one"
+	echo "  port: h x ceil((N - h) / cables to switches)), valid for any tables"
 	echo "- shift: the worst of the N-1 shift permutations in the stated host order"
 	echo "  (ours, as \`ibunion order\` prints it: cyclic's D-mod-K destination order,"
 	echo "  position order on an intact tree; xy's position order on a mesh)"
