@@ -35,9 +35,11 @@ field()
 	awk -F'\t' -v e="$1" -v n="$2" '$2 == e { print $n; exit }' "$tsv"
 }
 
-t_equal "TSV: one line per engine, 13 fields each, on ibft43, intact" \
-	"$(awk -F'\t' '{ print $1, $2, NF, $13 }' "$tsv" | paste -sd' ')" \
-	"ibft43 cyclic 13 no ibft43 minhop 13 no"
+t_equal "TSV: one line per engine, 15 fields each, on ibft43, intact; the eBB difference from ours and its 95% half-width (- for ours)" \
+	"$(awk -F'\t' '{ d = ($14 == "-" && $15 == "-") ? "ours" : "bad"
+		if ($14 ~ /^[-+][0-9.]+$/ && $15 ~ /^[0-9.]+$/) d = "diff"
+		print $1, $2, NF, $13, d }' "$tsv" | paste -sd' ')" \
+	"ibft43 cyclic 15 no ours ibft43 minhop 15 no diff"
 t_equal "both engines routed themselves (no fallback)" \
 	"$(field cyclic 3) $(field minhop 3)" "cyclic minhop"
 t_equal "the all-to-all bound is N-1 = 15; hosts in cyclic's order" \
