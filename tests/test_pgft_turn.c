@@ -199,6 +199,38 @@ START_TEST(own_vl_turns_spread)
 }
 END_TEST
 
+/*
+ * Turns on VL 1 spread by host: PGFT(2; 18,8; 1,3; 1,1) as the league drew
+ * it with 3 cut cables and a leaf and a spine gone (seed 47's r07, seed
+ * 850165): three leaves hang from one spine each, one from the other
+ * spine than the two others, so 2 x 18 x 18 pairs turn at a leaf that
+ * keeps both spines. Gathered at one such leaf, a shift sent a leaf's 18
+ * turned flows down the one cable that also carries another leaf's 18
+ * with no other way (worst shift 36, dfsssp 20 live); a leaf's hosts'
+ * turns spread over the four junction leaves take it to 23 (the cable
+ * down to the fourth keeps its 18), the eBB up too.
+ */
+START_TEST(own_vl_turns_by_host)
+{
+	struct ibu_pgft_params P = { .h = 2, .m = { 0, 18, 8 },
+				     .w = { 0, 1, 3 }, .p = { 0, 1, 1 } };
+	struct ibu_pgft_route_stats sl;
+	struct fixture y;
+	long shift, a2a;
+
+	pgft_league_pgft(&y, &P, 3, 2, 850165);
+	pgft_route_lmc0_turns(&y, &sl, 1);
+	ck_assert_int_eq(sl.layered, 1);
+	ck_assert_int_gt(sl.turned, 0);
+	pgft_assert_valid_on(&y, 0, 1);
+	pgft_loads(&y, &shift, &a2a);
+	ck_assert_int_eq(shift, 23);
+	ck_assert_int_eq(a2a, 1944);
+	ck_assert(pgft_ebb(&y, 2000, 1) > 0.1992);	/* gathered: 0.1986 */
+	pgft_fixture_free(&y);
+}
+END_TEST
+
 /* turns=own-vl where no route needs a turn (PGFT(2; 4,4; 1,2; 1,2), one
  * of two parallel cables cut): nothing changes, every route on SL 0
  * (st.layered 0). */
@@ -252,6 +284,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, second_turn_through_a_sibling);
 	tcase_add_test(tc, own_vl_turns_spread);
 	tcase_add_test(tc, own_vl_without_turns);
+	tcase_add_test(tc, own_vl_turns_by_host);
 	tcase_add_test(tc, own_vl_not_for_switch_lids);
 	suite_add_tcase(s, tc);
 	return s;

@@ -695,8 +695,9 @@ static int evaluate(struct run *ru, const struct pass_args *a,
 		 * demand, whatever the tables */
 		r->bound = (double)r->st.max_hca / (double)ru->unit;
 	/* one DLID a destination: whole destinations a port */
-	if (a->p->kind == IBU_PAT_ALL_TO_ALL && ru->in->dlids == IBU_DLIDS_BASE &&
-	    ru->in->cuts && ru->in->cuts->num_ep == ru->in->ep->num &&
+	if (a->p->kind == IBU_PAT_ALL_TO_ALL &&
+	    ru->in->dlids == IBU_DLIDS_BASE && ru->in->cuts &&
+	    ru->in->cuts->num_ep == ru->in->ep->num &&
 	    ibu_cuts_a2a_one_dlid(ru->in->cuts) > r->bound)
 		r->bound = ibu_cuts_a2a_one_dlid(ru->in->cuts);
 	return IBU_OK;

@@ -10,7 +10,8 @@
  * routed, and takes the nearest X (hops, then GUID) that covers every B
  * switch with end ports and closes no cycle in cdg_ports.h's graph of all
  * routes, turn switches already chosen first; a new one among the nearest
- * by the all-to-all load of the turns still to choose (turn_rank). Only
+ * by the all-to-all load of the turns still to choose (turn_rank); on a
+ * VL of their own, the nearest by host (by_host). Only
  * the switches' own packets crossing them: a plain shortest path, which
  * no end port's route meets. check --deadlock proves it.
  */
@@ -122,10 +123,10 @@ static int candidates(struct router *r)
 			keep_best(c, &n, &x);
 		}
 	/* on a VL of their own, turns need not gather (they close no
-	 * cycle with the up*|down* routes): nearest first, so they spread,
-	 * among the nearest a turn switch already chosen first (spread
-	 * further, PGFT(2; 18,8; 1,3; 1,1) with 4 cuts lost its worst shift
-	 * 18 -> 27); the set still holds the turn switches chosen, which
+	 * cycle with the up*|down* routes): nearest first, so they spread
+	 * (among the nearest by host: nearest_by_host; spread by load and
+	 * GUID instead, PGFT(2; 18,8; 1,3; 1,1) with 4 cuts lost its worst
+	 * shift 18 -> 27); the set still holds the turn switches chosen, which
 	 * cover B switches the nearest may not. Up to TL_PORTS hosts, as
 	 * the passes that measure loads: the nearest often cover fewer B
 	 * switches, and each costs a search (IBFT(24,3) with one cut:
@@ -644,6 +645,7 @@ static void tl_add(const struct router *r, struct turn_load *ld,
 struct ranked {
 	uint32_t mx;		/* the busiest cable the trial crosses */
 	int left, node;		/* left: deferred base LIDs it cannot take */
+	int turn;		/* its place for the LID's host (by_host) */
 	uint64_t guid;
 };
 
@@ -664,7 +666,8 @@ static uint32_t tl_result(struct turn_load *ld)
 	return mx;
 }
 
-/* Fewer LIDs left out, then a lower busiest cable, then GUID. */
+/* Fewer LIDs left out, then a lower busiest cable, then the host's
+ * turn (by_host), then GUID. */
 static int cmp_ranked(const void *a, const void *b)
 {
 	const struct ranked *x = a, *y = b;
@@ -673,7 +676,52 @@ static int cmp_ranked(const void *a, const void *b)
 		return x->left < y->left ? -1 : 1;
 	if (x->mx != y->mx)
 		return x->mx < y->mx ? -1 : 1;
+	if (x->turn != y->turn)
+		return x->turn < y->turn ? -1 : 1;
 	return (x->guid > y->guid) - (x->guid < y->guid);
+}
+
+static int cmp_guid(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return (x->guid > y->guid) - (x->guid < y->guid);
+}
+
+/*
+ * Turns on a VL of their own (st.layered, up to TL_PORTS hosts) spread by
+ * host: the nearest candidates in GUID order, the LID's end port D takes
+ * them from its (D mod their number)-th on, so a leaf's consecutive hosts
+ * turn at different switches and a shift's flows into the leaf cross them
+ * all. Gathered at the first one chosen (the nearest, then any turn
+ * switch already chosen, then the load, then GUID: the ties of the load
+ * where the busiest cable is a blocking leaf's own), one leaf's turns
+ * all crossed one junction leaf whose cable down from the other spine
+ * also carried a leaf's worth that has no other way: PGFT(2; 18,8;
+ * 1,3; 1,1) with a leaf, a spine and 3 cables gone, worst shift 36
+ * (dfsssp 20), now 23, its eBB above dfsssp's. The 900 kept trees of the
+ * random leagues: 852 meet every target instead of 844. -1: not so
+ * spread (another VL, a switch's own LID, a larger tree).
+ */
+static int by_host(const struct router *r, const struct turn_job *j)
+{
+	const struct ibu_port *p;
+
+	if (!r->st.layered || r->g->num_hosts > TL_PORTS || j->host_port < 1)
+		return -1;
+	p = &r->f->nodes[j->t].ports[j->host_port];
+	return p->peer_node < 0 ? -1 :
+	       ibu_pgft_host(r->g, p->peer_node, p->peer_port);
+}
+
+/* c[0..g) in GUID order, each's turn: its place from D's on. */
+static void host_turns(struct ranked *c, int g, int D)
+{
+	int i;
+
+	qsort(c, (size_t)g, sizeof(*c), cmp_guid);
+	for (i = 0; i < g; i++)
+		c[i].turn = D < 0 ? 0 : (i + g - D % g) % g;
 }
 
 /* Candidate x as the turn switch of every deferred end port's base LID
@@ -755,6 +803,7 @@ static int turn_rank(struct router *r, struct turn_check *tc, uint32_t lid,
 	}
 	route_b(r, cur, tc->col);	/* the LID being chosen's state again */
 	r->spread_lmc = spread;
+	host_turns(c, g, by_host(r, cur));
 	qsort(c, (size_t)g, sizeof(*c), cmp_ranked);
 	for (i = from; i < nc; i++) {	/* the others as they were */
 		for (k = 0; k < g && c[k].node != r->turnc[i]; k++)
@@ -842,11 +891,35 @@ static int choose_partial(struct router *r, uint32_t lid, int nb, int nc,
  * closes no cycle (check_trial); none: the one covering the most that
  * closes none (choose_partial); none either: the best covering one for
  * the switches' own packets, end ports no entry (WRN 5A52). */
+/* The nearest candidates (turnc[0..)) spread by host (by_host): in
+ * GUID order from D's turn on; the others as they were. */
+static void nearest_by_host(struct router *r, int nc, int D)
+{
+	struct ranked c[TURN_TRIES];
+	int g = 1, i;
+
+	if (D < 0 || nc < 2)
+		return;
+	while (g < nc && r->tdist[r->turnc[g]] == r->tdist[r->turnc[0]])
+		g++;
+	for (i = 0; i < g; i++) {
+		c[i].node = r->turnc[i];
+		c[i].guid = r->f->nodes[c[i].node].guid;
+	}
+	host_turns(c, g, D);
+	for (i = 0; i < g; i++)
+		r->turnc[c[i].turn] = c[i].node;
+}
+
 static int choose(struct router *r, uint32_t lid, int nb,
 		  struct turn_check *tc, struct ibu_err *e)
 {
 	int nc = candidates(r), i, cov, far, best = -1, bcov = 0, rc;
 	int bfar = INT_MAX, ends;
+
+	if (tc->ord)
+		nearest_by_host(r, nc,
+				by_host(r, &r->defer[tc->ord[tc->pos]]));
 
 	for (i = 0; i < nc; i++) {
 		if (tc->by_load && !r->turnx[r->turnc[i]] &&
