@@ -714,12 +714,14 @@ static int by_host(const struct router *r, const struct turn_job *j)
 	       ibu_pgft_host(r->g, p->peer_node, p->peer_port);
 }
 
-/* c[0..g) in GUID order, each's turn: its place from D's on. */
+/* Each's turn: its place in GUID order from D's on (D < 0: all 0, as
+ * before, GUID alone deciding). */
 static void host_turns(struct ranked *c, int g, int D)
 {
 	int i;
 
-	qsort(c, (size_t)g, sizeof(*c), cmp_guid);
+	if (D >= 0)
+		qsort(c, (size_t)g, sizeof(*c), cmp_guid);
 	for (i = 0; i < g; i++)
 		c[i].turn = D < 0 ? 0 : (i + g - D % g) % g;
 }
@@ -887,10 +889,6 @@ static int choose_partial(struct router *r, uint32_t lid, int nb, int nc,
 	return 0;
 }
 
-/* The nearest turn switch covering every B switch with end ports that
- * closes no cycle (check_trial); none: the one covering the most that
- * closes none (choose_partial); none either: the best covering one for
- * the switches' own packets, end ports no entry (WRN 5A52). */
 /* The nearest candidates (turnc[0..)) spread by host (by_host): in
  * GUID order from D's turn on; the others as they were. */
 static void nearest_by_host(struct router *r, int nc, int D)
@@ -911,6 +909,10 @@ static void nearest_by_host(struct router *r, int nc, int D)
 		r->turnc[c[i].turn] = c[i].node;
 }
 
+/* The nearest turn switch covering every B switch with end ports that
+ * closes no cycle (check_trial); none: the one covering the most that
+ * closes none (choose_partial); none either: the best covering one for
+ * the switches' own packets, end ports no entry (WRN 5A52). */
 static int choose(struct router *r, uint32_t lid, int nb,
 		  struct turn_check *tc, struct ibu_err *e)
 {
