@@ -23,6 +23,11 @@ START_TEST(test_rebalanced_busiest)
 		 * rebalanced, which is kept (the figure: the balanced
 		 * plan rebalanced alone) */
 		{ 10, 10, 1, 3, 1, 7, 254 },		/* 259 */
+		/* 10x10 with 4 cuts and a switch missing, the faults
+		 * close together (seed 53's m40): the XY-first plan
+		 * rebalanced reached 439 (minhop 401, dfsssp 319 on 7
+		 * VLs); the trees built with their layers, rebalanced */
+		{ 10, 10, 1, 4, 1, 4943, 304 },		/* 439 */
 	};
 	assert_busiest_cases(c, (int)(sizeof(c) / sizeof(c[0])));
 }
