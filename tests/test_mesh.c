@@ -145,6 +145,27 @@ START_TEST(test_rejections)
 }
 END_TEST
 
+/* One switch is the 1 x 1 mesh (the subnet an SM sees when faults cut
+ * its switch off the rest); two or three are no mesh. */
+START_TEST(test_one_switch)
+{
+	struct ibu_fabric f;
+	struct ibu_mesh t;
+	struct ibu_err e = { 0 };
+
+	tm_grid(&f, 1, 1, 0, 0, 3);
+	ck_assert_msg(ibu_mesh_recognize(&f, &t, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(t.m, 1);
+	ck_assert_int_eq(t.n, 1);
+	ck_assert_int_eq(t.sw[0].num_eps, 3);
+	tm_assert_mesh(&f, &t);
+	ibu_mesh_free(&t);
+	ibu_fabric_free(&f);
+	tm_grid(&f, 2, 1, 0, 0, 1);
+	assert_rejected(&f, "switches");
+}
+END_TEST
+
 START_TEST(test_rejections_damaged)
 {
 	struct ibu_fabric f;
@@ -202,6 +223,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_shuffled);
 	tcase_add_test(tc, test_canonical_roundtrip);
 	tcase_add_test(tc, test_rejections);
+	tcase_add_test(tc, test_one_switch);
 	tcase_add_test(tc, test_rejections_damaged);
 	suite_add_tcase(s, tc);
 	return s;

@@ -208,6 +208,33 @@ START_TEST(test_verify)
 }
 END_TEST
 
+/* The 1 x 1 mesh (one switch): every end port's LID leaves by its own
+ * port, and the tables pass the XY check. */
+START_TEST(test_one_switch)
+{
+	struct xyfix x;
+	struct ibu_err e = { 0 };
+	long entries, bad;
+	int seen = 0, i;
+
+	fix_up(&x, 1, 1, 3, NULL, 1);
+	for (i = 0; i < x.t.num_endports; i++) {
+		const struct ibu_mesh_endport *ep = &x.t.ep[i];
+		uint32_t lid = x.f.nodes[ep->node].ports[ep->port].lid;
+
+		ck_assert_int_eq(ibu_lft_get(&x.lft, x.t.sw[0].node, lid),
+				 ep->sw_port);
+		ck_assert_int_eq(ibu_lft_get(&x.lft, x.t.sw[0].node, lid + 1),
+				 ep->sw_port);
+	}
+	ck_assert_int_eq(ibu_xy_verify(&x.t, &x.map, &x.lft, count_mm, &seen,
+				       &entries, &bad, &e), 0);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_int_gt(entries, 0);
+	fix_down(&x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("xy");
@@ -217,6 +244,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_row_stride);
 	tcase_add_test(tc, test_walk_lmc_hcas);
 	tcase_add_test(tc, test_verify);
+	tcase_add_test(tc, test_one_switch);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -60,8 +60,8 @@ static int step_switches(struct rec *r)
 		if (ibu_node_is_switch(&f->nodes[i]))
 			r->node_of[r->S++] = i;
 	}
-	if (r->S < 4)
-		return NOT_MESH(r, "switches", "%d switches (a mesh has at least 2 x 2)",
+	if (r->S < 4 && r->S != 1)
+		return NOT_MESH(r, "switches", "%d switches (a mesh has one, or at least 2 x 2)",
 				r->S);
 	r->deg = calloc(r->S, sizeof(int));
 	r->nb = malloc(r->S * 4 * sizeof(int));
@@ -253,6 +253,21 @@ static int step_coordinates(struct rec *r)
 	return IBU_OK;
 }
 
+/* A subnet of one switch, the 1 x 1 mesh: what the SM sees of a mesh
+ * whose faults cut its own switch off (every route ends at the switch
+ * it starts from; another engine would route it the same way). */
+static int step_one_switch(struct rec *r)
+{
+	struct ibu_mesh *t = r->t;
+
+	t->m = t->n = t->num_switches = 1;
+	t->sw = calloc(1, sizeof(*t->sw));
+	if (!t->sw)
+		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
+	t->sw[0].node = r->node_of[0];
+	return IBU_OK;
+}
+
 /* Every link joins grid neighbours and every neighbour pair is linked. */
 static int step_grid(struct rec *r)
 {
@@ -410,11 +425,13 @@ int ibu_mesh_recognize(const struct ibu_fabric *f, struct ibu_mesh *t,
 	rc = step_switches(&r);
 	if (!rc)
 		rc = step_links(&r);
-	if (!rc)
+	if (!rc && r.S == 1)
+		rc = step_one_switch(&r);
+	if (!rc && r.S > 1)
 		rc = step_degrees(&r);
-	if (!rc)
+	if (!rc && r.S > 1)
 		rc = step_distances(&r);
-	if (!rc)
+	if (!rc && r.S > 1)
 		rc = step_coordinates(&r);
 	if (!rc)
 		rc = step_grid(&r);

@@ -78,7 +78,7 @@ struct ibu_mesh {
 	struct ibu_mesh_damage *dmg;	/* NULL: intact; else lib/mesh/mesh_faults.h */
 };
 
-/* Recognises f as an m x n mesh (m, n >= 2). */
+/* Recognises f as an m x n mesh (m, n >= 2, or a single switch: 1 x 1). */
 int ibu_mesh_recognize(const struct ibu_fabric *f, struct ibu_mesh *t,
 		       struct ibu_err *e);
 void ibu_mesh_free(struct ibu_mesh *t);
