@@ -580,6 +580,34 @@ START_TEST(record_order_free)
 }
 END_TEST
 
+/*
+ * A damaged 2-level tree with uneven leaves (PGFT(2; 8,12; 1,4; 1,2), 3
+ * cuts and 2 switches gone as the league draws it: 8 hosts a leaf over 3
+ * spines x 2 cables): D-mod-K sends each leaf's last two hosts down the
+ * cables of its first two, 160 flows on a cable from whole destinations
+ * and 168 with the passes; placed as damaged LIDs they come down from
+ * every spine.  The tree is routed both ways and the second kept
+ * (st.extras 2), the tables valid, minimal and free of credit loops.
+ */
+START_TEST(uneven_extras_as_damaged)
+{
+	struct ibu_pgft_params P = { .h = 2, .m = { 0, 8, 12 },
+				     .w = { 0, 1, 4 }, .p = { 0, 1, 2 } };
+	struct ibu_pgft_route_stats st;
+	struct fixture x;
+	long shift, a2a;
+
+	pgft_league_pgft(&x, &P, 3, 2, 63589);
+	pgft_route_lmc0_turns(&x, &st, 1);
+	ck_assert_int_eq(st.extras, 2);
+	pgft_assert_valid_on(&x, 0, 1);
+	pgft_loads(&x, &shift, &a2a);
+	ck_assert_int_le(a2a, 136);
+	ck_assert_int_le(shift, 3);
+	pgft_fixture_free(&x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft_balance");
@@ -597,6 +625,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, record_order_free, 0, 3);
 	tcase_add_test(tc, one_cut_changes_what_it_must);
 	tcase_add_loop_test(tc, large_tree_repairs_keep_shifts, 0, 2);
+	tcase_add_test(tc, uneven_extras_as_damaged);
 	suite_add_tcase(s, tc);
 	return s;
 }

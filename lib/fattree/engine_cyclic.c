@@ -424,6 +424,13 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 			 c->st.shift_from, c->st.shift_to, c->st.shift_moved,
 			 c->st.shift_tries);
 	o = strlen(buf);
+	if (c->routed && c->st.extras && o < len)
+		snprintf(buf + o, len - o,
+			 "; uneven leaves' last hosts %s",
+			 c->st.extras == 2 ?
+			 "placed as damaged LIDs (all-to-all lower than by D-mod-K)" :
+			 "by D-mod-K (placed as damaged LIDs: not better)");
+	o = strlen(buf);
 	if (c->routed && c->st.ebb_tries && o < len)
 		snprintf(buf + o, len - o,
 			 "; eBB pass %ld entries moved (%ld pairs, %ld of turned LIDs), %ld tried",

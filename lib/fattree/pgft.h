@@ -270,6 +270,10 @@ struct ibu_pgft_route_stats {
 				 * 1 (g->turn_layer, every cable between
 				 * adjacent levels): path_sl 1 for them */
 	long layered_lids;	/* LIDs some end port reaches so */
+	int extras;		/* a damaged 2-level tree with uneven
+				 * leaves: 0 not tried, 1 routed again with
+				 * their last hosts placed as damaged LIDs
+				 * and the first kept, 2 the second kept */
 };
 /* The same into tables the caller allocated (ibu_lft_init: every entry
  * IBU_NO_PATH, up to at least map's highest LID), e.g. the engine

@@ -198,6 +198,7 @@ struct bal {
 	size_t nundo, capundo;
 	long *rerouted;		/* [o - o0]: what it added to st.rerouted */
 	int *plain, plain_leaf;
+	int extras;		/* the router's (uneven_extra) */
 	struct kept_index *kept;	/* [leaf rank] */
 	long kept_bytes;
 	struct leaf_index own;	/* the arrays prepare_leaf() and
@@ -1036,6 +1037,20 @@ static int keep_flows(struct bal *b, int o)
 	return ok;
 }
 
+/* 1 when D is one of its leaf's last hosts, those that do not divide
+ * over the leaf's up-cables (ibu_pgft_rule_rotation's), and the router
+ * places them as damaged LIDs (see pgft_route.c, extras_too). */
+static int uneven_extra(const struct bal *b, int D)
+{
+	const struct ibu_pgft *g = b->r->g;
+	long U;
+
+	if (!b->extras)
+		return 0;
+	U = ibu_pgft_up_ports(&g->P, 1);
+	return U > 0 && D - g->leaf_first[g->host[D].leaf] >= g->P.m[1] / U * U;
+}
+
 /*
  * The batch's LIDs (one leaf t): their rows at every switch that reaches
  * t, a switch's index and row read once for all of them; then each LID's
@@ -1062,7 +1077,7 @@ static int keep_batch(struct bal *b)
 			b->kslot[i] = k->kslot[i][j];
 			b->kcable[i] = k->kcable[i][j];
 		}
-		if (keep_flows(b, k->o[j])) {
+		if (!uneven_extra(b, k->D[j]) && keep_flows(b, k->o[j])) {
 			b->r->st.rerouted += k->re[j];
 			continue;
 		}
@@ -2587,6 +2602,7 @@ int ibu__pgft_balance(struct router *r, int *plain, struct ibu_err *e)
 	b.plain_leaf = -1;
 	b.ud_leaf = b.prep_leaf = b.load_li = -1;
 	b.U1 = r->g->P.h > 1 ? r->U[1] : 0;
+	b.extras = r->extras;
 	for (i = 0; i < r->f->num_nodes; i++)
 		b.nslots += (size_t)r->f->nodes[i].num_ports + 1;
 	size_offsets(&b);

@@ -80,6 +80,8 @@ struct router {
 	int clos_tops;		/* its switches on the top level */
 	const struct ibu_pgft_paper *paper;	/* NULL: the generalised rule */
 	struct ibu_pgft_route_stats st;
+	int extras;		/* a damaged uneven tree's last hosts placed
+				 * as damaged LIDs (pgft_route.c) */
 	int *ud;		/* [node] up*|down* hops to a leaf */
 	/* pgft_turn.c: switches with no up*|down* way to a target */
 	int *tdist;		/* [node] up*|down* hops to the target, -1 */
