@@ -77,6 +77,39 @@ START_TEST(detect)
 }
 END_TEST
 
+/* One switch: xy takes it as the 1 x 1 mesh (degenerate) when named,
+ * detection gives it to cyclic, the one-level tree of its hosts. */
+START_TEST(detect_one_switch)
+{
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	const struct ibu_engine_ops *ops;
+	enum ibu_engine_decline_kind kind = IBU_DECLINE_NONE;
+	void *topo;
+	int s, h, p;
+
+	ck_assert_int_eq(ibu_fabric_init(&f, "unit"), 0);
+	ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_SWITCH, "S", 1, 8, &s, &e), 0);
+	for (p = 1; p <= 3; p++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "h%d", p);
+		ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_CA, name, 16 + p, 1, &h, &e), 0);
+		ck_assert_int_eq(ibu_fabric_link(&f, s, p, h, 1, &e), 0);
+	}
+	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
+	ops = ibu_engine_detect(&f, NULL, &topo, &e);
+	ck_assert_ptr_nonnull(ops);
+	ck_assert_str_eq(ops->name, "cyclic");
+	ops->topo_free(topo);
+	ops = ibu_engine_find("xy");
+	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &kind, &e), 0);
+	ck_assert_int_eq(kind, IBU_DECLINE_DEGENERATE);
+	ops->topo_free(topo);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 START_TEST(run_cyclic)
 {
 	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
@@ -532,6 +565,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, detect);
+	tcase_add_test(tc, detect_one_switch);
 	tcase_add_test(tc, run_cyclic);
 	tcase_add_loop_test(tc, run_recognised_same_tables, 0, 2);
 	tcase_add_loop_test(tc, run_lent_keeps_topology, 0, 2);

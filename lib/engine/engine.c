@@ -339,14 +339,33 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 	struct ibu_err one;
 	int i, len = 0, rc;
 
+	const struct ibu_engine_ops *weak = NULL;
+	void *wtopo = NULL;
+
 	*topo = NULL;
 	for (i = 0; engines[i]; i++) {
 		ibu_err_clear(&one);
 		kind = IBU_DECLINE_NONE;
 		rc = engines[i]->recognise(f, o, topo, &kind, &one);
-		if (!rc)
+		if (!rc && kind == IBU_DECLINE_DEGENERATE && !weak) {
+			weak = engines[i];	/* unless a later one takes it */
+			wtopo = *topo;
+			*topo = NULL;
+			continue;
+		}
+		if (!rc && kind == IBU_DECLINE_DEGENERATE) {
+			engines[i]->topo_free(*topo);
+			*topo = NULL;
+			continue;
+		}
+		if (!rc) {
+			if (weak)
+				weak->topo_free(wtopo);
 			return engines[i];
+		}
 		if (kind != IBU_DECLINE_TOPOLOGY && kind != IBU_DECLINE_CONFIG) {
+			if (weak)
+				weak->topo_free(wtopo);
 			ibu_err_set(e, rc, "%s", one.msg);
 			return NULL;
 		}
@@ -355,6 +374,10 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 				len ? "; " : "", one.msg);
 		if (len >= (int)sizeof(why))
 			len = (int)sizeof(why) - 1;
+	}
+	if (weak) {
+		*topo = wtopo;
+		return weak;
 	}
 	ibu_err_set(e, IBU_ETOPO, "no engine recognises the fabric (%s)", why);
 	return NULL;

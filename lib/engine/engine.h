@@ -57,6 +57,11 @@ enum ibu_engine_decline_kind {
 	IBU_DECLINE_CONFIG,		/* the engine's topology, but the
 					 * configuration cannot serve it (qos
 					 * off, too few VLs for its layers) */
+	IBU_DECLINE_DEGENERATE,		/* with IBU_OK: taken, but a case of
+					 * its topology any other engine
+					 * routes the same (xy's one switch);
+					 * detection prefers a later engine
+					 * that takes it */
 };
 
 struct ibu_engine_decline {

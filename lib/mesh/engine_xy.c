@@ -111,6 +111,10 @@ static int recognise(const struct ibu_fabric *f,
 		return rc;
 	}
 	*topo = t;
+	/* one switch: any engine routes it the same; detection lets a
+	 * fat-tree engine take it (the one-level tree of its hosts) */
+	*why = t->num_switches == 1 ? IBU_DECLINE_DEGENERATE :
+				      IBU_DECLINE_NONE;
 	return IBU_OK;
 }
 
