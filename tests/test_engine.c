@@ -91,7 +91,7 @@ START_TEST(detect_one_switch)
 	ck_assert_int_eq(ibu_fabric_init(&f, "unit"), 0);
 	ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_SWITCH, "S", 1, 8, &s, &e), 0);
 	for (p = 1; p <= 3; p++) {
-		char name[8];
+		char name[16];
 
 		snprintf(name, sizeof(name), "h%d", p);
 		ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_CA, name, 16 + p, 1, &h, &e), 0);
