@@ -429,6 +429,8 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 			 "; uneven leaves' last hosts %s",
 			 c->st.extras == 2 ?
 			 "placed as damaged LIDs (all-to-all lower than by D-mod-K)" :
+			 c->st.extras == 3 ?
+			 "by D-mod-K (placing them as damaged LIDs did not complete)" :
 			 "by D-mod-K (placed as damaged LIDs: not better)");
 	o = strlen(buf);
 	if (c->routed && c->st.ebb_tries && o < len)

@@ -273,7 +273,9 @@ struct ibu_pgft_route_stats {
 	int extras;		/* a damaged 2-level tree with uneven
 				 * leaves: 0 not tried, 1 routed again with
 				 * their last hosts placed as damaged LIDs
-				 * and the first kept, 2 the second kept */
+				 * and the first kept, 2 the second kept,
+				 * 3 the second could not be completed (out
+				 * of memory) and the first kept */
 };
 /* The same into tables the caller allocated (ibu_lft_init: every entry
  * IBU_NO_PATH, up to at least map's highest LID), e.g. the engine

@@ -697,7 +697,7 @@ static void extras_too(struct router *r, int lmc)
 	if (!g->num_faults || g->P.h != 2 || g->uneven_rule || r->paper ||
 	    ibu_pgft_uneven_level(&g->P) != 1 || !r->st.ebb_a2a)
 		return;
-	r->st.extras = 1;
+	r->st.extras = 3;	/* until the second routing completes */
 	if (ibu_lft_init(&l2, r->f, r->lft->max_lid, &e2))
 		return;
 	r2.lft = &l2;
@@ -705,6 +705,8 @@ static void extras_too(struct router *r, int lmc)
 	if (!rc)
 		rc = route_all(&r2, &e2);
 	teardown(&r2);
+	if (!rc)
+		r->st.extras = 1;
 	if (!rc && r2.st.ebb_a2a && r2.st.ebb_a2a < r->st.ebb_a2a &&
 	    r2.st.shift_to <= r->st.shift_to &&
 	    r2.st.ebb_to >= r->st.ebb_to * EXTRAS_EBB_KEEP) {
