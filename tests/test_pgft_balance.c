@@ -608,6 +608,31 @@ START_TEST(uneven_extras_as_damaged)
 }
 END_TEST
 
+/*
+ * The last pass on base LIDs may raise the worst shift by one (the
+ * worst-shift pass lowers it again): PGFT(2; 6,8; 1,3; 1,2) with a spine
+ * and a cable gone, whose damaged leaf sent 15, 14 and 13 destinations up
+ * its three cables left (all-to-all 90 with no rise allowed, dfsssp 84),
+ * gets to 84 with the worst shift still 3 (dfsssp 4).
+ */
+START_TEST(last_pass_may_raise_shift_by_one)
+{
+	struct ibu_pgft_params P = { .h = 2, .m = { 0, 6, 8 },
+				     .w = { 0, 1, 3 }, .p = { 0, 1, 2 } };
+	struct ibu_pgft_route_stats st;
+	struct fixture x;
+	long shift, a2a;
+
+	pgft_league_pgft(&x, &P, 1, 1, 99084);
+	pgft_route_lmc0_turns(&x, &st, 1);
+	pgft_assert_valid_on(&x, 0, 1);
+	pgft_loads(&x, &shift, &a2a);
+	ck_assert_int_le(a2a, 84);
+	ck_assert_int_le(shift, 3);
+	pgft_fixture_free(&x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pgft_balance");
@@ -628,6 +653,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, one_cut_changes_what_it_must);
 	tcase_add_loop_test(tc, large_tree_repairs_keep_shifts, 0, 2);
 	tcase_add_test(tc, uneven_extras_as_damaged);
+	tcase_add_test(tc, last_pass_may_raise_shift_by_one);
 	suite_add_tcase(s, tc);
 	return s;
 }

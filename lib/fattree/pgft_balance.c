@@ -24,7 +24,8 @@
  * every LID crossing it, a LID the rule keeps leaving its rule's way only
  * where that way would reach the busiest (the ways left to a leaf that
  * lost cables carry the rule's LIDs too), kept only where the offset's
- * busiest link ends lower and its worst shift no higher. Last (spread
+ * busiest link ends lower and its worst shift at most one higher (the
+ * worst-shift pass, pgft_shift.c, runs after). Last (spread
  * pass, eBB), each base LID's tree taken again as the shortest-path tree
  * on the other LIDs' loads where that lowers the sum, no link goes above
  * the busiest and no leaf's trees raise the worst shift. Deterministic:
@@ -55,6 +56,13 @@
 #define REPAIR_MAX 2
 /* Rounds of choosing the damaged LIDs on the busiest links again. */
 #define REBALANCE_ROUNDS 2
+/* How far the last pass on base LIDs may raise the worst shift: the
+ * worst-shift pass runs after it and lowers it again. On 300 damaged
+ * league trees, 0 left PGFT(2; 6,8; 1,2; 1,2) with a spine gone at an
+ * all-to-all of 90 (dfsssp 84, a leaf's three up-cables at 15/14/13
+ * destinations); 1 gives 84 with the shift still 3 (dfsssp 4), lowers
+ * 15 trees' all-to-all and raises no tree's shift above dfsssp's. */
+#define REBALANCE_SHIFT_RISE 1
 /* Rounds of the spread pass (eBB): the damaged base LIDs, then every
  * base LID (the random league's fabrics that met every target: 74 with
  * 3 rounds, 75 with 5; the damaged LIDs alone 69 with 2, 71 with 3). */
@@ -1858,9 +1866,10 @@ static void swap_rows(struct bal *b, int back)
 	swap_rows_from(b, 0, back);
 }
 
-/* 1 when the current offset's worst shift with the pass's rows is no
- * higher than without them (measured only for an offset whose busiest
- * link the pass lowered: the others are undone anyway). */
+/* 1 when the current offset's worst shift with the pass's rows is at
+ * most REBALANCE_SHIFT_RISE higher than without them (measured only for
+ * an offset whose busiest link the pass lowered: the others are undone
+ * anyway). */
 static int shift_no_worse(struct bal *b)
 {
 	long after = worst_shift(b), before;
@@ -1868,7 +1877,7 @@ static int shift_no_worse(struct bal *b)
 	swap_rows(b, 1);
 	before = worst_shift(b);
 	swap_rows(b, 0);
-	return after <= before;
+	return after <= before + REBALANCE_SHIFT_RISE;
 }
 
 /* An offset whose busiest link the second choice did not lower gets its
@@ -1905,7 +1914,8 @@ static void undo_unless_lower(struct bal *b, int kept)
  * up-cables carries the rule's LIDs on the cables left; a destination
  * leaf that lost cables receives the rule's LIDs on the ones left);
  * each pass undone for an offset whose busiest it did not lower, the
- * second also where it raised the worst shift. Base LIDs only: the SA
+ * second also where it raised the worst shift by more than
+ * REBALANCE_SHIFT_RISE. Base LIDs only: the SA
  * hands them out; the other offsets keep D-mod-k for the multipath
  * users (and on IBFT(8,3) at LMC 4 every offset's shifts cost three
  * times the rest of the balance). */

@@ -3,8 +3,8 @@
  * Lowering the worst shift on a damaged PGFT (docs/design.md, "Degraded
  * trees", has the why and the figures).
  *
- * The balance passes (pgft_balance.c) refuse to raise the worst shift
- * permutation (host S to S + k, every k, base LIDs, on the tables) but
+ * The balance passes (pgft_balance.c) raise the worst shift permutation
+ * (host S to S + k, every k, base LIDs, on the tables) by one at most but
  * never lower it. This pass does: per shift k whose busiest link carries
  * the worst W, a flow S -> S + k over that link is moved off it by
  * changing the entry of D = S + k's base LID at one switch of S's path
