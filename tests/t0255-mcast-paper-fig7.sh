@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Paper 000, Fig. 7, on the simulated switches: IBFT(4,3) from `ibunion gen`
+# [Zhou07] Fig. 7, on the simulated switches: IBFT(4,3) from `ibunion gen`
 # (physical port = paper port, node names = labels), opensm + the plugin
 # with event_plugin_options mcast_apex=source. P(200), P(201), P(210),
 # P(211) join as full members, P(000) as a send-only member (the source).

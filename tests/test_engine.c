@@ -110,6 +110,43 @@ START_TEST(detect_one_switch)
 }
 END_TEST
 
+/* Two switches: a line, the 2 x 1 mesh, and no fat tree.  With hosts on
+ * both it is xy's own; where one has none (as a spine) xy takes it as a
+ * degenerate case, which detection still gives it (no later engine
+ * takes it). */
+START_TEST(detect_line)
+{
+	struct ibu_fabric f;
+	struct ibu_err e = { 0 };
+	const struct ibu_engine_ops *ops;
+	enum ibu_engine_decline_kind kind = IBU_DECLINE_NONE;
+	void *topo;
+	int s[2], h, p, i, hosts = _i ? 0 : 2;
+	char name[16];
+
+	ck_assert_int_eq(ibu_fabric_init(&f, "unit"), 0);
+	for (i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "S%d", i);
+		ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_SWITCH, name, 1 + (uint64_t)i, 8, &s[i], &e), 0);
+		for (p = 1; p <= (i ? hosts : 2); p++) {
+			snprintf(name, sizeof(name), "h%d.%d", i, p);
+			ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_CA, name, 16 + 4 * (uint64_t)i + (uint64_t)p, 1, &h, &e), 0);
+			ck_assert_int_eq(ibu_fabric_link(&f, s[i], p, h, 1, &e), 0);
+		}
+	}
+	ck_assert_int_eq(ibu_fabric_link(&f, s[0], 8, s[1], 7, &e), 0);
+	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
+	ops = ibu_engine_detect(&f, NULL, &topo, &e);
+	ck_assert_msg(ops != NULL, "%s", e.msg);
+	ck_assert_str_eq(ops->name, "xy");
+	ops->topo_free(topo);
+	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &kind, &e), 0);
+	ck_assert_int_eq(kind, hosts ? IBU_DECLINE_NONE : IBU_DECLINE_DEGENERATE);
+	ops->topo_free(topo);
+	ibu_fabric_free(&f);
+}
+END_TEST
+
 START_TEST(run_cyclic)
 {
 	const struct ibu_engine_ops *ops = ibu_engine_find("cyclic");
@@ -566,6 +603,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, detect);
 	tcase_add_test(tc, detect_one_switch);
+	tcase_add_loop_test(tc, detect_line, 0, 2);
 	tcase_add_test(tc, run_cyclic);
 	tcase_add_loop_test(tc, run_recognised_same_tables, 0, 2);
 	tcase_add_loop_test(tc, run_lent_keeps_topology, 0, 2);

@@ -50,7 +50,7 @@ static int dir_of(const struct xyfix *x, int sx, int sy, uint32_t lid)
 	return ibu_mesh_port_dir(&x->t, x->t.sw[s].node, p);
 }
 
-/* Paper 001 sect. 3.1 and 3.3.1 on the 5x5 mesh of Fig. 7 and 9. */
+/* [Zhou10] sect. 3.1 and 3.3.1 on the 5x5 mesh of Fig. 7 and 9. */
 START_TEST(test_paper_cases)
 {
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .seed = 3 };
@@ -235,6 +235,36 @@ START_TEST(test_one_switch)
 }
 END_TEST
 
+/* The m x 1 mesh (a line of switches, ports and records shuffled):
+ * every LID is reached along the line, each hop toward it, and the
+ * tables pass the XY check. */
+START_TEST(test_line)
+{
+	struct ibu_gen_opts o = { .shuffle_ports = 1, .shuffle_records = 1,
+				  .seed = 5 };
+	struct xyfix x;
+	struct ibu_err e = { 0 };
+	long entries, bad;
+	int seen = 0, a, b, d;
+
+	fix_up(&x, 1, 5, 2, &o, 1);
+	ck_assert_int_eq(x.t.m, 5);
+	ck_assert_int_eq(x.t.n, 1);
+	for (a = 0; a < 5; a++)
+		for (b = 0; b < 5; b++) {
+			d = dir_of(&x, a, 0, hca_lid(&x, b, 0));
+			ck_assert_int_eq(d, a < b ? IBU_DIR_E :
+					 a > b ? IBU_DIR_W : IBU_DIR_LOCAL);
+		}
+	ck_assert_int_eq(ibu_xy_verify(&x.t, &x.map, &x.lft, count_mm, &seen,
+				       &entries, &bad, &e), 0);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_int_eq(seen, 0);
+	ck_assert_int_gt(entries, 0);
+	fix_down(&x);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("xy");
@@ -245,6 +275,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_walk_lmc_hcas);
 	tcase_add_test(tc, test_verify);
 	tcase_add_test(tc, test_one_switch);
+	tcase_add_test(tc, test_line);
 	suite_add_tcase(s, tc);
 	return s;
 }

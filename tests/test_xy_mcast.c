@@ -60,7 +60,7 @@ static void assert_flood_exact(const struct ibu_fabric *f,
 	ibu_mcmembers_free(&mm);
 }
 
-/* Paper 001 Fig. 9: N(2,2) sends to N(0,3), N(0,4), N(3,3), N(4,0), N(4,2). */
+/* [Zhou10] Fig. 9: N(2,2) sends to N(0,3), N(0,4), N(3,3), N(4,0), N(4,2). */
 START_TEST(test_paper_fig9)
 {
 	struct ibu_gen_opts o = { .shuffle_ports = 1, .seed = 7 };

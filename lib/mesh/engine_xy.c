@@ -83,6 +83,16 @@ static int damaged_plan(struct ibu_mesh *t, const struct ibu_engine_opts *o,
 	return rc;
 }
 
+static int every_switch_has_endports(const struct ibu_mesh *t)
+{
+	int s;
+
+	for (s = 0; s < t->num_switches; s++)
+		if (!t->sw[s].num_eps)
+			return 0;
+	return 1;
+}
+
 static int recognise(const struct ibu_fabric *f,
 		     const struct ibu_engine_opts *o, void **topo,
 		     enum ibu_engine_decline_kind *why, struct ibu_err *e)
@@ -111,10 +121,12 @@ static int recognise(const struct ibu_fabric *f,
 		return rc;
 	}
 	*topo = t;
-	/* one switch: any engine routes it the same; detection lets a
-	 * fat-tree engine take it (the one-level tree of its hosts) */
-	*why = t->num_switches == 1 ? IBU_DECLINE_DEGENERATE :
-				      IBU_DECLINE_NONE;
+	/* one switch, or a line with a switch that has no end ports (as a
+	 * spine has): any engine routes it the same (one path between any
+	 * two switches), so detection lets a fat-tree engine take it (the
+	 * one-level tree of one switch's hosts, leaves under a spine) */
+	*why = t->n == 1 && (t->m == 1 || !every_switch_has_endports(t)) ?
+	       IBU_DECLINE_DEGENERATE : IBU_DECLINE_NONE;
 	return IBU_OK;
 }
 

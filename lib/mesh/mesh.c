@@ -60,9 +60,6 @@ static int step_switches(struct rec *r)
 		if (ibu_node_is_switch(&f->nodes[i]))
 			r->node_of[r->S++] = i;
 	}
-	if (r->S < 4 && r->S != 1)
-		return NOT_MESH(r, "switches", "%d switches (a mesh has one, or at least 2 x 2)",
-				r->S);
 	r->deg = calloc(r->S, sizeof(int));
 	r->nb = malloc(r->S * 4 * sizeof(int));
 	r->nbport = malloc(r->S * 4 * sizeof(int));
@@ -268,6 +265,54 @@ static int step_one_switch(struct rec *r)
 	return IBU_OK;
 }
 
+/* 1 when the switches form a line: two ends of one neighbour, the
+ * others of two, every one reached from an end (no ring beside it). */
+static int is_line(struct rec *r)
+{
+	int s, ends = 0, end = -1;
+
+	for (s = 0; s < r->S; s++) {
+		if (r->deg[s] < 1 || r->deg[s] > 2)
+			return 0;
+		if (r->deg[s] == 1) {
+			ends++;
+			end = s;
+		}
+	}
+	if (ends != 2)
+		return 0;
+	bfs(r, end, r->dA);
+	for (s = 0; s < r->S; s++)
+		if (r->dA[s] < 0)
+			return 0;
+	return 1;
+}
+
+/* A line of switches, the m x 1 mesh: what the SM sees of a mesh whose
+ * faults left it one row (every route is the only path there is).  x
+ * runs from the end with the lower GUID, as the origin of a mesh does. */
+static int step_line(struct rec *r)
+{
+	struct ibu_mesh *t = r->t;
+	int s, a = -1, x;
+
+	for (s = 0; s < r->S; s++)
+		if (r->deg[s] == 1 && (a < 0 || guid_less(r, s, a)))
+			a = s;
+	bfs(r, a, r->dA);
+	t->m = t->num_switches = r->S;
+	t->n = 1;
+	t->sw = calloc(r->S, sizeof(*t->sw));
+	if (!t->sw)
+		return ibu_err_set(r->e, IBU_ENOMEM, "out of memory");
+	for (s = 0; s < r->S; s++) {
+		x = r->dA[s];
+		t->sw[x].node = r->node_of[s];
+		t->sw[x].x = x;
+	}
+	return IBU_OK;
+}
+
 /* Every link joins grid neighbours and every neighbour pair is linked. */
 static int step_grid(struct rec *r)
 {
@@ -427,12 +472,18 @@ int ibu_mesh_recognize(const struct ibu_fabric *f, struct ibu_mesh *t,
 		rc = step_links(&r);
 	if (!rc && r.S == 1)
 		rc = step_one_switch(&r);
-	if (!rc && r.S > 1)
+	else if (!rc && is_line(&r))
+		rc = step_line(&r);
+	else if (!rc && r.S < 4)
+		rc = NOT_MESH(&r, "switches", "%d switches (a mesh has one, a line of them or at least 2 x 2)",
+			      r.S);
+	else if (!rc) {
 		rc = step_degrees(&r);
-	if (!rc && r.S > 1)
-		rc = step_distances(&r);
-	if (!rc && r.S > 1)
-		rc = step_coordinates(&r);
+		if (!rc)
+			rc = step_distances(&r);
+		if (!rc)
+			rc = step_coordinates(&r);
+	}
 	if (!rc)
 		rc = step_grid(&r);
 	if (!rc)

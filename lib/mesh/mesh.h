@@ -20,11 +20,11 @@
  *
  * Recognition is a chain of named steps; each rejects with IBU_ETOPO and
  * a reason ("not a 2-D mesh: <step>: <why>"):
- *   switches    at least 4 switches
+ *   switches    one (the 1 x 1 mesh), a line of them (the m x 1 mesh,
+ *               x from the end with the lower GUID) or at least 4
  *   links       no CA-to-CA cable, at most one link between two switches
  *   degrees     2, 3 or 4 switch neighbours each, exactly 4 corners
- *               (a ring has none or too many, a torus none, a line ends
- *               with one neighbour: 1 x N is rejected)
+ *               (a ring has none or too many, a torus none)
  *   distances   every switch reachable; the far corner, the x and y
  *               corners found by hop distances from the origin
  *   coordinates x = (dA - dB + m - 1) / 2, y = (dA + dB - m + 1) / 2 from
