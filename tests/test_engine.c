@@ -122,7 +122,7 @@ START_TEST(detect_line)
 	enum ibu_engine_decline_kind kind = IBU_DECLINE_NONE;
 	void *topo;
 	int s[2], h, p, i, hosts = _i ? 0 : 2;
-	char name[16];
+	char name[32];
 
 	ck_assert_int_eq(ibu_fabric_init(&f, "unit"), 0);
 	for (i = 0; i < 2; i++) {
