@@ -13,16 +13,6 @@ sim_require
 sim_setup
 plan 16
 
-net=$SIM_DIR/mesh.net
-t_expect "ibunion gen mesh 3 6 --hcas 2" "$IBUNION" gen mesh 3 6 --hcas 2 \
-	--shuffle-ports --shuffle-records --seed 36 -o "$net"
-t_expect "ibsim runs the mesh" sim_start_ibsim "$net"
-sim_write_conf routing_engine xy,minhop lmc 0 log_flags 0x07
-sim_start_opensm
-t_expect "opensm with the plugin: SUBNET UP" sim_wait_subnet_up
-t_grep "the plugin recognised the 3x6 mesh" \
-	"xy: .*3 ?x ?6|xy: .*6 ?x ?3" "$SIM_DIR/osm.log"
-t_xy_holds "$net" mesh
-t_xy_groups "$net" mesh 36
-t_xy_deadlock "$net" mesh
+t_xy_live mesh 0 36 "xy: .*3 ?x ?6|xy: .*6 ?x ?3" 3 6 --hcas 2 \
+	--shuffle-ports --shuffle-records
 done_testing

@@ -13,16 +13,5 @@ sim_require
 sim_setup
 plan 16
 
-net=$SIM_DIR/mesh.net
-t_expect "ibunion gen mesh 5 5 --hcas 1" "$IBUNION" gen mesh 5 5 --hcas 1 \
-	--shuffle-records --seed 55 -o "$net"
-t_expect "ibsim runs the mesh" sim_start_ibsim "$net"
-sim_write_conf routing_engine xy,minhop lmc 1 log_flags 0x07
-sim_start_opensm
-t_expect "opensm with the plugin: SUBNET UP" sim_wait_subnet_up
-t_grep "the plugin recognised the 5x5 mesh" \
-	"xy: .*5 ?x ?5|xy: .*5 ?x ?5" "$SIM_DIR/osm.log"
-t_xy_holds "$net" mesh
-t_xy_groups "$net" mesh 55
-t_xy_deadlock "$net" mesh
+t_xy_live mesh 1 55 "xy: .*5 ?x ?5" 5 5 --hcas 1 --shuffle-records
 done_testing

@@ -13,16 +13,6 @@ sim_require
 sim_setup
 plan 16
 
-net=$SIM_DIR/line.net
-t_expect "ibunion gen mesh 1 5 --hcas 2" "$IBUNION" gen mesh 1 5 --hcas 2 \
-	--shuffle-ports --shuffle-records --seed 15 -o "$net"
-t_expect "ibsim runs the line" sim_start_ibsim "$net"
-sim_write_conf routing_engine xy,minhop lmc 0 log_flags 0x07
-sim_start_opensm
-t_expect "opensm with the plugin: SUBNET UP" sim_wait_subnet_up
-t_grep "the plugin recognised the 5 x 1 mesh" \
-	"xy: 5 x 1 mesh: 5 switches, 10 end ports" "$SIM_DIR/osm.log"
-t_xy_holds "$net" line
-t_xy_groups "$net" line 15
-t_xy_deadlock "$net" line
+t_xy_live line 0 15 "xy: 5 x 1 mesh: 5 switches, 10 end ports" 1 5 \
+	--hcas 2 --shuffle-ports --shuffle-records
 done_testing

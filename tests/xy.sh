@@ -11,6 +11,12 @@
 #					HCAs) and checks the MFTs: 5 assertions
 #	t_xy_deadlock NETFILE TAG	`ibunion check --deadlock` on TAG.lfts
 #					+ TAG-mc.mfts + members: 1 assertion
+#	t_xy_live TAG LMC SEED PATTERN GEN-ARGS...
+#					16 assertions: `ibunion gen mesh
+#					GEN-ARGS --seed SEED` in ibsim under
+#					opensm (routing_engine xy,minhop, lmc
+#					LMC), SUBNET UP, a log line matching
+#					PATTERN, then the three above
 
 t_xy_holds()
 {
@@ -64,4 +70,22 @@ t_xy_deadlock()
 	t_expect "$tag: unicast + every group with every member sending: no credit loop (check --deadlock)" \
 		"$IBUNION" check "$net" "$SIM_DIR/$tag.lfts" --deadlock \
 		--mcast "$SIM_DIR/$tag-mc.mfts" --members "$MC_MEMBERS"
+}
+
+t_xy_live()
+{
+	local tag=$1 lmc=$2 seed=$3 pattern=$4 net=$SIM_DIR/$1.net
+	shift 4
+
+	t_expect "ibunion gen mesh $*" "$IBUNION" gen mesh "$@" --seed "$seed" \
+		-o "$net"
+	t_expect "ibsim runs the mesh" sim_start_ibsim "$net"
+	sim_write_conf routing_engine xy,minhop lmc "$lmc" log_flags 0x07
+	sim_start_opensm
+	t_expect "opensm with the plugin: SUBNET UP" sim_wait_subnet_up
+	t_grep "the plugin recognised the mesh ($pattern)" "$pattern" \
+		"$SIM_DIR/osm.log"
+	t_xy_holds "$net" "$tag"
+	t_xy_groups "$net" "$tag" "$seed"
+	t_xy_deadlock "$net" "$tag"
 }
