@@ -212,6 +212,21 @@ static inline void pgft_assert_valid_rule(struct fixture *x)
 	pgft_assert_valid(x, 1);
 }
 
+/* A league PGFT (pgft_league_pgft) routed at LMC 0 with turns on their
+ * own VL (pgft_route_lmc0_turns, the passes' figures in *st), its tables
+ * valid on both VLs; its worst shift and all-to-all in *shift, *a2a. */
+static inline void pgft_league_loads(struct fixture *x,
+				     const struct ibu_pgft_params *P, int cut,
+				     int sw, uint64_t seed,
+				     struct ibu_pgft_route_stats *st,
+				     long *shift, long *a2a)
+{
+	pgft_league_pgft(x, P, cut, sw, seed);
+	pgft_route_lmc0_turns(x, st, 1);
+	pgft_assert_valid_on(x, 0, 1);
+	pgft_loads(x, shift, a2a);
+}
+
 /* x and y (the same fabric routed twice) hold the same tables. */
 static inline void pgft_assert_same_lfts(const struct fixture *x,
 					 const struct fixture *y)

@@ -597,11 +597,8 @@ START_TEST(uneven_extras_as_damaged)
 	struct fixture x;
 	long shift, a2a;
 
-	pgft_league_pgft(&x, &P, 3, 2, 63589);
-	pgft_route_lmc0_turns(&x, &st, 1);
+	pgft_league_loads(&x, &P, 3, 2, 63589, &st, &shift, &a2a);
 	ck_assert_int_eq(st.extras, 2);
-	pgft_assert_valid_on(&x, 0, 1);
-	pgft_loads(&x, &shift, &a2a);
 	ck_assert_int_le(a2a, 136);
 	ck_assert_int_le(shift, 3);
 	pgft_fixture_free(&x);
@@ -623,10 +620,7 @@ START_TEST(last_pass_may_raise_shift_by_one)
 	struct fixture x;
 	long shift, a2a;
 
-	pgft_league_pgft(&x, &P, 1, 1, 99084);
-	pgft_route_lmc0_turns(&x, &st, 1);
-	pgft_assert_valid_on(&x, 0, 1);
-	pgft_loads(&x, &shift, &a2a);
+	pgft_league_loads(&x, &P, 1, 1, 99084, &st, &shift, &a2a);
 	ck_assert_int_le(a2a, 84);
 	ck_assert_int_le(shift, 3);
 	pgft_fixture_free(&x);

@@ -218,12 +218,9 @@ START_TEST(own_vl_turns_by_host)
 	struct fixture y;
 	long shift, a2a;
 
-	pgft_league_pgft(&y, &P, 3, 2, 850165);
-	pgft_route_lmc0_turns(&y, &sl, 1);
+	pgft_league_loads(&y, &P, 3, 2, 850165, &sl, &shift, &a2a);
 	ck_assert_int_eq(sl.layered, 1);
 	ck_assert_int_gt(sl.turned, 0);
-	pgft_assert_valid_on(&y, 0, 1);
-	pgft_loads(&y, &shift, &a2a);
 	ck_assert_int_eq(shift, 23);
 	ck_assert_int_eq(a2a, 1944);
 	ck_assert(pgft_ebb(&y, 2000, 1) > 0.1992);	/* gathered: 0.1986 */
