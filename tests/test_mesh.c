@@ -138,6 +138,8 @@ START_TEST(test_rejections)
 	assert_rejected(&f, "");
 	tm_grid(&f, 3, 1, 1, 0, 1);		/* ring of 3 */
 	assert_rejected(&f, "3 switches");
+	tm_grid(&f, 0, 0, 0, 0, 0);		/* nothing */
+	assert_rejected(&f, "no switch");
 }
 END_TEST
 

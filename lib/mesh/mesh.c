@@ -60,6 +60,8 @@ static int step_switches(struct rec *r)
 		if (ibu_node_is_switch(&f->nodes[i]))
 			r->node_of[r->S++] = i;
 	}
+	if (!r->S)
+		return NOT_MESH(r, "switches", "%s", "no switch");
 	r->deg = calloc(r->S, sizeof(int));
 	r->nb = malloc(r->S * 4 * sizeof(int));
 	r->nbport = malloc(r->S * 4 * sizeof(int));
