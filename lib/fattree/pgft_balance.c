@@ -57,11 +57,12 @@
 /* Rounds of choosing the damaged LIDs on the busiest links again. */
 #define REBALANCE_ROUNDS 2
 /* How far the last pass on base LIDs may raise the worst shift: the
- * worst-shift pass runs after it and lowers it again. On 300 damaged
- * league trees, 0 left PGFT(2; 6,8; 1,2; 1,2) with a spine gone at an
- * all-to-all of 90 (dfsssp 84, a leaf's three up-cables at 15/14/13
- * destinations); 1 gives 84 with the shift still 3 (dfsssp 4), lowers
- * 15 trees' all-to-all and raises no tree's shift above dfsssp's. */
+ * worst-shift pass runs after it and lowers it again. On 400 damaged
+ * league trees, 0 left PGFT(2; 6,8; 1,3; 1,2) with a spine and a cable
+ * gone at an all-to-all of 90 (dfsssp 84, a leaf's three up-cables at
+ * 15/14/13 destinations); 1 gives 84 with the shift still 3 (dfsssp 4),
+ * lowers 20 trees' all-to-all, raises none, and raises no tree's shift
+ * above dfsssp's; 2 changes nothing more. */
 #define REBALANCE_SHIFT_RISE 1
 /* Rounds of the spread pass (eBB): the damaged base LIDs, then every
  * base LID (the random league's fabrics that met every target: 74 with
