@@ -338,7 +338,8 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 	enum ibu_engine_decline_kind kind;
 	struct ibu_err one;
 	int i, len = 0, rc;
-
+	/* the first engine that takes the fabric only as a degenerate case,
+	 * unless a later one takes it */
 	const struct ibu_engine_ops *weak = NULL;
 	void *wtopo = NULL;
 
@@ -347,14 +348,13 @@ const struct ibu_engine_ops *ibu_engine_detect(const struct ibu_fabric *f,
 		ibu_err_clear(&one);
 		kind = IBU_DECLINE_NONE;
 		rc = engines[i]->recognise(f, o, topo, &kind, &one);
-		if (!rc && kind == IBU_DECLINE_DEGENERATE && !weak) {
-			weak = engines[i];	/* unless a later one takes it */
-			wtopo = *topo;
-			*topo = NULL;
-			continue;
-		}
 		if (!rc && kind == IBU_DECLINE_DEGENERATE) {
-			engines[i]->topo_free(*topo);
+			if (weak) {
+				engines[i]->topo_free(*topo);
+			} else {
+				weak = engines[i];
+				wtopo = *topo;
+			}
 			*topo = NULL;
 			continue;
 		}
