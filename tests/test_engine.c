@@ -77,35 +77,54 @@ START_TEST(detect)
 }
 END_TEST
 
+/* Switch `name` (GUID guid) with `hosts` CAs on ports 1..hosts: its
+ * node index. */
+static int switch_with_hosts(struct ibu_fabric *f, const char *name,
+			     uint64_t guid, int hosts)
+{
+	struct ibu_err e = { 0 };
+	char hname[32];
+	int s, h, p;
+
+	ck_assert_int_eq(ibu_fabric_add_node(f, IBU_NODE_SWITCH, name, guid, 8, &s, &e), 0);
+	for (p = 1; p <= hosts; p++) {
+		snprintf(hname, sizeof(hname), "h%d.%d", (int)guid, p);
+		ck_assert_int_eq(ibu_fabric_add_node(f, IBU_NODE_CA, hname, 16 * guid + (uint64_t)p, 1, &h, &e), 0);
+		ck_assert_int_eq(ibu_fabric_link(f, s, p, h, 1, &e), 0);
+	}
+	return s;
+}
+
+/* Detection gives f to engine `want`; xy's own recognise takes it with
+ * decline kind `kind`. */
+static void assert_detect_and_xy(struct ibu_fabric *f, const char *want,
+				 enum ibu_engine_decline_kind kind)
+{
+	struct ibu_err e = { 0 };
+	const struct ibu_engine_ops *ops;
+	enum ibu_engine_decline_kind got = IBU_DECLINE_NONE;
+	void *topo;
+
+	ck_assert_int_eq(ibu_fabric_index(f, &e), 0);
+	ops = ibu_engine_detect(f, NULL, &topo, &e);
+	ck_assert_msg(ops != NULL, "%s", e.msg);
+	ck_assert_str_eq(ops->name, want);
+	ops->topo_free(topo);
+	ops = ibu_engine_find("xy");
+	ck_assert_int_eq(ops->recognise(f, NULL, &topo, &got, &e), 0);
+	ck_assert_int_eq(got, kind);
+	ops->topo_free(topo);
+}
+
 /* One switch: xy takes it as the 1 x 1 mesh (degenerate) when named,
  * detection gives it to cyclic, the one-level tree of its hosts. */
 START_TEST(detect_one_switch)
 {
 	struct ibu_fabric f;
-	struct ibu_err e = { 0 };
-	const struct ibu_engine_ops *ops;
-	enum ibu_engine_decline_kind kind = IBU_DECLINE_NONE;
-	void *topo;
-	int s, h, p;
 
 	ck_assert_int_eq(ibu_fabric_init(&f, "unit"), 0);
-	ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_SWITCH, "S", 1, 8, &s, &e), 0);
-	for (p = 1; p <= 3; p++) {
-		char name[16];
-
-		snprintf(name, sizeof(name), "h%d", p);
-		ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_CA, name, 16 + p, 1, &h, &e), 0);
-		ck_assert_int_eq(ibu_fabric_link(&f, s, p, h, 1, &e), 0);
-	}
-	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
-	ops = ibu_engine_detect(&f, NULL, &topo, &e);
-	ck_assert_ptr_nonnull(ops);
-	ck_assert_str_eq(ops->name, "cyclic");
-	ops->topo_free(topo);
-	ops = ibu_engine_find("xy");
-	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &kind, &e), 0);
-	ck_assert_int_eq(kind, IBU_DECLINE_DEGENERATE);
-	ops->topo_free(topo);
+	switch_with_hosts(&f, "S", 1, 3);
+	assert_detect_and_xy(&f, "cyclic", IBU_DECLINE_DEGENERATE);
 	ibu_fabric_free(&f);
 }
 END_TEST
@@ -118,31 +137,14 @@ START_TEST(detect_line)
 {
 	struct ibu_fabric f;
 	struct ibu_err e = { 0 };
-	const struct ibu_engine_ops *ops;
-	enum ibu_engine_decline_kind kind = IBU_DECLINE_NONE;
-	void *topo;
-	int s[2], h, p, i, hosts = _i ? 0 : 2;
-	char name[32];
+	int a, b, hosts = _i ? 0 : 2;
 
 	ck_assert_int_eq(ibu_fabric_init(&f, "unit"), 0);
-	for (i = 0; i < 2; i++) {
-		snprintf(name, sizeof(name), "S%d", i);
-		ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_SWITCH, name, 1 + (uint64_t)i, 8, &s[i], &e), 0);
-		for (p = 1; p <= (i ? hosts : 2); p++) {
-			snprintf(name, sizeof(name), "h%d.%d", i, p);
-			ck_assert_int_eq(ibu_fabric_add_node(&f, IBU_NODE_CA, name, 16 + 4 * (uint64_t)i + (uint64_t)p, 1, &h, &e), 0);
-			ck_assert_int_eq(ibu_fabric_link(&f, s[i], p, h, 1, &e), 0);
-		}
-	}
-	ck_assert_int_eq(ibu_fabric_link(&f, s[0], 8, s[1], 7, &e), 0);
-	ck_assert_int_eq(ibu_fabric_index(&f, &e), 0);
-	ops = ibu_engine_detect(&f, NULL, &topo, &e);
-	ck_assert_msg(ops != NULL, "%s", e.msg);
-	ck_assert_str_eq(ops->name, "xy");
-	ops->topo_free(topo);
-	ck_assert_int_eq(ops->recognise(&f, NULL, &topo, &kind, &e), 0);
-	ck_assert_int_eq(kind, hosts ? IBU_DECLINE_NONE : IBU_DECLINE_DEGENERATE);
-	ops->topo_free(topo);
+	a = switch_with_hosts(&f, "S0", 1, 2);
+	b = switch_with_hosts(&f, "S1", 2, hosts);
+	ck_assert_int_eq(ibu_fabric_link(&f, a, 8, b, 7, &e), 0);
+	assert_detect_and_xy(&f, "xy", hosts ? IBU_DECLINE_NONE :
+				       IBU_DECLINE_DEGENERATE);
 	ibu_fabric_free(&f);
 }
 END_TEST
