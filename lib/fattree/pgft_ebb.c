@@ -95,9 +95,9 @@ struct ebp {
 	long walks;		/* flows walked by bsum */
 	long pairs;		/* moves kept with a second one */
 	long turned;		/* entries moved of LIDs routed by turns */
-	int *pc, *plen;		/* [(j N + D) hops], [j N + D]: the walk
-				 * from source leaf rank j to D, its length */
-	int *hrank;		/* [S]: its leaf's rank */
+	int *pc, *plen;		/* the shift pass's walk cache (sp->wc,
+				 * sp->wlen), kept current here */
+	const int *hrank;	/* [S]: its leaf's rank (sp->hrank) */
 	long tmax, wmax;	/* the round's budget: tries, walks */
 	long wtry;		/* tries when the stall window began */
 	double wsum;		/* the estimate then */
@@ -577,25 +577,20 @@ static int ebp_alloc(struct ebp *eb, struct shp *sp, struct ibu__bisect *b)
 			return ibu_err_set(sp->e, IBU_ENOMEM, "out of memory");
 	}
 	eb->onmv = calloc((size_t)n + 1, 1);
-	eb->plen = malloc(((size_t)sp->nleaf * (size_t)sp->N + 1) *
-			  sizeof(int));
-	eb->pc = malloc(((size_t)sp->nleaf * (size_t)sp->N + 1) *
-			WALK_HOPS * sizeof(int));
-	eb->hrank = malloc(((size_t)sp->N + 1) * sizeof(int));
+	eb->plen = sp->wlen;
+	eb->pc = sp->wc;
+	eb->hrank = sp->hrank;
 	eb->rank = malloc(((size_t)n + 1) * sizeof(int));
 	eb->seen = calloc((size_t)n + 1, sizeof(int));
 	eb->sw = malloc(((size_t)n + 1) * sizeof(int));
 	eb->log = malloc((EBB_RTRIES + 1) * sizeof(*eb->log));
-	if (!eb->lb || !eb->sum || !eb->onmv || !eb->plen || !eb->pc ||
-	    !eb->hrank || !eb->log ||
-	    !eb->rank || !eb->seen || !eb->sw)
+	if (!eb->lb || !eb->sum || !eb->onmv || !eb->log || !eb->rank ||
+	    !eb->seen || !eb->sw)
 		return ibu_err_set(sp->e, IBU_ENOMEM, "out of memory");
 	for (j = 0; j < n; j++)
 		eb->rank[j] = -1;
 	for (j = 0; j < sp->nleaf; j++)
 		eb->rank[sp->lleaf[j]] = j;
-	for (j = 0; j < sp->N; j++)
-		eb->hrank[j] = eb->rank[sp->r->g->host[j].leaf];
 	return IBU_OK;
 }
 
@@ -611,9 +606,6 @@ static void ebp_free(struct ebp *eb)
 		free(eb->mo[j].osum);
 	}
 	free(eb->onmv);
-	free(eb->plen);
-	free(eb->pc);
-	free(eb->hrank);
 	free(eb->rank);
 	free(eb->seen);
 	free(eb->sw);

@@ -36,6 +36,11 @@ struct shp {
 	int *lleaf, nleaf;	/* leaves with hosts */
 	long *lhosts;		/* [node]: hosts on it */
 	int *lstart, *lhost;	/* hosts of leaf rank j: lhost[lstart[j]..] */
+	int *hrank;		/* [S]: its leaf's rank */
+	int *wc, *wlen;		/* [(j N + D) hops], [j N + D]: the walk
+				 * from leaf rank j to D as the tables
+				 * stood at the last measure, its length
+				 * (the eBB pass keeps them current) */
 	int *mv;		/* leaves whose path crosses the switch */
 	int mvD, mvn, nmv;	/* whose they are (mvD -1: none) */
 	int *mv2;		/* the same for a swap's partner */
