@@ -191,6 +191,39 @@ START_TEST(intact_left_alone)
 END_TEST
 
 /*
+ * The floor under the worst shift (any tables': a host switch's flows out
+ * and in over its cables to other switches) is one: never above the worst
+ * shift measured on the tables, and where that is at it the pass tries
+ * nothing.  IBFT(8,3) with one cable cut, seeds 1-8: seeds 3-8 cut a
+ * leaf's up-cable (4 hosts on 3: floor 2), which the rule meets; seeds 1
+ * and 2 cut one a level up, floor 1 under W 2 (the pass tries 2048
+ * changes and keeps none).
+ */
+START_TEST(floor_under_worst_shift)
+{
+	struct ibu_pgft_route_stats st;
+	struct fixture x;
+	long shift, a2a;
+	int seed, at = 0;
+
+	for (seed = 1; seed <= 8; seed++) {
+		pgft_league_ibft(&x, 8, 3, 1, 0, (uint64_t)seed);
+		pgft_route_lmc0(&x, &st);
+		pgft_loads(&x, &shift, &a2a);
+		ck_assert_int_ge(st.shift_floor, 1);
+		ck_assert_int_le(st.shift_floor, shift);
+		ck_assert_int_eq(st.shift_to, shift);
+		if (shift == st.shift_floor && st.shift_from == shift) {
+			ck_assert_int_eq(st.shift_tries, 0);
+			at++;
+		}
+		pgft_fixture_free(&x);
+	}
+	ck_assert_int_eq(at, 6);
+}
+END_TEST
+
+/*
  * The shedding after the turns and this pass check changes against one
  * dependency graph of every route, walked once (each walked its own
  * before: two), on the league trees above where the shedding checks LIDs
@@ -229,6 +262,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, past_512_hosts);
 	tcase_add_test(tc, deterministic);
 	tcase_add_test(tc, intact_left_alone);
+	tcase_add_test(tc, floor_under_worst_shift);
 	tcase_add_loop_test(tc, one_graph_for_both, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;

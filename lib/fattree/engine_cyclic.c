@@ -423,6 +423,10 @@ static void describe_planned(const struct ibu_cyclic_pgft *c, char *buf,
 			 "; worst shift %ld -> %ld (%ld entries moved, %ld tried)",
 			 c->st.shift_from, c->st.shift_to, c->st.shift_moved,
 			 c->st.shift_tries);
+	else if (c->routed && c->st.shift_floor && o < len)
+		snprintf(buf + o, len - o,
+			 "; worst shift %ld (at its floor: none lower)",
+			 c->st.shift_to);
 	o = strlen(buf);
 	if (c->routed && c->st.extras && o < len)
 		snprintf(buf + o, len - o,

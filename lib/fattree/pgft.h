@@ -252,6 +252,8 @@ struct ibu_pgft_route_stats {
 	long shift_from, shift_to;	/* the worst shift (base LIDs) before
 					 * and after lowering it (pgft_shift.c) */
 	long shift_moved, shift_tries;	/* entries it changed, changes tried */
+	long shift_floor;	/* a floor under the worst shift any tables
+				 * have (the hosts' switches' cables) */
 	long shift_pairs;	/* of those entries, changed two at once */
 	long shed_checked;	/* LIDs the shedding after the turns checked
 				 * for a credit loop (pgft_shed.c) */
