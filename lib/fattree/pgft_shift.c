@@ -102,7 +102,7 @@ int ibu__shp_walk(const struct shp *sp, int n, int t, uint32_t lid,
 }
 
 /* Shift k's busiest load into nw0[k], its cells at it into nw[k] (two
- * branch-free loops: the compiler vectorises them). */
+ * branch-free passes over the row, which measure just filled). */
 static void row_worst(struct shp *sp, long k)
 {
 	const uint32_t *kl = sp->kload + (size_t)k * sp->nslots;
@@ -847,8 +847,8 @@ static void walk_all(struct shp *sp)
  * pair, turned routes too), W and the shifts at it.  One walk per source
  * leaf and host, then shift by shift: a shift's row (its ports' loads)
  * stays in the cache while its flows are added, where pair by pair
- * every flow lands in another row (IBFT(16,3) with a cut, 1024 hosts:
- * 150 -> 30 ms). */
+ * every flow landed in another row (IBFT(16,3) with a cut, 1024 hosts:
+ * `ibunion route` 0.45 -> 0.32 s in all). */
 void ibu__shp_measure(struct shp *sp)
 {
 	uint32_t *kl;
