@@ -933,25 +933,31 @@ static int kept_ebb(struct shp *sp, double *bw)
  * A floor under W that any tables have: in shift k, the flows leaving a
  * switch with hosts (to a host elsewhere) share its cables to other
  * switches, and so do the flows arriving there.  Where W is at it, no
- * change can lower W, and lower() stops (IBFT(16,3) with a cut: W 2,
- * floor 2; it spent its 2048 tries, 90 ms, to keep nothing).  1 where
- * out of memory (the loop's own floor).
+ * change can lower W, and lower() stops (IBFT(8,3) with a leaf's cable
+ * cut: W 2, floor 2; it spent its 2048 tries to keep nothing).  Only the
+ * host switches' cuts: lib/analysis/cuts.h bounds any cut, but reads
+ * every cut of the fabric for each of the N - 1 shifts.  -1 out of
+ * memory (in sp->rc).
  */
-static long shift_floor(const struct shp *sp)
+static long shift_floor(struct shp *sp)
 {
 	const struct router *r = sp->r;
 	long *out = calloc((size_t)sp->nleaf + 1, sizeof(long)), k, S, D, fl = 1;
 	long *in = calloc((size_t)sp->nleaf + 1, sizeof(long));
 	int *up = calloc((size_t)sp->nleaf + 1, sizeof(int)), j, p, q, n;
 
-	for (j = 0; out && in && up && j < sp->nleaf; j++) {
+	if (!out || !in || !up) {
+		fl = -1;
+		sp->rc = ibu_err_set(sp->e, IBU_ENOMEM, "out of memory");
+	}
+	for (j = 0; fl > 0 && j < sp->nleaf; j++) {
 		n = sp->lleaf[j];
 		for (p = 1; p <= r->f->nodes[n].num_ports; p++) {
 			q = r->f->nodes[n].ports[p].peer_node;
 			up[j] += q >= 0 && ibu_is_sw(r->f, q);
 		}
 	}
-	for (k = 1; out && in && up && k < sp->N; k++) {
+	for (k = 1; fl > 0 && k < sp->N; k++) {
 		memset(out, 0, (size_t)sp->nleaf * sizeof(long));
 		memset(in, 0, (size_t)sp->nleaf * sizeof(long));
 		for (S = 0, D = k; S < sp->N; S++, D = D + 1 < sp->N ? D + 1 : 0)
@@ -967,8 +973,6 @@ static long shift_floor(const struct shp *sp)
 				     (in[j] + up[j] - 1) / up[j] : fl;
 			}
 	}
-	if (!out || !in || !up)
-		fl = 1;
 	free(out);
 	free(in);
 	free(up);
@@ -987,6 +991,8 @@ static void lower(struct shp *sp)
 	long floor = shift_floor(sp);
 	double bw;
 
+	if (floor < 0)
+		return;
 	sp->r->st.shift_floor = floor;
 	if (sp->W <= floor)
 		return;
